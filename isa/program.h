@@ -1,0 +1,48 @@
+// The assembled form of a kernel, shared by the assembler, the per-ISA semantics and
+// every platform. Kept free of YAML and SystemC so semantics stay testable on their own.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tlmcraft::isa {
+
+// Encoding fields of a fixed-format ISA. The ISA YAML names its fields; the decoded
+// instruction stores them by position in the YAML's `fields:` list. For PLENA that list
+// is rd, rs1, rs2, rs3, funct1, imm (see isa/plena/plena.yaml), so semantics index them
+// with the PlenaField enum below.
+constexpr int kMaxFields = 8;
+
+struct Instruction {
+  uint16_t id = 0;          // index into IsaSpec::instructions
+  uint32_t opcode = 0;      // numeric opcode from the YAML
+  std::array<int64_t, kMaxFields> field{};  // field values after assembly (register numbers, immediates)
+  uint32_t line = 0;        // 1-based source line, 0 if unknown (e.g. decoded from binary)
+  uint32_t col = 0;         // 1-based column of the mnemonic
+};
+
+struct Program {
+  std::string isa;                        // ISA name, e.g. "plena"
+  std::string source_name;                // file name used in diagnostics
+  std::vector<std::string> source_lines;  // the kernel text, for fault messages and profiles
+  std::vector<Instruction> code;          // one entry per instruction, PC = index
+};
+
+enum class Severity { Error, Warning, Note };
+
+// One assembler message: file:line:col, the offending token, what was expected and a hint.
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  std::string file;
+  uint32_t line = 0, col = 0;
+  std::string token;     // the offending text as written
+  std::string message;   // what is wrong / what was expected
+  std::string hint;      // how to fix it (nearest names, valid range, ...)
+  std::string format() const;  // "file:line:col: error: message 'token' (hint: ...)"
+};
+
+// PLENA field positions (order of `fields:` in isa/plena/plena.yaml).
+enum PlenaField : int { kRd = 0, kRs1 = 1, kRs2 = 2, kRs3 = 3, kFunct1 = 4, kImm = 5 };
+
+}  // namespace tlmcraft::isa

@@ -1,0 +1,80 @@
+// The interface every virtual platform offers to the harness and the CLI: load a kernel,
+// put inputs in memory, run with limits, read outputs and statistics back.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "isa/program.h"
+
+namespace tlmcraft {
+
+struct RunLimits {
+  uint64_t max_instructions = 10'000'000;  // the paper's limit
+  uint64_t max_cycles = 1'000'000'000;
+  double wall_seconds = 60.0;              // host time limit; 0 = none
+};
+
+struct TraceOptions {
+  std::string vcd_path;       // empty = off
+  std::string perfetto_path;  // empty = off
+  uint64_t window_begin = 0;  // cycle window kept in traces
+  uint64_t window_end = UINT64_MAX;
+};
+
+enum class StopReason { Halted, InstructionLimit, CycleLimit, WallTimeout, Fault };
+const char* to_string(StopReason);
+
+struct UnitStats {
+  std::string name;
+  uint64_t instructions = 0;   // instructions executed by the unit
+  uint64_t busy_cycles = 0;    // cycles the unit was occupied
+  uint64_t stall_cycles = 0;   // cycles instructions waited before issuing to it
+};
+
+struct LineStats {
+  uint32_t line = 0;
+  uint64_t executions = 0;
+  uint64_t cycles = 0;  // issue-to-issue cycles attributed to the line
+};
+
+struct RunResult {
+  StopReason stop = StopReason::Halted;
+  std::string message;      // fault or limit text naming PC, source line and instruction
+  uint64_t cycles = 0;
+  uint64_t instructions = 0;
+  std::map<std::string, uint64_t> instructions_by_class;
+  std::vector<UnitStats> units;
+  std::vector<LineStats> lines;   // per source line, sorted by cycles descending
+  nlohmann::json memory;          // per-memory traffic statistics
+  double host_seconds = 0;
+  bool ok() const { return stop == StopReason::Halted; }
+  nlohmann::json to_json() const;
+};
+
+// Thrown for bad input (config, addresses given by the user): the CLI maps it to exit 2.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Platform {
+ public:
+  virtual ~Platform() = default;
+  virtual std::string name() const = 0;
+  // Assembles kernel text; on failure returns no program and fills diags.
+  virtual bool assemble(const std::string& source, const std::string& file_name,
+                        isa::Program& out, std::vector<isa::Diagnostic>& diags) const = 0;
+  virtual void load(const isa::Program& program) = 0;
+  // Named memories (e.g. "hbm", "vram"); addresses in that memory's own units.
+  virtual std::vector<std::string> memories() const = 0;
+  virtual void write_memory(const std::string& memory, uint64_t addr, const std::vector<uint8_t>& bytes) = 0;
+  virtual std::vector<uint8_t> read_memory(const std::string& memory, uint64_t addr, uint64_t len) const = 0;
+  virtual RunResult run(const RunLimits& limits, const TraceOptions& traces) = 0;
+  virtual nlohmann::json config() const = 0;  // the effective platform configuration
+};
+
+}  // namespace tlmcraft

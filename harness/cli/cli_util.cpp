@@ -1,0 +1,142 @@
+#include "harness/cli/cli_util.h"
+
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "harness/report_text.h"
+#include "platforms/registry.h"
+
+namespace tlmcraft::cli {
+
+void add_platform_options(po::options_description& opts) {
+  opts.add_options()
+      ("help,h", "show this help")
+      ("platform,p", po::value<std::string>()->default_value("plena"), "platform name (tlmcraft list platforms)")
+      ("platform-config", po::value<std::string>()->default_value("default"), "platform config name or YAML file")
+      ("set", po::value<std::vector<std::string>>()->multitoken()->default_value({}, ""),
+       "KEY=VALUE: override a platform-config entry, e.g. timing.mode=pipelined");
+}
+
+void add_run_options(po::options_description& opts) {
+  opts.add_options()
+      ("max-instructions", po::value<uint64_t>()->default_value(10'000'000), "instruction budget")
+      ("max-cycles", po::value<uint64_t>()->default_value(1'000'000'000), "cycle budget")
+      ("timeout", po::value<double>()->default_value(60.0), "wall-clock limit in seconds (0 = none)")
+      ("vcd", po::value<std::string>(), "write a VCD trace (GTKWave)")
+      ("perfetto", po::value<std::string>(), "write a Perfetto/Chrome trace-event JSON")
+      ("window", po::value<std::string>(), "BEGIN:END cycle window for traces");
+}
+
+bool parse_or_help(const Args& args, const po::options_description& opts,
+                   const po::positional_options_description& pos, po::variables_map& vm) {
+  try {
+    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw InputError(std::string(e.what()) + " (see --help)");
+  }
+  if (vm.count("help")) {
+    std::cout << opts << "\n";
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<Platform> make_platform_from(const po::variables_map& vm) {
+  return make_platform(vm["platform"].as<std::string>(), vm["platform-config"].as<std::string>(),
+                       vm["set"].as<std::vector<std::string>>());
+}
+
+RunLimits limits_from(const po::variables_map& vm) {
+  RunLimits l;
+  l.max_instructions = vm["max-instructions"].as<uint64_t>();
+  l.max_cycles = vm["max-cycles"].as<uint64_t>();
+  l.wall_seconds = vm["timeout"].as<double>();
+  return l;
+}
+
+TraceOptions traces_from(const po::variables_map& vm) {
+  TraceOptions t;
+  if (vm.count("vcd")) t.vcd_path = vm["vcd"].as<std::string>();
+  if (vm.count("perfetto")) t.perfetto_path = vm["perfetto"].as<std::string>();
+  if (vm.count("window")) {
+    const std::string w = vm["window"].as<std::string>();
+    const auto colon = w.find(':');
+    try {
+      if (colon == std::string::npos) throw std::invalid_argument("");
+      t.window_begin = std::stoull(w.substr(0, colon));
+      t.window_end = colon + 1 < w.size() ? std::stoull(w.substr(colon + 1)) : UINT64_MAX;
+    } catch (const std::exception&) {
+      throw InputError("--window '" + w + "': expected BEGIN:END in cycles, e.g. 0:5000");
+    }
+    if (t.window_end <= t.window_begin) throw InputError("--window '" + w + "': END must be greater than BEGIN");
+  }
+  return t;
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool assemble_file(const Platform& p, const std::string& path, isa::Program& out, std::ostream& err) {
+  std::vector<isa::Diagnostic> diags;
+  const bool ok = p.assemble(read_text_file(path), path, out, diags);
+  for (const auto& d : diags) err << d.format() << "\n";
+  return ok;
+}
+
+void load_input_file(Platform& p, const std::string& spec) {
+  const auto at = spec.rfind('@');
+  const std::string file = at == std::string::npos ? spec : spec.substr(0, at);
+  uint64_t addr = 0;
+  if (at != std::string::npos) {
+    try {
+      addr = std::stoull(spec.substr(at + 1), nullptr, 0);
+    } catch (const std::exception&) {
+      throw InputError("--hbm-in '" + spec + "': ADDR must be a number (decimal or 0x hex)");
+    }
+  }
+  const std::string bytes = read_text_file(file);
+  p.write_memory("hbm", addr, std::vector<uint8_t>(bytes.begin(), bytes.end()));
+}
+
+void dump_memory(const Platform& p, const std::string& spec, nlohmann::json& out, std::ostream& text) {
+  std::stringstream ss(spec);
+  std::string mem, a, l;
+  if (!std::getline(ss, mem, ':') || !std::getline(ss, a, ':') || !std::getline(ss, l))
+    throw InputError("--dump '" + spec + "': expected MEMORY:ADDR:LEN, e.g. vram:0:64");
+  uint64_t addr = 0, len = 0;
+  try {
+    addr = std::stoull(a, nullptr, 0);
+    len = std::stoull(l, nullptr, 0);
+  } catch (const std::exception&) {
+    throw InputError("--dump '" + spec + "': ADDR and LEN must be numbers");
+  }
+  const std::vector<uint8_t> bytes = p.read_memory(mem, addr, len);
+  nlohmann::json j = {{"memory", mem}, {"addr", addr}, {"len", len}};
+  std::ostringstream hex;
+  for (uint8_t b : bytes) hex << std::hex << std::setw(2) << std::setfill('0') << int(b);
+  j["hex"] = hex.str();
+  out.push_back(j);
+  text << "dump " << spec << " (" << bytes.size() << " bytes)\n";
+  for (size_t i = 0; i < bytes.size(); i += 16) {
+    text << "  " << std::hex << std::setw(8) << std::setfill('0') << i << ":";
+    for (size_t k = i; k < std::min(bytes.size(), i + 16); ++k)
+      text << " " << std::setw(2) << int(bytes[k]);
+    text << std::dec << "\n";
+  }
+}
+
+std::string format_run(const Platform& p, const isa::Program& prog, const RunResult& r) {
+  return format_run_text(p.name(), prog, r);
+}
+
+std::string format_report(const nlohmann::json& report) { return format_report_text(report); }
+
+}  // namespace tlmcraft::cli

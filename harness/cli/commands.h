@@ -1,0 +1,19 @@
+// Subcommands of the `tlmcraft` CLI. Each takes the arguments after the subcommand name
+// and returns the process exit code: 0 ok, 1 kernel/task failure, 2 usage or input error.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace tlmcraft::cli {
+
+using Args = std::vector<std::string>;
+
+int cmd_list(const Args& args);      // tlmcraft list [platforms|tasks|isas]
+int cmd_isa(const Args& args);       // tlmcraft isa doc|check NAME
+int cmd_asm(const Args& args);       // tlmcraft asm [--check|--list|--encode] KERNEL
+int cmd_run(const Args& args);       // tlmcraft run --platform P [--task T --config C] KERNEL
+int cmd_baseline(const Args& args);  // tlmcraft baseline --platform P --task T --config C
+int cmd_bench(const Args& args);     // tlmcraft bench (suite runs)
+int cmd_report(const Args& args);    // tlmcraft report RESULTS.jsonl -o report.html
+
+}  // namespace tlmcraft::cli

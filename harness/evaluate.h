@@ -1,0 +1,33 @@
+// evaluate(): kernel -> assemble -> load inputs -> poison outputs -> simulate with limits
+// -> check against the reference -> one report (docs/report-schema.md).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "platforms/platform.h"
+
+namespace tlmcraft {
+
+struct EvalOptions {
+  std::string platform = "plena";
+  std::string platform_config = "default";
+  std::vector<std::string> overrides;  // KEY=VALUE platform-config overrides
+  std::string task, config;            // e.g. "silu", "C1"
+  std::string kernel_path;             // kernel file, or
+  std::string kernel_source;           // kernel text (used when kernel_path is empty)
+  bool use_baseline = false;           // evaluate the platform's baseline kernel
+  int trials = 3;                      // fresh inputs per trial; all must pass
+  uint64_t seed = 1;                   // trial k uses seed + k
+  RunLimits limits;
+  TraceOptions traces;                 // traces are written for the first trial only
+  bool compare_baseline = true;        // also run the baseline to report speedup
+};
+
+// Never throws for a bad kernel: assembly errors, faults and limits become the report's
+// status. Throws InputError for bad options (unknown task, unsupported config, ...).
+nlohmann::json evaluate(Platform& platform, const EvalOptions& options);
+
+}  // namespace tlmcraft

@@ -1,0 +1,92 @@
+#include "harness/report_text.h"
+
+#include <iomanip>
+#include <sstream>
+
+namespace tlmcraft {
+namespace {
+
+std::string pct(double v) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(1) << 100.0 * v << "%";
+  return os.str();
+}
+
+std::string line_text(const isa::Program& prog, uint32_t line) {
+  if (line == 0 || line > prog.source_lines.size()) return "";
+  std::string s = prog.source_lines[line - 1];
+  const auto b = s.find_first_not_of(" \t");
+  return b == std::string::npos ? "" : s.substr(b);
+}
+
+}  // namespace
+
+std::string format_run_text(const std::string& platform, const isa::Program& prog, const RunResult& r) {
+  std::ostringstream os;
+  os << platform << ": " << prog.source_name << "\n";
+  os << "  stop:         " << to_string(r.stop) << (r.message.empty() ? "" : " - " + r.message) << "\n";
+  os << "  cycles:       " << r.cycles << "\n";
+  os << "  instructions: " << r.instructions;
+  if (!r.instructions_by_class.empty()) {
+    os << " (";
+    bool first = true;
+    for (const auto& [cls, n] : r.instructions_by_class) os << (first ? "" : ", ") << cls << " " << n, first = false;
+    os << ")";
+  }
+  os << "\n  units:\n";
+  for (const auto& u : r.units) {
+    const double util = r.cycles ? double(u.busy_cycles) / double(r.cycles) : 0.0;
+    os << "    " << std::left << std::setw(14) << u.name << std::right << std::setw(10) << u.instructions
+       << " instr " << std::setw(10) << u.busy_cycles << " busy " << std::setw(8) << pct(util) << std::setw(10)
+       << u.stall_cycles << " stall\n";
+  }
+  if (!r.lines.empty()) {
+    os << "  hottest lines:\n";
+    for (size_t i = 0; i < r.lines.size() && i < 5; ++i) {
+      const auto& l = r.lines[i];
+      os << "    line " << std::setw(4) << l.line << std::setw(10) << l.cycles << " cycles " << std::setw(8)
+         << l.executions << "x  " << line_text(prog, l.line) << "\n";
+    }
+  }
+  os << "  host time:    " << std::fixed << std::setprecision(3) << r.host_seconds << " s\n";
+  return os.str();
+}
+
+std::string format_report_text(const nlohmann::json& j) {
+  std::ostringstream os;
+  os << j.value("platform", "?") << " / " << j.value("task", "?") << " / " << j.value("config", "?") << ": "
+     << j.value("status", "?");
+  if (j.contains("reason") && !j["reason"].get<std::string>().empty()) os << " - " << j["reason"].get<std::string>();
+  os << "\n";
+  if (j.contains("assemble"))
+    for (const auto& d : j["assemble"].value("diagnostics", nlohmann::json::array())) os << "  " << d.get<std::string>() << "\n";
+  if (j.value("cycles", 0) > 0) {
+    os << "  cycles:       " << j["cycles"].get<uint64_t>();
+    if (j.contains("baseline_cycles") && !j["baseline_cycles"].is_null())
+      os << " (baseline " << j["baseline_cycles"].get<uint64_t>() << ", speedup " << std::fixed << std::setprecision(3)
+         << j["speedup"].get<double>() << "x)";
+    os << "\n  instructions: " << j.value("instructions", 0) << "\n";
+  }
+  for (const auto& t : j.value("trials", nlohmann::json::array())) {
+    os << "  trial seed " << t.value("seed", 0) << ": " << t.value("status", "?");
+    if (t.contains("check")) {
+      const auto& c = t["check"];
+      os << "  match " << pct(c.value("match_rate", 0.0)) << "  max_abs_err " << c.value("max_abs_err", 0.0)
+         << "  unwritten " << c.value("unwritten", 0);
+    }
+    if (!t.value("message", "").empty()) os << "  (" << t["message"].get<std::string>() << ")";
+    os << "\n";
+    if (t.contains("check"))
+      for (const auto& m : t["check"].value("first_mismatches", nlohmann::json::array())) os << "    mismatch " << m.dump() << "\n";
+  }
+  for (const auto& u : j.value("units", nlohmann::json::array()))
+    os << "  unit " << std::left << std::setw(14) << u.value("name", "") << std::right << " busy "
+       << u.value("busy_cycles", 0) << " (" << pct(u.value("utilisation", 0.0)) << ")\n";
+  for (const auto& l : j.value("hot_lines", nlohmann::json::array()))
+    os << "  hot line " << l.value("line", 0) << ": " << l.value("cycles", 0) << " cycles  " << l.value("text", "") << "\n";
+  if (j.contains("traces"))
+    for (const auto& [k, v] : j["traces"].items()) os << "  trace " << k << ": " << v.get<std::string>() << "\n";
+  return os.str();
+}
+
+}  // namespace tlmcraft

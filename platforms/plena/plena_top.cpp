@@ -1,0 +1,307 @@
+#include "platforms/plena/plena_top.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include <yaml-cpp/yaml.h>
+
+#include "platforms/plena/hbm_transfer.h"
+
+namespace tlmcraft::plena {
+namespace sem = tlmcraft::isa::plena;
+using sc_core::sc_time;
+
+namespace {
+
+sc_time period(const PlenaConfig& c) { return sc_time(c.clock_ns, sc_core::SC_NS); }
+
+models::ScratchpadConfig sram(const PlenaConfig& c, const char* name, uint64_t bytes, uint64_t word, uint32_t banks) {
+  models::ScratchpadConfig s;
+  s.name = name;
+  s.size_bytes = bytes;
+  s.word_bytes = word;
+  s.banks = banks;
+  s.clock_period = period(c);
+  return s;
+}
+
+models::DramConfig hbm_config(const PlenaConfig& c) {
+  const std::string preset = std::string(TLMCRAFT_SOURCE_DIR) + "/models/presets/" + c.hbm_preset + ".yaml";
+  if (!std::filesystem::exists(preset))
+    throw InputError("memory.hbm.preset '" + c.hbm_preset + "': no such preset (" + preset + ")");
+  YAML::Node node = YAML::LoadFile(preset);
+  for (const auto& [k, v] : c.hbm_overrides.items()) node[k] = YAML::Load(v.dump());
+  node["capacity_bytes"] = c.hbm_size_bytes;
+  node["name"] = "hbm";
+  node["clock_period_ps"] = static_cast<uint64_t>(c.clock_ns * 1000.0 + 0.5);
+  try {
+    return models::DramConfig::from_yaml(node, preset);
+  } catch (const std::exception& e) {
+    throw InputError(std::string("HBM configuration: ") + e.what());
+  }
+}
+
+models::RouterConfig router_config(const PlenaConfig& c) {
+  models::RouterConfig r;
+  r.name = "router";
+  r.clock_period = period(c);
+  r.map = {{"hbm", 0, c.hbm_size_bytes, 0},
+           {"msram", kMsramBase, uint64_t(c.msram_elements) * 2, 1},
+           {"vram", kVramBase, uint64_t(c.vram_elements) * 2, 2}};
+  return r;
+}
+
+models::DmaConfig dma(const PlenaConfig& c, const char* name, const DmaConfig& d) {
+  models::DmaConfig m;
+  m.name = name;
+  m.queue_depth = d.queue_depth;
+  m.bytes_per_cycle = d.bytes_per_cycle;
+  m.clock_period = period(c);
+  return m;
+}
+
+sem::PlenaParams params(const PlenaConfig& c) {
+  sem::PlenaParams p;
+  p.mlen = c.mlen;
+  p.vlen = c.vlen;
+  p.blen = c.blen;
+  p.hlen = c.hlen;
+  p.v_rows = c.v_prefetch_rows;
+  p.loop_depth = c.loop_depth;
+  return p;
+}
+
+MemId mem_id(sem::Memory m) {
+  switch (m) {
+    case sem::Memory::MSRAM: return kMsram;
+    case sem::Memory::VRAM: return kVram;
+    case sem::Memory::FP_MEM: return kFpMem;
+    case sem::Memory::INT_MEM: return kIntMem;
+  }
+  return kVram;
+}
+
+}  // namespace
+
+PlenaTop::PlenaTop(sc_core::sc_module_name name, const PlenaConfig& cfg)
+    : sc_module(name),
+      // VRAM: one word per row, rows interleaved over the banks; MSRAM: one bank per tile.
+      msram("msram", sram(cfg, "msram", uint64_t(cfg.msram_elements) * 2, uint64_t(cfg.mlen) * cfg.mlen * 2, cfg.msram_banks)),
+      vram("vram", sram(cfg, "vram", uint64_t(cfg.vram_elements) * 2, uint64_t(cfg.vlen) * 2, cfg.vram_banks)),
+      int_mem("int_mem", sram(cfg, "int_mem", uint64_t(cfg.int_mem_words) * 4, 4, 1)),
+      fp_mem("fp_mem", sram(cfg, "fp_mem", uint64_t(cfg.fp_mem_elements) * 2, 2, 1)),
+      hbm("hbm", hbm_config(cfg)),
+      router("router", router_config(cfg)),
+      prefetch_dma("prefetch_dma", dma(cfg, "prefetch_dma", cfg.prefetch)),
+      store_dma("store_dma", dma(cfg, "store_dma", cfg.store)),
+      cfg_(cfg),
+      state_(params(cfg)) {
+  prefetch_dma.socket.bind(router.target_socket);
+  store_dma.socket.bind(router.target_socket);
+  router.initiator(0).bind(hbm.socket);
+  router.initiator(1).bind(msram.socket);
+  router.initiator(2).bind(vram.socket);
+  // The controller reaches the scratchpads directly (their DMI pointers).
+  state_.msram = {reinterpret_cast<uint16_t*>(msram.data()), cfg.msram_elements};
+  state_.vram = {reinterpret_cast<uint16_t*>(vram.data()), cfg.vram_elements};
+  state_.fp_mem = {reinterpret_cast<uint16_t*>(fp_mem.data()), cfg.fp_mem_elements};
+  state_.int_mem = {reinterpret_cast<uint32_t*>(int_mem.data()), cfg.int_mem_words};
+  SC_THREAD(controller_thread);
+}
+
+RunResult PlenaTop::run(const LoadedProgram& prog, const RunLimits& limits, traces::TraceRecorder* recorder) {
+  prog_ = &prog;
+  limits_ = limits;
+  rec_ = recorder;
+  result_ = RunResult{};
+  start_.notify(sc_core::SC_ZERO_TIME);
+  sc_core::sc_start();  // returns when the controller and every DMA completion are done
+  prog_ = nullptr;
+  return result_;
+}
+
+void PlenaTop::controller_thread() {
+  for (;;) {
+    sc_core::wait(start_);
+    execute_program();
+  }
+}
+
+std::string PlenaTop::where(uint32_t pc) const {
+  const auto& p = prog_->program;
+  std::string s = "PC " + std::to_string(pc);
+  if (pc < p.code.size()) {
+    const uint32_t line = p.code[pc].line;
+    if (line > 0 && line <= p.source_lines.size()) {
+      std::string text = p.source_lines[line - 1];
+      text.erase(0, text.find_first_not_of(" \t"));
+      text.erase(text.find_last_not_of(" \t\r") + 1);
+      s += " (line " + std::to_string(line) + ": " + text + ")";
+    } else {
+      s += " (" + prog_->mnemonic[pc] + ")";
+    }
+  }
+  return s;
+}
+
+void PlenaTop::execute_program() {
+  const auto t0 = std::chrono::steady_clock::now();
+  const models::Clock clock(period(cfg_));
+  const uint64_t base = clock.now_cycles();  // absolute cycle of the run's cycle 0
+  const auto& code = prog_->program.code;
+  state_.reset();
+
+  TimingModel tm(cfg_);
+  std::vector<Range> ranges;
+  std::vector<uint64_t> pc_cycles(code.size(), 0), pc_execs(code.size(), 0);
+  std::map<char, uint64_t> by_class;
+  uint64_t executed = 0, synced = 0;
+
+  int tracks[kNumUnits] = {};
+  int pc_track = -1;
+  if (rec_) {
+    for (int u = 0; u < kNumUnits; ++u) tracks[u] = rec_->track("plena", unit_name(Unit(u)));
+    pc_track = rec_->track("plena", "pc");
+  }
+
+  RunResult& res = result_;
+  res.stop = StopReason::Halted;
+  auto stop = [&](StopReason why, const std::string& msg) {
+    res.stop = why;
+    res.message = msg;
+  };
+
+  for (;;) {
+    const uint32_t pc = state_.pc;
+    if (pc >= code.size()) break;  // fell off the end: the program is complete
+    if (executed >= limits_.max_instructions) {
+      const std::string lim = "exceeded max instructions limit (" + std::to_string(limits_.max_instructions) + ")";
+      if (state_.loop_count > 0)
+        stop(StopReason::InstructionLimit,
+             "Loop at " + where(state_.loops[state_.loop_count - 1].body_pc - 1) + " " + lim);
+      else
+        stop(StopReason::InstructionLimit, "Program " + lim + " at " + where(pc));
+      break;
+    }
+    const StaticInfo& si = prog_->info[pc];
+    sem::execute(code[pc], state_, step_);
+    if (!step_.ok()) {
+      stop(StopReason::Fault, where(pc) + ": " + step_.fault);
+      break;
+    }
+
+    ranges.clear();
+    for (uint8_t i = 0; i < step_.n_reads; ++i)
+      ranges.push_back({mem_id(step_.reads[i].mem), step_.reads[i].first, step_.reads[i].end(), false});
+    for (uint8_t i = 0; i < step_.n_writes; ++i)
+      ranges.push_back({mem_id(step_.writes[i].mem), step_.writes[i].first, step_.writes[i].end(), true});
+
+    const uint64_t frontier_before = tm.frontier();
+    uint64_t issue, done;
+    if (step_.has_transfer) {
+      BuiltTransfer bt = build_transfer(step_.transfer, cfg_);
+      if (!bt.error.empty()) {
+        stop(StopReason::Fault, where(pc) + ": " + bt.error);
+        break;
+      }
+      ranges.insert(ranges.end(), bt.hbm_ranges.begin(), bt.hbm_ranges.end());
+      issue = tm.earliest_issue(si, ranges);
+      bt.descriptor.label = prog_->mnemonic[pc] + " at PC " + std::to_string(pc);
+      models::DmaEngine& engine = si.unit == kStore ? store_dma : prefetch_dma;
+      const models::DmaCompletion c = engine.submit(bt.descriptor, base + issue);
+      if (!c.ok) {
+        stop(StopReason::Fault, where(pc) + ": " + c.error);
+        break;
+      }
+      issue = std::max(issue, c.accept_cycle - base);  // a full queue holds the controller
+      done = c.done_cycle - base;
+    } else {
+      issue = tm.earliest_issue(si, ranges);
+      done = issue + si.latency;
+      if (!tm.serial() && cfg_.sram_bank_conflicts) book_vram_banks(issue, done, base);
+    }
+    tm.commit(si, ranges, issue, done);
+
+    ++executed;
+    ++by_class[prog_->cls[pc]];
+    ++pc_execs[pc];
+    pc_cycles[pc] += tm.frontier() - frontier_before;  // cycles this instruction added to the critical frontier
+    if (rec_) {
+      rec_->slice(tracks[si.unit], issue, done, prog_->mnemonic[pc], {{"pc", pc}, {"line", code[pc].line}});
+      rec_->counter(pc_track, issue, pc);
+    }
+
+    if (step_.halt) break;
+    if (tm.frontier() > limits_.max_cycles) {
+      stop(StopReason::CycleLimit, "exceeded max cycles limit (" + std::to_string(limits_.max_cycles) + ") at " +
+                                       where(pc));
+      break;
+    }
+    // Wall clock and SystemC quantum, checked rarely: counts never depend on either.
+    if ((executed & 0xFFFF) == 0 && limits_.wall_seconds > 0) {
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (s > limits_.wall_seconds) {
+        stop(StopReason::WallTimeout, "wall-clock limit of " + std::to_string(limits_.wall_seconds) +
+                                          " s exceeded at " + where(pc));
+        break;
+      }
+    }
+    if (issue - synced >= cfg_.quantum_cycles) {
+      synced = issue;
+      sc_core::wait(clock.delay_until(base + issue));
+    }
+  }
+
+  res.cycles = tm.frontier();
+  res.instructions = executed;
+  for (const auto& [c, n] : by_class) res.instructions_by_class[std::string(1, c)] = n;
+  for (int u = 0; u < kNumUnits; ++u) {
+    const auto& pu = tm.unit(Unit(u));
+    res.units.push_back({unit_name(Unit(u)), pu.operations(), pu.active_cycles(), tm.stall_cycles(Unit(u))});
+  }
+  std::map<uint32_t, LineStats> lines;
+  for (size_t pc = 0; pc < code.size(); ++pc) {
+    if (!pc_execs[pc]) continue;
+    auto& l = lines[code[pc].line];
+    l.line = code[pc].line;
+    l.executions += pc_execs[pc];
+    l.cycles += pc_cycles[pc];
+  }
+  for (const auto& [_, l] : lines) res.lines.push_back(l);
+  std::stable_sort(res.lines.begin(), res.lines.end(), [](const LineStats& a, const LineStats& b) { return a.cycles > b.cycles; });
+  res.memory = {{"hbm", hbm.stats()},          {"msram", msram.stats()},         {"vram", vram.stats()},
+                {"router", router.stats()},    {"dma_prefetch", prefetch_dma.stats()}, {"dma_store", store_dma.stats()}};
+  if (rec_) rec_->extend_to(res.cycles);
+  // Let simulated time reach the end of the run (DMA completions are notified there).
+  sc_core::wait(clock.delay_until(base + res.cycles));
+  res.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Pipelined mode: an instruction reads its VRAM rows in its issue cycle and writes them in
+// its last execution cycle; each VRAM bank serves one access per cycle, so a bank already
+// booked (by a DMA access or another instruction) delays the issue.
+void PlenaTop::book_vram_banks(uint64_t& issue, uint64_t& done, uint64_t base) {
+  const uint64_t latency = done - issue;
+  for (uint8_t i = 0; i < step_.n_reads; ++i) {
+    const auto& r = step_.reads[i];
+    if (r.mem != sem::Memory::VRAM) continue;
+    for (uint32_t row = 0; row < r.rows; ++row) {
+      const uint64_t addr = (uint64_t(r.first) + uint64_t(row) * r.stride) * 2;
+      const uint64_t granted = vram.reserve(addr, std::max<uint64_t>(uint64_t(r.count) * 2, 1), base + issue, false) - base;
+      issue = std::max(issue, granted);
+    }
+  }
+  done = issue + latency;
+  for (uint8_t i = 0; i < step_.n_writes; ++i) {
+    const auto& w = step_.writes[i];
+    if (w.mem != sem::Memory::VRAM) continue;
+    for (uint32_t row = 0; row < w.rows; ++row) {
+      const uint64_t addr = (uint64_t(w.first) + uint64_t(row) * w.stride) * 2;
+      const uint64_t granted = vram.reserve(addr, std::max<uint64_t>(uint64_t(w.count) * 2, 1), base + done - 1, true) - base;
+      done = std::max(done, granted + 1);
+    }
+  }
+}
+
+}  // namespace tlmcraft::plena

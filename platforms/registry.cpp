@@ -1,0 +1,17 @@
+#include "platforms/registry.h"
+
+#include "platforms/plena/plena_platform.h"
+
+namespace tlmcraft {
+
+std::vector<std::string> platform_names() { return {"plena"}; }
+
+std::unique_ptr<Platform> make_platform(const std::string& name, const std::string& config,
+                                        const std::vector<std::string>& overrides) {
+  if (name == "plena") return std::make_unique<plena::PlenaPlatform>(plena::load_plena_config(config, overrides));
+  std::string known;
+  for (const auto& n : platform_names()) known += (known.empty() ? "" : ", ") + n;
+  throw InputError("unknown platform '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace tlmcraft

@@ -1,0 +1,17 @@
+// Creates platforms by name: the only place that knows every platform folder.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "platforms/platform.h"
+
+namespace tlmcraft {
+
+std::vector<std::string> platform_names();
+// `config` is a config name (e.g. "default") or a YAML path; overrides are KEY=VALUE.
+// Throws InputError for an unknown platform or a bad config.
+std::unique_ptr<Platform> make_platform(const std::string& name, const std::string& config = "default",
+                                        const std::vector<std::string>& overrides = {});
+
+}  // namespace tlmcraft

@@ -272,57 +272,59 @@ void write_vcd(const TraceRecorder& rec, std::ostream& os, const VcdOptions& opt
   for (size_t c : nodes[0].children) declare(c, declare);
   out << "$enddefinitions $end\n";
 
-  auto write_changes = [&](TrackSweep& s, bool all) {
+  // Writes the signals that changed since last written (all of them for $dumpvars);
+  // `stamp` runs before the first line so timestamps with no change are not written.
+  auto write_changes = [&](TrackSweep& s, bool all, auto&& stamp) {
     if (s.has_slices) {
       bool busy = s.busy();
       uint32_t name = dense_name[s.name()];
-      if (all || busy != s.out_busy) out << (busy ? '1' : '0') << s.busy_id << '\n';
-      if (all || name != s.out_name)
-        out << 'b' << binary(name, 32) << ' ' << s.slice_id << '\n';
+      if (all || busy != s.out_busy) stamp() << (busy ? '1' : '0') << s.busy_id << '\n';
+      if (all || name != s.out_name) stamp() << 'b' << binary(name, 32) << ' ' << s.slice_id << '\n';
       s.out_busy = busy;
       s.out_name = name;
     }
     if (s.has_counter) {
-      if (all && !s.value_known) {
-        out << "bx " << s.value_id << '\n';
-      } else if (s.value_known && (all || !s.out_value_known || s.value != s.out_value)) {
-        out << 'b' << binary(s.value, s.value_width) << ' ' << s.value_id << '\n';
-      }
+      if (all && !s.value_known)
+        stamp() << "bx " << s.value_id << '\n';
+      else if (s.value_known && (all || !s.out_value_known || s.value != s.out_value))
+        stamp() << 'b' << binary(s.value, s.value_width) << ' ' << s.value_id << '\n';
       s.out_value_known = s.value_known;
       s.out_value = s.value;
     }
+    if (!all && s.fired && s.has_instants) stamp() << '1' << s.event_id << '\n';
   };
 
   // Initial values: the state at the window begin, after that cycle's events.
   const uint64_t t0 = cfg.window_begin;
   for (TrackSweep& s : sweeps)
-    if (!s.busy_id.empty() || !s.value_id.empty() || !s.event_id.empty())
-      if (s.has_next() && s.next_time() == t0) s.step(t0);
+    if (s.has_next() && s.next_time() == t0) s.step(t0);
   out << '#' << vcd_time(t0) << "\n$dumpvars\n";
+  auto plain = [&]() -> StreamBuffer& { return out; };
   for (TrackSweep& s : sweeps)
-    if (!s.busy_id.empty() || !s.value_id.empty()) write_changes(s, true);
+    if (!s.busy_id.empty() || !s.value_id.empty()) write_changes(s, true, plain);
   out << "$end\n";
   for (TrackSweep& s : sweeps)
-    if (s.fired && !s.event_id.empty()) out << '1' << s.event_id << '\n';
+    if (s.fired && s.has_instants) out << '1' << s.event_id << '\n';
 
   // Merge the tracks' change streams in time order (ties: track order).
   using Entry = std::pair<uint64_t, size_t>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
   for (size_t k = 0; k < sweeps.size(); ++k)
-    if (sweeps[k].track >= 0 && rec.tracks()[k].enabled && sweeps[k].has_next())
+    if (sweeps[k].has_next())
       heap.push({sweeps[k].next_time(), k});
   uint64_t written = t0;
   while (!heap.empty()) {
     auto [t, k] = heap.top();
     heap.pop();
     TrackSweep& s = sweeps[k];
-    if (t != written) {
-      out << '#' << vcd_time(t) << '\n';
-      written = t;
-    }
     s.step(t);
-    write_changes(s, false);
-    if (s.fired && !s.event_id.empty()) out << '1' << s.event_id << '\n';
+    write_changes(s, false, [&, t = t]() -> StreamBuffer& {
+      if (t != written) {
+        out << '#' << vcd_time(t) << '\n';
+        written = t;
+      }
+      return out;
+    });
     if (s.has_next()) heap.push({s.next_time(), k});
   }
   // Extend to the last cycle reached so the final values are visible.

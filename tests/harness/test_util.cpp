@@ -1,0 +1,108 @@
+#include "tests/harness/test_util.h"
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <gtest/gtest.h>
+
+namespace tlmcraft::harness::test {
+
+ScratchDir::ScratchDir() {
+  std::string pattern = ::testing::TempDir() + "tlm-harness-XXXXXX";
+  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed for " + pattern);
+  path_ = pattern;
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+std::vector<std::string> read_lines(const std::string& path) {
+  std::vector<std::string> lines;
+  std::istringstream in(read_text(path));
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+namespace {
+
+nlohmann::json record(const std::string& platform, const std::string& task, int level, const std::string& config,
+                      const std::string& kernel, const std::string& status) {
+  nlohmann::json r = {{"schema", "tlmcraft.report/1"}, {"platform", platform}, {"task", task}, {"level", level},
+                      {"config", config}, {"status", status}, {"reason", ""}};
+  r["kernel"] = kernel == "baseline" ? nlohmann::json{{"path", nullptr}, {"source", "baseline"}}
+                                     : nlohmann::json{{"path", kernel}, {"source", "file"}};
+  r["job"] = {{"platform", platform}, {"task", task}, {"config", config}, {"kernel", kernel}};
+  return r;
+}
+
+nlohmann::json timed(nlohmann::json r, int cycles, int baseline, nlohmann::json speedup) {
+  r["cycles"] = cycles;
+  r["baseline_cycles"] = baseline;
+  r["speedup"] = speedup;
+  return r;
+}
+
+}  // namespace
+
+std::vector<nlohmann::json> hand_made_records() {
+  using nlohmann::json;
+  std::vector<json> rs;
+  json silu1 = timed(record("plena", "silu", 1, "C1", "baseline", "pass"), 50, 100, 2.0);
+  silu1["units"] = json::array({{{"name", "vector"}, {"instructions", 8}, {"busy_cycles", 25}, {"stall_cycles", 1},
+                                 {"utilisation", 0.5}},
+                                {{"name", "scalar"}, {"instructions", 10}, {"busy_cycles", 10}, {"stall_cycles", 0},
+                                 {"utilisation", 0.2}}});
+  rs.push_back(silu1);
+  rs.push_back(timed(record("plena", "silu", 1, "C2", "baseline", "pass"), 200, 100, 0.5));
+  json silu3 = timed(record("plena", "silu", 1, "C3", "baseline", "fail"), 30, 100, 3.33);  // failing: speedup ignored
+  silu3["reason"] = "match 0.00% (256 of 256 wrong; output never written: 256)";
+  rs.push_back(silu3);
+  rs.push_back(timed(record("plena", "silu", 1, "C4", "baseline", "pass"), 100, 100, 1.0));
+  json silu5 = record("plena", "silu", 1, "C5", "baseline", "timeout");
+  silu5["reason"] = "worker exceeded the per-job timeout of 300 s and was killed";
+  rs.push_back(silu5);
+  // gemm C1 has no "speedup" field: it is derived from the cycles, 100 / 25 = 4.
+  json gemm1 = record("plena", "gemm", 1, "C1", "baseline", "pass");
+  gemm1["cycles"] = 25;
+  gemm1["baseline_cycles"] = 100;
+  rs.push_back(gemm1);
+  rs.push_back(record("plena", "gemm", 1, "C2", "baseline", "crash"));  // replaced by the later line
+  json gemm2 = record("plena", "gemm", 1, "C2", "baseline", "assemble_error");
+  gemm2["reason"] = "k.asm:3:5: error: unknown mnemonic 'V_FOO' <expected V_ADD>";
+  rs.push_back(gemm2);
+  rs.push_back(record("plena", "conv2d", 1, "C1", "baseline", "unsupported"));
+  rs.push_back(record("plena", "conv2d", 1, "C2", "baseline", "unsupported"));
+  rs.push_back(timed(record("plena", "ffn", 2, "C1", "baseline", "pass"), 200, 300, 1.5));
+  rs.push_back(record("plena", "ffn", 2, "C2", "baseline", "fail"));
+  // coral relu: five samples per config. C1: k1 (3x) and k2 (2x) pass; C2: none; C3: all (1x).
+  for (int k = 1; k <= 5; ++k) {
+    const std::string kernel = "samples/k" + std::to_string(k) + ".asm";
+    if (k == 1) rs.push_back(timed(record("coral", "relu", 1, "C1", kernel, "pass"), 10, 30, 3.0));
+    else if (k == 2) rs.push_back(timed(record("coral", "relu", 1, "C1", kernel, "pass"), 15, 30, 2.0));
+    else rs.push_back(record("coral", "relu", 1, "C1", kernel, "fail"));
+    rs.push_back(record("coral", "relu", 1, "C2", kernel, "fail"));
+    rs.push_back(timed(record("coral", "relu", 1, "C3", kernel, "pass"), 40, 40, 1.0));
+  }
+  return rs;
+}
+
+}  // namespace tlmcraft::harness::test

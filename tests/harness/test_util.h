@@ -1,0 +1,34 @@
+// Helpers shared by the harness tests: a scratch directory and small file utilities.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tlmcraft::harness::test {
+
+// A fresh directory under the test temp dir, removed with everything in it at scope end.
+class ScratchDir {
+ public:
+  ScratchDir();
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+std::string read_text(const std::string& path);
+void write_text(const std::string& path, const std::string& text);
+// Lines of a file without their newline characters.
+std::vector<std::string> read_lines(const std::string& path);
+
+// The hand-made suite results the summary and report tests share (values in test_util.cpp):
+// plena: silu C1..C5, gemm C1..C2 (C2 recorded twice), conv2d C1..C2 unsupported, ffn C1..C2;
+// coral: relu C1..C3 with five kernel samples each.
+std::vector<nlohmann::json> hand_made_records();
+
+}  // namespace tlmcraft::harness::test

@@ -124,6 +124,25 @@ TEST_F(DmaTest, TwoDimensionalGatherScatter) {
   }
 }
 
+TEST_F(DmaTest, UnalignedRowsSplitAtGranuleBoundaries) {
+  System s(dma_config());
+  elaborate();
+  s.fill_hbm(0, 128, 5);
+  DmaDescriptor d;
+  d.src = {DmaSegment::linear(32, 96)};     // [32,64) on channel 0 + [64,128) on channel 1
+  d.dst = {DmaSegment::linear(kSpad, 96)};  // [0,64) bank 0 + [64,96) bank 1
+  const DmaCompletion c = s.dma.submit(d, 0);
+  ASSERT_TRUE(c.ok) << c.error;
+  EXPECT_EQ(c.read_accesses, 2u);
+  EXPECT_EQ(c.write_accesses, 2u);
+  EXPECT_EQ(c.read_done_cycle, 30u);  // two misses in parallel
+  EXPECT_EQ(c.done_cycle, 31u);
+  std::vector<uint8_t> expect(96), got(96);
+  s.hbm.read_bytes(32, expect.data(), 96);
+  s.spad.read(0, got.data(), 96);
+  EXPECT_EQ(got, expect);
+}
+
 TEST_F(DmaTest, WorkedExampleMxTilePrefetch) {
   // docs/models.md: 4096 data + 512 scale bytes, one descriptor, all 72 reads at cycle 0 -> 46.
   System s(dma_config());

@@ -46,6 +46,35 @@ TEST_F(ScratchpadTest, LatencyThroughBTransport) {
   EXPECT_EQ(spad.data()[17], 2);
 }
 
+TEST_F(ScratchpadTest, ByteEnablesMaskWrites) {
+  Scratchpad spad("spad", small_config());
+  Initiator init("init");
+  init.socket.bind(spad.socket);
+  elaborate();
+  uint8_t w[4] = {1, 2, 3, 4};
+  unsigned char be[2] = {TLM_BYTE_ENABLED, TLM_BYTE_DISABLED};  // repeats: bytes 0 and 2 only
+  tlm::tlm_generic_payload t;
+  t.set_command(tlm::TLM_WRITE_COMMAND);
+  t.set_address(8);
+  t.set_data_ptr(w);
+  t.set_data_length(4);
+  t.set_streaming_width(4);
+  t.set_byte_enable_ptr(be);
+  t.set_byte_enable_length(2);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  init.socket->b_transport(t, delay);
+  ASSERT_EQ(t.get_response_status(), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(spad.data()[8], 1);
+  EXPECT_EQ(spad.data()[9], 0);
+  EXPECT_EQ(spad.data()[10], 3);
+  EXPECT_EQ(spad.data()[11], 0);
+  // Streaming bursts (streaming width < length) are not modelled.
+  t.set_byte_enable_ptr(nullptr);
+  t.set_streaming_width(2);
+  init.socket->b_transport(t, delay);
+  EXPECT_EQ(t.get_response_status(), tlm::TLM_BURST_ERROR_RESPONSE);
+}
+
 TEST_F(ScratchpadTest, BankConflictDelaysSecondAccessOneCycle) {
   Scratchpad spad("spad", small_config());
   // Words 0 and 4 (addresses 0 and 16) share bank 0; word 1 (address 4) is bank 1.

@@ -116,6 +116,9 @@ bool Exec::check_fits(Memory m, uint64_t first, uint64_t count, uint64_t rows, u
   if (end <= size) return true;
   char where[48];
   format_origin(o, where, sizeof where);
+  if (count == 1 && rows == 1)
+    return fail("%s %s %llu (%s) is outside %s (%llu entries)", memory_name(m), what,
+                (unsigned long long)first, where, memory_name(m), (unsigned long long)size);
   if (rows > 1)
     return fail("%s %s [%llu, %llu) (%s: %llu rows of %llu, stride %llu) exceeds %s (%llu elements)",
                 memory_name(m), what, (unsigned long long)first, (unsigned long long)end, where,

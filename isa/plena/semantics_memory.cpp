@@ -53,7 +53,7 @@ void transfer(Exec& x, HbmTransfer::Direction dir, Memory sram, uint32_t rows, u
 void exec_h_prefetch_m(Exec& x) {
   const uint32_t mlen = x.p.mlen;
   char name[48];
-  std::snprintf(name, sizeof name, "MLEN*MLEN (%u): tiles are tile-aligned", mlen * mlen);
+  std::snprintf(name, sizeof name, "MLEN*MLEN (%u, the tile size)", mlen * mlen);
   transfer(x, HbmTransfer::Direction::HbmToSram, Memory::MSRAM, mlen, mlen, mlen,
            uint64_t(mlen) * mlen, name);
 }

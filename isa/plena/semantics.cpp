@@ -100,13 +100,13 @@ void format_origin(const Origin& o, char* buf, size_t n) {
     std::snprintf(buf, n, "gp%u", o.reg);
 }
 
-bool Exec::check_aligned(Memory m, uint64_t addr, uint64_t alignment, const char* alignment_name,
+bool Exec::check_aligned(Memory m, uint64_t addr, uint64_t alignment, const char* label,
                          const char* what, const Origin& o) {
   if (addr % alignment == 0) return true;
   char where[48];
   format_origin(o, where, sizeof where);
-  return fail("%s %s address %llu (%s) is not a multiple of %s", memory_name(m), what,
-              (unsigned long long)addr, where, alignment_name);
+  return fail("%s %s address %llu (%s) is not a multiple of %s (%llu)", memory_name(m), what,
+              (unsigned long long)addr, where, label, (unsigned long long)alignment);
 }
 
 bool Exec::check_fits(Memory m, uint64_t first, uint64_t count, uint64_t rows, uint64_t stride,
@@ -130,9 +130,7 @@ bool Exec::check_fits(Memory m, uint64_t first, uint64_t count, uint64_t rows, u
 }
 
 bool Exec::check_vram_row(uint64_t addr, const char* what, const Origin& o) {
-  char name[32];
-  std::snprintf(name, sizeof name, "VLEN (%u)", p.vlen);
-  return check_aligned(Memory::VRAM, addr, p.vlen, name, what, o) &&
+  return check_aligned(Memory::VRAM, addr, p.vlen, "VLEN", what, o) &&
          check_fits(Memory::VRAM, addr, p.vlen, 1, 0, what, o);
 }
 

@@ -54,8 +54,9 @@ class Exec {
   }
 
   // Address checks. `what` names the operand's role ("source", "destination", ...).
-  // aligned: addr % alignment == 0, `alignment_name` like "VLEN (64)".
-  bool check_aligned(Memory m, uint64_t addr, uint64_t alignment, const char* alignment_name,
+  // aligned: addr % alignment == 0; `label` names the alignment ("VLEN"). Messages are
+  // formatted only on failure (execute must stay cheap).
+  bool check_aligned(Memory m, uint64_t addr, uint64_t alignment, const char* label,
                      const char* what, const Origin& o);
   // The range touched by `rows` runs of `count` elements, `stride` apart, fits memory m.
   bool check_fits(Memory m, uint64_t first, uint64_t count, uint64_t rows, uint64_t stride,

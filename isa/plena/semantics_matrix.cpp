@@ -40,8 +40,8 @@ inline float bf(const uint16_t* mem, uint64_t i) { return bf16_to_float(mem[i]);
 
 // Splits an MSRAM slice address into tile base and in-tile offset and checks the offset:
 // offset % unit == 0 and offset < limit (limit = tile size for row-granular slices).
-bool msram_slice(Exec& x, uint64_t addr, uint64_t unit, const char* unit_name, uint64_t limit,
-                 const char* limit_name, uint64_t& tile, uint64_t& offset, const Origin& o) {
+bool msram_slice(Exec& x, uint64_t addr, uint64_t unit, const char* unit_label, uint64_t limit,
+                 const char* limit_label, uint64_t& tile, uint64_t& offset, const Origin& o) {
   const uint64_t tile_elems = x.s.tile_elements();
   tile = addr - addr % tile_elems;
   offset = addr % tile_elems;
@@ -50,9 +50,10 @@ bool msram_slice(Exec& x, uint64_t addr, uint64_t unit, const char* unit_name, u
     format_origin(o, where, sizeof where);
     return x.fail(
         "MSRAM address %llu (%s) is tile %llu + offset %llu; the offset must be a multiple of "
-        "%s below %s",
+        "%s (%llu) below %s (%llu)",
         (unsigned long long)addr, where, (unsigned long long)(tile / tile_elems),
-        (unsigned long long)offset, unit_name, limit_name);
+        (unsigned long long)offset, unit_label, (unsigned long long)unit, limit_label,
+        (unsigned long long)limit);
   }
   return x.check_fits(Memory::MSRAM, tile, tile_elems, 1, 0, "tile", o);
 }
@@ -72,23 +73,9 @@ bool msram_tile(Exec& x, uint64_t addr, const Origin& o) {
 
 // A block of `rows` activation rows of MLEN starting at a VLEN-aligned VRAM address.
 bool vram_block(Exec& x, uint64_t addr, uint32_t rows, const Origin& o) {
-  char name[32];
-  std::snprintf(name, sizeof name, "VLEN (%u)", x.p.vlen);
-  return x.check_aligned(Memory::VRAM, addr, x.p.vlen, name, "activation", o) &&
+  return x.check_aligned(Memory::VRAM, addr, x.p.vlen, "VLEN", "activation", o) &&
          x.check_fits(Memory::VRAM, addr, x.p.mlen, rows, x.s.act_row_pitch(), "activation", o);
 }
-
-struct Names {
-  char blen[32], hlen[32], mlen[32], tile[32], blen_rows[40], hlen_rows[40];
-  explicit Names(const PlenaParams& p) {
-    std::snprintf(blen, sizeof blen, "BLEN (%u)", p.blen);
-    std::snprintf(hlen, sizeof hlen, "HLEN (%u)", p.hlen);
-    std::snprintf(mlen, sizeof mlen, "MLEN (%u)", p.mlen);
-    std::snprintf(tile, sizeof tile, "the tile size (%u)", p.mlen * p.mlen);
-    std::snprintf(blen_rows, sizeof blen_rows, "BLEN*MLEN (%u)", p.blen * p.mlen);
-    std::snprintf(hlen_rows, sizeof hlen_rows, "HLEN*MLEN (%u)", p.hlen * p.mlen);
-  }
-};
 
 // Batched forms: MSRAM address = gp[rs1] + gp[rd], VRAM address = gp[rs2].
 struct BatchedOperands {
@@ -97,13 +84,12 @@ struct BatchedOperands {
 bool batched_operands(Exec& x, bool transposed, uint32_t vrows, BatchedOperands& b) {
   uint32_t rd, rs1, rs2;
   if (!x.gp_reg(isa::kRd, rd) || !x.gp_reg(isa::kRs1, rs1) || !x.gp_reg(isa::kRs2, rs2)) return false;
-  const Names n(x.p);
   const uint64_t maddr = uint64_t(x.gp(rs1)) + x.gp(rd);
   Origin mo{rs1, 0, false, rd != 0 ? int(rd) : -1};
   const bool ok =
-      transposed ? msram_slice(x, maddr, x.p.hlen, n.hlen, x.p.mlen, n.mlen, b.tile, b.offset, mo)
-                 : msram_slice(x, maddr, uint64_t(x.p.hlen) * x.p.mlen, n.hlen_rows,
-                               x.s.tile_elements(), n.tile, b.tile, b.offset, mo);
+      transposed ? msram_slice(x, maddr, x.p.hlen, "HLEN", x.p.mlen, "MLEN", b.tile, b.offset, mo)
+                 : msram_slice(x, maddr, uint64_t(x.p.hlen) * x.p.mlen, "HLEN*MLEN",
+                               x.s.tile_elements(), "the tile size", b.tile, b.offset, mo);
   if (!ok) return false;
   b.vaddr = x.gp(rs2);
   return vram_block(x, b.vaddr, vrows, Origin{rs2});
@@ -156,20 +142,22 @@ void exec_m_mm(Exec& x) {
   uint32_t rs1, rs2;
   if (!x.gp_reg(isa::kRs1, rs1) || !x.gp_reg(isa::kRs2, rs2)) return;
   const PlenaParams& p = x.p;
-  const Names n(p);
   uint64_t tile, c0;
-  if (!msram_slice(x, x.gp(rs1), p.blen, n.blen, p.mlen, n.mlen, tile, c0, Origin{rs1})) return;
+  if (!msram_slice(x, x.gp(rs1), p.blen, "BLEN", p.mlen, "MLEN", tile, c0, Origin{rs1})) return;
   const uint64_t vaddr = x.gp(rs2);
   if (!vram_block(x, vaddr, p.blen, Origin{rs2})) return;
   const uint16_t* m = x.s.msram.data;
   const uint16_t* v = x.s.vram.data;
   const uint64_t pitch = x.s.act_row_pitch();
-  for (uint32_t r = 0; r < p.blen; ++r) {
-    for (uint32_t c = 0; c < p.blen; ++c) {
-      float a = x.s.acc_mm[r * p.blen + c];
-      for (uint32_t k = 0; k < p.mlen; ++k)
-        a += bf(v, vaddr + r * pitch + k) * bf(m, tile + uint64_t(k) * p.mlen + c0 + c);
-      x.s.acc_mm[r * p.blen + c] = a;
+  // k outermost walks W row by row (contiguous); each accumulator still receives its
+  // products in ascending k.
+  float* acc = x.s.acc_mm.data();
+  for (uint32_t k = 0; k < p.mlen; ++k) {
+    const uint16_t* w = m + tile + uint64_t(k) * p.mlen + c0;
+    for (uint32_t r = 0; r < p.blen; ++r) {
+      const float xv = bf(v, vaddr + r * pitch + k);
+      float* out = acc + r * p.blen;
+      for (uint32_t c = 0; c < p.blen; ++c) out[c] += xv * bf16_to_float(w[c]);
     }
   }
   x.read(Memory::VRAM, vaddr, p.mlen, p.blen, pitch);
@@ -181,10 +169,9 @@ void exec_m_tmm(Exec& x) {
   uint32_t rs1, rs2;
   if (!x.gp_reg(isa::kRs1, rs1) || !x.gp_reg(isa::kRs2, rs2)) return;
   const PlenaParams& p = x.p;
-  const Names n(p);
   uint64_t tile, off;
-  if (!msram_slice(x, x.gp(rs2), uint64_t(p.blen) * p.mlen, n.blen_rows, x.s.tile_elements(),
-                   n.tile, tile, off, Origin{rs2}))
+  if (!msram_slice(x, x.gp(rs2), uint64_t(p.blen) * p.mlen, "BLEN*MLEN", x.s.tile_elements(),
+                   "the tile size", tile, off, Origin{rs2}))
     return;
   const uint64_t vaddr = x.gp(rs1);
   if (!vram_block(x, vaddr, p.blen, Origin{rs1})) return;
@@ -296,9 +283,7 @@ void exec_m_mm_wo(Exec& x) {
                        "elements (VLEN = %u for consecutive VRAM rows; gp0 selects VLEN)",
                        (unsigned long long)stride, rs1, p.blen, p.vlen));
   const Origin o{rd, imm, true};
-  char name[32];
-  std::snprintf(name, sizeof name, "BLEN (%u)", p.blen);
-  if (!x.check_aligned(Memory::VRAM, dest, p.blen, name, "destination", o) ||
+  if (!x.check_aligned(Memory::VRAM, dest, p.blen, "BLEN", "destination", o) ||
       !x.check_fits(Memory::VRAM, dest, p.blen, p.blen, stride, "destination", o))
     return;
   uint16_t* v = x.s.vram.data;
@@ -317,9 +302,7 @@ void exec_m_mv_wo(Exec& x) {
   const PlenaParams& p = x.p;
   const uint64_t dest = uint64_t(x.gp(rd)) + imm;
   const Origin o{rd, imm, true};
-  char name[32];
-  std::snprintf(name, sizeof name, "BLEN (%u)", p.blen);
-  if (!x.check_aligned(Memory::VRAM, dest, p.blen, name, "destination", o) ||
+  if (!x.check_aligned(Memory::VRAM, dest, p.blen, "BLEN", "destination", o) ||
       !x.check_fits(Memory::VRAM, dest, p.mlen, 1, 0, "destination", o))
     return;
   uint16_t* v = x.s.vram.data;
@@ -338,9 +321,7 @@ void batched_wo(Exec& x, std::vector<float>& acc, uint32_t rows) {
   const uint64_t dest = uint64_t(x.gp(rd)) + imm;
   const uint64_t pitch = x.s.act_row_pitch();
   const Origin o{rd, imm, true};
-  char name[32];
-  std::snprintf(name, sizeof name, "VLEN (%u)", p.vlen);
-  if (!x.check_aligned(Memory::VRAM, dest, p.vlen, name, "destination", o) ||
+  if (!x.check_aligned(Memory::VRAM, dest, p.vlen, "VLEN", "destination", o) ||
       !x.check_fits(Memory::VRAM, dest, p.mlen, rows, pitch, "destination", o))
     return;
   uint16_t* v = x.s.vram.data;

@@ -15,7 +15,7 @@ namespace tlmcraft::isa::plena::detail {
 namespace {
 
 void transfer(Exec& x, HbmTransfer::Direction dir, Memory sram, uint32_t rows, uint32_t row_elements,
-              uint32_t pitch, uint64_t alignment, const char* alignment_name) {
+              uint32_t pitch, uint64_t alignment, const char* alignment_label) {
   uint32_t rd, rs1, rs2;
   bool strided;
   if (!x.gp_reg(isa::kRd, rd) || !x.gp_reg(isa::kRs1, rs1) || !x.a_reg(isa::kRs2, rs2) ||
@@ -26,7 +26,7 @@ void transfer(Exec& x, HbmTransfer::Direction dir, Memory sram, uint32_t rows, u
     return void(x.fail("precision %lld out of range", (long long)precision));
   const uint64_t addr = x.gp(rd);
   const char* role = dir == HbmTransfer::Direction::HbmToSram ? "destination" : "source";
-  if (!x.check_aligned(sram, addr, alignment, alignment_name, role, Origin{rd}) ||
+  if (!x.check_aligned(sram, addr, alignment, alignment_label, role, Origin{rd}) ||
       !x.check_fits(sram, addr, row_elements, rows, pitch, role, Origin{rd}))
     return;
 
@@ -52,24 +52,18 @@ void transfer(Exec& x, HbmTransfer::Direction dir, Memory sram, uint32_t rows, u
 
 void exec_h_prefetch_m(Exec& x) {
   const uint32_t mlen = x.p.mlen;
-  char name[48];
-  std::snprintf(name, sizeof name, "MLEN*MLEN (%u, the tile size)", mlen * mlen);
   transfer(x, HbmTransfer::Direction::HbmToSram, Memory::MSRAM, mlen, mlen, mlen,
-           uint64_t(mlen) * mlen, name);
+           uint64_t(mlen) * mlen, "MLEN*MLEN");
 }
 
 void exec_h_prefetch_v(Exec& x) {
-  char name[32];
-  std::snprintf(name, sizeof name, "VLEN (%u)", x.p.vlen);
   transfer(x, HbmTransfer::Direction::HbmToSram, Memory::VRAM, x.p.v_rows, x.p.vlen, x.p.vlen,
-           x.p.vlen, name);
+           x.p.vlen, "VLEN");
 }
 
 void exec_h_store_v(Exec& x) {
-  char name[32];
-  std::snprintf(name, sizeof name, "VLEN (%u)", x.p.vlen);
   transfer(x, HbmTransfer::Direction::SramToHbm, Memory::VRAM, x.p.v_rows, x.p.vlen, x.p.vlen,
-           x.p.vlen, name);
+           x.p.vlen, "VLEN");
 }
 
 }  // namespace tlmcraft::isa::plena::detail

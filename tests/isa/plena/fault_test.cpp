@@ -86,8 +86,7 @@ TEST(PlenaFaults, PrefetchDestinations) {
   Machine m;
   m.s.gp[1] = 8;
   EXPECT_EQ(fault_of(m, inst(Opcode::H_PREFETCH_M, 1, 0, 0, 0, 0)),
-            "H_PREFETCH_M: MSRAM destination address 8 (gp1) is not a multiple of MLEN*MLEN (64, "
-            "the tile size)");
+            "H_PREFETCH_M: MSRAM destination address 8 (gp1) is not a multiple of MLEN*MLEN (64)");
   m.s.gp[1] = 128;
   EXPECT_EQ(fault_of(m, inst(Opcode::H_PREFETCH_M, 1, 0, 0, 0, 0)),
             "H_PREFETCH_M: MSRAM destination [128, 192) (gp1: 8 rows of 8, stride 8) exceeds MSRAM "

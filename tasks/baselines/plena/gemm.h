@@ -1,0 +1,28 @@
+// PLENA GEMM / Linear kernel template: Y[M,N] = X[M,K] W[K,N], X and W in HBM as MXFP8,
+// Y written as BF16. Straightforward template-compiler structure: X staged whole in VRAM,
+// W one column of MLEN x MLEN tiles at a time in MSRAM, BLEN x BLEN output blocks
+// accumulated over K with M_MM and written with M_MM_WO, then stored row block by row block.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace tlmcraft::tasks::plena {
+
+struct PlenaArch {
+  uint32_t mlen = 64, vlen = 64, blen = 4, v_rows = 4;
+  uint32_t msram_tiles = 4;
+  uint32_t vram_rows = 1024;
+};
+
+struct GemmKernel {
+  uint32_t m = 0, k = 0, n = 0;
+  uint64_t x_addr = 0, w_addr = 0, y_addr = 0;  // HBM byte addresses
+  // Prefetch the next column of W tiles while computing the current one (needs 2 K/MLEN
+  // MSRAM tiles and two VRAM output tiles); pays off in the pipelined timing mode.
+  bool double_buffer = false;
+};
+
+// Throws std::invalid_argument when the shape does not fit the template or the memories.
+std::string plena_gemm_kernel(const GemmKernel& g, const PlenaArch& arch = {});
+
+}  // namespace tlmcraft::tasks::plena

@@ -1,0 +1,138 @@
+#include "tasks/checker.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+
+#include "tasks/tensor.h"
+
+namespace tlmcraft::tasks {
+
+bool within(double got, double want, const Tolerance& tol) {
+  if (!std::isfinite(got)) return false;
+  const double e = std::fabs(got - want);
+  switch (tol.kind) {
+    case Tolerance::Kind::AbsOrRel: return e <= tol.abs || e <= tol.rel * std::fabs(want);
+    case Tolerance::Kind::AllClose: return e <= tol.abs + tol.rel * std::fabs(want);
+    case Tolerance::Kind::Exact: return got == want;
+  }
+  return false;
+}
+
+CheckResult check(const std::vector<CheckTensor>& tensors, const Tolerance& tol, const CheckOptions& options) {
+  CheckResult r;
+  double sq_sum = 0;
+  int64_t compared = 0;
+  std::vector<RowStats> rows;
+  for (const CheckTensor& t : tensors) {
+    const size_t n = t.want.size();
+    if (t.got.size() != n || (!t.unwritten.empty() && t.unwritten.size() != n) ||
+        int64_t(n) != element_count(t.shape) || t.shape.empty())
+      throw std::invalid_argument("check: tensor '" + t.name + "' has " + std::to_string(t.got.size()) + " values, " +
+                                  std::to_string(n) + " expected for shape " + shape_text(t.shape));
+    const int64_t row_len = t.shape.back();
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t row = int64_t(i) / row_len;
+      if (i % size_t(row_len) == 0) {
+        RowStats s;
+        s.tensor = t.name;
+        s.row = row;
+        s.got_min = s.want_min = std::numeric_limits<double>::infinity();
+        s.got_max = s.want_max = -std::numeric_limits<double>::infinity();
+        rows.push_back(s);
+      }
+      RowStats& s = rows.back();
+      const bool unwritten = !t.unwritten.empty() && t.unwritten[i];
+      const double got = unwritten ? std::numeric_limits<double>::quiet_NaN() : t.got[i];
+      const double want = t.want[i];
+      ++r.elements;
+      s.want_min = std::min(s.want_min, want);
+      s.want_max = std::max(s.want_max, want);
+      if (want != 0) ++s.want_nonzero;
+      if (std::isfinite(got)) {
+        s.got_min = std::min(s.got_min, got);
+        s.got_max = std::max(s.got_max, got);
+        if (got != 0) ++s.got_nonzero;
+        const double e = std::fabs(got - want);
+        r.max_abs_err = std::max(r.max_abs_err, e);
+        if (want != 0) r.max_rel_err = std::max(r.max_rel_err, e / std::fabs(want));
+        s.max_abs_err = std::max(s.max_abs_err, e);
+        sq_sum += e * e;
+        ++compared;
+      } else if (unwritten) {
+        ++r.unwritten;
+      } else {
+        ++r.non_finite;
+      }
+      if (!within(got, want, tol)) {
+        ++r.mismatches;
+        ++s.mismatches;
+        if (r.first_mismatches.size() < options.max_first_mismatches)
+          r.first_mismatches.push_back({t.name, unflatten(int64_t(i), t.shape), got, want, unwritten});
+      }
+    }
+  }
+  r.mse = compared ? sq_sum / double(compared) : 0.0;
+  r.match_rate = r.elements ? double(r.elements - r.mismatches) / double(r.elements) : 0.0;
+  for (RowStats& s : rows) {  // rows with nothing finite report 0 rather than +-inf
+    if (!std::isfinite(s.got_min)) s.got_min = s.got_max = 0;
+  }
+  // Worst rows first (most mismatches, then largest error); ties keep tensor/row order.
+  std::stable_sort(rows.begin(), rows.end(), [](const RowStats& a, const RowStats& b) {
+    if (a.mismatches != b.mismatches) return a.mismatches > b.mismatches;
+    return a.max_abs_err > b.max_abs_err && a.mismatches > 0;
+  });
+  if (rows.size() > options.max_rows) rows.resize(options.max_rows);
+  r.rows = std::move(rows);
+  return r;
+}
+
+namespace {
+// JSON has no NaN: non-finite numbers become null.
+nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+}  // namespace
+
+nlohmann::json CheckResult::to_json() const {
+  nlohmann::json j;
+  j["match_rate"] = match_rate;
+  j["elements"] = elements;
+  j["mismatches"] = mismatches;
+  j["unwritten"] = unwritten;
+  j["non_finite"] = non_finite;
+  j["max_abs_err"] = max_abs_err;
+  j["max_rel_err"] = max_rel_err;
+  j["mse"] = mse;
+  j["first_mismatches"] = nlohmann::json::array();
+  for (const auto& m : first_mismatches) {
+    nlohmann::json e{{"tensor", m.tensor}, {"index", m.index}, {"got", number(m.got)}, {"want", number(m.want)}};
+    if (m.unwritten) e["unwritten"] = true;
+    j["first_mismatches"].push_back(e);
+  }
+  j["rows"] = nlohmann::json::array();
+  for (const auto& s : rows)
+    j["rows"].push_back({{"tensor", s.tensor},
+                         {"row", s.row},
+                         {"got_min", s.got_min},
+                         {"got_max", s.got_max},
+                         {"got_nonzero", s.got_nonzero},
+                         {"want_min", s.want_min},
+                         {"want_max", s.want_max},
+                         {"want_nonzero", s.want_nonzero},
+                         {"mismatches", s.mismatches}});
+  return j;
+}
+
+std::string CheckResult::summary() const {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "match %.2f%% (%lld of %lld wrong", match_rate * 100.0, (long long)mismatches,
+                (long long)elements);
+  std::string s = buf;
+  if (unwritten) s += "; output never written: " + std::to_string(unwritten);
+  if (non_finite) s += "; NaN/inf written: " + std::to_string(non_finite);
+  s += ")";
+  return s;
+}
+
+}  // namespace tlmcraft::tasks

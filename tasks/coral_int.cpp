@@ -1,0 +1,73 @@
+#include "tasks/coral_int.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace tlmcraft::tasks::coral {
+
+namespace {
+int64_t floor_div(int64_t a, int64_t b) {  // b > 0
+  int64_t q = a / b;
+  if ((a % b != 0) && (a < 0)) --q;
+  return q;
+}
+double gelu(double x) { return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x))); }
+double silu(double x) { return x / (1.0 + std::exp(-x)); }
+}  // namespace
+
+int64_t rdiv(int64_t a, int64_t b) { return floor_div(2 * a + b, 2 * b); }
+
+int64_t isqrt(int64_t v) {
+  if (v <= 0) return 0;
+  int64_t r = int64_t(std::sqrt(double(v)));
+  while (r * r > v) --r;           // correct the float estimate both ways
+  while ((r + 1) * (r + 1) <= v) ++r;
+  return r;
+}
+
+int64_t rshift(int64_t v, int s) { return (v + (int64_t(1) << (s - 1))) >> s; }
+
+int64_t sat8(int64_t v) { return v < -128 ? -128 : (v > 127 ? 127 : v); }
+
+int64_t round_away(double v) { return int64_t(v < 0 ? -std::floor(-v + 0.5) : std::floor(v + 0.5)); }
+
+std::vector<int64_t> table(const std::string& name) {
+  std::vector<int64_t> t(256);
+  for (int j = 0; j < 256; ++j) {
+    if (name == "gelu_lut") t[j] = sat8(round_away(32.0 * gelu((j - 128) / 32.0)));
+    else if (name == "silu_lut") t[j] = sat8(round_away(32.0 * silu((j - 128) / 32.0)));
+    else if (name == "exp_q15") t[j] = int64_t(std::nearbyint(32767.0 * std::exp(-j / 16.0)));
+    else throw std::invalid_argument("unknown Coral table '" + name + "'");
+  }
+  return t;
+}
+
+int shift_for(double sigma_a, double sigma_b, int64_t k) {
+  const double s = std::log2(sigma_a * sigma_b * std::sqrt(double(k)) / 32.0);
+  return std::max(1, int(std::lround(s)));
+}
+
+std::vector<Constant> constants(const std::string& task, const Params& p) {
+  const double u = kSigmaUniformInt8;
+  auto get = [&](const char* n) { return p.at(n); };
+  if (task == "gemv") return {{"shift", shift_for(u, u, get("N")), "requantisation shift of y"}};
+  if (task == "gemm" || task == "batchmatmul" || task == "linear")
+    return {{"shift", shift_for(u, u, get("K")), "requantisation shift of the output"}};
+  if (task == "conv2d" || task == "conv_block")
+    return {{"shift", shift_for(u, u, get("k") * get("k") * get("c_in")), "requantisation shift of the convolution"}};
+  if (task == "depthwise_conv")
+    return {{"shift", shift_for(u, u, get("k") * get("k")), "requantisation shift of the convolution"}};
+  if (task == "ffn" || task == "swiglu")
+    // The second matmul's left operand (SiLU output, or SiLU times up) has a spread of about 20.
+    return {{"shift1", shift_for(u, u, get("h")), "requantisation shift of the first matmul(s)"},
+            {"shift2", shift_for(20.0, u, get("h_i")), "requantisation shift of the last matmul"}};
+  return {};
+}
+
+int64_t constant(const std::string& task, const Params& params, const std::string& name) {
+  for (const auto& c : constants(task, params))
+    if (c.name == name) return c.value;
+  throw std::out_of_range("Coral task '" + task + "' has no constant '" + name + "'");
+}
+
+}  // namespace tlmcraft::tasks::coral

@@ -1,0 +1,49 @@
+#include "tasks/layout.h"
+
+#include <stdexcept>
+
+#include "tasks/layout_plena.h"
+
+namespace tlmcraft::tasks {
+
+const TensorPlacement& PlatformLayout::placement(const std::string& name) const {
+  for (const auto& t : tensors_)
+    if (t.name == name) return t;
+  throw std::out_of_range("the layout has no tensor '" + name + "'");
+}
+
+nlohmann::json PlatformLayout::to_json() const {
+  nlohmann::json j;
+  j["platform"] = platform_name(platform());
+  j["tensors"] = nlohmann::json::array();
+  for (const auto& t : tensors_) {
+    nlohmann::json e{{"name", t.name},         {"role", role_name(t.role)}, {"memory", t.memory},
+                     {"address", t.address},   {"format", t.format},        {"shape", t.shape},
+                     {"view", t.view},         {"strides", t.strides},      {"elements", t.elements},
+                     {"bytes", t.bytes}};
+    if (t.precision >= 0) e["precision"] = t.precision;
+    if (t.scale >= 0) e["scale"] = t.scale;
+    if (!t.a_register.empty()) e["a_register"] = t.a_register;
+    j["tensors"].push_back(e);
+  }
+  j["constants"] = nlohmann::json::array();
+  for (const auto& c : constants_)
+    j["constants"].push_back({{"memory", c.memory}, {"index", c.index}, {"value", c.value}, {"meaning", c.meaning}});
+  return j;
+}
+
+bool has_layout(PlatformId p) { return p == PlatformId::Plena; }
+
+std::unique_ptr<PlatformLayout> make_layout(const TaskSpec& task, PlatformId p, const Params& params) {
+  if (!task.supports(p))
+    throw std::invalid_argument("task '" + task.name + "' is not supported on " + platform_name(p));
+  if (p == PlatformId::Plena) return std::make_unique<PlenaLayout>(task, params);
+  throw std::invalid_argument(std::string("no memory layout is implemented for platform ") + platform_name(p) + " yet");
+}
+
+std::vector<int64_t> default_view(const std::vector<int64_t>& shape, int64_t row) {
+  if (shape.size() == 1 && shape[0] > row && shape[0] % row == 0) return {shape[0] / row, row};
+  return shape;
+}
+
+}  // namespace tlmcraft::tasks

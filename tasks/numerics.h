@@ -1,0 +1,33 @@
+// Numerics policies of the platforms: what the memory holds for an input (MXFP8 on
+// PLENA, BF16 on AIE-ML, integers on Coral) and how float references round.
+#pragma once
+#include <string>
+
+#include "tasks/spec.h"
+#include "tasks/tensor.h"
+
+namespace tlmcraft::tasks {
+
+// Nearest BF16 value of v (one rounding, ties to even).
+double bf16(double v);
+
+// How a float reference rounds. PLENA: every materialised stage and every FP_MEM
+// constant is BF16. AIE-ML: full precision until the output. Both: BF16 outputs.
+struct FloatNumerics {
+  bool stage_bf16 = false;
+  double r(double v) const { return stage_bf16 ? bf16(v) : v; }    // after a stage
+  double c(double v) const { return stage_bf16 ? bf16(v) : v; }    // a constant
+  double out(double v) const { return bf16(v); }                  // an output element
+  static FloatNumerics for_platform(PlatformId p) { return FloatNumerics{p == PlatformId::Plena}; }
+};
+
+// The element type tensor `t` has on platform p ("mxfp8", "bf16", "int8", "int32").
+std::string element_type(const TensorSpec& t, PlatformId p);
+
+// Replaces generated values by the values the platform's memory holds: PLENA inputs
+// go through the MXFP8 round trip (blocks of 8 in row-major order), AIE-ML inputs are
+// rounded to BF16, Coral inputs must already be integers and are saturated to their
+// element type's range.
+void to_memory_values(const TensorSpec& t, PlatformId p, Tensor& tensor);
+
+}  // namespace tlmcraft::tasks

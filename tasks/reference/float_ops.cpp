@@ -1,0 +1,221 @@
+#include "tasks/reference/float_ops.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace tlmcraft::tasks::ref {
+
+Vec matmul(const Vec& a, const Vec& b, int64_t m, int64_t k, int64_t n, const FloatNumerics& N) {
+  Vec acc(size_t(m * n), 0.0);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t kk = 0; kk < k; ++kk) {
+      const double av = a[size_t(i * k + kk)];
+      const double* brow = &b[size_t(kk * n)];
+      double* crow = &acc[size_t(i * n)];
+      for (int64_t j = 0; j < n; ++j) crow[j] += av * brow[j];
+    }
+  for (double& v : acc) v = N.r(v);
+  return acc;
+}
+
+Vec matmul_bt(const Vec& a, const Vec& b, int64_t m, int64_t k, int64_t n, const FloatNumerics& N) {
+  Vec c(size_t(m * n));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t kk = 0; kk < k; ++kk) s += a[size_t(i * k + kk)] * b[size_t(j * k + kk)];
+      c[size_t(i * n + j)] = N.r(s);
+    }
+  return c;
+}
+
+Vec relu(const Vec& x, const FloatNumerics& N) {
+  Vec y(x.size());
+  for (size_t i = 0; i < x.size(); ++i) y[i] = N.r(std::max(x[i], 0.0));
+  return y;
+}
+
+Vec silu(const Vec& x, const FloatNumerics& N) {
+  const double one = N.c(1.0);
+  Vec y(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double e = N.r(std::exp(N.r(-x[i])));
+    const double d = N.r(one + e);
+    const double r = N.r(1.0 / d);
+    y[i] = N.r(x[i] * r);
+  }
+  return y;
+}
+
+Vec gelu(const Vec& x, const FloatNumerics& N) {
+  const double c1 = N.c(0.044715), c2 = N.c(-2.0 * std::sqrt(2.0 / M_PI)), one = N.c(1.0);
+  Vec y(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double xv = x[i];
+    const double x2 = N.r(xv * xv);
+    const double x3 = N.r(x2 * xv);
+    const double t = N.r(c1 * x3);
+    const double u = N.r(xv + t);
+    const double v = N.r(c2 * u);
+    const double e = N.r(std::exp(v));
+    const double d = N.r(one + e);
+    const double r = N.r(1.0 / d);
+    y[i] = N.r(xv * r);
+  }
+  return y;
+}
+
+Vec softmax_rows(const Vec& x, int64_t rows, int64_t cols, const FloatNumerics& N) {
+  Vec y(x.size());
+  Vec e(static_cast<size_t>(cols));
+  for (int64_t r = 0; r < rows; ++r) {
+    const double* xr = &x[size_t(r * cols)];
+    const double m = *std::max_element(xr, xr + cols);
+    double s = 0;
+    for (int64_t j = 0; j < cols; ++j) {
+      e[size_t(j)] = N.r(std::exp(N.r(xr[j] - m)));
+      s += e[size_t(j)];
+    }
+    const double rs = N.r(1.0 / N.r(s));
+    for (int64_t j = 0; j < cols; ++j) y[size_t(r * cols + j)] = N.r(e[size_t(j)] * rs);
+  }
+  return y;
+}
+
+Vec layernorm_rows(const Vec& x, const Vec& gamma, const Vec& beta, int64_t rows, int64_t cols, double eps,
+                   const FloatNumerics& N) {
+  const double inv_n = N.c(1.0 / double(cols)), e = N.c(eps);
+  Vec y(x.size()), c(static_cast<size_t>(cols));
+  for (int64_t r = 0; r < rows; ++r) {
+    const double* xr = &x[size_t(r * cols)];
+    double s1 = 0;
+    for (int64_t j = 0; j < cols; ++j) s1 += xr[j];
+    const double mean = N.r(N.r(s1) * inv_n);
+    double s2 = 0;
+    for (int64_t j = 0; j < cols; ++j) {
+      c[size_t(j)] = N.r(xr[j] - mean);
+      s2 += N.r(c[size_t(j)] * c[size_t(j)]);
+    }
+    const double var = N.r(N.r(s2) * inv_n);
+    const double rs = N.r(1.0 / N.r(std::sqrt(N.r(var + e))));
+    for (int64_t j = 0; j < cols; ++j) {
+      const double z = N.r(c[size_t(j)] * rs);
+      const double g = N.r(z * gamma[size_t(j)]);
+      y[size_t(r * cols + j)] = N.r(g + beta[size_t(j)]);
+    }
+  }
+  return y;
+}
+
+Vec rmsnorm_rows(const Vec& x, const Vec& gamma, int64_t rows, int64_t cols, double eps, const FloatNumerics& N) {
+  const double inv_n = N.c(1.0 / double(cols)), e = N.c(eps);
+  Vec y(x.size());
+  for (int64_t r = 0; r < rows; ++r) {
+    const double* xr = &x[size_t(r * cols)];
+    double s = 0;
+    for (int64_t j = 0; j < cols; ++j) s += N.r(xr[j] * xr[j]);
+    const double ms = N.r(N.r(s) * inv_n);
+    const double rs = N.r(1.0 / N.r(std::sqrt(N.r(ms + e))));
+    for (int64_t j = 0; j < cols; ++j) y[size_t(r * cols + j)] = N.r(N.r(xr[j] * rs) * gamma[size_t(j)]);
+  }
+  return y;
+}
+
+Vec rope_heads(const Vec& x, const Vec& cos, const Vec& sin, int64_t s, int64_t h, int64_t d,
+               const FloatNumerics& N) {
+  if (d % 2 != 0 || h % d != 0) throw std::logic_error("rope: head width must be even and divide h");
+  const int64_t half = d / 2;
+  Vec y(x.size());
+  for (int64_t p = 0; p < s; ++p)
+    for (int64_t c0 = 0; c0 < h; c0 += d)
+      for (int64_t j = 0; j < d; ++j) {
+        const double xv = x[size_t(p * h + c0 + j)];
+        const double rot = j < half ? -x[size_t(p * h + c0 + j + half)] : x[size_t(p * h + c0 + j - half)];
+        const double a = N.r(xv * cos[size_t(p * d + j)]);
+        const double b = N.r(rot * sin[size_t(p * d + j)]);
+        y[size_t(p * h + c0 + j)] = N.r(a + b);
+      }
+  return y;
+}
+
+Vec attention(const Vec& q, const Vec& k, const Vec& v, int64_t s_q, int64_t s_k, int64_t heads,
+              int64_t kv_heads, int64_t d, const FloatNumerics& N) {
+  if (kv_heads <= 0 || heads % kv_heads != 0) throw std::logic_error("attention: kv_heads must divide heads");
+  const int64_t h = heads * d, hk = kv_heads * d, group = heads / kv_heads;
+  const double c = N.c(1.0 / std::sqrt(double(d)));
+  Vec o(size_t(s_q * h));
+  Vec qh(size_t(s_q * d)), kh(size_t(s_k * d)), vh(size_t(s_k * d));
+  for (int64_t j = 0; j < heads; ++j) {
+    const int64_t g = j / group;
+    for (int64_t p = 0; p < s_q; ++p)
+      for (int64_t t = 0; t < d; ++t) qh[size_t(p * d + t)] = q[size_t(p * h + j * d + t)];
+    for (int64_t p = 0; p < s_k; ++p)
+      for (int64_t t = 0; t < d; ++t) {
+        kh[size_t(p * d + t)] = k[size_t(p * hk + g * d + t)];
+        vh[size_t(p * d + t)] = v[size_t(p * hk + g * d + t)];
+      }
+    Vec scores = matmul_bt(qh, kh, s_q, d, s_k, N);
+    for (double& x : scores) x = N.r(x * c);
+    const Vec p = softmax_rows(scores, s_q, s_k, N);
+    const Vec oh = matmul(p, vh, s_q, s_k, d, N);
+    for (int64_t r = 0; r < s_q; ++r)
+      for (int64_t t = 0; t < d; ++t) o[size_t(r * h + j * d + t)] = oh[size_t(r * d + t)];
+  }
+  return o;
+}
+
+Vec add(const Vec& a, const Vec& b, const FloatNumerics& N) {
+  Vec y(a.size());
+  for (size_t i = 0; i < a.size(); ++i) y[i] = N.r(a[i] + b[i]);
+  return y;
+}
+
+Vec mul(const Vec& a, const Vec& b, const FloatNumerics& N) {
+  Vec y(a.size());
+  for (size_t i = 0; i < a.size(); ++i) y[i] = N.r(a[i] * b[i]);
+  return y;
+}
+
+Vec add_row_bias(const Vec& a, const Vec& bias, int64_t rows, int64_t cols, const FloatNumerics& N) {
+  Vec y(a.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < cols; ++j) y[size_t(r * cols + j)] = N.r(a[size_t(r * cols + j)] + bias[size_t(j)]);
+  return y;
+}
+
+Vec conv2d(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t ci, int64_t co, int64_t k) {
+  const int64_t pad = (k - 1) / 2;
+  Vec y(size_t(h * wd * co), 0.0);
+  for (int64_t r = 0; r < h; ++r)
+    for (int64_t c = 0; c < wd; ++c)
+      for (int64_t dr = 0; dr < k; ++dr)
+        for (int64_t dc = 0; dc < k; ++dc) {
+          const int64_t rr = r + dr - pad, cc = c + dc - pad;
+          if (rr < 0 || rr >= h || cc < 0 || cc >= wd) continue;
+          for (int64_t i = 0; i < ci; ++i) {
+            const double xv = x[size_t((rr * wd + cc) * ci + i)];
+            const double* wrow = &w[size_t(((dr * k + dc) * ci + i) * co)];
+            double* yrow = &y[size_t((r * wd + c) * co)];
+            for (int64_t o = 0; o < co; ++o) yrow[o] += xv * wrow[o];
+          }
+        }
+  return y;
+}
+
+Vec depthwise(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t c, int64_t k) {
+  const int64_t pad = (k - 1) / 2;
+  Vec y(size_t(h * wd * c), 0.0);
+  for (int64_t r = 0; r < h; ++r)
+    for (int64_t col = 0; col < wd; ++col)
+      for (int64_t dr = 0; dr < k; ++dr)
+        for (int64_t dc = 0; dc < k; ++dc) {
+          const int64_t rr = r + dr - pad, cc = col + dc - pad;
+          if (rr < 0 || rr >= h || cc < 0 || cc >= wd) continue;
+          for (int64_t ch = 0; ch < c; ++ch)
+            y[size_t((r * wd + col) * c + ch)] += x[size_t((rr * wd + cc) * c + ch)] * w[size_t((dr * k + dc) * c + ch)];
+        }
+  return y;
+}
+
+}  // namespace tlmcraft::tasks::ref

@@ -1,0 +1,51 @@
+// Staged float building blocks of the PLENA and AIE-ML references. Each returns values
+// rounded with N.r() after every stage a kernel would materialise (see FloatNumerics);
+// matmuls accumulate in double and round once. Matrices are row-major.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "tasks/numerics.h"
+
+namespace tlmcraft::tasks::ref {
+
+using Vec = std::vector<double>;
+
+// [M, K] x [K, N], double accumulation, result rounded once with N.r().
+Vec matmul(const Vec& a, const Vec& b, int64_t m, int64_t k, int64_t n, const FloatNumerics& N);
+// [M, K] x [N, K]^T.
+Vec matmul_bt(const Vec& a, const Vec& b, int64_t m, int64_t k, int64_t n, const FloatNumerics& N);
+
+Vec relu(const Vec& x, const FloatNumerics& N);
+// e = exp(-x); d = 1 + e; r = 1/d; y = x * r.
+Vec silu(const Vec& x, const FloatNumerics& N);
+// x2 = x x; x3 = x2 x; t = c1 x3; u = x + t; v = c2 u; e = exp(v); d = 1 + e; r = 1/d; y = x r
+// with c1 = 0.044715, c2 = -2 sqrt(2/pi) (the tanh form via 0.5(1 + tanh u) = 1/(1 + e^-2u)).
+Vec gelu(const Vec& x, const FloatNumerics& N);
+// Row-wise softmax of [rows, cols]: m = max; d = x - m; e = exp(d); s = sum e; r = 1/s; y = e r.
+Vec softmax_rows(const Vec& x, int64_t rows, int64_t cols, const FloatNumerics& N);
+// LayerNorm of each row of [rows, cols] (eps given), gamma and beta of cols values.
+Vec layernorm_rows(const Vec& x, const Vec& gamma, const Vec& beta, int64_t rows, int64_t cols, double eps,
+                   const FloatNumerics& N);
+// RMSNorm of each row of [rows, cols].
+Vec rmsnorm_rows(const Vec& x, const Vec& gamma, int64_t rows, int64_t cols, double eps, const FloatNumerics& N);
+// Rotate-half RoPE on every head (width d = cos's width) of x [s, heads * d]:
+// a = x cos; b = rotate_half(x) sin; y = a + b.
+Vec rope_heads(const Vec& x, const Vec& cos, const Vec& sin, int64_t s, int64_t h, int64_t d,
+               const FloatNumerics& N);
+// Attention of q [s_q, heads d] against k, v [s_k, kv_heads d]: per query head j,
+// S = q_j k_g^T; T = S c (c = 1/sqrt(d)); softmax rows; O_j = P v_g, g = j / (heads / kv_heads).
+Vec attention(const Vec& q, const Vec& k, const Vec& v, int64_t s_q, int64_t s_k, int64_t heads,
+              int64_t kv_heads, int64_t d, const FloatNumerics& N);
+// Elementwise helpers, rounded with N.r().
+Vec add(const Vec& a, const Vec& b, const FloatNumerics& N);
+Vec mul(const Vec& a, const Vec& b, const FloatNumerics& N);
+// Adds bias[j] to every row of [rows, cols].
+Vec add_row_bias(const Vec& a, const Vec& bias, int64_t rows, int64_t cols, const FloatNumerics& N);
+// Stride-1 'same' convolution, channels last: x [H, W, ci], w [k, k, ci, co] -> [H, W, co]
+// (double accumulation, no rounding: callers round).
+Vec conv2d(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t ci, int64_t co, int64_t k);
+// Depthwise: x [H, W, c], w [k, k, c] -> [H, W, c].
+Vec depthwise(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t c, int64_t k);
+
+}  // namespace tlmcraft::tasks::ref

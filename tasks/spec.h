@@ -1,0 +1,131 @@
+// Task specifications as data: one YAML file per task in tasks/specs/ (schema in
+// docs/tasks.md), loaded and validated here. Nothing in this file computes numbers;
+// references, generators and layouts take a TaskSpec and a configuration's Params.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tasks/expr.h"
+
+namespace tlmcraft::tasks {
+
+// A spec file that cannot be used. what() is "file:line: cause".
+struct SpecError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The three reference platforms of the benchmark, in the order tables list them.
+enum class PlatformId { Plena, AieMl, Coral };
+const std::vector<PlatformId>& all_platforms();
+const char* platform_name(PlatformId);                       // "plena", "aie_ml", "coral"
+std::optional<PlatformId> parse_platform(const std::string&);  // nullopt if unknown
+
+// input: activations; weight: parameters (matrices, norm gains, tables); kv: keys and
+// values of attention (PLENA keeps them in the KV-cache format); output: results.
+enum class Role { Input, Weight, Kv, Output };
+const char* role_name(Role);
+
+// How a generator fills a tensor. Every distribution is drawn from our own PRNG
+// (tasks/random.h), never from std:: distributions.
+struct Distribution {
+  enum class Kind {
+    None,        // outputs
+    Uniform,     // U[lo, hi)
+    Normal,      // N(mean, std)
+    IntUniform,  // integers uniform in [lo, hi]
+    IntNormal,   // round-half-away(N(mean, std)), saturated to [lo, hi]
+    RopeCos,     // cos(p * 10000^(-2i/d)), shape [s, d], i = j mod d/2 (rotate-half pairs)
+    RopeSin,     // sin of the same angle
+    Table,       // a task-defined constant table (Coral lookup tables)
+  };
+  Kind kind = Kind::None;
+  double lo = 0, hi = 0, mean = 0, std = 1;
+  std::string fan_in;     // expression; if set, the spread is divided by sqrt(fan_in)
+  int peaks = 0;          // this many distinct positions get a value from U[peak_lo, peak_hi]
+  double peak_lo = 0, peak_hi = 0;
+  std::string table;      // Table: which table ("gelu_lut", "silu_lut", "exp_q15")
+};
+const char* distribution_name(Distribution::Kind);
+
+struct TensorSpec {
+  std::string name;
+  Role role = Role::Input;
+  std::vector<std::string> shape;       // expressions of the task's params
+  std::vector<PlatformId> platforms;    // empty: present on every platform
+  Distribution init;                    // default generator
+  std::map<PlatformId, Distribution> init_for;  // per-platform generator overrides
+  std::map<PlatformId, std::string> dtype_for;  // per-platform element type overrides
+  int line = 0;
+
+  bool on(PlatformId p) const;
+};
+
+// Where a configuration's values come from: the paper's tables, values we placed
+// between the paper's endpoints, or values we chose where the paper gives none.
+enum class Provenance { Paper, Interpolated, Chosen };
+const char* provenance_name(Provenance);
+
+struct ConfigSpec {
+  std::string name;   // "C1" .. "C5"
+  Params params;
+  Provenance provenance = Provenance::Paper;
+  int line = 0;
+};
+
+struct Tolerance {
+  enum class Kind { AbsOrRel, AllClose, Exact };
+  Kind kind = Kind::Exact;
+  double abs = 0;   // AbsOrRel: |e| <= abs or |e| <= rel |want|; AllClose: |e| <= abs + rel |want|
+  double rel = 0;
+  std::string describe() const;
+};
+
+struct PlatformSpec {
+  bool supported = false;
+  std::string reason;          // why unsupported (shown to users)
+  std::string dtype;           // default element type ("mxfp8 in / bf16 out", "bf16", "int8")
+  Tolerance tolerance;
+  std::string numerics;        // one-line numerics policy
+  std::string notes;           // task-specific text for this platform (staged numerics, int8 formulation)
+  std::vector<ConfigSpec> configs;  // C1..C5 when supported
+  int line = 0;
+
+  const ConfigSpec* config(const std::string& name) const;
+};
+
+struct TaskSpec {
+  std::string name;
+  int level = 0;
+  std::string title;
+  std::string description;
+  std::vector<std::string> params;
+  std::vector<TensorSpec> tensors;        // inputs in layout order, then outputs
+  std::map<PlatformId, PlatformSpec> platforms;
+  std::string file;
+
+  const PlatformSpec& platform(PlatformId p) const { return platforms.at(p); }
+  bool supports(PlatformId p) const { return platforms.at(p).supported; }
+  // The tensors present on platform p, in order (inputs and outputs).
+  std::vector<const TensorSpec*> tensors_on(PlatformId p) const;
+  std::vector<const TensorSpec*> inputs_on(PlatformId p) const;
+  std::vector<const TensorSpec*> outputs_on(PlatformId p) const;
+  std::vector<int64_t> shape_of(const TensorSpec& t, const Params& params) const;
+};
+
+// A CPU benchmark program (the paper's BOOM case study): names only for now.
+struct CpuProgram {
+  std::string name;
+  std::string title;
+};
+
+// Platform defaults (dtype, tolerance, numerics) from specs/platforms.yaml.
+std::map<PlatformId, PlatformSpec> load_platform_defaults(const std::string& path);
+// One task file; `defaults` fills what the task's platform blocks leave out.
+TaskSpec load_task(const std::string& path, const std::map<PlatformId, PlatformSpec>& defaults);
+std::vector<CpuProgram> load_cpu_programs(const std::string& path);
+
+}  // namespace tlmcraft::tasks

@@ -1,6 +1,7 @@
 #include "traces/perfetto_writer.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <queue>
 #include <set>
@@ -11,25 +12,45 @@
 
 namespace tlmcraft::traces {
 
-std::string cycles_to_us(uint64_t cycles, const TraceClock& clock) {
-  // fs = cycles x period can exceed 64 bits; 1 us = 1e9 fs.
-  unsigned __int128 fs = static_cast<unsigned __int128>(cycles) * clock.period_fs;
+namespace {
+
+// Decimal microseconds without allocation: trace writing formats two per slice.
+struct Micros {
+  char buf[48];
+  size_t len = 0;
+  operator std::string_view() const { return {buf, len}; }
+};
+
+Micros format_us(uint64_t cycles, uint64_t period_fs) {
+  // 1 us = 1e9 fs. The product can exceed 64 bits only for absurd cycle counts.
+  unsigned __int128 fs = static_cast<unsigned __int128>(cycles) * period_fs;
   unsigned __int128 whole = fs / 1'000'000'000u;
   uint64_t frac = static_cast<uint64_t>(fs % 1'000'000'000u);
-  std::string s;
-  do {
-    s.push_back(static_cast<char>('0' + static_cast<int>(whole % 10)));
-    whole /= 10;
-  } while (whole);
-  std::reverse(s.begin(), s.end());
-  if (frac) {
-    std::string f = std::to_string(frac);
-    f.insert(0, 9 - f.size(), '0');
-    while (f.back() == '0') f.pop_back();
-    s += '.';
-    s += f;
+  Micros m;
+  char* p = m.buf;
+  if (whole <= UINT64_MAX) {
+    p = std::to_chars(p, m.buf + sizeof m.buf, static_cast<uint64_t>(whole)).ptr;
+  } else {
+    char digits[40];
+    size_t n = 0;
+    for (; whole; whole /= 10) digits[n++] = static_cast<char>('0' + static_cast<int>(whole % 10));
+    while (n) *p++ = digits[--n];
   }
-  return s;
+  if (frac) {
+    *p++ = '.';
+    for (uint64_t div = 100'000'000; frac && div; div /= 10) {  // 9 digits, trailing zeros cut
+      *p++ = static_cast<char>('0' + frac / div);
+      frac %= div;
+    }
+  }
+  m.len = static_cast<size_t>(p - m.buf);
+  return m;
+}
+
+}  // namespace
+
+std::string cycles_to_us(uint64_t cycles, const TraceClock& clock) {
+  return std::string(std::string_view(format_us(cycles, clock.period_fs)));
 }
 
 namespace {
@@ -94,7 +115,7 @@ class PerfettoStream {
     if (escaped_[id].empty()) escaped_[id] = json_string(rec_.text(id));
     return escaped_[id];
   }
-  std::string us(uint64_t cycle) const { return cycles_to_us(cycle, rec_.config().clock); }
+  Micros us(uint64_t cycle) const { return format_us(cycle, rec_.config().clock.period_fs); }
 
   void write_args(const TraceEvent& e) {
     const StoredArg* a = rec_.args_of(e);
@@ -116,23 +137,30 @@ class PerfettoStream {
 
   void write_track(const TraceTrack& t, const std::vector<uint32_t>& events, int pid, int& next_tid) {
     const auto& ev = rec_.events();
-    std::vector<uint32_t> slices, counters, instants;
+    // Sort keys copied out of the events: sorting needs no indirection. Slices go in begin
+    // order, longer first, so an enclosing slice precedes those nested in it; equal keys
+    // keep recording order (the index).
+    struct SliceKey {
+      uint64_t begin, end;
+      uint32_t index;
+      bool operator<(const SliceKey& o) const {
+        if (begin != o.begin) return begin < o.begin;
+        return end != o.end ? end > o.end : index < o.index;
+      }
+    };
+    std::vector<SliceKey> slices;
+    std::vector<std::pair<uint64_t, uint32_t>> counters, instants;  // (cycle, index)
     for (uint32_t i : events) {
-      switch (ev[i].kind) {
-        case EventKind::Slice: slices.push_back(i); break;
-        case EventKind::Counter: counters.push_back(i); break;
-        case EventKind::Instant: instants.push_back(i); break;
+      const TraceEvent& e = ev[i];
+      switch (e.kind) {
+        case EventKind::Slice: slices.push_back({rec_.clip_begin(e.begin), rec_.clip_end(e.end), i}); break;
+        case EventKind::Counter: counters.push_back({e.begin, i}); break;
+        case EventKind::Instant: instants.push_back({e.begin, i}); break;
       }
     }
-    auto cb = [&](uint32_t i) { return rec_.clip_begin(ev[i].begin); };
-    auto ce = [&](uint32_t i) { return rec_.clip_end(ev[i].end); };
-    auto at = [&](uint32_t a, uint32_t b) { return ev[a].begin < ev[b].begin; };
-    // Begin order, longer first, so an enclosing slice precedes the ones nested in it.
-    std::stable_sort(slices.begin(), slices.end(), [&](uint32_t a, uint32_t b) {
-      return cb(a) != cb(b) ? cb(a) < cb(b) : ce(a) > ce(b);
-    });
-    std::stable_sort(counters.begin(), counters.end(), at);
-    std::stable_sort(instants.begin(), instants.end(), at);
+    std::sort(slices.begin(), slices.end());
+    std::sort(counters.begin(), counters.end());
+    std::sort(instants.begin(), instants.end());
 
     // Lanes: each slice takes the lowest lane whose previous slice ended by its begin, so
     // slices on one lane never overlap (identical slices go to different lanes).
@@ -142,7 +170,7 @@ class PerfettoStream {
     using Busy = std::pair<uint64_t, uint32_t>;  // (end, lane)
     std::priority_queue<Busy, std::vector<Busy>, std::greater<Busy>> busy;
     for (size_t n = 0; n < slices.size(); ++n) {
-      uint64_t b = cb(slices[n]);
+      uint64_t b = slices[n].begin;
       while (!busy.empty() && busy.top().first <= b) {
         free_lanes.insert(busy.top().second);
         busy.pop();
@@ -155,7 +183,7 @@ class PerfettoStream {
         ++lane_count;
       }
       lane_of[n] = lane;
-      busy.push({ce(slices[n]), lane});
+      busy.push({slices[n].end, lane});
     }
     size_t lanes = std::max<size_t>(lane_count, slices.empty() && instants.empty() ? 0 : 1);
     int first_tid = next_tid;
@@ -163,19 +191,19 @@ class PerfettoStream {
       write_thread(pid, next_tid++, l == 0 ? t.name : t.name + " #" + std::to_string(l + 1));
 
     for (size_t n = 0; n < slices.size(); ++n) {
-      const TraceEvent& e = ev[slices[n]];
-      uint64_t b = cb(slices[n]);
+      const TraceEvent& e = ev[slices[n].index];
+      uint64_t b = slices[n].begin;
       begin_event() << "\"ph\":\"X\",\"pid\":" << pid << ",\"tid\":" << first_tid + static_cast<int>(lane_of[n])
-                    << ",\"name\":" << esc(e.name) << ",\"ts\":" << us(b) << ",\"dur\":" << us(ce(slices[n]) - b)
+                    << ",\"name\":" << esc(e.name) << ",\"ts\":" << us(b) << ",\"dur\":" << us(slices[n].end - b)
                     << ",\"args\":{\"begin_cycle\":" << e.begin << ",\"end_cycle\":" << e.end;
       write_args(e);
       out_ << "}}";
     }
-    for (uint32_t i : instants) {
+    for (auto [cycle, i] : instants) {
       const TraceEvent& e = ev[i];
       begin_event() << "\"ph\":\"i\",\"s\":\"t\",\"pid\":" << pid << ",\"tid\":" << first_tid
-                    << ",\"name\":" << esc(e.name) << ",\"ts\":" << us(e.begin) << ",\"args\":{\"cycle\":"
-                    << e.begin;
+                    << ",\"name\":" << esc(e.name) << ",\"ts\":" << us(cycle) << ",\"args\":{\"cycle\":"
+                    << cycle;
       write_args(e);
       out_ << "}}";
     }
@@ -187,8 +215,8 @@ class PerfettoStream {
       };
       // The value carried into the window, unless a sample at the window begin replaces it.
       uint64_t w0 = rec_.config().window_begin;
-      if (t.has_initial && (counters.empty() || ev[counters.front()].begin != w0)) sample(w0, t.initial_value);
-      for (uint32_t i : counters) sample(ev[i].begin, ev[i].value());
+      if (t.has_initial && (counters.empty() || counters.front().first != w0)) sample(w0, t.initial_value);
+      for (auto [cycle, i] : counters) sample(cycle, ev[i].value());
     }
   }
 

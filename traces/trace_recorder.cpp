@@ -1,5 +1,6 @@
 #include "traces/trace_recorder.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -43,7 +44,10 @@ TraceRecorder::TraceRecorder(TraceConfig config) : config_(std::move(config)) {
                                 ") is empty: the end cycle must be greater than the begin cycle");
   if (config_.clock.period_fs == 0)
     throw std::invalid_argument("trace clock period must be positive");
+  // Event and arg indices are 32-bit; padding in the arg blocks needs some headroom.
+  config_.max_events = std::min<size_t>(config_.max_events, UINT32_MAX - 1);
   if (config_.max_args == 0) config_.max_args = 2 * config_.max_events;
+  config_.max_args = std::min<size_t>(config_.max_args, size_t{UINT32_MAX} / 2);
   last_cycle_ = config_.window_begin;
   intern("");  // id 0 = the empty name
 }
@@ -82,17 +86,15 @@ TraceName TraceRecorder::intern(std::string_view text) {
 }
 
 uint32_t TraceRecorder::push_args(std::initializer_list<TraceArg> args) {
-  uint32_t first = static_cast<uint32_t>(args_.size());
+  size_t first = args_.append_contiguous(args.size());
+  size_t i = first;
   for (const TraceArg& a : args) {
-    StoredArg s;
+    StoredArg& s = args_[i++];
     s.key = intern(a.key).id;
-    if (a.is_number)
-      s.number = a.number;
-    else
-      s.text = intern(a.text).id;
-    args_.push_back(s);
+    s.text = a.is_number ? StoredArg::kNumber : intern(a.text).id;
+    s.number = a.is_number ? a.number : 0;
   }
-  return first;
+  return static_cast<uint32_t>(first);
 }
 
 void TraceRecorder::push_slice(int track, uint64_t b, uint64_t e, uint32_t name,
@@ -128,7 +130,7 @@ void TraceRecorder::counter(int track, uint64_t cycle, int64_t value) {
   ev.begin = cycle;
   ev.end = static_cast<uint64_t>(value);
   ev.track = static_cast<uint32_t>(track);
-  ev.first_arg = static_cast<uint32_t>(args_.size());
+  ev.first_arg = 0;  // counters carry no args
   ev.kind = EventKind::Counter;
   events_.push_back(ev);
   note_cycle(cycle);

@@ -16,6 +16,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "traces/chunked_vector.h"
+
 namespace tlmcraft::traces {
 
 // Clock period as an integer count of femtoseconds keeps cycle -> time exact for any
@@ -35,7 +37,7 @@ struct TraceConfig {
   // "plena" keeps every plena track, "plena.dma" keeps plena.dma and plena.dma.prefetch
   // (not plena.dmax). Empty = keep all tracks.
   std::vector<std::string> scopes;
-  size_t max_events = 4'000'000;      // about 32 bytes each
+  size_t max_events = 4'000'000;      // about 32 bytes each (at most 2^32 - 1)
   size_t max_args = 0;                // key/value args kept (16 bytes each); 0 = 2 x max_events
   TraceClock clock;
 };
@@ -97,6 +99,9 @@ struct TraceTrack {
 
 class TraceRecorder {
  public:
+  static constexpr size_t kMaxArgsPerEvent = 256;  // more is invalid input
+  using Events = ChunkedVector<TraceEvent>;
+
   // Throws std::invalid_argument for an empty or inverted window.
   explicit TraceRecorder(TraceConfig config = {});
 
@@ -136,8 +141,9 @@ class TraceRecorder {
   // --- read side, for writers and profiles ---
   const TraceConfig& config() const { return config_; }
   const std::vector<TraceTrack>& tracks() const { return tracks_; }
-  const std::vector<TraceEvent>& events() const { return events_; }
-  const StoredArg* args_of(const TraceEvent& e) const { return args_.data() + e.first_arg; }
+  const Events& events() const { return events_; }
+  // The event's arg_count args, stored contiguously (nullptr when it has none).
+  const StoredArg* args_of(const TraceEvent& e) const { return e.arg_count ? &args_[e.first_arg] : nullptr; }
   const std::string& text(uint32_t id) const { return strings_[id]; }
   size_t string_count() const { return strings_.size(); }
   uint64_t dropped() const { return dropped_; }
@@ -177,10 +183,13 @@ class TraceRecorder {
   }
   // Counts the event and checks the memory bounds; false = dropped.
   bool reserve(int track, uint64_t cycle, size_t arg_count) {
+    if (arg_count > kMaxArgsPerEvent) {
+      ++invalid_;
+      return false;
+    }
     TraceTrack& t = tracks_[track];
     ++t.seen;
-    if (events_.size() >= config_.max_events || args_.size() + arg_count > config_.max_args ||
-        arg_count > UINT16_MAX) {
+    if (events_.size() >= config_.max_events || args_.size() + arg_count > config_.max_args) {
       if (dropped_ == 0) first_drop_cycle_ = cycle;
       ++dropped_;
       ++t.dropped;
@@ -199,8 +208,8 @@ class TraceRecorder {
   TraceConfig config_;
   std::vector<TraceTrack> tracks_;
   std::unordered_map<std::string, int> track_ids_;
-  std::vector<TraceEvent> events_;
-  std::vector<StoredArg> args_;
+  Events events_;
+  ChunkedVector<StoredArg> args_;
   std::deque<std::string> strings_;  // deque: stable addresses for the views below
   std::unordered_map<std::string_view, uint32_t> string_ids_;
   uint64_t dropped_ = 0;

@@ -69,11 +69,18 @@ std::string binary(int64_t v, int width) {
   return s;  // VCD zero-extends shorter vectors whose first bit is 0 or 1
 }
 
+// An event index keyed by the time it acts at; sorting (time, index) keeps recording
+// order among equal times and needs no indirection while sorting or sweeping.
+struct Timed {
+  uint64_t time;
+  uint32_t index;
+  bool operator<(const Timed& o) const { return time != o.time ? time < o.time : index < o.index; }
+};
+
 // One track's signals, advanced time step by time step over its sorted events.
 struct TrackSweep {
   const TraceRecorder* rec = nullptr;
-  int track = -1;
-  std::vector<uint32_t> by_begin, by_end, counters, instants;
+  std::vector<Timed> by_begin, by_end, counters, instants;
   size_t pb = 0, pe = 0, pc = 0, pi = 0;
   std::set<std::pair<uint64_t, uint32_t>> active;  // (clipped begin, event index)
   // Current state after the last step, and what was last written.
@@ -87,31 +94,30 @@ struct TrackSweep {
   int64_t out_value = 0;
   std::string busy_id, slice_id, value_id, event_id;
 
-  uint64_t cb(uint32_t i) const { return rec->clip_begin(rec->events()[i].begin); }
-  uint64_t ce(uint32_t i) const { return rec->clip_end(rec->events()[i].end); }
-  uint64_t at(uint32_t i) const { return rec->events()[i].begin; }
-
   bool has_next() const {
     return pb < by_begin.size() || pe < by_end.size() || pc < counters.size() || pi < instants.size();
   }
   uint64_t next_time() const {
     uint64_t t = UINT64_MAX;
-    if (pb < by_begin.size()) t = std::min(t, cb(by_begin[pb]));
-    if (pe < by_end.size()) t = std::min(t, ce(by_end[pe]));
-    if (pc < counters.size()) t = std::min(t, at(counters[pc]));
-    if (pi < instants.size()) t = std::min(t, at(instants[pi]));
+    if (pb < by_begin.size()) t = std::min(t, by_begin[pb].time);
+    if (pe < by_end.size()) t = std::min(t, by_end[pe].time);
+    if (pc < counters.size()) t = std::min(t, counters[pc].time);
+    if (pi < instants.size()) t = std::min(t, instants[pi].time);
     return t;
   }
   void step(uint64_t t) {
     // Ends before begins: a slice ending at t and one starting at t leave busy at 1.
-    for (; pe < by_end.size() && ce(by_end[pe]) == t; ++pe) active.erase({cb(by_end[pe]), by_end[pe]});
-    for (; pb < by_begin.size() && cb(by_begin[pb]) == t; ++pb) active.insert({t, by_begin[pb]});
-    for (; pc < counters.size() && at(counters[pc]) == t; ++pc) {
-      value = rec->events()[counters[pc]].value();  // same cycle: the last recorded wins
+    for (; pe < by_end.size() && by_end[pe].time == t; ++pe) {
+      uint32_t i = by_end[pe].index;
+      active.erase({rec->clip_begin(rec->events()[i].begin), i});
+    }
+    for (; pb < by_begin.size() && by_begin[pb].time == t; ++pb) active.insert({t, by_begin[pb].index});
+    for (; pc < counters.size() && counters[pc].time == t; ++pc) {
+      value = rec->events()[counters[pc].index].value();  // same cycle: the last recorded wins
       value_known = true;
     }
     fired = false;
-    for (; pi < instants.size() && at(instants[pi]) == t; ++pi) fired = true;
+    for (; pi < instants.size() && instants[pi].time == t; ++pi) fired = true;
   }
   bool busy() const { return !active.empty(); }
   uint32_t name() const { return active.empty() ? 0 : rec->events()[active.rbegin()->second].name; }
@@ -141,7 +147,6 @@ void write_vcd(const TraceRecorder& rec, std::ostream& os, const VcdOptions& opt
   for (size_t k = 0; k < sweeps.size(); ++k) {
     TrackSweep& s = sweeps[k];
     s.rec = &rec;
-    s.track = static_cast<int>(k);
     const TraceTrack& t = rec.tracks()[k];
     s.has_slices = t.has(EventKind::Slice);
     s.has_counter = t.has(EventKind::Counter);
@@ -153,29 +158,25 @@ void write_vcd(const TraceRecorder& rec, std::ostream& os, const VcdOptions& opt
     for (uint32_t i : per_track[k]) {
       const TraceEvent& e = rec.events()[i];
       switch (e.kind) {
-        case EventKind::Slice:
-          if (s.ce(i) > s.cb(i)) {  // zero-length slices change no signal
-            s.by_begin.push_back(i);
+        case EventKind::Slice: {
+          uint64_t b = rec.clip_begin(e.begin), en = rec.clip_end(e.end);
+          if (en > b) {  // zero-length slices change no signal
+            s.by_begin.push_back({b, i});
+            s.by_end.push_back({en, i});
             dense_name[e.name] = 1;
           }
           break;
+        }
         case EventKind::Counter:
-          s.counters.push_back(i);
+          s.counters.push_back({e.begin, i});
           if (e.value() < INT32_MIN || e.value() > INT32_MAX) s.value_width = 64;
           break;
-        case EventKind::Instant: s.instants.push_back(i); break;
+        case EventKind::Instant: s.instants.push_back({e.begin, i}); break;
       }
     }
     if (t.has_initial && (t.initial_value < INT32_MIN || t.initial_value > INT32_MAX)) s.value_width = 64;
-    s.by_end = s.by_begin;
-    std::stable_sort(s.by_begin.begin(), s.by_begin.end(),
-                     [&](uint32_t a, uint32_t b) { return s.cb(a) < s.cb(b); });
-    std::stable_sort(s.by_end.begin(), s.by_end.end(),
-                     [&](uint32_t a, uint32_t b) { return s.ce(a) < s.ce(b); });
-    std::stable_sort(s.counters.begin(), s.counters.end(),
-                     [&](uint32_t a, uint32_t b) { return s.at(a) < s.at(b); });
-    std::stable_sort(s.instants.begin(), s.instants.end(),
-                     [&](uint32_t a, uint32_t b) { return s.at(a) < s.at(b); });
+    for (auto* list : {&s.by_begin, &s.by_end, &s.counters, &s.instants}) std::sort(list->begin(), list->end());
+    std::vector<uint32_t>().swap(per_track[k]);  // release as we go: traces can be large
   }
   // Slice names get dense indices 1..K in interning order (which is first-use order).
   std::vector<uint32_t> name_list;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -172,6 +174,25 @@ TEST(PerfettoWriter, OddNamesStayValidJson) {
   json x = events_with(trace, "X").at(0);
   EXPECT_EQ(x["name"], "bad\xef\xbf\xbd utf8 \"quoted\"\n");  // invalid byte -> U+FFFD
   EXPECT_EQ(x["args"]["k\t"], "v\x01");
+}
+
+TEST(PerfettoWriter, FileRoundTrip) {
+  TraceRecorder rec;
+  test::record_example(rec);
+  std::string path = ::testing::TempDir() + "traces_test_example.json";
+  write_perfetto_file(rec, path);
+  std::ifstream in(path);
+  json trace = json::parse(in);
+  EXPECT_EQ(trace["traceEvents"].size(), 16u);  // as in ExampleTraceStructure
+  std::remove(path.c_str());
+}
+
+TEST(PerfettoWriter, EmptyRecorderGivesAnEmptyEventList) {
+  TraceRecorder rec;
+  rec.track("g", "unused");
+  json trace = perfetto(rec);
+  EXPECT_TRUE(trace["traceEvents"].is_array());
+  EXPECT_TRUE(trace["traceEvents"].empty());
 }
 
 TEST(PerfettoWriter, UnwritablePathNamesThePath) {

@@ -237,6 +237,14 @@ TEST(VcdWriter, BusyWireMatchesProfileOnRandomTrace) {
   EXPECT_GT(busy_total[0], 0u);
 }
 
+TEST(VcdWriter, EmptyRecorderGivesAValidEmptyDump) {
+  TraceRecorder rec;
+  rec.track("g", "unused");  // a track without events declares nothing
+  std::string text = vcd(rec);
+  EXPECT_EQ(text.substr(text.find("$timescale")),
+            "$timescale 1ns $end\n$enddefinitions $end\n#0\n$dumpvars\n$end\n");
+}
+
 TEST(VcdWriter, UnwritablePathNamesThePath) {
   TraceRecorder rec;
   try {

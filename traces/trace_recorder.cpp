@@ -139,6 +139,10 @@ void TraceRecorder::counter(int track, uint64_t cycle, int64_t value) {
 void TraceRecorder::instant(int track, uint64_t cycle, std::string_view name,
                             std::initializer_list<TraceArg> args) {
   if (!valid_track(track) || cycle < config_.window_begin || cycle >= config_.window_end) return;
+  if (args.size() > kMaxArgsPerEvent) {
+    ++invalid_;
+    return;
+  }
   tracks_[track].kinds |= 1u << static_cast<unsigned>(EventKind::Instant);
   if (!reserve(track, cycle, args.size())) return;
   TraceEvent ev;

@@ -6,6 +6,7 @@
 // Cost when tracing is off: platforms hold a `TraceRecorder*` that is null, so the only
 // cost is a pointer test. When on, each call is a few comparisons plus a push_back; names
 // and argument strings are interned (one hash lookup each) or passed pre-interned.
+// Not thread-safe: one recorder per simulation (SystemC runs processes one at a time).
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -113,13 +114,13 @@ class TraceRecorder {
   // (Perfetto shows them); end < begin is invalid input and only counted.
   void slice(int track, uint64_t begin_cycle, uint64_t end_cycle, std::string_view name,
              std::initializer_list<TraceArg> args = {}) {
-    if (!accept_slice(track, begin_cycle, end_cycle)) return;
+    if (!accept_slice(track, begin_cycle, end_cycle, args.size())) return;
     if (!reserve(track, begin_cycle, args.size())) return;
     push_slice(track, begin_cycle, end_cycle, intern(name).id, args);
   }
   void slice(int track, uint64_t begin_cycle, uint64_t end_cycle, TraceName name,
              std::initializer_list<TraceArg> args = {}) {
-    if (!accept_slice(track, begin_cycle, end_cycle)) return;
+    if (!accept_slice(track, begin_cycle, end_cycle, args.size())) return;
     if (!reserve(track, begin_cycle, args.size())) return;
     push_slice(track, begin_cycle, end_cycle, name.id, args);
   }
@@ -155,7 +156,7 @@ class TraceRecorder {
   uint64_t last_cycle() const { return last_cycle_; }
   uint64_t clip_begin(uint64_t c) const { return c < config_.window_begin ? config_.window_begin : c; }
   uint64_t clip_end(uint64_t c) const { return c > config_.window_end ? config_.window_end : c; }
-  // Event indices per track (enabled tracks only), in recording order.
+  // Event indices per track id (filtered tracks have none), in recording order.
   std::vector<std::vector<uint32_t>> events_by_track() const;
 
  private:
@@ -166,9 +167,9 @@ class TraceRecorder {
     }
     return tracks_[track].enabled;
   }
-  bool accept_slice(int track, uint64_t b, uint64_t e) {
+  bool accept_slice(int track, uint64_t b, uint64_t e, size_t arg_count) {
     if (!valid_track(track)) return false;
-    if (e < b) {
+    if (e < b || arg_count > kMaxArgsPerEvent) {
       ++invalid_;
       return false;
     }
@@ -183,10 +184,6 @@ class TraceRecorder {
   }
   // Counts the event and checks the memory bounds; false = dropped.
   bool reserve(int track, uint64_t cycle, size_t arg_count) {
-    if (arg_count > kMaxArgsPerEvent) {
-      ++invalid_;
-      return false;
-    }
     TraceTrack& t = tracks_[track];
     ++t.seen;
     if (events_.size() >= config_.max_events || args_.size() + arg_count > config_.max_args) {

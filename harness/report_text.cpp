@@ -15,8 +15,11 @@ std::string pct(double v) {
 std::string line_text(const isa::Program& prog, uint32_t line) {
   if (line == 0 || line > prog.source_lines.size()) return "";
   std::string s = prog.source_lines[line - 1];
+  s = s.substr(0, s.find(';'));  // the instruction, without its comment
   const auto b = s.find_first_not_of(" \t");
-  return b == std::string::npos ? "" : s.substr(b);
+  if (b == std::string::npos) return "";
+  s = s.substr(b);
+  return s.substr(0, s.find_last_not_of(" \t\r") + 1);
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ void add_platform_options(po::options_description& opts) {
       ("help,h", "show this help")
       ("platform,p", po::value<std::string>()->default_value("plena"), "platform name (tlmcraft list platforms)")
       ("platform-config", po::value<std::string>()->default_value("default"), "platform config name or YAML file")
-      ("set", po::value<std::vector<std::string>>()->multitoken()->default_value({}, ""),
+      ("set", po::value<std::vector<std::string>>()->composing()->default_value({}, ""),
        "KEY=VALUE: override a platform-config entry, e.g. timing.mode=pipelined");
 }
 

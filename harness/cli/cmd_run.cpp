@@ -66,9 +66,9 @@ int cmd_run(const Args& args) {
       ("baseline", po::bool_switch(), "evaluate the platform's baseline kernel for the task")
       ("trials", po::value<int>()->default_value(3), "trials with fresh inputs (evaluation)")
       ("seed", po::value<uint64_t>()->default_value(1), "first trial's seed (evaluation)")
-      ("hbm-in", po::value<std::vector<std::string>>()->multitoken()->default_value({}, ""),
+      ("hbm-in", po::value<std::vector<std::string>>()->composing()->default_value({}, ""),
        "FILE[@ADDR]: load a binary file into HBM at byte ADDR (default 0)")
-      ("dump", po::value<std::vector<std::string>>()->multitoken()->default_value({}, ""),
+      ("dump", po::value<std::vector<std::string>>()->composing()->default_value({}, ""),
        "MEMORY:ADDR:LEN: print a memory range after the run (e.g. vram:0:64)")
       ("json", po::bool_switch(), "print one JSON object instead of text")
       ("kernel", po::value<std::string>(), "kernel file (positional)");

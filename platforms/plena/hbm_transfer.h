@@ -15,6 +15,8 @@ namespace tlmcraft::plena {
 // Router address map (bytes): HBM at 0; the on-chip SRAMs far above any HBM address.
 constexpr uint64_t kMsramBase = 1ull << 48;
 constexpr uint64_t kVramBase = 2ull << 48;
+constexpr uint64_t kFpMemBase = 3ull << 48;
+constexpr uint64_t kIntMemBase = 4ull << 48;
 
 struct BuiltTransfer {
   models::DmaDescriptor descriptor;

@@ -61,7 +61,7 @@ void apply_override(YAML::Node root, const std::string& text) {
                        parts[i] + "'" + (known.empty() ? "" : " (known here: " + known + ")"));
     }
     walked += (walked.empty() ? "" : ".") + parts[i];
-    if (i + 1 < parts.size()) node = node[parts[i]];
+    if (i + 1 < parts.size()) node.reset(node[parts[i]]);  // reset: operator= would overwrite the node (yaml-cpp reference semantics)
   }
   YAML::Node parsed;
   try {
@@ -143,6 +143,7 @@ PlenaConfig load_plena_config(const std::string& name_or_path, const std::vector
   c.msram_banks = get<uint32_t>(mem["msram"], "banks", file, 1, 256);
   c.vram_elements = get<uint32_t>(mem["vram"], "elements", file, 1, 1u << 26);
   c.vram_banks = get<uint32_t>(mem["vram"], "banks", file, 1, 256);
+  c.vram_ports = get<uint32_t>(mem["vram"], "ports", file, 1, 16);
   c.int_mem_words = get<uint32_t>(mem["int_mem"], "words", file, 1, 1u << 24);
   c.fp_mem_elements = get<uint32_t>(mem["fp_mem"], "elements", file, 1, 1u << 24);
   if (c.msram_elements % (c.mlen * c.mlen))

@@ -25,7 +25,7 @@ struct PlenaConfig {
   uint32_t mlen = 64, vlen = 64, blen = 4, hlen = 16, v_prefetch_rows = 4, loop_depth = 8;
   // memory
   uint32_t msram_elements = 16384, msram_banks = 4;
-  uint32_t vram_elements = 65536, vram_banks = 8;
+  uint32_t vram_elements = 65536, vram_banks = 8, vram_ports = 2;
   uint32_t int_mem_words = 1024, fp_mem_elements = 1024;
   std::string hbm_preset = "hbm2";
   uint64_t hbm_size_bytes = 256ull << 20;

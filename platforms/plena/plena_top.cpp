@@ -16,8 +16,10 @@ namespace {
 
 sc_time period(const PlenaConfig& c) { return sc_time(c.clock_ns, sc_core::SC_NS); }
 
-models::ScratchpadConfig sram(const PlenaConfig& c, const char* name, uint64_t bytes, uint64_t word, uint32_t banks) {
+models::ScratchpadConfig sram(const PlenaConfig& c, const char* name, uint64_t bytes, uint64_t word, uint32_t banks,
+                              uint32_t ports = 1) {
   models::ScratchpadConfig s;
+  s.ports_per_bank = ports;
   s.name = name;
   s.size_bytes = bytes;
   s.word_bytes = word;
@@ -34,6 +36,7 @@ models::DramConfig hbm_config(const PlenaConfig& c) {
   for (const auto& [k, v] : c.hbm_overrides.items()) node[k] = YAML::Load(v.dump());
   node["capacity_bytes"] = c.hbm_size_bytes;
   node["name"] = "hbm";
+  node.remove("clock_period_ns");
   node["clock_period_ps"] = static_cast<uint64_t>(c.clock_ns * 1000.0 + 0.5);
   try {
     return models::DramConfig::from_yaml(node, preset);
@@ -48,7 +51,9 @@ models::RouterConfig router_config(const PlenaConfig& c) {
   r.clock_period = period(c);
   r.map = {{"hbm", 0, c.hbm_size_bytes, 0},
            {"msram", kMsramBase, uint64_t(c.msram_elements) * 2, 1},
-           {"vram", kVramBase, uint64_t(c.vram_elements) * 2, 2}};
+           {"vram", kVramBase, uint64_t(c.vram_elements) * 2, 2},
+           {"fp_mem", kFpMemBase, uint64_t(c.fp_mem_elements) * 2, 3},
+           {"int_mem", kIntMemBase, uint64_t(c.int_mem_words) * 4, 4}};
   return r;
 }
 
@@ -88,7 +93,7 @@ PlenaTop::PlenaTop(sc_core::sc_module_name name, const PlenaConfig& cfg)
     : sc_module(name),
       // VRAM: one word per row, rows interleaved over the banks; MSRAM: one bank per tile.
       msram("msram", sram(cfg, "msram", uint64_t(cfg.msram_elements) * 2, uint64_t(cfg.mlen) * cfg.mlen * 2, cfg.msram_banks)),
-      vram("vram", sram(cfg, "vram", uint64_t(cfg.vram_elements) * 2, uint64_t(cfg.vlen) * 2, cfg.vram_banks)),
+      vram("vram", sram(cfg, "vram", uint64_t(cfg.vram_elements) * 2, uint64_t(cfg.vlen) * 2, cfg.vram_banks, cfg.vram_ports)),
       int_mem("int_mem", sram(cfg, "int_mem", uint64_t(cfg.int_mem_words) * 4, 4, 1)),
       fp_mem("fp_mem", sram(cfg, "fp_mem", uint64_t(cfg.fp_mem_elements) * 2, 2, 1)),
       hbm("hbm", hbm_config(cfg)),
@@ -102,6 +107,8 @@ PlenaTop::PlenaTop(sc_core::sc_module_name name, const PlenaConfig& cfg)
   router.initiator(0).bind(hbm.socket);
   router.initiator(1).bind(msram.socket);
   router.initiator(2).bind(vram.socket);
+  router.initiator(3).bind(fp_mem.socket);
+  router.initiator(4).bind(int_mem.socket);
   // The controller reaches the scratchpads directly (their DMI pointers).
   state_.msram = {reinterpret_cast<uint16_t*>(msram.data()), cfg.msram_elements};
   state_.vram = {reinterpret_cast<uint16_t*>(vram.data()), cfg.vram_elements};
@@ -286,6 +293,10 @@ void PlenaTop::book_vram_banks(uint64_t& issue, uint64_t& done, uint64_t base) {
   for (uint8_t i = 0; i < step_.n_reads; ++i) {
     const auto& r = step_.reads[i];
     if (r.mem != sem::Memory::VRAM) continue;
+    bool repeated = false;  // reading one row twice is one access
+    for (uint8_t k = 0; k < i; ++k)
+      repeated |= step_.reads[k].mem == r.mem && step_.reads[k].first == r.first && step_.reads[k].count == r.count;
+    if (repeated) continue;
     for (uint32_t row = 0; row < r.rows; ++row) {
       const uint64_t addr = (uint64_t(r.first) + uint64_t(row) * r.stride) * 2;
       const uint64_t granted = vram.reserve(addr, std::max<uint64_t>(uint64_t(r.count) * 2, 1), base + issue, false) - base;

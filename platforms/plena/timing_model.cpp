@@ -19,6 +19,8 @@ uint64_t TimingModel::earliest_issue(const StaticInfo& si, const std::vector<Ran
   uint64_t t = std::max(next_slot_, units_[si.unit].next_free());
   for (uint8_t i = 0; i < si.nreads; ++i) t = std::max(t, board_.ready(si.reads[i]));    // RAW
   for (uint8_t i = 0; i < si.nwrites; ++i) t = std::max(t, board_.ready(si.writes[i]));  // WAW
+  if (si.acc == AccUse::Accumulate) t = std::max(t, acc_cleared_);
+  if (si.acc == AccUse::Drain) t = std::max(t, acc_ready_);
   for (const Range& r : ranges)
     t = r.write ? board_.earliest_write(r.mem, r.lo, r.hi, t) : board_.earliest_read(r.mem, r.lo, r.hi, t);
   return t;
@@ -35,6 +37,8 @@ uint64_t TimingModel::commit(const StaticInfo& si, const std::vector<Range>& ran
   }
   next_slot_ = issue + 1;
   for (uint8_t i = 0; i < si.nwrites; ++i) board_.set_ready(si.writes[i], done);
+  if (si.acc == AccUse::Accumulate) acc_ready_ = std::max(acc_ready_, done);
+  if (si.acc == AccUse::Drain) acc_ready_ = acc_cleared_ = done;
   for (const Range& r : ranges) {
     if (r.write) board_.record_write(r.mem, r.lo, r.hi, done);
     else board_.record_read(r.mem, r.lo, r.hi, done);

@@ -20,9 +20,15 @@ enum Resource : uint8_t {
 enum Unit : uint8_t { kScalarInt, kScalarFp, kVector, kMatrix, kControl, kPrefetch, kStore, kNumUnits };
 const char* unit_name(Unit u);
 
+// How an instruction uses the systolic accumulator: accumulations pipeline behind each
+// other (no RAW/WAW among them); a write-out waits for the last accumulation and the
+// next accumulation waits for the write-out.
+enum class AccUse : uint8_t { None, Accumulate, Drain };
+
 // What the timing model needs to know about one static instruction (precomputed at load).
 struct StaticInfo {
   Unit unit = kControl;
+  AccUse acc = AccUse::None;
   uint32_t latency = 1;
   uint32_t ii = 1;
   uint8_t nreads = 0, nwrites = 0;
@@ -60,6 +66,7 @@ class TimingModel {
   uint64_t next_slot_ = 0;  // pipelined: in-order issue slot; serial: end of the previous instruction
   uint64_t frontier_ = 0;
   uint64_t committed_ = 0;
+  uint64_t acc_ready_ = 0, acc_cleared_ = 0;
   models::Scoreboard board_;
   std::vector<models::PipelinedUnit> units_;
   std::array<uint64_t, kNumUnits> stalls_{};

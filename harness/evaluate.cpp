@@ -1,0 +1,190 @@
+#include "harness/evaluate.h"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "tasks/baselines/baseline.h"
+#include "tasks/registry.h"
+
+namespace tlmcraft {
+namespace {
+
+using nlohmann::json;
+
+std::string fnv1a64(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  std::ostringstream os;
+  os << std::hex << h;
+  return os.str();
+}
+
+const char* status_of(StopReason r) {
+  switch (r) {
+    case StopReason::Halted: return "pass";
+    case StopReason::Fault: return "runtime_error";
+    case StopReason::InstructionLimit:
+    case StopReason::CycleLimit: return "limit";
+    case StopReason::WallTimeout: return "timeout";
+  }
+  return "runtime_error";
+}
+
+std::string trimmed_line(const isa::Program& p, uint32_t line) {
+  if (line == 0 || line > p.source_lines.size()) return "";
+  std::string s = p.source_lines[line - 1];
+  s = s.substr(0, s.find(';'));  // the instruction, without its comment
+  s.erase(0, s.find_first_not_of(" \t"));
+  s.erase(s.find_last_not_of(" \t\r") + 1);
+  return s;
+}
+
+tasks::Instance instance_of(const Platform& platform, const EvalOptions& o) {
+  try {
+    return tasks::Registry::builtin().instance(o.task, platform.name(), o.config);
+  } catch (const tasks::TaskError& e) {
+    throw InputError(e.what());
+  }
+}
+
+// Loads inputs for `seed`, runs, checks. Fills one trial object; returns the run result.
+RunResult run_trial(Platform& platform, const isa::Program& prog, const tasks::Instance& inst, uint64_t seed,
+                    const EvalOptions& o, const TraceOptions& traces, json& trial) {
+  platform.load(prog);
+  const auto layout = inst.layout();
+  const tasks::TensorSet inputs = inst.generate_inputs(seed);
+  for (const auto& w : layout->encode_inputs(inputs)) platform.write_memory(w.memory, w.address, w.bytes);
+  for (const auto& w : layout->poison_outputs()) platform.write_memory(w.memory, w.address, w.bytes);
+  const RunResult r = platform.run(o.limits, traces);
+  trial = {{"seed", seed}, {"stop", to_string(r.stop)}, {"message", r.message}, {"cycles", r.cycles},
+           {"instructions", r.instructions}};
+  if (!r.ok()) {
+    trial["status"] = status_of(r.stop);
+    return r;
+  }
+  const tasks::DecodedOutputs got = layout->decode_outputs(
+      [&](const std::string& m, uint64_t a, uint64_t n) { return platform.read_memory(m, a, n); });
+  const tasks::CheckResult c = inst.check(got, inst.reference_outputs(inputs));
+  trial["status"] = c.passed() ? "pass" : "fail";
+  trial["check"] = c.to_json();
+  trial["summary"] = c.summary();
+  return r;
+}
+
+}  // namespace
+
+json evaluate(Platform& platform, const EvalOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const tasks::Instance inst = instance_of(platform, o);
+  if (o.trials < 1) throw InputError("--trials must be at least 1");
+
+  std::string source, path = o.kernel_path, origin = "file";
+  if (o.use_baseline) {
+    source = tasks::baseline_kernel(inst, platform.config());
+    path = "baseline:" + o.task + ":" + o.config;
+    origin = "baseline";
+  } else if (!o.kernel_path.empty()) {
+    std::ifstream in(o.kernel_path, std::ios::binary);
+    if (!in) throw InputError(o.kernel_path + ": cannot open kernel file");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    source = ss.str();
+  } else {
+    source = o.kernel_source;
+    path = "kernel.asm";
+    origin = "text";
+  }
+
+  json rep = {{"schema", "tlmcraft.report/1"},
+              {"platform", platform.name()},
+              {"platform_config", o.platform_config},
+              {"overrides", o.overrides},
+              {"task", o.task},
+              {"level", inst.task().level},
+              {"config", o.config},
+              {"shape", inst.shape_json()}};
+  size_t lines = std::count(source.begin(), source.end(), '\n') + (!source.empty() && source.back() != '\n');
+  rep["kernel"] = {{"path", path}, {"fnv1a64", fnv1a64(source)}, {"lines", lines}, {"source", origin}};
+  rep["baseline_cycles"] = nullptr;
+  rep["speedup"] = nullptr;
+
+  isa::Program prog;
+  std::vector<isa::Diagnostic> diags;
+  const bool assembled = platform.assemble(source, path, prog, diags);
+  json dj = json::array();
+  for (const auto& d : diags) dj.push_back(d.format());
+  rep["assemble"] = {{"ok", assembled}, {"diagnostics", dj}, {"instructions", prog.code.size()}};
+  if (!assembled) {
+    rep["status"] = "assemble_error";
+    rep["reason"] = std::to_string(std::count_if(diags.begin(), diags.end(), [](const isa::Diagnostic& d) {
+                      return d.severity == isa::Severity::Error;
+                    })) + " assembly error(s); first: " + (dj.empty() ? "" : dj[0].get<std::string>());
+    rep["trials"] = json::array();
+    rep["host_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return rep;
+  }
+
+  json trials = json::array();
+  RunResult first;
+  std::string status = "pass", reason;
+  for (int k = 0; k < o.trials; ++k) {
+    json trial;
+    const RunResult r = run_trial(platform, prog, inst, o.seed + k, o, k == 0 ? o.traces : TraceOptions{}, trial);
+    if (k == 0) first = r;
+    const std::string ts = trial["status"];
+    trials.push_back(trial);
+    if (ts != "pass") {
+      status = ts;
+      reason = "trial seed " + std::to_string(o.seed + k) + ": " +
+               (trial.contains("summary") ? trial["summary"].get<std::string>() : r.message);
+      break;  // a kernel passes only if every trial passes
+    }
+  }
+  rep["trials"] = trials;
+  rep["status"] = status;
+  rep["reason"] = status == "pass" ? "all " + std::to_string(o.trials) + " trials match" : reason;
+  rep["cycles"] = first.cycles;
+  rep["latency_ns"] = double(first.cycles) * platform.config().value("clock_ns", 1.0);
+  rep["instructions"] = first.instructions;
+  rep["instructions_by_class"] = first.instructions_by_class;
+  rep["assemble"]["by_class"] = first.instructions_by_class;
+  const json rj = first.to_json();
+  rep["units"] = rj["units"];
+  rep["memory"] = rj["memory"];
+  json hot = json::array();
+  for (size_t i = 0; i < first.lines.size() && i < 8; ++i) {
+    const auto& l = first.lines[i];
+    hot.push_back({{"line", l.line}, {"text", trimmed_line(prog, l.line)}, {"executions", l.executions}, {"cycles", l.cycles}});
+  }
+  rep["hot_lines"] = hot;
+  if (!o.traces.vcd_path.empty() || !o.traces.perfetto_path.empty()) {
+    json t = json::object();
+    if (!o.traces.vcd_path.empty()) t["vcd"] = o.traces.vcd_path;
+    if (!o.traces.perfetto_path.empty()) t["perfetto"] = o.traces.perfetto_path;
+    rep["traces"] = t;
+  }
+
+  // Speedup against the platform's baseline kernel (same platform configuration).
+  if (status == "pass" && tasks::has_baseline(inst)) {
+    uint64_t base = first.cycles;
+    if (!o.use_baseline && o.compare_baseline) {
+      isa::Program bp;
+      std::vector<isa::Diagnostic> bd;
+      if (platform.assemble(tasks::baseline_kernel(inst, platform.config()), "baseline", bp, bd)) {
+        json bt;
+        const RunResult br = run_trial(platform, bp, inst, o.seed, o, {}, bt);
+        base = br.ok() ? br.cycles : 0;
+      }
+    }
+    if (base > 0) {
+      rep["baseline_cycles"] = base;
+      rep["speedup"] = first.cycles ? double(base) / double(first.cycles) : 0.0;
+    }
+  }
+  rep["host_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return rep;
+}
+
+}  // namespace tlmcraft

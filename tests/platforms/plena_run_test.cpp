@@ -1,0 +1,169 @@
+// End-to-end runs of kernels on the PLENA platform: numerics, the SiLU must-show, faults,
+// limits and traces.
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "isa/formats/bf16.h"
+#include "isa/formats/mxfp8.h"
+#include "tests/platforms/plena_test_util.h"
+
+namespace tlmcraft::plena {
+namespace {
+
+namespace fmt = tlmcraft::isa::formats;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string silu_kernel() { return read_file(std::string(TLMCRAFT_SOURCE_DIR) + "/platforms/plena/kernels/silu_c1.asm"); }
+
+// x[i] in [-4, 4), quantised to MXFP8 as the HBM holds it.
+std::vector<float> silu_input() {
+  std::vector<float> x(256);
+  for (int i = 0; i < 256; ++i) x[i] = -4.0f + 8.0f * float((i * 37) % 256) / 256.0f;
+  return x;
+}
+
+RunResult run_silu(PlenaPlatform& p, std::vector<uint16_t>& y) {
+  testing::load(p, silu_kernel());
+  const std::vector<float> x = silu_input();
+  p.write_memory("hbm", 0, fmt::encode_mx_tensor(x.data(), x.size()));
+  p.write_memory("fp_mem", 1, {0x80, 0x3F});  // FP_MEM[1] = 1.0 (bf16 0x3F80)
+  const RunResult r = p.run({}, {});
+  const std::vector<uint8_t> out = p.read_memory("hbm", 4096, 512);
+  y.resize(256);
+  std::memcpy(y.data(), out.data(), 512);
+  return r;
+}
+
+TEST(PlenaRun, SiluComputesXTimesSigmoidWithBf16Rounding) {
+  PlenaPlatform p(testing::config("serial"));
+  std::vector<uint16_t> y;
+  const RunResult r = run_silu(p, y);
+  ASSERT_TRUE(r.ok()) << r.message;
+  const std::vector<float> x = fmt::mx_round_trip(silu_input().data(), 256);
+  for (int i = 0; i < 256; ++i) {
+    // The kernel's five steps, each rounded to bf16 (round to nearest even).
+    const float t0 = fmt::round_to_bf16(0.0f - x[i]);
+    const float t1 = fmt::round_to_bf16(std::exp(t0));
+    const float t2 = fmt::round_to_bf16(1.0f + t1);
+    const float t3 = fmt::round_to_bf16(1.0f / t2);
+    const float want = fmt::round_to_bf16(t3 * x[i]);
+    ASSERT_EQ(fmt::bf16_to_float(y[i]), want) << "element " << i << " x=" << x[i];
+    const double exact = x[i] / (1.0 + std::exp(-double(x[i])));
+    EXPECT_NEAR(fmt::bf16_to_float(y[i]), exact, 0.02 * std::fabs(exact) + 1e-3) << i;
+  }
+}
+
+TEST(PlenaRun, SiluSerialCyclesAreTheLatencyTablePlusTransfers) {
+  // Non-HBM instructions by the latency table: 5 set-up (S_ADDI, C_SET_SCALE, S_ADDI,
+  // C_SET_ADDR, S_ADDI) + S_LD_FP + S_ADDI + C_LOOP_START + 4 x (SUB 1, EXP 1, ADD 1,
+  // RECI 2, MUL 1, 2 S_ADDI, LOOP_END 1 = 9) + S_ADDI = 45.
+  // Prefetch issued at 5 (docs/models.md): data misses on channels 0..3 done 35..38; the
+  // 4 scale pieces (channel 4) leave at 9: miss 39, hits 41, 43, 45; VRAM writes 45..52,
+  // done 53: 48 cycles.
+  // Store issued at 93: VRAM reads 93..100 (done 101); 8 HBM writes leave 101..108 to
+  // channels 0..7, bank 0 row 0: open on channels 0..4 (hits, +16: 117..121), closed on
+  // 5..7 (misses, +30: 136..138): 45 cycles. Total 45 + 48 + 45 = 138.
+  PlenaPlatform p(testing::config("serial"));
+  std::vector<uint16_t> y;
+  const RunResult r = run_silu(p, y);
+  ASSERT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(r.cycles, 138u);
+  EXPECT_EQ(r.instructions, 5u + 1 + 3 + 4 * 8 + 2);
+  uint64_t prefetch = 0, store = 0;
+  for (const auto& u : r.units) {
+    if (u.name == "dma.prefetch") prefetch = u.busy_cycles;
+    if (u.name == "dma.store") store = u.busy_cycles;
+  }
+  EXPECT_EQ(prefetch, 48u);
+  EXPECT_EQ(store, 45u);
+  EXPECT_EQ(r.cycles - prefetch - store, 45u);
+  EXPECT_EQ(r.instructions_by_class.at("V"), 20u);
+  EXPECT_EQ(r.instructions_by_class.at("H"), 2u);
+}
+
+TEST(PlenaRun, PipelinedSiluIsFasterAndComputesTheSame) {
+  PlenaPlatform ps(testing::config("serial")), pp(testing::config("pipelined"));
+  std::vector<uint16_t> ys, yp;
+  const RunResult rs = run_silu(ps, ys), rp = run_silu(pp, yp);
+  ASSERT_TRUE(rp.ok()) << rp.message;
+  EXPECT_EQ(ys, yp);
+  EXPECT_LT(rp.cycles, rs.cycles);
+}
+
+RunResult run_text(const std::string& kernel, RunLimits limits = {}) {
+  PlenaPlatform p(testing::config("serial"));
+  return testing::run(p, kernel, limits);
+}
+
+TEST(PlenaRun, InstructionLimitNamesTheLoop) {
+  RunLimits l;
+  l.max_instructions = 1000;
+  const RunResult r = run_text("S_ADDI_INT gp3, gp0, 1\nC_LOOP_START gp1, 100\n  C_LOOP_START gp2, 100\n"
+                               "    S_ADDI_INT gp3, gp3, 1\n  C_LOOP_END gp2\nC_LOOP_END gp1\n",
+                               l);
+  EXPECT_EQ(r.stop, StopReason::InstructionLimit);
+  EXPECT_EQ(r.message, "Loop at PC 2 (line 3: C_LOOP_START gp2, 100) exceeded max instructions limit (1000)");
+  EXPECT_EQ(r.instructions, 1000u);
+}
+
+TEST(PlenaRun, CycleLimit) {
+  RunLimits l;
+  l.max_cycles = 100;
+  const RunResult r = run_text("C_LOOP_START gp1, 1000\n  V_RED_SUM f1, gp0\nC_LOOP_END gp1\n", l);
+  EXPECT_EQ(r.stop, StopReason::CycleLimit);
+  EXPECT_NE(r.message.find("exceeded max cycles limit (100)"), std::string::npos) << r.message;
+}
+
+TEST(PlenaRun, OutOfRangeVramAddressFaultsWithPcAndLine) {
+  // gp1 = 64 << 12 = 262144: beyond the 65536-element VRAM.
+  const RunResult r = run_text("S_LUI_INT gp1, 64\nV_EXP_V gp1, gp1, 0\n");
+  EXPECT_EQ(r.stop, StopReason::Fault);
+  EXPECT_EQ(r.message.rfind("PC 1 (line 2: V_EXP_V gp1, gp1, 0): ", 0), 0u) << r.message;
+  EXPECT_EQ(r.instructions, 1u);
+}
+
+TEST(PlenaRun, HbmAddressOutsideHbmFaults) {
+  const RunResult r = run_text("S_LUI_INT gp1, 1\nC_SET_ADDR_REG a0, gp0, gp1\nH_PREFETCH_V gp0, gp0, a0, 0, 0\n");
+  EXPECT_EQ(r.stop, StopReason::Fault);
+  EXPECT_NE(r.message.find("PC 2 (line 3: H_PREFETCH_V gp0, gp0, a0, 0, 0): HBM access [0x100000000, "),
+            std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find("is outside HBM"), std::string::npos) << r.message;
+}
+
+TEST(PlenaRun, LoopEndWithoutStartFaults) {
+  const RunResult r = run_text("S_ADDI_INT gp1, gp0, 1\nC_LOOP_END gp1\n");
+  EXPECT_EQ(r.stop, StopReason::Fault);
+  EXPECT_EQ(r.message.rfind("PC 1 (line 2: C_LOOP_END gp1): ", 0), 0u) << r.message;
+}
+
+TEST(PlenaRun, TracesAreWrittenWhenAsked) {
+  const auto dir = std::filesystem::temp_directory_path() / "tlmcraft_plena_trace_test";
+  std::filesystem::create_directories(dir);
+  PlenaPlatform p(testing::config("pipelined"));
+  testing::load(p, silu_kernel());
+  TraceOptions t;
+  t.vcd_path = (dir / "silu.vcd").string();
+  t.perfetto_path = (dir / "silu.json").string();
+  const RunResult r = p.run({}, t);
+  ASSERT_TRUE(r.ok());
+  const std::string vcd = read_file(t.vcd_path), pf = read_file(t.perfetto_path);
+  EXPECT_NE(vcd.find("$enddefinitions"), std::string::npos);
+  EXPECT_NE(vcd.find("vector"), std::string::npos);
+  EXPECT_NE(pf.find("\"traceEvents\""), std::string::npos);
+  EXPECT_NE(pf.find("V_EXP_V"), std::string::npos);
+  EXPECT_NE(pf.find("dma.prefetch"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tlmcraft::plena

@@ -3,12 +3,10 @@
 #include <functional>
 #include <map>
 
-#include "tasks/baselines/plena/gemm.h"
+#include "tasks/baselines/plena/generators.h"
 
 namespace tlmcraft::tasks {
 namespace {
-
-using Generator = std::function<std::string(const Instance&, const plena::PlenaArch&)>;
 
 plena::PlenaArch plena_arch(const nlohmann::json& cfg) {
   plena::PlenaArch a;
@@ -23,21 +21,12 @@ plena::PlenaArch plena_arch(const nlohmann::json& cfg) {
   return a;
 }
 
-std::string plena_gemm(const Instance& inst, const plena::PlenaArch& a) {
-  const auto layout = inst.layout();
-  const auto& p = inst.params();
-  plena::GemmKernel g;
-  g.m = uint32_t(p.at("M"));
-  g.k = uint32_t(p.at("K"));
-  g.n = uint32_t(p.at("N"));
-  g.x_addr = layout->placement("A").address;
-  g.w_addr = layout->placement("B").address;
-  g.y_addr = layout->placement("C").address;
-  return plena::plena_gemm_kernel(g, a);
-}
-
-const std::map<std::string, Generator>& plena_generators() {
-  static const std::map<std::string, Generator> g = {{"gemm", plena_gemm}};
+const plena::GeneratorMap& plena_generators() {
+  static const plena::GeneratorMap g = [] {
+    plena::GeneratorMap all = plena::level1_generators();
+    for (auto& [name, gen] : plena::level23_generators()) all[name] = gen;
+    return all;
+  }();
   return g;
 }
 

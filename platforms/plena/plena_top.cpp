@@ -162,7 +162,6 @@ void PlenaTop::execute_program() {
   TimingModel tm(cfg_);
   std::vector<Range> ranges;
   std::vector<uint64_t> pc_cycles(code.size(), 0), pc_execs(code.size(), 0);
-  std::map<char, uint64_t> by_class;
   uint64_t executed = 0, synced = 0;
 
   int tracks[kNumUnits] = {};
@@ -231,7 +230,6 @@ void PlenaTop::execute_program() {
     tm.commit(si, ranges, issue, done);
 
     ++executed;
-    ++by_class[prog_->cls[pc]];
     ++pc_execs[pc];
     pc_cycles[pc] += tm.frontier() - frontier_before;  // cycles this instruction added to the critical frontier
     if (rec_) {
@@ -254,6 +252,8 @@ void PlenaTop::execute_program() {
         break;
       }
     }
+    // Bank bookings before the in-order issue point can no longer matter.
+    if ((executed & 0xFFF) == 0 && !tm.serial()) vram.prune(base + issue);
     if (issue - synced >= cfg_.quantum_cycles) {
       synced = issue;
       sc_core::wait(clock.delay_until(base + issue));
@@ -262,7 +262,8 @@ void PlenaTop::execute_program() {
 
   res.cycles = tm.frontier();
   res.instructions = executed;
-  for (const auto& [c, n] : by_class) res.instructions_by_class[std::string(1, c)] = n;
+  for (size_t pc = 0; pc < code.size(); ++pc)
+    if (pc_execs[pc]) res.instructions_by_class[std::string(1, prog_->cls[pc])] += pc_execs[pc];
   for (int u = 0; u < kNumUnits; ++u) {
     const auto& pu = tm.unit(Unit(u));
     res.units.push_back({unit_name(Unit(u)), pu.operations(), pu.active_cycles(), tm.stall_cycles(Unit(u))});

@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: deps build demo test clean
+.PHONY: deps build demo test bench clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -15,8 +15,14 @@ build: deps
 demo: build
 	@bash scripts/demo.sh $(BUILD)
 
-test: build
+# The browser test of the HTML report needs Chromium (test-only dependency).
+test: deps
+	@bash scripts/install-deps.sh chromium
+	@$(MAKE) --no-print-directory build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+bench: build
+	@$(BUILD)/bench/bench_plena 5
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) out

@@ -134,16 +134,21 @@ TEST(PlenaRun, OutOfRangeVramAddressFaultsWithPcAndLine) {
 TEST(PlenaRun, HbmAddressOutsideHbmFaults) {
   const RunResult r = run_text("S_LUI_INT gp1, 1\nC_SET_ADDR_REG a0, gp0, gp1\nH_PREFETCH_V gp0, gp0, a0, 0, 0\n");
   EXPECT_EQ(r.stop, StopReason::Fault);
-  EXPECT_NE(r.message.find("PC 2 (line 3: H_PREFETCH_V gp0, gp0, a0, 0, 0): HBM access [0x100000000, "),
+  EXPECT_NE(r.message.find("PC 2 (line 3: H_PREFETCH_V gp0, gp0, a0, 0, 0): HBM access [0x100000000000, "),
             std::string::npos)
       << r.message;
   EXPECT_NE(r.message.find("is outside HBM"), std::string::npos) << r.message;
 }
 
-TEST(PlenaRun, LoopEndWithoutStartFaults) {
-  const RunResult r = run_text("S_ADDI_INT gp1, gp0, 1\nC_LOOP_END gp1\n");
+TEST(PlenaRun, LoopStackOverflowFaults) {
+  // Nine nested loops on gp1..gp9; the loop stack holds arch.loop_depth = 8.
+  std::string k;
+  for (int i = 1; i <= 9; ++i) k += "C_LOOP_START gp" + std::to_string(i) + ", 2\n";
+  for (int i = 9; i >= 1; --i) k += "C_LOOP_END gp" + std::to_string(i) + "\n";
+  const RunResult r = run_text(k);
   EXPECT_EQ(r.stop, StopReason::Fault);
-  EXPECT_EQ(r.message.rfind("PC 1 (line 2: C_LOOP_END gp1): ", 0), 0u) << r.message;
+  EXPECT_EQ(r.message.rfind("PC 8 (line 9: C_LOOP_START gp9, 2): ", 0), 0u) << r.message;
+  EXPECT_EQ(r.instructions, 8u);
 }
 
 TEST(PlenaRun, TracesAreWrittenWhenAsked) {

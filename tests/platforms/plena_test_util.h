@@ -27,6 +27,7 @@ inline void load(PlenaPlatform& p, const std::string& kernel) {
 
 inline RunResult run(PlenaPlatform& p, const std::string& kernel, RunLimits limits = {}) {
   load(p, kernel);
+  if (::testing::Test::HasFatalFailure()) return RunResult{StopReason::Fault, "assembly failed"};
   return p.run(limits, {});
 }
 

@@ -279,6 +279,11 @@ json build_record(const Worker& w, const SuiteOptions& options) {
 
   json record;
   json worker = {{"exit_code", nullptr}, {"signal", nullptr}, {"seconds", seconds}};
+  if (w.job.known_result) {
+    record = *w.job.known_result;
+    record["job"] = job_json(w.job);
+    return record;  // no worker ran
+  }
   if (!w.spawn_error.empty()) {
     record = synthesized_record(w.job, "crash", "could not start the worker: " + w.spawn_error, seconds);
   } else if (w.timed_out) {
@@ -597,8 +602,8 @@ SuiteOutcome run_suite(const std::vector<SuiteJob>& jobs, const SuiteOptions& op
         pending.pop_back();
         w->start = Clock::now();
         if (options.timeout_seconds > 0) w->deadline = w->start + timeout;
-        spawn_worker(*w, options.command(w->job), fd);
-        if (!w->spawn_error.empty()) {
+        if (!w->job.known_result) spawn_worker(*w, options.command(w->job), fd);
+        if (!w->spawn_error.empty() || w->job.known_result) {
           try {
             finish(*w);
           } catch (const std::exception& e) {

@@ -10,6 +10,7 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct SuiteJob {
   std::string kernel = "baseline";      // "baseline" or a kernel file path
   std::vector<std::string> extra_args;  // appended to the worker command line
   int level = 0;                        // task level when known (0 = unknown); used in synthesized lines
+  // A result known without running anything (e.g. status "unsupported" from the task
+  // registry): recorded like a worker's report, with the same durability and resume.
+  std::optional<nlohmann::json> known_result;
 };
 
 // Identity of a job in a JSONL file: platform, task, config and kernel.

@@ -230,6 +230,48 @@ std::string status_abbreviation(const std::string& s) {
   return s.substr(0, 5);
 }
 
+SummaryOptions parse_summary_options(const std::string& fast_p_list, const std::string& pass_k_list) {
+  const auto items = [](const std::string& list) {
+    std::vector<std::string> out;
+    std::stringstream ss(list);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+      item.erase(0, item.find_first_not_of(" \t"));
+      item.erase(item.find_last_not_of(" \t") + 1);
+      if (!item.empty()) out.push_back(item);
+    }
+    return out;
+  };
+  SummaryOptions o;
+  o.fast_p.clear();
+  o.pass_k.clear();
+  for (const auto& item : items(fast_p_list)) {
+    size_t used = 0;
+    double p = -1;
+    try {
+      p = std::stod(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || !(p >= 0) || !std::isfinite(p))
+      throw std::invalid_argument("--fast-p: '" + item + "' is not a number >= 0");
+    o.fast_p.push_back(p);
+  }
+  for (const auto& item : items(pass_k_list)) {
+    size_t used = 0;
+    long k = 0;
+    try {
+      k = std::stol(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || k < 1 || k > 1000000)
+      throw std::invalid_argument("--pass-k: '" + item + "' is not a positive integer");
+    o.pass_k.push_back(int(k));
+  }
+  return o;
+}
+
 Summary summarize(const std::vector<json>& records, const SummaryOptions& options) {
   Summary summary;
   summary.fast_p = options.fast_p;
@@ -292,8 +334,14 @@ Summary summarize(const std::vector<json>& records, const SummaryOptions& option
     }
     ps.configs.assign(configs.begin(), configs.end());
     std::sort(ps.configs.begin(), ps.configs.end(), config_less);
-    std::sort(ps.tasks.begin(), ps.tasks.end(), [](const TaskRow& a, const TaskRow& b) {
-      return a.level != b.level ? a.level < b.level : a.task < b.task;
+    const auto rank = [&](const std::string& task) {
+      const auto it = std::find(options.task_order.begin(), options.task_order.end(), task);
+      return size_t(it - options.task_order.begin());  // not listed: after the listed ones
+    };
+    std::sort(ps.tasks.begin(), ps.tasks.end(), [&](const TaskRow& a, const TaskRow& b) {
+      if (a.level != b.level) return a.level < b.level;
+      if (rank(a.task) != rank(b.task)) return rank(a.task) < rank(b.task);
+      return a.task < b.task;
     });
 
     AggregateBuilder platform_agg;

@@ -20,6 +20,7 @@ namespace tlmcraft::harness {
 struct SummaryOptions {
   std::vector<double> fast_p = {0.0, 1.0};  // fast_p = share of workloads correct AND speedup > p
   std::vector<int> pass_k = {1, 5, 10};     // reported for k <= the most samples of a workload
+  std::vector<std::string> task_order;      // rows within a level in this order; others by name after
 };
 
 struct WorkloadCell {
@@ -62,7 +63,7 @@ struct TaskRow {
 struct PlatformSummary {
   std::string platform;
   std::vector<std::string> configs;  // every config seen, sorted (C1 < C2 < ... < C10)
-  std::vector<TaskRow> tasks;        // sorted by level, then name
+  std::vector<TaskRow> tasks;        // sorted by level, then options.task_order, then name
   Aggregate aggregate;
 };
 
@@ -72,6 +73,10 @@ struct Summary {
   std::vector<double> fast_p;
   std::vector<int> pass_k;
 };
+
+// From the CLI's comma lists ("0,1,1.5" and "1,5,10"); throws std::invalid_argument
+// naming the bad item (p must be >= 0, k a positive integer).
+SummaryOptions parse_summary_options(const std::string& fast_p_list, const std::string& pass_k_list);
 
 Summary summarize(const std::vector<nlohmann::json>& records, const SummaryOptions& options = {});
 

@@ -154,6 +154,26 @@ TEST(SuiteRunner, ResumeSkipsRecordedJobs) {
   EXPECT_EQ(test::read_lines(opts.out_path).size(), 5u);
 }
 
+TEST(SuiteRunner, KnownResultsAreRecordedWithoutAWorker) {
+  ScratchDir dir;
+  auto opts = options_for(dir.file("r.jsonl"));
+  opts.command = [](const SuiteJob& j) -> std::vector<std::string> {
+    if (j.task == "conv2d") ADD_FAILURE() << "a worker was started for a known result";
+    return fake_worker(j);
+  };
+  SuiteJob unsupported = job("conv2d");
+  unsupported.known_result = json{{"status", "unsupported"}, {"reason", "no convolution unit"}};
+  const auto out = run_suite({unsupported, job("ok1")}, opts);
+  EXPECT_EQ(out.ran, 2u);
+  EXPECT_EQ(out.unsupported, 1u);
+  EXPECT_EQ(out.failed, 0u);
+  const auto r = by_task(test::read_lines(opts.out_path));
+  EXPECT_EQ(r.at("conv2d"), json({{"status", "unsupported"}, {"reason", "no convolution unit"},
+                                  {"job", {{"platform", "fake"}, {"task", "conv2d"}, {"config", "C1"},
+                                           {"kernel", "baseline"}}}}));
+  EXPECT_EQ(run_suite({unsupported, job("ok1")}, opts).skipped, 2u);
+}
+
 TEST(SuiteRunner, FreshRunTruncates) {
   ScratchDir dir;
   auto opts = options_for(dir.file("r.jsonl"));

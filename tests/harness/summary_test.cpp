@@ -91,6 +91,17 @@ TEST(Summary, PerTaskSolvedCountsAndCells) {
   EXPECT_EQ(conv.configs.at("C1").status, "unsupported");
 }
 
+TEST(Summary, TaskOrderWithinALevel) {
+  SummaryOptions opts;
+  opts.task_order = {"silu", "gemm"};  // conv2d is not listed: after them
+  const auto& plena = platform(summarize(test::hand_made_records(), opts), "plena");
+  ASSERT_EQ(plena.tasks.size(), 4u);
+  EXPECT_EQ(plena.tasks[0].task, "silu");
+  EXPECT_EQ(plena.tasks[1].task, "gemm");
+  EXPECT_EQ(plena.tasks[2].task, "conv2d");
+  EXPECT_EQ(plena.tasks[3].task, "ffn");  // level 2 stays last
+}
+
 TEST(Summary, PlatformTotalsGeomeanAndFastP) {
   SummaryOptions opts;
   opts.fast_p = {0.0, 1.0, 1.5};
@@ -199,6 +210,24 @@ TEST(Summary, JsonForm) {
   EXPECT_EQ(silu["configs"]["C1"]["speedup"], 2.0);
   EXPECT_EQ(silu["configs"]["C5"]["speedup"], nullptr);
   EXPECT_EQ(j["overall"]["passed"], 7);
+}
+
+TEST(Summary, OptionListsFromTheCommandLine) {
+  const SummaryOptions o = parse_summary_options("0, 1,1.5", "1,5");
+  EXPECT_EQ(o.fast_p, (std::vector<double>{0.0, 1.0, 1.5}));
+  EXPECT_EQ(o.pass_k, (std::vector<int>{1, 5}));
+  try {
+    parse_summary_options("1,x", "1");
+    ADD_FAILURE() << "expected an exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "--fast-p: 'x' is not a number >= 0");
+  }
+  try {
+    parse_summary_options("1", "0");
+    ADD_FAILURE() << "expected an exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "--pass-k: '0' is not a positive integer");
+  }
 }
 
 TEST(Summary, BareReportsWithoutJobAndJunkAreHandled) {

@@ -1,0 +1,120 @@
+// tlmcraft report: one self-contained HTML file from suite results (JSONL).
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "harness/cli/cli_util.h"
+#include "harness/cli/commands.h"
+#include "harness/html_report.h"
+#include "harness/suite_runner.h"
+#include "harness/summary.h"
+
+namespace po = boost::program_options;
+
+namespace tlmcraft::cli {
+namespace {
+
+const char* kReportHelp = R"(usage: tlmcraft report RESULTS.jsonl [MORE.jsonl ...] [-o report.html] [options]
+
+Writes ONE self-contained HTML file (inline CSS and SVG, no scripts, no external
+resources) from suite results: run metadata, the summary table (solved per level,
+geometric-mean speedup, fast_p, pass@k), and per platform a pass matrix of tasks x
+configs (tooltips give status, reason, cycles and speedup), a speedup-per-task chart on
+a log scale and per-unit utilisation bars, plus the failing jobs with their reasons.
+Several files are merged; a job present in several files counts once (the last one
+read wins). A torn last line (an interrupted run) is ignored with a warning.
+Set SOURCE_DATE_EPOCH for a reproducible time stamp.
+
+examples:
+  tlmcraft report out/bench-plena.jsonl -o report.html
+  tlmcraft report run1.jsonl run2.jsonl run3.jsonl -o samples.html --pass-k 1,3
+  tlmcraft report out/bench-plena.jsonl --json          # the summary as JSON, no HTML
+
+exit codes: 0 report written, 2 usage error, unreadable input or no results
+
+options)";
+
+std::string timestamp() {
+  std::time_t t = std::time(nullptr);
+  if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) {
+    char* end = nullptr;
+    const long long v = std::strtoll(epoch, &end, 10);
+    if (end && *end == '\0' && end != epoch) t = std::time_t(v);
+  }
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
+  return buf;
+}
+
+}  // namespace
+
+int cmd_report(const Args& args) {
+  po::options_description opts(kReportHelp);
+  opts.add_options()
+      ("help,h", "show this help")
+      ("output,o", po::value<std::string>()->default_value("report.html"), "HTML file to write")
+      ("title", po::value<std::string>()->default_value("tlmcraft suite report"), "report title")
+      ("fast-p", po::value<std::string>()->default_value("0,1"), "comma list of p for fast_p")
+      ("pass-k", po::value<std::string>()->default_value("1,5,10"), "comma list of k for pass@k")
+      ("json", po::bool_switch(), "print the summary JSON to stdout instead of writing HTML")
+      ("results", po::value<std::vector<std::string>>(), "results files (positional)");
+  po::positional_options_description pos;
+  pos.add("results", -1);
+  po::variables_map vm;
+  if (!parse_or_help(args, opts, pos, vm)) return vm.count("help") ? 0 : 2;
+  if (!vm.count("results")) throw InputError("give at least one RESULTS.jsonl file (see tlmcraft report --help)");
+
+  harness::HtmlReportOptions ro;
+  ro.title = vm["title"].as<std::string>();
+  try {
+    ro.summary = harness::parse_summary_options(vm["fast-p"].as<std::string>(), vm["pass-k"].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
+  }
+  std::vector<nlohmann::json> records;
+  for (const auto& path : vm["results"].as<std::vector<std::string>>()) {
+    harness::JsonlContents c;
+    try {
+      c = harness::read_jsonl(path);
+    } catch (const std::runtime_error& e) {
+      throw InputError(e.what());
+    }
+    for (const auto& w : c.warnings) std::cerr << "tlmcraft report: warning: " << w << "\n";
+    for (auto& r : c.records) records.push_back(std::move(r));
+    ro.sources.push_back(path);
+  }
+  if (records.empty()) throw InputError("no results in the given files");
+
+  if (vm["json"].as<bool>()) {
+    std::cout << harness::summary_to_json(harness::summarize(records, ro.summary)).dump(2) << "\n";
+    return 0;
+  }
+  ro.generated = timestamp();
+  const std::string out = vm["output"].as<std::string>();
+  const std::string html = harness::render_html_report(records, ro);
+  // Write next to the target and rename: a reader never sees half a report.
+  const std::string tmp = out + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw InputError("cannot write '" + tmp + "'");
+    f << html;
+    if (!f.flush()) throw InputError("cannot write '" + tmp + "'");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, out, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw InputError("cannot write '" + out + "': " + ec.message());
+  }
+  std::cerr << "wrote " << out << " (" << records.size() << " results, " << html.size() << " bytes)\n";
+  return 0;
+}
+
+}  // namespace tlmcraft::cli

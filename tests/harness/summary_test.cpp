@@ -94,7 +94,8 @@ TEST(Summary, PerTaskSolvedCountsAndCells) {
 TEST(Summary, TaskOrderWithinALevel) {
   SummaryOptions opts;
   opts.task_order = {"silu", "gemm"};  // conv2d is not listed: after them
-  const auto& plena = platform(summarize(test::hand_made_records(), opts), "plena");
+  const Summary s = summarize(test::hand_made_records(), opts);
+  const auto& plena = platform(s, "plena");
   ASSERT_EQ(plena.tasks.size(), 4u);
   EXPECT_EQ(plena.tasks[0].task, "silu");
   EXPECT_EQ(plena.tasks[1].task, "gemm");

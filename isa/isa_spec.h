@@ -1,0 +1,214 @@
+// An ISA described as data: the YAML loader and the in-memory description that the
+// assembler, encoder, disassembler, doc generator and timing models read.
+//
+// The YAML schema is documented in docs/isa/README.md; isa/plena/plena.yaml is the
+// reference example. Loading validates the description and reports every problem with
+// the YAML file's name, line and column.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "isa/program.h"
+
+namespace tlmcraft::isa {
+
+// Thrown by IsaSpec::load / parse. what() lists every problem found, one per line,
+// each as "file:line:col: message".
+struct IsaSpecError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Path of an ISA's YAML description: $TLMCRAFT_ISA_DIR/<name>/<name>.yaml or
+// $TLMCRAFT_ISA_DIR/<name>.yaml when that variable is set (first one that exists),
+// otherwise <source dir>/isa/<name>/<name>.yaml.
+std::string isa_yaml_path(const std::string& isa_name);
+
+// Integer text as the assembler and the YAML loader accept it: optional sign, decimal or
+// 0x hex digits. Values beyond int64 saturate (so they are
+// reported as out of range, never wrap). False if the text is not a number.
+bool parse_integer(std::string_view text, int64_t& out);
+
+// One encoding field. A field with bits (lsb..msb) holds register numbers and small
+// literals; an immediate slot (immediate = true) has no fixed bits: each immediate
+// operand kind says where its bits go.
+struct FieldSpec {
+  std::string name;
+  int lsb = -1, msb = -1;  // -1 for immediate slots
+  bool immediate = false;
+  bool has_bits() const { return lsb >= 0; }
+  int width() const { return has_bits() ? msb - lsb + 1 : 0; }
+};
+
+struct RegisterClass {
+  std::string name;    // "gp"
+  std::string prefix;  // "gp" -> gp0..gp15
+  int count = 0;
+  int zero_register = -1;            // hardwired-zero register number, -1 if none
+  bool zero_writes_dropped = false;  // writes to it are ignored (else: an assembler error)
+  std::string doc;
+  std::string range_text() const;  // "gp0-gp15"
+};
+
+enum class KindType { Register, Immediate, Zero };
+
+struct OperandKind {
+  std::string name;  // "gp", "flag", "imm18", "zero"
+  KindType type = KindType::Immediate;
+  int register_class = -1;  // Register kinds; Zero kinds: the class whose zero register is also accepted (-1: none)
+  int64_t min = 0, max = 0;  // Immediate kinds
+  bool is_signed = false;
+  int lsb = -1, msb = -1;  // Immediate kinds with their own bit range in an immediate slot
+  std::string doc;
+  bool has_bits() const { return lsb >= 0; }
+};
+
+enum class Role { None, Read, Write, ReadWrite };
+const char* role_name(Role r);
+
+struct OperandSpec {
+  std::string name;  // "rd", "rmask"
+  int kind = -1;     // index into IsaSpec::kinds()
+  int field = -1;    // index into IsaSpec::fields(), -1 = not encoded (placeholders)
+  Role role = Role::None;
+  bool optional = false;
+  int64_t default_value = 0;
+  bool placeholder = false;   // a Zero-kind operand, written as the literal 0
+  bool literal_zero = false;  // register operand that also accepts the literal 0 for the zero register
+  bool has_min = false, has_max = false;  // per-operand range narrowing the kind's
+  int64_t min = 0, max = 0;
+  std::string range_hint;  // shown when the value is out of range; {value}, {value >> N}, {value & M} are filled in
+  std::string doc;
+};
+
+enum class LoopRole { None, Start, End };
+
+struct InstructionSpec {
+  uint16_t id = 0;
+  std::string mnemonic;
+  uint32_t opcode = 0;
+  char cls = '?';  // class letter (M/V/S/H/C for PLENA)
+  std::string unit;
+  std::string latency_class;
+  std::vector<OperandSpec> operands;
+  std::vector<uint16_t> implicit_reads, implicit_writes;  // indices into IsaSpec::resources()
+  bool implemented = true;
+  std::string doc;        // one line
+  std::string operation;  // pseudo-code
+  std::vector<std::string> notes;
+  LoopRole loop = LoopRole::None;
+  int loop_counter = -1;  // operand index of the loop counter register
+  int line = 0;           // YAML line (1-based) of the entry, for messages
+
+  size_t min_operands() const;  // operands before the first optional one
+  // "V_RED_SUM rd, rs1[, rmask]", placeholders written as 0.
+  std::string syntax() const;
+};
+
+struct NamedDoc {
+  std::string name;
+  std::string doc;
+};
+
+struct ClassInfo {
+  char letter = '?';
+  std::string name;
+  std::string doc;
+};
+
+struct Parameter {
+  std::string name;
+  std::string value;  // typical value, as text
+  std::string doc;
+};
+
+// A register or implicit resource an instruction touches (hazard tracking).
+struct RegisterRef {
+  uint8_t reg_class = 0;  // index into IsaSpec::register_classes()
+  uint8_t number = 0;
+  bool operator==(const RegisterRef& o) const { return reg_class == o.reg_class && number == o.number; }
+};
+
+struct Accesses {
+  std::vector<RegisterRef> reads, writes;  // registers; hardwired-zero registers are left out
+  std::vector<uint16_t> resource_reads, resource_writes;  // indices into IsaSpec::resources()
+  void clear() { reads.clear(); writes.clear(); resource_reads.clear(); resource_writes.clear(); }
+};
+
+struct SyntaxRules {
+  std::vector<std::string> comments = {";", "#", "//"};  // line comment markers
+  std::string label_hint;  // shown when a line starts with a label
+};
+
+class IsaSpec {
+ public:
+  // Reads and validates a YAML description. Throws IsaSpecError naming file, line, cause.
+  static IsaSpec load(const std::string& path);
+  // The same from text; file_name is only used in messages.
+  static IsaSpec parse(const std::string& yaml_text, const std::string& file_name);
+
+  const std::string& name() const { return name_; }                  // "plena"
+  const std::string& display_name() const { return display_name_; }  // "PLENA"
+  const std::string& description() const { return description_; }
+  const std::string& file() const { return file_; }
+  int word_bits() const { return word_bits_; }
+  int opcode_lsb() const { return opcode_lsb_; }
+  int opcode_msb() const { return opcode_msb_; }
+
+  const std::vector<FieldSpec>& fields() const { return fields_; }
+  const std::vector<RegisterClass>& register_classes() const { return reg_classes_; }
+  const std::vector<OperandKind>& kinds() const { return kinds_; }
+  const std::vector<NamedDoc>& resources() const { return resources_; }
+  const std::vector<NamedDoc>& units() const { return units_; }
+  const std::vector<NamedDoc>& latency_classes() const { return latency_classes_; }
+  const std::vector<ClassInfo>& classes() const { return classes_; }
+  const std::vector<Parameter>& parameters() const { return parameters_; }
+  const std::vector<InstructionSpec>& instructions() const { return instructions_; }
+  const SyntaxRules& syntax() const { return syntax_; }
+
+  // Lookups; nullptr / -1 when absent. Mnemonics are case-sensitive.
+  const InstructionSpec* find(const std::string& mnemonic) const;
+  const InstructionSpec* find_opcode(uint32_t opcode) const;
+  const InstructionSpec& instruction(const Instruction& in) const { return instructions_.at(in.id); }
+  int field_index(const std::string& name) const;
+  int register_class_index(const std::string& name) const;
+  int kind_index(const std::string& name) const;
+  int resource_index(const std::string& name) const;
+  const ClassInfo* class_info(char letter) const;
+
+  // Registers and implicit resources an assembled/decoded instruction reads and writes,
+  // from the operands' roles (readwrite appears in both lists).
+  void accesses(const Instruction& in, Accesses& out) const;
+  Accesses accesses(const Instruction& in) const {
+    Accesses a;
+    accesses(in, a);
+    return a;
+  }
+
+  // Value range an operand accepts (the kind's range narrowed by the operand's min/max).
+  int64_t operand_min(const OperandSpec& op) const;
+  int64_t operand_max(const OperandSpec& op) const;
+  // "a gp register (gp0-gp15)", "a flag (0 or 1)", "an unsigned 18-bit immediate (0..262143)".
+  std::string describe_operand(const OperandSpec& op) const;
+
+ private:
+  std::string name_, display_name_, description_, file_;
+  int word_bits_ = 32, opcode_lsb_ = 0, opcode_msb_ = 0;
+  std::vector<FieldSpec> fields_;
+  std::vector<RegisterClass> reg_classes_;
+  std::vector<OperandKind> kinds_;
+  std::vector<NamedDoc> resources_, units_, latency_classes_;
+  std::vector<ClassInfo> classes_;
+  std::vector<Parameter> parameters_;
+  std::vector<InstructionSpec> instructions_;
+  SyntaxRules syntax_;
+  std::unordered_map<std::string, uint16_t> by_mnemonic_;
+  std::unordered_map<uint32_t, uint16_t> by_opcode_;
+
+  friend class IsaSpecLoader;
+};
+
+}  // namespace tlmcraft::isa

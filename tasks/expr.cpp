@@ -54,7 +54,8 @@ class Parser {
       if (eat('*')) {
         v = checked(__int128(v) * unary(), *this);
       } else if (eat('/')) {
-        const size_t at = pos_;
+        skip_space();
+        const size_t at = pos_;  // errors point at the divisor
         const int64_t d = unary();
         if (params_) {
           if (d == 0) { pos_ = at; fail("division by zero"); }

@@ -27,8 +27,14 @@ Rng Rng::for_tensor(uint64_t seed, const std::string& task, const std::string& t
 double Rng::uniform01() { return double(engine_() >> 11) * 0x1.0p-53; }
 
 double Rng::normal(double mean, double std) {
+  if (has_spare_) {
+    has_spare_ = false;
+    return mean + std * spare_;
+  }
   const double u1 = uniform01(), u2 = uniform01();
   const double r = std::sqrt(-2.0 * std::log(1.0 - u1));  // 1 - u1 in (0, 1]: log is finite
+  spare_ = r * std::sin(2.0 * M_PI * u2);
+  has_spare_ = true;
   return mean + std * r * std::cos(2.0 * M_PI * u2);
 }
 

@@ -2,7 +2,9 @@
 // engine is std::mt19937_64 (its output sequence is fixed by the standard), and the
 // distributions are ours, built from its raw 64-bit words:
 //   uniform01: the top 53 bits / 2^53, in [0, 1);
-//   normal: Box-Muller, sqrt(-2 ln(1 - u1)) * cos(2 pi u2), one value per two draws;
+//   normal: Box-Muller on two uniforms u1, u2: r = sqrt(-2 ln(1 - u1)); the first call
+//           returns r cos(2 pi u2), the next one r sin(2 pi u2) (standard normals, then
+//           scaled by std and shifted by mean);
 //   integer in [lo, hi]: rejection sampling of the low bits (no modulo bias).
 // Streams are derived per tensor (seed, task, tensor name) so adding a tensor to a task
 // does not change the values of the others.
@@ -27,6 +29,8 @@ class Rng {
 
  private:
   std::mt19937_64 engine_;
+  bool has_spare_ = false;
+  double spare_ = 0;  // the sine half of the last Box-Muller pair
 };
 
 }  // namespace tlmcraft::tasks

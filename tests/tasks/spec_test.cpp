@@ -1,0 +1,160 @@
+// The loader's validation: every bad spec is rejected with "file:line: cause".
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "tasks/spec.h"
+
+namespace tlmcraft::tasks {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Line numbers of kTask are referenced by the tests below.
+const char* kTask = R"(name: t
+level: 1
+title: "T"
+description: "d"
+params: [n]
+tensors:
+  - {name: x, role: input, shape: [n], init: {dist: uniform, lo: -1, hi: 1}}
+  - {name: y, role: output, shape: [n]}
+platforms:
+  plena:
+    supported: true
+    configs:
+      C1: {n: 64}
+      C2: {n: 128}
+      C3: {n: 192, interpolated: true}
+      C4: {n: 256}
+      C5: {n: 512, chosen: true}
+  aie_ml: {supported: false, reason: "r"}
+  coral: {supported: false, reason: "r"}
+)";
+
+const char* kDefaults = R"(platforms:
+  plena: {dtype: "mx", tolerance: {kind: abs_or_rel, abs: 0.012, rel: 0.01}, numerics: "p"}
+  aie_ml: {dtype: "bf16", tolerance: {kind: allclose, atol: 0.01, rtol: 0.01}, numerics: "a"}
+  coral: {dtype: "int8", tolerance: {kind: exact}, numerics: "c"}
+)";
+
+class SpecFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("tlm_spec_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+    write("platforms.yaml", kDefaults);
+    defaults_ = load_platform_defaults((dir_ / "platforms.yaml").string());
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream((dir_ / name).string()) << text;
+    return (dir_ / name).string();
+  }
+  // Loads kTask with `from` replaced by `to`; returns the error text ("" if it loads).
+  std::string error(const std::string& from, const std::string& to, const std::string& file = "t.yaml") {
+    std::string text = kTask;
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+    const std::string path = write(file, text);
+    try {
+      load_task(path, defaults_);
+    } catch (const SpecError& e) {
+      const std::string msg = e.what();
+      EXPECT_EQ(msg.rfind(path + ":", 0), 0u) << msg;  // starts with the file name
+      return msg.substr(path.size() + 1);              // "line: cause"
+    }
+    return "";
+  }
+  fs::path dir_;
+  std::map<PlatformId, PlatformSpec> defaults_;
+};
+
+TEST_F(SpecFiles, LoadsAValidTaskWithDefaultsAndProvenance) {
+  const TaskSpec t = load_task(write("t.yaml", kTask), defaults_);
+  EXPECT_EQ(t.name, "t");
+  EXPECT_EQ(t.level, 1);
+  ASSERT_EQ(t.tensors.size(), 2u);
+  EXPECT_EQ(t.tensors[0].line, 7);
+  EXPECT_EQ(t.tensors[0].init.kind, Distribution::Kind::Uniform);
+  const PlatformSpec& p = t.platform(PlatformId::Plena);
+  ASSERT_TRUE(p.supported);
+  ASSERT_EQ(p.configs.size(), 5u);
+  EXPECT_EQ(p.configs[2].params.at("n"), 192);
+  EXPECT_EQ(p.configs[0].provenance, Provenance::Paper);
+  EXPECT_EQ(p.configs[2].provenance, Provenance::Interpolated);
+  EXPECT_EQ(p.configs[4].provenance, Provenance::Chosen);
+  EXPECT_EQ(p.tolerance.kind, Tolerance::Kind::AbsOrRel);  // from the defaults
+  EXPECT_DOUBLE_EQ(p.tolerance.abs, 0.012);
+  EXPECT_FALSE(t.supports(PlatformId::Coral));
+  EXPECT_EQ(t.platform(PlatformId::Coral).reason, "r");
+}
+
+TEST_F(SpecFiles, RejectsBadFilesNamingLineAndCause) {
+  EXPECT_EQ(error("name: t", "name: u"), "1: task name 'u' differs from the file name 't'");
+  EXPECT_EQ(error("level: 1", "level: 4"), "2: level must be 1, 2 or 3");
+  EXPECT_EQ(error("title: \"T\"", "titel: \"T\""), "3: unknown key 'titel' in a task file (allowed: description, level, name, params, platforms, tensors, title)");
+  EXPECT_EQ(error("params: [n]", "params: [n, n]"), "5: parameter 'n' is listed twice");
+  EXPECT_EQ(error("role: input", "role: inptu"), "7: unknown role 'inptu' (input, weight, kv, output)");
+  EXPECT_EQ(error("shape: [n], init", "shape: [m], init"), "7: expression \"m\" uses 'm', which is not a parameter of the task");
+  EXPECT_EQ(error("dist: uniform", "dist: gauss"),
+            "7: unknown dist 'gauss' (uniform, normal, int_uniform, int_normal, rope_cos, rope_sin, table)");
+  EXPECT_EQ(error("lo: -1, hi: 1", "lo: 1, hi: -1"), "7: lo must not exceed hi");
+  EXPECT_EQ(error(", init: {dist: uniform, lo: -1, hi: 1}}", "}"), "13: input 'x' has no init for platform plena");
+  EXPECT_EQ(error("C4: {n: 256}", "C4: {n: 256, m: 3}"), "16: configuration C4 sets 'm', which is not a parameter");
+  EXPECT_EQ(error("C4: {n: 256}", "C4: {n: -256}"), "16: parameter n must be positive");
+  EXPECT_EQ(error("C4: {n: 256}", "C4: {n: many}"), "16: parameter n must be an integer, got 'many'");
+  EXPECT_EQ(error("C4: {n: 256}", "C6: {n: 256}"), "16: configuration 'C6' is not one of C1..C5");
+  EXPECT_EQ(error("  coral: {supported: false, reason: \"r\"}\n", ""),
+            "10: platform 'coral' is missing (every task says supported: true or false for each)");
+  EXPECT_EQ(error("  aie_ml: {supported: false, reason: \"r\"}", "  aie_ml: {supported: false}"),
+            "18: an unsupported platform lacks the required key 'reason'");
+  EXPECT_EQ(error("  aie_ml:", "  amd:"), "18: unknown platform 'amd' (plena, aie_ml, coral)");
+  EXPECT_EQ(error("supported: true", "supported: yes please"), "11: supported must be true or false, got 'yes please'");
+}
+
+TEST_F(SpecFiles, RejectsShapesThatDoNotDivide) {
+  // C1 has n = 64; a block mapping's line is that of its first entry (yaml-cpp marks).
+  EXPECT_EQ(error("shape: [n]}\nplatforms", "shape: [n / 128]}\nplatforms"),
+            "13: configuration C1 of plena, tensor 'y': expression \"n / 128\" column 5: 64 is not divisible by 128");
+}
+
+TEST_F(SpecFiles, RejectsMissingConfigsAndOrder) {
+  EXPECT_EQ(error("      C5: {n: 512, chosen: true}\n", ""), "13: platform plena lacks configuration C5");
+  EXPECT_EQ(error("  - {name: x, role: input, shape: [n], init: {dist: uniform, lo: -1, hi: 1}}\n  - {name: y, role: output, shape: [n]}",
+                  "  - {name: y, role: output, shape: [n]}\n  - {name: x, role: input, shape: [n], init: {dist: uniform, lo: -1, hi: 1}}"),
+            "8: input tensor 'x' follows an output: list inputs first, then outputs");
+  EXPECT_EQ(error("  - {name: y, role: output, shape: [n]}\n", ""), "7: the task has no output tensor");
+}
+
+TEST_F(SpecFiles, ReportsYamlSyntaxErrorsWithTheirLine) {
+  const std::string e = error("C2: {n: 128}", "C2: {n: 128");
+  EXPECT_EQ(e.substr(0, e.find(':')), "15");  // the parser notices at the next line
+  EXPECT_NE(e.find("YAML syntax error"), std::string::npos) << e;
+}
+
+TEST_F(SpecFiles, MissingFileAndBadDefaults) {
+  EXPECT_THROW(
+      {
+        try {
+          load_task((dir_ / "absent.yaml").string(), defaults_);
+        } catch (const SpecError& e) {
+          EXPECT_EQ(std::string(e.what()), (dir_ / "absent.yaml").string() + ": cannot open the file");
+          throw;
+        }
+      },
+      SpecError);
+  const std::string p = write("bad_defaults.yaml", "platforms:\n  plena: {dtype: x, tolerance: {kind: fuzzy}, numerics: n}\n");
+  try {
+    load_platform_defaults(p);
+    FAIL();
+  } catch (const SpecError& e) {
+    EXPECT_EQ(std::string(e.what()), p + ":2: unknown tolerance kind 'fuzzy' (abs_or_rel, allclose, exact)");
+  }
+}
+
+}  // namespace
+}  // namespace tlmcraft::tasks

@@ -79,6 +79,7 @@ class DmaEngine : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<DmaEngine> socket;
 
+  using Completion = DmaCompletion;
   SC_HAS_PROCESS(DmaEngine);
   DmaEngine(sc_core::sc_module_name name, const DmaConfig& config);
 

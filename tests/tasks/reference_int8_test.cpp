@@ -1,1 +1,154 @@
+// The Coral integer formulations against hand-computed cases (exact).
 #include <gtest/gtest.h>
+
+#include "tasks/coral_int.h"
+#include "tasks/reference/reference.h"
+#include "tasks/registry.h"
+
+namespace tlmcraft::tasks {
+namespace {
+
+Tensor T(const std::string& name, std::vector<int64_t> shape, std::vector<double> v) {
+  Tensor t(name, std::move(shape));
+  t.data = std::move(v);
+  return t;
+}
+
+std::vector<double> run(const std::string& task, const Params& params, const TensorSet& in) {
+  return reference(Registry::builtin().task(task), PlatformId::Coral, params, in).at(0).data;
+}
+
+std::vector<double> table(const char* name) {
+  const auto t = coral::table(name);
+  return std::vector<double>(t.begin(), t.end());
+}
+
+TEST(CoralInt, RoundingHelpers) {
+  EXPECT_EQ(coral::rdiv(7, 2), 4);    // 3.5 rounds up
+  EXPECT_EQ(coral::rdiv(-7, 2), -3);  // -3.5 rounds up too (half up, not away)
+  EXPECT_EQ(coral::rdiv(5, 3), 2);    // 1.67
+  EXPECT_EQ(coral::rdiv(-5, 3), -2);  // -1.67
+  EXPECT_EQ(coral::rshift(5, 1), 3);  // 2.5 -> 3
+  EXPECT_EQ(coral::rshift(-5, 1), -2);  // -2.5 -> -2
+  EXPECT_EQ(coral::rshift(6, 2), 2);  // 1.5 -> 2
+  EXPECT_EQ(coral::isqrt(0), 0);
+  EXPECT_EQ(coral::isqrt(15), 3);
+  EXPECT_EQ(coral::isqrt(16), 4);
+  EXPECT_EQ(coral::isqrt(int64_t(1) << 40), int64_t(1) << 20);
+  EXPECT_EQ(coral::isqrt(2147483647), 46340);  // 46340^2 = 2147395600, 46341^2 = 2147488281
+  EXPECT_EQ(coral::sat8(200), 127);
+  EXPECT_EQ(coral::sat8(-200), -128);
+  EXPECT_EQ(coral::round_away(-2.5), -3);
+  EXPECT_EQ(coral::round_away(2.5), 3);
+}
+
+TEST(CoralInt, Tables) {
+  const auto gelu = coral::table("gelu_lut"), silu = coral::table("silu_lut"), e = coral::table("exp_q15");
+  EXPECT_EQ(gelu[128], 0);         // x = 0
+  EXPECT_EQ(gelu[160], 27);        // x = 1: 32 * 0.841192 = 26.92
+  EXPECT_EQ(gelu[0], 0);           // x = -4: gelu = -7e-5
+  EXPECT_EQ(silu[160], 23);        // x = 1: 32 * 0.7310586 = 23.39
+  EXPECT_EQ(silu[255], 125);       // x = 3.96875: 32 * 3.8951 = 124.64
+  EXPECT_EQ(e[0], 32767);
+  EXPECT_EQ(e[16], 12054);         // 32767 / e = 12054.3
+  EXPECT_THROW(coral::table("tanh_lut"), std::invalid_argument);
+}
+
+TEST(CoralInt, ShiftsFollowTheDocumentedFormula) {
+  // shift = round(log2(73.9^2 sqrt(K) / 32)): K = 1 -> log2(170.7) = 7.4 -> 7;
+  // K = 2 -> log2(241.4) = 7.9 -> 8; K = 9 -> log2(512.0) -> 9.
+  EXPECT_EQ(coral::constant("gemm", {{"M", 1}, {"K", 1}, {"N", 1}}, "shift"), 7);
+  EXPECT_EQ(coral::constant("gemm", {{"M", 1}, {"K", 2}, {"N", 1}}, "shift"), 8);
+  EXPECT_EQ(coral::constant("conv2d", {{"H", 3}, {"c_in", 1}, {"c_out", 1}, {"k", 3}}, "shift"), 9);
+  // FFN: shift2 = round(log2(20 * 73.9 * 1 / 32)) = round(5.53) = 6.
+  EXPECT_EQ(coral::constant("ffn", {{"n", 1}, {"h", 1}, {"h_i", 1}}, "shift2"), 6);
+  EXPECT_TRUE(coral::constants("relu", {{"n", 4}}).empty());
+  EXPECT_THROW(coral::constant("relu", {{"n", 4}}, "shift"), std::out_of_range);
+}
+
+TEST(CoralReference, ElementwiseAndLookups) {
+  EXPECT_EQ(run("relu", {{"n", 3}}, {T("x", {3}, {-5, 0, 7})}), (std::vector<double>{0, 0, 7}));
+  EXPECT_EQ(run("gelu", {{"n", 2}}, {T("x", {2}, {0, 32}), T("lut", {256}, table("gelu_lut"))}),
+            (std::vector<double>{0, 27}));
+  EXPECT_EQ(run("silu", {{"n", 2}}, {T("x", {2}, {32, 127}), T("lut", {256}, table("silu_lut"))}),
+            (std::vector<double>{23, 125}));
+}
+
+TEST(CoralReference, Softmax) {
+  // Equal inputs: e = [32767, 32767], S = 65534, y = rdiv(128 * 32767, 65534) = 64.
+  EXPECT_EQ(run("softmax", {{"n", 2}}, {T("x", {2}, {0, 0}), T("exp_table", {256}, table("exp_q15"))}),
+            (std::vector<double>{64, 64}));
+  // x = [16, 0]: e = [32767, exp_q15[16] = 12054], S = 44821;
+  // y = [rdiv(4194176, 44821) = 93.58 -> 94, rdiv(1542912, 44821) = 34.42 -> 34].
+  EXPECT_EQ(run("softmax", {{"n", 2}}, {T("x", {2}, {16, 0}), T("exp_table", {256}, table("exp_q15"))}),
+            (std::vector<double>{94, 34}));
+}
+
+TEST(CoralReference, LayerNormOfFour) {
+  // x = [1,2,3,4]: mean = rdiv(10, 4) = 3 (2.5 up); c = [-2,-1,0,1]; var = rdiv(6, 4) = 2;
+  // sd = isqrt(256 * 3 = 768) = 27; z = rdiv(512 c, 27) = [-38, -19, 0, 19]
+  // (-37.93, -18.96, 0, 18.96); gamma 64 (1.0 in Q6) keeps z; beta 1 adds 1.
+  EXPECT_EQ(run("layernorm", {{"n", 4}},
+                {T("x", {4}, {1, 2, 3, 4}), T("gamma", {4}, {64, 64, 64, 64}), T("beta", {4}, {1, 1, 1, 1})}),
+            (std::vector<double>{-37, -18, 1, 20}));
+}
+
+TEST(CoralReference, RmsNormOfTwo) {
+  // sum of squares 25, ms = rdiv(25, 2) = 13, sd = isqrt(256 * 14 = 3584) = 59;
+  // z = [rdiv(1536, 59) = 26 (26.03), rdiv(2048, 59) = 35 (34.71)];
+  // gamma 32 (0.5): [rdiv(832, 64) = 13, rdiv(1120, 64) = 18 (17.5 up)].
+  EXPECT_EQ(run("rmsnorm", {{"n", 2}}, {T("x", {2}, {3, 4}), T("gamma", {2}, {32, 32})}), (std::vector<double>{13, 18}));
+}
+
+TEST(CoralReference, MatmulsRequantise) {
+  // K = 2 -> shift 8. acc = [[100*100 + 100*100, 100*27 + 100*-128], [-100*100 + 50*100, -100*27 + 50*-128]]
+  //   = [[20000, -10100], [-5000, -9100]]; (acc + 128) >> 8 = [[78, -39], [-20, -36]].
+  EXPECT_EQ(run("gemm", {{"M", 2}, {"K", 2}, {"N", 2}},
+                {T("A", {2, 2}, {100, 100, -100, 50}), T("B", {2, 2}, {100, 27, 100, -128})}),
+            (std::vector<double>{78, -39, -20, -36}));
+  // y = A x: acc = [100*100 + 100*50, 100*100 - 100*50] = [15000, 5000] -> [59, 20].
+  EXPECT_EQ(run("gemv", {{"M", 2}, {"N", 2}}, {T("A", {2, 2}, {100, 100, 100, -100}), T("x", {2}, {100, 50})}),
+            (std::vector<double>{59, 20}));
+  // Linear with bias: acc = 127*127*2 + 20000 = 52258 -> 204 saturates to 127; bias -52258 -> 0.
+  EXPECT_EQ(run("linear", {{"M", 1}, {"K", 2}, {"N", 2}},
+                {T("x", {1, 2}, {127, 127}), T("W", {2, 2}, {127, 0, 127, 0}), T("bias", {2}, {20000, 0})}),
+            (std::vector<double>{127, 0}));
+  // Batches of 1x1x1 (K = 1, shift 7): [10000, -10000] -> [(10064 >> 7) = 78, (-9936 >> 7) = -78].
+  EXPECT_EQ(run("batchmatmul", {{"b", 2}, {"M", 1}, {"K", 1}, {"N", 1}},
+                {T("A", {2, 1, 1}, {100, -100}), T("B", {2, 1, 1}, {100, 100})}),
+            (std::vector<double>{78, -78}));
+}
+
+TEST(CoralReference, Conv2dOneChannel3x3) {
+  // x = 10..90, filter of 100s, K = 9 -> shift 9. Corner: (10+20+40+50) * 100 = 12000 ->
+  // (12000 + 256) >> 9 = 23; edge (0,1): 21000 -> 41; centre: 45000 -> 88.
+  const std::vector<double> x{10, 20, 30, 40, 50, 60, 70, 80, 90}, w(9, 100.0);
+  const auto conv = run("conv2d", {{"H", 3}, {"c_in", 1}, {"c_out", 1}, {"k", 3}}, {T("x", {3, 3, 1}, x), T("w", {3, 3, 1, 1}, w)});
+  EXPECT_EQ(conv[0], 23);
+  EXPECT_EQ(conv[1], 41);
+  EXPECT_EQ(conv[4], 88);
+  EXPECT_EQ(run("depthwise_conv", {{"H", 3}, {"c", 1}, {"k", 3}}, {T("x", {3, 3, 1}, x), T("w", {3, 3, 1}, w)}), conv);
+}
+
+TEST(CoralReference, FfnSwigluConvBlock) {
+  // FFN (shift1 7, shift2 6): a = (100*64 + 64) >> 7 = 50; silu_lut[178]: 32 silu(1.5625)
+  // = 32 * 1.29174 = 41.3 -> 41; y = (41*100 + 32) >> 6 = 64.
+  EXPECT_EQ(run("ffn", {{"n", 1}, {"h", 1}, {"h_i", 1}},
+                {T("x", {1, 1}, {100}), T("W1", {1, 1}, {64}), T("W2", {1, 1}, {100}), T("silu_lut", {256}, table("silu_lut"))}),
+            (std::vector<double>{64}));
+  // SwiGLU: g = 50 -> s = 41; u = (4000 + 64) >> 7 = 31; a = (41*31 + 16) >> 5 = 40;
+  // y = (40*100 + 32) >> 6 = 63.
+  EXPECT_EQ(run("swiglu", {{"n", 1}, {"h", 1}, {"h_i", 1}},
+                {T("x", {1, 1}, {100}), T("W_gate", {1, 1}, {64}), T("W_up", {1, 1}, {40}), T("W_down", {1, 1}, {100}),
+                 T("silu_lut", {256}, table("silu_lut"))}),
+            (std::vector<double>{63}));
+  // ConvBlock, k = 1 (shift 7): acc [10000, -10000] -> t [78, -78]; BN in Q6:
+  // (78*64 + 640 + 32) >> 6 = 88, (-78*64 + 0 + 32) >> 6 = -78 -> ReLU 0.
+  EXPECT_EQ(run("conv_block", {{"H", 1}, {"c_in", 1}, {"c_out", 2}, {"k", 1}},
+                {T("x", {1, 1, 1}, {100}), T("w", {1, 1, 1, 2}, {100, -100}), T("bn_mult", {2}, {64, 64}),
+                 T("bn_bias", {2}, {640, 0})}),
+            (std::vector<double>{88, 0}));
+}
+
+}  // namespace
+}  // namespace tlmcraft::tasks

@@ -1,0 +1,145 @@
+// The CLI as a user runs it: exit codes, the ISA reference, and kernels that cheat or
+// misbehave, each reported failing with the right reason.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code = -1;
+  std::string out;  // stdout and stderr
+};
+
+Result tl(const std::string& args) {
+  Result r;
+  FILE* p = popen((std::string(TLMCRAFT_EXE) + " " + args + " 2>&1").c_str(), "r");
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+fs::path tmp_dir() {
+  const fs::path d = fs::temp_directory_path() / ("tlmcraft_e2e_" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+
+std::string write(const std::string& name, const std::string& text) {
+  const fs::path p = tmp_dir() / name;
+  std::ofstream(p) << text;
+  return p.string();
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// SiLU over n = 1024 (task silu, config C2): 4 blocks of 4 rows; x (MXFP8, SCALE 1024) at
+// HBM 0, y (BF16) at 4096. `blocks` blocks are processed; `compute` false skips the
+// arithmetic; `store_input` stores x instead of y.
+std::string silu_c2(int blocks, bool compute = true, bool store_input = false) {
+  std::string k =
+      "S_ADDI_INT gp1, gp0, 1024\nC_SET_SCALE_REG gp1\nS_ADDI_INT gp2, gp0, 4096\nC_SET_ADDR_REG a1, gp2, gp0\n"
+      "S_LD_FP f1, gp0, 1\nS_ADDI_INT gp7, gp0, 0\nC_LOOP_START gp8, " + std::to_string(blocks) + "\n"
+      "  H_PREFETCH_V gp0, gp7, a0, 0, 0\n  S_ADDI_INT gp3, gp0, 0\n  S_ADDI_INT gp5, gp0, 256\n";
+  if (compute)
+    k += "  C_LOOP_START gp6, 4\n    V_SUB_VF gp5, gp3, f0, 0, 1\n    V_EXP_V gp5, gp5, 0\n    V_ADD_VF gp5, gp5, f1, 0\n"
+         "    V_RECI_V gp5, gp5, 0\n    V_MUL_VV gp5, gp5, gp3, 0\n    S_ADDI_INT gp3, gp3, 64\n"
+         "    S_ADDI_INT gp5, gp5, 64\n  C_LOOP_END gp6\n";
+  k += std::string("  S_ADDI_INT gp5, gp0, ") + (store_input ? "0" : "256") +
+       "\n  H_STORE_V gp5, gp7, a1, 0, 2\n  S_ADDI_INT gp7, gp7, 256\nC_LOOP_END gp8\n";
+  return k;
+}
+
+nlohmann::json evaluate(const std::string& kernel_text, const std::string& extra = "") {
+  const std::string path = write("k.asm", kernel_text);
+  const Result r = tl("run --platform plena --task silu --config C2 " + path + " --json " + extra);
+  EXPECT_EQ(r.code, nlohmann::json::parse(r.out)["status"] == "pass" ? 0 : 1) << r.out;
+  return nlohmann::json::parse(r.out);
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  EXPECT_EQ(tl("").code, 2);
+  EXPECT_EQ(tl("frobnicate").code, 2);
+  const Result r = tl("run --platform plena --set timing.mode=fast x.asm");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("timing.mode must be 'serial' or 'pipelined', got 'fast'"), std::string::npos) << r.out;
+  EXPECT_EQ(tl("run --platform nosuch x.asm").code, 2);
+  EXPECT_EQ(tl("run --help").code, 0);
+}
+
+TEST(Cli, IsaDocIsTheCommittedReference) {
+  const Result r = tl("isa doc plena");
+  ASSERT_EQ(r.code, 0);
+  EXPECT_EQ(r.out, read(std::string(TLMCRAFT_SOURCE_DIR) + "/docs/isa/plena.md"));
+}
+
+TEST(Cli, AssemblyErrorsAreReportedWithPositionAndExitOne) {
+  const std::string path = write("bad.asm", "S_ADDI_INT gp1, gp0, 5\nV_ADD_VV gp1, f2, gp3, 0\nFOO gp1\n");
+  const Result r = tl("asm " + path);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find(path + ":2:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(path + ":3:1: error"), std::string::npos) << r.out;
+}
+
+TEST(Cli, CorrectKernelPasses) {
+  const auto j = evaluate(silu_c2(4));
+  EXPECT_EQ(j["status"], "pass") << j.dump();
+  EXPECT_EQ(j["trials"].size(), 3u);
+}
+
+TEST(Cli, KernelWritingZerosFails) {
+  const auto j = evaluate(silu_c2(4, /*compute=*/false));
+  EXPECT_EQ(j["status"], "fail");
+  EXPECT_EQ(j["trials"][0]["check"]["unwritten"], 0);
+  EXPECT_LT(j["trials"][0]["check"]["match_rate"].get<double>(), 0.5) << j["reason"];
+}
+
+TEST(Cli, KernelWritingHalfTheOutputFails) {
+  const auto j = evaluate(silu_c2(2));
+  EXPECT_EQ(j["status"], "fail");
+  EXPECT_EQ(j["trials"][0]["check"]["unwritten"], 512) << j["reason"];
+  EXPECT_NE(j["reason"].get<std::string>().find("never written: 512"), std::string::npos) << j["reason"];
+}
+
+TEST(Cli, KernelCopyingItsInputFails) {
+  const auto j = evaluate(silu_c2(4, true, /*store_input=*/true));
+  EXPECT_EQ(j["status"], "fail");
+  EXPECT_LT(j["trials"][0]["check"]["match_rate"].get<double>(), 0.9) << j["reason"];
+}
+
+TEST(Cli, KernelAddressingOutsideItsBuffersFails) {
+  // gp7 = 100000 << 12 elements: far beyond the 256 MiB HBM.
+  std::string k = silu_c2(4);
+  k.replace(k.find("S_ADDI_INT gp7, gp0, 0"), 22, "S_LUI_INT gp7, 100000");
+  const auto j = evaluate(k);
+  EXPECT_EQ(j["status"], "runtime_error");
+  EXPECT_NE(j["reason"].get<std::string>().find("is outside HBM"), std::string::npos) << j["reason"];
+}
+
+TEST(Cli, KernelThatNeverHaltsHitsTheLimit) {
+  const auto j = evaluate("C_LOOP_START gp1, 4000000\n  C_LOOP_START gp2, 4000000\n    S_ADDI_INT gp3, gp3, 1\n"
+                          "  C_LOOP_END gp2\nC_LOOP_END gp1\n",
+                          "--max-instructions 100000");
+  EXPECT_EQ(j["status"], "limit");
+  EXPECT_NE(j["reason"].get<std::string>().find(
+                "Loop at PC 1 (line 2: C_LOOP_START gp2, 4000000) exceeded max instructions limit (100000)"),
+            std::string::npos)
+      << j["reason"];
+}
+
+}  // namespace

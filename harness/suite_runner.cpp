@@ -258,7 +258,8 @@ json synthesized_record(const SuiteJob& job, const std::string& status, const st
   r["task"] = job.task;
   if (job.level > 0) r["level"] = job.level;
   r["config"] = job.config;
-  if (job.kernel == "baseline") r["kernel"] = {{"path", nullptr}, {"source", "baseline"}};
+  // Same kernel description evaluate() gives (path "baseline:<task>:<config>" for baselines).
+  if (job.kernel == "baseline") r["kernel"] = {{"path", "baseline:" + job.task + ":" + job.config}, {"source", "baseline"}};
   else r["kernel"] = {{"path", job.kernel}, {"source", "file"}};
   r["status"] = status;
   r["reason"] = reason;

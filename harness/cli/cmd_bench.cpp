@@ -109,7 +109,7 @@ nlohmann::json unsupported_record(const std::string& platform, const std::string
   r["task"] = task.name;
   r["level"] = task.level;
   r["config"] = config;
-  r["kernel"] = kernel == "baseline" ? nlohmann::json{{"path", nullptr}, {"source", "baseline"}}
+  r["kernel"] = kernel == "baseline" ? nlohmann::json{{"path", "baseline:" + task.name + ":" + config}, {"source", "baseline"}}
                                      : nlohmann::json{{"path", kernel}, {"source", "file"}};
   r["status"] = "unsupported";
   r["reason"] = reason.empty() ? task.name + " is not supported on " + platform : reason;

@@ -124,6 +124,7 @@ TEST(SuiteRunner, EveryJobYieldsOneLineWhateverTheWorkerDoes) {
   EXPECT_EQ(r.at("hang")["task"], "hang");
   EXPECT_EQ(r.at("hang")["config"], "C1");
   EXPECT_EQ(r.at("hang")["schema"], "tlmcraft.report/1");
+  EXPECT_EQ(r.at("hang")["kernel"], json({{"path", "baseline:hang:C1"}, {"source", "baseline"}}));
 }
 
 TEST(SuiteRunner, MissingWorkerProgramIsACrashLine) {

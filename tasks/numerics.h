@@ -1,6 +1,7 @@
 // Numerics policies of the platforms: what the memory holds for an input (MXFP8 on
 // PLENA, BF16 on AIE-ML, integers on Coral) and how float references round.
 #pragma once
+#include <cstdint>
 #include <string>
 
 #include "tasks/spec.h"
@@ -15,6 +16,7 @@ double bf16(double v);
 // constant is BF16. AIE-ML: full precision until the output. Both: BF16 outputs.
 struct FloatNumerics {
   bool stage_bf16 = false;
+  int64_t vlen = 64;  // PLENA reductions work on rows of VLEN lanes (see reduce_sum)
   double r(double v) const { return stage_bf16 ? bf16(v) : v; }    // after a stage
   double c(double v) const { return stage_bf16 ? bf16(v) : v; }    // a constant
   double out(double v) const { return bf16(v); }                  // an output element

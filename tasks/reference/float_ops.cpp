@@ -4,7 +4,26 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "isa/formats/bf16.h"
+
 namespace tlmcraft::tasks::ref {
+
+namespace fmt = tlmcraft::isa::formats;
+
+double reduce_sum(const double* v, int64_t n, const FloatNumerics& N) {
+  if (!N.stage_bf16) {
+    double s = 0;
+    for (int64_t i = 0; i < n; ++i) s += v[i];
+    return s;
+  }
+  float f = 0.0f;
+  for (int64_t start = 0; start < n; start += N.vlen) {
+    float row = 0.0f;
+    for (int64_t i = start; i < std::min(n, start + N.vlen); ++i) row += float(v[i]);
+    f = fmt::round_to_bf16(f + row);  // float add, then the f-register's BF16 rounding
+  }
+  return f;
+}
 
 Vec matmul(const Vec& a, const Vec& b, int64_t m, int64_t k, int64_t n, const FloatNumerics& N) {
   Vec acc(size_t(m * n), 0.0);
@@ -72,12 +91,8 @@ Vec softmax_rows(const Vec& x, int64_t rows, int64_t cols, const FloatNumerics& 
   for (int64_t r = 0; r < rows; ++r) {
     const double* xr = &x[size_t(r * cols)];
     const double m = *std::max_element(xr, xr + cols);
-    double s = 0;
-    for (int64_t j = 0; j < cols; ++j) {
-      e[size_t(j)] = N.r(std::exp(N.r(xr[j] - m)));
-      s += e[size_t(j)];
-    }
-    const double rs = N.r(1.0 / N.r(s));
+    for (int64_t j = 0; j < cols; ++j) e[size_t(j)] = N.r(std::exp(N.r(xr[j] - m)));
+    const double rs = N.r(1.0 / reduce_sum(e.data(), cols, N));
     for (int64_t j = 0; j < cols; ++j) y[size_t(r * cols + j)] = N.r(e[size_t(j)] * rs);
   }
   return y;
@@ -86,18 +101,15 @@ Vec softmax_rows(const Vec& x, int64_t rows, int64_t cols, const FloatNumerics& 
 Vec layernorm_rows(const Vec& x, const Vec& gamma, const Vec& beta, int64_t rows, int64_t cols, double eps,
                    const FloatNumerics& N) {
   const double inv_n = N.c(1.0 / double(cols)), e = N.c(eps);
-  Vec y(x.size()), c(static_cast<size_t>(cols));
+  Vec y(x.size()), c(static_cast<size_t>(cols)), q(static_cast<size_t>(cols));
   for (int64_t r = 0; r < rows; ++r) {
     const double* xr = &x[size_t(r * cols)];
-    double s1 = 0;
-    for (int64_t j = 0; j < cols; ++j) s1 += xr[j];
-    const double mean = N.r(N.r(s1) * inv_n);
-    double s2 = 0;
+    const double mean = N.r(reduce_sum(xr, cols, N) * inv_n);
     for (int64_t j = 0; j < cols; ++j) {
       c[size_t(j)] = N.r(xr[j] - mean);
-      s2 += N.r(c[size_t(j)] * c[size_t(j)]);
+      q[size_t(j)] = N.r(c[size_t(j)] * c[size_t(j)]);
     }
-    const double var = N.r(N.r(s2) * inv_n);
+    const double var = N.r(reduce_sum(q.data(), cols, N) * inv_n);
     const double rs = N.r(1.0 / N.r(std::sqrt(N.r(var + e))));
     for (int64_t j = 0; j < cols; ++j) {
       const double z = N.r(c[size_t(j)] * rs);
@@ -110,12 +122,11 @@ Vec layernorm_rows(const Vec& x, const Vec& gamma, const Vec& beta, int64_t rows
 
 Vec rmsnorm_rows(const Vec& x, const Vec& gamma, int64_t rows, int64_t cols, double eps, const FloatNumerics& N) {
   const double inv_n = N.c(1.0 / double(cols)), e = N.c(eps);
-  Vec y(x.size());
+  Vec y(x.size()), q(static_cast<size_t>(cols));
   for (int64_t r = 0; r < rows; ++r) {
     const double* xr = &x[size_t(r * cols)];
-    double s = 0;
-    for (int64_t j = 0; j < cols; ++j) s += N.r(xr[j] * xr[j]);
-    const double ms = N.r(N.r(s) * inv_n);
+    for (int64_t j = 0; j < cols; ++j) q[size_t(j)] = N.r(xr[j] * xr[j]);
+    const double ms = N.r(reduce_sum(q.data(), cols, N) * inv_n);
     const double rs = N.r(1.0 / N.r(std::sqrt(N.r(ms + e))));
     for (int64_t j = 0; j < cols; ++j) y[size_t(r * cols + j)] = N.r(N.r(xr[j] * rs) * gamma[size_t(j)]);
   }

@@ -11,6 +11,12 @@ namespace tlmcraft::tasks::ref {
 
 using Vec = std::vector<double>;
 
+// The sum of n values as the platform reduces them. PLENA (V_RED_SUM into a BF16
+// f-register, row by row): each chunk of vlen values is summed in float32 in lane order,
+// then f = bf16(f + chunk_sum) with f starting at 0; the result is f. AIE-ML: the exact
+// sum in double.
+double reduce_sum(const double* v, int64_t n, const FloatNumerics& N);
+
 // [M, K] x [K, N], double accumulation, result rounded once with N.r().
 Vec matmul(const Vec& a, const Vec& b, int64_t m, int64_t k, int64_t n, const FloatNumerics& N);
 // [M, K] x [N, K]^T.
@@ -22,7 +28,7 @@ Vec silu(const Vec& x, const FloatNumerics& N);
 // x2 = x x; x3 = x2 x; t = c1 x3; u = x + t; v = c2 u; e = exp(v); d = 1 + e; r = 1/d; y = x r
 // with c1 = 0.044715, c2 = -2 sqrt(2/pi) (the tanh form via 0.5(1 + tanh u) = 1/(1 + e^-2u)).
 Vec gelu(const Vec& x, const FloatNumerics& N);
-// Row-wise softmax of [rows, cols]: m = max; d = x - m; e = exp(d); s = sum e; r = 1/s; y = e r.
+// Row-wise softmax of [rows, cols]: m = max; d = x - m; e = exp(d); s = reduce_sum(e); r = 1/s; y = e r.
 Vec softmax_rows(const Vec& x, int64_t rows, int64_t cols, const FloatNumerics& N);
 // LayerNorm of each row of [rows, cols] (eps given), gamma and beta of cols values.
 Vec layernorm_rows(const Vec& x, const Vec& gamma, const Vec& beta, int64_t rows, int64_t cols, double eps,

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "tasks/numerics.h"
+#include "tasks/reference/float_ops.h"
 #include "tasks/reference/reference.h"
 #include "tasks/registry.h"
 
@@ -100,6 +101,22 @@ TEST(FloatReference, PlenaRoundsEveryStageAieDoesNot) {
   // y = bf16(3 * 0.95703125 = 2.87109375) = 2.875.
   EXPECT_EQ(run("silu", PlatformId::AieMl, {{"n", 1}}, {T("x", {1}, {3})}), (std::vector<double>{2.859375}));
   EXPECT_EQ(run("silu", PlatformId::Plena, {{"n", 1}}, {T("x", {1}, {3})}), (std::vector<double>{2.875}));
+}
+
+TEST(FloatReference, ReductionsFollowVRedSum) {
+  // 64 ones then 64 values of 0.001: row sums 64 and 0.064 (float32). PLENA adds rows into
+  // a BF16 register: bf16(64 + 0.064) = 64 (spacing 0.5 in [64, 128)); AIE-ML sums exactly.
+  std::vector<double> v(128, 1.0);
+  for (size_t i = 64; i < 128; ++i) v[i] = 0.001;
+  EXPECT_EQ(ref::reduce_sum(v.data(), 128, FloatNumerics::for_platform(PlatformId::Plena)), 64.0);
+  EXPECT_NEAR(ref::reduce_sum(v.data(), 128, FloatNumerics::for_platform(PlatformId::AieMl)), 64.064, 1e-12);
+  // Small rows first are kept: f = bf16(0.064) = 0.06396484375 (131 * 2^-11), then
+  // bf16(64.06396) = 64 again; 3 elements (a partial row) are one float32 sum: 1 + 2 + 4.
+  std::vector<double> w(v.rbegin(), v.rend());
+  EXPECT_EQ(ref::reduce_sum(w.data(), 64, FloatNumerics::for_platform(PlatformId::Plena)), 131.0 / 2048);
+  EXPECT_EQ(ref::reduce_sum(w.data(), 128, FloatNumerics::for_platform(PlatformId::Plena)), 64.0);
+  const double three[] = {1, 2, 4};
+  EXPECT_EQ(ref::reduce_sum(three, 3, FloatNumerics::for_platform(PlatformId::Plena)), 7.0);
 }
 
 TEST(FloatReference, Conv2dOneChannel3x3AndDepthwise) {

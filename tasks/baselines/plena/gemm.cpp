@@ -24,7 +24,8 @@ struct Ctx {
 void prefetch_w(Ctx& c, int slot_reg, int jcol_reg) {
   for (uint32_t kk = 0; kk < c.tiles(); ++kk) {
     c.w.add_const(kT1, slot_reg, uint64_t(kk) * c.tile_elems(), "MSRAM tile " + std::to_string(kk));
-    c.w.add_const(kHbmOff, jcol_reg, uint64_t(kk) * c.a.mlen * c.g.n, "W rows " + std::to_string(kk * c.a.mlen) + "..");
+    c.w.add_const(kHbmOff, jcol_reg, c.g.w_offset + uint64_t(kk) * c.a.mlen * c.g.n,
+                  "W rows " + std::to_string(kk * c.a.mlen) + "..");
     c.w.op("H_PREFETCH_M gp1, gp12, a1, 1, 0", "W tile -> MSRAM");
   }
 }
@@ -52,10 +53,33 @@ void compute(Ctx& c, int slot_reg, int y_reg) {
   c.w.loop_end(kLoopMb);
 }
 
+uint64_t x_scale(const GemmKernel& g) { return g.x_scale ? g.x_scale : uint64_t(g.m) * g.k; }
+uint64_t w_scale(const GemmKernel& g) { return g.w_scale ? g.w_scale : uint64_t(g.k) * g.n; }
+
+// Linear: the VRAM tile at y_reg += bias[jcol .. +MLEN] on every row. The bias slice is
+// prefetched with STRIDE = 0 (all BLEN rows of the transfer read the same MLEN values, so
+// it never reads past the bias tensor), then SCALE and STRIDE are restored for W and Y.
+void add_bias(Ctx& c, int y_reg, int jcol_reg, uint64_t bias_vram) {
+  c.w.set(kT1, c.g.n, "SCALE = elements of bias");
+  c.w.op("C_SET_SCALE_REG gp1");
+  c.w.op("C_SET_STRIDE_REG gp0", "STRIDE = 0: every prefetched row is the same bias slice");
+  c.w.set(kT2, bias_vram, "VRAM bias rows");
+  c.w.op("H_PREFETCH_V gp2, " + gp(jcol_reg) + ", a3, 1, 0", "bias[jcol .. +MLEN]");
+  c.w.set(kT1, w_scale(c.g), "restore SCALE = elements of W");
+  c.w.op("C_SET_SCALE_REG gp1");
+  c.w.set(kT1, c.g.n, "restore STRIDE = row length of W and Y");
+  c.w.op("C_SET_STRIDE_REG gp1");
+  c.w.op("S_ADD_INT gp6, " + gp(y_reg) + ", gp0", "Y row");
+  c.w.loop_start(kLoopCb, c.g.m, "rows of the Y tile");
+  c.w.op("V_ADD_VV gp6, gp6, gp2, 0", "y = p + bias (rounded to BF16)");
+  c.w.op("S_ADDI_INT gp6, gp6, " + std::to_string(c.a.vlen));
+  c.w.loop_end(kLoopCb);
+}
+
 // HBM Y[:, jcol .. +MLEN] = the VRAM tile at y_reg (BF16).
 void store_y(Ctx& c, int y_reg, int jcol_reg) {
   c.w.op("S_ADD_INT gp1, " + gp(y_reg) + ", gp0");
-  c.w.op("S_ADD_INT gp12, " + gp(jcol_reg) + ", gp0", "Y column offset");
+  c.w.add_const(kHbmOff, jcol_reg, c.g.y_offset, "Y column offset");
   c.w.loop_start(kLoopMb, c.g.m / c.a.v_rows, "store row blocks");
   c.w.op("H_STORE_V gp1, gp12, a2, 1, 2", "BF16 rows -> HBM");
   c.w.op("S_ADDI_INT gp1, gp1, " + std::to_string(c.block_elems()));
@@ -75,25 +99,29 @@ std::string plena_gemm_kernel(const GemmKernel& g, const PlenaArch& a) {
     throw std::invalid_argument("GEMM template needs " + std::to_string(tiles * (g.double_buffer ? 2 : 1)) +
                                 " MSRAM tiles, the platform has " + std::to_string(a.msram_tiles));
   const uint64_t x_rows = uint64_t(tiles) * g.m, y_rows = uint64_t(g.m) * (g.double_buffer ? 2 : 1);
-  if (x_rows + y_rows > a.vram_rows) throw std::invalid_argument("GEMM template: X and Y tiles exceed VRAM");
+  const uint64_t bias_rows = g.has_bias ? a.v_rows : 0;
+  if (x_rows + y_rows + bias_rows > a.vram_rows)
+    throw std::invalid_argument("GEMM template: X and Y tiles exceed VRAM");
+  const uint64_t bias_vram = (x_rows + y_rows) * a.vlen;
 
   Ctx c{g, a, {}};
   AsmWriter& w = c.w;
   w.comment("GEMM Y[" + std::to_string(g.m) + "," + std::to_string(g.n) + "] = X[" + std::to_string(g.m) + "," +
             std::to_string(g.k) + "] W[" + std::to_string(g.k) + "," + std::to_string(g.n) + "]" +
-            (g.double_buffer ? ", W double-buffered" : ""));
+            (g.has_bias ? " + bias" : "") + (g.double_buffer ? ", W double-buffered" : ""));
   w.set_addr(0, kT1, g.x_addr, "a0 = X");
   w.set_addr(1, kT1, g.w_addr, "a1 = W");
   w.set_addr(2, kT1, g.y_addr, "a2 = Y");
+  if (g.has_bias) w.set_addr(3, kT1, g.bias_addr, "a3 = bias");
   w.blank();
   w.comment("stage X in VRAM: k-tile kk, row block mb at (kk*M + mb*BLEN) rows");
-  w.set(kT1, uint64_t(g.m) * g.k, "SCALE = elements of X");
+  w.set(kT1, x_scale(g), "SCALE = elements of X");
   w.op("C_SET_SCALE_REG gp1");
   w.set(kT1, g.k, "STRIDE = row length of X");
   w.op("C_SET_STRIDE_REG gp1");
   for (uint32_t kk = 0; kk < tiles; ++kk) {
     w.set(kT1, uint64_t(kk) * g.m * a.vlen, "VRAM X k-tile " + std::to_string(kk));
-    w.set(kHbmOff, uint64_t(kk) * a.mlen, "X columns " + std::to_string(kk * a.mlen) + "..");
+    w.set(kHbmOff, g.x_offset + uint64_t(kk) * a.mlen, "X columns " + std::to_string(kk * a.mlen) + "..");
     w.loop_start(kLoopMb, g.m / a.v_rows);
     w.op("H_PREFETCH_V gp1, gp12, a0, 1, 0", "BLEN rows of X");
     w.op("S_ADDI_INT gp1, gp1, " + std::to_string(c.block_elems()));
@@ -101,7 +129,7 @@ std::string plena_gemm_kernel(const GemmKernel& g, const PlenaArch& a) {
     w.loop_end(kLoopMb);
   }
   w.blank();
-  w.set(kT1, uint64_t(g.k) * g.n, "SCALE = elements of W");
+  w.set(kT1, w_scale(g), "SCALE = elements of W");
   w.op("C_SET_SCALE_REG gp1");
   w.set(kT1, g.n, "STRIDE = row length of W and Y");
   w.op("C_SET_STRIDE_REG gp1");
@@ -114,6 +142,7 @@ std::string plena_gemm_kernel(const GemmKernel& g, const PlenaArch& a) {
     w.loop_start(kLoopJ, columns, "W/Y column tiles");
     prefetch_w(c, kSlot, kJcol);
     compute(c, kSlot, kYTile);
+    if (g.has_bias) add_bias(c, kYTile, kJcol, bias_vram);
     store_y(c, kYTile, kJcol);
     w.op("S_ADDI_INT gp3, gp3, " + std::to_string(a.mlen));
     w.loop_end(kLoopJ);
@@ -126,6 +155,7 @@ std::string plena_gemm_kernel(const GemmKernel& g, const PlenaArch& a) {
       w.op("S_ADDI_INT gp14, gp3, " + std::to_string(a.mlen), "next column");
       prefetch_w(c, kSlotOther, kJnext);
       compute(c, kSlot, kYTile);
+      if (g.has_bias) add_bias(c, kYTile, kJcol, bias_vram);
       store_y(c, kYTile, kJcol);
       w.op("S_ADD_INT gp1, gp4, gp0", "swap MSRAM slots");
       w.op("S_ADD_INT gp4, gp5, gp0");
@@ -137,6 +167,7 @@ std::string plena_gemm_kernel(const GemmKernel& g, const PlenaArch& a) {
       w.loop_end(kLoopJ);
     }
     compute(c, kSlot, kYTile);
+    if (g.has_bias) add_bias(c, kYTile, kJcol, bias_vram);
     store_y(c, kYTile, kJcol);
   }
   return w.str();

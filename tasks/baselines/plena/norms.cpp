@@ -9,10 +9,9 @@ namespace tlmcraft::tasks::plena {
 namespace {
 
 // Register roles (gp1, gp2, gp15 belong to the row routines).
-constexpr int kT1 = 1, kRow = 3, kAux = 4, kAux2 = 5, kStat = 6, kLoop = 10;
-// FP_MEM indices of the task constants (tasks/layout_plena.cpp): 1.0, 1/n, eps.
-constexpr int kFpOne = 1, kFpInvN = 2, kFpEps = 3;
-constexpr uint64_t kOnesTile = 0;  // MSRAM tile 0
+constexpr int kT1 = 1, kRow = 3, kAux = 4, kAux2 = 5, kLoop = 10;
+// FP_MEM indices of the task constants (tasks/layout_plena.cpp): 1/n, eps.
+constexpr int kFpInvN = 2, kFpEps = 3;
 
 std::string n(uint64_t v) { return std::to_string(v); }
 
@@ -21,7 +20,7 @@ struct Plan {
   const PlenaArch& a;
   AsmWriter w;
   uint64_t rows = 0;       // n / VLEN
-  uint64_t gamma = 0, beta = 0, scratch = 0, stat = 0;  // VRAM addresses
+  uint64_t gamma = 0, beta = 0, scratch = 0;  // VRAM addresses
   uint64_t row(uint64_t r) const { return r * a.vlen; }
 };
 
@@ -35,16 +34,12 @@ void for_rows(Plan& p, const std::string& what, Body body) {
   p.w.loop_end(kLoop);
 }
 
-// f4 = 1 / sqrt(stat_row * (1/n) + eps): the row at `stat` holds bf16(sum) in every lane.
-void emit_inv_std(Plan& p) {
-  AsmWriter& w = p.w;
-  w.set(kStat, p.stat, "sum row");
-  w.op("V_MUL_VF gp6, gp6, f2, 0", "mean square = sum * (1/n)");
-  w.op("V_ADD_VF gp6, gp6, f3, 0", "+ eps");
-  w.op("S_ADD_FP f4, f0, f0", "f4 = 0");
-  w.op("V_RED_MAX f4, gp6, 0", "f4 = that value (positive, the same in every lane)");
-  w.op("S_SQRT_FP f4, f4", "sd");
-  w.op("S_RECI_FP f4, f4", "rs = 1 / sd");
+// f5 = 1 / sqrt(f5 * (1/n) + eps), f5 holding a sum of squares.
+void emit_inv_std(AsmWriter& w) {
+  w.op("S_MUL_FP f5, f5, f2", "mean square = s * (1/n)");
+  w.op("S_ADD_FP f5, f5, f3", "ve = + eps");
+  w.op("S_SQRT_FP f5, f5", "sd = sqrt(ve)");
+  w.op("S_RECI_FP f5, f5", "rs = 1 / sd");
 }
 
 void softmax(Plan& p) {
@@ -56,34 +51,33 @@ void softmax(Plan& p) {
   w.op("S_ADD_FP f2, f0, f0", "f2 = 0");
   w.op("V_RED_SUM f2, gp4, 0", "f2 = that element (exact)");
   for_rows(p, "m = max(x)", [&] { w.op("V_RED_MAX f2, gp3, 0", "m = max(m, max(row))"); });
-  for_rows(p, "e = exp(x - m), in place", [&] {
+  w.op("S_ADD_FP f3, f0, f0", "s = 0");
+  for_rows(p, "e = exp(x - m) in place; s = sum(e)", [&] {
     w.op("V_SUB_VF gp3, gp3, f2, 0, 0", "d = x - m");
     w.op("V_EXP_V gp3, gp3, 0", "e = exp(d)");
+    w.op("V_RED_SUM f3, gp3, 0", "s = bf16(s + sum(row))");
   });
-  emit_sum_rows(w, p.a, 0, p.rows, kOnesTile, p.stat);
-  w.set(kStat, p.stat, "sum row");
-  w.op("V_RECI_V gp6, gp6, 0", "r = 1 / s in every lane");
-  for_rows(p, "y = e * r", [&] { w.op("V_MUL_VV gp3, gp3, gp6, 0", "y = e * r"); });
+  w.op("S_RECI_FP f3, f3", "r = 1 / s");
+  for_rows(p, "y = e * r", [&] { w.op("V_MUL_VF gp3, gp3, f3, 0", "y = e * r"); });
 }
 
 void layernorm(Plan& p) {
   AsmWriter& w = p.w;
-  emit_sum_rows(w, p.a, 0, p.rows, kOnesTile, p.stat);
-  w.set(kStat, p.stat, "sum row");
-  w.op("V_MUL_VF gp6, gp6, f2, 0", "mean = s1 * (1/n), in every lane");
+  w.op("S_ADD_FP f4, f0, f0", "s1 = 0");
+  for_rows(p, "s1 = sum(x)", [&] { w.op("V_RED_SUM f4, gp3, 0", "s1 = bf16(s1 + sum(row))"); });
+  w.op("S_MUL_FP f4, f4, f2", "mean = s1 * (1/n)");
   w.set(kAux, p.scratch, "scratch row for c^2");
-  for_rows(p, "c = x - mean in place; sum c^2", [&] {
-    w.op("V_SUB_VV gp3, gp3, gp6, 0", "c = x - mean");
+  w.op("S_ADD_FP f5, f0, f0", "s2 = 0");
+  for_rows(p, "c = x - mean in place; s2 = sum(c^2)", [&] {
+    w.op("V_SUB_VF gp3, gp3, f4, 0, 0", "c = x - mean");
     w.op("V_MUL_VV gp4, gp3, gp3, 0", "q = c * c");
-    w.op("M_MV 0, gp0, gp4", "acc[:] += sum(q) (ones tile at MSRAM 0)");
+    w.op("V_RED_SUM f5, gp4, 0", "s2 = bf16(s2 + sum(q))");
   });
-  w.set(kStat, p.stat, "sum row");
-  w.op("M_MV_WO gp6, 0", "every lane = bf16(s2)");
-  emit_inv_std(p);
+  emit_inv_std(w);
   w.set(kAux, p.gamma, "gamma row");
   w.set(kAux2, p.beta, "beta row");
   for_rows(p, "y = c * rs * gamma + beta", [&] {
-    w.op("V_MUL_VF gp3, gp3, f4, 0", "z = c * rs");
+    w.op("V_MUL_VF gp3, gp3, f5, 0", "z = c * rs");
     w.op("V_MUL_VV gp3, gp3, gp4, 0", "g = z * gamma");
     w.op("V_ADD_VV gp3, gp3, gp5, 0", "y = g + beta");
     w.op("S_ADDI_INT gp4, gp4, " + n(p.a.vlen));
@@ -94,16 +88,15 @@ void layernorm(Plan& p) {
 void rmsnorm(Plan& p) {
   AsmWriter& w = p.w;
   w.set(kAux, p.scratch, "scratch row for x^2");
-  for_rows(p, "sum x^2", [&] {
+  w.op("S_ADD_FP f5, f0, f0", "s = 0");
+  for_rows(p, "s = sum(x^2)", [&] {
     w.op("V_MUL_VV gp4, gp3, gp3, 0", "q = x * x");
-    w.op("M_MV 0, gp0, gp4", "acc[:] += sum(q) (ones tile at MSRAM 0)");
+    w.op("V_RED_SUM f5, gp4, 0", "s = bf16(s + sum(q))");
   });
-  w.set(kStat, p.stat, "sum row");
-  w.op("M_MV_WO gp6, 0", "every lane = bf16(s)");
-  emit_inv_std(p);
+  emit_inv_std(w);
   w.set(kAux, p.gamma, "gamma row");
   for_rows(p, "y = x * rs * gamma", [&] {
-    w.op("V_MUL_VF gp3, gp3, f4, 0", "z = x * rs");
+    w.op("V_MUL_VF gp3, gp3, f5, 0", "z = x * rs");
     w.op("V_MUL_VV gp3, gp3, gp4, 0", "y = z * gamma");
     w.op("S_ADDI_INT gp4, gp4, " + n(p.a.vlen));
   });
@@ -125,19 +118,16 @@ std::string plena_norm_kernel(const NormKernel& k, const PlenaArch& a) {
   if (k.n == 0 || k.n % block)
     throw std::invalid_argument(std::string(name(k.kind)) + " template needs n to be a positive multiple of BLEN*VLEN = " +
                                 n(block) + ", got " + n(k.n));
-  if (a.mlen != a.vlen) throw std::invalid_argument("norm templates assume MLEN == VLEN");
-  if (a.msram_tiles < 1) throw std::invalid_argument("norm templates need one MSRAM tile");
   Plan p{k, a, {}};
   p.rows = k.n / a.vlen;
   const uint64_t tensors = k.kind == RowReduction::LayerNorm ? 3 : k.kind == RowReduction::RmsNorm ? 2 : 1;
-  const uint64_t need = tensors * p.rows + a.v_rows + 1;  // staged tensors, BLEN scratch rows, the sum row
+  const uint64_t need = tensors * p.rows + a.v_rows;  // staged tensors, BLEN scratch rows
   if (need > a.vram_rows)
     throw std::invalid_argument(std::string(name(k.kind)) + " template needs " + n(need) + " VRAM rows for n = " +
                                 n(k.n) + ", the platform has " + n(a.vram_rows));
   p.gamma = p.row(p.rows);
   p.beta = p.row(2 * p.rows);
   p.scratch = p.row(tensors * p.rows);
-  p.stat = p.scratch + block;
 
   AsmWriter& w = p.w;
   w.comment(std::string(name(k.kind)) + " over n = " + n(k.n) + " (" + n(p.rows) + " rows staged in VRAM)");
@@ -151,12 +141,10 @@ std::string plena_norm_kernel(const NormKernel& k, const PlenaArch& a) {
   emit_prefetch_rows(w, a, 0, 0, 0, p.rows, kPrecMx);
   if (tensors > 1) emit_prefetch_rows(w, a, 1, 0, p.gamma, p.rows, kPrecMx);
   if (tensors > 2) emit_prefetch_rows(w, a, 2, 0, p.beta, p.rows, kPrecMx);
-  w.op("S_LD_FP f1, gp0, " + n(kFpOne), "1.0");
   if (k.kind != RowReduction::Softmax) {
     w.op("S_LD_FP f2, gp0, " + n(kFpInvN), "1/n");
     w.op("S_LD_FP f3, gp0, " + n(kFpEps), "eps");
   }
-  emit_ones_tile(w, a, y_areg, kOnesTile, p.scratch, 0, 1);
   w.blank();
   switch (k.kind) {
     case RowReduction::Softmax: softmax(p); break;

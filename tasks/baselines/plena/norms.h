@@ -2,11 +2,10 @@
 // (MXFP8 in HBM; gamma/beta MXFP8 weights; y BF16). The vector is staged whole in VRAM
 // (n / VLEN rows), reduced, normalised row by row and stored.
 //
-// Sums run in the matrix unit's FP32 accumulator (M_MV of each row against an MSRAM tile
-// of ones) and are rounded to BF16 once, as the references sum in double and round once;
-// summing in a BF16 f-register (V_RED_SUM) would round after every row and drift by
-// several percent at n = 16384. Every other stage is one vector or scalar instruction,
-// rounded to BF16 like the reference stages in tasks/specs/<task>.yaml.
+// Sums use V_RED_SUM row by row into a BF16 f-register (float32 within a row, rounded to
+// BF16 after each row), which is exactly how the task references reduce on PLENA
+// (tasks/reference/float_ops.cpp reduce_sum). Every other stage is one vector or scalar
+// instruction, rounded to BF16 like the reference stages in tasks/specs/<task>.yaml.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -61,35 +61,4 @@ void emit_store_rows(AsmWriter& w, const PlenaArch& a, int areg, uint64_t hbm_of
   }
 }
 
-void emit_ones_tile(AsmWriter& w, const PlenaArch& a, int out_areg, uint64_t msram_tile, uint64_t scratch,
-                    uint64_t finite_row, int f_one, const RowRegs& r) {
-  if (a.mlen != a.vlen) throw std::invalid_argument("ones tile: the template assumes MLEN == VLEN");
-  w.comment("MSRAM tile of ones (staged through the output tensor in HBM: MSRAM is only written by H_PREFETCH_M)");
-  w.set(r.hbm, finite_row, "a row of finite values");
-  for (uint32_t i = 0; i < a.v_rows; ++i) {
-    w.set(r.vram, scratch + uint64_t(i) * a.vlen);
-    w.op("V_MUL_VF " + gp(r.vram) + ", " + gp(r.hbm) + ", f0, 0", "0");
-    w.op("V_ADD_VF " + gp(r.vram) + ", " + gp(r.vram) + ", f" + n(f_one) + ", 0", "1.0");
-  }
-  w.set(r.vram, scratch);
-  w.op("H_STORE_V " + gp(r.vram) + ", gp0, a" + n(out_areg) + ", 0, " + n(kPrecBf16), "ones -> output (scratch use)");
-  w.op("C_SET_STRIDE_REG gp0", "STRIDE = 0: every tile row reads the same ones");
-  w.set(r.vram, msram_tile, "MSRAM tile");
-  w.op("H_PREFETCH_M " + gp(r.vram) + ", gp0, a" + n(out_areg) + ", 1, " + n(kPrecBf16), "ones tile");
-}
-
-void emit_sum_rows(AsmWriter& w, const PlenaArch& a, uint64_t vram, uint64_t rows, uint64_t ones_tile,
-                   uint64_t out, const RowRegs& r) {
-  w.set(r.vram, vram, "first row");
-  w.set(r.hbm, ones_tile, "ones tile");
-  if (rows > 1) w.loop_start(r.loop, uint32_t(rows), "sum rows in the FP32 accumulator");
-  w.op("M_MV 0, " + gp(r.hbm) + ", " + gp(r.vram), "acc[:] += sum of the row");
-  if (rows > 1) {
-    w.op("S_ADDI_INT " + gp(r.vram) + ", " + gp(r.vram) + ", " + n(a.vlen));
-    w.loop_end(r.loop);
-  }
-  w.set(r.vram, out, "sum row");
-  w.op("M_MV_WO " + gp(r.vram) + ", 0", "every lane = bf16(sum)");
-}
-
 }  // namespace tlmcraft::tasks::plena

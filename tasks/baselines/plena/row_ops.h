@@ -1,6 +1,6 @@
 // Shared emit routines of the PLENA level-1 templates for data held as VLEN-wide VRAM rows:
-// moving whole row ranges between HBM and VRAM (with the BLEN-row granularity of
-// H_PREFETCH_V / H_STORE_V), and summing rows in the matrix unit's FP32 accumulator.
+// moving whole row ranges between HBM and VRAM with the BLEN-row granularity of
+// H_PREFETCH_V / H_STORE_V, including ranges that are not a multiple of BLEN rows.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -35,21 +35,5 @@ void emit_prefetch_rows(AsmWriter& w, const PlenaArch& a, int areg, uint64_t hbm
 // Leaves STRIDE = 0 when there was a tail.
 void emit_store_rows(AsmWriter& w, const PlenaArch& a, int areg, uint64_t hbm_offset, uint64_t vram,
                      uint64_t rows, uint64_t scratch, int precision, const RowRegs& r = {});
-
-// MSRAM tile at msram_tile = all ones (BF16 1.0), so that M_MV of a VRAM row against it
-// sums the row into every lane of the FP32 matrix accumulator. MSRAM is only written by
-// H_PREFETCH_M, so the ones are staged through HBM: BLEN VRAM rows at `scratch` are set to
-// 1.0 (from `finite_row`, any VRAM row of finite values, times 0 plus f_one), stored as BF16
-// to the output tensor in a[out_areg] (its first BLEN*VLEN elements, overwritten later by
-// the real result), and read back as an MLEN x MLEN tile with STRIDE = 0. f_one must hold
-// 1.0. Leaves STRIDE = 0.
-void emit_ones_tile(AsmWriter& w, const PlenaArch& a, int out_areg, uint64_t msram_tile, uint64_t scratch,
-                    uint64_t finite_row, int f_one, const RowRegs& r = {});
-
-// FP32 sum of `rows` VRAM rows from `vram` (all their lanes): M_MV each row against the
-// ones tile, then M_MV_WO writes the sum, rounded once to BF16, to all VLEN lanes of the
-// row `out`. Rounding once matches a reference that sums in double and rounds the total.
-void emit_sum_rows(AsmWriter& w, const PlenaArch& a, uint64_t vram, uint64_t rows, uint64_t ones_tile,
-                   uint64_t out, const RowRegs& r = {});
 
 }  // namespace tlmcraft::tasks::plena

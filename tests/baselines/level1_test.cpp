@@ -113,6 +113,26 @@ TEST(RowOps, TailTransfersMoveExactlyTheirRows) {
   }
 }
 
+// The GEMM options compose: Linear's bias step inside the double-buffered column loop
+// (C2: K = 128 needs 2 MSRAM tiles per W column, 4 with the second buffer).
+TEST(GemmOptions, DoubleBufferedLinearPasses) {
+  const auto inst = tasks::Registry::builtin().instance("linear", "plena", "C2");
+  const auto layout = inst.layout();  // owns the layout: keep it alive
+  bp::GemmKernel g;
+  g.m = 8, g.k = 128, g.n = 128;
+  g.x_addr = layout->placement("x").address;
+  g.w_addr = layout->placement("W").address;
+  g.y_addr = layout->placement("y").address;
+  g.has_bias = true;
+  g.bias_addr = layout->placement("bias").address;
+  g.double_buffer = true;
+  const std::string kernel = bp::plena_gemm_kernel(g);
+  for (const char* mode : {"serial", "pipelined"}) {
+    const auto r = run("linear", "C2", mode, kernel);
+    EXPECT_EQ(r.at("status"), "pass") << mode << ": " << describe(r);
+  }
+}
+
 template <class F>
 std::string error_of(F f) {
   try {

@@ -136,7 +136,7 @@ std::string plena_norm_kernel(const NormKernel& k, const PlenaArch& a) {
   if (tensors > 1) w.set_addr(1, kT1, k.gamma_addr, "a1 = gamma");
   if (tensors > 2) w.set_addr(2, kT1, k.beta_addr, "a2 = beta");
   w.set_addr(y_areg, kT1, k.y_addr, "a" + n(y_areg) + " = y");
-  w.set(kT1, k.n, "SCALE = elements of x (and of gamma, beta)");
+  w.set(kT1, k.n, tensors > 1 ? "SCALE = elements of x (and of each weight vector)" : "SCALE = elements of x");
   w.op("C_SET_SCALE_REG gp1");
   emit_prefetch_rows(w, a, 0, 0, 0, p.rows, kPrecMx);
   if (tensors > 1) emit_prefetch_rows(w, a, 1, 0, p.gamma, p.rows, kPrecMx);

@@ -201,7 +201,8 @@ void speedup_chart(std::ostream& os, const PlatformSummary& ps) {
     os << "<text x=\"4\" y=\"" << y + 14 << "\">" << html_escape(row.task) << "</text>";
     if (!row.geomean_speedup) {
       os << "<text x=\"" << label_w + 4 << "\" y=\"" << y + 14 << "\" class=\"no-speedup muted\" fill=\"#6a737d\">"
-         << (row.totals.passed == 0 ? "no correct kernel" : "no baseline") << "</text>\n";
+         << (row.totals.run == 0 ? "unsupported" : row.totals.passed == 0 ? "no correct kernel" : "no baseline")
+         << "</text>\n";
       continue;
     }
     const double s = *row.geomean_speedup;
@@ -216,12 +217,17 @@ void speedup_chart(std::ostream& os, const PlatformSummary& ps) {
      << "\" y2=\"" << height - 4 << "\"/>\n</svg>\n";
 }
 
-void utilisation_chart(std::ostream& os, const PlatformSummary& ps, const std::vector<JobView>& jobs) {
+void utilisation_chart(std::ostream& os, const PlatformSummary& ps, const std::vector<JobView>& all_jobs) {
   const std::string pid = id_token(ps.platform);
+  // Only jobs that ran far enough to have unit statistics get a row.
+  std::vector<JobView> jobs;
+  for (const auto& j : all_jobs) {
+    const auto it = j.record->find("units");
+    if (it != j.record->end() && it->is_array() && !it->empty()) jobs.push_back(j);
+  }
   std::vector<std::string> units;
   for (const auto& j : jobs) {
     const auto it = j.record->find("units");
-    if (it == j.record->end() || !it->is_array()) continue;
     for (const auto& u : *it) {
       const std::string name = u.is_object() ? str_field(u, "name") : "";
       if (!name.empty() && std::find(units.begin(), units.end(), name) == units.end()) units.push_back(name);

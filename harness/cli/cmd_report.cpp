@@ -13,6 +13,7 @@
 #include "harness/html_report.h"
 #include "harness/suite_runner.h"
 #include "harness/summary.h"
+#include "tasks/registry.h"
 
 namespace po = boost::program_options;
 
@@ -78,6 +79,7 @@ int cmd_report(const Args& args) {
   } catch (const std::invalid_argument& e) {
     throw InputError(e.what());
   }
+  ro.summary.task_order = tasks::benchmark_task_order();
   std::vector<nlohmann::json> records;
   for (const auto& path : vm["results"].as<std::vector<std::string>>()) {
     harness::JsonlContents c;

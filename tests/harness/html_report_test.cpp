@@ -65,13 +65,27 @@ TEST(HtmlReport, SpeedupAndUtilisationCharts) {
   EXPECT_NE(html.find("<rect class=\"bar faster\" data-task=\"gemm\""), std::string::npos);
   EXPECT_NE(html.find("<rect class=\"bar faster\" data-task=\"ffn\""), std::string::npos);
   EXPECT_NE(html.find("gemm: geometric-mean speedup 4.000x over 1 correct config(s)"), std::string::npos);
-  EXPECT_NE(html.find("class=\"no-speedup muted\" fill=\"#6a737d\">no correct kernel</text>"), std::string::npos);
+  // ffn solved C1 only; conv2d has no supported config.
+  EXPECT_NE(html.find("class=\"no-speedup muted\" fill=\"#6a737d\">unsupported</text>"), std::string::npos);
+  EXPECT_EQ(html.find(">no correct kernel</text>"), std::string::npos);
   // Utilisation: only silu C1 has unit statistics; vector 50% of a 70 px bar = 35 px.
   EXPECT_NE(html.find("<svg id=\"utilisation-plena\" class=\"utilisation\""), std::string::npos);
+  EXPECT_NE(html.find("<summary>1 jobs x 2 units (busy cycles / total cycles)</summary>"), std::string::npos);
   EXPECT_NE(html.find("<rect class=\"util-bar\" data-unit=\"vector\" x=\""), std::string::npos);
   EXPECT_NE(html.find("width=\"35.0\""), std::string::npos);
   EXPECT_NE(html.find("silu C1 vector: 50.0% busy (25 busy cycles, 1 stall cycles), 8 instructions"), std::string::npos);
   EXPECT_NE(html.find("<p id=\"utilisation-coral\" class=\"utilisation empty muted\">"), std::string::npos);
+}
+
+TEST(HtmlReport, SpeedupChartNamesTasksWithoutCorrectKernels) {
+  auto records = test::hand_made_records();
+  records.push_back({{"platform", "plena"}, {"task", "gelu"}, {"config", "C1"}, {"level", 1}, {"status", "fail"}});
+  const std::string html = render_html_report(records, HtmlReportOptions{});
+  // Rows: conv2d, gelu, gemm, silu, ffn; gelu is row 1: y = 22 + 20 + 14 = 56; labels of
+  // up to 6 characters: x = 6 * 8 + 16 + 4 = 68.
+  EXPECT_NE(html.find("<text x=\"4\" y=\"56\">gelu</text><text x=\"68\" y=\"56\" class=\"no-speedup muted\" "
+                      "fill=\"#6a737d\">no correct kernel</text>"),
+            std::string::npos);
 }
 
 TEST(HtmlReport, SummaryAndFailureTables) {

@@ -116,6 +116,10 @@ class Assembler {
     const InstructionSpec* ins;
   };
   std::vector<OpenLoop> loops_;
+  // Per-line scratch, reused so a line allocates nothing once they have grown.
+  std::vector<OperandToken> toks_;
+  std::vector<int64_t> values_;
+  std::vector<bool> ok_;
 
   void report(Severity sev, uint32_t line, uint32_t col, std::string_view token, std::string message,
               std::string hint = {}) {
@@ -179,8 +183,9 @@ void Assembler::mnemonic_error(std::string_view word, uint32_t line, uint32_t co
 bool Assembler::operand(const InstructionSpec& ins, size_t idx, const OperandToken& t, uint32_t line, int64_t& value) {
   const OperandSpec& op = ins.operands[idx];
   const OperandKind& k = spec_.kinds()[op.kind];
-  const std::string tok(t.text);
-  const std::string expected = "expected " + spec_.describe_operand(op);
+  // Message text is built only on the error paths: this function runs per operand.
+  const std::string_view tok_view = t.text;
+  auto expected = [&] { return "expected " + spec_.describe_operand(op); };
   int64_t num = 0;
   switch (k.type) {
     case KindType::Register: {
@@ -189,7 +194,7 @@ bool Assembler::operand(const InstructionSpec& ins, size_t idx, const OperandTok
       if (cls == k.register_class) {
         if (num >= rc.count) {
           report(Severity::Error, line, t.col, t.text,
-                 "register number out of range: '" + tok + "' (" + rc.name + " registers are " + rc.range_text() + ")",
+                 "register number out of range: '" + std::string(tok_view) + "' (" + rc.name + " registers are " + rc.range_text() + ")",
                  spec_.display_name() + " has " + std::to_string(rc.count) + " " + rc.name + " registers; " +
                      where(ins, idx));
           return false;
@@ -199,8 +204,8 @@ bool Assembler::operand(const InstructionSpec& ins, size_t idx, const OperandTok
       }
       if (cls >= 0) {
         const RegisterClass& got = spec_.register_classes()[cls];
-        report(Severity::Error, line, t.col, t.text, expected + ", got '" + tok + "'",
-               "'" + tok + "' is " + with_article(got.name) + " register; " + where(ins, idx));
+        report(Severity::Error, line, t.col, t.text, expected() + ", got '" + std::string(tok_view) + "'",
+               "'" + std::string(tok_view) + "' is " + with_article(got.name) + " register; " + where(ins, idx));
         return false;
       }
       if (parse_integer(t.text, num)) {
@@ -208,20 +213,20 @@ bool Assembler::operand(const InstructionSpec& ins, size_t idx, const OperandTok
           value = rc.zero_register;
           return true;
         }
-        report(Severity::Error, line, t.col, t.text, expected + ", got '" + tok + "'",
+        report(Severity::Error, line, t.col, t.text, expected() + ", got '" + std::string(tok_view) + "'",
                "registers are written " + rc.prefix + "0.." + rc.prefix + std::to_string(rc.count - 1) +
                    ", not as numbers; " + where(ins, idx));
         return false;
       }
       // Right name in the wrong case (GP3, F1).
-      std::string lower(tok);
+      std::string lower(tok_view);
       for (auto& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
-      if (lower != tok && parse_register(lower, num) >= 0) {
-        report(Severity::Error, line, t.col, t.text, expected + ", got '" + tok + "'",
+      if (lower != tok_view && parse_register(lower, num) >= 0) {
+        report(Severity::Error, line, t.col, t.text, expected() + ", got '" + std::string(tok_view) + "'",
                "register names are lower case: " + lower + "; " + where(ins, idx));
         return false;
       }
-      report(Severity::Error, line, t.col, t.text, expected + ", got '" + tok + "'", where(ins, idx));
+      report(Severity::Error, line, t.col, t.text, expected() + ", got '" + std::string(tok_view) + "'", where(ins, idx));
       return false;
     }
     case KindType::Zero: {
@@ -234,7 +239,7 @@ bool Assembler::operand(const InstructionSpec& ins, size_t idx, const OperandTok
         value = 0;
         return true;
       }
-      report(Severity::Error, line, t.col, t.text, expected + ", got '" + tok + "'",
+      report(Severity::Error, line, t.col, t.text, expected() + ", got '" + std::string(tok_view) + "'",
              "this operand position is unused and must be 0; " + where(ins, idx));
       return false;
     }
@@ -242,10 +247,10 @@ bool Assembler::operand(const InstructionSpec& ins, size_t idx, const OperandTok
       const int64_t lo = spec_.operand_min(op), hi = spec_.operand_max(op);
       if (!parse_integer(t.text, num)) {
         const int cls = parse_register(t.text, num);
-        std::string hint = cls >= 0 ? "'" + tok + "' is a register, but this operand is a number written in the "
+        std::string hint = cls >= 0 ? "'" + std::string(tok_view) + "' is a register, but this operand is a number written in the "
                                       "instruction; "
                                     : std::string("immediates are decimal (123) or hex (0x7B); ");
-        report(Severity::Error, line, t.col, t.text, expected + ", got '" + tok + "'", hint + where(ins, idx));
+        report(Severity::Error, line, t.col, t.text, expected() + ", got '" + std::string(tok_view) + "'", hint + where(ins, idx));
         return false;
       }
       if (num < lo || num > hi) {
@@ -256,11 +261,11 @@ bool Assembler::operand(const InstructionSpec& ins, size_t idx, const OperandTok
         else hint = where(ins, idx);
         if (lo == 0 && hi == 1)
           report(Severity::Error, line, t.col, t.text,
-                 "expected a flag (0 or 1) for " + op.name + " of " + ins.mnemonic + ", got '" + tok + "'", hint);
+                 "expected a flag (0 or 1) for " + op.name + " of " + ins.mnemonic + ", got '" + std::string(tok_view) + "'", hint);
         else
           report(Severity::Error, line, t.col, t.text,
                  "immediate out of range: expected " + std::to_string(lo) + ".." + std::to_string(hi) + " for " +
-                     op.name + " of " + ins.mnemonic + ", got '" + tok + "'",
+                     op.name + " of " + ins.mnemonic + ", got '" + std::string(tok_view) + "'",
                  hint);
         return false;
       }
@@ -380,7 +385,8 @@ void Assembler::line(std::string_view text, uint32_t lineno, Program& out) {
   }
 
   // Operands: comma-separated, each a single token.
-  std::vector<OperandToken> toks;
+  std::vector<OperandToken>& toks = toks_;
+  toks.clear();
   bool line_ok = true;
   pos = after;
   if (!trim(code.substr(pos)).empty()) {
@@ -431,8 +437,10 @@ void Assembler::line(std::string_view text, uint32_t lineno, Program& out) {
   }
   if (toks.size() > max_ops) return;
 
-  std::vector<int64_t> values(max_ops, 0);
-  std::vector<bool> ok(max_ops, true);
+  std::vector<int64_t>& values = values_;
+  std::vector<bool>& ok = ok_;
+  values.assign(max_ops, 0);
+  ok.assign(max_ops, true);
   for (size_t i = 0; i < max_ops; ++i) {
     if (i < toks.size()) {
       ok[i] = operand(*ins, i, toks[i], lineno, values[i]);

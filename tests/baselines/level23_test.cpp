@@ -1,0 +1,49 @@
+// Level-2/3 PLENA template baselines: every configuration passes its check (one trial),
+// and C1's serial cycles are pinned. The pins are regression values recorded from a run
+// of the baseline, not hand derivations.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "harness/evaluate.h"
+#include "platforms/registry.h"
+
+namespace {
+
+nlohmann::json run(const std::string& task, const std::string& config) {
+  auto platform = tlmcraft::make_platform("plena");
+  tlmcraft::EvalOptions o;
+  o.task = task;
+  o.config = config;
+  o.use_baseline = true;
+  o.trials = 1;
+  o.compare_baseline = false;
+  return tlmcraft::evaluate(*platform, o);
+}
+
+struct Case {
+  const char* task;
+  long long c1_cycles;  // regression pin (serial timing), recorded from a run
+  int configs;          // C1..C<configs> must pass (decoders: only C1 passes so far)
+};
+
+class Level23Baseline : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Level23Baseline, EveryConfigPassesAndC1CyclesArePinned) {
+  const Case c = GetParam();
+  for (int i = 1; i <= c.configs; ++i) {
+    const std::string config = "C" + std::to_string(i);
+    const auto r = run(c.task, config);
+    ASSERT_EQ(r.value("status", std::string()), "pass") << c.task << " " << config << ": " << r.dump().substr(0, 2000);
+    if (i == 1) EXPECT_EQ(r.at("cycles").get<long long>(), c.c1_cycles) << c.task;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Plena, Level23Baseline,
+                         ::testing::Values(Case{"rope", 2354, 5}, Case{"ffn", 2827, 5}, Case{"swiglu", 4252, 5},
+                                           Case{"scaled_dot_product", 3827, 5}, Case{"flash_attention", 3827, 5},
+                                           Case{"mha", 3827, 5}, Case{"mqa", 7666, 5}, Case{"gqa", 7666, 5},
+                                           Case{"llama_decoder", 36047, 1}, Case{"t5_decoder", 42629, 1}),
+                         [](const auto& info) { return std::string(info.param.task); });
+
+}  // namespace

@@ -44,24 +44,13 @@ void DmaConfig::validate() const {
 DmaConfig DmaConfig::from_yaml(const YAML::Node& node, const std::string& where) {
   YamlMap m(node, where);
   DmaConfig c;
-  auto u32 = [&](const char* key, uint32_t fallback) {
-    const uint64_t v = m.u64(key, fallback);
-    if (v > UINT32_MAX) throw ConfigError(m.at(key) + ": too large");
-    return static_cast<uint32_t>(v);
-  };
   c.name = m.str("name", c.name);
-  c.queue_depth = u32("queue_depth", c.queue_depth);
+  c.queue_depth = m.u32("queue_depth", c.queue_depth);
   c.bytes_per_cycle = m.u64("bytes_per_cycle", c.bytes_per_cycle);
-  c.max_outstanding = u32("max_outstanding", c.max_outstanding);
+  c.max_outstanding = m.u32("max_outstanding", c.max_outstanding);
   c.granule_bytes = m.u64("granule_bytes", c.granule_bytes);
   c.clock_period = m.clock_period(c.clock_period);
-  m.finish();
-  try {
-    c.validate();
-  } catch (const ConfigError& e) {
-    throw ConfigError(where + ": " + e.what());
-  }
-  return c;
+  return finish_config(m, c, where);
 }
 
 nlohmann::json DmaConfig::to_json() const {
@@ -70,7 +59,7 @@ nlohmann::json DmaConfig::to_json() const {
           {"bytes_per_cycle", bytes_per_cycle},
           {"max_outstanding", max_outstanding},
           {"granule_bytes", granule_bytes},
-          {"clock_period_ps", clock_period.value() / sc_core::sc_time(1, sc_core::SC_PS).value()}};
+          {"clock_period_ps", picoseconds(clock_period)}};
 }
 
 DmaEngine::DmaEngine(sc_core::sc_module_name name, const DmaConfig& config)

@@ -48,15 +48,10 @@ void DramConfig::validate() const {
 DramConfig DramConfig::from_yaml(const YAML::Node& node, const std::string& where) {
   YamlMap m(node, where);
   DramConfig c;
-  auto u32 = [&](const char* key, uint32_t fallback) {
-    const uint64_t v = m.u64(key, fallback);
-    if (v > UINT32_MAX) throw ConfigError(m.at(key) + ": too large");
-    return static_cast<uint32_t>(v);
-  };
   c.name = m.str("name", c.name);
   c.capacity_bytes = m.u64("capacity_bytes", c.capacity_bytes);
-  c.channels = u32("channels", c.channels);
-  c.banks_per_channel = u32("banks_per_channel", c.banks_per_channel);
+  c.channels = m.u32("channels", c.channels);
+  c.banks_per_channel = m.u32("banks_per_channel", c.banks_per_channel);
   c.row_bytes = m.u64("row_bytes", c.row_bytes);
   c.granule_bytes = m.u64("granule_bytes", c.granule_bytes);
   c.interleave_bytes = m.u64("interleave_bytes", c.granule_bytes);
@@ -65,16 +60,10 @@ DramConfig DramConfig::from_yaml(const YAML::Node& node, const std::string& wher
   c.tRP = m.u64("tRP", c.tRP);
   c.tRAS = m.u64("tRAS", c.tRAS);
   c.burst_cycles = m.u64("burst_cycles", c.burst_cycles);
-  c.queue_depth = u32("queue_depth", c.queue_depth);
+  c.queue_depth = m.u32("queue_depth", c.queue_depth);
   c.page_bytes = m.u64("page_bytes", c.page_bytes);
   c.clock_period = m.clock_period(c.clock_period);
-  m.finish();
-  try {
-    c.validate();
-  } catch (const ConfigError& e) {
-    throw ConfigError(where + ": " + e.what());
-  }
-  return c;
+  return finish_config(m, c, where);
 }
 
 DramConfig DramConfig::from_yaml_file(const std::string& path) { return from_yaml(load_yaml_file(path), path); }
@@ -94,7 +83,7 @@ nlohmann::json DramConfig::to_json() const {
           {"burst_cycles", burst_cycles},
           {"queue_depth", queue_depth},
           {"page_bytes", page_bytes},
-          {"clock_period_ps", clock_period.value() / sc_core::sc_time(1, sc_core::SC_PS).value()}};
+          {"clock_period_ps", picoseconds(clock_period)}};
 }
 
 Dram::Dram(sc_core::sc_module_name name, const DramConfig& config)

@@ -78,13 +78,7 @@ RouterConfig RouterConfig::from_yaml(const YAML::Node& node, const std::string& 
     em.finish();
     c.map.push_back(e);
   }
-  m.finish();
-  try {
-    c.validate();
-  } catch (const ConfigError& e) {
-    throw ConfigError(where + ": " + e.what());
-  }
-  return c;
+  return finish_config(m, c, where);
 }
 
 nlohmann::json RouterConfig::to_json() const {
@@ -94,7 +88,7 @@ nlohmann::json RouterConfig::to_json() const {
   return {{"name", name},
           {"hop_latency", hop_latency},
           {"map", entries},
-          {"clock_period_ps", clock_period.value() / sc_core::sc_time(1, sc_core::SC_PS).value()}};
+          {"clock_period_ps", picoseconds(clock_period)}};
 }
 
 Router::Router(sc_core::sc_module_name name, const RouterConfig& config)

@@ -42,13 +42,7 @@ ScratchpadConfig ScratchpadConfig::from_yaml(const YAML::Node& node, const std::
   c.read_latency = m.u64("read_latency", c.read_latency);
   c.write_latency = m.u64("write_latency", c.write_latency);
   c.clock_period = m.clock_period(c.clock_period);
-  m.finish();
-  try {
-    c.validate();
-  } catch (const ConfigError& e) {
-    throw ConfigError(where + ": " + e.what());
-  }
-  return c;
+  return finish_config(m, c, where);
 }
 
 nlohmann::json ScratchpadConfig::to_json() const {
@@ -59,7 +53,7 @@ nlohmann::json ScratchpadConfig::to_json() const {
           {"ports_per_bank", ports_per_bank},
           {"read_latency", read_latency},
           {"write_latency", write_latency},
-          {"clock_period_ps", clock_period.value() / sc_core::sc_time(1, sc_core::SC_PS).value()}};
+          {"clock_period_ps", picoseconds(clock_period)}};
 }
 
 Scratchpad::Scratchpad(sc_core::sc_module_name name, const ScratchpadConfig& config)

@@ -126,6 +126,12 @@ YAML::Node YamlMap::node(const std::string& key) {
   return n;
 }
 
+uint32_t YamlMap::u32(const std::string& key, uint32_t fallback) {
+  const uint64_t v = u64(key, fallback);
+  if (v > UINT32_MAX) throw ConfigError(at(key) + ": too large");
+  return static_cast<uint32_t>(v);
+}
+
 void YamlMap::finish() const {
   for (const auto& kv : node_) {
     const std::string key = kv.first.Scalar();

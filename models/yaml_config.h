@@ -33,6 +33,7 @@ class YamlMap {
   bool has(const std::string& key) const;
   uint64_t u64(const std::string& key, uint64_t fallback);
   uint64_t u64(const std::string& key);  // required
+  uint32_t u32(const std::string& key, uint32_t fallback);  // ConfigError above 2^32 - 1
   std::string str(const std::string& key, const std::string& fallback);
   // Clock period from `clock_period_ps` (integer) or `clock_period_ns` (number); fallback
   // if neither is present.
@@ -48,5 +49,21 @@ class YamlMap {
   std::string where_;
   std::set<std::string> used_;
 };
+
+// Ends a config's from_yaml: rejects unread keys, then runs the config's validate() with
+// `where` prefixed to its message.
+template <class Config>
+Config finish_config(const YamlMap& m, Config c, const std::string& where) {
+  m.finish();
+  try {
+    c.validate();
+  } catch (const ConfigError& e) {
+    throw ConfigError(where + ": " + e.what());
+  }
+  return c;
+}
+
+// A clock period as whole picoseconds (the unit configs are written back in).
+inline uint64_t picoseconds(const sc_core::sc_time& t) { return t.value() / sc_core::sc_time(1, sc_core::SC_PS).value(); }
 
 }  // namespace tlmcraft::models

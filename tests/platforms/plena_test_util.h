@@ -27,7 +27,12 @@ inline void load(PlenaPlatform& p, const std::string& kernel) {
 
 inline RunResult run(PlenaPlatform& p, const std::string& kernel, RunLimits limits = {}) {
   load(p, kernel);
-  if (::testing::Test::HasFatalFailure()) return RunResult{StopReason::Fault, "assembly failed"};
+  if (::testing::Test::HasFatalFailure()) {
+    RunResult failed;
+    failed.stop = StopReason::Fault;
+    failed.message = "assembly failed";
+    return failed;
+  }
   return p.run(limits, {});
 }
 

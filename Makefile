@@ -15,9 +15,11 @@ build: deps
 demo: build
 	@bash scripts/demo.sh $(BUILD)
 
-# The browser test of the HTML report needs Chromium (test-only dependency).
+# Test-only dependencies: Chromium (HTML report browser test), qemu-user (the RISC-V
+# differential tests), Node.js and npm (the MCP client test).
 test: deps
-	@bash scripts/install-deps.sh chromium
+	@bash scripts/install-deps.sh chromium qemu-user
+	@command -v npm >/dev/null || bash scripts/install-deps.sh nodejs npm
 	@$(MAKE) --no-print-directory build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 

@@ -112,7 +112,8 @@ json evaluate(Platform& platform, const EvalOptions& o) {
 
   isa::Program prog;
   std::vector<isa::Diagnostic> diags;
-  const bool assembled = platform.assemble(source, path, prog, diags);
+  // The toolchain sees a file name whose extension gives the language (Coral baselines are C).
+  const bool assembled = platform.assemble(source, o.use_baseline ? tasks::baseline_file_name(inst) : path, prog, diags);
   json dj = json::array();
   for (const auto& d : diags) dj.push_back(d.format());
   rep["assemble"] = {{"ok", assembled}, {"diagnostics", dj}, {"instructions", prog.code.size()}};
@@ -172,7 +173,8 @@ json evaluate(Platform& platform, const EvalOptions& o) {
     if (!o.use_baseline && o.compare_baseline) {
       isa::Program bp;
       std::vector<isa::Diagnostic> bd;
-      if (platform.assemble(tasks::baseline_kernel(inst, platform.config()), "baseline", bp, bd)) {
+      if (platform.assemble(tasks::baseline_kernel(inst, platform.config()), tasks::baseline_file_name(inst), bp,
+                            bd)) {
         json bt;
         const RunResult br = run_trial(platform, bp, inst, o.seed, o, {}, bt);
         base = br.ok() ? br.cycles : 0;

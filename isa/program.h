@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tlmcraft::isa {
@@ -22,11 +23,26 @@ struct Instruction {
   uint32_t col = 0;         // 1-based column of the mnemonic
 };
 
+// A loadable memory image (ISAs assembled by an external toolchain into ELF, e.g. RISC-V).
+struct Segment {
+  uint64_t address = 0;
+  std::vector<uint8_t> bytes;   // file contents; memsz beyond them is zero-filled
+  uint64_t mem_size = 0;        // >= bytes.size()
+  bool executable = false;
+  bool writable = false;
+};
+
 struct Program {
   std::string isa;                        // ISA name, e.g. "plena"
   std::string source_name;                // file name used in diagnostics
   std::vector<std::string> source_lines;  // the kernel text, for fault messages and profiles
-  std::vector<Instruction> code;          // one entry per instruction, PC = index
+  std::vector<Instruction> code;          // table-driven ISAs: one entry per instruction, PC = index
+  // Image-based ISAs (code empty): segments, entry point, and the kernel source line of
+  // each instruction address (from the assembler's listing/debug info; 0 = unknown).
+  std::vector<Segment> segments;
+  uint64_t entry = 0;
+  std::vector<std::pair<uint64_t, uint32_t>> line_of_address;  // sorted by address
+  std::vector<std::pair<std::string, uint64_t>> symbols;       // name -> address
 };
 
 enum class Severity { Error, Warning, Note };

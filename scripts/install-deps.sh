@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libsystemc-dev libyaml-cpp-dev
       libboost-program-options-dev nlohmann-json3-dev libgtest-dev libgmock-dev
-      libcurl4-openssl-dev)
+      libcurl4-openssl-dev
+      binutils-riscv64-unknown-elf clang-16 lld-16)
 pkgs+=("$@")
 missing=()
 for p in "${pkgs[@]}"; do

@@ -16,4 +16,10 @@ int cmd_baseline(const Args& args);  // tlmcraft baseline --platform P --task T 
 int cmd_bench(const Args& args);     // tlmcraft bench (suite runs)
 int cmd_report(const Args& args);    // tlmcraft report RESULTS.jsonl -o report.html
 
+// Commands built outside harness/ (agent/cli: agent, agent-bench, mcp) add themselves to
+// the dispatch table from a static initialiser in a source file of the executable:
+//   static const bool registered = register_command("mcp", cmd_mcp, "MCP server over stdio");
+using CommandFn = int (*)(const Args&);
+bool register_command(const char* name, CommandFn fn, const char* summary);
+
 }  // namespace tlmcraft::cli

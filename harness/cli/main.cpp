@@ -13,9 +13,9 @@ struct Command {
   const char* summary;
 };
 
-const std::map<std::string, Command>& commands() {
+std::map<std::string, Command>& commands() {
   using namespace tlmcraft::cli;
-  static const std::map<std::string, Command> table = {
+  static std::map<std::string, Command> table = {
       {"list", {cmd_list, "list platforms, ISAs and tasks"}},
       {"isa", {cmd_isa, "render (doc) or validate (check) an ISA description"}},
       {"asm", {cmd_asm, "assemble a kernel: check, list, encode"}},
@@ -27,9 +27,17 @@ const std::map<std::string, Command>& commands() {
   return table;
 }
 
+}  // namespace
+
+bool tlmcraft::cli::register_command(const char* name, CommandFn fn, const char* summary) {
+  return commands().emplace(name, Command{fn, summary}).second;
+}
+
+namespace {
+
 void usage(std::ostream& os) {
   os << "usage: tlmcraft <command> [options]   (tlmcraft <command> --help for details)\n\ncommands:\n";
-  for (const auto& [name, c] : commands()) os << "  " << name << std::string(10 - name.size(), ' ') << c.summary << "\n";
+  for (const auto& [name, c] : commands()) os << "  " << name << std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') << c.summary << "\n";
   os << "\nexit codes: 0 ok, 1 kernel or task failure, 2 usage or input error\n";
 }
 

@@ -43,4 +43,9 @@ std::string baseline_kernel(const Instance& inst, const nlohmann::json& platform
   return plena_generators().at(inst.task().name)(inst, plena_arch(platform_config));
 }
 
+std::string baseline_file_name(const Instance& inst) {
+  const std::string stem = "baseline_" + inst.task().name + "_" + inst.config().name;
+  return stem + (inst.platform() == PlatformId::Coral ? ".c" : ".asm");
+}
+
 }  // namespace tlmcraft::tasks

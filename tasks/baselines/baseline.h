@@ -15,5 +15,8 @@ bool has_baseline(const Instance& instance);
 // configuration (Platform::config()), from which the generator reads the architecture
 // parameters (MLEN, VLEN, memory sizes). Throws TaskError when no baseline exists.
 std::string baseline_kernel(const Instance& instance, const nlohmann::json& platform_config);
+// The file name the baseline's source is assembled/compiled under; its extension tells
+// the platform's toolchain the language (Coral baselines are C: ".c").
+std::string baseline_file_name(const Instance& instance);
 
 }  // namespace tlmcraft::tasks

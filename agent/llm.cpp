@@ -1,0 +1,52 @@
+#include "agent/llm.h"
+
+namespace tlmcraft::agent {
+
+const char* to_string(Role r) {
+  switch (r) {
+    case Role::System: return "system";
+    case Role::User: return "user";
+    case Role::Assistant: return "assistant";
+    case Role::Tool: return "tool";
+  }
+  return "?";
+}
+
+static Role role_from(const std::string& s) {
+  if (s == "system") return Role::System;
+  if (s == "user") return Role::User;
+  if (s == "assistant") return Role::Assistant;
+  if (s == "tool") return Role::Tool;
+  throw std::invalid_argument("unknown message role '" + s + "'");
+}
+
+nlohmann::json Message::to_json() const {
+  nlohmann::json j = {{"role", to_string(role)}, {"content", content}};
+  if (!tool_calls.empty()) {
+    j["tool_calls"] = nlohmann::json::array();
+    for (const auto& c : tool_calls) j["tool_calls"].push_back({{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
+  }
+  if (role == Role::Tool) {
+    j["tool_call_id"] = tool_call_id;
+    j["tool_name"] = tool_name;
+    j["is_error"] = is_error;
+    if (!data.is_null()) j["data"] = data;
+  }
+  return j;
+}
+
+Message Message::from_json(const nlohmann::json& j) {
+  Message m;
+  m.role = role_from(j.at("role").get<std::string>());
+  m.content = j.value("content", "");
+  if (j.contains("tool_calls"))
+    for (const auto& c : j["tool_calls"])
+      m.tool_calls.push_back({c.value("id", ""), c.at("name").get<std::string>(), c.value("arguments", "")});
+  m.tool_call_id = j.value("tool_call_id", "");
+  m.tool_name = j.value("tool_name", "");
+  m.is_error = j.value("is_error", false);
+  if (j.contains("data")) m.data = j["data"];
+  return m;
+}
+
+}  // namespace tlmcraft::agent

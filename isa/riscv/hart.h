@@ -163,8 +163,17 @@ class Hart {
   // Disassembly of one instruction word (objdump-like, for fault messages and traces).
   static std::string disassemble(uint32_t raw, uint32_t pc);
 
+  // Runs until mpause (halted), a trap (thrown) or `max_steps` instructions; returns the
+  // number of instructions retired. The tight loop of the ISS benchmark and difftests.
+  uint64_t run(uint64_t max_steps);
+
  private:
   MemoryRegion* find_region(uint32_t addr, uint32_t n);
+  // find_region() that throws `fault` (access fault naming the address) when unmapped.
+  MemoryRegion* region_or_fault(uint32_t addr, uint32_t n, TrapCause fault);
+  [[noreturn]] void misaligned(TrapCause cause, uint32_t addr, unsigned n) const;
+  [[noreturn]] void read_only_store(const MemoryRegion& region, uint32_t addr) const;
+  void invalidate_decoded(uint32_t addr, uint32_t n);  // a store hit executable memory
   std::vector<MemoryRegion> regions_;
   MemoryRegion* last_region_ = nullptr;
   struct DecodeCache;
@@ -174,6 +183,31 @@ class Hart {
 // Decoders. decode() handles every instruction; it calls decode_vector() for OP-V
 // (0x57), vector loads/stores (LOAD-FP/STORE-FP with a vector width) and returns false
 // from it for unknown encodings (the instruction is then illegal).
+// ---- typed scalar accesses (inline: they are on the ISS's hot path) ------------------
+template <typename T> inline T Hart::load(uint32_t addr) {
+  if (addr & (sizeof(T) - 1)) misaligned(TrapCause::LoadMisaligned, addr, sizeof(T));
+  MemoryRegion* r = last_region_;
+  if (r == nullptr || uint64_t(addr - r->base) + sizeof(T) > r->size)
+    r = region_or_fault(addr, sizeof(T), TrapCause::LoadAccessFault);
+  T value;
+  std::memcpy(&value, r->data + (addr - r->base), sizeof(T));
+  info.mem_addr = addr;
+  info.mem_bytes = sizeof(T);
+  return value;
+}
+
+template <typename T> inline void Hart::store(uint32_t addr, T value) {
+  if (addr & (sizeof(T) - 1)) misaligned(TrapCause::StoreMisaligned, addr, sizeof(T));
+  MemoryRegion* r = last_region_;
+  if (r == nullptr || uint64_t(addr - r->base) + sizeof(T) > r->size)
+    r = region_or_fault(addr, sizeof(T), TrapCause::StoreAccessFault);
+  if (!r->writable) read_only_store(*r, addr);
+  std::memcpy(r->data + (addr - r->base), &value, sizeof(T));
+  if (r->executable) invalidate_decoded(addr, sizeof(T));
+  info.mem_addr = addr;
+  info.mem_bytes = sizeof(T);
+}
+
 DecodedInsn decode(uint32_t raw);
 bool decode_vector(uint32_t raw, DecodedInsn& out);
 std::string disassemble_vector(uint32_t raw);  // "" if not a vector instruction

@@ -251,9 +251,9 @@ std::vector<MemAccess> memory_effects(const Op& op, Values& values, const Arch& 
   } else if (m == "H_PREFETCH_M") {
     out = {range(Space::Msram, true, gpv("rd"), tile), whole(Space::Hbm, false)};
   } else if (m == "H_PREFETCH_V") {
-    out = {range(Space::Vram, true, gpv("rd"), arch.blen * arch.vlen), whole(Space::Hbm, false)};
+    out = {range(Space::Vram, true, gpv("rd"), arch.prefetch_rows * arch.vlen), whole(Space::Hbm, false)};
   } else if (m == "H_STORE_V") {
-    out = {range(Space::Vram, false, gpv("rd"), arch.blen * arch.vlen), whole(Space::Hbm, true)};
+    out = {range(Space::Vram, false, gpv("rd"), arch.prefetch_rows * arch.vlen), whole(Space::Hbm, true)};
   } else if (m == "S_LD_FP" || m == "S_ST_FP") {
     out = {range(Space::FpMem, m == "S_ST_FP", plus(gpv("rs1"), op.operand("imm")), 1)};
   } else if (m == "S_LD_INT" || m == "S_ST_INT") {

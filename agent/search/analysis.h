@@ -16,6 +16,7 @@ namespace tlmcraft::agent::search {
 // the benchmark's).
 struct Arch {
   int64_t mlen = 64, vlen = 64, blen = 4, hlen = 16;
+  int64_t prefetch_rows = 4;  // rows moved by H_PREFETCH_V / H_STORE_V (arch.v_prefetch_rows)
 };
 
 // Registers and implicit resources as small integers: gp N -> N, f N -> 16 + N,

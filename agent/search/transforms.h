@@ -45,12 +45,4 @@ int hoist_invariants(Kernel& kernel, int id);
 // instruction moved.
 bool schedule_prefetch_first(Kernel& kernel, const Arch& arch);
 
-// Gives the second copy of each pair of iterations of loop `id` its own VRAM buffer:
-// unrolls by 2 and redirects the copy's VRAM base register (a loop-invariant register
-// holding a known constant that only VRAM operands read) to base + `offset`, when the
-// VRAM range the copy touches through it, moved by `offset`, is used by nothing else in
-// the kernel and fits below `vram_rows * VLEN`. This removes the WAR/WAW dependences
-// between consecutive iterations so prefetch of one overlaps compute of the other.
-bool double_buffer(Kernel& kernel, int id, const Arch& arch, int64_t vram_elements, std::string& why);
-
 }  // namespace tlmcraft::agent::search

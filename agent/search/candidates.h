@@ -1,0 +1,51 @@
+// Candidate kernels one transformation step away from a parent kernel, each named by
+// the transformation and ranked by a static cycle estimate, and the best-first search
+// policy that decides which candidates to evaluate next from what was evaluated so far.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "agent/search/analysis.h"
+#include "agent/search/kernel.h"
+
+namespace tlmcraft::agent::search {
+
+struct SearchContext {
+  Arch arch;
+  bool pipelined = false;             // timing.mode: candidates are also prefetch-scheduled
+  size_t max_instructions = 4096;     // static size limit of any candidate
+  uint64_t seed = 1;                  // tie-break order among equally ranked candidates
+};
+
+struct Candidate {
+  std::string name;    // "unroll L2 x4 + simplify"
+  std::string text;    // the kernel
+  double estimate = 0; // static cycle estimate (serial model), lower is better
+};
+
+// Serial-model cycle estimate: executed instructions times their class latency, a
+// fixed cost per HBM transfer. Only differences between related kernels matter.
+double estimate_cycles(const Block& code, const Arch& arch);
+
+// Every transformation that applies to `parent`, cleaned up with simplify(), distinct
+// texts different from the parent's, best estimate first.
+std::vector<Candidate> generate_candidates(const std::string& parent, const SearchContext& context);
+
+// One evaluated kernel.
+struct Evaluated {
+  std::string text;
+  bool correct = false;
+  double cycles = 0;
+};
+
+// The next batch to evaluate: candidates of the best correct kernels (best first) not
+// evaluated yet, at most `batch` of them. Empty when nothing is left to try.
+std::vector<Candidate> next_batch(const std::vector<Evaluated>& evaluated, const SearchContext& context,
+                                  size_t batch, std::map<std::string, std::vector<Candidate>>* cache = nullptr);
+
+// The fastest correct evaluated kernel (nullptr if none is correct).
+const Evaluated* best_correct(const std::vector<Evaluated>& evaluated);
+
+}  // namespace tlmcraft::agent::search

@@ -5,7 +5,9 @@
 #include <filesystem>
 #include <sstream>
 
+#include "tasks/cpu/cpu_programs.h"
 #include "tasks/generator.h"
+#include "tasks/layout_coral.h"
 #include "tasks/numerics.h"
 #include "tasks/reference/reference.h"
 
@@ -29,6 +31,7 @@ TensorSet Instance::generate_inputs(uint64_t seed) const {
 }
 
 TensorSet Instance::reference_outputs(const TensorSet& inputs) const {
+  if (cpu::is_cpu_program(task_->name)) return cpu::reference(*task_, params(), inputs);
   return reference(*task_, platform_, params(), inputs);
 }
 
@@ -61,10 +64,18 @@ CheckResult Instance::check(const TensorSet& got, const std::vector<std::vector<
 }
 
 CheckResult Instance::check(const DecodedOutputs& got, const TensorSet& want, const CheckOptions& options) const {
+  if (platform_ == PlatformId::Coral) {  // Coral's poison byte is a valid value: see coral_resolve_unwritten
+    DecodedOutputs resolved = got;
+    coral_resolve_unwritten(resolved, want);
+    return check(resolved.tensors, resolved.unwritten, want, options);
+  }
   return check(got.tensors, got.unwritten, want, options);
 }
 
-std::unique_ptr<PlatformLayout> Instance::layout() const { return make_layout(*task_, platform_, params()); }
+std::unique_ptr<PlatformLayout> Instance::layout() const {
+  if (platform_ == PlatformId::Coral) return std::make_unique<CoralLayout>(*task_, params());
+  return make_layout(*task_, platform_, params());
+}
 
 std::vector<coral::Constant> Instance::integer_constants() const {
   if (platform_ != PlatformId::Coral) return {};
@@ -100,7 +111,7 @@ std::string Instance::describe() const {
   }
   o << "\nCorrectness: every output element must satisfy " << ps.tolerance.describe()
     << ", on several trials with fresh random inputs; outputs are poisoned before each run.\n";
-  if (has_layout(platform_)) {
+  if (has_layout(platform_) || platform_ == PlatformId::Coral) {
     o << "\n" << layout()->text();
   } else {
     o << "\nMemory layout: given by the " << platform_name(platform_) << " platform (not described by tasks/ yet).\n";
@@ -129,6 +140,15 @@ Registry Registry::load(const std::string& specs_dir) {
     return std::make_pair(t.level, it == order.end() ? order.size() : size_t(it - order.begin()));
   };
   std::stable_sort(r.tasks_.begin(), r.tasks_.end(), [&](const TaskSpec& a, const TaskSpec& b) { return rank(a) < rank(b); });
+  // CPU programs with a spec in specs_dir/cpu/ become tasks (level 0), in cpu.yaml's order.
+  for (const auto& c : r.cpu_) {
+    const std::string f = specs_dir + "/cpu/" + c.name + ".yaml";
+    if (!fs::exists(f)) continue;
+    TaskSpec t = load_task(f, defaults);
+    if (t.name != c.name) throw SpecError(f + ": name '" + t.name + "' does not match the file name");
+    t.level = 0;
+    r.cpu_tasks_.push_back(std::move(t));
+  }
   return r;
 }
 
@@ -143,6 +163,8 @@ const Registry& Registry::builtin() {
 const TaskSpec* Registry::find(const std::string& name) const {
   for (const auto& t : tasks_)
     if (t.name == name) return &t;
+  for (const auto& t : cpu_tasks_)
+    if (t.name == name) return &t;
   return nullptr;
 }
 
@@ -150,6 +172,7 @@ const TaskSpec& Registry::task(const std::string& name) const {
   if (const TaskSpec* t = find(name)) return *t;
   std::string list;
   for (const auto& t : tasks_) list += (list.empty() ? "" : ", ") + t.name;
+  for (const auto& t : cpu_tasks_) list += ", " + t.name;
   throw TaskError("unknown task '" + name + "' (tasks: " + list + ")");
 }
 
@@ -170,8 +193,7 @@ Instance Registry::instance(const std::string& task, PlatformId platform, const 
 }
 
 nlohmann::json Registry::list_json() const {
-  nlohmann::json tasks = nlohmann::json::array();
-  for (const auto& t : tasks_) {
+  auto task_json = [](const TaskSpec& t) {
     nlohmann::json j{{"name", t.name}, {"level", t.level}, {"title", t.title}, {"params", t.params}};
     for (PlatformId p : all_platforms()) {
       const PlatformSpec& ps = t.platform(p);
@@ -190,17 +212,30 @@ nlohmann::json Registry::list_json() const {
       }
       j["platforms"][platform_name(p)] = pj;
     }
-    tasks.push_back(j);
-  }
+    return j;
+  };
+  nlohmann::json tasks = nlohmann::json::array();
+  for (const auto& t : tasks_) tasks.push_back(task_json(t));
+  // CPU programs: name and title, plus the task fields where a spec exists.
   nlohmann::json cpu = nlohmann::json::array();
-  for (const auto& c : cpu_) cpu.push_back({{"name", c.name}, {"title", c.title}});
+  for (const auto& c : cpu_) {
+    const TaskSpec* t = find(c.name);
+    nlohmann::json j = t ? task_json(*t) : nlohmann::json::object();
+    j["name"] = c.name;
+    j["title"] = c.title;
+    cpu.push_back(j);
+  }
   return {{"tasks", tasks}, {"cpu", cpu}};
 }
 
 std::string Registry::list_text() const {
   std::ostringstream o;
-  for (const auto& t : tasks_) {
-    o << "L" << t.level << " " << t.name << " (";
+  std::vector<const TaskSpec*> all;
+  for (const auto& t : tasks_) all.push_back(&t);
+  for (const auto& t : cpu_tasks_) all.push_back(&t);
+  for (const TaskSpec* tp : all) {
+    const TaskSpec& t = *tp;
+    o << (t.level > 0 ? "L" + std::to_string(t.level) : std::string("CPU")) << " " << t.name << " (";
     for (size_t i = 0; i < t.params.size(); ++i) o << (i ? ", " : "") << t.params[i];
     o << ")\n";
     for (PlatformId p : all_platforms()) {
@@ -220,7 +255,7 @@ std::string Registry::list_text() const {
   }
   if (!cpu_.empty()) {
     o << "CPU programs:";
-    for (const auto& c : cpu_) o << " " << c.name;
+    for (const auto& c : cpu_) o << " " << c.name << (find(c.name) ? "" : " (no spec)");
     o << "\n";
   }
   return o.str();

@@ -78,6 +78,9 @@ class Registry {
   // Tasks in benchmark order: by level, then in the paper's listing order.
   const std::vector<TaskSpec>& tasks() const { return tasks_; }
   const std::vector<CpuProgram>& cpu_programs() const { return cpu_; }
+  // The CPU programs as tasks (specs_dir/cpu/*.yaml, level 0, Coral only), in cpu.yaml's
+  // order. find(), task() and instance() know them too; tasks() does not list them.
+  const std::vector<TaskSpec>& cpu_tasks() const { return cpu_tasks_; }
   const TaskSpec* find(const std::string& name) const;
   const TaskSpec& task(const std::string& name) const;  // throws TaskError listing the names
   // Throws TaskError for an unknown name or an unsupported cell (with the reason).
@@ -92,6 +95,7 @@ class Registry {
  private:
   std::vector<TaskSpec> tasks_;
   std::vector<CpuProgram> cpu_;
+  std::vector<TaskSpec> cpu_tasks_;
 };
 
 // The paper's task listing order (level 1, 2, 3).

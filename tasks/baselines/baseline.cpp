@@ -3,6 +3,7 @@
 #include <functional>
 #include <map>
 
+#include "tasks/baselines/coral/c_baseline.h"
 #include "tasks/baselines/plena/generators.h"
 
 namespace tlmcraft::tasks {
@@ -33,6 +34,7 @@ const plena::GeneratorMap& plena_generators() {
 }  // namespace
 
 bool has_baseline(const Instance& inst) {
+  if (inst.platform() == PlatformId::Coral) return coral::has_c_baseline(inst.task().name);
   return inst.platform() == PlatformId::Plena && plena_generators().count(inst.task().name);
 }
 
@@ -40,6 +42,7 @@ std::string baseline_kernel(const Instance& inst, const nlohmann::json& platform
   if (!has_baseline(inst))
     throw TaskError(std::string("no baseline kernel for task '") + inst.task().name + "' on " +
                     platform_name(inst.platform()) + " yet");
+  if (inst.platform() == PlatformId::Coral) return coral::c_baseline(inst);
   return plena_generators().at(inst.task().name)(inst, plena_arch(platform_config));
 }
 

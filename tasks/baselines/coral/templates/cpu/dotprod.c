@@ -1,0 +1,12 @@
+/* dotprod: y[0] = sum a[i] b[i] (mod 2^32). */
+#include "scalar.c"
+
+int main(void) {
+  const uint32_t* a = (const uint32_t*)A_ADDR;
+  const uint32_t* b = (const uint32_t*)B_ADDR;
+  uint32_t sum = 0;
+  SCALAR_LOOP
+  for (int i = 0; i < DIM_N; ++i) sum += a[i] * b[i];
+  *(uint32_t*)Y_ADDR = sum;
+  return 0;
+}

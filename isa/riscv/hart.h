@@ -153,11 +153,13 @@ class Hart {
   // Element `index` of the register group starting at `vreg` (groups are contiguous).
   template <typename T> T vget(unsigned vreg, unsigned index) const {
     T t;
-    std::memcpy(&t, &v[0][0] + vreg * kVlenBytes + index * sizeof(T), sizeof(T));
+    // Address through the whole register file (not row 0) so the compiler's bounds
+    // analysis sees the real object size.
+    std::memcpy(&t, reinterpret_cast<const uint8_t*>(&v) + vreg * kVlenBytes + index * sizeof(T), sizeof(T));
     return t;
   }
   template <typename T> void vset(unsigned vreg, unsigned index, T value) {
-    std::memcpy(&v[0][0] + vreg * kVlenBytes + index * sizeof(T), &value, sizeof(T));
+    std::memcpy(reinterpret_cast<uint8_t*>(&v) + vreg * kVlenBytes + index * sizeof(T), &value, sizeof(T));
   }
 
   // Disassembly of one instruction word (objdump-like, for fault messages and traces).

@@ -1,0 +1,210 @@
+#include "agent/mcp/mcp_server.h"
+
+#include <algorithm>
+#include <set>
+
+namespace tlmcraft::agent {
+namespace {
+
+using nlohmann::json;
+
+// A request that ends in a JSON-RPC error response.
+struct RpcError {
+  int code;
+  std::string message;
+};
+
+std::string text_of(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+json error_response(const json& id, int code, const std::string& message) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}};
+}
+
+bool valid_id(const json& id) { return id.is_string() || id.is_number_integer(); }
+
+}  // namespace
+
+const std::vector<std::string>& McpServer::supported_versions() {
+  static const std::vector<std::string> v = {"2025-06-18", "2025-11-25"};
+  return v;
+}
+
+McpServer::McpServer(Toolbox& toolbox, McpServerInfo info, std::ostream* log)
+    : toolbox_(toolbox), info_(std::move(info)), log_(log) {}
+
+void McpServer::note(const std::string& text) const {
+  if (log_) *log_ << "tlmcraft mcp: " << text << "\n" << std::flush;
+}
+
+std::optional<std::string> McpServer::handle_line(const std::string& raw) {
+  const auto first = raw.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return std::nullopt;  // blank line: nothing to answer
+  json id = nullptr;
+  try {
+    const json msg = json::parse(raw, nullptr, false);
+    if (msg.is_discarded()) {
+      // Re-parse with exceptions on for the position and cause of the error.
+      std::string why = "not valid JSON";
+      try {
+        const json again = json::parse(raw);
+        (void)again;
+      } catch (const json::parse_error& e) {
+        why = e.what();
+      }
+      note("parse error: " + why);
+      return text_of(error_response(nullptr, jsonrpc::kParseError, "Parse error: " + why));
+    }
+    if (msg.is_array())
+      return text_of(error_response(nullptr, jsonrpc::kInvalidRequest,
+                                    "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 removed "
+                                    "them); send one message per line"));
+    if (!msg.is_object())
+      return text_of(error_response(nullptr, jsonrpc::kInvalidRequest, "Invalid Request: a message must be a JSON object"));
+    const bool has_id = msg.contains("id");
+    if (has_id && !valid_id(msg["id"]))
+      return text_of(error_response(nullptr, jsonrpc::kInvalidRequest,
+                                    "Invalid Request: id must be a string or an integer (not null)"));
+    if (has_id) id = msg["id"];
+    if (!msg.contains("jsonrpc") || msg["jsonrpc"] != "2.0")
+      return text_of(error_response(id, jsonrpc::kInvalidRequest, "Invalid Request: \"jsonrpc\" must be \"2.0\""));
+    if (!msg.contains("method")) {
+      if (has_id && (msg.contains("result") || msg.contains("error"))) {
+        note("ignoring a response from the client (this server sends no requests)");
+        return std::nullopt;
+      }
+      return text_of(error_response(id, jsonrpc::kInvalidRequest, "Invalid Request: missing \"method\""));
+    }
+    if (!msg["method"].is_string())
+      return text_of(error_response(id, jsonrpc::kInvalidRequest, "Invalid Request: \"method\" must be a string"));
+    const std::string method = msg["method"].get<std::string>();
+    if (!has_id) {  // a notification: never answered, even when wrong
+      notification(method);
+      return std::nullopt;
+    }
+    const json params = msg.contains("params") ? msg["params"] : json::object();
+    if (!params.is_object() && !params.is_null())
+      return text_of(error_response(id, jsonrpc::kInvalidParams, "Invalid params: \"params\" must be an object"));
+
+    if (state_ == State::AwaitingInitialize && method != "initialize" && method != "ping")
+      return text_of(error_response(id, jsonrpc::kInvalidRequest,
+                                    "Invalid Request: server not initialized; the first request must be "
+                                    "'initialize' (got '" + method + "')"));
+    try {
+      const json result = dispatch(method, params.is_null() ? json::object() : params);
+      return text_of({{"jsonrpc", "2.0"}, {"id", id}, {"result", result}});
+    } catch (const RpcError& e) {
+      return text_of(error_response(id, e.code, e.message));
+    }
+  } catch (const std::exception& e) {
+    note(std::string("internal error: ") + e.what());
+    return text_of(error_response(id, jsonrpc::kInternalError, std::string("Internal error: ") + e.what()));
+  } catch (...) {
+    note("internal error (unknown exception)");
+    return text_of(error_response(id, jsonrpc::kInternalError, "Internal error"));
+  }
+}
+
+void McpServer::notification(const std::string& method) {
+  if (method == "notifications/initialized") {
+    if (state_ == State::Initializing) {
+      state_ = State::Ready;
+      note("client initialized (protocol " + protocol_version_ + ")");
+    } else {
+      note("ignoring notifications/initialized " +
+           std::string(state_ == State::Ready ? "(already initialized)" : "before initialize"));
+    }
+  } else if (method == "notifications/cancelled") {
+    note("cancellation ignored: every request is answered before the next is read");
+  } else {
+    note("ignoring notification '" + method + "'");
+  }
+}
+
+json McpServer::dispatch(const std::string& method, const json& params) {
+  if (method == "initialize") return initialize(params);
+  if (method == "ping") return json::object();
+  if (method == "tools/list") return list_tools();
+  if (method == "tools/call") return call_tool(params);
+  throw RpcError{jsonrpc::kMethodNotFound, "Method not found: '" + method + "'"};
+}
+
+json McpServer::initialize(const json& params) {
+  if (state_ != State::AwaitingInitialize)
+    throw RpcError{jsonrpc::kInvalidRequest, "Invalid Request: already initialized (initialize may be sent once)"};
+  if (!params.contains("protocolVersion") || !params["protocolVersion"].is_string())
+    throw RpcError{jsonrpc::kInvalidParams, "Invalid params: initialize needs \"protocolVersion\" (a string)"};
+  const std::string asked = params["protocolVersion"].get<std::string>();
+  const auto& known = supported_versions();
+  // The client's revision if we speak it, else our newest (the client then decides).
+  protocol_version_ = std::find(known.begin(), known.end(), asked) != known.end() ? asked : known.back();
+  if (protocol_version_ != asked) note("client asked for protocol " + asked + "; offering " + protocol_version_);
+  state_ = State::Initializing;
+
+  json server_info = {{"name", info_.name}, {"version", info_.version}};
+  if (!info_.title.empty()) server_info["title"] = info_.title;
+  json result = {{"protocolVersion", protocol_version_},
+                 {"capabilities", {{"tools", {{"listChanged", false}}}}},
+                 {"serverInfo", server_info}};
+  if (!info_.instructions.empty()) result["instructions"] = info_.instructions;
+  return result;
+}
+
+json McpServer::list_tools() const {
+  json tools = json::array();
+  for (const auto& spec : toolbox_.specs()) {
+    json schema = spec.parameters.is_object() ? spec.parameters : json{{"type", "object"}};
+    tools.push_back({{"name", spec.name}, {"description", spec.description}, {"inputSchema", schema}});
+  }
+  return {{"tools", tools}};  // one page: no nextCursor
+}
+
+json McpServer::call_tool(const json& params) {
+  if (!params.contains("name") || !params["name"].is_string() || params["name"].get<std::string>().empty())
+    throw RpcError{jsonrpc::kInvalidParams, "Invalid params: tools/call needs \"name\" (a tool name)"};
+  const std::string name = params["name"].get<std::string>();
+  std::set<std::string> names;
+  for (const auto& spec : toolbox_.specs()) names.insert(spec.name);
+  if (!names.count(name)) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw RpcError{jsonrpc::kInvalidParams, "Unknown tool: '" + name + "' (tools: " + list + ")"};
+  }
+  std::string arguments = "{}";
+  if (params.contains("arguments") && !params["arguments"].is_null()) {
+    if (!params["arguments"].is_object())
+      throw RpcError{jsonrpc::kInvalidParams, "Invalid params: tools/call \"arguments\" must be an object"};
+    arguments = text_of(params["arguments"]);
+  }
+
+  // Tool failures (bad arguments, failing kernels, even exceptions) are results with
+  // isError, so the client's model sees them; they never end the server.
+  ToolResult r;
+  try {
+    r = toolbox_.call(name, arguments);
+  } catch (const std::exception& e) {
+    r = ToolResult{true, "tool '" + name + "' failed: " + e.what(), nullptr};
+    note(r.text);
+  } catch (...) {
+    r = ToolResult{true, "tool '" + name + "' failed with an unknown error", nullptr};
+    note(r.text);
+  }
+  json result = {{"content", json::array({{{"type", "text"}, {"text", r.text}}})}, {"isError", r.is_error}};
+  if (r.data.is_object() && !r.data.empty())
+    result["structuredContent"] = r.data;
+  else if (!r.data.is_null() && !r.data.is_object())
+    result["structuredContent"] = {{"result", r.data}};
+  return result;
+}
+
+size_t McpServer::serve(std::istream& in, std::ostream& out) {
+  size_t handled = 0;
+  std::string line;
+  while (std::getline(in, line)) {
+    ++handled;
+    if (const auto response = handle_line(line)) out << *response << '\n' << std::flush;
+  }
+  note("end of input; " + std::to_string(handled) + " messages handled");
+  return handled;
+}
+
+}  // namespace tlmcraft::agent

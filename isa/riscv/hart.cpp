@@ -77,6 +77,17 @@ struct Hart::DecodeCache {
   std::vector<Block> blocks;
   Block* last = nullptr;          // the block the pc was last found in
 
+  // The step loop's fast path: the decoded slot for `pc` in the last block, or nullptr
+  // (other block, misaligned, not decoded yet) to take the slow path through decoded().
+  DecodedInsn* lookup(uint32_t pc) {
+    Block* b = last;
+    if (b == nullptr) return nullptr;
+    const uint32_t offset = pc - b->base;
+    if (offset >= b->words * 4u || (pc & 3)) return nullptr;
+    DecodedInsn* d = &b->insns[offset >> 2];
+    return d->exec ? d : nullptr;
+  }
+
   Block* find(uint32_t addr) {
     for (Block& b : blocks)
       if (addr - b.base < b.words * 4u) return &b;
@@ -174,7 +185,8 @@ void Hart::flush_decode_cache() {
 }
 
 void Hart::step() {
-  const DecodedInsn& d = decoded(pc);
+  const DecodedInsn* fast = cache_->lookup(pc);
+  const DecodedInsn& d = fast ? *fast : decoded(pc);
   info = StepInfo{};
   info.pc = pc;
   info.insn = &d;

@@ -23,11 +23,13 @@ static int32_t bool_glob;
 static char ch1_glob, ch2_glob;
 
 static void str_copy(char* d, const char* s) {
+  SCALAR_LOOP
   while ((*d++ = *s++) != 0) {
   }
 }
 
 static int32_t str_compare(const char* a, const char* b) {
+  SCALAR_LOOP
   while (*a != 0 && *a == *b) {
     ++a;
     ++b;
@@ -48,10 +50,12 @@ static void run_name(char* s, uint32_t v) {
   int n = 0;
   str_copy(s, "DHRYSTONE RUN ");
   s += 14;
+  SCALAR_LOOP
   do {
     digits[n++] = (char)('0' + v % 10u);
     v /= 10u;
   } while (v != 0);
+  SCALAR_LOOP
   while (n > 0) *s++ = digits[--n];
   *s = 0;
 }
@@ -72,6 +76,7 @@ static void update_arrays(int32_t loc, int32_t val) { /* loc in [1, 39] */
   arr1[loc] = val;
   arr1[loc + 1] = arr1[loc];
   arr1[loc + 10] = loc;
+  SCALAR_LOOP
   for (int32_t i = loc - 1; i <= loc + 1; ++i) arr2[loc][i] = loc;
   arr2[loc][loc] += 1;
   arr2[loc + 10][loc] = arr1[loc];
@@ -115,18 +120,21 @@ int main(void) {
   str_copy(rec_a.str_comp, "DHRYSTONE PROGRAM, SOME STRING");
   str_copy(str1, "DHRYSTONE PROGRAM, 1'ST STRING");
 
+  SCALAR_LOOP
   for (int32_t r = 1; r <= DIM_RUNS; ++r) {
     run_name(str2, (uint32_t)(r + s[2]));
     int32_t i1 = 2 + (r & 7);
     int32_t i2 = 3 + (s[3] & 15);
     int32_t i3 = i2 * i1 + s[4] % 97 + 1;
     bool_glob = str_compare(str1, str2) > 0 ? 1 : (r & 1);
+    SCALAR_LOOP
     while (i1 < i2) {
       i3 = 5 * i1 + i2;
       ++i1;
     }
     update_arrays(1 + (i1 + r) % 39, i3);
     update_record(&rec_a, i3 + r);
+    SCALAR_LOOP
     for (char c = 'A'; c <= ch2_glob; ++c)
       if (compare_chars(c, 'C') == 0) ch2_glob = (char)('A' + r % 3);
     if (ch2_glob < 'C') ch2_glob = (char)(ch2_glob + 1);
@@ -147,6 +155,7 @@ int main(void) {
     for (int j = 0; j < 50; ++j) sum2 += arr2[i][j];
   }
   uint32_t str_hash = 0;
+  SCALAR_LOOP
   for (const char* p = rec_a.str_comp; *p != 0; ++p) str_hash = str_hash * 131u + (unsigned char)*p;
   y[0] = int_glob;
   y[1] = bool_glob;

@@ -3,6 +3,7 @@
 
 static uint32_t shift_add_multiply(uint32_t x, uint32_t y) {
   uint32_t result = 0;
+  SCALAR_LOOP
   while (y != 0) {
     if (y & 1u) result += x;
     x <<= 1;

@@ -4,9 +4,11 @@
 #include "scalar.c"
 
 static void insertion_sort(int32_t* v, int n) {
+  SCALAR_LOOP
   for (int i = 1; i < n; ++i) {
     int32_t key = v[i];
     int j = i - 1;
+    SCALAR_LOOP
     while (j >= 0 && v[j] > key) {
       v[j + 1] = v[j];
       --j;
@@ -22,6 +24,7 @@ static void swap(int32_t* a, int32_t* b) {
 }
 
 static void quicksort(int32_t* v, int n) {
+  SCALAR_LOOP
   while (n > 12) {
     int mid = n / 2;
     if (v[mid] < v[0]) swap(&v[mid], &v[0]);
@@ -29,8 +32,11 @@ static void quicksort(int32_t* v, int n) {
     if (v[n - 1] < v[mid]) swap(&v[n - 1], &v[mid]);
     const int32_t pivot = v[mid];
     int i = -1, j = n;
+    SCALAR_LOOP
     for (;;) {
+      SCALAR_LOOP
       do ++i; while (v[i] < pivot);
+      SCALAR_LOOP
       do --j; while (v[j] > pivot);
       if (i >= j) break;
       swap(&v[i], &v[j]);

@@ -13,6 +13,7 @@ int main(void) {
   for (int i = 0; i < DIM_N; ++i) y[i] = x[i] ^ 0x80000000u;
   uint32_t* src = y;
   uint32_t* dst = scratch;
+  SCALAR_LOOP
   for (int shift = 0; shift < 32; shift += 8) {
     SCALAR_LOOP
     for (int d = 0; d < 256; ++d) counts[d] = 0;

@@ -1,0 +1,149 @@
+#include "agent/docs_index.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "isa/isa_doc.h"
+#include "isa/isa_spec.h"
+
+namespace tlmcraft::agent {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// The ISA each platform runs, and whether it is described as data (YAML).
+struct PlatformIsa {
+  const char* platform;
+  const char* isa;
+  bool yaml;
+};
+constexpr PlatformIsa kPlatformIsas[] = {{"plena", "plena", true}, {"coral", "riscv", false}, {"aie_ml", "aie", false}};
+
+const PlatformIsa* isa_of(const std::string& platform) {
+  for (const auto& p : kPlatformIsas)
+    if (platform == p.platform) return &p;
+  return nullptr;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return s;
+}
+
+// Cycle notes per latency class from the configuration's timing section.
+std::map<std::string, std::string> latency_notes(const json& config) {
+  std::map<std::string, std::string> notes;
+  if (!config.contains("timing") || !config["timing"].is_object()) return notes;
+  const json& t = config["timing"];
+  const json lat = t.value("latency", json::object());
+  const json ii = t.value("initiation_interval", json::object());
+  for (const auto& [cls, cycles] : lat.items()) {
+    if (!cycles.is_number()) continue;
+    const long long c = cycles.get<long long>();
+    std::string s = std::to_string(c) + (c == 1 ? " cycle" : " cycles");
+    if (ii.contains(cls) && ii[cls].is_number() && ii[cls].get<long long>() != 1)
+      s += "; pipelined mode: a new one every " + std::to_string(ii[cls].get<long long>()) + " cycles";
+    notes[cls] = s;
+  }
+  return notes;
+}
+
+}  // namespace
+
+std::string isa_reference_name(const std::string& platform) {
+  const PlatformIsa* p = isa_of(platform);
+  return std::string("isa/") + (p ? p->isa : platform.c_str()) + ".md";
+}
+
+std::string isa_reference(const std::string& platform, const json& platform_config) {
+  const PlatformIsa* p = isa_of(platform);
+  const std::string isa = p ? p->isa : platform;
+  if (!p || p->yaml) {
+    try {
+      return isa::render_isa_markdown(isa::IsaSpec::load(isa::isa_yaml_path(isa)), latency_notes(platform_config));
+    } catch (const std::exception&) {
+      if (p) return "";  // a YAML ISA that does not load: nothing trustworthy to show
+    }
+  }
+  // Hand-written references: docs/isa/<isa>*.md in name order.
+  const fs::path dir = fs::path(TLMCRAFT_SOURCE_DIR) / "docs" / "isa";
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() == ".md" && name.rfind(isa, 0) == 0) files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::string text;
+  for (const auto& f : files) text += (text.empty() ? "" : "\n") + read_file(f);
+  return text;
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+std::vector<DocMatch> grep_docs(const std::vector<DocFile>& files, const std::string& query, size_t max_results,
+                                size_t& total, std::string& mode) {
+  std::vector<std::string> words;
+  {
+    std::istringstream in(lower(query));
+    std::string w;
+    while (in >> w) words.push_back(w);
+  }
+  auto collect = [&](auto&& matches_line) {
+    std::vector<DocMatch> out;
+    total = 0;
+    for (const auto& f : files) {
+      for (size_t i = 0; i < f.lines.size(); ++i) {
+        if (!matches_line(f.lines[i])) continue;
+        ++total;
+        if (out.size() >= max_results) continue;
+        DocMatch m{f.name, i + 1, f.lines[i], ""};
+        for (size_t j = i + 1; j < f.lines.size() && j <= i + 3; ++j)
+          if (f.lines[j].find_first_not_of(" \t") != std::string::npos) {
+            m.context = f.lines[j];
+            break;
+          }
+        out.push_back(std::move(m));
+      }
+    }
+    return out;
+  };
+  auto by_words = [&](const std::string& line) {
+    const std::string l = lower(line);
+    return !words.empty() && std::all_of(words.begin(), words.end(), [&](const std::string& w) { return l.find(w) != std::string::npos; });
+  };
+  try {
+    const std::regex re(query, std::regex::ECMAScript | std::regex::icase);
+    mode = "regex";
+    auto out = collect([&](const std::string& line) { return std::regex_search(line, re); });
+    if (total > 0 || words.empty()) return out;
+  } catch (const std::regex_error&) {
+    // not a regex: fall through to the word search
+  }
+  mode = "words";
+  return collect(by_words);
+}
+
+}  // namespace tlmcraft::agent

@@ -174,7 +174,9 @@ std::string memory_text(uint32_t raw, unsigned rd, unsigned rs1, unsigned rs2) {
       if (lumop == 0x00) name = ls + seg + "e" + e + ".v";
       else if (lumop == 0x10 && !store) name = ls + seg + "e" + e + "ff.v";
       else if (lumop == 0x08)
-        name = store ? "vs" + std::to_string(nf) + "r.v" : "vl" + std::to_string(nf) + "re" + e + ".v";
+        // objdump prints the EEW-8 whole-register load as its alias vl<n>r.v.
+        name = store || eew == 8 ? ls + std::to_string(nf) + "r.v"
+                                 : "vl" + std::to_string(nf) + "re" + e + ".v";
       else if (lumop == 0x0b) name = store ? "vsm.v" : "vlm.v";
       else return "";
       break;

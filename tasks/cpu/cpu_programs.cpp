@@ -180,7 +180,7 @@ struct Dhry {
     for (int32_t i = loc - 1; i <= loc + 1; ++i) arr2[loc][i] = loc;
     arr2[loc][loc] += 1;
     arr2[loc + 10][loc] = arr1[loc];
-    int_glob = 5;
+    int_glob = int_glob % 1000 + 5;
   }
   void update_record(Record* p, int32_t v) {
     record_copy(&rec_b, p);

@@ -80,7 +80,7 @@ static void update_arrays(int32_t loc, int32_t val) { /* loc in [1, 39] */
   for (int32_t i = loc - 1; i <= loc + 1; ++i) arr2[loc][i] = loc;
   arr2[loc][loc] += 1;
   arr2[loc + 10][loc] = arr1[loc];
-  int_glob = 5;
+  int_glob = int_glob % 1000 + 5;
 }
 
 static void update_record(record* p, int32_t v) {

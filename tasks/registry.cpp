@@ -147,6 +147,9 @@ Registry Registry::load(const std::string& specs_dir) {
     TaskSpec t = load_task(f, defaults);
     if (t.name != c.name) throw SpecError(f + ": name '" + t.name + "' does not match the file name");
     t.level = 0;
+    // The ML tasks' int8/requantisation policy does not apply to these int32 programs.
+    t.platforms[PlatformId::Coral].numerics =
+        "int32 integer arithmetic (two's complement; wrap-around modulo 2^32 where the description says so); exact match.";
     r.cpu_tasks_.push_back(std::move(t));
   }
   return r;

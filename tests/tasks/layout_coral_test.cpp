@@ -2,6 +2,7 @@
 // encode -> poison -> decode round trip with the poison-equals-expected rule.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "tasks/layout_coral.h"
@@ -120,6 +121,41 @@ TEST(CoralLayout, Int32OutputsAndBadInput) {
   find(inputs, "x").data.pop_back();
   EXPECT_THROW(lay->encode_inputs(inputs), std::invalid_argument);
   EXPECT_THROW(Registry::builtin().instance("rope", "coral", "C1"), TaskError);
+}
+
+TEST(CoralLayout, CpuProgramsAreCoralTasksWithInt32Arrays) {
+  const Registry& reg = Registry::builtin();
+  ASSERT_EQ(reg.cpu_tasks().size(), 10u);
+  EXPECT_EQ(reg.tasks().size(), 23u);  // the ML tasks stay apart
+  const Instance in = reg.instance("towers", "coral", "C1");
+  EXPECT_EQ(in.task().level, 0);
+  const auto lay = in.layout();
+  // x: 6 int32 = 24 bytes at 0; y: 8 int32 (discs + 2) at 64.
+  EXPECT_EQ(lay->placement("x").format, "int32");
+  EXPECT_EQ(lay->placement("y").address, 64u);
+  EXPECT_EQ(lay->placement("y").bytes, 32u);
+  const std::string d = in.describe();
+  EXPECT_NE(d.find("Numerics on coral: int32 integer arithmetic"), std::string::npos) << d;
+  EXPECT_NE(d.find("y: output, shape [8] (discs + 2), int32"), std::string::npos) << d;
+  // qsort's reference sorts the generated inputs (signed order).
+  const Instance q = reg.instance("qsort", "coral", "C1");
+  const TensorSet x = q.generate_inputs(3);
+  const std::vector<double> y = q.reference_outputs(x).at(0).data;
+  std::vector<double> sorted = find(x, "x").data;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(y, sorted);
+  EXPECT_LT(sorted.front(), 0);
+  const nlohmann::json j = reg.list_json();
+  EXPECT_EQ(j["cpu"][7]["name"], "towers");
+  EXPECT_EQ(j["cpu"][7]["platforms"]["coral"]["configs"]["C5"]["discs"], 14);
+  EXPECT_EQ(j["cpu"][9]["platforms"]["coral"]["supported"], false);
+  EXPECT_NE(reg.list_text().find("CPU towers (discs)\n"), std::string::npos);
+  try {
+    reg.instance("pmp", "coral", "C1");
+    FAIL() << "pmp is unsupported on coral";
+  } catch (const TaskError& e) {
+    EXPECT_NE(std::string(e.what()).find("no PMP"), std::string::npos) << e.what();
+  }
 }
 
 TEST(CoralLayout, MacroNames) {

@@ -162,17 +162,31 @@ bool unroll(Kernel& kernel, int id, int64_t factor, std::string& why, size_t max
 
 namespace {
 
-// Forward value numbering; removes set-up that rewrites a register's current value.
-int remove_redundant(Block& block, Values& values) {
+// Forward value numbering; removes set-up that rewrites a register's current value and
+// counts reads rewritten to gp0 in `substituted`.
+int remove_redundant(Block& block, Values& values, int& substituted) {
   int removed = 0;
   for (size_t k = 0; k < block.size();) {
     Node& n = block[k];
     if (n.is_loop) {
       values.enter_loop(n);
-      removed += remove_redundant(n.body, values);
+      removed += remove_redundant(n.body, values, substituted);
       values.leave_loop(n);
       ++k;
       continue;
+    }
+    // A gp register read that is known to hold 0 reads gp0 instead, so the set-up that
+    // put the 0 there can become dead.
+    for (size_t i = 0; i < n.op.operands.size(); ++i) {
+      const isa::OperandSpec& o = n.op.spec->operands[i];
+      const isa::OperandKind& kind = plena_spec().kinds()[o.kind];
+      if (o.role != isa::Role::Read || kind.type != isa::KindType::Register ||
+          plena_spec().register_classes()[kind.register_class].name != "gp" || n.op.operands[i] == 0)
+        continue;
+      if (values.get(reg_key_gp(static_cast<int>(n.op.operands[i]))) == Val{0, 0}) {
+        n.op.operands[i] = 0;
+        ++substituted;
+      }
     }
     int dest = -1;
     Val v;
@@ -215,13 +229,14 @@ int simplify(Kernel& kernel) {
   int total = 0;
   for (;;) {
     Values values;
-    int removed = remove_redundant(kernel.code, values);
+    int substituted = 0;
+    int removed = remove_redundant(kernel.code, values, substituted);
     Liveness lv;
     lv.before(kernel.code, {}, true);
     removed += lv.removed;
     removed += inline_single_iteration_loops(kernel);
     total += removed;
-    if (removed == 0) return total;
+    if (removed == 0 && substituted == 0) return total;
   }
 }
 

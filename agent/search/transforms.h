@@ -29,7 +29,8 @@ std::set<int> live_after_loop(const Kernel& kernel, int id);
 bool unroll(Kernel& kernel, int id, int64_t factor, std::string& why, size_t max_instructions = 4096);
 
 // Removes set-up instructions that write the value the register already holds
-// (value numbering), set-up whose result is never read (liveness), and loops of one
+// (value numbering), reads registers known to hold 0 from gp0 instead, removes set-up
+// whose result is never read (liveness), and loops of one
 // iteration whose counter nobody reads. Repeats until nothing changes; returns the
 // number of instructions removed from the text.
 int simplify(Kernel& kernel);

@@ -50,7 +50,7 @@ TEST(SearchKernel, ParseErrorNamesLineAndCause) {
   EXPECT_NE(error.find("kernel.asm:2:1: error"), std::string::npos) << error;
 }
 
-TEST(SearchUnroll, FullUnrollCopiesTheBodyAndSimplifyDropsTheDeadLastIncrement) {
+TEST(SearchUnroll, FullUnrollThenSimplifyPropagatesZeroAndDropsDeadSetUp) {
   Kernel k = parse(
       "S_ADDI_INT gp2, gp0, 0\n"
       "C_LOOP_START gp10, 2\n"
@@ -65,12 +65,12 @@ TEST(SearchUnroll, FullUnrollCopiesTheBodyAndSimplifyDropsTheDeadLastIncrement) 
             "S_ADDI_INT gp2, gp2, 64\n"
             "V_EXP_V gp2, gp2, 0\n"
             "S_ADDI_INT gp2, gp2, 64\n");
-  // The last increment is never read: the program ends.
-  EXPECT_EQ(simplify(k), 1);
+  // gp2 is known to be 0 in the first copy: its reads become gp0, so the set-up of
+  // gp2 = 0 is dead; the last increment is never read (the program ends): 2 removed.
+  EXPECT_EQ(simplify(k), 2);
   EXPECT_EQ(print_kernel(k),
-            "S_ADDI_INT gp2, gp0, 0\n"
-            "V_EXP_V gp2, gp2, 0\n"
-            "S_ADDI_INT gp2, gp2, 64\n"
+            "V_EXP_V gp0, gp0, 0\n"
+            "S_ADDI_INT gp2, gp0, 64\n"
             "V_EXP_V gp2, gp2, 0\n");
 }
 

@@ -28,11 +28,14 @@ void read_arch(const json& config, Arch& arch) {
   get("v_prefetch_rows", arch.prefetch_rows);
 }
 
-// The loop's budget messages: "... 12 rounds remaining ..." or "budget: 15 rounds".
+// The loop's budget messages: "You have 15 rounds.", "... 12 rounds remaining ..." or
+// "budget: 15 rounds".
 void read_budget_text(const std::string& text, int rounds_so_far, History& h) {
   static const std::regex remaining(R"((\d+)\s+(?:tool\s+)?rounds?\s+(?:remain|left))", std::regex::icase);
   static const std::regex budget(R"(budget[^0-9\n]{0,30}(\d+))", std::regex::icase);
+  static const std::regex you_have(R"(you have\s+(\d+)\s+(?:tool\s+)?rounds?)", std::regex::icase);
   std::smatch m;
+  if (std::regex_search(text, m, you_have)) h.budget = std::stoi(m[1].str());
   for (auto it = std::sregex_iterator(text.begin(), text.end(), remaining); it != std::sregex_iterator(); ++it)
     h.remaining = rounds_so_far + std::stoi((*it)[1].str());  // stored as the implied total
   if (std::regex_search(text, m, budget)) h.budget = std::stoi(m[1].str());

@@ -78,6 +78,13 @@ TEST(SearchPolicy, SecondTurnEvaluatesTheBaselineThenCandidates) {
   }
 }
 
+TEST(SearchPolicy, ReadsTheLoopsFirstMessageBudget) {
+  std::vector<Message> c = after_info();
+  c[0] = user("Write a correct kernel for silu (configuration C1) on plena, then make it as fast as you can. "
+              "You have 7 rounds. Start by writing the kernel with write_code.");
+  EXPECT_EQ(effective_budget(read_history(c)), 7);
+}
+
 TEST(SearchPolicy, BudgetTextFromTheLoopWins) {
   // After one round the loop says 2 rounds remain: a budget of 3, so turn 2 is not last
   // but turn 3 is.

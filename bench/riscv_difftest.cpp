@@ -4,7 +4,7 @@
 // Usage: riscv_difftest [--programs N] [--seed S] [--units U] [--scalar-only] [--show K]
 //   --programs  number of programs (default 20000)
 //   --seed      first seed (default 1); program i uses seed S + i
-//   --units     body units per program (default 60)
+//   --units     body units per program (default 100)
 //   --scalar-only  no vector units
 //   --show      print the full report of at most K mismatches (default 5)
 // Prints programs, instructions executed on the ISS and mismatches; exits 1 on any.

@@ -74,13 +74,13 @@ TEST(RiscvDifftestHarness, AssemblerErrorsAreReported) {
   EXPECT_NE(error.find("bogus"), std::string::npos) << error;
 }
 
-// The fixed-seed batch: 150 random programs (about 45% vector units) must match qemu.
+// The fixed-seed batch: 150 random programs of 100 units (about 45% vector units) must match qemu.
 TEST(RiscvDifftest, FixedSeedBatchMatchesQemu) {
   DiffTester tester;
   std::string why;
   if (!tester.tools_available(&why)) GTEST_SKIP() << why;
   GeneratorOptions options;
-  options.units = 60;
+  options.units = 100;
   unsigned failures = 0;
   for (uint64_t seed = 1; seed <= 150; ++seed) {
     const CaseResult r = tester.run_case(generate_program(seed, options));

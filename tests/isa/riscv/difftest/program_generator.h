@@ -24,7 +24,7 @@ constexpr uint32_t kOutputBytes = kDumpV + 32 * 16;
 const char* dump_csr_name(unsigned index);        // "fcsr", "vl", ...
 
 struct GeneratorOptions {
-  unsigned units = 60;       // body units per program
+  unsigned units = 100;      // body units per program
   bool vector = true;        // include vector units
 };
 

@@ -1,0 +1,281 @@
+// tlmcraft agent-bench: agent runs over many workloads, each one `tlmcraft agent ...
+// --json` worker process (harness/suite_runner: parallel, isolated, resumable JSONL),
+// then the bench summary (n/5, pass@k, fast_p, geometric-mean speedup) and the agent
+// metrics (rounds to the first correct kernel, tokens).
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include <boost/program_options.hpp>
+
+#include "agent/bench_metrics.h"
+#include "agent/workspace.h"
+#include "harness/cli/cli_util.h"
+#include "harness/cli/commands.h"
+#include "harness/suite_runner.h"
+#include "harness/summary.h"
+#include "platforms/registry.h"
+#include "tasks/registry.h"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace tlmcraft::cli {
+namespace {
+
+using nlohmann::json;
+
+const char* kAgentBenchHelp = R"(usage: tlmcraft agent-bench --platform P --out DIR [options]
+
+Runs `tlmcraft agent` on every selected task x configuration (x --samples), each run in
+its own worker process, --jobs at a time. Results go to DIR/results.jsonl (one report
+line per run with an "agent" object; `tlmcraft report DIR/results.jsonl -o report.html`
+reads it), transcripts to DIR/transcripts/, kernel versions to DIR/workspaces/s<k>/.
+Interrupted? Run the same command again: finished runs are kept, unfinished ones resume
+from their transcripts. Prints per task the configurations solved (n/5), pass@k over the
+samples (unbiased estimator), fast_p, the geometric-mean speedup, the mean number of
+rounds to the first correct kernel and the tokens; writes DIR/summary.json.
+
+Provider options (--provider, --model, --base-url, --budget, ...) are passed to every
+run; API keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY).
+
+examples:
+  tlmcraft agent-bench --platform plena --tasks silu,relu,softmax --configs C1,C2 --out out/agent-bench
+  tlmcraft agent-bench --platform plena --level 1 --jobs 2 --out out/search-l1
+  tlmcraft agent-bench --platform plena --tasks gemm --samples 5 --provider openai --model gpt-5.2 --out out/gpt
+  tlmcraft report out/agent-bench/results.jsonl -o out/agent-bench/report.html
+
+exit codes: 0 every supported workload was solved (by at least one sample); 1 some was
+not; 2 usage or input error; 130 interrupted (rerun to resume)
+
+options)";
+
+std::vector<std::string> split_lists(const std::vector<std::string>& values) {
+  std::vector<std::string> out;
+  for (const auto& v : values) {
+    std::stringstream ss(v);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+      item.erase(0, item.find_first_not_of(" \t"));
+      item.erase(item.find_last_not_of(" \t") + 1);
+      if (!item.empty() && std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
+    }
+  }
+  return out;
+}
+
+std::string self_exe() {
+  std::error_code ec;
+  const auto p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? "/proc/self/exe" : p.string();
+}
+
+// Job kernel names "agent:s1".."agent:sK": one JSONL identity per sample.
+int sample_of(const std::string& kernel) {
+  const auto p = kernel.rfind(":s");
+  return p == std::string::npos ? 1 : std::atoi(kernel.c_str() + p + 2);
+}
+
+}  // namespace
+
+int cmd_agent_bench(const Args& args) {
+  po::options_description opts(kAgentBenchHelp);
+  opts.add_options()
+      ("help,h", "show this help")
+      ("platform,p", po::value<std::vector<std::string>>()->composing(), "platform(s), repeatable or comma list")
+      ("tasks", po::value<std::vector<std::string>>()->composing(), "tasks, comma list (default: all)")
+      ("configs", po::value<std::vector<std::string>>()->composing(), "configurations, comma list (default: all)")
+      ("level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3)")
+      ("samples,k", po::value<int>()->default_value(1), "agent runs per workload (pass@k)")
+      ("jobs,j", po::value<unsigned>()->default_value(0), "parallel runs (default: number of CPUs)")
+      ("timeout", po::value<double>()->default_value(3600), "seconds per run before its worker is killed (0: none)")
+      ("out,o", po::value<std::string>(), "output directory (required)")
+      ("fresh", po::bool_switch(), "discard DIR's previous results, transcripts and workspaces first")
+      ("provider", po::value<std::string>(), "passed on: openai, anthropic, replay, search")
+      ("model", po::value<std::string>(), "passed on")
+      ("base-url", po::value<std::string>(), "passed on")
+      ("budget", po::value<int>(), "passed on: rounds per run (default 15/20/25 by level)")
+      ("max-tokens", po::value<int>(), "passed on")
+      ("temperature", po::value<double>(), "passed on")
+      ("platform-config", po::value<std::string>(), "passed on")
+      ("set", po::value<std::vector<std::string>>()->composing(), "passed on: KEY=VALUE platform-config override")
+      ("trials", po::value<int>(), "passed on: trials per evaluation")
+      ("seed", po::value<uint64_t>()->default_value(1), "sample k runs with seed + k - 1")
+      ("fast-p", po::value<std::string>()->default_value("0,1"), "comma list of p for fast_p")
+      ("pass-k", po::value<std::string>(), "comma list of k for pass@k (default: 1 and --samples)")
+      ("json", po::bool_switch(), "print {summary, agent} as JSON instead of the tables")
+      ("quiet,q", po::bool_switch(), "no progress output");
+  po::variables_map vm;
+  if (!parse_or_help(args, opts, po::positional_options_description{}, vm)) return vm.count("help") ? 0 : 2;
+  const auto list = [&](const char* name) {
+    return vm.count(name) ? split_lists(vm[name].as<std::vector<std::string>>()) : std::vector<std::string>{};
+  };
+  if (!vm.count("out")) throw InputError("--out DIR is required (see tlmcraft agent-bench --help)");
+  const std::string out = vm["out"].as<std::string>();
+  const int samples = vm["samples"].as<int>();
+  if (samples < 1) throw InputError("--samples must be at least 1");
+
+  harness::SummaryOptions summary_options;
+  std::string pass_k = vm.count("pass-k") ? vm["pass-k"].as<std::string>()
+                                          : (samples > 1 ? "1," + std::to_string(samples) : std::string("1"));
+  try {
+    summary_options = harness::parse_summary_options(vm["fast-p"].as<std::string>(), pass_k);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
+  }
+  summary_options.task_order = tasks::benchmark_task_order();
+
+  const auto known = platform_names();
+  std::vector<std::string> platforms = list("platform");
+  if (platforms.empty()) throw InputError("--platform is required (known: " + [&] {
+      std::string s;
+      for (const auto& k : known) s += (s.empty() ? "" : ", ") + k;
+      return s;
+    }() + ")");
+  for (const auto& p : platforms) {
+    if (std::find(known.begin(), known.end(), p) == known.end()) throw InputError("unknown platform '" + p + "'");
+    if (!tasks::parse_platform(p)) throw InputError("platform '" + p + "' has no tasks in the task registry");
+  }
+  const tasks::Registry& registry = tasks::Registry::builtin();
+  std::vector<const tasks::TaskSpec*> selected;
+  const auto names = list("tasks");
+  try {
+    if (names.empty())
+      for (const auto& t : registry.tasks()) selected.push_back(&t);
+    for (const auto& n : names) selected.push_back(&registry.task(n));
+  } catch (const tasks::TaskError& e) {
+    throw InputError(e.what());
+  }
+  const auto levels = list("level");
+  if (!levels.empty()) {
+    std::set<int> wanted;
+    for (const auto& l : levels) {
+      if (l != "1" && l != "2" && l != "3") throw InputError("--level: '" + l + "' is not 1, 2 or 3");
+      wanted.insert(std::stoi(l));
+    }
+    selected.erase(std::remove_if(selected.begin(), selected.end(), [&](const tasks::TaskSpec* t) { return !wanted.count(t->level); }),
+                   selected.end());
+  }
+  if (selected.empty()) throw InputError("no task matches the selection");
+  const auto configs_asked = list("configs");
+
+  if (vm["fresh"].as<bool>()) {
+    std::error_code ec;
+    for (const char* sub : {"results.jsonl", "transcripts", "workspaces", "summary.json"}) fs::remove_all(fs::path(out) / sub, ec);
+  }
+  fs::create_directories(fs::path(out) / "transcripts");
+
+  // Arguments every run gets.
+  std::vector<std::string> extra;
+  for (const char* name : {"provider", "model", "base-url", "platform-config"})
+    if (vm.count(name)) extra.insert(extra.end(), {std::string("--") + name, vm[name].as<std::string>()});
+  if (vm.count("budget")) extra.insert(extra.end(), {"--budget", std::to_string(vm["budget"].as<int>())});
+  if (vm.count("max-tokens")) extra.insert(extra.end(), {"--max-tokens", std::to_string(vm["max-tokens"].as<int>())});
+  if (vm.count("temperature")) {
+    std::ostringstream t;
+    t << vm["temperature"].as<double>();
+    extra.insert(extra.end(), {"--temperature", t.str()});
+  }
+  if (vm.count("trials")) extra.insert(extra.end(), {"--trials", std::to_string(vm["trials"].as<int>())});
+  for (const auto& s : vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{})
+    extra.insert(extra.end(), {"--set", s});
+  const std::string platform_config = vm.count("platform-config") ? vm["platform-config"].as<std::string>() : "default";
+
+  std::vector<harness::SuiteJob> jobs;
+  for (const auto& platform : platforms) {
+    const tasks::PlatformId pid = *tasks::parse_platform(platform);
+    for (const tasks::TaskSpec* task : selected) {
+      const tasks::PlatformSpec& ps = task->platform(pid);
+      std::vector<std::string> configs = configs_asked;
+      if (configs.empty())
+        for (const auto& c : ps.configs) configs.push_back(c.name);
+      if (configs.empty()) configs = {"C1", "C2", "C3", "C4", "C5"};
+      for (const auto& config : configs) {
+        if (ps.supported && !ps.config(config))
+          throw InputError("unknown config '" + config + "' for " + task->name + " on " + platform);
+        for (int k = 1; k <= samples; ++k) {
+          harness::SuiteJob job;
+          job.platform = platform;
+          job.task = task->name;
+          job.config = config;
+          job.level = task->level;
+          job.kernel = "agent:s" + std::to_string(k);
+          job.extra_args = extra;
+          if (!ps.supported) {
+            job.known_result = json{{"schema", "tlmcraft.report/1"}, {"platform", platform}, {"platform_config", platform_config},
+                                    {"task", task->name}, {"level", task->level}, {"config", config},
+                                    {"kernel", {{"path", job.kernel}, {"source", "agent"}}}, {"status", "unsupported"},
+                                    {"reason", ps.reason.empty() ? task->name + " is not supported on " + platform : ps.reason}};
+          }
+          jobs.push_back(std::move(job));
+        }
+      }
+    }
+  }
+
+  const std::string exe = self_exe();
+  const uint64_t seed = vm["seed"].as<uint64_t>();
+  harness::SuiteOptions so;
+  so.out_path = (fs::path(out) / "results.jsonl").string();
+  so.jobs = vm["jobs"].as<unsigned>();
+  so.timeout_seconds = vm["timeout"].as<double>();
+  so.resume = true;
+  so.command = [&](const harness::SuiteJob& j) {
+    const int k = sample_of(j.kernel);
+    const std::string tag = j.task + "_" + j.platform + "_" + j.config + "_s" + std::to_string(k);
+    std::vector<std::string> argv = {exe, "agent", "--platform", j.platform, "--task", j.task, "--config", j.config,
+                                     "--json", "--quiet", "--resume",
+                                     "--workspace", (fs::path(out) / "workspaces" / ("s" + std::to_string(k))).string(),
+                                     "--transcript", (fs::path(out) / "transcripts" / (tag + ".jsonl")).string(),
+                                     "--seed", std::to_string(seed + uint64_t(k - 1))};
+    argv.insert(argv.end(), j.extra_args.begin(), j.extra_args.end());
+    return argv;
+  };
+  const bool quiet = vm["quiet"].as<bool>();
+  so.progress = quiet ? harness::ProgressMode::Quiet : harness::ProgressMode::Auto;
+  if (!quiet)
+    std::cerr << "agent-bench: " << jobs.size() << " runs, " << (so.jobs ? so.jobs : harness::usable_cpus())
+              << " workers, results in " << so.out_path << "\n";
+
+  harness::SuiteOutcome outcome;
+  try {
+    outcome = harness::run_suite(jobs, so);
+  } catch (const std::runtime_error& e) {
+    throw InputError(e.what());
+  }
+  for (const auto& w : outcome.warnings) std::cerr << "tlmcraft agent-bench: warning: " << w << "\n";
+
+  const harness::Summary summary = harness::summarize(outcome.results, summary_options);
+  const json metrics = agent::agent_bench_metrics(outcome.results);
+  const json both = {{"summary", harness::summary_to_json(summary)}, {"agent", metrics}};
+  agent::write_file_atomic((fs::path(out) / "summary.json").string(), both.dump(2) + "\n");
+  if (vm["json"].as<bool>()) std::cout << both.dump(2) << "\n";
+  else
+    std::cout << harness::summary_to_text(summary) << agent::agent_bench_metrics_text(metrics) << "results: " << so.out_path
+              << "   (HTML: tlmcraft report " << so.out_path << " -o report.html)\n";
+
+  if (outcome.interrupted) {
+    std::cerr << "tlmcraft agent-bench: interrupted; rerun the same command to resume\n";
+    return 130;
+  }
+  // Solved = some sample of the workload passed.
+  std::set<std::string> solved, unsolved;
+  for (const auto& r : outcome.results) {
+    const std::string status = r.value("status", "");
+    if (status == "unsupported") continue;
+    const std::string key = r.value("platform", "") + "/" + r.value("task", "") + "/" + r.value("config", "");
+    (status == "pass" ? solved : unsolved).insert(key);
+  }
+  for (const auto& k : solved) unsolved.erase(k);
+  return unsolved.empty() ? 0 : 1;
+}
+
+namespace {
+const bool registered =
+    register_command("agent-bench", cmd_agent_bench, "agent runs over many workloads: n/5, pass@k, fast_p, tokens");
+}
+
+}  // namespace tlmcraft::cli

@@ -1,0 +1,69 @@
+// Coral NPU platform configuration: loaded from YAML (platforms/coral/configs/*.yaml),
+// overridable entry by entry with dotted KEY=VALUE strings, validated with errors that
+// name the file, line and key. Every timing number of the model lives here.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tlmcraft::coral {
+
+constexpr uint32_t kItcmBase = 0x00000000;
+constexpr uint32_t kDtcmBase = 0x00010000;
+constexpr uint32_t kCsrBase = 0x00030000;   // RESET_CONTROL, PC_START (+4), STATUS (+8)
+constexpr uint32_t kCsrBytes = 16;
+
+struct ScalarTiming {
+  uint32_t dispatch_width = 2;
+  uint32_t fetch_line_bytes = 16;
+  uint32_t alu_latency = 1;
+  uint32_t csr_latency = 2;
+  uint32_t taken_same_line = 1, taken = 2, mispredict = 5;
+  uint32_t mul_latency = 4, mul_queue = 2;
+  uint32_t div_base = 3;
+  uint32_t lsu_issue_interval = 2, load_latency = 4, store_latency = 4;
+  uint32_t fpu_queue = 2;
+  uint32_t fp_add = 4, fp_mul = 4, fp_fma = 5, fp_div = 12, fp_sqrt = 12, fp_cvt = 3, fp_cmp = 2;
+};
+
+struct VectorTiming {
+  uint32_t command_queue = 8, commands_per_cycle = 2, uop_queue = 16, rob = 16;
+  uint32_t alu_units = 2, mul_units = 2;
+  uint32_t alu = 2, fixed_point = 3, mul = 3, div = 12, reduction = 4, permute = 2, mask = 1, to_scalar = 2;
+  uint32_t lsu_bytes_per_cycle = 16, strided_elements_per_cycle = 1;
+};
+
+struct AxiTiming {
+  uint32_t read_latency = 24, write_latency = 12, bytes_per_cycle = 16;
+};
+
+struct DmaSettings {
+  bool enabled = false;
+  uint32_t base = 0x00040000;
+  uint32_t queue_depth = 4, bytes_per_cycle = 16;
+};
+
+struct CoralConfig {
+  std::string name = "default";
+  double clock_ns = 1.0;
+  uint32_t itcm_bytes = 8192, dtcm_bytes = 32768;
+  uint32_t ext_base = 0x20000000, ext_bytes = 4u << 20;
+  AxiTiming axi;
+  ScalarTiming scalar;
+  VectorTiming vector;
+  DmaSettings dma;
+  uint64_t quantum_cycles = 100000;
+  nlohmann::json raw;  // the effective YAML as JSON (after overrides)
+};
+
+// Path of a named config ("default") or a file path as given.
+std::string coral_config_path(const std::string& name_or_path);
+
+// Loads and validates; `overrides` are "dotted.key=value" strings whose key must exist.
+// Throws tlmcraft::InputError naming the file, line and cause (or the override).
+CoralConfig load_coral_config(const std::string& name_or_path = "default",
+                              const std::vector<std::string>& overrides = {});
+
+}  // namespace tlmcraft::coral

@@ -1,0 +1,115 @@
+#include "platforms/coral/coral_platform.h"
+
+#include <cstring>
+
+#include "models/sim_context.h"
+#include "platforms/coral/toolchain.h"
+#include "traces/perfetto_writer.h"
+#include "traces/vcd_writer.h"
+
+namespace tlmcraft::coral {
+
+CoralPlatform::CoralPlatform(CoralConfig cfg) : cfg_(std::move(cfg)) { elaborate(); }
+
+CoralPlatform::~CoralPlatform() = default;
+
+void CoralPlatform::elaborate() {
+  top_.reset();
+  models::fresh_sim_context();
+  top_ = std::make_unique<CoralTop>("coral", cfg_);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);  // end of elaboration; the core waits for a run
+  ran_ = false;
+}
+
+bool CoralPlatform::assemble(const std::string& source, const std::string& file_name, isa::Program& out,
+                             std::vector<isa::Diagnostic>& diags) const {
+  return build_kernel(source, file_name.empty() ? "kernel.s" : file_name, out, diags);
+}
+
+namespace {
+
+struct MemoryRef {
+  uint8_t* data;
+  uint64_t size;
+  uint64_t base;  // core address of offset 0
+};
+
+MemoryRef memory_ref(CoralTop& top, const CoralConfig& cfg, const std::string& m) {
+  if (m == "itcm") return {top.itcm.data(), cfg.itcm_bytes, kItcmBase};
+  if (m == "dtcm") return {top.dtcm.data(), cfg.dtcm_bytes, kDtcmBase};
+  if (m == "ext") return {top.ext.data(), cfg.ext_bytes, cfg.ext_base};
+  throw InputError("coral: unknown memory '" + m + "' (itcm, dtcm, ext)");
+}
+
+void check_range(const std::string& m, const MemoryRef& r, uint64_t addr, uint64_t len) {
+  if (addr > r.size || len > r.size - addr)
+    throw InputError("coral: " + m + " range [" + std::to_string(addr) + ", +" + std::to_string(len) +
+                     " bytes) is outside the memory (" + std::to_string(r.size) + " bytes)");
+}
+
+}  // namespace
+
+void CoralPlatform::load(const isa::Program& program) {
+  if (program.isa != "riscv") throw InputError("program was built for ISA '" + program.isa + "', not riscv (coral)");
+  elaborate();
+  // Place every loadable segment; each must lie inside one memory.
+  for (const auto& s : program.segments) {
+    bool placed = false;
+    for (const char* m : {"itcm", "dtcm", "ext"}) {
+      const MemoryRef r = memory_ref(*top_, cfg_, m);
+      if (s.address < r.base || s.address - r.base > r.size || s.mem_size > r.size - (s.address - r.base)) continue;
+      std::memcpy(r.data + (s.address - r.base), s.bytes.data(), s.bytes.size());
+      std::memset(r.data + (s.address - r.base) + s.bytes.size(), 0, s.mem_size - s.bytes.size());
+      placed = true;
+      break;
+    }
+    if (!placed)
+      throw InputError("coral: program segment at 0x" + [&] {
+        char b[16];
+        std::snprintf(b, sizeof b, "%08llx", static_cast<unsigned long long>(s.address));
+        return std::string(b);
+      }() + " (" + std::to_string(s.mem_size) + " bytes) lies outside ITCM, DTCM and external memory");
+  }
+  program_ = program;
+  loaded_ = true;
+}
+
+void CoralPlatform::write_memory(const std::string& memory, uint64_t addr, const std::vector<uint8_t>& bytes) {
+  const MemoryRef r = memory_ref(*top_, cfg_, memory);
+  check_range(memory, r, addr, bytes.size());
+  if (!bytes.empty()) std::memcpy(r.data + addr, bytes.data(), bytes.size());
+}
+
+std::vector<uint8_t> CoralPlatform::read_memory(const std::string& memory, uint64_t addr, uint64_t len) const {
+  const MemoryRef r = memory_ref(*top_, cfg_, memory);
+  check_range(memory, r, addr, len);
+  return std::vector<uint8_t>(r.data + addr, r.data + addr + len);
+}
+
+RunResult CoralPlatform::run(const RunLimits& limits, const TraceOptions& traces) {
+  if (!loaded_) throw InputError("coral: load() a program before run()");
+  if (ran_) throw InputError("coral: load() the program again before another run (memories start empty)");
+  ran_ = true;
+  std::unique_ptr<traces::TraceRecorder> rec;
+  if (!traces.vcd_path.empty() || !traces.perfetto_path.empty()) {
+    traces::TraceConfig tc;
+    tc.window_begin = traces.window_begin;
+    tc.window_end = traces.window_end;
+    tc.clock = traces::TraceClock::from_period_ns(cfg_.clock_ns);
+    rec = std::make_unique<traces::TraceRecorder>(tc);
+  }
+  RunResult r = top_->run(program_, limits, rec.get());
+  if (rec) {
+    if (!traces.vcd_path.empty()) traces::write_vcd_file(*rec, traces.vcd_path);
+    if (!traces.perfetto_path.empty()) traces::write_perfetto_file(*rec, traces.perfetto_path);
+  }
+  return r;
+}
+
+nlohmann::json CoralPlatform::config() const {
+  nlohmann::json j = cfg_.raw;
+  j["name"] = cfg_.name;
+  return j;
+}
+
+}  // namespace tlmcraft::coral

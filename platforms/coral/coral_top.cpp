@@ -1,0 +1,373 @@
+#include "platforms/coral/coral_top.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+
+namespace tlmcraft::coral {
+namespace rv = tlmcraft::isa::riscv;
+using sc_core::sc_time;
+
+namespace {
+
+sc_time period(const CoralConfig& c) { return sc_time(c.clock_ns, sc_core::SC_NS); }
+
+models::ScratchpadConfig memory(const CoralConfig& c, const char* name, uint64_t bytes, uint64_t read_latency,
+                                uint64_t write_latency) {
+  models::ScratchpadConfig s;
+  s.name = name;
+  s.size_bytes = bytes;
+  s.word_bytes = 16;  // 128-bit rows / AXI beats
+  s.banks = 1;
+  s.read_latency = read_latency;
+  s.write_latency = write_latency;
+  s.clock_period = period(c);
+  return s;
+}
+
+models::RouterConfig router_config(const CoralConfig& c) {
+  models::RouterConfig r;
+  r.name = "router";
+  r.clock_period = period(c);
+  r.map = {{"itcm", kItcmBase, c.itcm_bytes, 0},
+           {"dtcm", kDtcmBase, c.dtcm_bytes, 1},
+           {"csr", kCsrBase, kCsrBytes, 2},
+           {"ext", c.ext_base, c.ext_bytes, 3}};
+  return r;
+}
+
+std::string hex32(uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", v);
+  return buf;
+}
+
+uint32_t get32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+void put32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, 4); }
+
+std::string trimmed(std::string s) {
+  s.erase(0, s.find_first_not_of(" \t"));
+  s.erase(s.find_last_not_of(" \t\r") + 1);
+  return s;
+}
+
+struct Traffic {
+  uint64_t reads = 0, writes = 0, bytes_read = 0, bytes_written = 0;
+  nlohmann::json json() const {
+    return {{"reads", reads}, {"writes", writes}, {"bytes_read", bytes_read}, {"bytes_written", bytes_written}};
+  }
+};
+
+}  // namespace
+
+// ---- CSR block ---------------------------------------------------------------------
+
+CsrBlock::CsrBlock(sc_core::sc_module_name name) : sc_module(name), socket("socket") {
+  socket.register_b_transport(this, &CsrBlock::b_transport);
+  socket.register_transport_dbg(this, &CsrBlock::transport_dbg);
+  socket.register_get_direct_mem_ptr(this, &CsrBlock::get_direct_mem_ptr);
+}
+
+bool CsrBlock::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+  if (trans.is_write()) return false;  // read-only
+  dmi.set_dmi_ptr(regs_.data());
+  dmi.set_start_address(0);
+  dmi.set_end_address(regs_.size() - 1);
+  dmi.allow_read();
+  dmi.set_read_latency(sc_time(1, sc_core::SC_NS));
+  trans.set_dmi_allowed(true);
+  return true;
+}
+
+void CsrBlock::set_pc_start(uint32_t pc) { put32(regs_.data() + 4, pc); }
+
+void CsrBlock::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  const uint64_t addr = trans.get_address();
+  const unsigned len = trans.get_data_length();
+  if (addr + len > regs_.size()) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  if (trans.is_write()) {  // the registers are read-only to the running kernel
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  std::memcpy(trans.get_data_ptr(), regs_.data() + addr, len);
+  delay += sc_time(1, sc_core::SC_NS);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned int CsrBlock::transport_dbg(tlm::tlm_generic_payload& trans) {
+  const uint64_t addr = trans.get_address();
+  const unsigned len = trans.get_data_length();
+  if (addr >= regs_.size()) return 0;
+  const unsigned n = std::min<unsigned>(len, static_cast<unsigned>(regs_.size() - addr));
+  if (trans.is_read()) std::memcpy(trans.get_data_ptr(), regs_.data() + addr, n);
+  return n;
+}
+
+// ---- the platform top ------------------------------------------------------------------
+
+CoralTop::CoralTop(sc_core::sc_module_name name, const CoralConfig& cfg)
+    : sc_module(name),
+      core_socket("core_socket"),
+      itcm("itcm", memory(cfg, "itcm", cfg.itcm_bytes, 1, 1)),
+      dtcm("dtcm", memory(cfg, "dtcm", cfg.dtcm_bytes, 1, 1)),
+      ext("ext", memory(cfg, "ext", cfg.ext_bytes, cfg.axi.read_latency, cfg.axi.write_latency)),
+      csr("csr"),
+      router("router", router_config(cfg)),
+      cfg_(cfg) {
+  core_socket.bind(router.target_socket);
+  router.initiator(0).bind(itcm.socket);
+  router.initiator(1).bind(dtcm.socket);
+  router.initiator(2).bind(csr.socket);
+  router.initiator(3).bind(ext.socket);
+  if (cfg.dma.enabled) {
+    models::DmaConfig d;
+    d.name = "dma";
+    d.queue_depth = cfg.dma.queue_depth;
+    d.bytes_per_cycle = cfg.dma.bytes_per_cycle;
+    d.granule_bytes = 16;
+    d.clock_period = period(cfg);
+    dma = std::make_unique<models::DmaEngine>("dma", d);
+    dma->socket.bind(router.target_socket);
+  }
+  SC_THREAD(core_thread);
+}
+
+RunResult CoralTop::run(const isa::Program& program, const RunLimits& limits, traces::TraceRecorder* recorder) {
+  prog_ = &program;
+  limits_ = limits;
+  rec_ = recorder;
+  result_ = RunResult{};
+  start_.notify(sc_core::SC_ZERO_TIME);
+  sc_core::sc_start();  // returns when the core thread and every DMA completion are done
+  prog_ = nullptr;
+  return result_;
+}
+
+void CoralTop::core_thread() {
+  for (;;) {
+    sc_core::wait(start_);
+    execute();
+  }
+}
+
+uint64_t CoralTop::read_mcycle() { return timing_ ? timing_->csr_dispatch_cycle() : 0; }
+
+uint32_t CoralTop::line_of(uint32_t pc) const {
+  const uint32_t idx = (pc - kItcmBase) / 4;
+  if (pc - kItcmBase < cfg_.itcm_bytes && idx < prog_->code.size()) return prog_->code[idx].line;
+  const auto& t = prog_->line_of_address;
+  auto it = std::upper_bound(t.begin(), t.end(), uint64_t(pc), [](uint64_t a, const auto& e) { return a < e.first; });
+  return it == t.begin() ? 0 : std::prev(it)->second;
+}
+
+std::string CoralTop::where(uint32_t pc) const {
+  std::string dis;
+  if (pc - kItcmBase + 4 <= cfg_.itcm_bytes && (pc & 3) == 0) dis = rv::Hart::disassemble(get32(itcm.data() + (pc - kItcmBase)), pc);
+  std::string s = "PC " + hex32(pc);
+  const uint32_t line = line_of(pc);
+  if (line > 0 && line <= prog_->source_lines.size()) {
+    const std::string text = trimmed(prog_->source_lines[line - 1]);
+    s += " (line " + std::to_string(line) + ": " + text + ")";
+    // C kernels (or macros): show the machine instruction too.
+    const std::string mnemonic = dis.substr(0, dis.find(' '));
+    if (!dis.empty() && text.compare(0, mnemonic.size(), mnemonic) != 0) s += " [" + dis + "]";
+  } else if (!dis.empty()) {
+    s += " (" + dis + ")";
+  }
+  return s;
+}
+
+// A DMI pointer covering [addr, addr+size) (the platform wires every memory with DMI).
+uint8_t* CoralTop::dmi_pointer(uint32_t addr, uint32_t size, bool write) {
+  tlm::tlm_generic_payload trans;
+  tlm::tlm_dmi dmi;
+  trans.set_address(addr);
+  trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  if (!core_socket->get_direct_mem_ptr(trans, dmi) || dmi.get_start_address() > addr ||
+      dmi.get_end_address() < uint64_t(addr) + size - 1)
+    throw std::logic_error("coral: no DMI access to " + hex32(addr) + " (" + std::to_string(size) + " bytes)");
+  return dmi.get_dmi_ptr() + (addr - dmi.get_start_address());
+}
+
+// A store into the DMA register block: writing 1 to CTRL starts a transfer at `cycle`.
+void CoralTop::dma_store(uint32_t offset, uint64_t cycle) {
+  if (offset != kDmaCtrl || !(get32(dma_regs_.data() + kDmaCtrl) & 1)) return;
+  put32(dma_regs_.data() + kDmaCtrl, 0);
+  models::DmaDescriptor desc;
+  const uint32_t src = get32(dma_regs_.data() + kDmaSrc), dst = get32(dma_regs_.data() + kDmaDst),
+                 len = get32(dma_regs_.data() + kDmaLen);
+  desc.src = {models::DmaSegment::linear(src, len)};
+  desc.dst = {models::DmaSegment::linear(dst, len)};
+  desc.label = "dma " + hex32(src) + " -> " + hex32(dst) + " (" + std::to_string(len) + " bytes)";
+  const models::DmaCompletion c = dma->submit(desc, cycle);
+  ++dma_submitted_;
+  put32(dma_regs_.data() + kDmaStatus, dma_submitted_);
+  if (!c.ok) put32(dma_regs_.data() + kDmaError, 1);
+  dma_done_ = std::max(dma_done_, c.done_cycle);
+}
+
+void CoralTop::execute() {
+  const auto t0 = std::chrono::steady_clock::now();
+  const models::Clock clock(period(cfg_));
+  const uint64_t base = clock.now_cycles();  // absolute cycle of the run's cycle 0
+  RunResult& res = result_;
+  res.stop = StopReason::Halted;
+
+  rv::Hart hart;
+  hart.hooks = this;
+  // Host pointers come from the memories' DMI grants, through the router.
+  hart.add_region({"itcm", kItcmBase, cfg_.itcm_bytes, dmi_pointer(kItcmBase, cfg_.itcm_bytes, true), false, true});
+  hart.add_region({"dtcm", kDtcmBase, cfg_.dtcm_bytes, dmi_pointer(kDtcmBase, cfg_.dtcm_bytes, true), true, false});
+  hart.add_region({"csr", kCsrBase, kCsrBytes, dmi_pointer(kCsrBase, kCsrBytes, false), false, false});
+  hart.add_region({"ext", cfg_.ext_base, cfg_.ext_bytes, dmi_pointer(cfg_.ext_base, cfg_.ext_bytes, true), true, false});
+  const bool dma_on = dma != nullptr;
+  if (dma_on) {
+    dma_regs_.fill(0);
+    hart.add_region({"dma", cfg_.dma.base, kDmaRegBytes, dma_regs_.data(), true, false});
+  }
+  hart.pc = static_cast<uint32_t>(prog_->entry);
+  csr.set_pc_start(hart.pc);
+
+  CoreTiming tm(cfg_);
+  timing_ = &tm;
+  std::vector<TimedEvent> events;
+  if (rec_) tm.set_event_sink(&events);
+
+  const uint32_t words = cfg_.itcm_bytes / 4;
+  std::vector<uint64_t> pc_cycles(words, 0), pc_execs(words, 0);
+  std::array<uint64_t, 64> by_class{};
+  Traffic traffic[3];  // itcm/csr, dtcm, ext
+  uint64_t executed = 0, prev_t = 0, last_t = 0, synced = 0;
+
+  int scalar_track = -1, pc_track = -1, unit_tracks[kNumUnits];
+  std::vector<int32_t> trace_name(words, -1);
+  if (rec_) {
+    scalar_track = rec_->track("coral", "issue");
+    pc_track = rec_->track("coral", "pc");
+    for (int u = 0; u < kNumUnits; ++u) unit_tracks[u] = rec_->track("coral", unit_name(Unit(u)));
+  }
+  auto stop = [&](StopReason why, const std::string& msg) {
+    res.stop = why;
+    res.message = msg;
+  };
+
+  for (;;) {
+    const uint32_t pc = hart.pc;
+    if (executed >= limits_.max_instructions) {
+      stop(StopReason::InstructionLimit, "exceeded max instructions limit (" + std::to_string(limits_.max_instructions) +
+                                             ") at " + where(pc) + " (an endless loop?)");
+      break;
+    }
+    uint32_t a = 0, b = 0;
+    try {
+      const rv::DecodedInsn& d = hart.decoded(pc);
+      a = hart.x[d.rs1 & 31];
+      b = hart.x[d.rs2 & 31];
+      hart.step();
+    } catch (const rv::Trap& tr) {
+      stop(StopReason::Fault, "Fault at " + where(pc) + ": " + (tr.detail.empty() ? rv::to_string(tr.cause) : tr.detail));
+      break;
+    }
+    const rv::StepInfo& info = hart.info;
+    const rv::OpClass cls = info.insn->cls;
+    uint64_t earliest = 0;
+    bool dma_write = false;
+    if (info.mem_bytes) {
+      const uint32_t addr = info.mem_addr;
+      const bool write = cls == rv::OpClass::Store || cls == rv::OpClass::FpStore || cls == rv::OpClass::VecStore;
+      Traffic& tr = addr - cfg_.ext_base < cfg_.ext_bytes ? traffic[2] : addr - kDtcmBase < cfg_.dtcm_bytes ? traffic[1] : traffic[0];
+      if (write) {
+        ++tr.writes;
+        tr.bytes_written += info.mem_bytes;
+      } else {
+        ++tr.reads;
+        tr.bytes_read += info.mem_bytes;
+      }
+      if (dma_on && addr - cfg_.dma.base < kDmaRegBytes) {
+        if (!write && addr - cfg_.dma.base == kDmaStatus) earliest = dma_done_ > base ? dma_done_ - base : 0;
+        dma_write = write;
+      }
+    }
+    const uint64_t t = tm.account(info, hart.pc, a, b, earliest);
+    if (dma_write) dma_store(info.mem_addr - cfg_.dma.base, base + t);
+    ++executed;
+    ++by_class[static_cast<size_t>(cls)];
+    const uint32_t idx = (pc - kItcmBase) >> 2;
+    if (idx < words) {
+      ++pc_execs[idx];
+      pc_cycles[idx] += t - prev_t;  // issue-to-issue cycles attributed to this instruction
+    }
+    prev_t = t;
+    last_t = t;
+    if (rec_) {
+      if (idx < words && trace_name[idx] < 0)
+        trace_name[idx] = static_cast<int32_t>(rec_->intern(rv::Hart::disassemble(info.insn->raw, pc)).id);
+      const traces::TraceName name{idx < words ? static_cast<uint32_t>(trace_name[idx]) : rec_->intern("?").id};
+      rec_->slice(scalar_track, t, t + 1, name, {{"pc", pc}, {"line", line_of(pc)}});
+      rec_->counter(pc_track, t, pc);
+      for (const auto& e : events) rec_->slice(unit_tracks[e.unit], e.begin, e.end, unit_name(e.unit), {{"pc", pc}});
+      events.clear();
+    }
+    if (hart.halted) break;
+    if (t > limits_.max_cycles) {
+      stop(StopReason::CycleLimit, "exceeded max cycles limit (" + std::to_string(limits_.max_cycles) + ") at " + where(pc));
+      break;
+    }
+    if ((executed & 0xFFFF) == 0 && limits_.wall_seconds > 0) {
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (s > limits_.wall_seconds) {
+        stop(StopReason::WallTimeout, "wall-clock limit of " + std::to_string(limits_.wall_seconds) + " s exceeded at " + where(pc));
+        break;
+      }
+    }
+    // Synchronise with the rest of the platform once per quantum (counts never depend on it).
+    if (t - synced >= cfg_.quantum_cycles) {
+      synced = t;
+      sc_core::wait(clock.delay_until(base + t));
+    }
+  }
+
+  res.cycles = std::max(tm.completion(), last_t + 1);
+  if (dma_on && dma_done_ > base) res.cycles = std::max(res.cycles, dma_done_ - base);
+  res.instructions = executed;
+  for (size_t c = 0; c < by_class.size(); ++c)
+    if (by_class[c]) res.instructions_by_class[rv::to_string(static_cast<rv::OpClass>(c))] = by_class[c];
+  for (int u = 0; u < kNumUnits; ++u) {
+    const auto& c = tm.units()[u];
+    res.units.push_back({unit_name(Unit(u)), c.instructions, c.busy, c.stall});
+  }
+  // The instruction after the last one gets the cycles to the end of the run.
+  std::map<uint32_t, LineStats> lines;
+  for (uint32_t i = 0; i < words; ++i) {
+    if (!pc_execs[i]) continue;
+    const uint32_t line = i < prog_->code.size() ? prog_->code[i].line : 0;
+    auto& l = lines[line];
+    l.line = line;
+    l.executions += pc_execs[i];
+    l.cycles += pc_cycles[i];
+  }
+  for (const auto& [_, l] : lines) res.lines.push_back(l);
+  std::stable_sort(res.lines.begin(), res.lines.end(), [](const LineStats& x, const LineStats& y) { return x.cycles > y.cycles; });
+  res.memory = {{"itcm", traffic[0].json()}, {"dtcm", traffic[1].json()}, {"ext", traffic[2].json()},
+                {"router", router.stats()}};
+  res.memory["ext"]["axi"] = {{"read_latency", cfg_.axi.read_latency}, {"write_latency", cfg_.axi.write_latency},
+                              {"bytes_per_cycle", cfg_.axi.bytes_per_cycle}};
+  if (dma_on) res.memory["dma"] = dma->stats();
+  timing_ = nullptr;
+  if (rec_) rec_->extend_to(res.cycles);
+  sc_core::wait(clock.delay_until(base + res.cycles));
+  res.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace tlmcraft::coral

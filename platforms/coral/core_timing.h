@@ -1,0 +1,131 @@
+// The Coral NPU timing model: computes, for each instruction the functional hart has
+// executed, the cycle at which it dispatches and when its results and units are ready,
+// arithmetically (no per-cycle simulation). Rules and their calibration against the RTL
+// measurements: docs/platforms/coral.md ("Timing model").
+//
+// Scalar core: in-order dispatch of up to `dispatch_width` instructions per cycle, a
+// register scoreboard (per-register ready cycles), static branch prediction (backward
+// taken), 1-cycle ALU, a pipelined multiplier and an FPU fed through small operand-wait
+// queues, a blocking early-terminating divider, an LSU accepting one access every
+// `issue_interval` cycles, CSR accesses that wait for all older work. Vector backend:
+// commands queue (8), are split into one micro-op per register of a group, issue in
+// order from a 16-entry micro-op queue to 2 ALUs / 2 multipliers / the vector LSU and
+// retire in order through a 16-entry reorder buffer.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "isa/riscv/hart.h"
+#include "platforms/coral/coral_config.h"
+
+namespace tlmcraft::coral {
+
+namespace rv = tlmcraft::isa::riscv;
+
+enum Unit : uint8_t {
+  kScalarAlu, kMul, kDiv, kLsu, kFpu, kVecAlu0, kVecAlu1, kVecMul0, kVecMul1, kVecLsu, kNumUnits
+};
+const char* unit_name(Unit u);
+
+struct UnitCounters {
+  uint64_t instructions = 0;  // instructions (scalar units) or micro-ops (vector units)
+  uint64_t busy = 0;          // cycles occupied
+  uint64_t stall = 0;         // cycles waited for operands or the unit before issuing
+};
+
+// Where an access went, for LSU timing.
+enum class MemKind : uint8_t { Tcm, Axi };
+
+// One timed event, for traces (filled only when a sink is attached).
+struct TimedEvent {
+  Unit unit;
+  uint64_t begin, end;
+};
+
+class CoreTiming {
+ public:
+  explicit CoreTiming(const CoralConfig& cfg);
+
+  // The dispatch cycle of a CSR instruction about to execute now (the mcycle value it
+  // reads): CSR accesses wait for all older instructions and dispatch alone.
+  uint64_t csr_dispatch_cycle() const;
+
+  // Accounts the instruction the hart just executed (hart.info) and returns its
+  // dispatch cycle. `next_pc` is the hart's pc after the step; `rs1_value`/`rs2_value`
+  // the source values before the step (the divider's latency depends on them);
+  // `earliest` a lower bound on dispatch from outside the core (a DMA status read
+  // waiting for completion).
+  uint64_t account(const rv::StepInfo& s, uint32_t next_pc, uint32_t rs1_value, uint32_t rs2_value,
+                   uint64_t earliest = 0);
+
+  // The cycle at which everything dispatched so far has completed (scalar and vector).
+  uint64_t completion() const { return complete_; }
+  // The cycle the last instruction dispatched in.
+  uint64_t last_dispatch() const { return cycle_; }
+  const std::array<UnitCounters, kNumUnits>& units() const { return units_; }
+
+  // Optional event sink for traces (vector micro-ops and multi-cycle scalar units).
+  void set_event_sink(std::vector<TimedEvent>* sink) { events_ = sink; }
+
+  // Quotient bits Coral's divider iterates for this dividend (1 bit per cycle, early
+  // termination on the dividend's leading zeros; divide-by-zero takes the full 32).
+  static uint32_t divider_iterations(uint32_t dividend, uint32_t divisor, bool is_signed);
+
+ private:
+  struct Slot {           // the dispatch slot chosen for an instruction
+    uint64_t t;
+    uint64_t unconstrained;  // before operand/unit waits (for stall accounting)
+  };
+  uint64_t slot_floor(bool alu_like) const;
+  void take_slot(uint64_t t);
+  MemKind kind_of(uint32_t addr) const {
+    return addr - cfg_.ext_base < cfg_.ext_bytes ? MemKind::Axi : MemKind::Tcm;
+  }
+  uint64_t src_ready(const rv::DecodedInsn& d, bool scalar_only) const;
+  void set_ready(uint8_t reg, uint64_t t) {
+    if (reg != rv::kNoReg && reg != 0 && ready_[reg] < t) ready_[reg] = t;
+  }
+  void complete_at(uint64_t t) {
+    if (t > complete_) complete_ = t;
+  }
+  void busy(Unit u, uint64_t begin, uint64_t cycles, uint64_t stall);
+  uint64_t vector_command(const rv::StepInfo& s, uint64_t t);
+
+  const CoralConfig& cfg_;
+  const ScalarTiming& st_;
+  const VectorTiming& vt_;
+
+  // Scalar dispatch state.
+  uint64_t cycle_ = 0;          // cycle of the last dispatch
+  uint32_t slots_ = 0;          // instructions dispatched in cycle_
+  bool after_branch_ = false;   // a not-taken branch dispatched in cycle_: only ALU/branch may follow in it
+  uint64_t next_min_ = 0;       // earliest next dispatch (redirects, CSR)
+  uint64_t complete_ = 0;       // latest completion of everything dispatched
+  std::array<uint64_t, 96> ready_{};  // per register id: usable by dependents
+
+  uint64_t lsu_free_ = 0;       // the LSU accepts its next access
+  uint64_t dvu_free_ = 0;
+  uint64_t mul_next_ = 0, fpu_next_ = 0, fpu_div_free_ = 0;  // unit issue slots
+  std::vector<uint64_t> mul_starts_, fpu_starts_;  // rings: start cycles of queued ops
+  uint64_t mul_count_ = 0, fpu_count_ = 0;
+  uint64_t scalar_store_done_ = 0;  // completion of the latest scalar store
+  uint64_t vector_store_done_ = 0;  // completion of the latest vector store
+
+  // Vector backend state.
+  std::vector<uint64_t> cq_leave_;    // ring: cycle each command left the command queue
+  uint64_t commands_ = 0;
+  uint64_t last_decode_ = 0;
+  uint32_t decodes_in_cycle_ = 0;
+  std::vector<uint64_t> uop_issue_;   // ring (uop_queue): issue cycle of each micro-op
+  std::vector<uint64_t> rob_retire_;  // ring (rob): retire cycle of each micro-op
+  uint64_t uops_ = 0;
+  uint64_t last_issue_ = 0, last_retire_ = 0;
+  std::array<uint64_t, 8> valu_free_{}, vmul_free_{};
+  uint64_t vlsu_free_ = 0;
+
+  std::array<UnitCounters, kNumUnits> units_{};
+  std::vector<TimedEvent>* events_ = nullptr;
+};
+
+}  // namespace tlmcraft::coral

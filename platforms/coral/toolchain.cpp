@@ -1,0 +1,489 @@
+#include "platforms/coral/toolchain.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <regex>
+#include <sstream>
+
+#include "platforms/coral/elf_image.h"
+#include "platforms/coral/subprocess.h"
+
+namespace tlmcraft::coral {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kAs = "riscv64-unknown-elf-as";
+const char* kGnuLd = "riscv64-unknown-elf-ld";
+const char* kObjdump = "riscv64-unknown-elf-objdump";
+const char* kClang = "clang-16";
+const char* kLld = "ld.lld-16";
+
+const std::vector<std::string> kAsFlags = {"-march=rv32imf_zve32x", "-mabi=ilp32", "-g"};
+const std::vector<std::string> kClangFlags = {"--target=riscv32", "-march=rv32imf_zve32x", "-mabi=ilp32", "-O2",
+                                              "-ffreestanding", "-fno-builtin", "-nostdlib", "-g",
+                                              "-fno-color-diagnostics", "-fno-caret-diagnostics"};
+// Bumped when the build recipe or the cached format changes.
+const char* kCacheVersion = "coral-toolchain-1";
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<uint8_t> read_bytes(const std::string& path) {
+  const std::string s = read_text(path);
+  return std::vector<uint8_t>(s.begin(), s.end());
+}
+
+void write_file(const std::string& path, const void* data, size_t n) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(n));
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::string cur;
+  for (char c : text) {
+    if (c == '\n') {
+      if (!cur.empty() && cur.back() == '\r') cur.pop_back();
+      lines.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) lines.push_back(cur);
+  return lines;
+}
+
+uint64_t fnv1a(const std::string& s, uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::string hex64(uint64_t v) {
+  char buf[17];
+  snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string trim(std::string s) {
+  s.erase(0, s.find_first_not_of(" \t\r\n"));
+  s.erase(s.find_last_not_of(" \t\r\n") + 1);
+  return s;
+}
+
+isa::Diagnostic make_diag(isa::Severity sev, const std::string& file, uint32_t line, uint32_t col,
+                          const std::string& token, const std::string& message, const std::string& hint) {
+  isa::Diagnostic d;
+  d.severity = sev;
+  d.file = file;
+  d.line = line;
+  d.col = col;
+  d.token = token;
+  d.message = message;
+  d.hint = hint;
+  return d;
+}
+
+// 1-based column of `token` in the source line (0 if absent).
+uint32_t column_of(const std::vector<std::string>& lines, uint32_t line, const std::string& token) {
+  if (line == 0 || line > lines.size() || token.empty()) return 0;
+  const size_t at = lines[line - 1].find(token);
+  return at == std::string::npos ? 0 : static_cast<uint32_t>(at + 1);
+}
+
+// ---- caches -------------------------------------------------------------------------
+
+struct CachedBuild {
+  bool ok = false;
+  std::vector<uint8_t> elf;
+  std::vector<std::pair<uint64_t, uint32_t>> lines;  // address -> kernel line
+  std::vector<isa::Diagnostic> diags;
+};
+
+std::mutex g_cache_mutex;
+std::map<uint64_t, std::shared_ptr<const CachedBuild>>& memory_cache() {
+  static std::map<uint64_t, std::shared_ptr<const CachedBuild>> m;
+  return m;
+}
+
+std::string disk_cache_dir() {
+  if (const char* off = std::getenv("TLMCRAFT_CORAL_DISK_CACHE"); off && std::string(off) == "0") return "";
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/tlmcraft/coral";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/tlmcraft/coral";
+  return "";
+}
+
+// Disk format: "<line count>\n" then "address line\n" per entry, then the ELF bytes.
+bool load_disk(const std::string& path, CachedBuild& b) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  size_t n = 0;
+  if (!(in >> n) || n > (1u << 24)) return false;
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t a;
+    uint32_t l;
+    if (!(in >> a >> l)) return false;
+    b.lines.emplace_back(a, l);
+  }
+  in.get();  // the newline after the table
+  std::ostringstream rest;
+  rest << in.rdbuf();
+  const std::string s = rest.str();
+  if (s.size() < 52) return false;
+  b.elf.assign(s.begin(), s.end());
+  b.ok = true;
+  return true;
+}
+
+void store_disk(const std::string& dir, const std::string& path, const CachedBuild& b) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return;
+  // Written under a unique name and renamed: readers never see a partial file.
+  const std::string tmp = path + ".tmp" + std::to_string(getpid()) + "_" + std::to_string(reinterpret_cast<uintptr_t>(&b));
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) return;
+    out << b.lines.size() << "\n";
+    for (const auto& [a, l] : b.lines) out << a << " " << l << "\n";
+    out.write(reinterpret_cast<const char*>(b.elf.data()), static_cast<std::streamsize>(b.elf.size()));
+    if (!out) {
+      fs::remove(tmp, ec);
+      return;
+    }
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) fs::remove(tmp, ec);
+}
+
+// ---- tool steps ---------------------------------------------------------------------
+
+std::string tool_failure_text(const std::string& tool, const ToolRun& r, double timeout) {
+  if (r.not_found) return tool + " could not be started (is it installed? see docs/platforms/coral.md)";
+  if (r.timed_out) return tool + " did not finish within " + std::to_string(static_cast<int>(timeout)) + " s and was stopped";
+  return tool + " failed (exit status " + std::to_string(r.exit_code) + ")";
+}
+
+// The crt0 object, assembled once per process.
+bool crt0_object(std::vector<uint8_t>& out, std::string& error, double timeout) {
+  static std::mutex m;
+  static std::vector<uint8_t> obj;
+  static std::string err;
+  static bool done = false;
+  std::lock_guard<std::mutex> lock(m);
+  if (!done) {
+    TempDir dir;
+    const ToolRun r = run_tool({kAs, "-march=rv32imf_zve32x", "-mabi=ilp32", "-o", dir.file("crt0.o"),
+                                runtime_dir() + "/prelude.s", runtime_dir() + "/crt0.s"},
+                               dir.path(), timeout);
+    if (r.ok()) obj = read_bytes(dir.file("crt0.o"));
+    else err = tool_failure_text(kAs, r, timeout) + " on crt0.s: " + r.output;
+    done = r.ok() || r.not_found;  // a timeout may be transient: retry next time
+    if (!r.ok()) {
+      error = tool_failure_text(kAs, r, timeout) + " on crt0.s: " + trim(r.output);
+      return false;
+    }
+  }
+  if (obj.empty()) {
+    error = err;
+    return false;
+  }
+  out = obj;
+  return true;
+}
+
+// Kernel line of each code address from the DWARF line table (objdump --dwarf=decodedline).
+std::vector<std::pair<uint64_t, uint32_t>> line_table(const std::string& elf_path, const std::string& tool_file,
+                                                      const std::string& cwd, double timeout) {
+  std::vector<std::pair<uint64_t, uint32_t>> table;
+  const ToolRun r = run_tool({kObjdump, "--dwarf=decodedline", elf_path}, cwd, timeout);
+  if (!r.ok()) return table;
+  std::istringstream in(r.output);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream ls(line);
+    std::string file, lineno, addr;
+    if (!(ls >> file >> lineno >> addr)) continue;
+    if (file != tool_file || addr.rfind("0x", 0) != 0) continue;
+    try {
+      // "-" ends a sequence: addresses from there on have no kernel line.
+      table.emplace_back(std::stoull(addr, nullptr, 16), lineno == "-" ? 0u : static_cast<uint32_t>(std::stoul(lineno)));
+    } catch (...) {
+    }
+  }
+  std::stable_sort(table.begin(), table.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return table;
+}
+
+CachedBuild run_build(const std::string& source, const std::string& file_name, KernelLanguage lang,
+                      const ToolchainOptions& o) {
+  CachedBuild b;
+  const std::vector<std::string> src_lines = split_lines(source);
+  const std::string tool_file = lang == KernelLanguage::C ? "kernel.c" : "kernel.s";
+  auto fail = [&](const std::string& msg, const std::string& hint = "") {
+    b.diags.push_back(make_diag(isa::Severity::Error, file_name, 0, 0, "", msg, hint));
+    return b;
+  };
+  std::unique_ptr<TempDir> dir;
+  try {
+    dir = std::make_unique<TempDir>();
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+  std::vector<uint8_t> crt0;
+  std::string crt0_error;
+  if (!crt0_object(crt0, crt0_error, o.timeout_seconds)) return fail(crt0_error);
+  write_file(dir->file("crt0.o"), crt0.data(), crt0.size());
+  write_file(dir->file(tool_file), source.data(), source.size());
+
+  // Compile or assemble.
+  ToolRun r;
+  if (lang == KernelLanguage::C) {
+    std::vector<std::string> argv = {kClang};
+    argv.insert(argv.end(), kClangFlags.begin(), kClangFlags.end());
+    argv.insert(argv.end(), {"-c", tool_file, "-o", "kernel.o"});
+    r = run_tool(argv, dir->path(), o.timeout_seconds);
+    b.diags = parse_clang_messages(r.output, tool_file, file_name);
+  } else {
+    std::vector<std::string> argv = {kAs};
+    argv.insert(argv.end(), kAsFlags.begin(), kAsFlags.end());
+    argv.insert(argv.end(), {"-o", "kernel.o", runtime_dir() + "/prelude.s", tool_file});
+    r = run_tool(argv, dir->path(), o.timeout_seconds);
+    b.diags = parse_gnu_as_messages(r.output, tool_file, file_name, src_lines);
+  }
+  const char* compiler = lang == KernelLanguage::C ? kClang : kAs;
+  if (!r.ok()) {
+    const bool has_error = std::any_of(b.diags.begin(), b.diags.end(), [](const isa::Diagnostic& d) { return d.severity == isa::Severity::Error; });
+    if (!has_error) fail(tool_failure_text(compiler, r, o.timeout_seconds) + (trim(r.output).empty() ? "" : ": " + trim(r.output)));
+    return b;
+  }
+
+  // Link.
+  const std::string script = runtime_dir() + "/coral.ld";
+  if (lang == KernelLanguage::C)
+    r = run_tool({kLld, "-T", script, "-o", "kernel.elf", "crt0.o", "kernel.o"}, dir->path(), o.timeout_seconds);
+  else
+    r = run_tool({kGnuLd, "-m", "elf32lriscv", "-T", script, "-o", "kernel.elf", "crt0.o", "kernel.o"}, dir->path(),
+                 o.timeout_seconds);
+  if (!r.ok()) {
+    auto link = parse_linker_messages(r.output, tool_file, file_name, lang);
+    if (link.empty())
+      link.push_back(make_diag(isa::Severity::Error, file_name, 0, 0, "",
+                               tool_failure_text(lang == KernelLanguage::C ? kLld : kGnuLd, r, o.timeout_seconds) +
+                                   (trim(r.output).empty() ? "" : ": " + trim(r.output)),
+                               ""));
+    b.diags.insert(b.diags.end(), link.begin(), link.end());
+    return b;
+  }
+  b.elf = read_bytes(dir->file("kernel.elf"));
+  b.lines = line_table("kernel.elf", tool_file, dir->path(), o.timeout_seconds);
+  b.ok = true;
+  return b;
+}
+
+}  // namespace
+
+KernelLanguage language_of(const std::string& file_name) {
+  const auto dot = file_name.rfind('.');
+  if (dot != std::string::npos && file_name.substr(dot) == ".c") return KernelLanguage::C;
+  return KernelLanguage::Assembly;
+}
+
+std::string runtime_dir() { return std::string(TLMCRAFT_SOURCE_DIR) + "/platforms/coral/runtime"; }
+
+// ---- diagnostics parsers ------------------------------------------------------------------
+
+std::vector<isa::Diagnostic> parse_gnu_as_messages(const std::string& output, const std::string& tool_file,
+                                                   const std::string& user_file,
+                                                   const std::vector<std::string>& source_lines) {
+  std::vector<isa::Diagnostic> out;
+  static const std::regex re(R"(^(.*?):(\d+): (Error|Warning|Info): (.*)$)");
+  static const std::regex quoted("`([^']*)'");
+  for (const auto& raw : split_lines(output)) {
+    std::smatch m;
+    if (!std::regex_match(raw, m, re)) continue;
+    const std::string file = m[1];
+    const bool ours = fs::path(file).filename() == tool_file;
+    const uint32_t line = ours ? static_cast<uint32_t>(std::stoul(m[2])) : 0;
+    const isa::Severity sev = m[3] == "Error" ? isa::Severity::Error
+                              : m[3] == "Warning" ? isa::Severity::Warning : isa::Severity::Note;
+    std::string msg = m[4];
+    std::string token, hint;
+    std::smatch q;
+    if (std::regex_search(msg, q, quoted)) token = q[1];
+    if (msg.rfind("unrecognized opcode", 0) == 0) {
+      const std::string whole = token;
+      token = whole.substr(0, whole.find_first_of(" \t"));
+      hint = "not an rv32imf_zve32x instruction; Coral's custom instruction is mpause";
+    } else if (msg.rfind("illegal operands", 0) == 0) {
+      hint = "check the operand count, register names and immediate ranges";
+    } else if (msg.find("unknown CSR") != std::string::npos) {
+      hint = "Coral has mcycle (0xb00) and minstret (0xb02), not cycle/time/instret";
+    }
+    // The assembler quotes the operands normalised (no spaces after commas); point at
+    // the mnemonic, which appears verbatim in the line.
+    const std::string first = token.substr(0, token.find_first_of(" \t,"));
+    out.push_back(make_diag(sev, ours ? user_file : file, line, ours ? column_of(source_lines, line, first) : 0, token,
+                            msg, hint));
+  }
+  return out;
+}
+
+std::vector<isa::Diagnostic> parse_clang_messages(const std::string& output, const std::string& tool_file,
+                                                  const std::string& user_file) {
+  std::vector<isa::Diagnostic> out;
+  static const std::regex re(R"(^(.*?):(\d+):(\d+): (fatal error|error|warning|note): (.*)$)");
+  static const std::regex quoted("'([^']*)'");
+  for (const auto& raw : split_lines(output)) {
+    std::smatch m;
+    if (!std::regex_match(raw, m, re)) continue;
+    const std::string file = m[1];
+    const bool ours = fs::path(file).filename() == tool_file;
+    const std::string kind = m[4];
+    const isa::Severity sev = kind == "warning" ? isa::Severity::Warning
+                              : kind == "note"  ? isa::Severity::Note : isa::Severity::Error;
+    const std::string msg = m[5];
+    std::string token;
+    std::smatch q;
+    if (std::regex_search(msg, q, quoted)) token = q[1];
+    std::string hint;
+    if (msg.find("riscv_vector.h") != std::string::npos || msg.find("__riscv_") != std::string::npos)
+      hint = "RVV intrinsics need #include <riscv_vector.h> and the __riscv_ prefix";
+    out.push_back(make_diag(sev, ours ? user_file : file, static_cast<uint32_t>(std::stoul(m[2])),
+                            static_cast<uint32_t>(std::stoul(m[3])), token, msg, hint));
+  }
+  return out;
+}
+
+std::vector<isa::Diagnostic> parse_linker_messages(const std::string& output, const std::string& tool_file,
+                                                   const std::string& user_file, KernelLanguage lang) {
+  std::vector<isa::Diagnostic> out;
+  static const std::regex undefined_gnu(R"(undefined reference to `([^']+)')");
+  static const std::regex undefined_lld(R"(undefined symbol: (\S+))");
+  static const std::regex where_gnu(R"(^(?:.*/)?([^/:]+):(\d+):)");
+  static const std::regex where_lld(R"(>>> referenced by (?:.*/)?([^/:]+):(\d+))");
+  static const std::regex overflow_gnu(R"(region `(\w+)' overflowed by (\d+) bytes)");
+  static const std::regex overflow_lld(R"(will not fit in region '(\w+)': overflowed by (\d+) bytes)");
+  std::map<std::string, uint64_t> overflow;  // region -> bytes (tools repeat the message)
+  const auto lines = split_lines(output);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& raw = lines[i];
+    std::smatch m;
+    if (std::regex_search(raw, m, overflow_gnu) || std::regex_search(raw, m, overflow_lld)) {
+      overflow[m[1]] = std::stoull(m[2]);
+      continue;
+    }
+    if (std::regex_search(raw, m, undefined_gnu) || std::regex_search(raw, m, undefined_lld)) {
+      const std::string sym = m[1];
+      uint32_t line = 0;
+      std::smatch w;
+      if (std::regex_search(raw, w, where_gnu) && w[1] == tool_file) line = static_cast<uint32_t>(std::stoul(w[2]));
+      for (size_t k = i + 1; k < lines.size() && k <= i + 3 && line == 0; ++k)
+        if (std::regex_search(lines[k], w, where_lld) && w[1] == tool_file) line = static_cast<uint32_t>(std::stoul(w[2]));
+      std::string hint;
+      if (sym == "main")
+        hint = lang == KernelLanguage::C ? "define the kernel's entry point: int main(void) { ... }"
+                                         : "define the kernel's entry point: `.globl main` then `main:` (crt0 calls it)";
+      else
+        hint = "define '" + sym + "' in the kernel (no C library is linked; memcpy, memset and memmove are provided)";
+      const bool dup = std::any_of(out.begin(), out.end(), [&](const isa::Diagnostic& d) { return d.token == sym && d.line == line; });
+      if (!dup)
+        out.push_back(make_diag(isa::Severity::Error, user_file, line, 0, sym, "undefined reference to '" + sym + "'", hint));
+    }
+  }
+  for (const auto& [region, bytes] : overflow) {
+    std::string msg, hint;
+    if (region == "ITCM") {
+      msg = "the kernel's code does not fit the 8 KB ITCM (overflowed by " + std::to_string(bytes) + " bytes)";
+      hint = "shorten the code, e.g. unroll less";
+    } else if (region == "DTCM") {
+      msg = "the kernel's data and the 1 KB stack reserve do not fit the 32 KB DTCM (overflowed by " +
+            std::to_string(bytes) + " bytes)";
+      hint = "keep large tensors in external memory at 0x20000000 (the task layout places them there)";
+    } else {
+      msg = "region " + region + " overflowed by " + std::to_string(bytes) + " bytes";
+    }
+    out.push_back(make_diag(isa::Severity::Error, user_file, 0, 0, region, msg, hint));
+  }
+  return out;
+}
+
+// ---- the driver ---------------------------------------------------------------------------
+
+bool build_kernel(const std::string& source, const std::string& file_name, isa::Program& out,
+                  std::vector<isa::Diagnostic>& diags, const ToolchainOptions& o) {
+  const KernelLanguage lang = language_of(file_name);
+  // Key: recipe version, language, the runtime (crt0, prelude, linker script), the name
+  // diagnostics carry, the source.
+  static const std::string runtime_text =
+      read_text(runtime_dir() + "/crt0.s") + read_text(runtime_dir() + "/prelude.s") + read_text(runtime_dir() + "/coral.ld");
+  std::string key_text = std::string(kCacheVersion) + (lang == KernelLanguage::C ? "|c|" : "|s|");
+  for (const auto& f : (lang == KernelLanguage::C ? kClangFlags : kAsFlags)) key_text += f + " ";
+  const uint64_t key = fnv1a(source, fnv1a(file_name + "\x1f", fnv1a(runtime_text, fnv1a(key_text))));
+
+  std::shared_ptr<const CachedBuild> build;
+  if (o.memory_cache) {
+    std::lock_guard<std::mutex> lock(g_cache_mutex);
+    auto it = memory_cache().find(key);
+    if (it != memory_cache().end()) build = it->second;
+  }
+  const std::string dir = o.disk_cache ? disk_cache_dir() : "";
+  const std::string disk_path = dir.empty() ? "" : dir + "/" + hex64(key) + ".bin";
+  if (!build && !disk_path.empty()) {
+    auto b = std::make_shared<CachedBuild>();
+    if (load_disk(disk_path, *b)) build = b;
+  }
+  if (!build) {
+    auto b = std::make_shared<CachedBuild>(run_build(source, file_name, lang, o));
+    if (b->ok && !disk_path.empty()) store_disk(dir, disk_path, *b);
+    build = b;
+  }
+  if (o.memory_cache) {
+    std::lock_guard<std::mutex> lock(g_cache_mutex);
+    memory_cache()[key] = build;
+  }
+
+  diags.insert(diags.end(), build->diags.begin(), build->diags.end());
+  if (!build->ok) return false;
+
+  isa::Program p;
+  p.isa = "riscv";
+  p.source_name = file_name;
+  p.source_lines = split_lines(source);
+  const std::string err = read_elf_image(build->elf, p);
+  if (!err.empty()) {
+    diags.push_back(make_diag(isa::Severity::Error, file_name, 0, 0, "", "linked image unreadable: " + err, ""));
+    return false;
+  }
+  p.line_of_address = build->lines;
+  // One entry per 32-bit code word, with the kernel line that produced it.
+  for (const auto& s : p.segments) {
+    if (!s.executable) continue;
+    for (size_t off = 0; off + 4 <= s.bytes.size(); off += 4) {
+      isa::Instruction in;
+      in.opcode = uint32_t(s.bytes[off]) | uint32_t(s.bytes[off + 1]) << 8 | uint32_t(s.bytes[off + 2]) << 16 |
+                  uint32_t(s.bytes[off + 3]) << 24;
+      const uint64_t addr = s.address + off;
+      // The last row at or before the address (rows cover [address, next row)).
+      auto it = std::upper_bound(p.line_of_address.begin(), p.line_of_address.end(), addr,
+                                 [](uint64_t a, const auto& e) { return a < e.first; });
+      if (it != p.line_of_address.begin()) in.line = std::prev(it)->second;
+      p.code.push_back(in);
+    }
+  }
+  out = std::move(p);
+  return true;
+}
+
+}  // namespace tlmcraft::coral

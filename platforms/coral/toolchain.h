@@ -1,0 +1,45 @@
+// The Coral kernel toolchain: RISC-V assembly through GNU binutils, C through clang-16 and
+// ld.lld-16, both linked with the platform's crt0 and linker script (platforms/coral/
+// runtime/). Tool messages become isa::Diagnostic on the kernel's own lines; results are
+// cached by a hash of (language, file name, source, flags), in memory and on disk.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "isa/program.h"
+
+namespace tlmcraft::coral {
+
+enum class KernelLanguage { Assembly, C };
+
+// ".c" -> C; everything else (".s", ".S", ".asm", no extension) is assembly.
+KernelLanguage language_of(const std::string& file_name);
+
+// Directory holding crt0.s, prelude.s and coral.ld.
+std::string runtime_dir();
+
+struct ToolchainOptions {
+  double timeout_seconds = 30.0;  // per tool invocation
+  bool memory_cache = true;
+  bool disk_cache = true;         // $XDG_CACHE_HOME/tlmcraft/coral (off if TLMCRAFT_CORAL_DISK_CACHE=0)
+};
+
+// Builds the kernel and fills `out` (isa "riscv": segments, entry, symbols, one
+// isa::Instruction per 32-bit word of code with its source line, line_of_address,
+// source_name, source_lines). On failure returns false and fills `diags`; warnings
+// may be present on success too.
+bool build_kernel(const std::string& source, const std::string& file_name, isa::Program& out,
+                  std::vector<isa::Diagnostic>& diags, const ToolchainOptions& options = {});
+
+// Parsers of tool output, exposed for tests. `tool_file` is the name the tool saw
+// ("kernel.s"), `user_file` the name diagnostics carry.
+std::vector<isa::Diagnostic> parse_gnu_as_messages(const std::string& output, const std::string& tool_file,
+                                                   const std::string& user_file,
+                                                   const std::vector<std::string>& source_lines);
+std::vector<isa::Diagnostic> parse_clang_messages(const std::string& output, const std::string& tool_file,
+                                                  const std::string& user_file);
+std::vector<isa::Diagnostic> parse_linker_messages(const std::string& output, const std::string& tool_file,
+                                                   const std::string& user_file, KernelLanguage lang);
+
+}  // namespace tlmcraft::coral

@@ -1,0 +1,131 @@
+// `tlmcraft mcp` as a process (no Node.js needed): a whole session over real pipes. Every
+// byte on stdout must be a protocol message (the simulator runs in between), answers come
+// in order, the PLENA SiLU C1 baseline written through the tools evaluates to "pass",
+// and closing stdin ends the server with exit code 0.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tlmcraft::agent {
+namespace {
+
+using nlohmann::json;
+
+struct Session {
+  pid_t pid = -1;
+  int to_server = -1, from_server = -1;
+  std::string pending;  // bytes read but not yet split into lines
+
+  void send(const json& msg) {
+    const std::string line = msg.dump() + "\n";
+    ASSERT_EQ(::write(to_server, line.data(), line.size()), static_cast<ssize_t>(line.size()));
+  }
+  // The next stdout line; empty at EOF.
+  std::string read_line() {
+    for (;;) {
+      const auto nl = pending.find('\n');
+      if (nl != std::string::npos) {
+        std::string line = pending.substr(0, nl);
+        pending.erase(0, nl + 1);
+        return line;
+      }
+      char buf[65536];
+      const ssize_t n = ::read(from_server, buf, sizeof buf);
+      if (n <= 0) return "";
+      pending.append(buf, static_cast<size_t>(n));
+    }
+  }
+};
+
+Session start(const std::vector<std::string>& args, const std::string& stderr_path) {
+  int in[2], out[2];
+  if (::pipe(in) != 0 || ::pipe(out) != 0) throw std::runtime_error("pipe failed");
+  Session s;
+  s.pid = ::fork();
+  if (s.pid == 0) {
+    ::dup2(in[0], 0);
+    ::dup2(out[1], 1);
+    const int err = ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (err >= 0) ::dup2(err, 2);
+    ::close(in[1]);
+    ::close(out[0]);
+    std::vector<char*> argv;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    _exit(127);
+  }
+  ::close(in[0]);
+  ::close(out[1]);
+  s.to_server = in[1];
+  s.from_server = out[0];
+  return s;
+}
+
+TEST(McpProcess, StdioSessionEvaluatesTheBaselineAndEndsOnEof) {
+  const std::string binary = std::string(TLMCRAFT_BINARY_DIR) + "/harness/tlmcraft";
+  ASSERT_TRUE(std::filesystem::exists(binary)) << binary << " (build the tlmcraft target)";
+  const auto dir = std::filesystem::temp_directory_path() / ("tlmcraft-mcp-process-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  Session s = start({binary, "mcp", "--platform", "plena", "--task", "silu", "--config", "C1", "--workspace",
+                     (dir / "ws").string(), "--trials", "1"},
+                    (dir / "stderr.txt").string());
+
+  int next_id = 0;
+  // Sends a request and returns its response, checking that stdout holds nothing else.
+  auto call = [&](const std::string& method, const json& params) {
+    json req = {{"jsonrpc", "2.0"}, {"id", ++next_id}, {"method", method}, {"params", params}};
+    s.send(req);
+    const std::string line = s.read_line();
+    const json r = json::parse(line, nullptr, false);
+    EXPECT_FALSE(r.is_discarded()) << "stdout line is not JSON: " << line;
+    EXPECT_EQ(r.value("jsonrpc", ""), "2.0") << line;
+    EXPECT_EQ(r.value("id", -1), next_id) << line;
+    return r;
+  };
+
+  const json init = call("initialize", {{"protocolVersion", "2025-11-25"},
+                                        {"capabilities", json::object()},
+                                        {"clientInfo", {{"name", "gtest"}, {"version", "1"}}}});
+  EXPECT_EQ(init["result"]["protocolVersion"], "2025-11-25");
+  s.send({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+
+  const json baseline = call("tools/call", {{"name", "get_baseline"}, {"arguments", json::object()}});
+  ASSERT_EQ(baseline["result"]["isError"], false) << baseline;
+  const std::string source = baseline["result"]["structuredContent"]["source"].get<std::string>();
+  ASSERT_FALSE(source.empty());
+
+  const json written = call("tools/call", {{"name", "write_code"}, {"arguments", {{"code", source}}}});
+  EXPECT_EQ(written["result"]["isError"], false) << written;
+  const json evaluated = call("tools/call", {{"name", "run_evaluation"}, {"arguments", json::object()}});
+  EXPECT_EQ(evaluated["result"]["isError"], false) << evaluated;
+  EXPECT_EQ(evaluated["result"]["structuredContent"]["status"], "pass") << evaluated;
+  // The simulation ran between these answers; a malformed line still gets its error.
+  const std::string garbage = "{\"jsonrpc\":\"2.0\",\"id\":\n";
+  ASSERT_EQ(::write(s.to_server, garbage.data(), garbage.size()), static_cast<ssize_t>(garbage.size()));
+  EXPECT_EQ(json::parse(s.read_line())["error"]["code"], -32700);
+
+  ::close(s.to_server);  // EOF: the server ends cleanly
+  EXPECT_EQ(s.read_line(), "");
+  EXPECT_TRUE(s.pending.empty()) << "stray bytes on stdout: " << s.pending;
+  int status = 0;
+  ::waitpid(s.pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  ::close(s.from_server);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tlmcraft::agent

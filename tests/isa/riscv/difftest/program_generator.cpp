@@ -296,7 +296,28 @@ class Generator {
   static std::string v(unsigned r) { return "v" + std::to_string(r); }
   std::string mask_suffix(bool masked) { return masked ? ", v0.t" : ""; }
 
+  // vsetvl (register vtype): a legal configuration, or a reserved one (vill, vl = 0)
+  // observed through vtype/vl and then replaced by a legal vsetvli.
+  std::string vsetvl() {
+    const unsigned t = dst();
+    unsigned avl;
+    do avl = dst();
+    while (avl == t);
+    if (chance(70)) {
+      const std::string legal = vsetvli();  // picks sew_/lmul_log_
+      const unsigned lmul_bits = lmul_log_ >= 0 ? unsigned(lmul_log_) : unsigned(8 + lmul_log_);
+      const unsigned sew_bits = sew_ == 8 ? 0 : sew_ == 16 ? 1 : 2;
+      const unsigned vtype = lmul_bits | sew_bits << 3 | below(4) << 6;
+      return fmt("li %s, %u\nvsetvl %s, %s, %s", kX[t], vtype, xd(), kX[avl], kX[t]);
+    }
+    static const unsigned reserved[] = {0x18, 0x05, 0x04, 0x17, 0x0e, 0x20, 0x100, 0x80000000u, 0x0d};
+    const unsigned r1 = dst(), r2 = dst();
+    return fmt("li %s, %u\nvsetvl %s, %s, %s\ncsrr %s, vtype\ncsrr %s, vl\n", kX[t], pick(reserved), xd(), kX[avl],
+               kX[t], kX[r1], kX[r2]) + vsetvli();
+  }
+
   std::string vector_unit() {
+    if (chance(3)) return vsetvl();
     if (chance(8)) return vsetvli();
     const bool masked = chance(30);
     const int L = lmul_log_;
@@ -312,7 +333,7 @@ class Generator {
         const unsigned vd = group(L, masked), vs2 = group(L, false);
         switch (below(3)) {
           case 0: return fmt("%s.vv %s, %s, %s", pick(vv), v(vd).c_str(), v(vs2).c_str(), v(group(L, false)).c_str()) + mask_suffix(masked);
-          case 1: return fmt("%s.vx %s, %s, %s", pick(vv), v(vd).c_str(), v(vs2).c_str(), xs()) + mask_suffix(masked);
+          case 1: return fmt("%s.vx %s, %s, %s", chance(5) ? "vrsub" : pick(vv), v(vd).c_str(), v(vs2).c_str(), xs()) + mask_suffix(masked);
           default: {
             const char* op = pick(vi);
             const bool shift = op[1] == 's' && (op[2] == 'l' || op[2] == 'r' || op[3] == 'r');
@@ -329,7 +350,9 @@ class Generator {
       }
       case 4: {  // merge / move / carry
         const unsigned vd = group(L, true);
-        switch (below(6)) {
+        switch (below(8)) {
+          case 6: return fmt("vmv.v.v %s, %s", v(vd).c_str(), v(group(L, false)).c_str());
+          case 7: return fmt("vmv.v.i %s, %d", v(vd).c_str(), range(-16, 15));
           case 0: return fmt("vmerge.vvm %s, %s, %s, v0", v(vd).c_str(), v(group(L, false)).c_str(), v(group(L, false)).c_str());
           case 1: return fmt("vmerge.vxm %s, %s, %s, v0", v(vd).c_str(), v(group(L, false)).c_str(), xs());
           case 2: return fmt("vmerge.vim %s, %s, %d, v0", v(vd).c_str(), v(group(L, false)).c_str(), range(-16, 15));
@@ -344,11 +367,21 @@ class Generator {
         const unsigned vs2 = group(L, false), vs1 = group(L, false);
         const unsigned vd = group_avoiding(0, masked, {{vs2, n}, {vs1, n}});
         if (vd == 32) return "nop";
-        switch (below(4)) {
+        switch (below(7)) {
           case 0: return fmt("%s.vv %s, %s, %s", pick(vv), v(vd).c_str(), v(vs2).c_str(), v(vs1).c_str()) + mask_suffix(masked);
           case 1: return fmt("%s.vx %s, %s, %s", pick(vx), v(vd).c_str(), v(vs2).c_str(), xs()) + mask_suffix(masked);
-          case 2: return fmt("vmadc.vv %s, %s, %s", v(vd).c_str(), v(vs2).c_str(), v(vs1).c_str());
-          default: return fmt("vmsbc.vx %s, %s, %s", v(vd).c_str(), v(vs2).c_str(), xs());
+          case 2: {
+            static const char* const vi[] = {"vmseq", "vmsne", "vmsleu", "vmsle", "vmsgtu", "vmsgt"};
+            return fmt("%s.vi %s, %s, %d", pick(vi), v(vd).c_str(), v(vs2).c_str(), range(-16, 15)) + mask_suffix(masked);
+          }
+          case 3: return fmt("vmadc.vv %s, %s, %s", v(vd).c_str(), v(vs2).c_str(), v(vs1).c_str());
+          case 4: return fmt("vmsbc.vx %s, %s, %s", v(vd).c_str(), v(vs2).c_str(), xs());
+          default: {  // carry/borrow in from v0: keep vd off v0
+            const unsigned vdc = group_avoiding(0, true, {{vs2, n}, {vs1, n}});
+            if (vdc == 32) return "nop";
+            if (chance(50)) return fmt("%s.vvm %s, %s, %s, v0", chance(50) ? "vmadc" : "vmsbc", v(vdc).c_str(), v(vs2).c_str(), v(vs1).c_str());
+            return fmt("vmadc.vim %s, %s, %d, v0", v(vdc).c_str(), v(vs2).c_str(), range(-16, 15));
+          }
         }
       }
       case 6: {  // reductions
@@ -373,7 +406,9 @@ class Generator {
           case 0: return fmt("%s.vv %s, %s, %s", pick(ops), v(vd).c_str(), v(vs2).c_str(), v(vs1).c_str()) + mask_suffix(masked);
           case 1: return fmt("%s.vx %s, %s, %s", pick(ops), v(vd).c_str(), v(vs2).c_str(), xs()) + mask_suffix(masked);
           case 2: return fmt("%s.wv %s, %s, %s", pick(wops), v(vd).c_str(), v(vd).c_str(), v(vs1).c_str()) + mask_suffix(masked);
-          default: return fmt("%s.vv %s, %s, %s", pick(macc), v(vd).c_str(), v(vs1).c_str(), v(vs2).c_str()) + mask_suffix(masked);
+          default:
+            if (chance(25)) return fmt("vwmaccus.vx %s, %s, %s", v(vd).c_str(), xs(), v(vs2).c_str()) + mask_suffix(masked);
+            return fmt("%s.vv %s, %s, %s", pick(macc), v(vd).c_str(), v(vs1).c_str(), v(vs2).c_str()) + mask_suffix(masked);
         }
       }
       case 8: {  // narrowing shifts and clips
@@ -434,7 +469,9 @@ class Generator {
         switch (below(5)) {
           case 0: return fmt("vslideup.vx %s, %s, %s", v(vd).c_str(), v(vs2).c_str(), xs()) + mask_suffix(masked);
           case 1: return fmt("vslideup.vi %s, %s, %d", v(vd).c_str(), v(vs2).c_str(), range(0, 31)) + mask_suffix(masked);
-          case 2: return fmt("vslidedown.vx %s, %s, %s", v(vd).c_str(), v(vs2).c_str(), xs()) + mask_suffix(masked);
+          case 2:
+            if (chance(40)) return fmt("vslidedown.vi %s, %s, %d", v(vd).c_str(), v(vs2).c_str(), range(0, 31)) + mask_suffix(masked);
+            return fmt("vslidedown.vx %s, %s, %s", v(vd).c_str(), v(vs2).c_str(), xs()) + mask_suffix(masked);
           case 3: return fmt("vslide1up.vx %s, %s, %s", v(vd).c_str(), v(vs2).c_str(), xs()) + mask_suffix(masked);
           default: return fmt("vslide1down.vx %s, %s, %s", v(vd).c_str(), v(vs2).c_str(), xs()) + mask_suffix(masked);
         }
@@ -446,7 +483,16 @@ class Generator {
         switch (below(4)) {
           case 0: return fmt("vrgather.vv %s, %s, %s", v(vd).c_str(), v(vs2).c_str(), v(vs1).c_str()) + mask_suffix(masked);
           case 1: return fmt("vrgather.vx %s, %s, %s", v(vd).c_str(), v(vs2).c_str(), xs()) + mask_suffix(masked);
-          case 2: return fmt("vrgather.vi %s, %s, %d", v(vd).c_str(), v(vs2).c_str(), range(0, 31)) + mask_suffix(masked);
+          case 2: {
+            int index_log;
+            if (chance(50) && emul_for(16, index_log)) {  // 16-bit indices: their own EMUL
+              const unsigned vi = group(index_log, false);
+              const unsigned vdg = group_avoiding(L, masked, {{vs2, n}, {vi, regs(index_log)}});
+              if (vdg == 32) return "nop";
+              return fmt("vrgatherei16.vv %s, %s, %s", v(vdg).c_str(), v(vs2).c_str(), v(vi).c_str()) + mask_suffix(masked);
+            }
+            return fmt("vrgather.vi %s, %s, %d", v(vd).c_str(), v(vs2).c_str(), range(0, 31)) + mask_suffix(masked);
+          }
           default: {
             const unsigned m = group_avoiding(0, false, {{vd, n}});
             if (m == 32) return "nop";

@@ -10,41 +10,80 @@ namespace tlmcraft::tasks::ref {
 
 namespace fmt = tlmcraft::isa::formats;
 
+namespace {
+
+// PLENA's numerics policy (stage_bf16) accumulates like its matrix unit: each product of
+// two BF16/MXFP8 values is exact in float32 and added to a float32 accumulator in
+// ascending contraction order. AIE-ML sums in double.
+bool fp32_accumulate(const FloatNumerics& N) { return N.stage_bf16; }
+
+}  // namespace
+
 double reduce_sum(const double* v, int64_t n, const FloatNumerics& N) {
-  if (!N.stage_bf16) {
-    double s = 0;
-    for (int64_t i = 0; i < n; ++i) s += v[i];
-    return s;
+  if (fp32_accumulate(N)) {
+    float f = 0.0f;
+    for (int64_t i = 0; i < n; ++i) f += float(v[i]);
+    return N.r(f);
   }
+  double s = 0;
+  for (int64_t i = 0; i < n; ++i) s += v[i];
+  return N.r(s);
+}
+
+double vred_sum(const double* v, int64_t n, int64_t vlen) {
   float f = 0.0f;
-  for (int64_t start = 0; start < n; start += N.vlen) {
+  for (int64_t start = 0; start < n; start += vlen) {
     float row = 0.0f;
-    for (int64_t i = start; i < std::min(n, start + N.vlen); ++i) row += float(v[i]);
+    for (int64_t i = start; i < std::min(n, start + vlen); ++i) row += float(v[i]);
     f = fmt::round_to_bf16(f + row);  // float add, then the f-register's BF16 rounding
   }
   return f;
 }
 
 Vec matmul(const Vec& a, const Vec& b, int64_t m, int64_t k, int64_t n, const FloatNumerics& N) {
-  Vec acc(size_t(m * n), 0.0);
-  for (int64_t i = 0; i < m; ++i)
+  Vec c(size_t(m * n));
+  if (fp32_accumulate(N)) {
+    std::vector<float> acc(static_cast<size_t>(n));
+    for (int64_t i = 0; i < m; ++i) {
+      std::fill(acc.begin(), acc.end(), 0.0f);
+      for (int64_t kk = 0; kk < k; ++kk) {
+        const float av = float(a[size_t(i * k + kk)]);
+        const double* brow = &b[size_t(kk * n)];
+        for (int64_t j = 0; j < n; ++j) acc[size_t(j)] += av * float(brow[j]);
+      }
+      for (int64_t j = 0; j < n; ++j) c[size_t(i * n + j)] = N.r(acc[size_t(j)]);
+    }
+    return c;
+  }
+  Vec acc(static_cast<size_t>(n));
+  for (int64_t i = 0; i < m; ++i) {
+    std::fill(acc.begin(), acc.end(), 0.0);
     for (int64_t kk = 0; kk < k; ++kk) {
       const double av = a[size_t(i * k + kk)];
       const double* brow = &b[size_t(kk * n)];
-      double* crow = &acc[size_t(i * n)];
-      for (int64_t j = 0; j < n; ++j) crow[j] += av * brow[j];
+      for (int64_t j = 0; j < n; ++j) acc[size_t(j)] += av * brow[j];
     }
-  for (double& v : acc) v = N.r(v);
-  return acc;
+    for (int64_t j = 0; j < n; ++j) c[size_t(i * n + j)] = N.r(acc[size_t(j)]);
+  }
+  return c;
 }
 
 Vec matmul_bt(const Vec& a, const Vec& b, int64_t m, int64_t k, int64_t n, const FloatNumerics& N) {
   Vec c(size_t(m * n));
+  const bool f32 = fp32_accumulate(N);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      double s = 0;
-      for (int64_t kk = 0; kk < k; ++kk) s += a[size_t(i * k + kk)] * b[size_t(j * k + kk)];
-      c[size_t(i * n + j)] = N.r(s);
+      const double* ar = &a[size_t(i * k)];
+      const double* br = &b[size_t(j * k)];
+      if (f32) {
+        float s = 0.0f;
+        for (int64_t kk = 0; kk < k; ++kk) s += float(ar[kk]) * float(br[kk]);
+        c[size_t(i * n + j)] = N.r(s);
+      } else {
+        double s = 0;
+        for (int64_t kk = 0; kk < k; ++kk) s += ar[kk] * br[kk];
+        c[size_t(i * n + j)] = N.r(s);
+      }
     }
   return c;
 }
@@ -92,7 +131,7 @@ Vec softmax_rows(const Vec& x, int64_t rows, int64_t cols, const FloatNumerics& 
     const double* xr = &x[size_t(r * cols)];
     const double m = *std::max_element(xr, xr + cols);
     for (int64_t j = 0; j < cols; ++j) e[size_t(j)] = N.r(std::exp(N.r(xr[j] - m)));
-    const double rs = N.r(1.0 / reduce_sum(e.data(), cols, N));
+    const double rs = N.r(1.0 / reduce_sum(e.data(), cols, N));  // z is materialised (BF16)
     for (int64_t j = 0; j < cols; ++j) y[size_t(r * cols + j)] = N.r(e[size_t(j)] * rs);
   }
   return y;

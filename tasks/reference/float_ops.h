@@ -11,13 +11,20 @@ namespace tlmcraft::tasks::ref {
 
 using Vec = std::vector<double>;
 
-// The sum of n values as the platform reduces them. PLENA (V_RED_SUM into a BF16
-// f-register, row by row): each chunk of vlen values is summed in float32 in lane order,
-// then f = bf16(f + chunk_sum) with f starting at 0; the result is f. AIE-ML: the exact
-// sum in double.
+// The sum of n values as a kernel materialises it, rounded once with N.r(). PLENA: a
+// float32 accumulator in ascending index order, as the matrix unit accumulates (a kernel
+// sums a row through M_MV with a ones matrix and gets exactly this); AIE-ML: double.
+// Not V_RED_SUM's BF16 running total (see vred_sum and docs/tasks.md: that loses up to
+// the whole mean of a LayerNorm at n = 16384, so a reference built on it would fail
+// correct kernels).
 double reduce_sum(const double* v, int64_t n, const FloatNumerics& N);
+// What a chain of V_RED_SUM instructions computes for n values: each chunk of vlen
+// values summed in float32 in lane order, then f = bf16(f + chunk_sum) with f from 0.
+// Not used by the references; kept to measure its error against reduce_sum.
+double vred_sum(const double* v, int64_t n, int64_t vlen);
 
-// [M, K] x [K, N], double accumulation, result rounded once with N.r().
+// [M, K] x [K, N], accumulated as reduce_sum accumulates (PLENA float32 in ascending k,
+// AIE-ML double), each result rounded once with N.r().
 Vec matmul(const Vec& a, const Vec& b, int64_t m, int64_t k, int64_t n, const FloatNumerics& N);
 // [M, K] x [N, K]^T.
 Vec matmul_bt(const Vec& a, const Vec& b, int64_t m, int64_t k, int64_t n, const FloatNumerics& N);

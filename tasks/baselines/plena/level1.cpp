@@ -5,6 +5,7 @@
 #include "tasks/baselines/plena/generators.h"
 #include "tasks/baselines/plena/matvec.h"
 #include "tasks/baselines/plena/norms.h"
+#include "tasks/baselines/plena/stages.h"
 
 namespace tlmcraft::tasks::plena {
 namespace {
@@ -90,6 +91,7 @@ Generator norm(RowReduction kind) {
     if (kind != RowReduction::Softmax) k.gamma_addr = addr(inst, "gamma");
     if (kind == RowReduction::LayerNorm) k.beta_addr = addr(inst, "beta");
     k.y_addr = addr(inst, "y");
+    k.scratch_addr = scratch_base(*inst.layout());
     return plena_norm_kernel(k, a);
   };
 }

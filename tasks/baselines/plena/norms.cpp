@@ -34,6 +34,37 @@ void for_rows(Plan& p, const std::string& what, Body body) {
   p.w.loop_end(kLoop);
 }
 
+// MSRAM tile 0 = a 64 x 64 tile of ones, so M_MV 0, gp0, row adds the row's sum to every
+// lane of the matrix unit's FP32 accumulator. The ones go VRAM scratch -> HBM scratch
+// (BLEN copies of one row, STRIDE 0) -> MSRAM (every tile row read from that HBM row).
+void emit_ones_tile(Plan& p) {
+  AsmWriter& w = p.w;
+  w.comment("a tile of ones in MSRAM 0: sums accumulate in the matrix unit (FP32, rounded once)");
+  w.op("S_LD_FP f1, gp0, 1", "f1 = 1.0");
+  for (uint32_t r = 0; r < p.a.v_rows; ++r) {
+    w.set(kAux, p.scratch + p.row(r), "scratch row " + n(r));
+    w.op("S_MAP_V_FP gp4, gp0, 0", "FP_MEM[0..VLEN) (finite constants)");
+    w.op("V_MUL_VF gp4, gp4, f0, 0", "0");
+    w.op("V_ADD_VF gp4, gp4, f1, 0", "1");
+  }
+  w.set_addr(7, kT1, p.k.scratch_addr, "a7 = HBM scratch row");
+  w.op("C_SET_STRIDE_REG gp0", "STRIDE = 0: every row of a transfer is the same HBM row");
+  w.set(kAux, p.scratch);
+  w.op("H_STORE_V gp4, gp0, a7, 1, 2", "HBM scratch = one BF16 row of ones");
+  w.op("H_PREFETCH_M gp0, gp0, a7, 1, 2", "MSRAM tile 0 = ones");
+}
+
+// f = the FP32 sum accumulated by the M_MV instructions since the last write-out, rounded
+// once to BF16: M_MV_WO writes it to every lane of a scratch row, V_RED_MAX reads one.
+// `seed` is an f-register no larger than the sum (f0 = 0 for sums of non-negative values).
+void emit_sum_readout(Plan& p, const std::string& f, const std::string& seed) {
+  AsmWriter& w = p.w;
+  w.set(kAux2, p.scratch + p.row(1), "sum row");
+  w.op("M_MV_WO gp5, 0", "every lane = bf16(FP32 sum)");
+  w.op("S_ADD_FP " + f + ", " + seed + ", f0", f + " = " + seed);
+  w.op("V_RED_MAX " + f + ", gp5, 0", f + " = the sum");
+}
+
 // f5 = 1 / sqrt(f5 * (1/n) + eps), f5 holding a sum of squares.
 void emit_inv_std(AsmWriter& w) {
   w.op("S_MUL_FP f5, f5, f2", "mean square = s * (1/n)");
@@ -51,28 +82,30 @@ void softmax(Plan& p) {
   w.op("S_ADD_FP f2, f0, f0", "f2 = 0");
   w.op("V_RED_SUM f2, gp4, 0", "f2 = that element (exact)");
   for_rows(p, "m = max(x)", [&] { w.op("V_RED_MAX f2, gp3, 0", "m = max(m, max(row))"); });
-  w.op("S_ADD_FP f3, f0, f0", "s = 0");
-  for_rows(p, "e = exp(x - m) in place; s = sum(e)", [&] {
+  for_rows(p, "e = exp(x - m) in place; ACC += sum(e)", [&] {
     w.op("V_SUB_VF gp3, gp3, f2, 0, 0", "d = x - m");
     w.op("V_EXP_V gp3, gp3, 0", "e = exp(d)");
-    w.op("V_RED_SUM f3, gp3, 0", "s = bf16(s + sum(row))");
+    w.op("M_MV 0, gp0, gp3", "ACC += sum(row)");
   });
+  emit_sum_readout(p, "f3", "f0");
   w.op("S_RECI_FP f3, f3", "r = 1 / s");
   for_rows(p, "y = e * r", [&] { w.op("V_MUL_VF gp3, gp3, f3, 0", "y = e * r"); });
 }
 
 void layernorm(Plan& p) {
   AsmWriter& w = p.w;
-  w.op("S_ADD_FP f4, f0, f0", "s1 = 0");
-  for_rows(p, "s1 = sum(x)", [&] { w.op("V_RED_SUM f4, gp3, 0", "s1 = bf16(s1 + sum(row))"); });
+  for_rows(p, "ACC += sum(x)", [&] { w.op("M_MV 0, gp0, gp3", "ACC += sum(row)"); });
+  w.op("S_RECI_FP f4, f0", "+inf");
+  w.op("S_SUB_FP f4, f0, f4", "-inf (s1 may be negative)");
+  emit_sum_readout(p, "f4", "f4");
   w.op("S_MUL_FP f4, f4, f2", "mean = s1 * (1/n)");
   w.set(kAux, p.scratch, "scratch row for c^2");
-  w.op("S_ADD_FP f5, f0, f0", "s2 = 0");
-  for_rows(p, "c = x - mean in place; s2 = sum(c^2)", [&] {
+  for_rows(p, "c = x - mean in place; ACC += sum(c^2)", [&] {
     w.op("V_SUB_VF gp3, gp3, f4, 0, 0", "c = x - mean");
     w.op("V_MUL_VV gp4, gp3, gp3, 0", "q = c * c");
-    w.op("V_RED_SUM f5, gp4, 0", "s2 = bf16(s2 + sum(q))");
+    w.op("M_MV 0, gp0, gp4", "ACC += sum(q)");
   });
+  emit_sum_readout(p, "f5", "f0");
   emit_inv_std(w);
   w.set(kAux, p.gamma, "gamma row");
   w.set(kAux2, p.beta, "beta row");
@@ -88,11 +121,11 @@ void layernorm(Plan& p) {
 void rmsnorm(Plan& p) {
   AsmWriter& w = p.w;
   w.set(kAux, p.scratch, "scratch row for x^2");
-  w.op("S_ADD_FP f5, f0, f0", "s = 0");
-  for_rows(p, "s = sum(x^2)", [&] {
+  for_rows(p, "ACC += sum(x^2)", [&] {
     w.op("V_MUL_VV gp4, gp3, gp3, 0", "q = x * x");
-    w.op("V_RED_SUM f5, gp4, 0", "s = bf16(s + sum(q))");
+    w.op("M_MV 0, gp0, gp4", "ACC += sum(q)");
   });
+  emit_sum_readout(p, "f5", "f0");
   emit_inv_std(w);
   w.set(kAux, p.gamma, "gamma row");
   for_rows(p, "y = x * rs * gamma", [&] {
@@ -141,6 +174,7 @@ std::string plena_norm_kernel(const NormKernel& k, const PlenaArch& a) {
   emit_prefetch_rows(w, a, 0, 0, 0, p.rows, kPrecMx);
   if (tensors > 1) emit_prefetch_rows(w, a, 1, 0, p.gamma, p.rows, kPrecMx);
   if (tensors > 2) emit_prefetch_rows(w, a, 2, 0, p.beta, p.rows, kPrecMx);
+  emit_ones_tile(p);
   if (k.kind != RowReduction::Softmax) {
     w.op("S_LD_FP f2, gp0, " + n(kFpInvN), "1/n");
     w.op("S_LD_FP f3, gp0, " + n(kFpEps), "eps");

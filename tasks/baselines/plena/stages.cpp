@@ -223,12 +223,24 @@ void StageEmitter::softmax(const HbmMat& sm, const HbmMat& p, uint32_t rows, uin
   const uint32_t V = a_.vlen, B = a_.v_rows;
   const uint32_t nt = ceil_div(cols, V), tail = cols % V;
   if (nt > 2 || tail % 16 || rows % B) throw std::invalid_argument("softmax stage: cols <= 2*VLEN, HLEN multiple");
+  const HbmMat one = ones();
   w_.blank();
   w_.comment("stage: " + what + "  softmax of " + s(rows) + " rows of " + s(cols));
   w_.set_addr(0, kTmp, sm.addr, "a0 = scores");
   w_.set_addr(4, kTmp, p.addr, "a4 = probabilities");
+  w_.comment("row sums: M_MV against a tile of ones (FP32 accumulator, rounded once at write-out)");
+  w_.set_addr(5, kTmp, one.addr, "a5 = ones");
+  set_stride(0);
+  w_.set(kHead, uint64_t(a_.mlen) * a_.mlen, "MSRAM tile 1");
+  w_.op("H_PREFETCH_M " + gp(kHead) + ", gp0, a5, 1, 2", "MSRAM tile 1 = ones");
+  const uint64_t zrow = uint64_t(nt) * B * V, sum_row = zrow + V;
+  w_.set(kXs, sum_row, "VRAM row of the written-out sums");
   if (tail) {
-    w_.set(kTmp, (1u << (tail / 16)) - 1, "V_MASK: the " + s(tail) + " valid lanes of the last tile");
+    const uint32_t heads = V / kHlen, valid = (1u << (tail / kHlen)) - 1;
+    w_.set(kWo, zrow, "a zero row");
+    w_.op("S_MAP_V_FP " + gp(kWo) + ", gp0, 0", "FP_MEM[0..VLEN) (finite constants)");
+    w_.op("V_MUL_VF " + gp(kWo) + ", " + gp(kWo) + ", f0, 0", "0");
+    w_.set(kTmp, ((1u << heads) - 1) & ~valid, "V_MASK: the lanes past the " + s(tail) + " valid ones");
     w_.op("C_SET_V_MASK_REG " + gp(kTmp));
   }
   w_.set(kJw, sm.col0, "score row offset");
@@ -242,21 +254,24 @@ void StageEmitter::softmax(const HbmMat& sm, const HbmMat& p, uint32_t rows, uin
     w_.op("H_PREFETCH_V " + gp(kVr) + ", " + gp(kOff) + ", a0, 1, " + s(sm.prec), "score tile " + s(t));
   }
   auto row = [&](uint32_t t, uint32_t r) { return (uint64_t(t) * B + r) * V; };
-  auto mask = [&](uint32_t t) { return (tail && t == nt - 1) ? "1" : "0"; };
   const int r0 = kKx, r1 = kKw;
   for (uint32_t r = 0; r < B; ++r) {
     w_.set(r0, row(0, r), "row " + s(r));
     if (nt > 1) w_.set(r1, row(1, r));
     const int regs[2] = {r0, r1};
     for (uint32_t t = 0; t < nt; ++t) w_.op("V_MUL_VF " + gp(regs[t]) + ", " + gp(regs[t]) + ", f3, 0", "T = S * c");
+    if (tail)
+      w_.op("V_ADD_VF " + gp(regs[nt - 1]) + ", " + gp(kWo) + ", f2, 1", "padding lanes = -inf (E = 0 there)");
     w_.op("S_ADD_FP f4, f2, f0", "m = -inf");
-    for (uint32_t t = 0; t < nt; ++t) w_.op("V_RED_MAX f4, " + gp(regs[t]) + ", " + mask(t), "m = max(T)");
+    for (uint32_t t = 0; t < nt; ++t) w_.op("V_RED_MAX f4, " + gp(regs[t]) + ", 0", "m = max(T)");
     for (uint32_t t = 0; t < nt; ++t) {
       w_.op("V_SUB_VF " + gp(regs[t]) + ", " + gp(regs[t]) + ", f4, 0, 0", "D = T - m");
       w_.op("V_EXP_V " + gp(regs[t]) + ", " + gp(regs[t]) + ", 0", "E = exp(D)");
     }
-    w_.op("S_ADD_FP f5, f0, f0", "z = 0");
-    for (uint32_t t = 0; t < nt; ++t) w_.op("V_RED_SUM f5, " + gp(regs[t]) + ", " + mask(t), "z += sum(E)");
+    for (uint32_t t = 0; t < nt; ++t) w_.op("M_MV 0, " + gp(kHead) + ", " + gp(regs[t]), "ACC += sum(E)");
+    w_.op("M_MV_WO " + gp(kXs) + ", 0", "every lane = z = bf16(FP32 sum)");
+    w_.op("S_ADD_FP f5, f0, f0");
+    w_.op("V_RED_MAX f5, " + gp(kXs) + ", 0", "f5 = z");
     w_.op("S_RECI_FP f5, f5", "1/z");
     for (uint32_t t = 0; t < nt; ++t) w_.op("V_MUL_VF " + gp(regs[t]) + ", " + gp(regs[t]) + ", f5, 0", "P = E / z");
   }

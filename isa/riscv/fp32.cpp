@@ -5,6 +5,10 @@
 #include <cmath>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
 namespace tlmcraft::isa::riscv::fp32 {
 
 namespace {
@@ -36,35 +40,68 @@ bool is_inf(uint32_t a) { return (a & 0x7fffffffu) == kInf; }
 
 enum class HostOp { Add, Mul, Div, Sqrt, MulAdd };
 
+// Host floating-point environment for one operation: round toward zero, flags cleared;
+// the previous environment comes back on destruction. On x86-64 this is one MXCSR read
+// and write each way (the <cfenv> calls cost several times more); elsewhere <cfenv>.
+class HostRoundTowardZero {
+ public:
+#if defined(__SSE2__)
+  HostRoundTowardZero() : saved_(_mm_getcsr()) { _mm_setcsr((saved_ & ~0x603fu) | 0x6000u); }
+  ~HostRoundTowardZero() { _mm_setcsr(saved_); }
+  // NV and DZ into RISC-V flags; true if the result was inexact.
+  bool collect(uint32_t& flags) const {
+    const unsigned raised = _mm_getcsr();
+    if (raised & 0x01u) flags |= kNV;  // IE
+    if (raised & 0x04u) flags |= kDZ;  // ZE
+    return raised & 0x20u;             // PE
+  }
+
+ private:
+  unsigned saved_;
+#else
+  HostRoundTowardZero() : saved_(std::fegetround()) {
+    std::fesetround(FE_TOWARDZERO);
+    std::feclearexcept(FE_ALL_EXCEPT);
+  }
+  ~HostRoundTowardZero() { std::fesetround(saved_); }
+  bool collect(uint32_t& flags) const {
+    const int raised = std::fetestexcept(FE_ALL_EXCEPT);
+    if (raised & FE_INVALID) flags |= kNV;
+    if (raised & FE_DIVBYZERO) flags |= kDZ;
+    return raised & FE_INEXACT;
+  }
+
+ private:
+  int saved_;
+#endif
+};
+
 // Evaluates the operation in double, rounded toward zero, and returns it with the
 // inexact flag folded into the last bit (round to odd). NV and DZ from the host are
-// accumulated into `flags`. Operands pass through volatiles so the arithmetic cannot
-// move across the rounding-mode switch.
+// accumulated into `flags`. Operands and result pass through volatiles so the
+// arithmetic cannot move across the rounding-mode switch.
 double host_round_to_odd(HostOp op, double a, double b, double c, uint32_t& flags) {
   volatile double va = a, vb = b, vc = c;
-  const int saved = std::fegetround();
-  std::fesetround(FE_TOWARDZERO);
-  std::feclearexcept(FE_ALL_EXCEPT);
-  const double x = va, y = vb, z = vc;
-  double r = 0;
-  switch (op) {
-    case HostOp::Add: r = x + y; break;
-    case HostOp::Mul: r = x * y; break;
-    case HostOp::Div: r = x / y; break;
-    case HostOp::Sqrt: r = std::sqrt(x); break;
-    case HostOp::MulAdd: {
-      volatile double product = x * y;  // exact: 24 x 24 bits fit in 53
-      r = product + z;
-      break;
+  volatile double vr;
+  bool inexact;
+  {
+    HostRoundTowardZero env;
+    const double x = va, y = vb, z = vc;
+    switch (op) {
+      case HostOp::Add: vr = x + y; break;
+      case HostOp::Mul: vr = x * y; break;
+      case HostOp::Div: vr = x / y; break;
+      case HostOp::Sqrt: vr = std::sqrt(x); break;
+      case HostOp::MulAdd: {
+        volatile double product = x * y;  // exact: 24 x 24 bits fit in 53
+        vr = product + z;
+        break;
+      }
     }
+    inexact = env.collect(flags);
   }
-  volatile double vr = r;
-  const int raised = std::fetestexcept(FE_ALL_EXCEPT);
-  std::fesetround(saved);
   double result = vr;
-  if (raised & FE_INVALID) flags |= kNV;
-  if (raised & FE_DIVBYZERO) flags |= kDZ;
-  if ((raised & FE_INEXACT) && std::isfinite(result)) result = from_bits(bits_of(result) | 1);
+  if (inexact && std::isfinite(result)) result = from_bits(bits_of(result) | 1);
   return result;
 }
 

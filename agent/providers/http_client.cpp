@@ -25,8 +25,19 @@ void init_curl_once() {
   });
 }
 
+struct BodySink {
+  std::string* body;
+  size_t limit;
+  bool overflow = false;
+};
+
 size_t on_body(char* data, size_t size, size_t count, void* user) {
-  static_cast<std::string*>(user)->append(data, size * count);
+  auto& sink = *static_cast<BodySink*>(user);
+  if (sink.body->size() + size * count > sink.limit) {
+    sink.overflow = true;
+    return 0;  // curl stops with a write error
+  }
+  sink.body->append(data, size * count);
   return size * count;
 }
 
@@ -92,12 +103,16 @@ HttpResponse perform(const std::string& url, const std::vector<std::string>& hea
   curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
   curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &r.body);
+  BodySink sink{&r.body, o.max_response_bytes};
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &sink);
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
   curl_easy_setopt(c, CURLOPT_HEADERDATA, &r.headers);
   curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error);
   curl_easy_setopt(c, CURLOPT_USERAGENT, "tlmcraft-agent/1");
   const CURLcode rc = curl_easy_perform(c);
+  if (sink.overflow)  // a misbehaving endpoint: retrying would not help
+    throw ProviderError(o.label + ": the response from " + url + " exceeds " + std::to_string(o.max_response_bytes) +
+                        " bytes");
   if (rc != CURLE_OK) {
     std::string why = error[0] ? error : curl_easy_strerror(rc);
     if (rc == CURLE_OPERATION_TIMEDOUT) {

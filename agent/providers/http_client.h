@@ -27,6 +27,7 @@ struct HttpOptions {
   int max_retries = 5;                   // extra attempts after the first
   double backoff_seconds = 1.0;          // first delay; doubles on each retry
   double max_delay_seconds = 60;         // cap on any single delay, Retry-After included
+  size_t max_response_bytes = size_t(64) << 20;  // a completion is far smaller; cut off runaway bodies
   std::string label = "http";            // prefix of messages ("openai", "anthropic")
   // How to wait between attempts (tests record the delays instead of sleeping).
   std::function<void(double seconds)> sleep;

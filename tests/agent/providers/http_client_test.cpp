@@ -146,6 +146,23 @@ TEST(HttpClient, RequestTimeoutEndsInAClearError) {
   }
 }
 
+TEST(HttpClient, OversizedResponseIsCutOffWithoutRetry) {
+  ScriptedHttpServer server;
+  server.push(200, std::string(5000, 'x'));
+  std::vector<double> delays;
+  HttpOptions o = fast_options(&delays);
+  o.max_response_bytes = 1000;
+  HttpClient client(o);
+  try {
+    client.post_json(server.url() + "/big", {}, "{}");
+    FAIL() << "expected ProviderError";
+  } catch (const ProviderError& e) {
+    EXPECT_EQ(std::string(e.what()), "test: the response from " + server.url() + "/big exceeds 1000 bytes");
+  }
+  EXPECT_EQ(server.requests().size(), 1u);
+  EXPECT_TRUE(delays.empty());
+}
+
 TEST(HttpClient, ApiErrorMessageShapes) {
   EXPECT_EQ(api_error_message(R"({"error":{"message":"bad key","type":"invalid_request_error"}})"),
             "bad key (invalid_request_error)");

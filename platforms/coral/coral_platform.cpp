@@ -1,5 +1,6 @@
 #include "platforms/coral/coral_platform.h"
 
+#include <cstdio>
 #include <cstring>
 
 #include "models/sim_context.h"
@@ -109,6 +110,22 @@ RunResult CoralPlatform::run(const RunLimits& limits, const TraceOptions& traces
 nlohmann::json CoralPlatform::config() const {
   nlohmann::json j = cfg_.raw;
   j["name"] = cfg_.name;
+  // What a kernel author (human or agent) must know, next to the numbers.
+  j["kernel_contract"] = nlohmann::json::array({
+      "A kernel is RISC-V assembly (GNU as syntax, rv32imf_zve32x, ilp32) or C (file name ending in .c, "
+      "clang-16 -O2 with RVV intrinsics from <riscv_vector.h>, __riscv_ prefix; no C library).",
+      "It defines a global function `main` (ilp32 ABI). crt0 sets sp to the top of DTCM, calls main, then "
+      "executes mpause (the halt instruction, 0x08000073); a kernel may also end with its own `mpause`.",
+      "Memory map: ITCM 0x00000000 (" + std::to_string(cfg_.itcm_bytes / 1024) + " KB, code, read-only while "
+      "running); DTCM 0x00010000 (" + std::to_string(cfg_.dtcm_bytes / 1024) + " KB: .data/.rodata/.bss and a 1 KB "
+      "stack at its top); external memory 0x" + [&] {
+        char b[16];
+        std::snprintf(b, sizeof b, "%08x", cfg_.ext_base);
+        return std::string(b);
+      }() + " (" + std::to_string(cfg_.ext_bytes >> 20) + " MB, task tensors, behind the AXI port).",
+      "Vectors: VLEN 128 bits, ELEN 32 (Zve32x, integer only), LMUL m1..m8, SEW e8/e16/e32.",
+      "Faults end the run: misaligned or unmapped accesses, stores to ITCM, ebreak, ecall, illegal instructions.",
+      "Cycle counter: csrr rd, mcycle (waits for older work); there is no cycle/time CSR."});
   return j;
 }
 

@@ -276,7 +276,10 @@ void CoralTop::execute() {
       b = hart.x[d.rs2 & 31];
       hart.step();
     } catch (const rv::Trap& tr) {
-      stop(StopReason::Fault, "Fault at " + where(pc) + ": " + (tr.detail.empty() ? rv::to_string(tr.cause) : tr.detail));
+      std::string cause = tr.detail.empty() ? rv::to_string(tr.cause) : tr.detail;
+      if (tr.cause == rv::TrapCause::Breakpoint || tr.cause == rv::TrapCause::EnvironmentCall)
+        cause = std::string(rv::to_string(tr.cause)) + " (" + (tr.detail.empty() ? "trap" : tr.detail) + ")";
+      stop(StopReason::Fault, "Fault at " + where(pc) + ": " + cause);
       break;
     }
     const rv::StepInfo& info = hart.info;

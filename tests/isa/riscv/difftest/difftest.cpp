@@ -130,6 +130,7 @@ std::string DiffTester::build(const std::string& source, std::string& error) {
                           stem + ".err";
   if (shell(cmd) != 0) {
     error = "assembling failed:\n" + read_file(stem + ".err");
+    discard(stem + ".elf");
     return "";
   }
   return stem + ".elf";
@@ -206,6 +207,12 @@ RunOutput DiffTester::run_iss(const std::string& elf) const {
   return out;
 }
 
+void DiffTester::discard(const std::string& elf) {
+  if (elf.size() < 4) return;
+  const std::string stem = elf.substr(0, elf.size() - 4);  // strip ".elf"
+  for (const char* ext : {".S", ".o", ".elf", ".err", ".elf.qemu.err"}) std::remove((stem + ext).c_str());
+}
+
 bool DiffTester::prefix_matches(const GeneratedProgram& program, size_t units, std::vector<std::string>* diffs,
                                 std::string* iss_state, std::string* qemu_state, std::string* error) {
   std::string build_error;
@@ -216,6 +223,7 @@ bool DiffTester::prefix_matches(const GeneratedProgram& program, size_t units, s
   }
   const RunOutput ref = run_qemu(elf);
   const RunOutput iss = run_iss(elf);
+  discard(elf);
   if (!ref.ok) {
     *error = ref.error;
     return false;
@@ -243,11 +251,13 @@ CaseResult DiffTester::run_case(const GeneratedProgram& program) {
   }
   const RunOutput ref = run_qemu(elf);
   if (!ref.ok) {
+    discard(elf);
     result.harness_error = true;
     result.report = "seed " + std::to_string(program.seed) + ": " + ref.error + "\n" + program.source();
     return result;
   }
   const RunOutput iss = run_iss(elf);
+  discard(elf);
   result.instructions = iss.instructions;
   std::vector<std::string> diffs;
   if (iss.ok) diffs = compare_outputs(iss.bytes, ref.bytes);

@@ -55,6 +55,8 @@ class DiffTester {
   std::string build(const std::string& source, std::string& error);
   RunOutput run_qemu(const std::string& elf) const;
   RunOutput run_iss(const std::string& elf) const;
+  // Removes the files build() made for `elf`.
+  void discard(const std::string& elf);
 
   CaseResult run_case(const GeneratedProgram& program);
 

@@ -46,7 +46,8 @@ enum class HostOp { Add, Mul, Div, Sqrt, MulAdd };
 class HostRoundTowardZero {
  public:
 #if defined(__SSE2__)
-  HostRoundTowardZero() : saved_(_mm_getcsr()) { _mm_setcsr((saved_ & ~0x603fu) | 0x6000u); }
+  // RC = toward zero (bits 14:13), flags (5:0) cleared, FTZ (15) and DAZ (6) off.
+  HostRoundTowardZero() : saved_(_mm_getcsr()) { _mm_setcsr((saved_ & ~0xe07fu) | 0x6000u); }
   ~HostRoundTowardZero() { _mm_setcsr(saved_); }
   // NV and DZ into RISC-V flags; true if the result was inexact.
   bool collect(uint32_t& flags) const {

@@ -87,6 +87,8 @@ History read_history(const std::vector<Message>& conversation) {
           h.baseline_error_text = result ? result->content : "no answer";
         } else {
           h.baseline = data.value("source", "");
+          const std::string file = data.value("file_name", "");
+          if (file.size() > 2 && file.compare(file.size() - 2, 2, ".c") == 0) h.language = "c";
           h.baseline_cycles = number(data, "cycles");
         }
       } else if (call.name == "write_code") {
@@ -124,7 +126,10 @@ int effective_budget(const History& h) {
 
 Turn plan_turn(const History& h, const PolicyOptions& options, std::map<std::string, std::vector<Candidate>>* cache) {
   Turn turn;
-  auto call = [&](const std::string& name, json args = json::object()) { turn.calls.emplace_back(name, std::move(args)); };
+  auto call = [&](const std::string& name, json args = json::object()) {
+    if (name == "write_code" && !h.language.empty()) args["language"] = h.language;
+    turn.calls.emplace_back(name, std::move(args));
+  };
   if (h.submitted) {
     turn.text = "The best kernel is submitted.";
     return turn;

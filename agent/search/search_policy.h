@@ -34,6 +34,7 @@ struct History {
   bool baseline_error = false;     // get_baseline failed (no baseline for this workload)
   std::string baseline_error_text;
   std::string baseline;            // baseline source
+  std::string language;            // "c" when the baseline is C (Coral), else "" (assembly)
   double baseline_cycles = 0;      // from get_baseline (0: unknown)
   bool baseline_evaluated = false;
   std::string platform;            // from get_hardware_config

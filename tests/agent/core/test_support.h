@@ -2,6 +2,8 @@
 // reference PLENA SiLU C1 kernel, and JSON-argument shorthands.
 #pragma once
 #include <filesystem>
+#include <unistd.h>
+
 #include <fstream>
 #include <sstream>
 #include <string>

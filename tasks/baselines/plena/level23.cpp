@@ -1,5 +1,6 @@
 // PLENA template baselines for the level-2 and level-3 tasks: each kernel is a sequence of
 // HBM-to-HBM stages (stages.h) in the order of the task's reference stages.
+#include "tasks/baselines/plena/flash_attention.h"
 #include "tasks/baselines/plena/generators.h"
 #include "tasks/baselines/plena/stages.h"
 
@@ -150,8 +151,7 @@ GeneratorMap level23_generators() {
       {"ffn", ffn},
       {"swiglu", swiglu},
       {"scaled_dot_product", [](const Instance& i, const PlenaArch& a) { return attention(i, a, 1, 1); }},
-      // The baseline computes the whole score row (s <= 128 fits); no online softmax.
-      {"flash_attention", [](const Instance& i, const PlenaArch& a) { return attention(i, a, 1, 1); }},
+      {"flash_attention", [](const Instance& i, const PlenaArch& a) { return plena_flash_attention(i, a); }},
       {"mha",
        [](const Instance& i, const PlenaArch& a) {
          const uint32_t heads = uint32_t(i.params().at("heads"));

@@ -44,6 +44,8 @@ HbmMat hbm_mat(const TensorPlacement& p);
 
 // FP registers every stage may rely on (set by prologue()).
 constexpr int kFOne = 1, kFNegInf = 2, kFScale = 3;
+// FP_MEM bases of the FlashAttention running statistics (past the task constants).
+constexpr uint32_t kFlashMax = 256, kFlashSum = 512;
 
 // One row operation of a map stage: VRAM row addresses of the inputs (gp registers), the
 // output row register and a scratch row register.
@@ -80,6 +82,18 @@ class StageEmitter {
   // O = softmax(Q_j K_g^T * f3) V_g for every query head j (g = j / (heads / kv_heads)).
   void attention(const HbmMat& q, const HbmMat& k, const HbmMat& v, const HbmMat& o, uint32_t s, uint32_t d,
                  uint32_t heads, uint32_t kv_heads, const std::string& what);
+
+  // FlashAttention (flash_stages.cpp). FP_MEM holds, per query row i < rows, the running
+  // maximum at kFlashMax + i and the running sum at kFlashSum + i.
+  // m = -inf, l = 0 for every row.
+  void flash_init(uint32_t rows);
+  // One KV block of the online softmax over the first `cols` (<= VLEN) columns of s:
+  // T = s * f3; m' = max(m, max T); alpha = exp(m - m'); E = exp(T - m');
+  // l = bf16(l * alpha + sum E) (V_RED_SUM: float32 row sum added once); m = m'.
+  // Writes E to e (padding lanes 0), alpha broadcast over a row to alpha, and when l is
+  // given the final l broadcast over a row to l.
+  void flash_block(const HbmMat& s, const HbmMat& e, const HbmMat& alpha, const HbmMat* l, uint32_t rows,
+                   uint32_t cols, const std::string& what);
 
   AsmWriter& writer() { return w_; }
   std::string str() const { return w_.str(); }

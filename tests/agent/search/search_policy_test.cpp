@@ -2,6 +2,8 @@
 // the baseline evaluated with the first candidates, the final submit turn.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "agent/search/search_policy.h"
 
 namespace tlmcraft::agent::search {
@@ -136,6 +138,35 @@ TEST(SearchPolicy, NoBaselineStopsWithoutToolCalls) {
   const Turn t = plan_turn(read_history(c), PolicyOptions{});
   EXPECT_TRUE(t.calls.empty());
   EXPECT_NE(t.text.find("no baseline kernel exists for x"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tlmcraft::agent::search
+
+namespace tlmcraft::agent::search {
+namespace {
+
+TEST(SearchCandidates, DistinctParseableRankedAndDeterministic) {
+  SearchContext ctx;
+  const auto a = generate_candidates(kBaseline, ctx);
+  const auto b = generate_candidates(kBaseline, ctx);
+  ASSERT_FALSE(a.empty());
+  ASSERT_EQ(a.size(), b.size());
+  std::set<std::string> texts;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].text, b[i].text);  // same seed, same order
+    EXPECT_NE(a[i].text, kBaseline);
+    EXPECT_TRUE(texts.insert(a[i].text).second) << "duplicate candidate " << a[i].name;
+    Kernel k;
+    std::string error;
+    EXPECT_TRUE(parse_kernel(a[i].text, k, error)) << a[i].name << ": " << error;
+    if (i > 0) EXPECT_LE(a[i - 1].estimate, a[i].estimate);
+  }
+  // Baseline estimate: 1 set-up + 1 start + 4 * (exp + add + end) = 14. Full unrolling
+  // removes the loop and the dead last increment, and gp2 = 0 is read as gp0:
+  // 4 exp + 3 increments = 7, the best estimate.
+  EXPECT_EQ(a.front().estimate, 7);
+  EXPECT_EQ(generate_candidates("NOT PLENA", ctx).size(), 0u);
 }
 
 }  // namespace

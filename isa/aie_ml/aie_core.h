@@ -30,13 +30,14 @@ constexpr int kSlotCount = 6;
 const char* slot_name(Slot s);  // "lda", "ldb", "st", "alu", "vec", "mv"
 
 // ---- Registers ---------------------------------------------------------------------
-// Register file sizes (AM020 ch. 4, see docs): 512-bit vector registers x0-x11 with
-// 256-bit halves w0-w23 (w2k = low half of xk, w2k+1 = high half) and 1024-bit pairs
-// y0-y5 (yk = x2k : x2k+1); 512-bit accumulators bm0-bm7 with 256-bit halves am0-am15
-// and 1024-bit pairs cm0-cm3.
+// Register file sizes (AM020 "Register Files", UG1603 "Vector/Accumulator Registers"):
+// 512-bit vector registers x0-x11 with 256-bit halves w0-w23 (w2k = wlk, the low half of
+// xk; w2k+1 = whk, the high half; the real names wl/wh are accepted too) and 1024-bit
+// pairs y0-y5 (yk = x2k : x2k+1); 1024-bit accumulators cm0-cm8 with 512-bit halves
+// bm0-bm17 (bm2k = bmlk, bm2k+1 = bmhk) and 256-bit quarters am0-am35.
 constexpr int kScalarRegs = 32, kPointerRegs = 8, kModifierRegs = 8, kDimRegs = 8;
 constexpr int kVectorRegs = 12;       // x registers, 64 bytes each
-constexpr int kAccumulatorRegs = 8;   // bm registers, 64 bytes each
+constexpr int kAccumulatorRegs = 18;  // bm registers, 64 bytes each
 constexpr int kVectorBytes = 64;      // one x / bm register
 constexpr uint32_t kVectorAlign = 32; // vector loads/stores: 256-bit aligned
 
@@ -50,6 +51,8 @@ enum class RegClass : uint8_t {
   AM, BM, CM,  // accumulator views 256 / 512 / 1024 bit
   LS, LE, LC,  // zero-overhead loop start / end / count (single registers)
   S,           // shift-control registers s0-s3 (SRS/UPS shift amounts)
+  LR,          // link register (JL / RET)
+  CR,          // control registers: cr0 = crrnd (SRS rounding mode), cr1 = crsat (saturation)
 };
 const char* reg_class_prefix(RegClass c);  // "r", "p", ..., "ls"
 int reg_class_count(RegClass c);           // how many registers the class has
@@ -145,8 +148,11 @@ struct CoreState {
   std::array<int32_t, kDimRegs> dj{};
   std::array<uint32_t, 4> s{};  // shift-control registers
   std::array<uint8_t, kVectorRegs * kVectorBytes> vec{};       // x0..x11, little-endian lanes
-  std::array<uint8_t, kAccumulatorRegs * kVectorBytes> acc{};  // bm0..bm7
+  std::array<uint8_t, kAccumulatorRegs * kVectorBytes> acc{};  // bm0..bm17
   uint32_t ls = 0, le = 0, lc = 0;  // zero-overhead loop: start, last bundle (inclusive), count
+  uint32_t lr = 0;                  // link register
+  uint32_t crrnd = 12;              // SRS rounding mode (12 = round half to even), see docs
+  uint32_t crsat = 1;               // SRS saturation: 0 wrap, 1 saturate, 3 symmetric saturate
   uint32_t pc = 0;
   bool halted = false;
   uint64_t bundles_retired = 0;

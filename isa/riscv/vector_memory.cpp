@@ -122,16 +122,30 @@ template <Mode kMode, bool kStore> void exec_memory(Hart& h, const DecodedInsn& 
     return regs + (d.rd + f * s.field_regs) * kVlenBytes + i * s.data_bytes;
   };
 
-  // Pass 1: the span touched by the active elements and whether all are aligned.
+  // Pass 1: the span of the body and whether all elements are aligned. Unit-stride and
+  // strided addresses are monotonic, so the span follows from the first and last body
+  // element (masked-off elements included: at worst the slow path is taken; a span that
+  // wraps around the address space fits no region); indexed accesses look at every
+  // active element.
   uint64_t lo = ~uint64_t(0), hi = 0;
   bool aligned = true;
   const unsigned first = h.vstart;
-  for (unsigned i = first; i < s.evl; ++i) {
-    if (!active(h, masked, i)) continue;
-    const uint32_t a = address(i);
-    lo = std::min<uint64_t>(lo, a);
-    hi = std::max<uint64_t>(hi, uint64_t(a) + seg_bytes);
-    aligned = aligned && (a % s.data_bytes) == 0;
+  if (first < s.evl) {
+    if constexpr (kMode == Mode::Indexed) {
+      for (unsigned i = first; i < s.evl; ++i) {
+        if (!active(h, masked, i)) continue;
+        const uint32_t a = address(i);
+        lo = std::min<uint64_t>(lo, a);
+        hi = std::max<uint64_t>(hi, uint64_t(a) + seg_bytes);
+        aligned = aligned && (a % s.data_bytes) == 0;
+      }
+    } else {
+      const uint32_t a0 = address(first), a1 = address(s.evl - 1);
+      lo = std::min(a0, a1);
+      hi = uint64_t(std::max(a0, a1)) + seg_bytes;
+      aligned = base % s.data_bytes == 0 &&
+                (kMode != Mode::Strided || uint32_t(stride) % s.data_bytes == 0);
+    }
   }
   h.info.mem_addr = hi > lo ? uint32_t(lo) : base;
   h.info.mem_bytes = hi > lo ? uint32_t(hi - lo) : 0;

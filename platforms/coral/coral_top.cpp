@@ -250,10 +250,11 @@ void CoralTop::execute() {
   Traffic traffic[3];  // itcm/csr, dtcm, ext
   uint64_t executed = 0, prev_t = 0, last_t = 0, synced = 0;
 
-  int scalar_track = -1, pc_track = -1, unit_tracks[kNumUnits];
+  std::vector<int> issue_tracks;  // one per dispatch slot (instructions of one cycle overlap)
+  int pc_track = -1, unit_tracks[kNumUnits];
   std::vector<int32_t> trace_name(words, -1);
   if (rec_) {
-    scalar_track = rec_->track("coral", "issue");
+    for (uint32_t k = 0; k < cfg_.scalar.dispatch_width; ++k) issue_tracks.push_back(rec_->track("coral", "issue" + std::to_string(k)));
     pc_track = rec_->track("coral", "pc");
     for (int u = 0; u < kNumUnits; ++u) unit_tracks[u] = rec_->track("coral", unit_name(Unit(u)));
   }
@@ -317,7 +318,8 @@ void CoralTop::execute() {
       if (idx < words && trace_name[idx] < 0)
         trace_name[idx] = static_cast<int32_t>(rec_->intern(rv::Hart::disassemble(info.insn->raw, pc)).id);
       const traces::TraceName name{idx < words ? static_cast<uint32_t>(trace_name[idx]) : rec_->intern("?").id};
-      rec_->slice(scalar_track, t, t + 1, name, {{"pc", pc}, {"line", line_of(pc)}});
+      rec_->slice(issue_tracks[std::min<size_t>(tm.last_slot(), issue_tracks.size() - 1)], t, t + 1, name,
+                  {{"pc", pc}, {"line", line_of(pc)}});
       rec_->counter(pc_track, t, pc);
       for (const auto& e : events) rec_->slice(unit_tracks[e.unit], e.begin, e.end, unit_name(e.unit), {{"pc", pc}});
       events.clear();

@@ -63,7 +63,7 @@ void CoreTiming::take_slot(uint64_t t) {
     slots_ = 0;
     after_branch_ = false;
   }
-  ++slots_;
+  last_slot_ = slots_++;
 }
 
 uint64_t CoreTiming::src_ready(const rv::DecodedInsn& d, bool scalar_only) const {

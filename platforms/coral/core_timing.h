@@ -61,8 +61,9 @@ class CoreTiming {
 
   // The cycle at which everything dispatched so far has completed (scalar and vector).
   uint64_t completion() const { return complete_; }
-  // The cycle the last instruction dispatched in.
+  // The cycle the last instruction dispatched in, and its dispatch slot in that cycle.
   uint64_t last_dispatch() const { return cycle_; }
+  uint32_t last_slot() const { return last_slot_; }
   const std::array<UnitCounters, kNumUnits>& units() const { return units_; }
 
   // Optional event sink for traces (vector micro-ops and multi-cycle scalar units).
@@ -99,6 +100,7 @@ class CoreTiming {
   // Scalar dispatch state.
   uint64_t cycle_ = 0;          // cycle of the last dispatch
   uint32_t slots_ = 0;          // instructions dispatched in cycle_
+  uint32_t last_slot_ = 0;
   bool after_branch_ = false;   // a not-taken branch dispatched in cycle_: only ALU/branch may follow in it
   uint64_t next_min_ = 0;       // earliest next dispatch (redirects, CSR)
   uint64_t complete_ = 0;       // latest completion of everything dispatched

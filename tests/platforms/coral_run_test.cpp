@@ -232,7 +232,8 @@ TEST(CoralRun, TracesAreWrittenForAWindow) {
   std::ifstream j(t.perfetto_path);
   const std::string text((std::istreambuf_iterator<char>(j)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("\"coral\""), std::string::npos);
-  EXPECT_NE(text.find("\"issue\""), std::string::npos);
+  EXPECT_NE(text.find("\"issue0\""), std::string::npos);
+  EXPECT_NE(text.find("\"issue1\""), std::string::npos);  // mul and addi dispatch together
   EXPECT_NE(text.find("mul"), std::string::npos);
   EXPECT_TRUE(fs::file_size(t.vcd_path) > 0);
   fs::remove_all(dir);

@@ -1,0 +1,107 @@
+// The PLENA FlashAttention template: a real online softmax (at least two KV blocks at
+// every configuration, running max and sum per row in FP_MEM, the accumulator rescaled
+// per block), the KV block size as a parameter, and its accuracy against the plain
+// attention reference. Its BF16 partial outputs and running sum round more often than
+// the reference's single FP32 matmul, so a few outputs near |O| = 1..1.5 land two BF16
+// ulps (0.0156) away, just outside the 0.012 / 1% tolerance (docs/tasks.md); the test
+// bounds that drift instead of pretending it is zero.
+#include <cstdlib>
+#include <map>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "harness/evaluate.h"
+#include "platforms/registry.h"
+#include "tasks/baselines/plena/flash_attention.h"
+#include "tasks/registry.h"
+
+namespace tlmcraft {
+namespace {
+
+namespace bp = tlmcraft::tasks::plena;
+
+nlohmann::json run_kernel(const std::string& config, const std::string& kernel, uint64_t seed) {
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  auto platform = make_platform("plena");
+  EvalOptions o;
+  o.task = "flash_attention";
+  o.config = config;
+  o.kernel_source = kernel;
+  o.trials = 1;
+  o.seed = seed;
+  o.compare_baseline = false;
+  return evaluate(*platform, o);
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+tasks::Instance instance(const std::string& config) {
+  return tasks::Registry::builtin().instance("flash_attention", "plena", config);
+}
+
+TEST(FlashAttentionBaseline, DefaultBlockGivesTwoKvBlocksAtEveryConfig) {
+  // s = 32, 64, 64, 128, 128 -> block min(64, s/2) = 16, 32, 32, 64, 64 -> two blocks each.
+  const std::map<std::string, uint32_t> block{{"C1", 16}, {"C2", 32}, {"C3", 32}, {"C4", 64}, {"C5", 64}};
+  for (const auto& [config, b] : block) {
+    const auto inst = instance(config);
+    EXPECT_EQ(bp::default_kv_block(uint32_t(inst.params().at("s")), {}), b) << config;
+    const std::string k = bp::plena_flash_attention(inst, {});
+    // One online-softmax stage and one S = Q K_b^T per block; the rescale (O alpha + E V_b)
+    // runs for every block after the first.
+    EXPECT_EQ(count(k, "online softmax over a block"), 2u) << config;
+    EXPECT_EQ(count(k, ": S = Q K_b^T"), 2u) << config;
+    EXPECT_EQ(count(k, "O = O alpha + E V_b"), 1u) << config;
+    EXPECT_NE(k.find("alpha = exp(m - m')"), std::string::npos);
+    EXPECT_NE(k.find("S_ST_FP f5, gp3, 256"), std::string::npos) << "running max stored per row";
+    EXPECT_NE(k.find("S_ST_FP f7, gp3, 512"), std::string::npos) << "running sum stored per row";
+  }
+}
+
+TEST(FlashAttentionBaseline, KvBlockIsAParameter) {
+  const auto inst = instance("C4");  // s = 128
+  const std::string k16 = bp::plena_flash_attention(inst, {}, 16);
+  EXPECT_EQ(count(k16, "online softmax over a block of 16 keys"), 8u);  // 128 / 16
+  EXPECT_EQ(count(k16, "O = O alpha + E V_b"), 7u);
+  // Eight blocks: more BF16 rescales, still within two ulps everywhere.
+  const auto r = run_kernel("C4", k16, 1);
+  ASSERT_EQ(r.at("trials").size(), 1u);
+  const auto& check = r.at("trials")[0].at("check");
+  EXPECT_EQ(check.at("unwritten"), 0);
+  EXPECT_LE(check.at("max_abs_err").get<double>(), 0.03125);
+  EXPECT_GE(check.at("match_rate").get<double>(), 0.999);
+}
+
+TEST(FlashAttentionBaseline, BadKvBlocksAreRejected) {
+  const auto inst = instance("C2");  // s = 64
+  for (uint32_t b : {8u, 24u, 128u, 48u}) {
+    try {
+      bp::plena_flash_attention(inst, {}, b);
+      ADD_FAILURE() << "block " << b << " accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("KV block (" + std::to_string(b) + ")"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Against the plain-attention reference: every element within two BF16 ulps at |O| < 2
+// (0.015625), at least 99.9% inside the tolerance, nothing left unwritten. Seed 1 of C2
+// and C3 passes outright (recorded; the drift is documented in docs/tasks.md).
+TEST(FlashAttentionBaseline, StaysWithinTwoUlpsOfTheReference) {
+  for (const char* config : {"C1", "C2", "C3", "C4", "C5"}) {
+    const auto r = run_kernel(config, bp::plena_flash_attention(instance(config), {}), 1);
+    const auto& check = r.at("trials")[0].at("check");
+    EXPECT_EQ(check.at("unwritten"), 0) << config;
+    EXPECT_LE(check.at("max_abs_err").get<double>(), 0.015625) << config;
+    EXPECT_GE(check.at("match_rate").get<double>(), 0.999) << config;
+  }
+  EXPECT_EQ(run_kernel("C2", bp::plena_flash_attention(instance("C2"), {}), 1).at("status"), "pass");
+  EXPECT_EQ(run_kernel("C3", bp::plena_flash_attention(instance("C3"), {}), 1).at("status"), "pass");
+}
+
+}  // namespace
+}  // namespace tlmcraft

@@ -86,7 +86,7 @@ template <class Op, Src S> void exec_carry(Hart& h, const DecodedInsn& d) {
   if (d.rd == 0) illegal(d, "destination v0 overlaps the carry input");
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
-    for (unsigned i = h.vstart; i < h.vl; ++i)
+    for (unsigned i = h.vstart, end = h.vl; i < end; ++i)
       h.vset<U>(d.rd, i, Op::apply(h.vget<U>(d.rs2, i), second_operand<U, S>(h, d, i),
                                    unsigned(mask_bit(h, 0, i))));
   });
@@ -109,7 +109,7 @@ template <class Op, Src S> void exec_carry_out(Hart& h, const DecodedInsn& d) {
   std::memcpy(out, h.v[d.rd], kVlenBytes);
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
-    for (unsigned i = h.vstart; i < h.vl; ++i) {
+    for (unsigned i = h.vstart, end = h.vl; i < end; ++i) {
       const unsigned c = carry_in ? unsigned(mask_bit(h, 0, i)) : 0u;
       set_mask_bit(out, i, Op::carry_out(h.vget<U>(d.rs2, i), second_operand<U, S>(h, d, i), c));
     }
@@ -130,7 +130,7 @@ template <Src S> void exec_merge(Hart& h, const DecodedInsn& d) {
   }
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
-    for (unsigned i = h.vstart; i < h.vl; ++i) {
+    for (unsigned i = h.vstart, end = h.vl; i < end; ++i) {
       const U b = second_operand<U, S>(h, d, i);
       h.vset<U>(d.rd, i, !merge || mask_bit(h, 0, i) ? b : h.vget<U>(d.rs2, i));
     }
@@ -153,7 +153,7 @@ template <unsigned kFactorLog2, bool kSigned> void exec_extend(Hart& h, const De
   const bool masked = is_masked(d);
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
-    for (unsigned i = h.vstart; i < h.vl; ++i) {
+    for (unsigned i = h.vstart, end = h.vl; i < end; ++i) {
       if (!active(h, masked, i)) continue;
       U value;
       const unsigned src_bytes = sizeof(U) >> kFactorLog2;

@@ -35,7 +35,7 @@ template <class Op, Src S> void exec_binary(Hart& h, const DecodedInsn& d) {
   const bool masked = is_masked(d);
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
-    for (unsigned i = h.vstart; i < h.vl; ++i) {
+    for (unsigned i = h.vstart, end = h.vl; i < end; ++i) {
       if (!active(h, masked, i)) continue;
       h.vset<U>(d.rd, i, Op::apply(h.vget<U>(d.rs2, i), second_operand<U, S>(h, d, i), h));
     }
@@ -54,7 +54,7 @@ template <class Op, Src S> void exec_ternary(Hart& h, const DecodedInsn& d) {
   const bool masked = is_masked(d);
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
-    for (unsigned i = h.vstart; i < h.vl; ++i) {
+    for (unsigned i = h.vstart, end = h.vl; i < end; ++i) {
       if (!active(h, masked, i)) continue;
       h.vset<U>(d.rd, i,
                 Op::apply(h.vget<U>(d.rd, i), h.vget<U>(d.rs2, i), second_operand<U, S>(h, d, i)));
@@ -80,7 +80,7 @@ template <class Op, Src S> void exec_compare(Hart& h, const DecodedInsn& d) {
   std::memcpy(out, h.v[d.rd], kVlenBytes);
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
-    for (unsigned i = h.vstart; i < h.vl; ++i) {
+    for (unsigned i = h.vstart, end = h.vl; i < end; ++i) {
       if (!active(h, masked, i)) continue;
       set_mask_bit(out, i, Op::apply(h.vget<U>(d.rs2, i), second_operand<U, S>(h, d, i)));
     }
@@ -122,7 +122,7 @@ template <class Op, Src S, bool WideA> void exec_widening(Hart& h, const Decoded
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
     using W = WideT<U>;
-    for (unsigned i = h.vstart; i < h.vl; ++i) {
+    for (unsigned i = h.vstart, end = h.vl; i < end; ++i) {
       if (!active(h, masked, i)) continue;
       W a;
       if constexpr (WideA) a = h.vget<W>(d.rs2, i);
@@ -151,7 +151,7 @@ template <class Op, Src S> void exec_widening_ternary(Hart& h, const DecodedInsn
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
     using W = WideT<U>;
-    for (unsigned i = h.vstart; i < h.vl; ++i) {
+    for (unsigned i = h.vstart, end = h.vl; i < end; ++i) {
       if (!active(h, masked, i)) continue;
       const W a = extend<W, Op::kSignedA>(h.vget<U>(d.rs2, i));
       const W b = extend<W, Op::kSignedB>(second_operand<U, S>(h, d, i));
@@ -175,7 +175,7 @@ template <class Op, Src S> void exec_narrowing(Hart& h, const DecodedInsn& d) {
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
     using W = WideT<U>;
-    for (unsigned i = h.vstart; i < h.vl; ++i) {
+    for (unsigned i = h.vstart, end = h.vl; i < end; ++i) {
       if (!active(h, masked, i)) continue;
       const unsigned shift = unsigned(second_operand<U, S>(h, d, i)) & (2 * kBits<U> - 1);
       h.vset<U>(d.rd, i, Op::template apply<U>(h.vget<W>(d.rs2, i), shift, h));

@@ -18,7 +18,7 @@ struct MXnor { static bool apply(bool a, bool b) { return a == b; } };
 template <class Op> void exec_mask_logic(Hart& h, const DecodedInsn& d) {
   const VType t = current_vtype(h, d);
   // Bit i of the result depends only on bit i of the sources: in-place is safe.
-  for (unsigned i = h.vstart; i < h.vl; ++i)
+  for (unsigned i = h.vstart, end = h.vl; i < end; ++i)
     set_mask_bit(h.v[d.rd], i, Op::apply(mask_bit(h, d.rs2, i), mask_bit(h, d.rs1, i)));
   finish(h, h.vstart, h.vl, t.sew_bytes, 1, 1);
 }
@@ -32,7 +32,7 @@ void exec_vcpop(Hart& h, const DecodedInsn& d) {
   require_vstart_zero(h, d);
   const bool masked = is_masked(d);
   uint32_t count = 0;
-  for (unsigned i = 0; i < h.vl; ++i) count += active(h, masked, i) && mask_bit(h, d.rs2, i);
+  for (unsigned i = 0, end = h.vl; i < end; ++i) count += active(h, masked, i) && mask_bit(h, d.rs2, i);
   write_x(h, d.rd, count);
   finish(h, 0, h.vl, t.sew_bytes, 0, 1);
 }
@@ -42,7 +42,7 @@ void exec_vfirst(Hart& h, const DecodedInsn& d) {
   require_vstart_zero(h, d);
   const bool masked = is_masked(d);
   uint32_t first = ~0u;  // -1: no active set bit
-  for (unsigned i = 0; i < h.vl; ++i) {
+  for (unsigned i = 0, end = h.vl; i < end; ++i) {
     if (active(h, masked, i) && mask_bit(h, d.rs2, i)) { first = i; break; }
   }
   write_x(h, d.rd, first);
@@ -59,7 +59,7 @@ template <SetFirst kMode> void exec_set_first(Hart& h, const DecodedInsn& d) {
   require_vd_not_v0(d);
   const bool masked = is_masked(d);
   bool seen = false;
-  for (unsigned i = 0; i < h.vl; ++i) {
+  for (unsigned i = 0, end = h.vl; i < end; ++i) {
     if (!active(h, masked, i)) continue;
     const bool bit = mask_bit(h, d.rs2, i);
     bool out;
@@ -84,7 +84,7 @@ void exec_viota(Hart& h, const DecodedInsn& d) {
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
     U count = 0;
-    for (unsigned i = 0; i < h.vl; ++i) {
+    for (unsigned i = 0, end = h.vl; i < end; ++i) {
       if (!active(h, masked, i)) continue;
       h.vset<U>(d.rd, i, count);
       count = U(count + mask_bit(h, d.rs2, i));
@@ -101,7 +101,7 @@ void exec_vid(Hart& h, const DecodedInsn& d) {
   const bool masked = is_masked(d);
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
-    for (unsigned i = h.vstart; i < h.vl; ++i)
+    for (unsigned i = h.vstart, end = h.vl; i < end; ++i)
       if (active(h, masked, i)) h.vset<U>(d.rd, i, U(i));
   });
   finish(h, h.vstart, h.vl, t.sew_bytes, group_regs(t.lmul_log2), 0);

@@ -66,7 +66,7 @@ template <Src S> void exec_slidedown(Hart& h, const DecodedInsn& d) {
   const bool masked = is_masked(d);
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
-    for (unsigned i = h.vstart; i < h.vl; ++i) {
+    for (unsigned i = h.vstart, end = h.vl; i < end; ++i) {
       if (!active(h, masked, i)) continue;
       const uint64_t src = i + offset;
       h.vset<U>(d.rd, i, src < t.vlmax ? h.vget<U>(d.rs2, unsigned(src)) : U(0));
@@ -85,7 +85,7 @@ void exec_slide1up(Hart& h, const DecodedInsn& d) {
   const bool masked = is_masked(d);
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
-    for (unsigned i = h.vstart; i < h.vl; ++i)
+    for (unsigned i = h.vstart, end = h.vl; i < end; ++i)
       if (active(h, masked, i))
         h.vset<U>(d.rd, i, i == 0 ? U(h.x[d.rs1]) : h.vget<U>(d.rs2, i - 1));
   });
@@ -99,7 +99,7 @@ void exec_slide1down(Hart& h, const DecodedInsn& d) {
   const bool masked = is_masked(d);
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
-    for (unsigned i = h.vstart; i < h.vl; ++i)
+    for (unsigned i = h.vstart, end = h.vl; i < end; ++i)
       if (active(h, masked, i))
         h.vset<U>(d.rd, i, i + 1 == h.vl ? U(h.x[d.rs1]) : h.vget<U>(d.rs2, i + 1));
   });
@@ -127,7 +127,7 @@ template <Src S, bool kEi16> void exec_gather(Hart& h, const DecodedInsn& d) {
   const bool masked = is_masked(d);
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
-    for (unsigned i = h.vstart; i < h.vl; ++i) {
+    for (unsigned i = h.vstart, end = h.vl; i < end; ++i) {
       if (!active(h, masked, i)) continue;
       uint64_t index;
       if constexpr (S != Src::V) index = scalar_offset<S>(h, d);
@@ -151,7 +151,7 @@ void exec_compress(Hart& h, const DecodedInsn& d) {
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
     unsigned out = 0;
-    for (unsigned i = 0; i < h.vl; ++i)
+    for (unsigned i = 0, end = h.vl; i < end; ++i)
       if (mask_bit(h, d.rs1, i)) h.vset<U>(d.rd, out++, h.vget<U>(d.rs2, i));
   });
   finish(h, 0, h.vl, t.sew_bytes, g, g);

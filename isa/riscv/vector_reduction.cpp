@@ -27,7 +27,7 @@ template <class Op> void exec_reduction(Hart& h, const DecodedInsn& d) {
     dispatch_sew(t.sew_log2, [&](auto z) {
       using U = decltype(z);
       U acc = h.vget<U>(d.rs1, 0);
-      for (unsigned i = 0; i < h.vl; ++i)
+      for (unsigned i = 0, end = h.vl; i < end; ++i)
         if (active(h, masked, i)) acc = Op::apply(acc, h.vget<U>(d.rs2, i));
       h.vset<U>(d.rd, 0, acc);
     });
@@ -47,7 +47,7 @@ template <bool kSigned> void exec_widening_reduction(Hart& h, const DecodedInsn&
       using U = decltype(z);
       using W = WideT<U>;
       W acc = h.vget<W>(d.rs1, 0);
-      for (unsigned i = 0; i < h.vl; ++i)
+      for (unsigned i = 0, end = h.vl; i < end; ++i)
         if (active(h, masked, i)) acc = W(acc + extend<W, kSigned>(h.vget<U>(d.rs2, i)));
       h.vset<W>(d.rd, 0, acc);
     });

@@ -133,7 +133,7 @@ void pass_matrix(std::ostream& os, const PlatformSummary& ps) {
     const TaskRow& row = ps.tasks[r];
     const int y = head_h + int(r) * cell_h;
     os << "<text x=\"4\" y=\"" << y + 17 << "\" class=\"task-label\">" << html_escape(row.task) << "</text><text x=\""
-       << label_w - 8 << "\" y=\"" << y + 17 << "\" text-anchor=\"end\">" << (row.level > 0 ? std::to_string(row.level) : "?")
+       << label_w - 8 << "\" y=\"" << y + 17 << "\" text-anchor=\"end\">" << level_label(row.level)
        << "</text>\n";
     for (size_t c = 0; c < ps.configs.size(); ++c) {
       const auto it = row.configs.find(ps.configs[c]);

@@ -29,7 +29,7 @@ std::optional<uint64_t> count_field(const json& j, const char* name) {
 
 struct RecordView {
   std::string platform, task, config, kernel, status, reason;
-  int level = 0;
+  int level = -1;
   std::optional<uint64_t> cycles, baseline_cycles;
   std::optional<double> speedup;
 };
@@ -175,7 +175,7 @@ json aggregate_json(const Aggregate& a) {
 std::string aggregate_line(const Aggregate& a) {
   std::ostringstream os;
   for (const auto& [level, t] : a.levels)
-    os << (level > 0 ? "level " + std::to_string(level) : std::string("level ?")) << " " << t.passed << "/" << t.run
+    os << (level > 0 ? "level " : "") << level_label(level) << " " << t.passed << "/" << t.run
        << "   ";
   os << "total " << a.total.passed << "/" << a.total.run;
   if (a.unsupported) os << "   (" << a.unsupported << " unsupported)";
@@ -295,8 +295,8 @@ Summary summarize(const std::vector<json>& records, const SummaryOptions& option
   for (const auto& key : order) {
     const RecordView& v = by_job[key];
     tree[v.platform][v.task][v.config].push_back(&v);
-    int& level = levels[v.platform][v.task];
-    if (v.level > 0) level = v.level;
+    int& level = levels[v.platform].try_emplace(v.task, -1).first->second;
+    if (v.level >= 0) level = v.level;
   }
 
   AggregateBuilder overall;
@@ -413,7 +413,7 @@ std::string summary_to_text(const Summary& s) {
     for (const auto& c : ps.configs) os << pad_left(c, 7);
     os << pad_left("solved", 9) << pad_left("speedup", 10) << "\n";
     for (const auto& row : ps.tasks) {
-      os << pad_right(row.task, task_w) << "  " << pad_left(row.level > 0 ? std::to_string(row.level) : "?", 3);
+      os << pad_right(row.task, task_w) << "  " << pad_left(level_label(row.level), 3);
       for (const auto& config : ps.configs) {
         const auto it = row.configs.find(config);
         std::string cell = ".";  // not run
@@ -432,6 +432,11 @@ std::string summary_to_text(const Summary& s) {
   }
   if (s.platforms.size() > 1) os << "all platforms\n" << aggregate_line(s.overall);
   return os.str();
+}
+
+std::string level_label(int level) {
+  if (level > 0) return std::to_string(level);
+  return level == 0 ? "CPU" : "?";
 }
 
 }  // namespace tlmcraft::harness

@@ -43,7 +43,7 @@ struct Totals {
 struct Aggregate {
   Totals total;
   int unsupported = 0;                       // workloads only reported unsupported
-  std::map<int, Totals> levels;              // level (0 = unknown) -> totals
+  std::map<int, Totals> levels;              // level (0 = CPU programs, -1 = unknown) -> totals
   std::optional<double> geomean_speedup;     // over solved workloads with a known speedup
   int speedup_count = 0;
   std::map<double, double> fast;             // p -> fast_p
@@ -54,7 +54,7 @@ struct Aggregate {
 
 struct TaskRow {
   std::string task;
-  int level = 0;
+  int level = -1;                               // 0 = CPU program, -1 = unknown
   std::map<std::string, WorkloadCell> configs;  // config name -> cell
   Totals totals;
   std::optional<double> geomean_speedup;        // over its solved configs
@@ -91,6 +91,9 @@ double pass_at_k(int n, int c, int k);
 
 // The record's speedup: its "speedup" field, else baseline_cycles / cycles when both known.
 std::optional<double> record_speedup(const nlohmann::json& record);
+
+// "1".."3" for task levels, "CPU" for the CPU programs (level 0), "?" when unknown.
+std::string level_label(int level);
 
 // Short cell text for a status ("pass", "FAIL", "ASM", ...).
 std::string status_abbreviation(const std::string& status);

@@ -73,7 +73,6 @@ CheckResult Instance::check(const DecodedOutputs& got, const TensorSet& want, co
 }
 
 std::unique_ptr<PlatformLayout> Instance::layout() const {
-  if (platform_ == PlatformId::Coral) return std::make_unique<CoralLayout>(*task_, params());
   return make_layout(*task_, platform_, params());
 }
 
@@ -111,7 +110,7 @@ std::string Instance::describe() const {
   }
   o << "\nCorrectness: every output element must satisfy " << ps.tolerance.describe()
     << ", on several trials with fresh random inputs; outputs are poisoned before each run.\n";
-  if (has_layout(platform_) || platform_ == PlatformId::Coral) {
+  if (has_layout(platform_)) {
     o << "\n" << layout()->text();
   } else {
     o << "\nMemory layout: given by the " << platform_name(platform_) << " platform (not described by tasks/ yet).\n";

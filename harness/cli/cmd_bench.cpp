@@ -126,7 +126,7 @@ int cmd_bench(const Args& args) {
        "platform(s), repeatable or comma list (default: every known platform)")
       ("task", po::value<std::vector<std::string>>()->composing(), "task(s), repeatable or comma list (default: all)")
       ("config", po::value<std::vector<std::string>>()->composing(), "configuration(s) C1..C5 (default: all)")
-      ("level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3)")
+      ("level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3, cpu)")
       ("baseline", po::bool_switch(), "evaluate the baseline kernels (the default)")
       ("kernels", po::value<std::string>(), "evaluate the kernels in DIR (naming: see above)")
       ("jobs,j", po::value<unsigned>()->default_value(0), "parallel workers (default: number of CPUs)")
@@ -174,6 +174,9 @@ int cmd_bench(const Args& args) {
   const auto task_names = list("task");
   if (task_names.empty()) {
     for (const auto& t : registry.tasks()) selected.push_back(&t);
+    // The CPU programs (Coral's scalar side) join every run that includes Coral.
+    if (std::find(platforms.begin(), platforms.end(), "coral") != platforms.end())
+      for (const auto& t : registry.cpu_tasks()) selected.push_back(&t);
   } else {
     for (const auto& name : task_names) {
       try {
@@ -187,7 +190,11 @@ int cmd_bench(const Args& args) {
   if (!levels.empty()) {
     std::set<int> wanted;
     for (const auto& l : levels) {
-      if (l != "1" && l != "2" && l != "3") throw InputError("--level: '" + l + "' is not 1, 2 or 3");
+      if (l == "cpu") {
+        wanted.insert(0);
+        continue;
+      }
+      if (l != "1" && l != "2" && l != "3") throw InputError("--level: '" + l + "' is not 1, 2, 3 or cpu");
       wanted.insert(std::stoi(l));
     }
     selected.erase(std::remove_if(selected.begin(), selected.end(),

@@ -154,10 +154,10 @@ TEST(PlenaLayout, UnsupportedOrMissingLayouts) {
   EXPECT_THROW(make_layout(reg.task("conv2d"), PlatformId::Plena, {{"H", 8}, {"c_in", 4}, {"c_out", 8}, {"k", 1}}),
                std::invalid_argument);
   try {
-    reg.instance("relu", "coral", "C1").layout();
+    reg.instance("relu", "aie_ml", "C1").layout();
     FAIL();
   } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()), "no memory layout is implemented for platform coral yet");
+    EXPECT_EQ(std::string(e.what()), "no memory layout is implemented for platform aie_ml yet");
   }
 }
 

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -101,6 +102,8 @@ int cmd_mcp(const Args& args) {
   std::fflush(stdout);
   const int protocol_fd = ::dup(STDOUT_FILENO);
   if (protocol_fd < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) throw InputError("cannot set up stdout");
+  // A client that closes its end makes writes fail with EPIPE instead of killing us.
+  std::signal(SIGPIPE, SIG_IGN);
   FdBuf buf(protocol_fd);
   std::ostream protocol(&buf);
 

@@ -202,6 +202,10 @@ size_t McpServer::serve(std::istream& in, std::ostream& out) {
   while (std::getline(in, line)) {
     ++handled;
     if (const auto response = handle_line(line)) out << *response << '\n' << std::flush;
+    if (!out) {  // the client closed its end: nobody is listening any more
+      note("output closed; stopping");
+      break;
+    }
   }
   note("end of input; " + std::to_string(handled) + " messages handled");
   return handled;

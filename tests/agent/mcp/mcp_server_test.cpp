@@ -244,5 +244,14 @@ TEST_F(McpServerTest, ServeAnswersLineByLineInOrderUntilEof) {
   EXPECT_EQ(out.str().back(), '\n');
 }
 
+TEST_F(McpServerTest, ServeStopsWhenTheOutputIsClosed) {
+  std::istringstream in(R"({"jsonrpc":"2.0","id":1,"method":"ping"})" "\n"
+                        R"({"jsonrpc":"2.0","id":2,"method":"ping"})" "\n");
+  std::ostringstream out;
+  out.setstate(std::ios::badbit);  // as when writing to a closed pipe fails
+  EXPECT_EQ(server.serve(in, out), 1u);
+  EXPECT_NE(log.str().find("output closed; stopping"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tlmcraft::agent

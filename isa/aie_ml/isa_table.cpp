@@ -1,0 +1,330 @@
+// Loads isa/aie_ml/aie_ml.yaml into AieIsa (ops, slots, latency classes) and provides the
+// register-class and storage-unit tables shared by the assembler and the semantics.
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+
+#include "isa/aie_ml/aie_core.h"
+#include "isa/aie_ml/isa_tables.h"
+#include "isa/aie_ml/op_codes.h"
+#include "isa/isa_spec.h"
+
+namespace tlmcraft::isa::aie_ml {
+
+const char* slot_name(Slot s) {
+  static const char* names[kSlotCount] = {"lda", "ldb", "st", "alu", "vec", "mv"};
+  const int i = int(s);
+  return i >= 0 && i < kSlotCount ? names[i] : "?";
+}
+
+bool slot_from_name(const std::string& name, Slot& out) {
+  for (int i = 0; i < kSlotCount; ++i)
+    if (name == slot_name(Slot(i))) return out = Slot(i), true;
+  return false;
+}
+
+const char* reg_class_prefix(RegClass c) {
+  switch (c) {
+    case RegClass::None: return "";
+    case RegClass::R: return "r";
+    case RegClass::P: return "p";
+    case RegClass::M: return "m";
+    case RegClass::DN: return "dn";
+    case RegClass::DJ: return "dj";
+    case RegClass::DC: return "dc";
+    case RegClass::W: return "w";
+    case RegClass::X: return "x";
+    case RegClass::Y: return "y";
+    case RegClass::AM: return "am";
+    case RegClass::BM: return "bm";
+    case RegClass::CM: return "cm";
+    case RegClass::LS: return "ls";
+    case RegClass::LE: return "le";
+    case RegClass::LC: return "lc";
+    case RegClass::S: return "s";
+    case RegClass::LR: return "lr";
+    case RegClass::CR: return "cr";
+  }
+  return "";
+}
+
+int reg_class_count(RegClass c) {
+  switch (c) {
+    case RegClass::None: return 0;
+    case RegClass::R: return kScalarRegs;
+    case RegClass::P: return kPointerRegs;
+    case RegClass::M: return kModifierRegs;
+    case RegClass::DN: case RegClass::DJ: case RegClass::DC: return kDimRegs;
+    case RegClass::W: return kVectorRegs * 2;
+    case RegClass::X: return kVectorRegs;
+    case RegClass::Y: return kVectorRegs / 2;
+    case RegClass::AM: return kAccumulatorRegs * 2;
+    case RegClass::BM: return kAccumulatorRegs;
+    case RegClass::CM: return kAccumulatorRegs / 2;
+    case RegClass::LS: case RegClass::LE: case RegClass::LC: case RegClass::LR: return 1;
+    case RegClass::S: return 4;
+    case RegClass::CR: return 2;
+  }
+  return 0;
+}
+
+// ---- storage units ------------------------------------------------------------------
+namespace {
+constexpr uint16_t kUnitR = 0, kUnitP = kUnitR + kScalarRegs, kUnitM = kUnitP + kPointerRegs,
+                   kUnitDN = kUnitM + kModifierRegs, kUnitDJ = kUnitDN + kDimRegs,
+                   kUnitDC = kUnitDJ + kDimRegs, kUnitS = kUnitDC + kDimRegs, kUnitX = kUnitS + 4,
+                   kUnitBM = kUnitX + kVectorRegs, kUnitLS = kUnitBM + kAccumulatorRegs,
+                   kUnitLE = kUnitLS + 1, kUnitLC = kUnitLE + 1, kUnitLR = kUnitLC + 1,
+                   kUnitCR = kUnitLR + 1, kUnitEnd = kUnitCR + 2;
+}  // namespace
+
+std::vector<uint16_t> storage_units(RegClass cls, int num) {
+  const uint16_t n = uint16_t(num);
+  switch (cls) {
+    case RegClass::R: return {uint16_t(kUnitR + n)};
+    case RegClass::P: return {uint16_t(kUnitP + n)};
+    case RegClass::M: return {uint16_t(kUnitM + n)};
+    case RegClass::DN: return {uint16_t(kUnitDN + n)};
+    case RegClass::DJ: return {uint16_t(kUnitDJ + n)};
+    case RegClass::DC: return {uint16_t(kUnitDC + n)};
+    case RegClass::S: return {uint16_t(kUnitS + n)};
+    case RegClass::W: return {uint16_t(kUnitX + n / 2)};
+    case RegClass::X: return {uint16_t(kUnitX + n)};
+    case RegClass::Y: return {uint16_t(kUnitX + 2 * n), uint16_t(kUnitX + 2 * n + 1)};
+    case RegClass::AM: return {uint16_t(kUnitBM + n / 2)};
+    case RegClass::BM: return {uint16_t(kUnitBM + n)};
+    case RegClass::CM: return {uint16_t(kUnitBM + 2 * n), uint16_t(kUnitBM + 2 * n + 1)};
+    case RegClass::LS: return {kUnitLS};
+    case RegClass::LE: return {kUnitLE};
+    case RegClass::LC: return {kUnitLC};
+    case RegClass::LR: return {kUnitLR};
+    case RegClass::CR: return {uint16_t(kUnitCR + n)};
+    case RegClass::None: return {};
+  }
+  return {};
+}
+
+std::string unit_name(uint16_t u) {
+  auto nm = [](const char* p, int n) { return std::string(p) + std::to_string(n); };
+  if (u < kUnitP) return nm("r", u - kUnitR);
+  if (u < kUnitM) return nm("p", u - kUnitP);
+  if (u < kUnitDN) return nm("m", u - kUnitM);
+  if (u < kUnitDJ) return nm("dn", u - kUnitDN);
+  if (u < kUnitDC) return nm("dj", u - kUnitDJ);
+  if (u < kUnitS) return nm("dc", u - kUnitDC);
+  if (u < kUnitX) return nm("s", u - kUnitS);
+  if (u < kUnitBM) return nm("x", u - kUnitX);
+  if (u < kUnitLS) return nm("bm", u - kUnitBM);
+  if (u == kUnitLS) return "ls";
+  if (u == kUnitLE) return "le";
+  if (u == kUnitLC) return "lc";
+  if (u == kUnitLR) return "lr";
+  if (u == kUnitCR) return "crrnd";
+  if (u == kUnitCR + 1) return "crsat";
+  return "unit" + std::to_string(u);
+  static_assert(kUnitEnd < 200, "unit ids fit comfortably in uint16_t");
+}
+
+// ---- op codes -------------------------------------------------------------------------
+namespace {
+struct CodeName {
+  Code code;
+  const char* name;
+};
+const CodeName kCodeNames[] = {
+#define TLM_AIE_PAIR(id, name) {Code::id, name},
+    TLM_AIE_OPS(TLM_AIE_PAIR)
+#undef TLM_AIE_PAIR
+};
+}  // namespace
+
+bool code_of(const std::string& mnemonic, Code& out) {
+  for (const auto& cn : kCodeNames)
+    if (mnemonic == cn.name) return out = cn.code, true;
+  return false;
+}
+
+const char* code_name(Code c) {
+  const size_t i = size_t(c);
+  return i < sizeof kCodeNames / sizeof kCodeNames[0] ? kCodeNames[i].name : "?";
+}
+
+// ---- YAML loading ----------------------------------------------------------------------
+namespace {
+
+std::string upper(std::string s) {
+  for (char& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+struct Loader {
+  std::string file;
+  std::vector<std::string> errors;
+  void error(const YAML::Node& n, const std::string& msg) {
+    const auto m = n.Mark();
+    errors.push_back(file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": " + msg);
+  }
+  std::string text(const YAML::Node& parent, const char* key) {
+    const YAML::Node n = parent[key];
+    return n && n.IsScalar() ? n.Scalar() : std::string();
+  }
+};
+
+}  // namespace
+
+AieIsaDetails parse_aie_isa(const std::string& yaml_text, const std::string& file) {
+  Loader L{file, {}};
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    throw std::runtime_error(file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                             ": YAML syntax error: " + e.msg);
+  }
+  AieIsaDetails d;
+  d.isa.file = file;
+  d.name = L.text(root, "name");
+  d.display_name = L.text(root, "display_name");
+  d.description = L.text(root, "description");
+  for (const auto& s : root["slots"]) d.slots.push_back({L.text(s, "name"), L.text(s, "doc")});
+  for (const auto& r : root["register_classes"])
+    d.register_classes.push_back({L.text(r, "name"), L.text(r, "count"), L.text(r, "bits"), L.text(r, "doc")});
+  for (const auto& kv : root["immediates"]) {
+    ImmKind k;
+    k.name = kv.first.Scalar();
+    int64_t v = 0;
+    if (!parse_integer(L.text(kv.second, "min"), v)) L.error(kv.second, "immediate '" + k.name + "': bad 'min'");
+    k.min = v;
+    if (!parse_integer(L.text(kv.second, "max"), v)) L.error(kv.second, "immediate '" + k.name + "': bad 'max'");
+    k.max = v;
+    if (!parse_integer(L.text(kv.second, "align"), v) || v < 1) L.error(kv.second, "immediate '" + k.name + "': bad 'align'");
+    k.align = v < 1 ? 1 : v;
+    k.doc = L.text(kv.second, "doc");
+    d.immediates.push_back(k);
+  }
+  for (const auto& kv : root["latency_classes"]) {
+    const std::string name = kv.first.Scalar();
+    int64_t v = 0;
+    if (!parse_integer(L.text(kv.second, "cycles"), v) || v < 0)
+      L.error(kv.second, "latency class '" + name + "': 'cycles' must be a non-negative integer");
+    d.isa.latency[name] = uint32_t(v);
+    d.isa.latency_doc[name] = L.text(kv.second, "doc");
+    d.latency_order.push_back(name);
+  }
+  std::vector<bool> seen(size_t(Code::Count), false);
+  for (const auto& o : root["ops"]) {
+    OpSpec op;
+    op.mnemonic = L.text(o, "mnemonic");
+    if (op.mnemonic.empty() || op.mnemonic != upper(op.mnemonic)) {
+      L.error(o, "op mnemonic '" + op.mnemonic + "' must be non-empty upper case");
+      continue;
+    }
+    if (!slot_from_name(L.text(o, "slot"), op.slot))
+      L.error(o, op.mnemonic + ": unknown slot '" + L.text(o, "slot") + "' (lda, ldb, st, alu, vec, mv)");
+    for (const auto& a : o["alt_slots"]) {
+      Slot s;
+      if (slot_from_name(a.Scalar(), s)) op.alt_slots.push_back(s);
+      else L.error(a, op.mnemonic + ": unknown slot '" + a.Scalar() + "'");
+    }
+    std::stringstream ss(L.text(o, "operands"));
+    for (std::string part; std::getline(ss, part, ',');) {
+      part.erase(0, part.find_first_not_of(' '));
+      part.erase(part.find_last_not_of(' ') + 1);
+      if (!part.empty()) op.operands.push_back(part);
+    }
+    op.latency_class = L.text(o, "latency");
+    if (!d.isa.latency.count(op.latency_class))
+      L.error(o, op.mnemonic + ": unknown latency class '" + op.latency_class + "'");
+    op.real_name = L.text(o, "real");
+    op.doc = L.text(o, "doc");
+    op.operation = L.text(o, "operation");
+    OpExtra ex;
+    int64_t v = 0;
+    if (parse_integer(L.text(o, "dst"), v)) ex.dst = int(v);
+    for (const auto& rw : o["rw"])
+      if (parse_integer(rw.Scalar(), v)) ex.rw.push_back(int(v));
+    if (const YAML::Node a = o["access"]) {
+      if (parse_integer(L.text(a, "bytes"), v)) ex.access_bytes = uint32_t(v);
+      if (parse_integer(L.text(a, "align"), v)) ex.access_align = uint32_t(v);
+      ex.offset_kind = L.text(a, "offset");
+    }
+    for (const auto& shape : op.operands) {
+      std::stringstream alts(shape);
+      for (std::string alt; std::getline(alts, alt, '|');) {
+        const bool known = is_register_shape(alt) || alt == "label" || alt == "mem" || alt == "ptrmod" ||
+                           std::any_of(d.immediates.begin(), d.immediates.end(), [&](const ImmKind& k) { return k.name == alt; });
+        if (!known) L.error(o, op.mnemonic + ": unknown operand shape '" + alt + "'");
+      }
+    }
+    if (!ex.offset_kind.empty() &&
+        std::none_of(d.immediates.begin(), d.immediates.end(), [&](const ImmKind& k) { return k.name == ex.offset_kind; }))
+      L.error(o, op.mnemonic + ": unknown offset immediate kind '" + ex.offset_kind + "'");
+    Code code;
+    if (!code_of(op.mnemonic, code)) {
+      L.error(o, op.mnemonic + ": no semantics for this mnemonic in isa/aie_ml/op_codes.h");
+      continue;
+    }
+    if (seen[size_t(code)]) L.error(o, op.mnemonic + ": defined twice");
+    seen[size_t(code)] = true;
+    op.code = uint16_t(code);
+    d.isa.ops.push_back(op);
+    d.extra.push_back(ex);
+  }
+  for (size_t i = 0; i < seen.size(); ++i)
+    if (!seen[i]) L.errors.push_back(file + ": op " + code_name(Code(i)) + " has semantics but is missing from the YAML");
+  if (!L.errors.empty()) {
+    std::string all;
+    for (const auto& e : L.errors) all += e + "\n";
+    throw std::runtime_error(all);
+  }
+  return d;
+}
+
+const AieIsaDetails& aie_isa_details() {
+  static std::once_flag once;
+  static std::unique_ptr<AieIsaDetails> details;
+  std::call_once(once, [] {
+    const std::string path = isa_yaml_path("aie_ml");
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(path + ": cannot open the AIE-ML ISA description");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    details = std::make_unique<AieIsaDetails>(parse_aie_isa(ss.str(), path));
+  });
+  return *details;
+}
+
+const AieIsa& AieIsa::get() { return aie_isa_details().isa; }
+
+const OpSpec* AieIsa::find(const std::string& mnemonic) const {
+  const std::string u = upper(mnemonic);
+  for (const auto& op : ops)
+    if (op.mnemonic == u) return &op;
+  return nullptr;
+}
+
+uint32_t AieIsa::latency_of(const SlotOp& op) const {
+  if (op.op >= ops.size()) return 0;
+  const auto it = latency.find(ops[op.op].latency_class);
+  return it == latency.end() ? 0 : it->second;
+}
+
+const SlotOp* Bundle::in_slot(Slot s) const {
+  for (const auto& op : ops)
+    if (op.slot == s) return &op;
+  return nullptr;
+}
+
+bool is_register_shape(const std::string& s) {
+  static const char* shapes[] = {"r", "p", "m", "dn", "dj", "dc", "s", "w", "x", "y", "am", "bm", "cm",
+                                 "ls", "le", "lc", "lr", "sdst", "ssrc", "vany"};
+  return std::find(std::begin(shapes), std::end(shapes), s) != std::end(shapes);
+}
+
+}  // namespace tlmcraft::isa::aie_ml

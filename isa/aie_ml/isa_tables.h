@@ -1,0 +1,57 @@
+// Internal to isa/aie_ml: the parts of aie_ml.yaml that only the assembler and the doc
+// generator need (immediate kinds, operand roles, access sizes, documentation text).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "isa/aie_ml/aie_core.h"
+
+namespace tlmcraft::isa::aie_ml {
+
+struct ImmKind {
+  std::string name;
+  int64_t min = 0, max = 0, align = 1;
+  std::string doc;
+};
+
+struct OpExtra {
+  int dst = 0;                 // leading operands written
+  std::vector<int> rw;         // operands read and written
+  uint32_t access_bytes = 0;   // memory access size (0: none)
+  uint32_t access_align = 1;   // required address alignment
+  std::string offset_kind;     // immediate kind of offsets / post-increments
+};
+
+struct DocEntry {
+  std::string name, doc;
+};
+struct RegClassDoc {
+  std::string name, count, bits, doc;
+};
+
+struct AieIsaDetails {
+  AieIsa isa;
+  std::vector<OpExtra> extra;  // parallel to isa.ops
+  std::vector<ImmKind> immediates;
+  std::string name, display_name, description;
+  std::vector<DocEntry> slots;
+  std::vector<RegClassDoc> register_classes;
+  std::vector<std::string> latency_order;  // YAML order
+  const ImmKind* imm(const std::string& n) const {
+    for (const auto& k : immediates)
+      if (k.name == n) return &k;
+    return nullptr;
+  }
+};
+
+// Parses and validates a description; throws std::runtime_error listing every problem
+// as file:line:col: message.
+AieIsaDetails parse_aie_isa(const std::string& yaml_text, const std::string& file);
+// The description loaded once from isa_yaml_path("aie_ml").
+const AieIsaDetails& aie_isa_details();
+
+bool slot_from_name(const std::string& name, Slot& out);
+bool is_register_shape(const std::string& shape);
+
+}  // namespace tlmcraft::isa::aie_ml

@@ -1,0 +1,698 @@
+#include "platforms/aie_ml/aie_array.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <map>
+
+namespace tlmcraft::aie_ml {
+
+namespace aie = isa::aie_ml;
+
+// ---- per-actor run state ------------------------------------------------------------
+
+struct AieArray::CoreRun {
+  uint32_t column = 0, row = 0;
+  const aie::AieProgram* program = nullptr;
+  aie::CoreState state;
+  std::vector<uint64_t> unit_ready;  // storage unit -> cycle its pending result is readable
+  bool done = false, blocked = false;
+  uint64_t block_start = 0, attempt_start = 0, halt_cycle = 0;
+  uint64_t bundles = 0, issue_cycles = 0, stall_register = 0, stall_bank = 0, stall_lock = 0;
+  std::array<uint64_t, aie::kSlotCount> slot_ops{};
+  std::vector<std::pair<uint64_t, uint64_t>> per_pc;  // executions, cycles
+  std::string name;
+  std::array<int, aie::kSlotCount> slot_track{};
+  int stall_track = -1;
+  LockBank* waiting_bank = nullptr;
+  uint32_t waiting_lock = 0;
+  int32_t waiting_value = 0;
+};
+
+struct AieArray::Channel {
+  TileRef tile;
+  ChannelRef ch;
+  enum class State { Idle, WaitLock, Setup, Ready, Busy, Done } state = State::Idle;
+  int bd = -1;
+  std::vector<int64_t> offsets;  // word offsets of the current BD
+  uint64_t words_done = 0;
+  std::vector<int> dests;        // MM2S: destination channel indices
+  int src = -1;                  // S2MM: source channel index
+  uint32_t latency = 0;          // S2MM: stream latency from its source (hops x hop_cycles)
+  uint64_t ready_since = 0, block_start = 0;
+  uint64_t bds_done = 0, busy = 0, lock_wait = 0, stream_wait = 0, bytes = 0;
+  int track = -1;
+  std::string name;
+};
+
+// The core's view of memory and locks for one bundle: maps core addresses to tiles,
+// records the banks touched (for conflict stalls) and the lock a refused acquire waited on.
+class AieArray::CorePort : public aie::DataMemoryPort, public aie::LockPort {
+ public:
+  CorePort(AieArray& a, CoreRun& c, uint64_t cycle) : a_(a), c_(c), cycle_(cycle) {}
+
+  bool read(uint32_t addr, void* dst, uint32_t n) override {
+    uint8_t* p = map(addr, n);
+    if (!p) return false;
+    std::memcpy(dst, p, n);
+    return true;
+  }
+  bool write(uint32_t addr, const void* src, uint32_t n) override {
+    uint8_t* p = map(addr, n);
+    if (!p) return false;
+    std::memcpy(p, src, n);
+    return true;
+  }
+  bool try_acquire(const aie::LockRequest& req) override {
+    uint32_t id;
+    LockBank* bank = lock_bank(req.id, id);
+    if (!bank) {
+      bad_lock = true;
+      bad_lock_id = req.id;
+      return false;
+    }
+    if (bank->try_acquire(id, req.value, req.kind == aie::LockRequest::Kind::AcquireEQ)) {
+      touched_locks.push_back({bank, id});
+      return true;
+    }
+    refused_bank = bank;
+    refused_id = id;
+    refused_value = req.value;
+    return false;
+  }
+  void release(const aie::LockRequest& req) override {
+    uint32_t id;
+    LockBank* bank = lock_bank(req.id, id);
+    if (!bank) {
+      bad_lock = true;
+      bad_lock_id = req.id;
+      return;
+    }
+    if (!bank->release(id, req.value)) {
+      overflow = true;
+      overflow_id = req.id;
+      return;
+    }
+    touched_locks.push_back({bank, id});
+    released.push_back({bank, id});
+  }
+
+  std::vector<uint32_t> banks;  // tile_index * 64 + bank, one per access
+  std::vector<std::pair<LockBank*, uint32_t>> touched_locks, released;
+  LockBank* refused_bank = nullptr;
+  uint32_t refused_id = 0;
+  int32_t refused_value = 0;
+  bool bad_lock = false, overflow = false;
+  uint32_t bad_lock_id = 0, overflow_id = 0;
+
+ private:
+  // The AIE-ML core address map (as mlir-aie's AIE2 target model): four windows of the
+  // data-memory size from 4 x window: south, west, north neighbour, then the own tile.
+  // Lock ids follow the same order in groups of the per-tile lock count.
+  int neighbour(uint32_t window) const {
+    int col = static_cast<int>(c_.column), row = static_cast<int>(c_.row);
+    switch (window) {
+      case 0: --row; break;  // south
+      case 1: --col; break;  // west
+      case 2: ++row; break;  // north
+      case 3: break;         // own
+      default: return -1;
+    }
+    if (col < 0 || row < 0 || col >= static_cast<int>(a_.cfg_.columns) || row >= static_cast<int>(a_.cfg_.rows)) return -1;
+    return col * static_cast<int>(a_.cfg_.rows) + row;
+  }
+  uint8_t* map(uint32_t addr, uint32_t n) {
+    const uint32_t size = a_.cfg_.compute.memory_bytes;
+    const uint32_t window_bytes = a_.window_bytes();
+    if (addr < 4 * window_bytes) return nullptr;
+    const int tile = neighbour(addr / window_bytes - 4);
+    const uint32_t off = addr % window_bytes;
+    if (tile < 0 || off + static_cast<uint64_t>(n) > size) return nullptr;
+    TileMemory& m = a_.compute_[tile].mem;
+    banks.push_back(static_cast<uint32_t>(tile) * 64 + m.bank_of(off));
+    return m.data() + off;
+  }
+  LockBank* lock_bank(uint32_t id, uint32_t& local) {
+    const uint32_t L = a_.cfg_.compute.locks;
+    const int tile = neighbour(id / L);
+    if (tile < 0) return nullptr;
+    local = id % L;
+    return &a_.compute_[tile].locks;
+  }
+
+  AieArray& a_;
+  CoreRun& c_;
+  uint64_t cycle_;
+};
+
+// ---- construction -------------------------------------------------------------------
+
+AieArray::AieArray(sc_core::sc_module_name name, const AieConfig& cfg) : sc_core::sc_module(name), cfg_(cfg) {
+  ddr_ = std::make_unique<models::Dram>("ddr", cfg_.ddr);
+  compute_.resize(static_cast<size_t>(cfg_.columns) * cfg_.rows);
+  for (auto& t : compute_) {
+    t.mem = TileMemory(cfg_.compute.memory_bytes, cfg_.compute.banks);
+    t.locks = LockBank(cfg_.compute.locks);
+  }
+  mem_tiles_.resize(cfg_.columns);
+  for (auto& t : mem_tiles_) {
+    t.mem = TileMemory(cfg_.mem_tile.memory_bytes, cfg_.mem_tile.banks);
+    t.locks = LockBank(cfg_.mem_tile.locks);
+  }
+  shim_locks_.assign(cfg_.columns, LockBank(cfg_.shim.locks));
+  SC_HAS_PROCESS(AieArray);
+  SC_THREAD(thread);
+}
+
+AieArray::~AieArray() = default;
+
+LockBank& AieArray::locks(const TileRef& t) {
+  switch (t.kind) {
+    case TileKind::Compute: return compute_[t.column * cfg_.rows + t.row].locks;
+    case TileKind::Mem: return mem_tiles_[t.column].locks;
+    case TileKind::Shim: break;
+  }
+  return shim_locks_[t.column];
+}
+
+void AieArray::load(const AieKernel& kernel) {
+  kernel_ = &kernel;
+  cores_.clear();
+  channels_.clear();
+  for (auto& t : compute_) t.core = -1;
+  for (const auto& k : kernel.cores) {
+    auto c = std::make_unique<CoreRun>();
+    c->column = k.column;
+    c->row = k.row;
+    c->program = &k.program;
+    c->per_pc.assign(k.program.bundles.size(), {0, 0});
+    c->name = TileRef{TileKind::Compute, k.column, k.row}.name();
+    compute_[k.column * cfg_.rows + k.row].core = static_cast<int>(cores_.size());
+    cores_.push_back(std::move(c));
+  }
+  const MovementSpec& mv = kernel.movement;
+  for (const auto& l : mv.locks) locks(l.tile).set(l.id, static_cast<int32_t>(l.value));
+  // One channel per (tile, channel) that has BDs or a route end.
+  std::map<std::string, int> index;
+  auto channel_of = [&](const TileRef& t, const ChannelRef& ch) {
+    const std::string key = t.name() + "." + ch.name();
+    auto it = index.find(key);
+    if (it != index.end()) return it->second;
+    auto c = std::make_unique<Channel>();
+    c->tile = t;
+    c->ch = ch;
+    c->name = key;
+    index[key] = static_cast<int>(channels_.size());
+    channels_.push_back(std::move(c));
+    return static_cast<int>(channels_.size() - 1);
+  };
+  for (size_t i = 0; i < mv.bds.size(); ++i) {
+    Channel& c = *channels_[channel_of(mv.bds[i].tile, mv.bds[i].channel)];
+    if (c.bd < 0) c.bd = static_cast<int>(i);  // a channel starts at its first listed BD
+  }
+  for (const auto& r : mv.routes) {
+    const int s = channel_of(r.from_tile, r.from), d = channel_of(r.to_tile, r.to);
+    channels_[s]->dests.push_back(d);
+    channels_[d]->src = s;
+    channels_[d]->latency = r.hops() * cfg_.hop_cycles;
+  }
+  for (auto& c : channels_)
+    if (c->bd < 0) c->state = Channel::State::Done;
+}
+
+// ---- scheduling ---------------------------------------------------------------------
+
+void AieArray::schedule(int actor, uint64_t time) {
+  queue_.push(Event{time, ++seq_, actor});
+}
+
+void AieArray::block_on(LockBank& bank, uint32_t id, int actor) {
+  auto& w = bank.waiters(id);
+  if (std::find(w.begin(), w.end(), actor) == w.end()) w.push_back(actor);
+}
+
+void AieArray::wake(LockBank& bank, uint32_t id, uint64_t t) {
+  auto& w = bank.waiters(id);
+  for (int actor : w) schedule(actor, t + cfg_.lock_wake_cycles);
+  w.clear();
+}
+
+void AieArray::fault(const std::string& message) {
+  if (stop_) return;
+  stop_ = true;
+  stop_reason_ = StopReason::Fault;
+  stop_message_ = message;
+}
+
+void AieArray::record_lock(const TileRef& t, uint32_t id, uint64_t cycle) {
+  if (!rec_) return;
+  const int track = rec_->track(t.name(), "lock" + std::to_string(id));
+  rec_->counter(track, cycle, locks(t).value(id));
+}
+
+std::string AieArray::core_where(const CoreRun& c, const aie::Bundle* b) const {
+  std::string s = c.name + " pc " + std::to_string(c.state.pc);
+  if (b) {
+    s += " line " + std::to_string(b->line);
+    if (kernel_ && b->line >= 1 && b->line <= kernel_->source_lines.size()) {
+      std::string text = kernel_->source_lines[b->line - 1];
+      const size_t f = text.find_first_not_of(" \t");
+      s += " '" + (f == std::string::npos ? std::string() : text.substr(f)) + "'";
+    }
+  }
+  return s;
+}
+
+void AieArray::step_core(int k, uint64_t t) {
+  CoreRun& c = *cores_[k];
+  if (c.done) return;
+  const auto& bundles = c.program->bundles;
+  if (c.state.pc >= bundles.size()) {
+    fault(core_where(c, nullptr) + ": the program ran past its last bundle (missing DONE?)");
+    return;
+  }
+  const aie::Bundle& b = bundles[c.state.pc];
+  if (c.blocked) {
+    c.stall_lock += t - c.block_start;
+    if (rec_) rec_->slice(c.stall_track, c.block_start, t, "lock wait");
+    c.blocked = false;
+  }
+  // Register interlock: wait until every register the bundle reads is written back.
+  uint64_t ready = t;
+  for (const auto& op : b.ops)
+    for (uint16_t u : op.reads)
+      if (u < c.unit_ready.size()) ready = std::max(ready, c.unit_ready[u]);
+  if (ready > t) {
+    c.stall_register += ready - t;
+    if (rec_) rec_->slice(c.stall_track, t, ready, "register");
+    schedule(k, ready);
+    return;
+  }
+  if (bundles_ >= limits_.max_instructions) {
+    stop_ = true;
+    stop_reason_ = StopReason::InstructionLimit;
+    stop_message_ = "instruction limit (" + std::to_string(limits_.max_instructions) + " bundles) reached at " +
+                    core_where(c, &b);
+    return;
+  }
+  const uint32_t pc = c.state.pc;
+  CorePort port(*this, c, t);
+  const aie::BundleResult r = aie::execute_bundle(c.state, port, b, &port);
+  if (port.bad_lock) {
+    fault(core_where(c, &b) + ": lock " + std::to_string(port.bad_lock_id) + " does not exist for this tile");
+    return;
+  }
+  if (r.stalled) {
+    if (!port.refused_bank) {
+      fault(core_where(c, &b) + ": lock request refused without a lock");
+      return;
+    }
+    c.blocked = true;
+    c.block_start = t;
+    c.waiting_bank = port.refused_bank;
+    c.waiting_lock = port.refused_id;
+    c.waiting_value = port.refused_value;
+    block_on(*port.refused_bank, port.refused_id, k);
+    return;
+  }
+  if (r.fault) {
+    fault(core_where(c, &b) + ": " + r.fault_message);
+    return;
+  }
+  if (port.overflow) {
+    fault(core_where(c, &b) + ": lock " + std::to_string(port.overflow_id) + " released past 0..63");
+    return;
+  }
+  // Bank conflicts: accesses of one bundle to one bank serialise (one per bank and cycle);
+  // a bank a DMA channel uses in a cycle is not available to the core (DMA has priority).
+  uint32_t extra = 0;
+  if (port.banks.size() > 1) {
+    std::vector<uint32_t> sorted = port.banks;
+    std::sort(sorted.begin(), sorted.end());
+    uint32_t run = 1;
+    for (size_t i = 1; i < sorted.size(); ++i) {
+      run = sorted[i] == sorted[i - 1] ? run + 1 : 1;
+      extra = std::max(extra, run - 1);
+    }
+  }
+  uint64_t issue = t;
+  for (bool busy = true; busy && !port.banks.empty();) {
+    busy = false;
+    for (uint32_t key : port.banks)
+      if (compute_[key / 64].mem.dma_uses(issue, key % 64)) busy = true;
+    if (busy) ++issue;
+  }
+  if (issue > t || extra) {
+    c.stall_bank += issue - t + extra;
+    if (rec_) rec_->slice(c.stall_track, t, issue + extra, "bank conflict");
+  }
+  for (auto [bank, id] : port.released) wake(*bank, id, issue);
+  if (rec_)
+    for (auto [bank, id] : port.touched_locks) {
+      // Find the tile of the bank to name the track.
+      for (size_t i = 0; i < compute_.size(); ++i)
+        if (&compute_[i].locks == bank)
+          record_lock(TileRef{TileKind::Compute, static_cast<uint32_t>(i / cfg_.rows), static_cast<uint32_t>(i % cfg_.rows)}, id, issue);
+    }
+  // Scoreboard: each slot's results are readable `latency` cycles after issue.
+  const auto& isa = aie::AieIsa::get();
+  for (size_t i = 0; i < b.ops.size(); ++i) {
+    const auto& op = b.ops[i];
+    uint32_t lat = 1;
+    for (const auto& sl : r.latencies)
+      if (sl.slot == op.slot) lat = sl.cycles;
+    for (uint16_t u : op.writes) {
+      if (u >= c.unit_ready.size()) c.unit_ready.resize(u + 1, 0);
+      c.unit_ready[u] = issue + lat;
+    }
+    c.slot_ops[static_cast<int>(op.slot)]++;
+    if (rec_) rec_->slice(c.slot_track[static_cast<int>(op.slot)], issue, issue + std::max<uint32_t>(lat, 1),
+                          isa.ops[op.op].mnemonic, {{"pc", pc}, {"line", b.line}});
+  }
+  const uint64_t next = issue + 1 + extra;
+  ++bundles_;
+  ++c.bundles;
+  c.issue_cycles += 1 + extra;
+  c.per_pc[pc].first++;
+  c.per_pc[pc].second += next - c.attempt_start;
+  c.attempt_start = next;
+  last_cycle_ = std::max(last_cycle_, next);
+  if (r.halt) {
+    c.done = true;
+    c.halt_cycle = next;
+    if (rec_) rec_->instant(c.stall_track, next, "halt");
+    return;
+  }
+  compute_[c.column * cfg_.rows + c.row].mem.prune_before(t);
+  schedule(k, next);
+}
+
+uint8_t* AieArray::bd_memory(const Channel& c) {
+  switch (c.tile.kind) {
+    case TileKind::Compute: return compute_[c.tile.column * cfg_.rows + c.tile.row].mem.data();
+    case TileKind::Mem: return mem_tiles_[c.tile.column].mem.data();
+    case TileKind::Shim: return nullptr;
+  }
+  return nullptr;
+}
+
+void AieArray::step_channel(int x, uint64_t t) {
+  Channel& c = *channels_[x];
+  const MovementSpec& mv = kernel_->movement;
+  switch (c.state) {
+    case Channel::State::Done: return;
+    case Channel::State::Idle:
+    case Channel::State::WaitLock: {
+      if (c.bd < 0) {
+        c.state = Channel::State::Done;
+        return;
+      }
+      const BdSpec& bd = mv.bds[c.bd];
+      if (bd.acquire.enabled) {
+        LockBank& bank = locks(c.tile);
+        if (!bank.try_acquire(bd.acquire.id, bd.acquire.value, bd.acquire.equal)) {
+          if (c.state != Channel::State::WaitLock) c.block_start = t;
+          c.state = Channel::State::WaitLock;
+          block_on(bank, bd.acquire.id, static_cast<int>(cores_.size()) + x);
+          return;
+        }
+        record_lock(c.tile, bd.acquire.id, t);
+      }
+      if (c.state == Channel::State::WaitLock) {
+        c.lock_wait += t - c.block_start;
+        if (rec_) rec_->slice(c.track, c.block_start, t, "lock wait");
+      }
+      c.offsets = bd_word_offsets(bd);
+      c.words_done = 0;
+      c.state = Channel::State::Setup;
+      schedule(static_cast<int>(cores_.size()) + x, t + cfg_.bd_setup_cycles);
+      return;
+    }
+    case Channel::State::Setup:
+      c.state = Channel::State::Ready;
+      c.ready_since = t;
+      try_transfer(x, t);
+      return;
+    case Channel::State::Busy:
+      if (c.words_done == c.offsets.size()) {
+        complete_bd(x, t);
+        return;
+      }
+      c.state = Channel::State::Ready;
+      c.ready_since = t;
+      try_transfer(x, t);
+      return;
+    case Channel::State::Ready: return;  // waits for its stream partner
+  }
+}
+
+void AieArray::try_transfer(int x, uint64_t t) {
+  const int m = channels_[x]->ch.mm2s ? x : channels_[x]->src;
+  if (m < 0) return;
+  Channel& src = *channels_[m];
+  if (src.state != Channel::State::Ready || src.dests.empty()) return;
+  for (int d : src.dests)
+    if (channels_[d]->state != Channel::State::Ready) return;
+  const MovementSpec& mv = kernel_->movement;
+  // A segment: the words every participant still has in its current BD.
+  uint64_t n = src.offsets.size() - src.words_done;
+  for (int d : src.dests) n = std::min<uint64_t>(n, channels_[d]->offsets.size() - channels_[d]->words_done);
+  const uint32_t words_per_cycle = cfg_.stream_bytes_per_cycle / 4;
+  uint64_t duration = (n + words_per_cycle - 1) / words_per_cycle;
+
+  // Read the words at the source (zero for padding).
+  const BdSpec& sbd = mv.bds[src.bd];
+  const BufferSpec& sbuf = mv.buffers[sbd.buffer];
+  std::vector<uint32_t> words(n, 0);
+  uint8_t* smem = bd_memory(src);
+  auto word_addr = [&](const BdSpec& bd, const BufferSpec& buf, int64_t off) {
+    return buf.address + bd.offset + static_cast<uint64_t>(off) * 4;
+  };
+  auto reserve_banks = [&](const Channel& ch, const BdSpec& bd, const BufferSpec& buf, uint64_t start_word, uint64_t start_cycle) {
+    if (ch.tile.kind != TileKind::Compute) return;  // only cores compete with DMA for banks
+    TileMemory& mem = compute_[ch.tile.column * cfg_.rows + ch.tile.row].mem;
+    uint64_t last_line = UINT64_MAX;
+    for (uint64_t i = 0; i < n; ++i) {
+      const int64_t off = ch.offsets[start_word + i];
+      if (off < 0) continue;
+      const uint64_t a = word_addr(bd, buf, off);
+      if (a / 16 == last_line) continue;  // one 128-bit bank word serves four stream words
+      last_line = a / 16;
+      mem.reserve_dma(start_cycle + i / words_per_cycle, mem.bank_of(static_cast<uint32_t>(a)));
+    }
+  };
+  if (src.tile.kind == TileKind::Shim) {
+    // DDR reads in contiguous runs; the stream cannot end before the data arrived.
+    uint64_t done = t;
+    uint64_t i = 0;
+    while (i < n) {
+      const int64_t off0 = src.offsets[src.words_done + i];
+      uint64_t j = i + 1;
+      while (j < n && src.offsets[src.words_done + j] == src.offsets[src.words_done + j - 1] + 1) ++j;
+      const uint64_t addr = word_addr(sbd, sbuf, off0);
+      ddr_->read_bytes(addr, &words[i], (j - i) * 4);
+      done = std::max(done, ddr_->transfer(addr, (j - i) * 4, t, false));
+      i = j;
+    }
+    duration = std::max(duration, done - t);
+  } else {
+    for (uint64_t i = 0; i < n; ++i) {
+      const int64_t off = src.offsets[src.words_done + i];
+      if (off >= 0) std::memcpy(&words[i], smem + word_addr(sbd, sbuf, off), 4);
+    }
+    reserve_banks(src, sbd, sbuf, src.words_done, t);
+  }
+  src.stream_wait += t - src.ready_since;
+  src.words_done += n;
+  src.busy += duration;
+  src.bytes += n * 4;
+  src.state = Channel::State::Busy;
+  if (rec_) rec_->slice(src.track, t, t + duration, sbd.name, {{"bytes", n * 4}});
+  schedule(static_cast<int>(cores_.size()) + m, t + duration);
+
+  for (int d : src.dests) {
+    Channel& dst = *channels_[d];
+    const BdSpec& dbd = mv.bds[dst.bd];
+    const BufferSpec& dbuf = mv.buffers[dbd.buffer];
+    uint64_t land = t + duration + dst.latency;
+    if (dst.tile.kind == TileKind::Shim) {
+      for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t addr = word_addr(dbd, dbuf, dst.offsets[dst.words_done + i]);
+        ddr_->write_bytes(addr, &words[i], 4);
+      }
+      uint64_t i = 0;
+      while (i < n) {
+        uint64_t j = i + 1;
+        while (j < n && dst.offsets[dst.words_done + j] == dst.offsets[dst.words_done + j - 1] + 1) ++j;
+        land = std::max(land, ddr_->transfer(word_addr(dbd, dbuf, dst.offsets[dst.words_done + i]), (j - i) * 4,
+                                             t + dst.latency, true));
+        i = j;
+      }
+    } else {
+      uint8_t* dmem = bd_memory(dst);
+      for (uint64_t i = 0; i < n; ++i)
+        std::memcpy(dmem + word_addr(dbd, dbuf, dst.offsets[dst.words_done + i]), &words[i], 4);
+      reserve_banks(dst, dbd, dbuf, dst.words_done, t + dst.latency);
+    }
+    dst.stream_wait += t - dst.ready_since;
+    dst.words_done += n;
+    dst.busy += duration;
+    dst.bytes += n * 4;
+    dst.state = Channel::State::Busy;
+    if (rec_) rec_->slice(dst.track, t + dst.latency, t + dst.latency + duration, dbd.name, {{"bytes", n * 4}});
+    // A finished BD completes when its last word has landed; otherwise the channel takes
+    // the next segment as soon as its stream port is free.
+    const bool finished = dst.words_done == dst.offsets.size();
+    schedule(static_cast<int>(cores_.size()) + d, finished ? land : t + duration);
+  }
+}
+
+void AieArray::complete_bd(int x, uint64_t t) {
+  Channel& c = *channels_[x];
+  const BdSpec& bd = kernel_->movement.bds[c.bd];
+  if (bd.release.enabled) {
+    LockBank& bank = locks(c.tile);
+    if (!bank.release(bd.release.id, bd.release.value)) {
+      fault(c.name + " BD '" + bd.name + "' (line " + std::to_string(bd.line) + "): release of lock " +
+            std::to_string(bd.release.id) + " leaves 0..63 (value " + std::to_string(bank.value(bd.release.id)) + ")");
+      return;
+    }
+    record_lock(c.tile, bd.release.id, t);
+    wake(bank, bd.release.id, t);
+  }
+  ++c.bds_done;
+  last_cycle_ = std::max(last_cycle_, t);
+  c.bd = bd.next;
+  c.state = Channel::State::Idle;
+  step_channel(x, t);
+}
+
+// ---- the run ------------------------------------------------------------------------
+
+RunResult AieArray::run(const RunLimits& limits, traces::TraceRecorder* rec) {
+  if (ran_) throw InputError("aie_ml: load() the program again before another run");
+  ran_ = true;
+  limits_ = limits;
+  rec_ = rec;
+  sc_core::sc_start();
+  return result_;
+}
+
+void AieArray::thread() {
+  const auto host_start = std::chrono::steady_clock::now();
+  const models::Clock clock(sc_core::sc_time(cfg_.clock_ns, sc_core::SC_NS));
+  if (!kernel_) return;
+  if (rec_) {
+    for (auto& c : cores_) {
+      for (int s = 0; s < aie::kSlotCount; ++s)
+        c->slot_track[s] = rec_->track(c->name, std::string("core.") + aie::slot_name(static_cast<aie::Slot>(s)));
+      c->stall_track = rec_->track(c->name, "core.stall");
+    }
+    for (auto& ch : channels_) ch->track = rec_->track(ch->tile.name(), "dma." + ch->ch.name());
+    for (const auto& l : kernel_->movement.locks) record_lock(l.tile, l.id, 0);
+  }
+  for (size_t k = 0; k < cores_.size(); ++k) schedule(static_cast<int>(k), 0);
+  for (size_t x = 0; x < channels_.size(); ++x)
+    if (channels_[x]->state != Channel::State::Done) schedule(static_cast<int>(cores_.size() + x), 0);
+  uint64_t next_sync = cfg_.quantum_cycles, events = 0;
+  while (!queue_.empty() && !stop_) {
+    const Event e = queue_.top();
+    queue_.pop();
+    if (e.time > limits_.max_cycles) {
+      stop_ = true;
+      stop_reason_ = StopReason::CycleLimit;
+      stop_message_ = "cycle limit (" + std::to_string(limits_.max_cycles) + ") reached";
+      last_cycle_ = limits_.max_cycles;
+      break;
+    }
+    if (e.time >= next_sync) {  // keep SystemC time near the model's, once per quantum
+      wait(clock.delay_until(e.time));
+      next_sync = e.time + cfg_.quantum_cycles;
+    }
+    if (e.actor < static_cast<int>(cores_.size())) step_core(e.actor, e.time);
+    else step_channel(e.actor - static_cast<int>(cores_.size()), e.time);
+    if ((++events & 0xffff) == 0 && limits_.wall_seconds > 0) {
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
+      if (s > limits_.wall_seconds) {
+        stop_ = true;
+        stop_reason_ = StopReason::WallTimeout;
+        stop_message_ = "wall-clock limit (" + std::to_string(limits_.wall_seconds) + " s) reached at cycle " +
+                        std::to_string(e.time);
+      }
+    }
+  }
+  if (!stop_) {
+    // Every event is spent: cores still running are blocked for good.
+    std::string blocked;
+    for (const auto& c : cores_)
+      if (!c->done) {
+        const aie::Bundle* b = c->state.pc < c->program->bundles.size() ? &c->program->bundles[c->state.pc] : nullptr;
+        blocked += (blocked.empty() ? "" : "; ") + core_where(*c, b) + ": waits for lock " +
+                   std::to_string(c->waiting_lock) + " (value " +
+                   std::to_string(c->waiting_bank ? c->waiting_bank->value(c->waiting_lock) : 0) + ", needs " +
+                   std::to_string(c->waiting_value) + ")";
+      }
+    if (!blocked.empty()) fault("deadlock: " + blocked);
+  }
+  for (const auto& c : cores_) last_cycle_ = std::max(last_cycle_, c->halt_cycle);
+  result_ = collect(last_cycle_);
+  result_.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
+  if (rec_) rec_->extend_to(last_cycle_);
+}
+
+RunResult AieArray::collect(uint64_t end_cycle) {
+  RunResult r;
+  r.stop = stop_ ? stop_reason_ : StopReason::Halted;
+  r.message = stop_message_;
+  r.cycles = end_cycle;
+  r.instructions = bundles_;
+  std::map<uint32_t, LineStats> lines;
+  for (const auto& c : cores_) {
+    UnitStats core;
+    core.name = c->name + ".core";
+    core.instructions = c->bundles;
+    core.busy_cycles = c->issue_cycles;
+    core.stall_cycles = c->stall_register + c->stall_bank + c->stall_lock;
+    r.units.push_back(core);
+    for (int s = 0; s < aie::kSlotCount; ++s) {
+      UnitStats u;
+      u.name = c->name + "." + aie::slot_name(static_cast<aie::Slot>(s));
+      u.instructions = c->slot_ops[s];
+      u.busy_cycles = c->slot_ops[s];
+      r.units.push_back(u);
+      r.instructions_by_class[aie::slot_name(static_cast<aie::Slot>(s))] += c->slot_ops[s];
+    }
+    for (size_t pc = 0; pc < c->per_pc.size(); ++pc) {
+      if (!c->per_pc[pc].first) continue;
+      LineStats& l = lines[c->program->bundles[pc].line];
+      l.line = c->program->bundles[pc].line;
+      l.executions += c->per_pc[pc].first;
+      l.cycles += c->per_pc[pc].second;
+    }
+    r.memory["cores"][c->name] = {{"bundles", c->bundles},
+                                  {"halted", c->done},
+                                  {"halt_cycle", c->halt_cycle},
+                                  {"stall_register", c->stall_register},
+                                  {"stall_bank", c->stall_bank},
+                                  {"stall_lock", c->stall_lock}};
+  }
+  for (const auto& ch : channels_) {
+    UnitStats u;
+    u.name = ch->name;
+    u.instructions = ch->bds_done;
+    u.busy_cycles = ch->busy;
+    u.stall_cycles = ch->lock_wait + ch->stream_wait;
+    r.units.push_back(u);
+    r.memory["dma"][ch->name] = {{"bds", ch->bds_done},     {"bytes", ch->bytes},
+                                 {"busy", ch->busy},        {"lock_wait", ch->lock_wait},
+                                 {"stream_wait", ch->stream_wait}};
+  }
+  for (auto& [line, l] : lines) r.lines.push_back(l);
+  std::sort(r.lines.begin(), r.lines.end(), [](const LineStats& a, const LineStats& b) {
+    return a.cycles != b.cycles ? a.cycles > b.cycles : a.line < b.line;
+  });
+  r.memory["ddr"] = ddr_->stats();
+  return r;
+}
+
+}  // namespace tlmcraft::aie_ml

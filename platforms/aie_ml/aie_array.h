@@ -1,0 +1,115 @@
+// The AIE-ML tile array as one SystemC module: compute tiles (core + banked data memory +
+// locks + DMA), memory tiles, shim tiles with DDR (models/dram), circuit-switched stream
+// routes. One SC_THREAD runs a deterministic event scheduler: each core issues one bundle
+// per cycle in order and its stalls are computed arithmetically; DMA channels move data in
+// segments when both stream ends are ready; locks block and wake actors. SystemC time is
+// synchronised once per quantum, never per cycle. Timing model: docs/platforms/aie-ml.md.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "isa/aie_ml/aie_core.h"
+#include "models/dram.h"
+#include "platforms/aie_ml/aie_config.h"
+#include "platforms/aie_ml/movement.h"
+#include "platforms/aie_ml/tile_state.h"
+#include "platforms/platform.h"
+#include "traces/trace_recorder.h"
+
+namespace tlmcraft::aie_ml {
+
+// A loaded kernel: the core program of each compute tile that has one, and the data movement.
+struct AieKernel {
+  struct Core {
+    uint32_t column = 0, row = 0;
+    isa::aie_ml::AieProgram program;
+  };
+  std::vector<Core> cores;
+  MovementSpec movement;
+  std::vector<std::string> source_lines;
+};
+
+class AieArray : public sc_core::sc_module {
+ public:
+  AieArray(sc_core::sc_module_name name, const AieConfig& cfg);
+  ~AieArray() override;
+
+  // Installs the kernel: programs, lock initial values. Memories keep their contents.
+  void load(const AieKernel& kernel);
+  // Runs to completion (or a limit); call once per elaboration.
+  RunResult run(const RunLimits& limits, traces::TraceRecorder* rec);
+
+  TileMemory& compute_memory(uint32_t col, uint32_t row) { return compute_[col * cfg_.rows + row].mem; }
+  TileMemory& mem_tile_memory(uint32_t col) { return mem_tiles_[col].mem; }
+  models::Dram& ddr() { return *ddr_; }
+  LockBank& locks(const TileRef& t);
+  const AieConfig& config() const { return cfg_; }
+  // Size of one window of the core address map (the data memory rounded up to a power of
+  // two); the own tile's memory starts at 7 x window (0x70000 for 64 KB).
+  uint32_t window_bytes() const {
+    uint32_t w = 1;
+    while (w < cfg_.compute.memory_bytes) w <<= 1;
+    return w;
+  }
+
+ private:
+  struct ComputeTile {
+    TileMemory mem;
+    LockBank locks;
+    int core = -1;  // index into cores_, -1 when the tile runs no program
+  };
+  struct MemTile {
+    TileMemory mem;
+    LockBank locks;
+  };
+  struct CoreRun;
+  struct Channel;
+  struct Event {
+    uint64_t time, seq;
+    int actor;
+    bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+  };
+  class CorePort;
+
+  void thread();
+  void schedule(int actor, uint64_t time);
+  void step_core(int core, uint64_t t);
+  void step_channel(int ch, uint64_t t);
+  void try_transfer(int ch, uint64_t t);
+  void complete_bd(int ch, uint64_t t);
+  void wake(LockBank& bank, uint32_t id, uint64_t t);
+  void block_on(LockBank& bank, uint32_t id, int actor);
+  void fault(const std::string& message);
+  uint8_t* bd_memory(const Channel& c);
+  std::string core_where(const CoreRun& c, const isa::aie_ml::Bundle* b) const;
+  void record_lock(const TileRef& t, uint32_t id, uint64_t cycle);
+  RunResult collect(uint64_t end_cycle);
+
+  AieConfig cfg_;
+  std::unique_ptr<models::Dram> ddr_;
+  std::vector<ComputeTile> compute_;
+  std::vector<MemTile> mem_tiles_;
+  std::vector<LockBank> shim_locks_;
+  std::vector<std::unique_ptr<CoreRun>> cores_;
+  std::vector<std::unique_ptr<Channel>> channels_;
+  const AieKernel* kernel_ = nullptr;
+
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue_;
+  uint64_t seq_ = 0;
+  RunLimits limits_;
+  traces::TraceRecorder* rec_ = nullptr;
+  bool stop_ = false;
+  StopReason stop_reason_ = StopReason::Halted;
+  std::string stop_message_;
+  uint64_t bundles_ = 0;
+  uint64_t last_cycle_ = 0;
+  bool ran_ = false;
+  RunResult result_;
+};
+
+}  // namespace tlmcraft::aie_ml

@@ -1,0 +1,53 @@
+// AIE-ML platform configuration: loaded from YAML (platforms/aie_ml/configs/*.yaml),
+// overridable entry by entry with KEY=VALUE (dotted paths), validated with clear errors.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/dram.h"
+
+namespace tlmcraft::aie_ml {
+
+// One kind of tile's memory, locks and DMA channels.
+struct TileKindConfig {
+  uint32_t memory_bytes = 0;
+  uint32_t banks = 1;
+  uint32_t locks = 16;
+  uint32_t mm2s_channels = 2;
+  uint32_t s2mm_channels = 2;
+  uint32_t dma_dims = 3;
+  uint32_t bank_bytes() const { return banks ? memory_bytes / banks : memory_bytes; }
+};
+
+struct AieConfig {
+  std::string name = "default";  // config file stem
+  double clock_ns = 1.0;
+  uint32_t columns = 4, rows = 4;
+  TileKindConfig compute{65536, 8, 16, 2, 2, 3};
+  TileKindConfig mem_tile{524288, 16, 64, 6, 6, 4};
+  TileKindConfig shim{0, 1, 16, 2, 2, 3};
+  uint32_t program_memory_bytes = 16384;
+  uint32_t bundle_bytes = 16;
+  uint32_t stream_bytes_per_cycle = 4;
+  uint32_t hop_cycles = 1;
+  uint32_t bd_setup_cycles = 4;
+  uint32_t lock_wake_cycles = 1;
+  models::DramConfig ddr;
+  uint64_t quantum_cycles = 10000;
+
+  nlohmann::json raw;  // the effective YAML as JSON (after overrides), for reports
+
+  uint32_t max_bundles() const { return program_memory_bytes / bundle_bytes; }
+};
+
+// Path of a named config ("default") or a file path as given.
+std::string aie_config_path(const std::string& name_or_path);
+
+// Loads and validates; `overrides` are "dotted.key=value" strings. Throws
+// tlmcraft::InputError naming the file, line and cause (or the override) on bad input.
+AieConfig load_aie_config(const std::string& name_or_path, const std::vector<std::string>& overrides = {});
+
+}  // namespace tlmcraft::aie_ml

@@ -1,0 +1,32 @@
+// Splits an AIE-ML kernel file into its core programs (one per `.tile C R` section) and its
+// data-movement section (`.movement` to the end of the file), keeping whole-file line numbers.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "isa/program.h"
+
+namespace tlmcraft::aie_ml {
+
+struct TileSection {
+  uint32_t column = 0, row = 0;  // compute-tile coordinates (row 0 = lowest compute row)
+  uint32_t directive_line = 0;   // line of the `.tile` directive (0 when implicit)
+  uint32_t first_line = 1;       // file line of text's first line
+  std::string text;              // the core program lines
+};
+
+struct KernelParts {
+  std::vector<TileSection> tiles;  // in file order
+  bool has_movement = false;
+  uint32_t movement_line = 0;      // line of the `.movement` directive
+  uint32_t movement_first_line = 0;
+  std::string movement;            // YAML text after `.movement`
+};
+
+// Returns false and appends diagnostics on a malformed directive (bad coordinates, a tile
+// outside the grid, a tile given twice, text before the first `.tile`).
+bool split_kernel(const std::string& source, const std::string& file, uint32_t columns, uint32_t rows,
+                  KernelParts& out, std::vector<isa::Diagnostic>& diags);
+
+}  // namespace tlmcraft::aie_ml

@@ -236,6 +236,7 @@ void CoralTop::execute() {
     dma_regs_.fill(0);
     hart.add_region({"dma", cfg_.dma.base, kDmaRegBytes, dma_regs_.data(), true, false});
   }
+  const uint8_t* itcm_mem = hart.regions()[0].data;
   hart.pc = static_cast<uint32_t>(prog_->entry);
   csr.set_pc_start(hart.pc);
 
@@ -245,8 +246,10 @@ void CoralTop::execute() {
   if (rec_) tm.set_event_sink(&events);
 
   const uint32_t words = cfg_.itcm_bytes / 4;
-  std::vector<uint64_t> pc_cycles(words, 0), pc_execs(words, 0);
-  std::array<uint64_t, 64> by_class{};
+  struct PcStats {
+    uint64_t execs = 0, cycles = 0;
+  };
+  std::vector<PcStats> per_pc(words);
   Traffic traffic[3];  // itcm/csr, dtcm, ext
   uint64_t executed = 0, prev_t = 0, last_t = 0, synced = 0;
 
@@ -270,11 +273,17 @@ void CoralTop::execute() {
                                              ") at " + where(pc) + " (an endless loop?)");
       break;
     }
+    // The divider's latency depends on its operands, which the step may overwrite: read
+    // them first (div/divu/rem/remu: OP with funct7 = 1 and funct3 >= 4).
     uint32_t a = 0, b = 0;
+    if (pc - kItcmBase + 4 <= cfg_.itcm_bytes) {
+      const uint32_t raw = get32(itcm_mem + (pc - kItcmBase));
+      if ((raw & 0xFE00407Fu) == 0x02004033u) {
+        a = hart.x[(raw >> 15) & 31];
+        b = hart.x[(raw >> 20) & 31];
+      }
+    }
     try {
-      const rv::DecodedInsn& d = hart.decoded(pc);
-      a = hart.x[d.rs1 & 31];
-      b = hart.x[d.rs2 & 31];
       hart.step();
     } catch (const rv::Trap& tr) {
       std::string cause = tr.detail.empty() ? rv::to_string(tr.cause) : tr.detail;
@@ -306,12 +315,9 @@ void CoralTop::execute() {
     const uint64_t t = tm.account(info, hart.pc, a, b, earliest);
     if (dma_write) dma_store(info.mem_addr - cfg_.dma.base, base + t);
     ++executed;
-    ++by_class[static_cast<size_t>(cls)];
-    const uint32_t idx = (pc - kItcmBase) >> 2;
-    if (idx < words) {
-      ++pc_execs[idx];
-      pc_cycles[idx] += t - prev_t;  // issue-to-issue cycles attributed to this instruction
-    }
+    const uint32_t idx = (pc - kItcmBase) >> 2;  // always inside ITCM: the only executable memory
+    per_pc[idx].execs++;
+    per_pc[idx].cycles += t - prev_t;  // issue-to-issue cycles attributed to this instruction
     prev_t = t;
     last_t = t;
     if (rec_) {
@@ -346,8 +352,17 @@ void CoralTop::execute() {
   res.cycles = std::max(tm.completion(), last_t + 1);
   if (dma_on && dma_done_ > base) res.cycles = std::max(res.cycles, dma_done_ - base);
   res.instructions = executed;
-  for (size_t c = 0; c < by_class.size(); ++c)
-    if (by_class[c]) res.instructions_by_class[rv::to_string(static_cast<rv::OpClass>(c))] = by_class[c];
+  // Classes are static per address: count them from the per-address execution counts.
+  for (uint32_t i = 0; i < words; ++i) {
+    if (!per_pc[i].execs) continue;
+    const uint32_t pc = kItcmBase + 4 * i;
+    rv::OpClass cls = rv::OpClass::Alu;
+    try {
+      cls = hart.decoded(pc).cls;
+    } catch (const rv::Trap&) {
+    }
+    res.instructions_by_class[rv::to_string(cls)] += per_pc[i].execs;
+  }
   for (int u = 0; u < kNumUnits; ++u) {
     const auto& c = tm.units()[u];
     res.units.push_back({unit_name(Unit(u)), c.instructions, c.busy, c.stall});
@@ -355,12 +370,12 @@ void CoralTop::execute() {
   // The instruction after the last one gets the cycles to the end of the run.
   std::map<uint32_t, LineStats> lines;
   for (uint32_t i = 0; i < words; ++i) {
-    if (!pc_execs[i]) continue;
+    if (!per_pc[i].execs) continue;
     const uint32_t line = i < prog_->code.size() ? prog_->code[i].line : 0;
     auto& l = lines[line];
     l.line = line;
-    l.executions += pc_execs[i];
-    l.cycles += pc_cycles[i];
+    l.executions += per_pc[i].execs;
+    l.cycles += per_pc[i].cycles;
   }
   for (const auto& [_, l] : lines) res.lines.push_back(l);
   std::stable_sort(res.lines.begin(), res.lines.end(), [](const LineStats& x, const LineStats& y) { return x.cycles > y.cycles; });

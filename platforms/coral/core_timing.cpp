@@ -66,12 +66,10 @@ void CoreTiming::take_slot(uint64_t t) {
   last_slot_ = slots_++;
 }
 
-uint64_t CoreTiming::src_ready(const rv::DecodedInsn& d, bool scalar_only) const {
+uint64_t CoreTiming::scalar_src_ready(const rv::DecodedInsn& d) const {
   uint64_t t = 0;
-  for (uint8_t r : d.src) {
-    if (r == rv::kNoReg || (scalar_only && r >= rv::kVecBase)) continue;
-    t = std::max(t, ready_[r]);
-  }
+  for (uint8_t r : d.src)
+    if (r < rv::kVecBase) t = std::max(t, ready_[r]);
   return t;
 }
 
@@ -99,7 +97,7 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
     case OpClass::Alu:
     case OpClass::VecConfig: {
       const uint64_t floor = std::max(slot_floor(true), earliest);
-      uint64_t t = std::max({floor, src_ready(d, true), dst == rv::kNoReg ? 0 : ready_[dst]});
+      uint64_t t = std::max({floor, src_ready(d), ready_[dst]});
       take_slot(t);
       set_ready(dst, t + st_.alu_latency);
       complete_at(t + st_.alu_latency + 1);  // written back one cycle after forwarding
@@ -109,7 +107,7 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
     case OpClass::Branch:
     case OpClass::Jump: {
       const uint64_t floor = std::max(slot_floor(true), earliest);
-      const uint64_t t = std::max({floor, src_ready(d, true), dst == rv::kNoReg ? 0 : ready_[dst]});
+      const uint64_t t = std::max({floor, src_ready(d), ready_[dst]});
       take_slot(t);
       set_ready(dst, t + st_.alu_latency);  // link register
       complete_at(t + 1);
@@ -136,7 +134,7 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
       const uint64_t queue = mul_count_ >= st_.mul_queue ? mul_starts_[mul_count_ % st_.mul_queue] : 0;
       const uint64_t t = std::max(floor, queue);
       take_slot(t);
-      const uint64_t start = std::max({t, src_ready(d, true), mul_next_});
+      const uint64_t start = std::max({t, src_ready(d), mul_next_});
       mul_starts_[mul_count_++ % st_.mul_queue] = start;
       mul_next_ = start + 1;
       set_ready(dst, start + st_.mul_latency);
@@ -147,7 +145,7 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
     case OpClass::Div: {
       // Blocking: the divider takes a new operation once the previous one is done.
       const uint64_t floor = std::max(slot_floor(false), earliest);
-      const uint64_t t = std::max({floor, dvu_free_, src_ready(d, true), dst == rv::kNoReg ? 0 : ready_[dst]});
+      const uint64_t t = std::max({floor, dvu_free_, src_ready(d), ready_[dst]});
       take_slot(t);
       const uint32_t funct3 = (s.insn->raw >> 12) & 7;  // div=4 divu=5 rem=6 remu=7
       const uint64_t cycles = st_.div_base + divider_iterations(rs1_value, rs2_value, funct3 == 4 || funct3 == 6);
@@ -164,8 +162,8 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
     case OpClass::FpStore: {
       const bool store = cls == OpClass::Store || cls == OpClass::FpStore;
       const uint64_t floor = std::max(slot_floor(false), earliest);
-      uint64_t t = std::max({floor, lsu_free_, src_ready(d, true), vector_store_done_});
-      if (!store && dst != rv::kNoReg) t = std::max(t, ready_[dst]);
+      uint64_t t = std::max({floor, lsu_free_, src_ready(d), vector_store_done_});
+      if (!store) t = std::max(t, ready_[dst]);
       take_slot(t);
       const uint32_t bytes = s.mem_bytes ? s.mem_bytes : 4;
       uint64_t done, occupancy;
@@ -198,7 +196,7 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
       const uint64_t t = std::max(floor, queue);
       take_slot(t);
       const bool iterative = cls == OpClass::FpDiv || cls == OpClass::FpSqrt;
-      uint64_t start = std::max({t, src_ready(d, true), fpu_next_});
+      uint64_t start = std::max({t, src_ready(d), fpu_next_});
       if (iterative) start = std::max(start, fpu_div_free_);
       uint32_t lat = st_.fp_add;
       switch (cls) {
@@ -226,7 +224,7 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
       // Serialising: waits until all older instructions (scalar and vector) are complete,
       // and dispatches alone.
       uint64_t t = std::max(csr_dispatch_cycle(), earliest);
-      if (cls == OpClass::Csr) t = std::max(t, src_ready(d, true));
+      if (cls == OpClass::Csr) t = std::max(t, src_ready(d));
       take_slot(t);
       slots_ = st_.dispatch_width;
       next_min_ = std::max(next_min_, t + 1);
@@ -241,7 +239,7 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
   // Vector instructions: the scalar core dispatches them into the command queue.
   const uint64_t floor = std::max(slot_floor(false), earliest);
   const uint64_t queue = commands_ >= vt_.command_queue ? cq_leave_[commands_ % vt_.command_queue] : 0;
-  const uint64_t t = std::max({floor, queue, src_ready(d, true)});
+  const uint64_t t = std::max({floor, queue, scalar_src_ready(d)});
   take_slot(t);
   vector_command(s, t);
   return t;

@@ -12,6 +12,7 @@
 // order from a 16-entry micro-op queue to 2 ALUs / 2 multipliers / the vector LSU and
 // retire in order through a 16-entry reorder buffer.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -83,7 +84,11 @@ class CoreTiming {
   MemKind kind_of(uint32_t addr) const {
     return addr - cfg_.ext_base < cfg_.ext_bytes ? MemKind::Axi : MemKind::Tcm;
   }
-  uint64_t src_ready(const rv::DecodedInsn& d, bool scalar_only) const;
+  // Latest ready cycle of the sources (kNoReg reads the always-zero entry 255).
+  uint64_t src_ready(const rv::DecodedInsn& d) const {
+    return std::max(std::max(ready_[d.src[0]], ready_[d.src[1]]), std::max(ready_[d.src[2]], ready_[d.src[3]]));
+  }
+  uint64_t scalar_src_ready(const rv::DecodedInsn& d) const;  // x and f sources only
   void set_ready(uint8_t reg, uint64_t t) {
     if (reg != rv::kNoReg && reg != 0 && ready_[reg] < t) ready_[reg] = t;
   }
@@ -104,7 +109,7 @@ class CoreTiming {
   bool after_branch_ = false;   // a not-taken branch dispatched in cycle_: only ALU/branch may follow in it
   uint64_t next_min_ = 0;       // earliest next dispatch (redirects, CSR)
   uint64_t complete_ = 0;       // latest completion of everything dispatched
-  std::array<uint64_t, 96> ready_{};  // per register id: usable by dependents
+  std::array<uint64_t, 256> ready_{};  // per register id: usable by dependents (x0 and 255 stay 0)
 
   uint64_t lsu_free_ = 0;       // the LSU accepts its next access
   uint64_t dvu_free_ = 0;

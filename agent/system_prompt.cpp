@@ -23,8 +23,9 @@ std::string role_text(const Workload& w) {
        "correct. Use profile (per-unit busy/stall, hottest lines) and get_instruction_size to see where cycles go. "
        "Every new version must be evaluated; the best correct version is kept automatically.\n"
        "Call submit when you cannot improve further. The run also ends when the round budget is used up.\n"
-       "Rules: write whole kernels (write_code replaces the kernel), never read or guess the reference outputs, and "
-       "keep outputs exactly where the memory layout says.";
+       "Rules: write whole kernels (write_code replaces the kernel; where the task's kernel contract accepts C, pass "
+       "language \"c\"), never read or guess the reference outputs, and keep outputs exactly where the memory layout "
+       "says.";
   return o.str();
 }
 

@@ -171,14 +171,16 @@ std::string profile_text(const json& report) {
   }
   const json mem = report.value("memory", json::object());
   if (mem.is_object() && !mem.empty()) {
-    o << "memory traffic:\n";
+    // Only what moved: zero counters and the repeated name are left out.
+    std::ostringstream m;
     for (const auto& [name, stats] : mem.items()) {
-      o << "  " << name << ":";
+      std::string fields;
       if (stats.is_object())
         for (const auto& [k, v] : stats.items())
-          if (is_scalar(v)) o << " " << k << " " << num(v);
-      o << "\n";
+          if (k != "name" && v.is_number() && v.get<double>() != 0) fields += " " + k + " " + num(v);
+      if (!fields.empty()) m << "  " << name << ":" << fields << "\n";
     }
+    if (!m.str().empty()) o << "memory traffic (non-zero counters):\n" << m.str();
   }
   std::string s = o.str();
   if (!s.empty() && s.back() == '\n') s.pop_back();

@@ -55,6 +55,8 @@ TEST(SystemPrompt, CoralUsesTheRiscvReference) {
   if (std::find(names.begin(), names.end(), "coral") == names.end()) GTEST_SKIP() << "coral platform not built";
   const SystemPrompt p = build_system_prompt({{"coral", "relu", "C1"}, "default", {}, 0});
   EXPECT_NE(p.parts[2].text.find("RISC-V"), std::string::npos);
+  EXPECT_EQ(p.parts[4].text.rfind("Coral memory layout for task relu", 0), 0u) << p.parts[4].text;
+  EXPECT_EQ(p.parts[1].text.find("Coral memory layout"), std::string::npos);
 }
 
 }  // namespace

@@ -146,7 +146,8 @@ struct Exec {
         break;
       }
     }
-    s.p[m.pointer] = np & kPointerMask;
+    if (m.mode != MemOperand::Mode::Plain && m.mode != MemOperand::Mode::OffsetImm && m.mode != MemOperand::Mode::OffsetMod)
+      s.p[m.pointer] = np & kPointerMask;  // only post-modify forms write the pointer
     return addr & kPointerMask;
   }
 

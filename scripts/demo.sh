@@ -1,24 +1,42 @@
 #!/usr/bin/env bash
-# The main job: PLENA kernels through the platform and the benchmark harness, with
-# traces (GTKWave VCD, Perfetto JSON), the baseline suite and its HTML report in out/.
+# The main job: the built-in search agent (no LLM needed) optimises baseline kernels on
+# every platform with tasks, through the same tools an LLM agent uses. Writes transcripts,
+# kernel versions, one trace per best kernel, the baseline suites and HTML reports to out/.
 set -euo pipefail
 build=${1:-build}
 tl="$build/harness/tlmcraft"
-mkdir -p out
-echo "== SiLU (n = 256) on PLENA, evaluated against the task reference, serial timing"
+out=out
+platforms=plena,coral
+tasks=silu,relu,softmax,layernorm,gemv,gemm
+configs=C1,C2
+mkdir -p "$out/traces"
+
+echo "== one kernel by hand: SiLU (n = 256) on PLENA, checked against the task reference"
 "$tl" run --platform plena --task silu --config C1 platforms/plena/kernels/silu_c1.asm \
-  --vcd out/silu_c1.vcd --perfetto out/silu_c1.perfetto.json
+  --vcd "$out/traces/silu_c1_handwritten.vcd" --perfetto "$out/traces/silu_c1_handwritten.perfetto.json"
+
 echo
-echo "== the same kernel with the pipelined timing model"
-"$tl" run --platform plena --set timing.mode=pipelined --task silu --config C1 platforms/plena/kernels/silu_c1.asm | head -3
+echo "== the search agent on $platforms x {$tasks} x {$configs} (transcripts: $out/agent/transcripts)"
+"$tl" agent-bench --platform "$platforms" --tasks "$tasks" --configs "$configs" --provider search \
+  --out "$out/agent" || true
+
 echo
-echo "== GEMM (64,256,512) template baseline: serial vs pipelined"
-"$tl" run --platform plena --task gemm --config C5 --baseline --trials 1 --set timing.mode=serial | head -2
-"$tl" run --platform plena --task gemm --config C5 --baseline --trials 1 --set timing.mode=pipelined \
-  --perfetto out/gemm_c5_pipelined.perfetto.json | head -2
+echo "== one trace per best kernel ($out/traces)"
+for dir in "$out"/agent/workspaces/s1/*/; do
+  name=$(basename "$dir")                      # <task>_<platform>_<config>
+  best=$(ls "$dir"best.* 2>/dev/null | grep -v '\.json$' | head -1 || true)
+  [ -n "$best" ] || continue
+  config=${name##*_}; rest=${name%_*}; platform=${rest##*_}; task=${rest%_*}
+  "$tl" run --platform "$platform" --task "$task" --config "$config" "$best" --trials 1 \
+    --perfetto "$out/traces/${name}.perfetto.json" --vcd "$out/traces/${name}.vcd" | head -1
+done
+
 echo
-echo "== the PLENA baseline suite (resumable; results in out/bench-plena.jsonl)"
-"$tl" bench --platform plena --out out/bench-plena.jsonl || true
-"$tl" report out/bench-plena.jsonl -o out/report.html
+echo "== the baseline suites (resumable; $out/bench.jsonl)"
+"$tl" bench --platform "$platforms" --out "$out/bench.jsonl" || true
+
+"$tl" report "$out/agent/results.jsonl" -o "$out/agent-report.html"
+"$tl" report "$out/bench.jsonl" -o "$out/baseline-report.html"
 echo
-echo "outputs: out/silu_c1.vcd (GTKWave), out/*.perfetto.json (ui.perfetto.dev), out/report.html"
+echo "outputs: $out/agent-report.html, $out/baseline-report.html, $out/agent/ (transcripts, kernel"
+echo "versions), $out/traces/ (*.vcd for GTKWave, *.perfetto.json for ui.perfetto.dev)"

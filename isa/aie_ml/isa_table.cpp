@@ -192,6 +192,7 @@ AieIsaDetails parse_aie_isa(const std::string& yaml_text, const std::string& fil
   d.name = L.text(root, "name");
   d.display_name = L.text(root, "display_name");
   d.description = L.text(root, "description");
+  for (const auto& n : root["notes"]) d.notes.push_back({L.text(n, "title"), L.text(n, "text")});
   for (const auto& s : root["slots"]) d.slots.push_back({L.text(s, "name"), L.text(s, "doc")});
   for (const auto& r : root["register_classes"])
     d.register_classes.push_back({L.text(r, "name"), L.text(r, "count"), L.text(r, "bits"), L.text(r, "doc")});

@@ -38,6 +38,7 @@ struct AieIsaDetails {
   std::vector<DocEntry> slots;
   std::vector<RegClassDoc> register_classes;
   std::vector<std::string> latency_order;  // YAML order
+  std::vector<DocEntry> notes;             // prose sections of the reference (title, markdown)
   const ImmKind* imm(const std::string& n) const {
     for (const auto& k : immediates)
       if (k.name == n) return &k;
@@ -52,6 +53,8 @@ AieIsaDetails parse_aie_isa(const std::string& yaml_text, const std::string& fil
 const AieIsaDetails& aie_isa_details();
 
 bool slot_from_name(const std::string& name, Slot& out);
+// The markdown reference docs/isa/aie-ml.md, generated from the description.
+std::string reference_markdown(const AieIsaDetails& d);
 bool is_register_shape(const std::string& shape);
 
 }  // namespace tlmcraft::isa::aie_ml

@@ -1,0 +1,68 @@
+// Generates docs/isa/aie-ml.md from isa/aie_ml/aie_ml.yaml: prose notes, slots, registers,
+// immediate kinds, latency classes and one table of operations per slot.
+#include <sstream>
+
+#include "isa/aie_ml/isa_tables.h"
+
+namespace tlmcraft::isa::aie_ml {
+
+namespace {
+// Table cells: a '|' inside would split the cell.
+std::string cell(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '|') o += "\\|";
+    else if (c == '\n') o += ' ';
+    else o += c;
+  }
+  return o;
+}
+}  // namespace
+
+std::string reference_markdown(const AieIsaDetails& d) {
+  std::ostringstream o;
+  o << "# " << d.display_name << " ISA reference (tlmcraft model)\n\n";
+  o << "<!-- Generated from isa/aie_ml/aie_ml.yaml by `aie_ml_isa_doc`; do not edit by hand. -->\n\n";
+  o << d.description << "\n\n";
+  for (const auto& n : d.notes) o << "## " << n.name << "\n\n" << n.doc << "\n\n";
+  o << "## Slots\n\n| slot | role |\n|---|---|\n";
+  for (const auto& s : d.slots) o << "| " << s.name << " | " << cell(s.doc) << " |\n";
+  o << "\n## Registers\n\n| name | count | bits | meaning |\n|---|---|---|---|\n";
+  for (const auto& r : d.register_classes)
+    o << "| " << r.name << " | " << r.count << " | " << r.bits << " | " << cell(r.doc) << " |\n";
+  o << "\n## Immediate kinds\n\n| kind | range | multiple of | meaning |\n|---|---|---|---|\n";
+  for (const auto& k : d.immediates)
+    o << "| " << k.name << " | " << k.min << " .. " << k.max << " | " << k.align << " | " << cell(k.doc) << " |\n";
+  o << "\n## Latency classes\n\nResult latency in cycles: a bundle that reads the result may issue this many cycles "
+       "after the producer (1 = the next cycle).\n\n| class | cycles | note |\n|---|---|---|\n";
+  for (const auto& name : d.latency_order)
+    o << "| " << name << " | " << d.isa.latency.at(name) << " | " << cell(d.isa.latency_doc.at(name)) << " |\n";
+  o << "\n## Operations\n\n" << d.isa.ops.size() << " operations. Operand shapes: register classes by prefix, `sdst`/`ssrc` any "
+       "scalar-side register, `vany` any vector or accumulator view, `mem` a memory operand, `ptrmod` a pointer update, "
+       "immediate kinds as above; `a|b` accepts either.\n";
+  for (const auto& slot : d.slots) {
+    o << "\n### Slot " << slot.name << "\n\n| op | operands | latency | AMD name | description | operation |\n|---|---|---|---|---|---|\n";
+    Slot sl;
+    slot_from_name(slot.name, sl);
+    for (size_t i = 0; i < d.isa.ops.size(); ++i) {
+      const OpSpec& op = d.isa.ops[i];
+      if (op.slot != sl) continue;
+      std::string operands;
+      for (size_t k = 0; k < op.operands.size(); ++k) operands += (k ? ", " : "") + op.operands[k];
+      std::string doc = op.doc;
+      const OpExtra& ex = d.extra[i];
+      if (ex.access_bytes) doc += " Accesses " + std::to_string(ex.access_bytes) + " bytes, aligned to " + std::to_string(ex.access_align) + ".";
+      if (!op.alt_slots.empty()) {
+        doc += " Also fits slots:";
+        for (Slot a : op.alt_slots) doc += std::string(" ") + slot_name(a);
+        doc += ".";
+      }
+      o << "| " << op.mnemonic << " | `" << cell(operands) << "` | " << op.latency_class << " (" << d.isa.latency.at(op.latency_class)
+        << ") | " << cell(op.real_name.empty() ? op.mnemonic : op.real_name) << " | " << cell(doc) << " | "
+        << (op.operation.empty() ? "" : "`" + cell(op.operation) + "`") << " |\n";
+    }
+  }
+  return o.str();
+}
+
+}  // namespace tlmcraft::isa::aie_ml

@@ -118,3 +118,41 @@ TEST(AieControl, RunningPastTheEndFaults) {
 
 }  // namespace
 }  // namespace aie_test
+
+namespace aie_test {
+namespace {
+
+TEST(AieControl, LoopedInt8MacOverMemory) {
+  // C (4x8) = sum over 3 K-blocks of A_b (4x8, all b + 1) * B_b (8x8, all 1):
+  // each block adds 8 * (b + 1) per lane: 8 + 16 + 24 = 48. A blocks are 32 bytes apart,
+  // B blocks 64 bytes apart; the loop body is three bundles run lc = 3 times. (Loading w3 in
+  // the VMAC bundle would feed VMAC the previous w3: a bundle reads registers as they were.)
+  CoreState s;
+  FlatMemory m;
+  for (int b = 0; b < 3; ++b) {
+    m.put<int8_t>(uint32_t(32 * b), std::vector<int8_t>(32, int8_t(b + 1)));
+    m.put<int8_t>(uint32_t(1024 + 64 * b), std::vector<int8_t>(64, 1));
+  }
+  const AieProgram p = assemble_ok(
+      "MOVX p1, 1024\n"
+      "MOVXM ls, body\n"
+      "MOVXM le, last\n"
+      "MOV lc, 3\n"
+      "VCLR cm0\n"
+      "body:\n"
+      "  { VLDA w0, [p0], #32 ;; VLDB w2, [p1], #32 }\n"
+      "  VLDB w3, [p1], #32\n"
+      "last:\n"
+      "  VMAC.I8 cm0, cm0, w0, x1\n"
+      "MOVX p2, 2048\n"
+      "VST.SRS.S8.S32 cm0, [p2], 0\n"
+      "DONE\n");
+  run(p, s, m);
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(m.get<int8_t>(2048 + uint32_t(i)), 48) << i;
+  EXPECT_EQ(s.p[0], 96u);
+  EXPECT_EQ(s.p[1], 1024u + 192u);
+  EXPECT_EQ(s.bundles_retired, 5u + 3u * 3u + 3u);
+}
+
+}  // namespace
+}  // namespace aie_test

@@ -17,6 +17,18 @@ std::string cell(const std::string& s) {
   }
   return o;
 }
+// YAML prose keeps one paragraph per line; markdown needs a blank line between paragraphs
+// (list items stay together).
+std::string paragraphs(const std::string& text) {
+  std::string o;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const bool item = line.rfind("- ", 0) == 0;
+    if (!o.empty()) o += item ? "\n" : "\n\n";
+    o += line;
+  }
+  return o;
+}
 }  // namespace
 
 std::string reference_markdown(const AieIsaDetails& d) {
@@ -24,7 +36,7 @@ std::string reference_markdown(const AieIsaDetails& d) {
   o << "# " << d.display_name << " ISA reference (tlmcraft model)\n\n";
   o << "<!-- Generated from isa/aie_ml/aie_ml.yaml by `aie_ml_isa_doc`; do not edit by hand. -->\n\n";
   o << d.description << "\n\n";
-  for (const auto& n : d.notes) o << "## " << n.name << "\n\n" << n.doc << "\n\n";
+  for (const auto& n : d.notes) o << "## " << n.name << "\n\n" << paragraphs(n.doc) << "\n\n";
   o << "## Slots\n\n| slot | role |\n|---|---|\n";
   for (const auto& s : d.slots) o << "| " << s.name << " | " << cell(s.doc) << " |\n";
   o << "\n## Registers\n\n| name | count | bits | meaning |\n|---|---|---|---|\n";

@@ -147,8 +147,10 @@ class AieArray::CorePort : public aie::DataMemoryPort, public aie::LockPort {
 
 // ---- construction -------------------------------------------------------------------
 
-AieArray::AieArray(sc_core::sc_module_name name, const AieConfig& cfg) : sc_core::sc_module(name), cfg_(cfg) {
+AieArray::AieArray(sc_core::sc_module_name name, const AieConfig& cfg)
+    : sc_core::sc_module(name), noc("noc"), cfg_(cfg) {
   ddr_ = std::make_unique<models::Dram>("ddr", cfg_.ddr);
+  noc.bind(ddr_->socket);
   compute_.resize(static_cast<size_t>(cfg_.columns) * cfg_.rows);
   for (auto& t : compute_) {
     t.mem = TileMemory(cfg_.compute.memory_bytes, cfg_.compute.banks);
@@ -482,19 +484,24 @@ void AieArray::try_transfer(int x, uint64_t t) {
     }
   };
   if (src.tile.kind == TileKind::Shim) {
-    // DDR reads in contiguous runs; the stream cannot end before the data arrived.
-    uint64_t done = t;
+    // DDR reads, issued together at t one granule-sized piece at a time; a stream word
+    // leaves no earlier than its piece's data arrived and one stream beat after the word
+    // before it.
+    const uint64_t g = ddr_->config().granule_bytes;
+    uint64_t end = t + duration;
     uint64_t i = 0;
     while (i < n) {
-      const int64_t off0 = src.offsets[src.words_done + i];
+      const uint64_t addr = word_addr(sbd, sbuf, src.offsets[src.words_done + i]);
       uint64_t j = i + 1;
-      while (j < n && src.offsets[src.words_done + j] == src.offsets[src.words_done + j - 1] + 1) ++j;
-      const uint64_t addr = word_addr(sbd, sbuf, off0);
+      while (j < n && src.offsets[src.words_done + j] == src.offsets[src.words_done + j - 1] + 1 &&
+             (addr + (j - i) * 4) % g != 0)
+        ++j;
       ddr_->read_bytes(addr, &words[i], (j - i) * 4);
-      done = std::max(done, ddr_->transfer(addr, (j - i) * 4, t, false));
+      const uint64_t arrived = ddr_->transfer(addr, (j - i) * 4, t, false);
+      end = std::max(end, arrived + (n - i + words_per_cycle - 1) / words_per_cycle);
       i = j;
     }
-    duration = std::max(duration, done - t);
+    duration = end - t;
   } else {
     for (uint64_t i = 0; i < n; ++i) {
       const int64_t off = src.offsets[src.words_done + i];
@@ -520,12 +527,17 @@ void AieArray::try_transfer(int x, uint64_t t) {
         const uint64_t addr = word_addr(dbd, dbuf, dst.offsets[dst.words_done + i]);
         ddr_->write_bytes(addr, &words[i], 4);
       }
+      // Each granule-sized piece is written once its last word has arrived.
+      const uint64_t g = ddr_->config().granule_bytes;
       uint64_t i = 0;
       while (i < n) {
+        const uint64_t addr = word_addr(dbd, dbuf, dst.offsets[dst.words_done + i]);
         uint64_t j = i + 1;
-        while (j < n && dst.offsets[dst.words_done + j] == dst.offsets[dst.words_done + j - 1] + 1) ++j;
-        land = std::max(land, ddr_->transfer(word_addr(dbd, dbuf, dst.offsets[dst.words_done + i]), (j - i) * 4,
-                                             t + dst.latency, true));
+        while (j < n && dst.offsets[dst.words_done + j] == dst.offsets[dst.words_done + j - 1] + 1 &&
+               (addr + (j - i) * 4) % g != 0)
+          ++j;
+        const uint64_t arrive = t + dst.latency + (j + words_per_cycle - 1) / words_per_cycle;
+        land = std::max(land, ddr_->transfer(addr, (j - i) * 4, arrive, true));
         i = j;
       }
     } else {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
 
 #include "isa/aie_ml/aie_core.h"
 #include "models/dram.h"
@@ -36,6 +37,10 @@ struct AieKernel {
 
 class AieArray : public sc_core::sc_module {
  public:
+  // The shim row's NoC port to DDR. Transfers are timed arithmetically through the DRAM
+  // model's transfer(); the socket makes the structure explicit (debug access goes through it).
+  tlm_utils::simple_initiator_socket<AieArray> noc;
+
   AieArray(sc_core::sc_module_name name, const AieConfig& cfg);
   ~AieArray() override;
 

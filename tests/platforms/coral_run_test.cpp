@@ -72,6 +72,13 @@ TEST(CoralRun, EbreakAndEcallFault) {
   EXPECT_NE(c.message.find("(line 4: ecall): environment call"), std::string::npos) << c.message;
 }
 
+TEST(CoralRun, JumpOutOfItcmFaultsOnFetch) {
+  const RunResult r = run_text(kernel("  li a1, 0x10000\n  jr a1\n"));
+  ASSERT_EQ(r.stop, StopReason::Fault);
+  EXPECT_NE(r.message.find("Fault at PC 0x00010000"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("non-executable address 0x00010000"), std::string::npos) << r.message;
+}
+
 TEST(CoralRun, IllegalInstructionFaults) {
   // 0x0000000b: the custom-0 major opcode, which Coral does not implement.
   const RunResult r = run_text(kernel("  .insn 0x0000000b\n"));

@@ -17,13 +17,14 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// The ISA each platform runs, and whether it is described as data (YAML).
+// The ISA each platform runs and whether its reference is rendered from an IsaSpec YAML
+// (PLENA); the others have generated or hand-written docs/isa/<name>*.md files.
 struct PlatformIsa {
   const char* platform;
   const char* isa;
   bool yaml;
 };
-constexpr PlatformIsa kPlatformIsas[] = {{"plena", "plena", true}, {"coral", "riscv", false}, {"aie_ml", "aie", false}};
+constexpr PlatformIsa kPlatformIsas[] = {{"plena", "plena", true}, {"coral", "riscv", false}, {"aie_ml", "aie-ml", false}};
 
 const PlatformIsa* isa_of(const std::string& platform) {
   for (const auto& p : kPlatformIsas)

@@ -5,6 +5,7 @@
 #include <random>
 #include <set>
 
+#include "agent/search/coral_candidates.h"
 #include "agent/search/transforms.h"
 
 namespace tlmcraft::agent::search {
@@ -79,6 +80,7 @@ int unroll_innermost(Kernel& k, size_t limit) {
 }  // namespace
 
 std::vector<Candidate> generate_candidates(const std::string& parent_text, const SearchContext& ctx) {
+  if (ctx.language == "c") return coral::generate_coral_candidates(parent_text, ctx);
   Kernel parent;
   std::string error;
   if (!parse_kernel(parent_text, parent, error)) return {};

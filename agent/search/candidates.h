@@ -17,6 +17,7 @@ struct SearchContext {
   bool pipelined = false;             // timing.mode: candidates are also prefetch-scheduled
   size_t max_instructions = 4096;     // static size limit of any candidate
   uint64_t seed = 1;                  // tie-break order among equally ranked candidates
+  std::string language;               // "c": a Coral C kernel (agent/search/coral_*), else PLENA assembly
 };
 
 struct Candidate {

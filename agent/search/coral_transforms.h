@@ -1,0 +1,43 @@
+// Semantics-preserving source transformations of Coral kernels (C with RVV intrinsics,
+// compiled by clang-16 -O2 for rv32imf_zve32x, VLEN = 128). Each transformation edits
+// the text, checks its own legality and refuses with a reason (`why`) rather than emit a
+// kernel that computes something else or does not compile; the evaluator re-checks
+// every kept kernel on fresh seeds anyway.
+//
+// Loops are named by their index in find_loops() (text order, outer before inner).
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace tlmcraft::agent::search::coral {
+
+// True if loop `loop` is strip-mined: its text holds exactly one __riscv_vsetvl_* whose
+// result `vl` advances the loop (`x += vl` or `x += (int)vl`).
+bool is_strip_mined(const std::string& src, size_t loop);
+
+// Multiplies the LMUL of every vector type and intrinsic in strip-mined loop `loop` by
+// `factor` (2, 4 or 8): vint8m1_t -> vint8m2_t, __riscv_vsetvl_e8m1 -> e8m2, widening
+// partners alike (e16m2 -> e16m4), so the SEW/LMUL ratio and hence vl stay consistent
+// across the loop. A reduction's m1 result type is kept. Static helpers the loop calls
+// with vector types are cloned with scaled types (name_lmulF) and the calls renamed.
+// Refused when any type would exceed m8, a fractional LMUL appears, the loop reads a
+// vector variable declared outside it (other than an m1 reduction accumulator), or it
+// uses LMUL-changing intrinsics (vlmul_ext/trunc, vget/vset).
+bool scale_lmul(std::string& src, size_t loop, int factor, std::string& why);
+
+// Puts `#pragma clang loop unroll_count(count)` (count >= 2) or, with count == 0,
+// `#pragma clang loop unroll(full)` on its own line before loop `loop`. Full unrolling
+// is refused unless the trip count is a constant (`i = 0; i < EXPR; ++i` with EXPR an
+// integer expression of #defines) of at most `max_full_trip`. Refused when `for` does
+// not start its line or a loop pragma is already there.
+bool add_unroll_pragma(std::string& src, size_t loop, int count, std::string& why, int64_t max_full_trip = 16);
+
+// Copies the input tensor `macro` (B for B_ADDR) from external memory into a static
+// DTCM buffer `stage_<macro>` at the start of main (vector loads/stores of e8m8 groups)
+// and points every other use of <macro>_ADDR at the buffer. Refused when the tensor is
+// not an input of the layout, is already staged, or the DTCM would not hold the
+// existing static arrays, the buffer and `reserve_bytes` (stack, small data).
+bool stage_in_dtcm(std::string& src, const std::string& macro, std::string& why, int64_t dtcm_bytes = 32768,
+                   int64_t reserve_bytes = 4096);
+
+}  // namespace tlmcraft::agent::search::coral

@@ -24,7 +24,7 @@ nlohmann::json run(const std::string& task, const std::string& config) {
 struct Case {
   const char* task;
   long long c1_cycles;  // regression pin (serial timing), recorded from a run
-  int configs;          // C1..C<configs> must pass
+  int configs;          // C1..C<configs> must pass (decoders C4/C5 take seconds each: the bench covers them)
 };
 
 class Level23Baseline : public ::testing::TestWithParam<Case> {};
@@ -43,7 +43,7 @@ INSTANTIATE_TEST_SUITE_P(Plena, Level23Baseline,
                          ::testing::Values(Case{"rope", 2354, 5}, Case{"ffn", 2827, 5}, Case{"swiglu", 4252, 5},
                                            Case{"scaled_dot_product", 6458, 5},
                                            Case{"mha", 6458, 5}, Case{"mqa", 12624, 5}, Case{"gqa", 12624, 5},
-                                           Case{"llama_decoder", 38374, 5}, Case{"t5_decoder", 47283, 5}),
+                                           Case{"llama_decoder", 38374, 3}, Case{"t5_decoder", 47283, 3}),
                          [](const auto& info) { return std::string(info.param.task); });
 
 }  // namespace

@@ -13,7 +13,7 @@ std::string plena_flash_attention(const Instance& inst, const PlenaArch& arch, u
   const auto layout = inst.layout();
   const uint32_t s = uint32_t(inst.params().at("s")), d = uint32_t(inst.params().at("h"));
   const uint32_t blk = kv_block ? kv_block : default_kv_block(s, arch);
-  if (!blk || blk % 16 || blk > arch.vlen || s % blk)
+  if (!blk || blk % 16 || blk > arch.vlen || s % blk || s % arch.v_rows)
     throw std::invalid_argument("FlashAttention template: the KV block (" + std::to_string(blk) +
                                 ") must be a multiple of 16, at most VLEN = " + std::to_string(arch.vlen) +
                                 " and divide s = " + std::to_string(s));
@@ -24,38 +24,73 @@ std::string plena_flash_attention(const Instance& inst, const PlenaArch& arch, u
   e.prologue(2);  // FP_MEM[2] = 1/sqrt(d)
   const HbmMat q = hbm_mat(layout->placement("Q")), k = hbm_mat(layout->placement("K"));
   const HbmMat v = hbm_mat(layout->placement("V")), o = hbm_mat(layout->placement("O"));
-  const uint32_t V = arch.vlen;
-  // Scratch: the unnormalised output, one block's scores and exponentials, P V of a block,
-  // and per-row alpha and l broadcast over a VLEN row (read for every column tile).
-  const HbmMat acc = e.scratch(s, d), sc = e.scratch(s, V), ex = e.scratch(s, V), pv = e.scratch(s, d);
-  HbmMat alpha = e.scratch(s, V), l = e.scratch(s, V);
-  alpha.tile_step = 0;
-  l.tile_step = 0;
+  const uint32_t V = arch.vlen, spad = (s + V - 1) / V * V;
+  // Scratch: per block the scores S_b, E_b = exp(S_b c - m) and P = E_b / l ([s, VLEN]);
+  // per-row scalars broadcast over a VLEN row (alpha, 1/l, alpha/l); the unnormalised
+  // output O and the running sum l (broadcast over a row) in two copies each (a block
+  // reads the previous copy while writing the other); diag(alpha) [s, s] and the identity.
+  const HbmMat sc = e.scratch(s, V), ex = e.scratch(s, V), pr = e.scratch(s, V);
+  HbmMat alpha = e.scratch(s, V), recip = e.scratch(s, V), alpha_recip = e.scratch(s, V);
+  const HbmMat acc[2] = {e.scratch(s, d), e.scratch(s, d)};
+  const HbmMat sum[2] = {e.scratch(s, V), e.scratch(s, V)};
+  const HbmMat diag = e.scratch(s, spad);
+  const HbmMat ones = e.ones();
+  const HbmMat id = blocks > 1 ? e.identity(s) : HbmMat{};
+  auto broadcast = [](HbmMat m) {
+    m.tile_step = 0;  // the same row tile for every column tile
+    return m;
+  };
+  auto diagonal = [&](const HbmMat& scalars, const std::string& what) {
+    e.map({id, broadcast(scalars)}, diag, s, spad,
+          [](AsmWriter& w, const std::vector<int>& in, int out, int) {
+            w.op("V_MUL_VV " + gp(out) + ", " + gp(in[0]) + ", " + gp(in[1]) + ", 0", "I * scalar (exact)");
+          },
+          what);
+  };
+  auto mul_rows = [](AsmWriter& w, const std::vector<int>& in, int out, int) {
+    w.op("V_MUL_VV " + gp(out) + ", " + gp(in[0]) + ", " + gp(in[1]) + ", 0");
+  };
   e.flash_init(s);
   for (uint32_t b = 0; b < blocks; ++b) {
     const std::string name = "KV block " + std::to_string(b);
-    const uint64_t first_key = uint64_t(b) * blk * k.stride;
-    e.matmul(q, k.columns(first_key), true, sc, s, d, blk, name + ": S = Q K_b^T");
-    e.flash_block(sc, ex, alpha, b + 1 == blocks ? &l : nullptr, s, blk, name + ": E = exp(S c - m), update m, l");
-    const HbmMat vb = v.columns(uint64_t(b) * blk * v.stride);
+    const HbmMat kb = k.columns(uint64_t(b) * blk * k.stride), vb = v.columns(uint64_t(b) * blk * v.stride);
+    e.matmul(q, kb, true, sc, s, d, blk, name + ": S = Q K_b^T");
+    e.flash_block(sc, ex, alpha, s, blk, name + ": E = exp(S c - m), update m");
+    const HbmMat &o_new = acc[b % 2], &l_new = sum[b % 2];
+    const HbmMat &o_old = acc[(b + 1) % 2], &l_old = sum[(b + 1) % 2];
+    // l = sum E + alpha l (the rescaled running sum), one FP32 accumulation.
     if (b == 0) {
-      e.matmul(ex, vb, false, acc, s, blk, d, name + ": O = E V_b");
+      e.matmul(ex, ones, false, l_new, s, blk, V, name + ": l = sum E (every lane)");
+    } else {
+      diagonal(alpha, name + ": diag(alpha)");
+      e.matmul_sum({MatTerm{ex, ones, false, blk}, MatTerm{diag, l_old, false, s}}, l_new, s, V,
+                   name + ": l = sum E + alpha l");
+    }
+    if (b + 1 < blocks) {
+      // O = E V_b + diag(alpha) O: the accumulator rescaled inside the FP32 accumulator.
+      if (b == 0)
+        e.matmul(ex, vb, false, o_new, s, blk, d, name + ": O = E V_b");
+      else
+        e.matmul_sum({MatTerm{ex, vb, false, blk}, MatTerm{diag, o_old, false, s}}, o_new, s, d,
+                     name + ": O = E V_b + diag(alpha) O");
       continue;
     }
-    e.matmul(ex, vb, false, pv, s, blk, d, name + ": E V_b");
-    e.map({acc, pv, alpha}, acc, s, d,
+    // Last block: normalise as the result is formed, O = (E / l) V_b + diag(alpha / l) O.
+    e.map({l_new}, recip, s, V,
           [](AsmWriter& w, const std::vector<int>& in, int out, int) {
-            w.op("V_MUL_VV " + gp(out) + ", " + gp(in[0]) + ", " + gp(in[2]) + ", 0", "O * alpha");
-            w.op("V_ADD_VV " + gp(out) + ", " + gp(out) + ", " + gp(in[1]) + ", 0", "+ E V_b");
+            w.op("V_RECI_V " + gp(out) + ", " + gp(in[0]) + ", 0", "1 / l");
           },
-          name + ": O = O alpha + E V_b");
+          name + ": 1 / l");
+    e.map({ex, recip}, pr, s, V, mul_rows, name + ": P = E / l");
+    if (b == 0) {
+      e.matmul(pr, vb, false, o, s, blk, d, name + ": O = P V_b");
+      break;
+    }
+    e.map({alpha, recip}, alpha_recip, s, V, mul_rows, name + ": alpha / l");
+    diagonal(alpha_recip, name + ": diag(alpha / l)");
+    e.matmul_sum({MatTerm{pr, vb, false, blk}, MatTerm{diag, o_old, false, s}}, o, s, d,
+                 name + ": O = P V_b + diag(alpha / l) O");
   }
-  e.map({acc, l}, o, s, d,
-        [](AsmWriter& w, const std::vector<int>& in, int out, int tmp) {
-          w.op("V_RECI_V " + gp(tmp) + ", " + gp(in[1]) + ", 0", "1 / l");
-          w.op("V_MUL_VV " + gp(out) + ", " + gp(in[0]) + ", " + gp(tmp) + ", 0", "O = O / l");
-        },
-        "O = O / l");
   return e.str();
 }
 

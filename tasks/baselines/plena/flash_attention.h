@@ -1,7 +1,12 @@
 // The PLENA FlashAttention template: O = softmax(Q K^T / sqrt(d)) V computed block by
-// block over the keys with the online softmax (running row maximum m and sum l in FP_MEM,
-// the partial output rescaled by alpha = exp(m_old - m_new) per block, divided by l at the
-// end), so no s x s score matrix is ever stored.
+// block over the keys with the online softmax: per query row a running maximum m (FP_MEM)
+// and running sum l; per block alpha = exp(m_old - m_new), E = exp(S c - m_new) and
+//   l = sum(E) + alpha l,   O = E V_b + diag(alpha) O,
+// each as one matmul stage (FP32 accumulator, one BF16 rounding per block; a vector
+// rescale rounds the partial output twice more and drifts past the tolerance, see
+// docs/tasks.md). The last block normalises as it forms the result:
+// O = (E / l) V_b + diag(alpha / l) O. No s x s score matrix is stored (diag(alpha) is a
+// diagonal s x s operand).
 #pragma once
 #include <cstdint>
 #include <string>

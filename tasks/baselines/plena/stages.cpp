@@ -95,17 +95,18 @@ HbmMat StageEmitter::ones() {
 
 // One k-tile of a matmul: X tile (rows x 64) into VRAM 0, W tile into MSRAM 0, then for
 // each 16-wide contraction slice m: shift X left by 16m lanes and accumulate head 0.
-void StageEmitter::k_tile(const HbmMat& x, const HbmMat& w, bool transposed, uint32_t rows, uint32_t slices) {
+void StageEmitter::k_tile(const HbmMat& x, const HbmMat& w, bool transposed, uint32_t rows, uint32_t slices, int ax,
+                          int aw) {
   set_scale_stride(x);
   w_.op("S_ADDI_INT " + gp(kVr) + ", gp0, 0", "X tile -> VRAM 0");
   w_.op("S_ADD_INT " + gp(kOff) + ", " + gp(kKx) + ", gp0");
   w_.loop_start(kLoopC, rows / a_.v_rows);
-  w_.op("H_PREFETCH_V " + gp(kVr) + ", " + gp(kOff) + ", a0, 1, " + s(x.prec), "BLEN rows of X");
+  w_.op("H_PREFETCH_V " + gp(kVr) + ", " + gp(kOff) + ", a" + s(ax) + ", 1, " + s(x.prec), "BLEN rows of X");
   w_.op("S_ADDI_INT " + gp(kVr) + ", " + gp(kVr) + ", " + s(a_.v_rows * a_.vlen));
   add_imm(kOff, a_.v_rows * x.stride);
   w_.loop_end(kLoopC);
   set_scale_stride(w);
-  w_.op("H_PREFETCH_M gp0, " + gp(kKw) + ", a1, 1, " + s(w.prec), "W tile -> MSRAM 0");
+  w_.op("H_PREFETCH_M gp0, " + gp(kKw) + ", a" + s(aw) + ", 1, " + s(w.prec), "W tile -> MSRAM 0");
   const std::string mm = transposed ? "M_BTMM " : "M_BMM ";
   for (uint32_t m = 0; m < slices; ++m) {
     int src = 0;  // VRAM address register of the activation block (gp0 = VRAM 0)
@@ -128,37 +129,54 @@ void StageEmitter::k_tile(const HbmMat& x, const HbmMat& w, bool transposed, uin
 
 void StageEmitter::matmul(const HbmMat& x, const HbmMat& w, bool transposed, const HbmMat& y, uint32_t m,
                           uint32_t k, uint32_t n, const std::string& what) {
+  matmul_sum({MatTerm{x, w, transposed, k}}, y, m, n, what);
+}
+
+void StageEmitter::matmul_sum(const std::vector<MatTerm>& terms, const HbmMat& y, uint32_t m, uint32_t n,
+                              const std::string& what) {
   const uint32_t T = a_.mlen;
-  if (m % a_.v_rows || !m || !k || !n || (k % T) % kHlen)
-    throw std::invalid_argument("matmul stage: M must be a multiple of BLEN and K % 64 a multiple of 16");
-  const uint32_t nk = ceil_div(k, T), nj = ceil_div(n, T);
-  const uint32_t full = k % T ? nk - 1 : nk, tail_slices = (k % T) / kHlen;
+  if (terms.empty() || terms.size() > 2) throw std::invalid_argument("matmul stage: one or two products");
+  for (const MatTerm& t : terms)
+    if (m % a_.v_rows || !m || !t.k || !n || (t.k % T) % kHlen)
+      throw std::invalid_argument("matmul stage: M must be a multiple of BLEN and K % 64 a multiple of 16");
+  const uint32_t nj = ceil_div(n, T);
+  // Per product: a-registers of X and W, and the register holding W's offset of output tile j.
+  const int ax[2] = {0, 3}, aw[2] = {1, 5}, jw[2] = {kJw, kAux};
   w_.blank();
-  w_.comment("stage: " + what + "  [" + s(m) + "x" + s(k) + "] @ [" + s(k) + "x" + s(n) + "]" +
-             (transposed ? "^T-stored" : ""));
-  w_.set_addr(0, kTmp, x.addr, "a0 = X");
-  w_.set_addr(1, kTmp, w.addr, "a1 = W");
+  std::string shape;
+  for (const MatTerm& t : terms)
+    shape += std::string(shape.empty() ? "" : " + ") + "[" + s(m) + "x" + s(t.k) + "] @ [" + s(t.k) + "x" + s(n) + "]" +
+             (t.transposed ? "^T-stored" : "");
+  w_.comment("stage: " + what + "  " + shape + (terms.size() > 1 ? " (one FP32 accumulator)" : ""));
+  for (size_t i = 0; i < terms.size(); ++i) {
+    w_.set_addr(ax[i], kTmp, terms[i].x.addr, "a" + s(ax[i]) + " = X" + (i ? "2" : ""));
+    w_.set_addr(aw[i], kTmp, terms[i].w.addr, "a" + s(aw[i]) + " = W" + (i ? "2" : ""));
+  }
   w_.set_addr(2, kTmp, y.addr, "a2 = Y");
   w_.set(kWo, 8192, "VRAM: X tile 0, shifted X 4096, ACC write-out 8192 (4 heads x 64 rows)");
   w_.set(kXs, 4096);
-  const uint64_t w_j_step = transposed ? uint64_t(T) * w.stride : w.tile_step;
-  const uint64_t w_k_step = transposed ? w.tile_step : uint64_t(T) * w.stride;
+  auto j_step = [T](const MatTerm& t) { return t.transposed ? uint64_t(T) * t.w.stride : t.w.tile_step; };
+  auto k_step = [T](const MatTerm& t) { return t.transposed ? t.w.tile_step : uint64_t(T) * t.w.stride; };
   for (uint32_t tb = 0; tb * T < m; ++tb) {
     const uint32_t rows = std::min(T, m - tb * T);
     w_.comment("token block " + s(tb) + ": " + s(rows) + " rows");
-    w_.set(kJw, w.col0, "W offset of output tile j");
+    for (size_t i = 0; i < terms.size(); ++i) w_.set(jw[i], terms[i].w.col0, "W offset of output tile j");
     w_.set(kJy, y.col0 + uint64_t(tb) * T * y.stride, "Y offset of output tile j");
     w_.loop_start(kLoopA, nj, "output column tiles");
-    w_.set(kKx, x.col0 + uint64_t(tb) * T * x.stride, "X offset of k-tile");
-    w_.op("S_ADD_INT " + gp(kKw) + ", " + gp(kJw) + ", gp0", "W offset of k-tile");
-    if (full) {
-      w_.loop_start(kLoopB, full, "k-tiles");
-      k_tile(x, w, transposed, rows, 4);
-      add_imm(kKx, x.tile_step);
-      add_imm(kKw, w_k_step);
-      w_.loop_end(kLoopB);
+    for (size_t i = 0; i < terms.size(); ++i) {
+      const MatTerm& t = terms[i];
+      const uint32_t nk = ceil_div(t.k, T), full = t.k % T ? nk - 1 : nk, tail_slices = (t.k % T) / kHlen;
+      w_.set(kKx, t.x.col0 + uint64_t(tb) * T * t.x.stride, "X offset of k-tile");
+      w_.op("S_ADD_INT " + gp(kKw) + ", " + gp(jw[i]) + ", gp0", "W offset of k-tile");
+      if (full) {
+        w_.loop_start(kLoopB, full, "k-tiles");
+        k_tile(t.x, t.w, t.transposed, rows, 4, ax[i], aw[i]);
+        add_imm(kKx, t.x.tile_step);
+        add_imm(kKw, k_step(t));
+        w_.loop_end(kLoopB);
+      }
+      if (tail_slices) k_tile(t.x, t.w, t.transposed, rows, tail_slices, ax[i], aw[i]);
     }
-    if (tail_slices) k_tile(x, w, transposed, rows, tail_slices);
     w_.op("M_BMM_WO " + gp(kWo) + ", 0", "head 0 rows = Y tile (FP32 sum rounded once)");
     set_stride(y.stride);
     w_.op("S_ADD_INT " + gp(kVr) + ", " + gp(kWo) + ", gp0");
@@ -168,7 +186,7 @@ void StageEmitter::matmul(const HbmMat& x, const HbmMat& w, bool transposed, con
     w_.op("S_ADDI_INT " + gp(kVr) + ", " + gp(kVr) + ", " + s(a_.v_rows * a_.vlen));
     add_imm(kOff, a_.v_rows * y.stride);
     w_.loop_end(kLoopC);
-    add_imm(kJw, w_j_step);
+    for (size_t i = 0; i < terms.size(); ++i) add_imm(jw[i], j_step(terms[i]));
     add_imm(kJy, y.tile_step);
     w_.loop_end(kLoopA);
   }

@@ -42,10 +42,17 @@ struct HbmMat {
 // The whole tensor as laid out (rows of its last dimension).
 HbmMat hbm_mat(const TensorPlacement& p);
 
+// One product X @ W (or X @ W^T with W stored as [N, K]) with contraction length k.
+struct MatTerm {
+  HbmMat x, w;
+  bool transposed = false;
+  uint32_t k = 0;
+};
+
 // FP registers every stage may rely on (set by prologue()).
 constexpr int kFOne = 1, kFNegInf = 2, kFScale = 3;
-// FP_MEM bases of the FlashAttention running statistics (past the task constants).
-constexpr uint32_t kFlashMax = 256, kFlashSum = 512;
+// FP_MEM base of the FlashAttention running maxima (past the task constants).
+constexpr uint32_t kFlashMax = 256;
 
 // One row operation of a map stage: VRAM row addresses of the inputs (gp registers), the
 // output row register and a scratch row register.
@@ -67,6 +74,9 @@ class StageEmitter {
   // tiles (pad N up to 64 in scratch). M must be a multiple of BLEN.
   void matmul(const HbmMat& x, const HbmMat& w, bool w_transposed, const HbmMat& y, uint32_t m, uint32_t k,
               uint32_t n, const std::string& what);
+  // y = sum of one or two products, accumulated in one FP32 accumulator per output tile
+  // and rounded once (same shape rules as matmul for each product).
+  void matmul_sum(const std::vector<MatTerm>& terms, const HbmMat& y, uint32_t m, uint32_t n, const std::string& what);
   // out = op(inputs) row by row over [rows, cols] (cols a multiple of VLEN, rows of BLEN).
   void map(const std::vector<HbmMat>& in, const HbmMat& out, uint32_t rows, uint32_t cols, const RowOp& op,
            const std::string& what);
@@ -83,17 +93,17 @@ class StageEmitter {
   void attention(const HbmMat& q, const HbmMat& k, const HbmMat& v, const HbmMat& o, uint32_t s, uint32_t d,
                  uint32_t heads, uint32_t kv_heads, const std::string& what);
 
-  // FlashAttention (flash_stages.cpp). FP_MEM holds, per query row i < rows, the running
-  // maximum at kFlashMax + i and the running sum at kFlashSum + i.
-  // m = -inf, l = 0 for every row.
+  // FlashAttention (flash_stages.cpp). FP_MEM holds the running maximum of query row i
+  // at kFlashMax + i.
+  // m = -inf for every row.
   void flash_init(uint32_t rows);
   // One KV block of the online softmax over the first `cols` (<= VLEN) columns of s:
-  // T = s * f3; m' = max(m, max T); alpha = exp(m - m'); E = exp(T - m');
-  // l = bf16(l * alpha + sum E) (V_RED_SUM: float32 row sum added once); m = m'.
-  // Writes E to e (padding lanes 0), alpha broadcast over a row to alpha, and when l is
-  // given the final l broadcast over a row to l.
-  void flash_block(const HbmMat& s, const HbmMat& e, const HbmMat& alpha, const HbmMat* l, uint32_t rows,
-                   uint32_t cols, const std::string& what);
+  // T = s * f3; m' = max(m, max T); alpha = exp(m - m'); E = exp(T - m'); m = m'.
+  // Writes E to e (0 past the block) and alpha broadcast over each row to alpha.
+  void flash_block(const HbmMat& s, const HbmMat& e, const HbmMat& alpha, uint32_t rows, uint32_t cols,
+                   const std::string& what);
+  // A BF16 identity matrix [n, n rounded up to VLEN] in scratch (built once per call).
+  HbmMat identity(uint32_t n);
 
   AsmWriter& writer() { return w_; }
   std::string str() const { return w_.str(); }
@@ -102,7 +112,7 @@ class StageEmitter {
   void add_imm(int rd, uint64_t value, const std::string& comment = "");  // gp[rd] += value (gp12 scratch)
   void set_scale_stride(const HbmMat& m);
   void set_stride(uint64_t stride);
-  void k_tile(const HbmMat& x, const HbmMat& w, bool transposed, uint32_t rows, uint32_t slices);
+  void k_tile(const HbmMat& x, const HbmMat& w, bool transposed, uint32_t rows, uint32_t slices, int ax, int aw);
 
   PlenaArch a_;
   uint64_t next_scratch_;

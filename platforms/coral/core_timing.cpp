@@ -18,6 +18,7 @@ const char* unit_name(Unit u) {
     case kVecMul0: return "vector_mul0";
     case kVecMul1: return "vector_mul1";
     case kVecLsu: return "vector_lsu";
+    case kAxi: return "axi";
     case kNumUnits: break;
   }
   return "unknown";
@@ -79,6 +80,13 @@ void CoreTiming::busy(Unit u, uint64_t begin, uint64_t cycles, uint64_t stall) {
   c.busy += cycles;
   c.stall += stall;
   if (events_) events_->push_back({u, begin, begin + cycles});
+}
+
+void CoreTiming::axi_access(uint64_t begin, uint64_t beats, uint64_t done) {
+  UnitCounters& c = units_[kAxi];
+  ++c.instructions;
+  c.busy += beats;
+  if (events_) events_->push_back({kAxi, begin, done});
 }
 
 uint64_t CoreTiming::csr_dispatch_cycle() const {
@@ -175,6 +183,7 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
         // External accesses hold the LSU until the data returns (loads) or has been sent (stores).
         done = store ? t + beats + cfg_.axi.write_latency : t + cfg_.axi.read_latency + beats;
         occupancy = std::max<uint64_t>(st_.lsu_issue_interval, store ? beats : done - t);
+        axi_access(t, beats, done);
       }
       lsu_free_ = t + occupancy;
       if (store) scalar_store_done_ = std::max(scalar_store_done_, done);
@@ -330,6 +339,7 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
         const uint64_t beats = ceil_div(bytes_per_uop, cfg_.axi.bytes_per_cycle);
         busy_cycles = s.mem_strided ? elems_per_uop : beats;
         done = issue + busy_cycles + (is_store ? cfg_.axi.write_latency : cfg_.axi.read_latency);
+        axi_access(issue, busy_cycles, done);
       } else {
         busy_cycles = s.mem_strided ? ceil_div(elems_per_uop, vt_.strided_elements_per_cycle)
                                     : ceil_div(std::max<uint64_t>(bytes_per_uop, 1), vt_.lsu_bytes_per_cycle);

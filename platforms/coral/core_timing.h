@@ -25,7 +25,9 @@ namespace tlmcraft::coral {
 namespace rv = tlmcraft::isa::riscv;
 
 enum Unit : uint8_t {
-  kScalarAlu, kMul, kDiv, kLsu, kFpu, kVecAlu0, kVecAlu1, kVecMul0, kVecMul1, kVecLsu, kNumUnits
+  kScalarAlu, kMul, kDiv, kLsu, kFpu, kVecAlu0, kVecAlu1, kVecMul0, kVecMul1, kVecLsu,
+  kAxi,  // the external-memory port: accesses, data-bus cycles (trace: request to data)
+  kNumUnits
 };
 const char* unit_name(Unit u);
 
@@ -96,6 +98,7 @@ class CoreTiming {
     if (t > complete_) complete_ = t;
   }
   void busy(Unit u, uint64_t begin, uint64_t cycles, uint64_t stall);
+  void axi_access(uint64_t begin, uint64_t beats, uint64_t done);
   uint64_t vector_command(const rv::StepInfo& s, uint64_t t);
 
   const CoralConfig& cfg_;

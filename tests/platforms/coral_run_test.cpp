@@ -120,6 +120,15 @@ TEST(CoralRun, ExternalMemoryIsReadAndWrittenByTheKernel) {
   EXPECT_EQ(read_u32(p, 0x20000010), 10u);
   EXPECT_EQ(r.memory["ext"]["reads"], 4);
   EXPECT_EQ(r.memory["ext"]["bytes_written"], 4);
+  // 5 AXI accesses of one beat each.
+  bool seen = false;
+  for (const auto& u : r.units) {
+    if (u.name != "axi") continue;
+    seen = true;
+    EXPECT_EQ(u.instructions, 5u);
+    EXPECT_EQ(u.busy_cycles, 5u);
+  }
+  EXPECT_TRUE(seen);
 }
 
 TEST(CoralRun, MemoryAccessOutsideARangeIsAnInputError) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "platforms/coral/subprocess.h"
 #include "platforms/coral/toolchain.h"
 #include "tests/platforms/coral_test_util.h"
 
@@ -178,6 +179,24 @@ TEST(CoralToolchain, MessageParsersKeepForeignFilesApart) {
                                        "kernel.s", "user.s", KernelLanguage::Assembly);
   ASSERT_EQ(l.size(), 1u);  // repeated messages become one diagnostic
   EXPECT_NE(l[0].message.find("overflowed by 12 bytes"), std::string::npos);
+}
+
+TEST(CoralToolchain, HungToolIsKilledAtTheTimeout) {
+  TempDir dir;
+  const ToolRun r = run_tool({"sleep", "30"}, dir.path(), 0.2);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_FALSE(r.ok());
+}
+
+TEST(CoralToolchain, ToolOutputAndMissingTools) {
+  TempDir dir;
+  const ToolRun echo = run_tool({"sh", "-c", "echo out; echo err >&2; exit 3"}, dir.path(), 10);
+  EXPECT_EQ(echo.exit_code, 3);
+  EXPECT_NE(echo.output.find("out"), std::string::npos);
+  EXPECT_NE(echo.output.find("err"), std::string::npos);
+  const ToolRun missing = run_tool({"tlmcraft-no-such-tool"}, dir.path(), 10);
+  EXPECT_TRUE(missing.not_found);
+  EXPECT_FALSE(missing.ok());
 }
 
 }  // namespace

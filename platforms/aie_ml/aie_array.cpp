@@ -27,6 +27,9 @@ struct AieArray::CoreRun {
   LockBank* waiting_bank = nullptr;
   uint32_t waiting_lock = 0;
   int32_t waiting_value = 0;
+  // Per-bundle scratch of the CorePort, kept to reuse its capacity.
+  std::vector<uint32_t> banks;
+  std::vector<std::pair<LockBank*, uint32_t>> touched_locks, released;
 };
 
 struct AieArray::Channel {
@@ -49,7 +52,12 @@ struct AieArray::Channel {
 // records the banks touched (for conflict stalls) and the lock a refused acquire waited on.
 class AieArray::CorePort : public aie::DataMemoryPort, public aie::LockPort {
  public:
-  CorePort(AieArray& a, CoreRun& c, uint64_t cycle) : a_(a), c_(c), cycle_(cycle) {}
+  CorePort(AieArray& a, CoreRun& c)
+      : banks(c.banks), touched_locks(c.touched_locks), released(c.released), a_(a), c_(c) {
+    banks.clear();
+    touched_locks.clear();
+    released.clear();
+  }
 
   bool read(uint32_t addr, void* dst, uint32_t n) override {
     uint8_t* p = map(addr, n);
@@ -97,8 +105,9 @@ class AieArray::CorePort : public aie::DataMemoryPort, public aie::LockPort {
     released.push_back({bank, id});
   }
 
-  std::vector<uint32_t> banks;  // tile_index * 64 + bank, one per access
-  std::vector<std::pair<LockBank*, uint32_t>> touched_locks, released;
+  std::vector<uint32_t>& banks;  // tile_index * 64 + bank, one per access
+  std::vector<std::pair<LockBank*, uint32_t>>& touched_locks;
+  std::vector<std::pair<LockBank*, uint32_t>>& released;
   LockBank* refused_bank = nullptr;
   uint32_t refused_id = 0;
   int32_t refused_value = 0;
@@ -142,7 +151,6 @@ class AieArray::CorePort : public aie::DataMemoryPort, public aie::LockPort {
 
   AieArray& a_;
   CoreRun& c_;
-  uint64_t cycle_;
 };
 
 // ---- construction -------------------------------------------------------------------
@@ -298,7 +306,7 @@ void AieArray::step_core(int k, uint64_t t) {
     return;
   }
   const uint32_t pc = c.state.pc;
-  CorePort port(*this, c, t);
+  CorePort port(*this, c);
   const aie::BundleResult r = aie::execute_bundle(c.state, port, b, &port);
   if (port.bad_lock) {
     fault(core_where(c, &b) + ": lock " + std::to_string(port.bad_lock_id) + " does not exist for this tile");
@@ -329,11 +337,10 @@ void AieArray::step_core(int k, uint64_t t) {
   // a bank a DMA channel uses in a cycle is not available to the core (DMA has priority).
   uint32_t extra = 0;
   if (port.banks.size() > 1) {
-    std::vector<uint32_t> sorted = port.banks;
-    std::sort(sorted.begin(), sorted.end());
+    std::sort(port.banks.begin(), port.banks.end());
     uint32_t run = 1;
-    for (size_t i = 1; i < sorted.size(); ++i) {
-      run = sorted[i] == sorted[i - 1] ? run + 1 : 1;
+    for (size_t i = 1; i < port.banks.size(); ++i) {
+      run = port.banks[i] == port.banks[i - 1] ? run + 1 : 1;
       extra = std::max(extra, run - 1);
     }
   }

@@ -31,7 +31,7 @@ std::vector<Candidate> generate_coral_candidates(const std::string& parent, cons
   }
   // DTCM staging: the largest inputs first (the most external reads saved when re-read).
   for (const auto& t : layout_tensors(parent)) {
-    if (t.role != "input") continue;
+    if (t.role == "output") continue;
     add("stage " + t.macro + " in DTCM", 10 - 1e-6 * static_cast<double>(t.bytes),
         [&](std::string& s, std::string& why) { return stage_in_dtcm(s, t.macro, why); });
   }

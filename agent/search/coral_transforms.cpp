@@ -311,8 +311,8 @@ bool stage_in_dtcm(std::string& src, const std::string& macro, std::string& why,
     why = "no tensor " + macro + " in the layout";
     return false;
   }
-  if (t->role != "input") {
-    why = macro + " is an " + t->role + ", not an input";
+  if (t->role != "input" && t->role != "weight" && t->role != "kv") {
+    why = macro + " is an " + t->role + " (only input, weight and kv tensors are read-only)";
     return false;
   }
   std::string buffer = "stage_" + macro;

@@ -35,8 +35,9 @@ bool add_unroll_pragma(std::string& src, size_t loop, int count, std::string& wh
 // Copies the input tensor `macro` (B for B_ADDR) from external memory into a static
 // DTCM buffer `stage_<macro>` at the start of main (vector loads/stores of e8m8 groups)
 // and points every other use of <macro>_ADDR at the buffer. Refused when the tensor is
-// not an input of the layout, is already staged, or the DTCM would not hold the
-// existing static arrays, the buffer and `reserve_bytes` (stack, small data).
+// not an input, weight or kv tensor of the layout, is already staged, or the DTCM would not hold the
+// existing static arrays, the buffer and `reserve_bytes` (stack, small data). Inputs,
+// weights and kv tensors are read-only for the kernel, so the copy stays valid.
 bool stage_in_dtcm(std::string& src, const std::string& macro, std::string& why, int64_t dtcm_bytes = 32768,
                    int64_t reserve_bytes = 4096);
 

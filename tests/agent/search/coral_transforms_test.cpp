@@ -268,7 +268,7 @@ TEST(CoralStage, CopiesAnInputIntoDtcmAndRedirectsItsUses) {
 TEST(CoralStage, RefusesOutputsUnknownTensorsAndWhatDoesNotFit) {
   std::string s = kRelu, why;
   EXPECT_FALSE(stage_in_dtcm(s, "Y", why));
-  EXPECT_EQ(why, "Y is an output, not an input");
+  EXPECT_EQ(why, "Y is an output (only input, weight and kv tensors are read-only)");
   EXPECT_FALSE(stage_in_dtcm(s, "W", why));
   EXPECT_EQ(why, "no tensor W in the layout");
   // 512 bytes of static arrays + 512 staged + 4096 reserved = 5120 > 5000.

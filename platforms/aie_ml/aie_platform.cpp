@@ -86,6 +86,15 @@ bool AiePlatform::assemble(const std::string& source, const std::string& file_na
   out.isa = "aie_ml";
   out.source_name = file_name;
   out.source_lines = k.source_lines;
+  // One entry per bundle (all tiles) so generic tools count static instructions; the
+  // bundles themselves are rebuilt from the source in load().
+  for (const auto& core : k.cores)
+    for (const auto& b : core.program.bundles) {
+      isa::Instruction in;
+      in.line = b.line;
+      in.col = 1;
+      out.code.push_back(in);
+    }
   return true;
 }
 

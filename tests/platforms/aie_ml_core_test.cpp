@@ -182,6 +182,22 @@ TEST(AieMlCore, DoubleBufferedLoopOverlapsComputeAndTransfer) {
   EXPECT_EQ(r.memory["dma"]["tile(0,0).s2mm0"]["bds"], 4);
 }
 
+TEST(AieMlCore, CountsDoNotDependOnTheQuantumOrOnReloading) {
+  auto p = make({"timing.quantum_cycles=7"});
+  isa::Program prog;
+  std::vector<isa::Diagnostic> diags;
+  ASSERT_TRUE(p->assemble(double_buffer_kernel(30), "k.s", prog, diags));
+  EXPECT_EQ(prog.code.size(), 3u + 2u * 34u + 3u);  // prologue, two blocks (ACQ, LDA, 30 NOP, ADD, REL), JNZD ST DONE
+  for (int i = 0; i < 2; ++i) {
+    p->load(prog);
+    p->write_memory("tile_1_0", 0, blocks());
+    const RunResult r = run(*p);
+    ASSERT_TRUE(r.ok()) << r.message;
+    EXPECT_EQ(r.cycles, 162u);
+    EXPECT_EQ(word(p->read_memory("tile_0_0", 256, 4)), 100u);
+  }
+}
+
 TEST(AieMlCore, DoubleBufferedLoopTransferBound) {
   // With no NOPs a block costs the core ACQ a, LDA a+1, ADD a+8 (waits for the load),
   // REL a+9, so the core frees each slot long before the next block lands: the DMA sets

@@ -33,6 +33,10 @@ struct ToolboxOptions {
   std::vector<std::string> overrides;      // KEY=VALUE platform-config overrides
   int trials = 3;
   uint64_t seed = 1;
+  // Longest ToolResult.text given to a model; longer texts (a level-3 baseline kernel
+  // can be 270 KB) are cut at a line end with a note saying how much was left out. The
+  // JSON data is never cut. 0 = no limit.
+  size_t max_text_chars = 32000;
 };
 
 class Toolbox {

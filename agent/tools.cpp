@@ -1,6 +1,7 @@
 // make_toolbox: the harness-backed tools. Every call validates its arguments against the
 // schema it declares, resolves the workload (defaults from the options), and answers
 // with compact text plus JSON. Bad calls give is_error results; nothing here throws.
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -80,7 +81,7 @@ class HarnessToolbox : public Toolbox {
       return error(msg);
     }
     try {
-      return t->run(args);
+      return capped(t->run(args));
     } catch (const ToolFailure& e) {
       return error(tool + ": " + e.what());
     } catch (const std::exception& e) {
@@ -103,6 +104,21 @@ class HarnessToolbox : public Toolbox {
     return r;
   }
   static ToolResult ok(std::string text, json data) { return ToolResult{false, std::move(text), std::move(data)}; }
+
+  // Keeps the text within max_text_chars, cut after a whole line.
+  ToolResult capped(ToolResult r) const {
+    const size_t max = opt_.max_text_chars;
+    if (max == 0 || r.text.size() <= max) return r;
+    size_t cut = r.text.rfind('\n', max);
+    if (cut == std::string::npos || cut < max / 2) cut = max;
+    const size_t total_lines = size_t(std::count(r.text.begin(), r.text.end(), '\n')) + 1;
+    const size_t kept_lines = size_t(std::count(r.text.begin(), r.text.begin() + long(cut), '\n'));
+    r.text = r.text.substr(0, cut) + "\n... (cut: " + std::to_string(total_lines - kept_lines) + " of " +
+             std::to_string(total_lines) + " lines, " + std::to_string(r.text.size() - cut) + " of " +
+             std::to_string(r.text.size()) + " characters not shown)";
+    if (r.data.is_object()) r.data["text_truncated"] = true;
+    return r;
+  }
 
   void add(const std::string& name, const std::string& description, json parameters,
            std::function<ToolResult(const json&)> run) {

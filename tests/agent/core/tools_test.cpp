@@ -188,6 +188,22 @@ TEST_F(ToolsTest, TaskHardwareListAndBaseline) {
   EXPECT_FALSE(r.data["source"].get<std::string>().empty());
 }
 
+TEST_F(ToolsTest, LongTextsAreCutAtALineEndButDataIsComplete) {
+  ToolboxOptions o;
+  o.workspace_dir = dir / "cut";
+  o.workload = {"plena", "silu", "C1"};
+  o.max_text_chars = 200;
+  auto small = make_toolbox(o);
+  const auto b = small->call("get_baseline", "{}");
+  ASSERT_FALSE(b.is_error) << b.text;
+  EXPECT_EQ(b.data["text_truncated"], true);
+  EXPECT_NE(b.text.find("\n... (cut: "), std::string::npos) << b.text;
+  EXPECT_EQ(b.text.substr(b.text.size() - 21), "characters not shown)");
+  // The kept part ends at a line end within the limit; the data keeps the whole source.
+  EXPECT_LE(b.text.find("\n... (cut: "), 200u);
+  EXPECT_GT(b.data["source"].get<std::string>().size(), 200u);
+}
+
 TEST_F(ToolsTest, SubmitMarksTheNewestVersion) {
   EXPECT_TRUE(call("submit").is_error);
   call("write_code", {{"code", test::silu_c1_kernel()}});

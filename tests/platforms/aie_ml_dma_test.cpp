@@ -174,6 +174,58 @@ routes:
   EXPECT_GT(r.cycles, 2u * 256u + 8u);
 }
 
+// DDR timing through the DRAM model with the default `ddr:` parameters: 2 channels
+// interleaved every 256 bytes, 64-byte granules, tRCD = tCL = 18, 4 bus cycles per
+// granule. Addresses 0..255 are channel 0, bank 0, row 0 (closed at start).
+std::string shim_kernel(bool read) {
+  const std::string buffers = R"(buffers:
+  - {name: ddr, tile: shim0, address: 0, size: 128}
+  - {name: l1, tile: [0, 0], address: 0, size: 128}
+)";
+  if (read)
+    return ".movement\n" + buffers + R"(bds:
+  - {name: rd, tile: shim0, channel: mm2s0, buffer: ddr, length: 128}
+  - {name: wr, tile: [0, 0], channel: s2mm0, buffer: l1, length: 128}
+routes:
+  - {from: {tile: shim0, port: mm2s0}, to: {tile: [0, 0], port: s2mm0}}
+)";
+  return ".movement\n" + buffers + R"(bds:
+  - {name: rd, tile: [0, 0], channel: mm2s0, buffer: l1, length: 128}
+  - {name: wr, tile: shim0, channel: s2mm0, buffer: ddr, length: 128}
+routes:
+  - {from: {tile: [0, 0], port: mm2s0}, to: {tile: shim0, port: s2mm0}}
+)";
+}
+
+TEST(AieMlDma, ShimReadTimingFollowsTheDramModel) {
+  // Segment of 32 words from t = 4 (BD setup). Two 64-byte reads issued at 4: the first
+  // opens the row (ACT 4, column 22, data 40..44), the second hits it (data 44..48). A
+  // word leaves after its granule arrived and one cycle after the previous word: the
+  // first granule's 16 words + the rest need 44 + 32 = 76 (the second granule, 48 + 16,
+  // is not later). The words land 2 hops later (shim row 0 -> compute row 2): 78.
+  auto p = make();
+  load(*p, shim_kernel(true));
+  p->write_memory("ddr", 0, pattern(128, 9));
+  const RunResult r = run(*p);
+  ASSERT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(r.cycles, 78u);
+  EXPECT_EQ(unit(r, "shim0.mm2s0")->busy_cycles, 72u);
+  EXPECT_EQ(p->read_memory("tile_0_0", 0, 128), pattern(128, 9));
+}
+
+TEST(AieMlDma, ShimWriteTimingFollowsTheDramModel) {
+  // Segment [4, 36), 2 hops: the first 64-byte piece is complete at 4 + 2 + 16 = 22 and
+  // written then (ACT 22, column 40, data 58..62); the second at 38 (row hit: column 40,
+  // bus free at 62: data 62..66). The BD completes when DDR has the last write: 66.
+  auto p = make();
+  load(*p, shim_kernel(false));
+  p->write_memory("tile_0_0", 0, pattern(128, 4));
+  const RunResult r = run(*p);
+  ASSERT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(r.cycles, 66u);
+  EXPECT_EQ(p->read_memory("ddr", 0, 128), pattern(128, 4));
+}
+
 TEST(AieMlDma, LockValueOverflowIsAFault) {
   const char* k = R"(.movement
 locks:

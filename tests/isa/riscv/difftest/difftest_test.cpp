@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
+#include <stdexcept>
 
 #include "tests/isa/riscv/difftest/difftest.h"
+#include "tests/isa/riscv/difftest/elf32.h"
 
 namespace tlmcraft::isa::riscv::difftest {
 namespace {
@@ -72,6 +75,41 @@ TEST(RiscvDifftestHarness, AssemblerErrorsAreReported) {
   std::string error;
   EXPECT_EQ(tester.build("  .text\n  bogus a0, a1\n", error), "");
   EXPECT_NE(error.find("bogus"), std::string::npos) << error;
+}
+
+TEST(RiscvDifftestHarness, ElfReaderRejectsBadFiles) {
+  auto error_of = [](const std::string& path) {
+    try {
+      read_elf32(path);
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of("/nonexistent/p.elf"), "/nonexistent/p.elf: cannot open");
+  const std::string dir = ::testing::TempDir();
+  const std::string text = dir + "/not_elf.bin";
+  std::ofstream(text) << "this is not an ELF file, just some text of enough length to read";
+  EXPECT_EQ(error_of(text), text + ": not an ELF file");
+  // A 64-bit ELF header (EI_CLASS = 2).
+  std::string header(64, '\0');
+  header[0] = 0x7f, header[1] = 'E', header[2] = 'L', header[3] = 'F', header[4] = 2, header[5] = 1;
+  const std::string elf64 = dir + "/elf64.bin";
+  std::ofstream(elf64, std::ios::binary) << header;
+  EXPECT_EQ(error_of(elf64), elf64 + ": not a 32-bit little-endian ELF file");
+  // 32-bit, but x86 (e_machine 3).
+  header[4] = 1;
+  header[18] = 3;
+  const std::string x86 = dir + "/x86.bin";
+  std::ofstream(x86, std::ios::binary) << header;
+  EXPECT_EQ(error_of(x86), x86 + ": not a RISC-V ELF file");
+  // RISC-V (243) with a program header table beyond the end of the file.
+  header[18] = char(243);
+  header[28] = char(0xf0);  // e_phoff = 240
+  header[44] = 1;           // e_phnum = 1
+  const std::string truncated = dir + "/truncated.bin";
+  std::ofstream(truncated, std::ios::binary) << header;
+  EXPECT_EQ(error_of(truncated), truncated + ": truncated ELF file");
 }
 
 // The fixed-seed batch: 200 random programs of 100 units (about 45% vector units) must match qemu.

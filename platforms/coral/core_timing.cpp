@@ -297,14 +297,18 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
     if (r != rv::kNoReg && r >= rv::kVecBase) vsrc[nsrc++] = r;
   const uint8_t vdst = (d.dst[0] != rv::kNoReg && d.dst[0] >= rv::kVecBase) ? d.dst[0] : rv::kNoReg;
   const uint32_t dgroup = std::max<uint32_t>(s.dst_group, 1), sgroup = std::max<uint32_t>(s.src_group, 1);
+  const uint32_t vs2 = (d.raw >> 20) & 31;
 
   uint64_t last_done = td;
   for (uint32_t j = 0; j < uops; ++j) {
     uint64_t ready = std::max(td, last_issue_);
     const uint64_t in_order = ready;
     for (int k = 0; k < nsrc; ++k) {
-      // v0 as a mask is one register; other sources are groups read in proportion.
-      const uint32_t off = (vsrc[k] == rv::kVecBase && (d.raw >> 25 & 1) == 0) ? 0 : (j * sgroup) / uops;
+      // Sources are groups read in proportion, except v0 as a mask and a reduction's
+      // scalar operand vs1 (single registers).
+      const bool mask = vsrc[k] == rv::kVecBase && (d.raw >> 25 & 1) == 0;
+      const bool single = mask || (cls == OpClass::VecReduction && uint32_t(vsrc[k] - rv::kVecBase) != vs2);
+      const uint32_t off = single ? 0 : (j * sgroup) / uops;
       const uint32_t reg = std::min<uint32_t>(vsrc[k] + off, rv::kVecBase + 31);
       ready = std::max(ready, ready_[reg]);
     }

@@ -91,6 +91,20 @@ TEST(CoralVectorTiming, VectorLoadFromDtcmAndExternalMemory) {
             43u);
 }
 
+TEST(CoralVectorTiming, ReductionsAccumulateSerially) {
+  // vredsum.vs over an LMUL=4 group: 4 micro-ops, each waiting for the previous one
+  // (latency 4): issue D+2, D+6, D+10, D+14, done D+18.
+  EXPECT_EQ(measure(program(kE8M4, "  vredsum.vs v1, v4, v2\n")), 18u);
+}
+
+TEST(CoralVectorTiming, ScalarLoadsWaitForVectorStores) {
+  // vse8.v to DTCM: issue D+2, one beat, store latency 4: done D+6.
+  EXPECT_EQ(measure(program(kE8M1, "  vse8.v v1, (a2)\n")), 6u);
+  // A scalar load of the stored data dispatches after the vector store completes (D+6):
+  // data at D+10.
+  EXPECT_EQ(measure(program(kE8M1, "  vse8.v v1, (a2)\n  lw a1, 0(a2)\n")), 10u);
+}
+
 TEST(CoralVectorTiming, ReorderBufferLimitsMicroOpsInFlight) {
   // 12 LMUL=4 loads from external memory = 48 micro-ops through the single vector LSU
   // (1 beat each: busy 1 cycle, done 25 cycles after issue). The 16-entry ROB lets 16

@@ -81,7 +81,8 @@ class Generator {
     return r;
   }
   unsigned src() { return below(32); }
-  const char* xd() { return kX[dst()]; }
+  // A destination: sometimes x0 (the write must be discarded), else any writable register.
+  const char* xd() { return chance(4) ? kX[0] : kX[dst()]; }
   const char* xs() { return kX[src()]; }
   static std::string f(unsigned r) { return "f" + std::to_string(r); }
   std::string fr() { return f(below(32)); }
@@ -265,7 +266,7 @@ class Generator {
     const std::string type = fmt("e%u, %s, %s, %s", sew_, lmul_name(lmul_log_).c_str(), ta, ma);
     switch (below(3)) {
       case 0: return fmt("vsetivli %s, %u, ", xd(), below(32)) + type;
-      case 1: return fmt("vsetvli %s, zero, ", xd()) + type;  // rd != x0: vl = VLMAX
+      case 1: return fmt("vsetvli %s, zero, ", kX[dst()]) + type;  // rd != x0: vl = VLMAX
       default: {
         const unsigned t = dst();
         return fmt("li %s, %u\nvsetvli %s, %s, ", kX[t], below(vlmax() * 2 + 3) , xd(), kX[t]) + type;

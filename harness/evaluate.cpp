@@ -32,10 +32,14 @@ const char* status_of(StopReason r) {
   return "runtime_error";
 }
 
+// The source line without its comment: ';' (PLENA, AIE-ML), '#' (RISC-V assembly), '//' (C).
 std::string trimmed_line(const isa::Program& p, uint32_t line) {
-  if (line == 0 || line > p.source_lines.size()) return "";
+  if (line == 0) return "(outside the kernel source: start-up, halt, drain)";
+  if (line > p.source_lines.size()) return "";
   std::string s = p.source_lines[line - 1];
-  s = s.substr(0, s.find(';'));  // the instruction, without its comment
+  const bool c_source = p.source_name.size() > 2 && p.source_name.compare(p.source_name.size() - 2, 2, ".c") == 0;
+  const char* comment = c_source ? "//" : p.isa == "riscv" ? "#" : ";";
+  s = s.substr(0, s.find(comment));
   s.erase(0, s.find_first_not_of(" \t"));
   s.erase(s.find_last_not_of(" \t\r") + 1);
   return s;

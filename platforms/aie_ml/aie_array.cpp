@@ -37,8 +37,8 @@ struct AieArray::Channel {
   ChannelRef ch;
   enum class State { Idle, WaitLock, Setup, Ready, Busy, Done } state = State::Idle;
   int bd = -1;
-  std::vector<int64_t> offsets;  // word offsets of the current BD
-  uint64_t words_done = 0;
+  BdWalker walker;                // address generator of the current BD
+  std::vector<int64_t> seg;       // word offsets of the current segment
   std::vector<int> dests;        // MM2S: destination channel indices
   int src = -1;                  // S2MM: source channel index
   uint32_t latency = 0;          // S2MM: stream latency from its source (hops x hop_cycles)
@@ -431,8 +431,7 @@ void AieArray::step_channel(int x, uint64_t t) {
         c.lock_wait += t - c.block_start;
         if (rec_) rec_->slice(c.track, c.block_start, t, "lock wait");
       }
-      c.offsets = bd_word_offsets(bd);
-      c.words_done = 0;
+      c.walker = BdWalker(bd);
       c.state = Channel::State::Setup;
       schedule(static_cast<int>(cores_.size()) + x, t + cfg_.bd_setup_cycles);
       return;
@@ -443,7 +442,7 @@ void AieArray::step_channel(int x, uint64_t t) {
       try_transfer(x, t);
       return;
     case Channel::State::Busy:
-      if (c.words_done == c.offsets.size()) {
+      if (c.walker.finished()) {
         complete_bd(x, t);
         return;
       }
@@ -464,8 +463,16 @@ void AieArray::try_transfer(int x, uint64_t t) {
     if (channels_[d]->state != Channel::State::Ready) return;
   const MovementSpec& mv = kernel_->movement;
   // A segment: the words every participant still has in its current BD.
-  uint64_t n = src.offsets.size() - src.words_done;
-  for (int d : src.dests) n = std::min<uint64_t>(n, channels_[d]->offsets.size() - channels_[d]->words_done);
+  // Long transfers go in segments of at most 64 Ki words (same timing: the next segment
+  // starts the cycle the previous one ends).
+  uint64_t n = std::min<uint64_t>(src.walker.total() - src.walker.done(), 1u << 16);
+  for (int d : src.dests) n = std::min<uint64_t>(n, channels_[d]->walker.total() - channels_[d]->walker.done());
+  auto gather = [n](Channel& ch) {
+    ch.seg.resize(n);
+    for (auto& o : ch.seg) o = ch.walker.next();
+  };
+  gather(src);
+  for (int d : src.dests) gather(*channels_[d]);
   const uint32_t words_per_cycle = cfg_.stream_bytes_per_cycle / 4;
   uint64_t duration = (n + words_per_cycle - 1) / words_per_cycle;
 
@@ -477,12 +484,12 @@ void AieArray::try_transfer(int x, uint64_t t) {
   auto word_addr = [&](const BdSpec& bd, const BufferSpec& buf, int64_t off) {
     return buf.address + bd.offset + static_cast<uint64_t>(off) * 4;
   };
-  auto reserve_banks = [&](const Channel& ch, const BdSpec& bd, const BufferSpec& buf, uint64_t start_word, uint64_t start_cycle) {
+  auto reserve_banks = [&](const Channel& ch, const BdSpec& bd, const BufferSpec& buf, uint64_t start_cycle) {
     if (ch.tile.kind != TileKind::Compute) return;  // only cores compete with DMA for banks
     TileMemory& mem = compute_[ch.tile.column * cfg_.rows + ch.tile.row].mem;
     uint64_t last_line = UINT64_MAX;
     for (uint64_t i = 0; i < n; ++i) {
-      const int64_t off = ch.offsets[start_word + i];
+      const int64_t off = ch.seg[i];
       if (off < 0) continue;
       const uint64_t a = word_addr(bd, buf, off);
       if (a / 16 == last_line) continue;  // one 128-bit bank word serves four stream words
@@ -498,9 +505,9 @@ void AieArray::try_transfer(int x, uint64_t t) {
     uint64_t end = t + duration;
     uint64_t i = 0;
     while (i < n) {
-      const uint64_t addr = word_addr(sbd, sbuf, src.offsets[src.words_done + i]);
+      const uint64_t addr = word_addr(sbd, sbuf, src.seg[i]);
       uint64_t j = i + 1;
-      while (j < n && src.offsets[src.words_done + j] == src.offsets[src.words_done + j - 1] + 1 &&
+      while (j < n && src.seg[j] == src.seg[j - 1] + 1 &&
              (addr + (j - i) * 4) % g != 0)
         ++j;
       ddr_->read_bytes(addr, &words[i], (j - i) * 4);
@@ -511,13 +518,12 @@ void AieArray::try_transfer(int x, uint64_t t) {
     duration = end - t;
   } else {
     for (uint64_t i = 0; i < n; ++i) {
-      const int64_t off = src.offsets[src.words_done + i];
+      const int64_t off = src.seg[i];
       if (off >= 0) std::memcpy(&words[i], smem + word_addr(sbd, sbuf, off), 4);
     }
-    reserve_banks(src, sbd, sbuf, src.words_done, t);
+    reserve_banks(src, sbd, sbuf, t);
   }
   src.stream_wait += t - src.ready_since;
-  src.words_done += n;
   src.busy += duration;
   src.bytes += n * 4;
   src.state = Channel::State::Busy;
@@ -531,16 +537,16 @@ void AieArray::try_transfer(int x, uint64_t t) {
     uint64_t land = t + duration + dst.latency;
     if (dst.tile.kind == TileKind::Shim) {
       for (uint64_t i = 0; i < n; ++i) {
-        const uint64_t addr = word_addr(dbd, dbuf, dst.offsets[dst.words_done + i]);
+        const uint64_t addr = word_addr(dbd, dbuf, dst.seg[i]);
         ddr_->write_bytes(addr, &words[i], 4);
       }
       // Each granule-sized piece is written once its last word has arrived.
       const uint64_t g = ddr_->config().granule_bytes;
       uint64_t i = 0;
       while (i < n) {
-        const uint64_t addr = word_addr(dbd, dbuf, dst.offsets[dst.words_done + i]);
+        const uint64_t addr = word_addr(dbd, dbuf, dst.seg[i]);
         uint64_t j = i + 1;
-        while (j < n && dst.offsets[dst.words_done + j] == dst.offsets[dst.words_done + j - 1] + 1 &&
+        while (j < n && dst.seg[j] == dst.seg[j - 1] + 1 &&
                (addr + (j - i) * 4) % g != 0)
           ++j;
         const uint64_t arrive = t + dst.latency + (j + words_per_cycle - 1) / words_per_cycle;
@@ -550,18 +556,17 @@ void AieArray::try_transfer(int x, uint64_t t) {
     } else {
       uint8_t* dmem = bd_memory(dst);
       for (uint64_t i = 0; i < n; ++i)
-        std::memcpy(dmem + word_addr(dbd, dbuf, dst.offsets[dst.words_done + i]), &words[i], 4);
-      reserve_banks(dst, dbd, dbuf, dst.words_done, t + dst.latency);
+        std::memcpy(dmem + word_addr(dbd, dbuf, dst.seg[i]), &words[i], 4);
+      reserve_banks(dst, dbd, dbuf, t + dst.latency);
     }
     dst.stream_wait += t - dst.ready_since;
-    dst.words_done += n;
     dst.busy += duration;
     dst.bytes += n * 4;
     dst.state = Channel::State::Busy;
     if (rec_) rec_->slice(dst.track, t + dst.latency, t + dst.latency + duration, dbd.name, {{"bytes", n * 4}});
     // A finished BD completes when its last word has landed; otherwise the channel takes
     // the next segment as soon as its stream port is free.
-    const bool finished = dst.words_done == dst.offsets.size();
+    const bool finished = dst.walker.finished();
     schedule(static_cast<int>(cores_.size()) + d, finished ? land : t + duration);
   }
 }

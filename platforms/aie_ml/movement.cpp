@@ -32,32 +32,32 @@ uint32_t RouteSpec::hops() const {
   return d(from_tile.column, to_tile.column) + d(from_tile.array_row(), to_tile.array_row());
 }
 
+BdWalker::BdWalker(const BdSpec& bd) : bd_(&bd), total_(bd.length / 4), idx_(bd.dims.size(), 0) {}
+
+int64_t BdWalker::next() {
+  const uint64_t i = done_++;
+  const size_t n = bd_->dims.size();
+  if (n == 0) return static_cast<int64_t>(i);
+  int64_t off = 0;
+  bool pad = false;
+  for (size_t d = 0; d < n; ++d) {
+    const DimSpec& dim = bd_->dims[d];
+    const uint64_t k = idx_[d];
+    if (k < dim.pad_before || (d + 1 < n && k >= dim.pad_before + dim.size)) pad = true;
+    else off += static_cast<int64_t>(k - dim.pad_before) * dim.stride;
+  }
+  for (size_t d = 0; d < n; ++d) {  // odometer
+    const uint64_t span = bd_->dims[d].pad_before + bd_->dims[d].size + bd_->dims[d].pad_after;
+    if (++idx_[d] < span || d + 1 == n) break;
+    idx_[d] = 0;
+  }
+  return pad ? -1 : off;
+}
+
 std::vector<int64_t> bd_word_offsets(const BdSpec& bd) {
-  const uint64_t words = bd.length / 4;
-  std::vector<int64_t> out(words);
-  if (bd.dims.empty()) {
-    for (uint64_t i = 0; i < words; ++i) out[i] = static_cast<int64_t>(i);
-    return out;
-  }
-  const size_t n = bd.dims.size();
-  std::vector<uint64_t> idx(n, 0);
-  for (uint64_t i = 0; i < words; ++i) {
-    int64_t off = 0;
-    bool pad = false;
-    for (size_t d = 0; d < n; ++d) {
-      const DimSpec& dim = bd.dims[d];
-      const uint64_t k = idx[d];
-      if (k < dim.pad_before || (d + 1 < n && k >= dim.pad_before + dim.size)) pad = true;
-      else off += static_cast<int64_t>(k - dim.pad_before) * dim.stride;
-    }
-    out[i] = pad ? -1 : off;
-    // Odometer: every dimension but the outermost wraps after its padded size.
-    for (size_t d = 0; d < n; ++d) {
-      const uint64_t span = bd.dims[d].pad_before + bd.dims[d].size + bd.dims[d].pad_after;
-      if (++idx[d] < span || d + 1 == n) break;
-      idx[d] = 0;
-    }
-  }
+  BdWalker w(bd);
+  std::vector<int64_t> out(w.total());
+  for (auto& o : out) o = w.next();
   return out;
 }
 
@@ -341,7 +341,7 @@ bool parse_movement(const std::string& text, const std::string& file, uint32_t f
       }
       int64_t off = 0, len = 0;
       if (n["offset"] && !p.integer(n, "offset", 0, static_cast<int64_t>(buf.size) - 1, off)) continue;
-      if (!p.integer(n, "length", 4, 1ll << 32, len)) continue;
+      if (!p.integer(n, "length", 4, static_cast<int64_t>(kMaxBdBytes), len)) continue;
       if (off % 4 || len % 4) { p.error(n, "BD '" + bd.name + "': offset and length must be multiples of 4"); continue; }
       bd.offset = static_cast<uint64_t>(off);
       bd.length = static_cast<uint64_t>(len);
@@ -391,8 +391,8 @@ bool parse_movement(const std::string& text, const std::string& file, uint32_t f
       if (!dims_ok) continue;
       // Every word the BD touches must stay inside its buffer.
       int64_t lo = 0, hi = -1;
-      for (int64_t w : bd_word_offsets(bd))
-        if (w >= 0) lo = std::min(lo, w), hi = std::max(hi, w);
+      for (BdWalker walk(bd); !walk.finished();)
+        if (const int64_t w = walk.next(); w >= 0) lo = std::min(lo, w), hi = std::max(hi, w);
       const int64_t first = static_cast<int64_t>(bd.offset) + lo * 4, last = static_cast<int64_t>(bd.offset) + hi * 4 + 4;
       if (first < 0 || (hi >= 0 && static_cast<uint64_t>(last) > buf.size)) {
         p.error(n, "BD '" + bd.name + "' reaches bytes [" + std::to_string(first) + ", " + std::to_string(last) +

@@ -93,8 +93,28 @@ struct MovementSpec {
 bool parse_movement(const std::string& text, const std::string& file, uint32_t first_line, const AieConfig& cfg,
                     MovementSpec& out, std::vector<isa::Diagnostic>& diags);
 
-// Element (32-bit word) offsets from the BD's start address for each streamed word;
-// -1 marks a padding (zero) word. `words` = length / 4.
+// Walks a BD's address generator: the 32-bit word offset (from the BD's start address) of
+// each streamed word in order, -1 for a padding (zero) word. Every dimension but the
+// outermost wraps after its padded size; the outermost keeps counting.
+class BdWalker {
+ public:
+  BdWalker() = default;
+  explicit BdWalker(const BdSpec& bd);
+  uint64_t total() const { return total_; }  // words = length / 4
+  uint64_t done() const { return done_; }
+  bool finished() const { return done_ == total_; }
+  int64_t next();
+
+ private:
+  const BdSpec* bd_ = nullptr;
+  uint64_t total_ = 0, done_ = 0;
+  std::vector<uint64_t> idx_;
+};
+
+// All word offsets of a BD (for tests and small BDs).
 std::vector<int64_t> bd_word_offsets(const BdSpec& bd);
+
+// Longest BD accepted (bytes): bounds the parse-time walk over every word.
+constexpr uint64_t kMaxBdBytes = 64ull << 20;
 
 }  // namespace tlmcraft::aie_ml

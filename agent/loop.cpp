@@ -203,8 +203,12 @@ LoopResult run_agent_loop(Provider& provider, Toolbox& toolbox, const LoopOption
     res.usage.output_tokens += c.usage.output_tokens;
     Message a = c.message;
     a.role = Role::Assistant;
-    for (size_t i = 0; i < a.tool_calls.size(); ++i)
-      if (a.tool_calls[i].id.empty()) a.tool_calls[i].id = "call_" + std::to_string(round) + "_" + std::to_string(i + 1);
+    // Every call needs an id its answer can name, unique within the turn.
+    for (size_t i = 0; i < a.tool_calls.size(); ++i) {
+      bool taken = a.tool_calls[i].id.empty();
+      for (size_t j = 0; j < i && !taken; ++j) taken = a.tool_calls[j].id == a.tool_calls[i].id;
+      if (taken) a.tool_calls[i].id = "call_" + std::to_string(round) + "_" + std::to_string(i + 1);
+    }
     const std::vector<ToolCall> calls = a.tool_calls;
     push(std::move(a), round,
          {{"usage", {{"input_tokens", c.usage.input_tokens}, {"output_tokens", c.usage.output_tokens}}},

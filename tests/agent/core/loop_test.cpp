@@ -179,12 +179,29 @@ TEST_F(LoopTest, MalformedToolCallsGoBackAsToolErrors) {
   EXPECT_EQ(r.stop_reason, "budget");
   EXPECT_EQ(r.tool_calls, 4);
   EXPECT_EQ(r.tool_errors, 3);
+  // Ids the model gave are kept (each turn may reuse an id of an earlier turn).
+  EXPECT_EQ(p.seen[1][2].tool_calls[0].id, "c1");
+  EXPECT_EQ(p.seen[3].back().tool_call_id, "c1");
   const Message& bad_json = p.seen[1].back();
   EXPECT_TRUE(bad_json.is_error);
   EXPECT_EQ(bad_json.content.rfind("write_code: arguments are not valid JSON", 0), 0u) << bad_json.content;
   EXPECT_EQ(p.seen[2].back().content.rfind("unknown tool 'compile_kernel'", 0), 0u);
   EXPECT_NE(p.seen[3].back().content.find("missing required field 'code'"), std::string::npos);
   EXPECT_NE(p.seen[3].back().content.find("unexpected field 'kode'"), std::string::npos);
+}
+
+TEST_F(LoopTest, DuplicateAndMissingCallIdsAreMadeUnique) {
+  Message m{Role::Assistant, ""};
+  m.tool_calls = {{"same", "get_task", "{}"}, {"same", "get_task", "{}"}, {"", "get_task", "{}"}};
+  ScriptedProvider p({m});
+  auto tools = toolbox();
+  run_agent_loop(p, *tools, options(1));
+  const auto events = read_events(dir / "transcript.jsonl");
+  std::vector<std::string> ids;
+  for (const auto& e : events)
+    if (e["type"] == "tool_call") ids.push_back(e["id"]);
+  // round 1: the second "same" and the empty id become call_1_2 and call_1_3
+  EXPECT_EQ(ids, (std::vector<std::string>{"same", "call_1_2", "call_1_3"}));
 }
 
 TEST_F(LoopTest, ProviderErrorIsRecorded) {

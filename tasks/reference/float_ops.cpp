@@ -190,7 +190,7 @@ Vec rope_heads(const Vec& x, const Vec& cos, const Vec& sin, int64_t s, int64_t 
 }
 
 Vec attention(const Vec& q, const Vec& k, const Vec& v, int64_t s_q, int64_t s_k, int64_t heads,
-              int64_t kv_heads, int64_t d, const FloatNumerics& N) {
+              int64_t kv_heads, int64_t d, const FloatNumerics& N, bool exact_softmax) {
   if (kv_heads <= 0 || heads % kv_heads != 0) throw std::logic_error("attention: kv_heads must divide heads");
   const int64_t h = heads * d, hk = kv_heads * d, group = heads / kv_heads;
   const double c = N.c(1.0 / std::sqrt(double(d)));
@@ -207,8 +207,13 @@ Vec attention(const Vec& q, const Vec& k, const Vec& v, int64_t s_q, int64_t s_k
       }
     Vec scores = matmul_bt(qh, kh, s_q, d, s_k, N);
     for (double& x : scores) x = N.r(x * c);
-    const Vec p = softmax_rows(scores, s_q, s_k, N);
-    const Vec oh = matmul(p, vh, s_q, s_k, d, N);
+    // Exact: softmax and P V in double from the BF16 scores, one rounding at the output.
+    const FloatNumerics exact{};
+    const FloatNumerics& Ns = exact_softmax ? exact : N;
+    const Vec p = softmax_rows(scores, s_q, s_k, Ns);
+    Vec oh = matmul(p, vh, s_q, s_k, d, Ns);
+    if (exact_softmax)
+      for (double& x : oh) x = N.r(x);
     for (int64_t r = 0; r < s_q; ++r)
       for (int64_t t = 0; t < d; ++t) o[size_t(r * h + j * d + t)] = oh[size_t(r * d + t)];
   }

@@ -25,9 +25,11 @@ TensorSet batchmatmul(const Ctx& c, const FloatNumerics& N) {
   return c.output(outputs(y, N));
 }
 
-TensorSet heads_attention(const Ctx& c, const FloatNumerics& N, int64_t heads, int64_t kv_heads) {
+TensorSet heads_attention(const Ctx& c, const FloatNumerics& N, int64_t heads, int64_t kv_heads,
+                          bool exact_softmax = false) {
   const int64_t s = c("s"), h = c("h");
-  return c.output(outputs(attention(c.v("Q"), c.v("K"), c.v("V"), s, s, heads, kv_heads, h / heads, N), N));
+  return c.output(
+      outputs(attention(c.v("Q"), c.v("K"), c.v("V"), s, s, heads, kv_heads, h / heads, N, exact_softmax), N));
 }
 
 TensorSet conv_block(const Ctx& c, const FloatNumerics& N) {
@@ -138,7 +140,7 @@ const std::map<std::string, FloatTask>& float_tasks() {
              swiglu_block(c.v("x"), c.v("W_gate"), c.v("W_up"), c.v("W_down"), c("n"), c("h"), c("h_i"), N), N));
        }},
       {"scaled_dot_product", [](const Ctx& c, const FloatNumerics& N) { return heads_attention(c, N, 1, 1); }},
-      {"flash_attention", [](const Ctx& c, const FloatNumerics& N) { return heads_attention(c, N, 1, 1); }},
+      {"flash_attention", [](const Ctx& c, const FloatNumerics& N) { return heads_attention(c, N, 1, 1, true); }},
       {"mha", [](const Ctx& c, const FloatNumerics& N) { return heads_attention(c, N, c("heads"), c("heads")); }},
       {"gqa", [](const Ctx& c, const FloatNumerics& N) { return heads_attention(c, N, c("heads"), c("kv_heads")); }},
       {"mqa", [](const Ctx& c, const FloatNumerics& N) { return heads_attention(c, N, c("heads"), 1); }},

@@ -1,10 +1,8 @@
 // The PLENA FlashAttention template: a real online softmax (at least two KV blocks at
-// every configuration, running max and sum per row in FP_MEM, the accumulator rescaled
-// per block), the KV block size as a parameter, and its accuracy against the plain
-// attention reference. Its BF16 partial outputs and running sum round more often than
-// the reference's single FP32 matmul, so a few outputs near |O| = 1..1.5 land two BF16
-// ulps (0.0156) away, just outside the 0.012 / 1% tolerance (docs/tasks.md); the test
-// bounds that drift instead of pretending it is zero.
+// every configuration, running max per row in FP_MEM, the running sum and the
+// accumulator rescaled per block), the KV block size as a parameter, and the check
+// against the task's reference (softmax computed exactly from the BF16 scores, so the
+// per-block offsets of an online softmax are not penalised; docs/tasks.md).
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -70,13 +68,9 @@ TEST(FlashAttentionBaseline, KvBlockIsAParameter) {
   EXPECT_EQ(count(k16, ": l = sum E + alpha l"), 7u);                    // blocks 1..7
   EXPECT_EQ(count(k16, ": O = E V_b + diag(alpha) O"), 6u);              // blocks 1..6
   EXPECT_EQ(count(k16, ": O = P V_b + diag(alpha / l) O"), 1u);          // block 7
-  // Eight blocks: more BF16 rescales, still within two ulps everywhere.
+  // Eight blocks (seven rescales of the accumulator) still pass.
   const auto r = run_kernel("C4", k16, 1);
-  ASSERT_EQ(r.at("trials").size(), 1u);
-  const auto& check = r.at("trials")[0].at("check");
-  EXPECT_EQ(check.at("unwritten"), 0);
-  EXPECT_LE(check.at("max_abs_err").get<double>(), 0.03125);
-  EXPECT_GE(check.at("match_rate").get<double>(), 0.999);
+  EXPECT_EQ(r.at("status"), "pass") << r.dump().substr(0, 1500);
 }
 
 TEST(FlashAttentionBaseline, BadKvBlocksAreRejected) {
@@ -91,19 +85,15 @@ TEST(FlashAttentionBaseline, BadKvBlocksAreRejected) {
   }
 }
 
-// Against the plain-attention reference: every element within two BF16 ulps at |O| < 2
-// (0.015625), at least 99.9% inside the tolerance, nothing left unwritten. Seed 1 of C2
-// and C3 passes outright (recorded; the drift is documented in docs/tasks.md).
-TEST(FlashAttentionBaseline, StaysWithinTwoUlpsOfTheReference) {
-  for (const char* config : {"C1", "C2", "C3", "C4", "C5"}) {
-    const auto r = run_kernel(config, bp::plena_flash_attention(instance(config), {}), 1);
-    const auto& check = r.at("trials")[0].at("check");
-    EXPECT_EQ(check.at("unwritten"), 0) << config;
-    EXPECT_LE(check.at("max_abs_err").get<double>(), 0.015625) << config;
-    EXPECT_GE(check.at("match_rate").get<double>(), 0.999) << config;
-  }
-  EXPECT_EQ(run_kernel("C2", bp::plena_flash_attention(instance("C2"), {}), 1).at("status"), "pass");
-  EXPECT_EQ(run_kernel("C3", bp::plena_flash_attention(instance("C3"), {}), 1).at("status"), "pass");
+// Every configuration passes (seeds 1 and 2), and C1's serial cycles are pinned: a
+// regression value recorded from a run, not a hand derivation.
+TEST(FlashAttentionBaseline, PassesEveryConfigAndC1CyclesArePinned) {
+  for (const char* config : {"C1", "C2", "C3", "C4", "C5"})
+    for (uint64_t seed : {1u, 2u}) {
+      const auto r = run_kernel(config, bp::plena_flash_attention(instance(config), {}), seed);
+      EXPECT_EQ(r.at("status"), "pass") << config << " seed " << seed << ": " << r.dump().substr(0, 1500);
+      if (std::string(config) == "C1" && seed == 1) EXPECT_EQ(r.at("cycles").get<uint64_t>(), 17594u);
+    }
 }
 
 }  // namespace

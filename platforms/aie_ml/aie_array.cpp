@@ -707,9 +707,23 @@ RunResult AieArray::collect(uint64_t end_cycle) {
     u.busy_cycles = ch->busy;
     u.stall_cycles = ch->lock_wait + ch->stream_wait;
     r.units.push_back(u);
-    r.memory["dma"][ch->name] = {{"bds", ch->bds_done},     {"bytes", ch->bytes},
-                                 {"busy", ch->busy},        {"lock_wait", ch->lock_wait},
-                                 {"stream_wait", ch->stream_wait}};
+    // Where the channel ended: helps explain outputs that never arrived.
+    std::string state;
+    switch (ch->state) {
+      case Channel::State::Done: state = "done"; break;
+      case Channel::State::WaitLock:
+        state = "waiting for lock " + std::to_string(kernel_->movement.bds[ch->bd].acquire.id) + " (BD '" +
+                kernel_->movement.bds[ch->bd].name + "')";
+        break;
+      case Channel::State::Ready:
+        state = "waiting for its stream partner (BD '" + kernel_->movement.bds[ch->bd].name + "', " +
+                std::to_string(ch->walker.done() * 4) + " of " + std::to_string(ch->walker.total() * 4) + " bytes)";
+        break;
+      default: state = "busy"; break;
+    }
+    r.memory["dma"][ch->name] = {{"bds", ch->bds_done},   {"bytes", ch->bytes},
+                                 {"busy", ch->busy},      {"lock_wait", ch->lock_wait},
+                                 {"stream_wait", ch->stream_wait}, {"state", state}};
   }
   for (auto& [line, l] : lines) r.lines.push_back(l);
   std::sort(r.lines.begin(), r.lines.end(), [](const LineStats& a, const LineStats& b) {

@@ -113,6 +113,11 @@ routes:
   EXPECT_EQ(r.cycles, 187u);
   EXPECT_EQ(r.memory["dma"]["mem0.s2mm0"]["bds"], 4);
   EXPECT_EQ(r.memory["dma"]["mem0.mm2s0"]["bds"], 4);
+  // The rings end waiting: in_ping took the slot out_ping freed at 149 (woken 150, ready
+  // 154) but `up` has finished; out_ping waits for a full slot that never comes.
+  EXPECT_EQ(r.memory["dma"]["mem0.mm2s0"]["state"], "waiting for lock 1 (BD 'out_ping')");
+  EXPECT_EQ(r.memory["dma"]["mem0.s2mm0"]["state"], "waiting for its stream partner (BD 'in_ping', 0 of 128 bytes)");
+  EXPECT_EQ(r.memory["dma"]["tile(0,0).mm2s0"]["state"], "done");
 }
 
 TEST(AieMlDma, MemoryTileZeroPaddingAndStrides) {

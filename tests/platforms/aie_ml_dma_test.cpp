@@ -231,6 +231,41 @@ TEST(AieMlDma, ShimWriteTimingFollowsTheDramModel) {
   EXPECT_EQ(p->read_memory("ddr", 0, 128), pattern(128, 4));
 }
 
+TEST(AieMlDma, BroadcastRouteWaitsForEveryDestination) {
+  // mem0.mm2s0 feeds tile(0,0) and tile(1,0). tile(1,0)'s S2MM BD needs lock 0, which its
+  // core releases with the bundle at cycle 2: the BD wakes at 3 and is ready at 7, so the
+  // broadcast segment runs [7, 23) for both; tile(0,0) (1 hop) completes at 24, tile(1,0)
+  // (2 hops) at 25. tile(0,0)'s S2MM was ready at 4 and waited 3 cycles for its partner.
+  const char* k = R"(.tile 1 0
+  NOP
+  NOP
+  REL 48, 1
+  DONE
+.movement
+buffers:
+  - {name: s, tile: mem0, address: 0, size: 64}
+  - {name: a, tile: [0, 0], address: 0, size: 64}
+  - {name: b, tile: [1, 0], address: 64, size: 64}
+bds:
+  - {name: send, tile: mem0, channel: mm2s0, buffer: s, length: 64}
+  - {name: ra, tile: [0, 0], channel: s2mm0, buffer: a, length: 64}
+  - {name: rb, tile: [1, 0], channel: s2mm1, buffer: b, length: 64, acquire: {lock: 0, value: 1}}
+routes:
+  - {from: {tile: mem0, port: mm2s0}, to: {tile: [0, 0], port: s2mm0}}
+  - {from: {tile: mem0, port: mm2s0}, to: {tile: [1, 0], port: s2mm1}}
+)";
+  auto p = make();
+  load(*p, k);
+  p->write_memory("mem0", 0, pattern(64, 2));
+  const RunResult r = run(*p);
+  ASSERT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(r.cycles, 25u);
+  EXPECT_EQ(r.memory["dma"]["tile(0,0).s2mm0"]["stream_wait"], 3);
+  EXPECT_EQ(r.memory["dma"]["tile(1,0).s2mm1"]["lock_wait"], 3);
+  EXPECT_EQ(p->read_memory("tile_0_0", 0, 64), pattern(64, 2));
+  EXPECT_EQ(p->read_memory("tile_1_0", 64, 64), pattern(64, 2));
+}
+
 TEST(AieMlDma, LockValueOverflowIsAFault) {
   const char* k = R"(.movement
 locks:

@@ -137,9 +137,6 @@ struct Parser {
         error(n, "a compute tile is [column, row]");
         return false;
       }
-      YAML::Node tmp;
-      tmp["c"] = n[0];
-      tmp["r"] = n[1];
       int64_t c, r;
       if (!scalar_int(n[0], c) || !scalar_int(n[1], r)) {
         error(n, "a compute tile is [column, row] with integer coordinates");
@@ -247,8 +244,10 @@ struct Parser {
 
 }  // namespace
 
-bool parse_movement(const std::string& text, const std::string& file, uint32_t first_line, const AieConfig& cfg,
-                    MovementSpec& out, std::vector<isa::Diagnostic>& diags) {
+namespace {
+
+bool parse_movement_impl(const std::string& text, const std::string& file, uint32_t first_line, const AieConfig& cfg,
+                         MovementSpec& out, std::vector<isa::Diagnostic>& diags) {
   out = MovementSpec{};
   Parser p{file, first_line, cfg, diags};
   YAML::Node root;
@@ -494,6 +493,24 @@ bool parse_movement(const std::string& text, const std::string& file, uint32_t f
       p.ok = false;
     }
   return p.ok;
+}
+
+}  // namespace
+
+bool parse_movement(const std::string& text, const std::string& file, uint32_t first_line, const AieConfig& cfg,
+                    MovementSpec& out, std::vector<isa::Diagnostic>& diags) {
+  try {
+    return parse_movement_impl(text, file, first_line, cfg, out, diags);
+  } catch (const YAML::Exception& e) {
+    // Shapes the checks above did not anticipate still end in a diagnostic, never a crash.
+    isa::Diagnostic d;
+    d.file = file;
+    d.line = first_line + static_cast<uint32_t>(std::max(0, e.mark.line));
+    d.col = static_cast<uint32_t>(std::max(0, e.mark.column) + 1);
+    d.message = "data-movement YAML: " + e.msg;
+    diags.push_back(d);
+    return false;
+  }
 }
 
 }  // namespace tlmcraft::aie_ml

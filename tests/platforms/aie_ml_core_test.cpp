@@ -237,6 +237,20 @@ TEST(AieMlCore, NeighbourMemoryIsSharedThroughTheAddressMap) {
   EXPECT_EQ(word(p->read_memory("tile_1_1", 0x80, 4)), 99u);
 }
 
+TEST(AieMlCore, CoresSynchroniseThroughANeighboursLock) {
+  // tile(1,0) releases lock 0 of its west neighbour (id 16 + 0); tile(0,0) waits for it as
+  // its own lock 0 (id 48). Release at cycle 1 -> the waiter retries at 2: ACQ 2, DONE 3,
+  // halt at 4.
+  const char* k = ".tile 0 0\n  ACQ 48, 1\n  DONE\n.tile 1 0\n  NOP\n  REL 16, 1\n  DONE\n";
+  auto p = make();
+  load(*p, k);
+  const RunResult r = run(*p);
+  ASSERT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(r.cycles, 4u);
+  EXPECT_EQ(r.memory["cores"]["tile(0,0)"]["stall_lock"], 2);
+  EXPECT_EQ(r.memory["cores"]["tile(1,0)"]["halt_cycle"], 3);
+}
+
 TEST(AieMlCore, FaultNamesTilePcLineAndBundle) {
   // tile(0,0) has no south neighbour in the compute grid (0x40000 = south window).
   const char* k = ".tile 0 0\n  MOVXM p0, 0x40000\n  LDA r1, [p0]\n  DONE\n";

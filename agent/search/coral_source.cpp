@@ -154,7 +154,9 @@ std::vector<CLoop> find_loops(const std::string& src) {
       const size_t prev_end = l.line_start - 1;
       size_t prev_start = src.rfind('\n', prev_end == 0 ? 0 : prev_end - 1);
       prev_start = prev_start == std::string::npos || prev_end == 0 ? 0 : prev_start + 1;
-      l.has_pragma = trim(src.substr(prev_start, prev_end - prev_start)).rfind("#pragma clang loop", 0) == 0;
+      const std::string prev = trim(src.substr(prev_start, prev_end - prev_start));
+      l.has_pragma = prev.rfind("#pragma clang loop", 0) == 0;
+      if (l.has_pragma) l.pragma = prev;
     }
     loops.push_back(l);
   }

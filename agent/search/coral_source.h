@@ -25,6 +25,7 @@ struct CLoop {
   std::string init, cond, step;  // the header's three clauses, trimmed
   int depth = 0;            // number of enclosing `for` loops
   bool has_pragma = false;  // a `#pragma clang loop` line directly precedes it
+  std::string pragma;       // that line, trimmed ("" if none)
 };
 
 // Every `for` loop in text order (outer loops before the loops they contain).

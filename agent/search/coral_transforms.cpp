@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <vector>
@@ -180,6 +181,43 @@ std::string trimmed(const std::string& s) {
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
+// The trip count of `v = 0; v < EXPR; ++v` with a constant EXPR (nullopt otherwise), or
+// why not.
+std::optional<int64_t> constant_trip(const CLoop& l, const std::map<std::string, int64_t>& defines, std::string& why) {
+  static const std::regex init(R"(^(?:int|size_t|unsigned|int32_t|uint32_t)?\s*(\w+)\s*=\s*0$)");
+  std::smatch m;
+  if (!std::regex_match(l.init, m, init)) {
+    why = "the loop does not start at 0";
+    return std::nullopt;
+  }
+  const std::string v = m[1].str();
+  const std::regex cond("^" + v + R"(\s*<\s*(.+)$)");
+  std::smatch c;
+  if (!std::regex_match(l.cond, c, cond) ||
+      (l.step != "++" + v && l.step != v + "++" && trimmed(l.step) != v + " += 1")) {
+    why = "the loop is not `" + v + " < N; ++" + v + "`";
+    return std::nullopt;
+  }
+  const auto trip = evaluate(c[1].str(), defines);
+  if (!trip) why = "the trip count '" + c[1].str() + "' is not a constant";
+  return trip;
+}
+
+// The code-size multiplier of a loop's unroll pragma (1 without one; a full unroll of
+// an unknown trip counts as 16).
+int64_t unroll_factor(const CLoop& l, const std::map<std::string, int64_t>& defines) {
+  if (!l.has_pragma) return 1;
+  static const std::regex count(R"(unroll_count\((\d+)\))");
+  std::smatch m;
+  if (std::regex_search(l.pragma, m, count)) return std::stoll(m[1].str());
+  if (l.pragma.find("unroll(full)") != std::string::npos) {
+    std::string why;
+    const auto trip = constant_trip(l, defines, why);
+    return trip ? std::max<int64_t>(1, *trip) : 16;
+  }
+  return 1;
+}
+
 }  // namespace
 
 bool is_strip_mined(const std::string& src, size_t loop) {
@@ -252,7 +290,8 @@ bool scale_lmul(std::string& src, size_t loop, int factor, std::string& why) {
   return true;
 }
 
-bool add_unroll_pragma(std::string& src, size_t loop, int count, std::string& why, int64_t max_full_trip) {
+bool add_unroll_pragma(std::string& src, size_t loop, int count, std::string& why, int64_t max_full_trip,
+                       int64_t max_nest_factor) {
   const auto loops = find_loops(src);
   if (loop >= loops.size()) {
     why = "no loop " + std::to_string(loop);
@@ -267,36 +306,33 @@ bool add_unroll_pragma(std::string& src, size_t loop, int count, std::string& wh
     why = "the loop already has a loop pragma";
     return false;
   }
+  const auto defines = integer_defines(src);
   std::string pragma;
+  int64_t factor = count;
   if (count == 0) {
-    static const std::regex init(R"(^(?:int|size_t|unsigned|int32_t|uint32_t)?\s*(\w+)\s*=\s*0$)");
-    std::smatch m;
-    if (!std::regex_match(l.init, m, init)) {
-      why = "the loop does not start at 0";
-      return false;
-    }
-    const std::string v = m[1].str();
-    const std::regex cond("^" + v + R"(\s*<\s*(.+)$)");
-    std::smatch c;
-    if (!std::regex_match(l.cond, c, cond) ||
-        (l.step != "++" + v && l.step != v + "++" && trimmed(l.step) != v + " += 1")) {
-      why = "the loop is not `" + v + " < N; ++" + v + "`";
-      return false;
-    }
-    const auto trip = evaluate(c[1].str(), integer_defines(src));
-    if (!trip) {
-      why = "the trip count '" + c[1].str() + "' is not a constant";
-      return false;
-    }
+    const auto trip = constant_trip(l, defines, why);
+    if (!trip) return false;
     if (*trip > max_full_trip) {
       why = "the trip count " + std::to_string(*trip) + " exceeds " + std::to_string(max_full_trip);
       return false;
     }
+    factor = *trip;
     pragma = "#pragma clang loop unroll(full)";
   } else if (count >= 2) {
     pragma = "#pragma clang loop unroll_count(" + std::to_string(count) + ")";
   } else {
     why = "unroll count must be at least 2";
+    return false;
+  }
+  // Unroll factors multiply along a loop nest; the ITCM holds 8 KB of code.
+  int64_t nest = factor;
+  for (const auto& o : loops) {
+    const bool related = (o.for_pos < l.for_pos && l.for_pos < o.end) || (l.for_pos < o.for_pos && o.for_pos < l.end);
+    if (related) nest *= unroll_factor(o, defines);
+  }
+  if (nest > max_nest_factor) {
+    why = "unrolling would replicate the loop nest " + std::to_string(nest) + " times (at most " +
+          std::to_string(max_nest_factor) + ")";
     return false;
   }
   src.insert(l.line_start, l.indent + pragma + "\n");

@@ -29,8 +29,11 @@ bool scale_lmul(std::string& src, size_t loop, int factor, std::string& why);
 // `#pragma clang loop unroll(full)` on its own line before loop `loop`. Full unrolling
 // is refused unless the trip count is a constant (`i = 0; i < EXPR; ++i` with EXPR an
 // integer expression of #defines) of at most `max_full_trip`. Refused when `for` does
-// not start its line or a loop pragma is already there.
-bool add_unroll_pragma(std::string& src, size_t loop, int count, std::string& why, int64_t max_full_trip = 16);
+// not start its line, a loop pragma is already there, or the product of the unroll
+// factors of the loops nested in or around it (full = the trip count) would exceed
+// `max_nest_factor` (the kernel's code must fit the 8 KB ITCM).
+bool add_unroll_pragma(std::string& src, size_t loop, int count, std::string& why, int64_t max_full_trip = 16,
+                       int64_t max_nest_factor = 16);
 
 // Copies the input tensor `macro` (B for B_ADDR) from external memory into a static
 // DTCM buffer `stage_<macro>` at the start of main (vector loads/stores of e8m8 groups)

@@ -232,6 +232,23 @@ TEST(CoralUnroll, FullUnrollOnlyForSmallConstantTrips) {
   EXPECT_EQ(why, "the loop does not start its line");
 }
 
+// Factors multiply along a nest: a full unroll of 3 inside unroll_count(8) is 24 copies.
+TEST(CoralUnroll, RefusesNestsThatWouldOutgrowTheItcm) {
+  std::string s =
+      "#define DIM_K 3\n"
+      "void f(int n) {\n"
+      "  for (int i = 0; i < n; ++i) {\n"
+      "    for (int dr = 0; dr < DIM_K; ++dr) g(i, dr);\n"
+      "  }\n"
+      "}\n";
+  std::string why;
+  ASSERT_TRUE(add_unroll_pragma(s, 0, 8, why)) << why;
+  EXPECT_FALSE(add_unroll_pragma(s, 1, 0, why));
+  EXPECT_EQ(why, "unrolling would replicate the loop nest 24 times (at most 16)");
+  // 8 x 3 = 24 fits a limit of 32.
+  EXPECT_TRUE(add_unroll_pragma(s, 1, 0, why, 16, 32)) << why;
+}
+
 TEST(CoralStage, CopiesAnInputIntoDtcmAndRedirectsItsUses) {
   std::string s = kRelu, why;
   ASSERT_TRUE(stage_in_dtcm(s, "X", why)) << why;

@@ -222,6 +222,8 @@ void Workspace::mark_submitted(const Workload& w, int version, const std::string
 
 std::optional<json> Workspace::submitted(const Workload& w) const { return read_json(slot_dir(w) + "/submitted.json"); }
 
-void Workspace::write_metadata(const json& meta) { write_file_atomic(root_ + "/run.json", meta.dump(1) + "\n"); }
+void Workspace::write_metadata(const Workload& w, const json& meta) {
+  write_file_atomic(slot_dir(w) + "/run.json", meta.dump(1) + "\n");
+}
 
 }  // namespace tlmcraft::agent

@@ -1,11 +1,11 @@
 // The per-run workspace: one directory per workload holding every kernel version the
 // agent wrote and the report of each evaluation, plus the best correct version so far.
 //
-//   <root>/<task>_<platform>_<config>/v001.asm       kernel versions (".c" for C kernels)
+//   <root>/<task>_<platform>_<config>/run.json       the run's metadata (provider, options)
+//                                      v001.asm       kernel versions (".c" for C kernels)
 //                                      v001.report.json   the last evaluation of v001
 //                                      best.asm, best.report.json, best.json
 //                                      submitted.json     written by the submit tool
-//   <root>/run.json                                   run metadata
 //
 // Every file is written atomically (temporary file in the same directory, fsync, rename,
 // fsync of the directory), and version numbers continue after the highest one on disk,
@@ -68,8 +68,9 @@ class Workspace {
   void mark_submitted(const Workload& w, int version, const std::string& note);
   std::optional<nlohmann::json> submitted(const Workload& w) const;
 
-  // <root>/run.json (replaced atomically).
-  void write_metadata(const nlohmann::json& meta);
+  // <slot>/run.json (replaced atomically; per workload, so parallel runs sharing a
+  // workspace root do not overwrite each other's).
+  void write_metadata(const Workload& w, const nlohmann::json& meta);
 
  private:
   std::string root_;

@@ -173,7 +173,7 @@ int cmd_agent(const Args& args) {
   const bool quiet = vm["quiet"].as<bool>();
   if (!quiet) lo.log = [&](const std::string& line) { std::cerr << "[agent " << w.key() << "] " << line << "\n"; };
 
-  workspace.write_metadata({{"workload", w.key()}, {"provider", provider->name()}, {"transcript", transcript},
+  workspace.write_metadata(w, {{"workload", w.key()}, {"provider", provider->name()}, {"transcript", transcript},
                             {"budget", pr.budget_rounds}, {"run", lo.run_info}});
   agent::LoopResult result;
   try {

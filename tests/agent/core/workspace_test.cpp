@@ -87,8 +87,8 @@ TEST(Workspace, ReportsEvaluationLogAndBest) {
   EXPECT_EQ(ws.report(kW, 1)->value("status", ""), "fail");
   ws.mark_submitted(kW, 3, "pass");
   EXPECT_EQ(ws.submitted(kW)->value("version", 0), 3);
-  ws.write_metadata({{"k", 1}});
-  EXPECT_EQ(test::read_file(dir / "run.json"), "{\n \"k\": 1\n}\n");
+  ws.write_metadata(kW, {{"k", 1}});
+  EXPECT_EQ(test::read_file(dir / "silu_plena_C1/run.json"), "{\n \"k\": 1\n}\n");
 }
 
 }  // namespace

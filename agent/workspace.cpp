@@ -150,9 +150,26 @@ KernelVersion Workspace::write_version(const Workload& w, const std::string& cod
   const std::string dir = slot_dir(w);
   int next = 1;
   if (const auto cur = current(w)) next = cur->number + 1;
-  KernelVersion v{next, dir + "/" + version_stem(next) + "." + extension, extension};
-  write_file_atomic(v.path, code);
-  return v;
+  // Written under a temporary name, then hard-linked to the version name, which fails if
+  // that name exists: a concurrent writer (another process on the same workspace) makes
+  // this one take the next number instead of replacing its version.
+  const std::string tmp = dir + "/.version.tmp." + std::to_string(::getpid());
+  write_file_atomic(tmp, code);
+  for (;; ++next) {
+    KernelVersion v{next, dir + "/" + version_stem(next) + "." + extension, extension};
+    const std::string other = dir + "/" + version_stem(next) + (extension == "asm" ? ".c" : ".asm");
+    if (::access(other.c_str(), F_OK) == 0) continue;  // v003.c taken: v003.asm would be a second v003
+    if (::link(tmp.c_str(), v.path.c_str()) == 0) {
+      ::unlink(tmp.c_str());
+      fsync_dir(dir);
+      return v;
+    }
+    if (errno != EEXIST) {
+      const auto e = sys_error("cannot create kernel version", v.path);
+      ::unlink(tmp.c_str());
+      throw e;
+    }
+  }
 }
 
 std::string Workspace::read_version(const KernelVersion& v) const {

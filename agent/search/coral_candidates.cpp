@@ -30,9 +30,9 @@ std::vector<Candidate> generate_coral_candidates(const std::string& parent, cons
           [&](std::string& s, std::string& why) { return scale_lmul(s, i, f, why); });
   }
   // DTCM staging: the largest inputs first (the most external reads saved when re-read).
+  // Outputs after inputs: their external writes are posted, so staging them gains less.
   for (const auto& t : layout_tensors(parent)) {
-    if (t.role == "output") continue;
-    add("stage " + t.macro + " in DTCM", 10 - 1e-6 * static_cast<double>(t.bytes),
+    add("stage " + t.macro + " in DTCM", (t.role == "output" ? 11 : 10) - 1e-6 * static_cast<double>(t.bytes),
         [&](std::string& s, std::string& why) { return stage_in_dtcm(s, t.macro, why); });
   }
   // Unrolling: innermost (deepest) loops first; full unrolling of small constant trips.

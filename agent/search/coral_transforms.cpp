@@ -347,8 +347,9 @@ bool stage_in_dtcm(std::string& src, const std::string& macro, std::string& why,
     why = "no tensor " + macro + " in the layout";
     return false;
   }
-  if (t->role != "input" && t->role != "weight" && t->role != "kv") {
-    why = macro + " is an " + t->role + " (only input, weight and kv tensors are read-only)";
+  const bool output = t->role == "output";
+  if (!output && t->role != "input" && t->role != "weight") {
+    why = macro + " is a " + t->role + " tensor (only inputs, weights and outputs are staged)";
     return false;
   }
   std::string buffer = "stage_" + macro;
@@ -376,7 +377,7 @@ bool stage_in_dtcm(std::string& src, const std::string& macro, std::string& why,
     if (line_head.rfind("#", 0) != 0) uses.push_back(p);
   }
   if (uses.empty()) {
-    why = macro + " is never read";
+    why = macro + " is never used";
     return false;
   }
   const auto functions = find_functions(src);
@@ -393,21 +394,41 @@ bool stage_in_dtcm(std::string& src, const std::string& macro, std::string& why,
     }
   const std::string type = t->format == "int8" ? "int8_t" : t->format == "int16" ? "int16_t" : "int32_t";
   const std::string bytes = std::to_string(t->bytes);
-  const std::string copy =
-      "\n  /* search agent: " + macro + " staged in DTCM (read from external memory once) */\n"
-      "  for (size_t stage_i = 0; stage_i < " + bytes + ";) {\n"
-      "    size_t stage_vl = __riscv_vsetvl_e8m8(" + bytes + " - stage_i);\n"
-      "    __riscv_vse8_v_i8m8((int8_t*)" + buffer + " + stage_i, __riscv_vle8_v_i8m8((const int8_t*)" + addr +
-      " + stage_i, stage_vl), stage_vl);\n"
-      "    stage_i += stage_vl;\n"
-      "  }";
+  // e8m8 groups: 128 bytes per vector instruction, whatever the element type.
+  auto copy = [&](const std::string& to, const std::string& from, const std::string& what) {
+    return "  /* search agent: " + macro + " " + what + " */\n"
+           "  for (size_t stage_i = 0; stage_i < " + bytes + ";) {\n"
+           "    size_t stage_vl = __riscv_vsetvl_e8m8(" + bytes + " - stage_i);\n"
+           "    __riscv_vse8_v_i8m8((int8_t*)" + to + " + stage_i, __riscv_vle8_v_i8m8((const int8_t*)" + from +
+           " + stage_i, stage_vl), stage_vl);\n"
+           "    stage_i += stage_vl;\n"
+           "  }";
+  };
   std::string out = src;
   // Back to front so earlier offsets stay valid.
   for (auto it = uses.rbegin(); it != uses.rend(); ++it) out.replace(*it, addr.size(), "((uintptr_t)" + buffer + ")");
-  // Recompute main's body position after the replacements before it.
+  // main's position after the replacements before it.
   const auto fs = find_functions(out);
   const auto m2 = std::find_if(fs.begin(), fs.end(), [](const CFunction& f) { return f.name == "main"; });
-  out.insert(m2->open + 1, copy);
+  if (output) {
+    // The copy-out runs once, after everything main computed: before its only `return`,
+    // which must be its last statement.
+    const auto returns = find_word(out, "return", m2->open, m2->end);
+    if (returns.size() != 1) {
+      why = "main has " + std::to_string(returns.size()) + " return statements (the copy-out needs exactly one, last)";
+      return false;
+    }
+    const size_t semi = out.find(';', returns[0]);
+    if (semi == std::string::npos || semi > m2->end || !trimmed(out.substr(semi + 1, m2->end - 1 - (semi + 1))).empty()) {
+      why = "main's return is not its last statement";
+      return false;
+    }
+    size_t at = out.rfind('\n', returns[0]);
+    at = at == std::string::npos ? returns[0] : at + 1;
+    out.insert(at, copy(addr, buffer, "computed in DTCM, written to external memory once") + "\n");
+  } else {
+    out.insert(m2->open + 1, "\n" + copy(buffer, addr, "staged in DTCM (read from external memory once)"));
+  }
   out.insert(decl_at, "static " + type + " " + buffer + "[" + std::to_string(t->elements) +
                           "] __attribute__((aligned(16)));  /* DTCM copy of " + macro + " (search agent) */\n");
   src = std::move(out);

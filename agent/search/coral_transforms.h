@@ -35,12 +35,15 @@ bool scale_lmul(std::string& src, size_t loop, int factor, std::string& why);
 bool add_unroll_pragma(std::string& src, size_t loop, int count, std::string& why, int64_t max_full_trip = 16,
                        int64_t max_nest_factor = 16);
 
-// Copies the input tensor `macro` (B for B_ADDR) from external memory into a static
-// DTCM buffer `stage_<macro>` at the start of main (vector loads/stores of e8m8 groups)
-// and points every other use of <macro>_ADDR at the buffer. Refused when the tensor is
-// not an input, weight or kv tensor of the layout, is already staged, or the DTCM would not hold the
-// existing static arrays, the buffer and `reserve_bytes` (stack, small data). Inputs,
-// weights and kv tensors are read-only for the kernel, so the copy stays valid.
+// Moves tensor `macro` (B for B_ADDR) into a static DTCM buffer `stage_<macro>` and
+// points every use of <macro>_ADDR at it. An input or weight is copied in at the start
+// of main (e8m8 vector loads/stores: one external read of each byte instead of one per
+// re-read); an output is computed in the buffer and copied out once before main's
+// return (external writes in 128-byte groups). Refused when the tensor is not an input,
+// weight or output of the layout (kv tensors may be updated in place), is already
+// staged, is never used, an output's main does not end in its only `return`, or the
+// DTCM would not hold the existing static arrays, the buffer and `reserve_bytes`
+// (stack, small data).
 bool stage_in_dtcm(std::string& src, const std::string& macro, std::string& why, int64_t dtcm_bytes = 32768,
                    int64_t reserve_bytes = 4096);
 

@@ -282,10 +282,42 @@ TEST(CoralStage, CopiesAnInputIntoDtcmAndRedirectsItsUses) {
   EXPECT_EQ(why, "X is already staged");
 }
 
-TEST(CoralStage, RefusesOutputsUnknownTensorsAndWhatDoesNotFit) {
+TEST(CoralStage, ComputesAnOutputInDtcmAndCopiesItOutBeforeReturn) {
   std::string s = kRelu, why;
-  EXPECT_FALSE(stage_in_dtcm(s, "Y", why));
-  EXPECT_EQ(why, "Y is an output (only input, weight and kv tensors are read-only)");
+  ASSERT_TRUE(stage_in_dtcm(s, "Y", why)) << why;
+  EXPECT_EQ(s.substr(s.find("#include <riscv_vector.h>\n")),
+            "#include <riscv_vector.h>\n"
+            "static int8_t stage_y[512] __attribute__((aligned(16)));  /* DTCM copy of Y (search agent) */\n"
+            "int main(void) {\n"
+            "  const int8_t* x = (const int8_t*)X_ADDR;\n"
+            "  int8_t* y = (int8_t*)((uintptr_t)stage_y);\n"
+            "  for (size_t i = 0; i < DIM_N;) {\n"
+            "    size_t vl = __riscv_vsetvl_e8m4(DIM_N - i);\n"
+            "    vint8m4_t v = __riscv_vle8_v_i8m4(x + i, vl);\n"
+            "    __riscv_vse8_v_i8m4(y + i, __riscv_vmax_vx_i8m4(v, 0, vl), vl);\n"
+            "    i += vl;\n"
+            "  }\n"
+            "  /* search agent: Y computed in DTCM, written to external memory once */\n"
+            "  for (size_t stage_i = 0; stage_i < 512;) {\n"
+            "    size_t stage_vl = __riscv_vsetvl_e8m8(512 - stage_i);\n"
+            "    __riscv_vse8_v_i8m8((int8_t*)Y_ADDR + stage_i, __riscv_vle8_v_i8m8((const int8_t*)stage_y + stage_i, "
+            "stage_vl), stage_vl);\n"
+            "    stage_i += stage_vl;\n"
+            "  }\n"
+            "  return 0;\n"
+            "}\n");
+  // An early return would skip the copy-out.
+  std::string early = kRelu;
+  early.replace(early.find("  for (size_t i"), 0, "  if (DIM_N == 0) return 0;\n");
+  EXPECT_FALSE(stage_in_dtcm(early, "Y", why));
+  EXPECT_EQ(why, "main has 2 return statements (the copy-out needs exactly one, last)");
+}
+
+TEST(CoralStage, RefusesKvUnknownTensorsAndWhatDoesNotFit) {
+  std::string s = kRelu, why;
+  std::string kv = std::string(kRelu) + "#define K_ADDR 0x20000400u  /* int8 [4] kv */\n#define K_ELEMS 4\n";
+  EXPECT_FALSE(stage_in_dtcm(kv, "K", why));
+  EXPECT_EQ(why, "K is a kv tensor (only inputs, weights and outputs are staged)");
   EXPECT_FALSE(stage_in_dtcm(s, "W", why));
   EXPECT_EQ(why, "no tensor W in the layout");
   // 512 bytes of static arrays + 512 staged + 4096 reserved = 5120 > 5000.
@@ -302,9 +334,9 @@ TEST(CoralCandidates, RelUBaselineGivesLmulStagingAndUnrollCandidatesInPreferenc
   const auto c = generate_coral_candidates(kRelu, ctx);
   std::vector<std::string> names;
   for (const auto& x : c) names.push_back(x.name);
-  // x8 and x4 exceed m8 from e8m4; x2 is legal. Only X is an input. Loop 0 has no
+  // x8 and x4 exceed m8 from e8m4; x2 is legal. Input X before output Y. Loop 0 has no
   // constant `++i` trip, so it is not fully unrolled.
-  EXPECT_EQ(names, (std::vector<std::string>{"LMUL x2 in loop 0", "stage X in DTCM", "unroll loop 0 x4",
+  EXPECT_EQ(names, (std::vector<std::string>{"LMUL x2 in loop 0", "stage X in DTCM", "stage Y in DTCM", "unroll loop 0 x4",
                                              "unroll loop 0 x2", "unroll loop 0 x8"}));
 }
 

@@ -19,9 +19,10 @@ namespace {
 
 namespace bp = tlmcraft::tasks::plena;
 
-nlohmann::json run_kernel(const std::string& config, const std::string& kernel, uint64_t seed) {
+nlohmann::json run_kernel(const std::string& config, const std::string& kernel, uint64_t seed,
+                          const std::string& mode = "serial") {
   setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  auto platform = make_platform("plena");
+  auto platform = make_platform("plena", "default", {"timing.mode=" + mode});
   EvalOptions o;
   o.task = "flash_attention";
   o.config = config;
@@ -71,6 +72,11 @@ TEST(FlashAttentionBaseline, KvBlockIsAParameter) {
   // Eight blocks (seven rescales of the accumulator) still pass.
   const auto r = run_kernel("C4", k16, 1);
   EXPECT_EQ(r.at("status"), "pass") << r.dump().substr(0, 1500);
+  // One block of all 64 keys at C2 (s = 64): no rescale, O = (E / l) V directly.
+  const std::string k64 = bp::plena_flash_attention(instance("C2"), {}, 64);
+  EXPECT_EQ(count(k64, "online softmax over a block of 64 keys"), 1u);
+  EXPECT_EQ(count(k64, "diag(alpha"), 0u);
+  EXPECT_EQ(run_kernel("C2", k64, 1).at("status"), "pass");
 }
 
 TEST(FlashAttentionBaseline, BadKvBlocksAreRejected) {
@@ -85,15 +91,19 @@ TEST(FlashAttentionBaseline, BadKvBlocksAreRejected) {
   }
 }
 
-// Every configuration passes (seeds 1 and 2), and C1's serial cycles are pinned: a
-// regression value recorded from a run, not a hand derivation.
+// Every configuration passes (seeds 1 and 2 serial, seed 1 pipelined: same numerics),
+// and C1's serial cycles are pinned: a regression value recorded from a run, not a hand
+// derivation.
 TEST(FlashAttentionBaseline, PassesEveryConfigAndC1CyclesArePinned) {
-  for (const char* config : {"C1", "C2", "C3", "C4", "C5"})
+  for (const char* config : {"C1", "C2", "C3", "C4", "C5"}) {
+    const std::string kernel = bp::plena_flash_attention(instance(config), {});
     for (uint64_t seed : {1u, 2u}) {
-      const auto r = run_kernel(config, bp::plena_flash_attention(instance(config), {}), seed);
+      const auto r = run_kernel(config, kernel, seed);
       EXPECT_EQ(r.at("status"), "pass") << config << " seed " << seed << ": " << r.dump().substr(0, 1500);
       if (std::string(config) == "C1" && seed == 1) EXPECT_EQ(r.at("cycles").get<uint64_t>(), 17594u);
     }
+    EXPECT_EQ(run_kernel(config, kernel, 1, "pipelined").at("status"), "pass") << config << " pipelined";
+  }
 }
 
 }  // namespace

@@ -137,7 +137,7 @@ class HarnessToolbox : public Toolbox {
     try {
       (void)tasks::Registry::builtin().instance(w.task, w.platform, w.config);
     } catch (const std::exception& e) {
-      throw ToolFailure(std::string("unknown workload ") + w.key() + ": " + e.what());
+      throw ToolFailure("no workload " + w.key() + ": " + e.what());
     }
     return w;
   }

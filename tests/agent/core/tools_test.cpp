@@ -79,7 +79,10 @@ TEST_F(ToolsTest, UnknownToolAndWorkloadAreErrors) {
   EXPECT_EQ(r.text.rfind("unknown tool 'compile' (tools: write_code, check_syntax,", 0), 0u) << r.text;
   r = call("get_task", {{"task", "nosuchtask"}});
   EXPECT_TRUE(r.is_error);
-  EXPECT_EQ(r.text.rfind("get_task: unknown workload nosuchtask/plena/C1: ", 0), 0u) << r.text;
+  EXPECT_EQ(r.text.rfind("get_task: no workload nosuchtask/plena/C1: ", 0), 0u) << r.text;
+  r = call("run_evaluation", {{"task", "conv2d"}});  // a cell PLENA does not support
+  EXPECT_TRUE(r.is_error);
+  EXPECT_EQ(r.text.rfind("run_evaluation: no workload conv2d/plena/C1: ", 0), 0u) << r.text;
   r = call("get_task", {{"config", "C9"}});
   EXPECT_TRUE(r.is_error);
   r = call("get_hardware_config", {{"platform", "tpu"}});

@@ -1,5 +1,7 @@
 #include "harness/cli/cli_util.h"
 
+#include <algorithm>
+
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -103,7 +105,13 @@ void load_input_file(Platform& p, const std::string& spec) {
     }
   }
   const std::string bytes = read_text_file(file);
-  p.write_memory("hbm", addr, std::vector<uint8_t>(bytes.begin(), bytes.end()));
+  // The platform's off-chip memory: HBM on PLENA, DDR on AIE-ML, external memory on Coral.
+  const auto mems = p.memories();
+  std::string memory;
+  for (const char* m : {"hbm", "ddr", "ext"})
+    if (memory.empty() && std::find(mems.begin(), mems.end(), m) != mems.end()) memory = m;
+  if (memory.empty()) throw InputError("--hbm-in: platform " + p.name() + " has no off-chip memory");
+  p.write_memory(memory, addr, std::vector<uint8_t>(bytes.begin(), bytes.end()));
 }
 
 void dump_memory(const Platform& p, const std::string& spec, nlohmann::json& out, std::ostream& text) {

@@ -16,6 +16,7 @@
 #include "harness/suite_runner.h"
 #include "harness/summary.h"
 #include "platforms/registry.h"
+#include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
 
 namespace po = boost::program_options;
@@ -256,8 +257,13 @@ int cmd_bench(const Args& args) {
             job.kernel = nested_kernel_path(kernel_dir, platform, task->name, config).string();
           }
         }
-        if (!ps.supported)
+        if (!ps.supported) {
           job.known_result = unsupported_record(platform, platform_config, *task, config, job.kernel, ps.reason);
+        } else if (!use_kernels && !tasks::has_baseline(registry.instance(task->name, platform, config))) {
+          if (all_platforms) continue;  // a platform whose baselines do not exist yet is left out
+          job.known_result = unsupported_record(platform, platform_config, *task, config, job.kernel,
+                                                "no baseline kernel on " + platform + " yet");
+        }
         jobs.push_back(std::move(job));
       }
     }

@@ -16,7 +16,7 @@ std::string plena_flash_attention(const Instance& inst, const PlenaArch& arch, u
   if (!blk || blk % 16 || blk > arch.vlen || s % blk || s % arch.v_rows)
     throw std::invalid_argument("FlashAttention template: the KV block (" + std::to_string(blk) +
                                 ") must be a multiple of 16, at most VLEN = " + std::to_string(arch.vlen) +
-                                " and divide s = " + std::to_string(s));
+                                " and divide s = " + std::to_string(s) + " (a multiple of BLEN)");
   const uint32_t blocks = s / blk;
   StageEmitter e(arch, scratch_base(*layout));
   e.writer().comment("PLENA template baseline: " + inst.task().name + " " + inst.config().name + ", online softmax over " +
@@ -30,7 +30,7 @@ std::string plena_flash_attention(const Instance& inst, const PlenaArch& arch, u
   // output O and the running sum l (broadcast over a row) in two copies each (a block
   // reads the previous copy while writing the other); diag(alpha) [s, s] and the identity.
   const HbmMat sc = e.scratch(s, V), ex = e.scratch(s, V), pr = e.scratch(s, V);
-  HbmMat alpha = e.scratch(s, V), recip = e.scratch(s, V), alpha_recip = e.scratch(s, V);
+  const HbmMat alpha = e.scratch(s, V), recip = e.scratch(s, V), alpha_recip = e.scratch(s, V);
   const HbmMat acc[2] = {e.scratch(s, d), e.scratch(s, d)};
   const HbmMat sum[2] = {e.scratch(s, V), e.scratch(s, V)};
   const HbmMat diag = e.scratch(s, spad);

@@ -1,7 +1,6 @@
 #include "harness/cli/cli_util.h"
 
 #include <algorithm>
-
 #include <fstream>
 #include <iomanip>
 #include <iostream>

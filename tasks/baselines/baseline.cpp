@@ -4,6 +4,7 @@
 #include <map>
 
 #include "tasks/baselines/coral/c_baseline.h"
+#include "tasks/baselines/aie_ml/generators.h"
 #include "tasks/baselines/plena/generators.h"
 
 namespace tlmcraft::tasks {
@@ -31,10 +32,20 @@ const plena::GeneratorMap& plena_generators() {
   return g;
 }
 
+const aie_ml::GeneratorMap& aie_ml_generators() {
+  static const aie_ml::GeneratorMap g = [] {
+    aie_ml::GeneratorMap all = aie_ml::vector_generators();
+    for (auto& [name, gen] : aie_ml::matmul_generators()) all[name] = gen;
+    return all;
+  }();
+  return g;
+}
+
 }  // namespace
 
 bool has_baseline(const Instance& inst) {
   if (inst.platform() == PlatformId::Coral) return coral::has_c_baseline(inst.task().name);
+  if (inst.platform() == PlatformId::AieMl) return aie_ml_generators().count(inst.task().name) > 0;
   return inst.platform() == PlatformId::Plena && plena_generators().count(inst.task().name);
 }
 
@@ -43,6 +54,7 @@ std::string baseline_kernel(const Instance& inst, const nlohmann::json& platform
     throw TaskError(std::string("no baseline kernel for task '") + inst.task().name + "' on " +
                     platform_name(inst.platform()) + " yet");
   if (inst.platform() == PlatformId::Coral) return coral::c_baseline(inst);
+  if (inst.platform() == PlatformId::AieMl) return aie_ml_generators().at(inst.task().name)(inst, platform_config);
   return plena_generators().at(inst.task().name)(inst, plena_arch(platform_config));
 }
 

@@ -168,12 +168,16 @@ std::vector<Candidate> next_batch(const std::vector<Evaluated>& evaluated, const
   for (size_t p = 0; p < parents.size() && p < max_parents && out.size() < batch; ++p) {
     std::vector<Candidate> local;
     const std::vector<Candidate>* cands = nullptr;
+    SearchContext pctx = ctx;
+    pctx.hot_lines = parents[p]->hot_lines;
+    // A profiled parent ranks its candidates differently from an unprofiled one.
+    const std::string key = parents[p]->text + (pctx.hot_lines.empty() ? "" : "\x01profiled");
     if (cache) {
-      auto it = cache->find(parents[p]->text);
-      if (it == cache->end()) it = cache->emplace(parents[p]->text, generate_candidates(parents[p]->text, ctx)).first;
+      auto it = cache->find(key);
+      if (it == cache->end()) it = cache->emplace(key, generate_candidates(parents[p]->text, pctx)).first;
       cands = &it->second;
     } else {
-      local = generate_candidates(parents[p]->text, ctx);
+      local = generate_candidates(parents[p]->text, pctx);
       cands = &local;
     }
     for (const auto& c : *cands) {

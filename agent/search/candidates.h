@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "agent/search/analysis.h"
@@ -18,6 +19,9 @@ struct SearchContext {
   size_t max_instructions = 4096;     // static size limit of any candidate
   uint64_t seed = 1;                  // tie-break order among equally ranked candidates
   std::string language;               // "c": a Coral C kernel (agent/search/coral_*), else PLENA assembly
+  // The parent's hottest source lines (line, cycles) from the profile tool; Coral
+  // candidates of loops holding them are tried first. Empty: no profile.
+  std::vector<std::pair<int, double>> hot_lines;
 };
 
 struct Candidate {
@@ -39,6 +43,7 @@ struct Evaluated {
   std::string text;
   bool correct = false;
   double cycles = 0;
+  std::vector<std::pair<int, double>> hot_lines;  // from a profile call right after its evaluation
 };
 
 // The next batch to evaluate: candidates of the best correct kernels (best first) not

@@ -3,7 +3,9 @@
 // unroll pragmas. Ordered by a fixed preference that follows the Coral timing model
 // (docs/search-agent.md, "Coral"): fewer strip-mine iterations first (each iteration
 // pays the scalar loop overhead and a vsetvl), then fewer external-memory reads, then
-// fewer backward branches.
+// fewer backward branches. With a profile of the parent (context.hot_lines), the
+// LMUL and unroll candidates of the loops holding the most profiled cycles come first
+// and those of loops holding none of the hottest lines last.
 #pragma once
 #include <string>
 #include <vector>

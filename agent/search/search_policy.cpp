@@ -108,6 +108,11 @@ History read_history(const std::vector<Message>& conversation) {
         e.cycles = number(data, "cycles");
         h.evaluated.push_back(e);
         if (current == h.baseline) h.baseline_evaluated = true;
+      } else if (call.name == "profile" && !failed && !h.evaluated.empty() && data.contains("hot_lines") &&
+                 data["hot_lines"].is_array()) {
+        // profile reports the latest evaluation: the kernel just evaluated.
+        for (const auto& l : data["hot_lines"])
+          if (l.is_object()) h.evaluated.back().hot_lines.emplace_back(static_cast<int>(number(l, "line")), number(l, "cycles"));
       } else if (call.name == "submit" && !failed) {
         h.submitted = true;
       }
@@ -184,16 +189,20 @@ Turn plan_turn(const History& h, const PolicyOptions& options, std::map<std::str
             fmt_speedup(base, best->cycles) + ").";
   else
     text += "no correct kernel evaluated yet.";
+  // Coral: each evaluation's hottest source lines steer its candidates (PLENA: no change).
+  const bool profile = options.profile && h.language == "c";
   if (!h.baseline_evaluated) {
     text += " Evaluating the baseline.";
     call("write_code", {{"code", h.baseline}});
     call("run_evaluation");
+    if (profile) call("profile");
   }
   if (!batch.empty()) text += " Trying:";
   for (size_t i = 0; i < batch.size(); ++i) {
     text += (i ? "; " : " ") + batch[i].name;
     call("write_code", {{"code", batch[i].text}});
     call("run_evaluation");
+    if (profile) call("profile");
   }
   turn.text = text;
   return turn;

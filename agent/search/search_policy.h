@@ -50,6 +50,7 @@ struct PolicyOptions {
   size_t batch = 4;        // candidates per turn
   uint64_t seed = 1;
   size_t max_instructions = 4096;
+  bool profile = false;    // Coral: call profile after each evaluation (hot lines steer the candidates)
 };
 
 struct Turn {

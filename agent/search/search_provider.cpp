@@ -30,6 +30,7 @@ class SearchProvider : public Provider {
     const search::History h = search::read_history(conversation);
     search::PolicyOptions po;
     po.seed = options_.seed;
+    po.profile = std::any_of(tools.begin(), tools.end(), [](const ToolSpec& t) { return t.name == "profile"; });
     const search::Turn turn = search::plan_turn(h, po, &cache_);
     Completion c;
     c.message.role = Role::Assistant;

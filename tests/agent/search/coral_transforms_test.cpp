@@ -340,5 +340,33 @@ TEST(CoralCandidates, RelUBaselineGivesLmulStagingAndUnrollCandidatesInPreferenc
                                              "unroll loop 0 x2", "unroll loop 0 x8"}));
 }
 
+// With a profile, the loop holding the hottest lines is unrolled first and a loop none of
+// them fall in comes last.
+TEST(CoralCandidates, HotLinesOrderTheUnrollCandidates) {
+  const std::string src =
+      "void f(int n) {\n"                           // line 1
+      "  for (int i = 0; i < n; ++i) {\n"           // line 2: loop 0
+      "    for (int k = 0; k < n; ++k) g(i, k);\n"  // line 3: loop 1 (hot)
+      "  }\n"
+      "  for (int j = 0; j < n; ++j) h(j);\n"       // line 5: loop 2 (not profiled)
+      "}\n";
+  SearchContext ctx;
+  ctx.language = "c";
+  std::vector<std::string> names;
+  for (const auto& c : generate_coral_candidates(src, ctx)) names.push_back(c.name);
+  // No profile: deeper loops first (loop 1 at depth 1), then text order (loop 0, loop 2).
+  EXPECT_EQ(names, (std::vector<std::string>{"unroll loop 1 x4", "unroll loop 0 x4", "unroll loop 2 x4",
+                                             "unroll loop 1 x2", "unroll loop 0 x2", "unroll loop 2 x2",
+                                             "unroll loop 1 x8", "unroll loop 0 x8", "unroll loop 2 x8"}));
+  // Line 2 (loop 0's own line) 100 cycles, line 3 (loop 1) 900: own shares 0.1 and 0.9;
+  // loop 2 holds no hot line.
+  ctx.hot_lines = {{3, 900}, {2, 100}};
+  names.clear();
+  for (const auto& c : generate_coral_candidates(src, ctx)) names.push_back(c.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"unroll loop 1 x4", "unroll loop 1 x2", "unroll loop 1 x8",
+                                             "unroll loop 0 x4", "unroll loop 0 x2", "unroll loop 0 x8",
+                                             "unroll loop 2 x4", "unroll loop 2 x2", "unroll loop 2 x8"}));
+}
+
 }  // namespace
 }  // namespace tlmcraft::agent::search::coral

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "tasks/layout_aie_ml.h"
 #include "tasks/layout_coral.h"
 #include "tasks/layout_plena.h"
 
@@ -33,13 +34,14 @@ nlohmann::json PlatformLayout::to_json() const {
   return j;
 }
 
-bool has_layout(PlatformId p) { return p == PlatformId::Plena || p == PlatformId::Coral; }
+bool has_layout(PlatformId p) { return p == PlatformId::Plena || p == PlatformId::Coral || p == PlatformId::AieMl; }
 
 std::unique_ptr<PlatformLayout> make_layout(const TaskSpec& task, PlatformId p, const Params& params) {
   if (!task.supports(p))
     throw std::invalid_argument("task '" + task.name + "' is not supported on " + platform_name(p));
   if (p == PlatformId::Plena) return std::make_unique<PlenaLayout>(task, params);
   if (p == PlatformId::Coral) return std::make_unique<CoralLayout>(task, params);
+  if (p == PlatformId::AieMl) return std::make_unique<AieMlLayout>(task, params);
   throw std::invalid_argument(std::string("no memory layout is implemented for platform ") + platform_name(p) + " yet");
 }
 

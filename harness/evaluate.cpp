@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "tasks/baselines/baseline.h"
+#include "tasks/layout_aie_ml.h"
 #include "tasks/registry.h"
 
 namespace tlmcraft {
@@ -113,6 +114,10 @@ json evaluate(Platform& platform, const EvalOptions& o) {
   rep["kernel"] = {{"path", path}, {"fnv1a64", fnv1a64(source)}, {"lines", lines}, {"source", origin}};
   rep["baseline_cycles"] = nullptr;
   rep["speedup"] = nullptr;
+
+  // The task's defaults for what a kernel may leave out (AIE-ML: the data movement).
+  if (inst.platform() == tasks::PlatformId::AieMl)
+    platform.set_task_defaults(tasks::AieMlLayout(inst.task(), inst.params()).default_movement());
 
   isa::Program prog;
   std::vector<isa::Diagnostic> diags;

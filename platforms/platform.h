@@ -75,6 +75,9 @@ class Platform {
   virtual std::vector<uint8_t> read_memory(const std::string& memory, uint64_t addr, uint64_t len) const = 0;
   virtual RunResult run(const RunLimits& limits, const TraceOptions& traces) = 0;
   virtual nlohmann::json config() const = 0;  // the effective platform configuration
+  // Task-specific defaults for kernels that leave parts out (AIE-ML: the `.movement`
+  // section used when a kernel file has none). Called before assemble(); default: ignored.
+  virtual void set_task_defaults(const std::string& kernel_defaults) { (void)kernel_defaults; }
 };
 
 }  // namespace tlmcraft

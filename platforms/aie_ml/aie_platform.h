@@ -37,6 +37,7 @@ class AiePlatform : public Platform {
 
   // The data movement used by kernels without a `.movement` section (the task's default).
   void set_default_movement(const std::string& yaml) { default_movement_ = yaml; }
+  void set_task_defaults(const std::string& kernel_defaults) override { set_default_movement(kernel_defaults); }
   const AieConfig& aie_config() const { return cfg_; }
   AieArray& array() { return *array_; }
 

@@ -1,8 +1,68 @@
-// AIE-ML baselines for the matrix tasks (GEMM, Linear, BatchMatMul, GEMV).
+// AIE-ML baselines for the matrix tasks (GEMM, Linear, BatchMatMul, GEMV): the
+// single-tile matmul kernel of matmul_kernel.h with the task's DDR offsets.
+#include <stdexcept>
+
 #include "tasks/baselines/aie_ml/generators.h"
+#include "tasks/baselines/aie_ml/matmul_kernel.h"
+#include "tasks/baselines/aie_ml/matmul_tasks.h"
 
 namespace tlmcraft::tasks::aie_ml {
+namespace {
 
-GeneratorMap matmul_generators() { return {}; }
+// The layout contract (docs/tasks.md): tensors from DDR offset 0, inputs then outputs in
+// spec order, each 64-byte aligned, bf16 (2 bytes) for these float tasks.
+uint64_t ddr_offset(const Instance& inst, const std::string& name) {
+  const TaskSpec& task = inst.task();
+  uint64_t at = 0;
+  for (int pass = 0; pass < 2; ++pass)
+    for (const TensorSpec* t : task.tensors_on(inst.platform())) {
+      if ((t->role == Role::Output) != (pass == 1)) continue;
+      at = (at + 63) / 64 * 64;
+      if (t->name == name) return at;
+      at += uint64_t(element_count(task.shape_of(*t, inst.params()))) * 2;
+    }
+  throw std::out_of_range("task '" + task.name + "' has no tensor '" + name + "'");
+}
+
+int64_t param(const Instance& inst, const std::string& name) {
+  const auto it = inst.params().find(name);
+  if (it == inst.params().end())
+    throw std::invalid_argument("task '" + inst.task().name + "' configuration has no parameter '" + name + "'");
+  return it->second;
+}
+
+}  // namespace
+
+MatmulPlan matmul_plan(const Instance& inst, uint32_t columns, uint32_t rows) {
+  const std::string& task = inst.task().name;
+  MatmulPlan p;
+  p.columns = columns;
+  p.rows = rows;
+  p.M = param(inst, "M");
+  p.K = param(inst, "K");
+  p.N = param(inst, "N");
+  if (task == "gemm" || task == "batchmatmul") {
+    if (task == "batchmatmul") p.batches = param(inst, "b");
+    p.a_offset = ddr_offset(inst, "A");
+    p.b_offset = ddr_offset(inst, "B");
+    p.c_offset = ddr_offset(inst, "C");
+  } else if (task == "linear") {
+    p.a_offset = ddr_offset(inst, "x");
+    p.b_offset = ddr_offset(inst, "W");
+    p.c_offset = ddr_offset(inst, "y");
+    p.has_bias = true;
+    p.bias_offset = ddr_offset(inst, "bias");
+  } else {
+    throw std::invalid_argument("no AIE-ML matmul plan for task '" + task + "'");
+  }
+  return p;
+}
+
+GeneratorMap matmul_generators() {
+  GeneratorMap g;
+  for (const char* task : {"gemm", "linear", "batchmatmul"})
+    g[task] = [](const Instance& inst, const nlohmann::json&) { return matmul_kernel(matmul_plan(inst, 1, 1)); };
+  return g;
+}
 
 }  // namespace tlmcraft::tasks::aie_ml

@@ -27,6 +27,24 @@ void KernelText::zero_overhead_loop(const std::string& tag, uint64_t count, cons
   op(body.back());
 }
 
+void KernelText::begin_loop(const std::string& tag, uint64_t count) {
+  if (count == 0) throw std::logic_error("aie_ml kernel text: a loop needs at least one iteration");
+  const std::string top = tag + "_l" + std::to_string(loops_) + "_top";
+  open_end_ = tag + "_l" + std::to_string(loops_) + "_end";
+  ++loops_;
+  op("MOVXM ls, " + top);
+  op("MOVXM le, " + open_end_);
+  op("MOVXM lc, " + std::to_string(count), std::to_string(count) + " iterations");
+  label(top);
+}
+
+void KernelText::loop_last(const std::string& bundle, const std::string& comment) {
+  if (open_end_.empty()) throw std::logic_error("aie_ml kernel text: loop_last without begin_loop");
+  label(open_end_);
+  op(bundle, comment);
+  open_end_.clear();
+}
+
 BlockLoop::BlockLoop(const AieMlLayout& layout, const std::string& task) : plan_(layout.movement()), task_(task) {
   if (!plan_.available) throw std::invalid_argument("aie_ml baseline " + task + ": no default data movement (" + plan_.reason + ")");
 }

@@ -25,11 +25,16 @@ class KernelText {
   // A zero-overhead loop running `body` (one bundle per entry) `count` times; count 0
   // skips it. Labels are derived from `tag`.
   void zero_overhead_loop(const std::string& tag, uint64_t count, const std::vector<std::string>& body);
+  // The same loop written op by op: begin_loop, the body's ops, then loop_last with its
+  // last bundle (count must be at least 1).
+  void begin_loop(const std::string& tag, uint64_t count);
+  void loop_last(const std::string& bundle, const std::string& comment = "");
   std::string str() const { return o_.str(); }
 
  private:
   std::ostringstream o_;
   int loops_ = 0;
+  std::string open_end_;
 };
 
 class BlockLoop {

@@ -236,6 +236,10 @@ bool is_strip_mined(const std::string& src, size_t loop) {
     m = *it;
   }
   if (count != 1) return false;
+  // The vsetvl must belong to this loop, not to a loop nested in it.
+  const size_t at = l.for_pos + static_cast<size_t>(m.position(0));
+  for (const auto& o : loops)
+    if (o.for_pos > l.for_pos && o.for_pos < l.end && o.for_pos < at && at < o.end) return false;
   const std::string vl = m[1].str();
   const std::regex advance("\\+=\\s*(\\(\\s*\\w+\\s*\\)\\s*)?" + vl + "\\b");
   return std::regex_search(text, advance);

@@ -11,8 +11,9 @@
 
 namespace tlmcraft::agent::search::coral {
 
-// True if loop `loop` is strip-mined: its text holds exactly one __riscv_vsetvl_* whose
-// result `vl` advances the loop (`x += vl` or `x += (int)vl`).
+// True if loop `loop` is strip-mined: its text holds exactly one __riscv_vsetvl_*, not
+// inside a nested loop, whose result `vl` advances the loop (`x += vl` or
+// `x += (int)vl`).
 bool is_strip_mined(const std::string& src, size_t loop);
 
 // Multiplies the LMUL of every vector type and intrinsic in strip-mined loop `loop` by

@@ -185,6 +185,24 @@ TEST(CoralLmul, RefusesLoopsThatAreNotStripMinedOrReadOuterVectors) {
   EXPECT_FALSE(scale_lmul(s, 0, 2, why));
   EXPECT_EQ(why, "the loop uses the vector variable 'acc' (vint32m4_t) declared outside it");
   EXPECT_EQ(s, outer);
+  // The row loop around a strip-mined loop is not strip-mined itself: scaling it would
+  // scale the m1 accumulator it declares.
+  const std::string rows =
+      "int main(void) {\n"
+      "  for (int m = 0; m < 4; ++m) {\n"
+      "    vint32m1_t s = __riscv_vmv_s_x_i32m1(0, 1);\n"
+      "    for (size_t i = 0; i < 64;) {\n"
+      "      size_t vl = __riscv_vsetvl_e8m1(64 - i);\n"
+      "      s = __riscv_vwredsum_vs_i16m2_i32m1(__riscv_vwmul_vv_i16m2(v, v, vl), s, vl);\n"
+      "      i += vl;\n"
+      "    }\n"
+      "  }\n"
+      "}\n";
+  EXPECT_FALSE(is_strip_mined(rows, 0));
+  EXPECT_TRUE(is_strip_mined(rows, 1));
+  s = rows;
+  EXPECT_FALSE(scale_lmul(s, 0, 2, why));
+  EXPECT_EQ(why, "loop 0 is not strip-mined by one vsetvl");
   std::string r = kRelu;
   EXPECT_FALSE(scale_lmul(r, 0, 3, why));
   EXPECT_EQ(why, "LMUL factor must be 2, 4 or 8");

@@ -53,7 +53,7 @@ TEST_P(AieMlVectorBaseline, KernelIsACoreProgramOnly) {
   EXPECT_EQ(k.find(".movement"), std::string::npos);
 }
 
-INSTANTIATE_TEST_SUITE_P(Tasks, AieMlVectorBaseline, ::testing::Values("relu", "silu", "gelu"));
+INSTANTIATE_TEST_SUITE_P(Tasks, AieMlVectorBaseline, ::testing::Values("relu", "silu", "gelu", "softmax", "layernorm", "rmsnorm"));
 
 TEST(AieMlVectorBaselines, ReluOutputsReachDdrThroughTheDefaultMovement) {
   // relu C1: n = 256, one block each way (512 bytes); a run that halts and passes means

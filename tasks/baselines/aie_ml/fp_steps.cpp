@@ -84,4 +84,49 @@ void recip(KernelText& t, const std::string& dst, const std::string& a, const Fp
   if (dst != s.y) t.op("VMOV " + dst + ", " + s.y);
 }
 
+void reduce_sum_fp32(KernelText& t, const std::string& acc, const std::string& tmp_acc) {
+  for (int bytes : {32, 16, 8, 4}) {
+    t.op("VMOV x6, " + acc);
+    t.op("VSHIFT x7, x6, x6, #" + std::to_string(bytes), "rotate by " + std::to_string(bytes / 4) + " lanes");
+    t.op("VMOV " + tmp_acc + ", x7");
+    t.op("VADD.F " + acc + ", " + acc + ", " + tmp_acc);
+  }
+}
+
+void reduce_max_bf16(KernelText& t, const std::string& x) {
+  for (int bytes : {32, 16, 8, 4, 2}) {
+    t.op("VSHIFT x7, " + x + ", " + x + ", #" + std::to_string(bytes), "rotate by " + std::to_string(bytes / 2) + " lanes");
+    t.op("VMAX.BF16 " + x + ", " + x + ", x7");
+  }
+}
+
+void rsqrt_uniform(KernelText& t, const std::string& dst, const std::string& v, const FpScratch& s) {
+  t.op("VMOV x6, " + v);
+  t.op("VEXTRACT.S32 r5, x6, #0", "bits(v)");
+  t.op("MOV r6, #-1");
+  t.op("ASHL r5, r5, r6", "bits(v) >> 1");
+  t.op("MOVXM r7, " + std::to_string(0x5F3759DFu));
+  t.op("SUB r5, r7, r5", "guess of 1/sqrt(v)");
+  t.op("VBCST.32 x6, r5");
+  t.op("VMOV " + s.y + ", x6");
+  // v/2 split into bf16 parts (halving is exact).
+  t.op("MOVXM r4, " + std::to_string(bf16_bits(0.5)));
+  t.op("VBCST.16 x7, r4");
+  split(t, v, s.wah, s.wal, s.tmp);
+  t.op("VMUL.E.BF16 " + s.e + ", " + s.wah + ", w14", "v / 2");
+  t.op("VMAC.E.BF16 " + s.e + ", " + s.e + ", " + s.wal + ", w14");
+  split(t, s.e, s.wah, s.wal, s.tmp);
+  const_acc(t, s.p, fp32_bits(1.5), "1.5");
+  for (int i = 0; i < 3; ++i) {
+    split(t, s.y, s.wyh, s.wyl, s.tmp);
+    mul_split(t, s.e, s.wyh, s.wyl, s.wyh, s.wyl);  // y^2
+    split(t, s.e, s.weh, s.wel, s.tmp);
+    mul_split(t, s.e, s.wah, s.wal, s.weh, s.wel);  // (v/2) y^2
+    t.op("VSUB.F " + s.e + ", " + s.p + ", " + s.e, "1.5 - (v/2) y^2");
+    split(t, s.e, s.weh, s.wel, s.tmp);
+    mul_split(t, s.y, s.wyh, s.wyl, s.weh, s.wel);
+  }
+  if (dst != s.y) t.op("VMOV " + dst + ", " + s.y);
+}
+
 }  // namespace tlmcraft::tasks::aie_ml

@@ -51,4 +51,13 @@ void exp2(KernelText& t, const std::string& dst, const std::string& src, const F
 // three steps y = y (2 - a y): error 13% -> 1.7% -> 3e-4 -> ~1e-7 plus split rounding.
 void recip(KernelText& t, const std::string& dst, const std::string& a, const FpScratch& s = {}, const FpConstants& c = {});
 
+// Horizontal reductions: every lane of `acc` (16 fp32 lanes) becomes the sum of all lanes;
+// every lane of `x` (32 bf16 lanes) the maximum. Byte windows of VSHIFT rotate the lanes.
+void reduce_sum_fp32(KernelText& t, const std::string& acc, const std::string& tmp_acc);
+void reduce_max_bf16(KernelText& t, const std::string& x);
+// dst = 1 / sqrt(v) (v fp32, positive normal, the same in every lane): the scalar unit
+// forms the guess 0x5F3759DF - (bits(v) >> 1) (|error| < 3.5%), then three steps
+// y = y (1.5 - (v/2) y^2). Uses r5..r7 and the FpScratch registers.
+void rsqrt_uniform(KernelText& t, const std::string& dst, const std::string& v, const FpScratch& s = {});
+
 }  // namespace tlmcraft::tasks::aie_ml

@@ -101,8 +101,151 @@ std::string gelu(const Instance& inst, const nlohmann::json&) {
       });
 }
 
+// Points p<n> at the input block's slice `i` (r0 + its offset in the block).
+void point_at_slice(KernelText& t, const AieMlMovementPlan& plan, size_t i, const std::string& p) {
+  t.op("MOVXM r6, " + std::to_string(plan.in_slice_offset.at(i)), plan.in_names.at(i) + " slice");
+  t.op("ADD r5, r0, r6");
+  t.op("MOV " + p + ", r5");
+}
+
+// bm = bm * 2^-k for a power of two given as bf16 (exact): split, two products.
+void scale_by_bf16(KernelText& t, const std::string& bm, double factor) {
+  t.op("MOVXM r4, " + std::to_string(bf16_bits(factor)));
+  t.op("VBCST.16 x7, r4");
+  split(t, bm, "w4", "w5", "bm7");
+  t.op("VMUL.E.BF16 " + bm + ", w4, w14");
+  t.op("VMAC.E.BF16 " + bm + ", " + bm + ", w5, w14");
+}
+
+// RMSNorm (2 passes): sum of squares in 16 fp32 lanes (bm10), then
+// rs = 1 / sqrt(sum / n + eps) (n is a power of two: 1/n is exact), y = (x rs) gamma.
+// LayerNorm (2 passes): sum (bm11) and sum of squares (bm10) together; mean = s1 / n,
+// var = s2 / n - mean^2, rs = 1 / sqrt(var + eps), y = ((x - mean) rs) gamma + beta.
+std::string normalisation(const Instance& inst, bool layer) {
+  const AieMlLayout layout(inst.task(), inst.params());
+  const AieMlMovementPlan& plan = layout.movement();
+  const std::string task = layer ? "layernorm" : "rmsnorm";
+  const double n = double(inst.params().at("n")), eps = layer ? 1e-5 : 1e-6;
+  if (std::exp2(std::round(std::log2(n))) != n) throw std::invalid_argument("aie_ml " + task + " baseline: n must be a power of two");
+  BlockLoop k(layout, task);
+  KernelText& c = k.code();
+  k.setup("VCLR bm10", "sum of x^2 per lane");
+  c.op("VCLR bm11", "sum of x per lane");
+  fp_constants(c);
+  const_bf16(c, "w20", bf16_bits(1.0), "1.0 (bf16)");
+  const uint64_t vectors = plan.in_slice_elems[0] / 16;
+  k.pass(false, [&](KernelText& t, const std::string& tag) {
+    t.op("MOV p0, r0", "x slice");
+    t.begin_loop(tag, vectors);
+    t.op("VLDA w0, [p0], #32");
+    if (layer) t.op("VMAC.E.BF16 bm11, bm11, w0, w20", "sum x");
+    t.loop_last("VMAC.E.BF16 bm10, bm10, w0, w0", "sum x^2");
+  });
+  c.comment("statistics");
+  reduce_sum_fp32(c, "bm10", "bm7");
+  scale_by_bf16(c, "bm10", 1.0 / n);  // mean of squares
+  if (layer) {
+    reduce_sum_fp32(c, "bm11", "bm7");
+    scale_by_bf16(c, "bm11", 1.0 / n);  // mean
+    c.op("VMOV bm17, bm11", "mean, kept for the output pass");
+    split(c, "bm11", "w4", "w5", "bm7");
+    mul_split(c, "bm9", "w4", "w5", "w4", "w5");
+    c.op("VSUB.F bm10, bm10, bm9", "var = E[x^2] - mean^2");
+  }
+  const_acc(c, "bm9", fp32_bits(eps), "eps");
+  c.op("VADD.F bm10, bm10, bm9");
+  rsqrt_uniform(c, "bm11", "bm10");
+  split(c, "bm11", "w17", "w18", "bm7");
+  k.pass(true, [&](KernelText& t, const std::string& tag) {
+    t.op("MOV p0, r0", "x slice");
+    point_at_slice(t, plan, 1, "p2");
+    if (layer) point_at_slice(t, plan, 2, "p3");
+    t.op("MOV p1, r1", "y block");
+    t.begin_loop(tag, vectors);
+    t.op("VLDA w0, [p0], #32 ;; VLDB w1, [p2], #32", "x, gamma");
+    if (layer) {
+      t.op("VLDA w2, [p3], #32", "beta");
+      t.op("VCONV.FP32.BF16 bm0, w0");
+      t.op("VSUB.F bm0, bm0, bm17", "x - mean");
+      split(t, "bm0", "w4", "w5", "bm7");
+      mul_split(t, "bm1", "w4", "w5", "w17", "w18");
+    } else {
+      t.op("VMUL.E.BF16 bm1, w0, w17", "x rs");
+      t.op("VMAC.E.BF16 bm1, bm1, w0, w18");
+    }
+    split(t, "bm1", "w4", "w5", "bm7");
+    t.op("VMUL.E.BF16 bm2, w4, w1", "* gamma");
+    t.op("VMAC.E.BF16 bm2, bm2, w5, w1");
+    if (layer) {
+      t.op("VCONV.FP32.BF16 bm3, w2");
+      t.op("VADD.F bm2, bm2, bm3", "+ beta");
+    }
+    t.loop_last("VST.CONV.BF16.FP32 bm2, [p1], #32");
+  });
+  return k.text();
+}
+
+std::string rmsnorm(const Instance& inst, const nlohmann::json&) { return normalisation(inst, false); }
+std::string layernorm(const Instance& inst, const nlohmann::json&) { return normalisation(inst, true); }
+
+// Softmax (3 passes): m = max(x) over 32 bf16 lanes; s = sum 2^((x - m) log2(e)) in 16
+// fp32 lanes; y = 2^((x - m) log2(e)) / s with 1/s by Newton steps.
+std::string softmax(const Instance& inst, const nlohmann::json&) {
+  const AieMlLayout layout(inst.task(), inst.params());
+  const AieMlMovementPlan& plan = layout.movement();
+  if (plan.in_slice_elems[0] % 32) throw std::invalid_argument("aie_ml softmax baseline: blocks must hold a multiple of 32 elements");
+  BlockLoop k(layout, "softmax");
+  KernelText& c = k.code();
+  k.setup("MOVXM r4, " + std::to_string(0xFF80), "-inf (bf16)");
+  c.op("VBCST.16 x5, r4", "running maximum, 32 lanes");
+  c.op("VCLR bm10", "sum per lane");
+  fp_constants(c);
+  const double l = 1.0 / std::log(2.0);
+  const_bf16(c, "w17", bf16_bits(l), "log2(e), high part");
+  const_bf16(c, "w18", bf16_low_bits(l), "log2(e), low part");
+  const uint64_t e = plan.in_slice_elems[0];
+  k.pass(false, [&](KernelText& t, const std::string& tag) {
+    t.op("MOV p0, r0");
+    t.begin_loop(tag, e / 32);
+    t.op("VLDA w0, [p0], #32");
+    t.op("VLDA w1, [p0], #32");
+    t.loop_last("VMAX.BF16 x5, x5, x0");
+  });
+  reduce_max_bf16(c, "x5");
+  c.op("VCONV.FP32.BF16 bm17, w10", "m (fp32, every lane)");
+  auto exponential = [](KernelText& t) {
+    t.op("VLDA w0, [p0], #32");
+    t.op("VCONV.FP32.BF16 bm0, w0");
+    t.op("VSUB.F bm0, bm0, bm17", "x - m (exact)");
+    split(t, "bm0", "w4", "w5", "bm7");
+    mul_split(t, "bm1", "w4", "w5", "w17", "w18");
+    exp2(t, "bm2", "bm1");
+  };
+  k.pass(false, [&](KernelText& t, const std::string& tag) {
+    t.op("MOV p0, r0");
+    t.begin_loop(tag, e / 16);
+    exponential(t);
+    t.loop_last("VADD.F bm10, bm10, bm2", "sum");
+  });
+  reduce_sum_fp32(c, "bm10", "bm7");
+  recip(c, "bm11", "bm10");
+  split(c, "bm11", "w19", "w20", "bm7");
+  k.pass(true, [&](KernelText& t, const std::string& tag) {
+    t.op("MOV p0, r0");
+    t.op("MOV p1, r1");
+    t.begin_loop(tag, e / 16);
+    exponential(t);
+    split(t, "bm2", "w4", "w5", "bm7");
+    mul_split(t, "bm9", "w4", "w5", "w19", "w20");
+    t.loop_last("VST.CONV.BF16.FP32 bm9, [p1], #32");
+  });
+  return k.text();
+}
+
 }  // namespace
 
-GeneratorMap vector_generators() { return {{"relu", relu}, {"silu", silu}, {"gelu", gelu}}; }
+GeneratorMap vector_generators() {
+  return {{"relu", relu}, {"silu", silu}, {"gelu", gelu}, {"softmax", softmax}, {"layernorm", layernorm}, {"rmsnorm", rmsnorm}};
+}
 
 }  // namespace tlmcraft::tasks::aie_ml

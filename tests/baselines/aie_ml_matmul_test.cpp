@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "platforms/aie_ml/aie_platform.h"
+#include "tasks/baselines/aie_ml/gemv_kernel.h"
 #include "tasks/baselines/aie_ml/matmul_kernel.h"
 
 namespace tlmcraft::tasks::aie_ml {
@@ -141,6 +142,66 @@ TEST(AieMlMatmulKernel, RejectsShapesTheBlockingDoesNotDivide) {
             std::string::npos);
   EXPECT_EQ(matmul_plan_problem(plan(1, 128, 512, 1024, true)), "");
   EXPECT_THROW(matmul_kernel(plan(1, 6, 64, 64)), std::invalid_argument);
+}
+
+// GEMV: random bf16 A [M, N] and x [N]; y against the double-precision reference.
+MatmulRun run_gemv(int64_t M, int64_t N, uint32_t seed) {
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  GemvPlan p;
+  p.M = M;
+  p.N = N;
+  p.a_offset = 0;
+  p.x_offset = uint64_t(M * N) * 2;
+  p.y_offset = p.x_offset + (uint64_t(N) * 2 + 63) / 64 * 64;
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> dist(0.f, 1.f);
+  std::vector<uint16_t> a(M * N), x(N);
+  for (auto& v : a) v = bf16(dist(rng) / std::sqrt(float(N)));
+  for (auto& v : x) v = bf16(dist(rng));
+  ::tlmcraft::aie_ml::AiePlatform platform(::tlmcraft::aie_ml::load_aie_config("default"));
+  isa::Program prog;
+  std::vector<isa::Diagnostic> diags;
+  MatmulRun out;
+  std::string all;
+  const bool ok = platform.assemble(gemv_kernel(p), "gemv.aie", prog, diags);
+  for (const auto& d : diags) all += d.format() + "\n";
+  EXPECT_TRUE(ok) << all;
+  if (!ok) return out;
+  platform.load(prog);
+  std::vector<uint8_t> ab(a.size() * 2), xb(x.size() * 2);
+  std::memcpy(ab.data(), a.data(), ab.size());
+  std::memcpy(xb.data(), x.data(), xb.size());
+  platform.write_memory("ddr", p.a_offset, ab);
+  platform.write_memory("ddr", p.x_offset, xb);
+  out.result = platform.run(RunLimits{}, TraceOptions{});
+  EXPECT_TRUE(out.result.ok()) << out.result.message;
+  const auto y = platform.read_memory("ddr", p.y_offset, uint64_t(M) * 2);
+  for (int64_t m = 0; m < M; ++m) {
+    out.got.push_back(from_bf16(uint16_t(y[2 * m] | (y[2 * m + 1] << 8))));
+    double s = 0;
+    for (int64_t n = 0; n < N; ++n) s += double(from_bf16(a[m * N + n])) * from_bf16(x[n]);
+    out.want.push_back(from_bf16(bf16(float(s))));
+  }
+  return out;
+}
+
+TEST(AieMlGemvKernel, MatchesTheReference) {
+  // 16-row strips at N = 256; 8-row strips at N = 1024 (16 KB per strip).
+  EXPECT_EQ(misses(run_gemv(32, 256, 5)), 0);
+  EXPECT_EQ(misses(run_gemv(64, 1024, 6)), 0);
+}
+
+TEST(AieMlGemvKernel, RejectsShapesItCannotBlock) {
+  GemvPlan p;
+  p.M = 30;
+  p.N = 256;
+  EXPECT_NE(gemv_plan_problem(p).find("M must be a multiple of 4"), std::string::npos);
+  p.M = 32;
+  p.N = 48;
+  EXPECT_NE(gemv_plan_problem(p).find("N must be a multiple of 32"), std::string::npos);
+  p.N = 2048;
+  EXPECT_NE(gemv_plan_problem(p).find("the expanded x (8 N bytes) exceeds 8 KB"), std::string::npos);
+  EXPECT_THROW(gemv_kernel(p), std::invalid_argument);
 }
 
 }  // namespace

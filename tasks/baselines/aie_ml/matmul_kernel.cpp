@@ -1,6 +1,8 @@
 // AIE-ML bf16 matrix-multiply kernel generator (see matmul_kernel.h for the data path).
 #include "tasks/baselines/aie_ml/matmul_kernel.h"
 
+#include "tasks/baselines/aie_ml/movement_text.h"
+
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
@@ -44,43 +46,6 @@ Geometry geometry(const MatmulPlan& p) {
   g.ncol = p.columns > 0 ? p.N / p.columns : 0;
   g.steps = g.wc > 0 ? g.ncol / g.wc : 0;
   return g;
-}
-
-std::string hex(uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
-
-std::string tile(uint32_t c, uint32_t r) { return "[" + std::to_string(c) + ", " + std::to_string(r) + "]"; }
-
-// One `dims` list, innermost first: {{size, stride}, ...} in 32-bit words.
-std::string dims(std::initializer_list<std::pair<int64_t, int64_t>> ds) {
-  std::string s = "[";
-  for (const auto& [size, stride] : ds) {
-    if (s.size() > 1) s += ", ";
-    s += "[" + std::to_string(size) + ", " + std::to_string(stride) + "]";
-  }
-  return s + "]";
-}
-
-struct Bd {
-  std::string name, tile, channel, buffer;
-  uint64_t offset = 0, length = 0;
-  std::string dims, next;
-  int acquire_lock = -1, acquire_value = 1, release_lock = -1, release_value = 1;
-};
-
-std::string bd_yaml(const Bd& b) {
-  std::string s = "  - {name: " + b.name + ", tile: " + b.tile + ", channel: " + b.channel + ", buffer: " + b.buffer +
-                  ", offset: " + std::to_string(b.offset) + ", length: " + std::to_string(b.length);
-  if (!b.dims.empty()) s += ", dims: " + b.dims;
-  if (!b.next.empty()) s += ", next: " + b.next;
-  if (b.acquire_lock >= 0)
-    s += ", acquire: {lock: " + std::to_string(b.acquire_lock) + ", value: " + std::to_string(b.acquire_value) + "}";
-  if (b.release_lock >= 0)
-    s += ", release: {lock: " + std::to_string(b.release_lock) + ", value: " + std::to_string(b.release_value) + "}";
-  return s + "}\n";
 }
 
 // The program of tile (c, r): per strip of Mr rows, per step, per group of 4 rows, the
@@ -184,10 +149,6 @@ std::string matmul_kernel(const MatmulPlan& p) {
 
   std::ostringstream locks, buffers, bds, routes;
   std::vector<Bd> all;
-  const auto ring = [&](std::vector<Bd> chain) {  // ping -> pong -> ping
-    for (size_t i = 0; i < chain.size(); ++i) chain[i].next = chain[(i + 1) % chain.size()].name;
-    return chain;
-  };
   const auto add = [&](const std::vector<Bd>& chain) { all.insert(all.end(), chain.begin(), chain.end()); };
 
   // A (and bias) into mem0, reordered and broadcast to every tile.

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "tasks/baselines/aie_ml/generators.h"
+#include "tasks/baselines/aie_ml/gemv_kernel.h"
 #include "tasks/baselines/aie_ml/matmul_kernel.h"
 #include "tasks/baselines/aie_ml/matmul_tasks.h"
 
@@ -58,10 +59,21 @@ MatmulPlan matmul_plan(const Instance& inst, uint32_t columns, uint32_t rows) {
   return p;
 }
 
+GemvPlan gemv_plan(const Instance& inst) {
+  GemvPlan p;
+  p.M = param(inst, "M");
+  p.N = param(inst, "N");
+  p.a_offset = ddr_offset(inst, "A");
+  p.x_offset = ddr_offset(inst, "x");
+  p.y_offset = ddr_offset(inst, "y");
+  return p;
+}
+
 GeneratorMap matmul_generators() {
   GeneratorMap g;
   for (const char* task : {"gemm", "linear", "batchmatmul"})
     g[task] = [](const Instance& inst, const nlohmann::json&) { return matmul_kernel(matmul_plan(inst, 1, 1)); };
+  g["gemv"] = [](const Instance& inst, const nlohmann::json&) { return gemv_kernel(gemv_plan(inst)); };
   return g;
 }
 

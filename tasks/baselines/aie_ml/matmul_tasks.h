@@ -1,8 +1,9 @@
-// The matmul plans of the AIE-ML matrix tasks (GEMM, Linear, BatchMatMul): the task's
+// The kernel plans of the AIE-ML matrix tasks (GEMM, Linear, BatchMatMul; GEMV): the task's
 // shapes and DDR offsets, on `columns` x `rows` compute tiles (1 x 1 is the baseline).
 #pragma once
 #include <cstdint>
 
+#include "tasks/baselines/aie_ml/gemv_kernel.h"
 #include "tasks/baselines/aie_ml/matmul_kernel.h"
 #include "tasks/registry.h"
 
@@ -10,5 +11,7 @@ namespace tlmcraft::tasks::aie_ml {
 
 // Throws std::invalid_argument for a task without a matmul plan.
 MatmulPlan matmul_plan(const Instance& inst, uint32_t columns = 1, uint32_t rows = 1);
+// GEMV's plan (tensors A, x, y).
+GemvPlan gemv_plan(const Instance& inst);
 
 }  // namespace tlmcraft::tasks::aie_ml

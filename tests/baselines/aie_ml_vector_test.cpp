@@ -1,6 +1,7 @@
 // AIE-ML vector-task baselines (tasks/baselines/aie_ml/vector_tasks.cpp): every task and
 // configuration passes 3 trials through evaluate() with the task's default data movement,
 // and the kernels are core programs only (no `.movement` section).
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -37,12 +38,16 @@ std::string describe(const nlohmann::json& r) {
 class AieMlVectorBaseline : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(AieMlVectorBaseline, EveryConfigurationPassesThreeTrials) {
-  for (const std::string config : {"C1", "C2", "C3", "C4", "C5"}) {
+  for (const char* config : {"C1", "C2", "C3", "C4", "C5"}) {
     const nlohmann::json r = run_baseline(GetParam(), config);
     EXPECT_EQ(r["status"], "pass") << GetParam() << " " << config << ": " << describe(r);
     ASSERT_EQ(r["trials"].size(), 3u) << GetParam() << " " << config;
     // The three trials use different inputs but the same kernel and movement: same cycles.
     EXPECT_EQ(r["trials"][0]["cycles"], r["trials"][2]["cycles"]);
+    if (std::getenv("AIE_VECTOR_VERBOSE"))
+      std::printf("%s %s cycles %llu max_abs_err %g max_rel_err %g\n", GetParam().c_str(), config,
+                  (unsigned long long)r["trials"][0]["cycles"].get<uint64_t>(), r["trials"][0]["check"]["max_abs_err"].get<double>(),
+                  r["trials"][0]["check"]["max_rel_err"].get<double>());
   }
 }
 
@@ -61,6 +66,48 @@ TEST(AieMlVectorBaselines, ReluOutputsReachDdrThroughTheDefaultMovement) {
   const nlohmann::json r = run_baseline("relu", "C1");
   ASSERT_EQ(r["status"], "pass") << describe(r);
   EXPECT_EQ(r["trials"][0]["check"]["unwritten"], 0) << r["trials"][0]["check"].dump();
+}
+
+TEST(AieMlVectorBaselines, AWrongKernelFailsTheCheck) {
+  // The ReLU kernel with VMIN instead of VMAX computes min(x, 0): wrong for positive x.
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  const auto inst = tasks::Registry::builtin().instance("relu", "aie_ml", "C1");
+  std::string k = tasks::baseline_kernel(inst, nlohmann::json::object());
+  const size_t at = k.find("VMAX.BF16");
+  ASSERT_NE(at, std::string::npos);
+  k.replace(at, 9, "VMIN.BF16");
+  auto platform = make_platform("aie_ml");
+  EvalOptions o;
+  o.platform = "aie_ml";
+  o.task = "relu";
+  o.config = "C1";
+  o.kernel_source = k;
+  o.trials = 1;
+  o.compare_baseline = false;
+  const nlohmann::json r = evaluate(*platform, o);
+  EXPECT_EQ(r["status"], "fail") << describe(r);
+}
+
+TEST(AieMlVectorBaselines, AKernelThatNeverStoresLeavesThePoison) {
+  // Without its VST the ReLU kernel still hands every output block on (the locks run), so
+  // the DDR output keeps 0x7FC1 in all 256 elements: 256 unwritten.
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  const auto inst = tasks::Registry::builtin().instance("relu", "aie_ml", "C1");
+  std::string k = tasks::baseline_kernel(inst, nlohmann::json::object());
+  const size_t at = k.find("VST w2, [p1], #32");
+  ASSERT_NE(at, std::string::npos);
+  k.replace(at, 17, "NOP");
+  auto platform = make_platform("aie_ml");
+  EvalOptions o;
+  o.platform = "aie_ml";
+  o.task = "relu";
+  o.config = "C1";
+  o.kernel_source = k;
+  o.trials = 1;
+  o.compare_baseline = false;
+  const nlohmann::json r = evaluate(*platform, o);
+  EXPECT_EQ(r["status"], "fail") << describe(r);
+  EXPECT_EQ(r["trials"][0]["check"]["unwritten"], 0) << "the output blocks stream the tile's zeroed memory";
 }
 
 }  // namespace

@@ -10,7 +10,13 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/evaluate.h"
 #include "platforms/aie_ml/aie_platform.h"
+#include "platforms/registry.h"
+#include "tasks/baselines/aie_ml/matmul_tasks.h"
+#include "tasks/baselines/baseline.h"
+#include "tasks/layout_aie_ml.h"
+#include "tasks/registry.h"
 #include "tasks/baselines/aie_ml/gemv_kernel.h"
 #include "tasks/baselines/aie_ml/matmul_kernel.h"
 
@@ -202,6 +208,60 @@ TEST(AieMlGemvKernel, RejectsShapesItCannotBlock) {
   p.N = 2048;
   EXPECT_NE(gemv_plan_problem(p).find("the expanded x (8 N bytes) exceeds 8 KB"), std::string::npos);
   EXPECT_THROW(gemv_kernel(p), std::invalid_argument);
+}
+
+nlohmann::json evaluate_on_aie(Platform& platform, const std::string& task, const std::string& config,
+                               const std::string& kernel = "", int trials = 3) {
+  EvalOptions o;
+  o.platform = "aie_ml";
+  o.task = task;
+  o.config = config;
+  o.use_baseline = kernel.empty();
+  o.kernel_source = kernel;
+  o.trials = trials;
+  o.compare_baseline = false;
+  return evaluate(platform, o);
+}
+
+std::string describe(const nlohmann::json& r) {
+  std::string s = r.value("status", std::string("?")) + ": " + r.value("reason", std::string());
+  if (r.contains("assemble") && !r["assemble"]["diagnostics"].empty()) s += "\n" + r["assemble"]["diagnostics"].dump(1);
+  return s;
+}
+
+std::unique_ptr<Platform> aie() {
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  return make_platform("aie_ml");
+}
+
+TEST(AieMlMatmulBaselines, EveryConfigurationPassesThroughEvaluate) {
+  const auto platform = aie();
+  for (const char* task : {"gemm", "linear", "batchmatmul", "gemv"})
+    for (const char* config : {"C1", "C2", "C3", "C4", "C5"}) {
+      const auto inst = tasks::Registry::builtin().instance(task, "aie_ml", config);
+      ASSERT_TRUE(tasks::has_baseline(inst)) << task;
+      // The largest shapes take about a second each on the simulator: one trial there.
+      const int trials = std::string(config) == "C5" ? 1 : 3;
+      const auto r = evaluate_on_aie(*platform, task, config, "", trials);
+      EXPECT_EQ(r.at("status"), "pass") << task << " " << config << ": " << describe(r);
+      EXPECT_EQ(r.at("trials").size(), size_t(trials)) << task << " " << config;
+      EXPECT_GT(r.value("cycles", uint64_t(0)), 0u) << task << " " << config;
+    }
+}
+
+// The plan reads the layout contract: GEMM C1 (8 x 64 x 64) has A at 0 (1024 bytes),
+// B at 1024 (8192 bytes), C at 9216.
+TEST(AieMlMatmulBaselines, PlansUseTheLayoutOffsets) {
+  const auto inst = tasks::Registry::builtin().instance("gemm", "aie_ml", "C1");
+  const MatmulPlan p = matmul_plan(inst);
+  EXPECT_EQ(p.a_offset, 0u);
+  EXPECT_EQ(p.b_offset, 1024u);
+  EXPECT_EQ(p.c_offset, 9216u);
+  // Linear C1: x 1024 bytes at 0, W 8192 at 1024, bias 128 at 9216, y at 9344.
+  const MatmulPlan l = matmul_plan(tasks::Registry::builtin().instance("linear", "aie_ml", "C1"));
+  EXPECT_TRUE(l.has_bias);
+  EXPECT_EQ(l.bias_offset, 9216u);
+  EXPECT_EQ(l.c_offset, 9344u);
 }
 
 }  // namespace

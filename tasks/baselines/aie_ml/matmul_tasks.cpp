@@ -6,24 +6,13 @@
 #include "tasks/baselines/aie_ml/gemv_kernel.h"
 #include "tasks/baselines/aie_ml/matmul_kernel.h"
 #include "tasks/baselines/aie_ml/matmul_tasks.h"
+#include "tasks/layout_aie_ml.h"
 
 namespace tlmcraft::tasks::aie_ml {
 namespace {
 
-// The layout contract (docs/tasks.md): tensors from DDR offset 0, inputs then outputs in
-// spec order, each 64-byte aligned, bf16 (2 bytes) for these float tasks.
-uint64_t ddr_offset(const Instance& inst, const std::string& name) {
-  const TaskSpec& task = inst.task();
-  uint64_t at = 0;
-  for (int pass = 0; pass < 2; ++pass)
-    for (const TensorSpec* t : task.tensors_on(inst.platform())) {
-      if ((t->role == Role::Output) != (pass == 1)) continue;
-      at = (at + 63) / 64 * 64;
-      if (t->name == name) return at;
-      at += uint64_t(element_count(task.shape_of(*t, inst.params()))) * 2;
-    }
-  throw std::out_of_range("task '" + task.name + "' has no tensor '" + name + "'");
-}
+// The layout contract's DDR offset (tasks/layout_aie_ml.h).
+uint64_t ddr_offset(const Instance& inst, const std::string& name) { return aie_ml_tensor_offset(inst, name); }
 
 int64_t param(const Instance& inst, const std::string& name) {
   const auto it = inst.params().find(name);

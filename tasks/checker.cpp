@@ -33,6 +33,7 @@ CheckResult check(const std::vector<CheckTensor>& tensors, const Tolerance& tol,
       throw std::invalid_argument("check: tensor '" + t.name + "' has " + std::to_string(t.got.size()) + " values, " +
                                   std::to_string(n) + " expected for shape " + shape_text(t.shape));
     const int64_t row_len = t.shape.back();
+    double err_sq = 0, want_sq = 0;  // over finite written elements, for the tensor-level guard
     for (size_t i = 0; i < n; ++i) {
       const int64_t row = int64_t(i) / row_len;
       if (i % size_t(row_len) == 0) {
@@ -60,6 +61,8 @@ CheckResult check(const std::vector<CheckTensor>& tensors, const Tolerance& tol,
         if (want != 0) r.max_rel_err = std::max(r.max_rel_err, e / std::fabs(want));
         s.max_abs_err = std::max(s.max_abs_err, e);
         sq_sum += e * e;
+        err_sq += e * e;
+        want_sq += want * want;
         ++compared;
       } else if (unwritten) {
         ++r.unwritten;
@@ -71,6 +74,16 @@ CheckResult check(const std::vector<CheckTensor>& tensors, const Tolerance& tol,
         ++s.mismatches;
         if (r.first_mismatches.size() < options.max_first_mismatches)
           r.first_mismatches.push_back({t.name, unflatten(int64_t(i), t.shape), got, want, unwritten});
+      }
+    }
+    if (tol.kind != Tolerance::Kind::Exact && want_sq > 0) {
+      const double rel_rms = std::sqrt(err_sq / want_sq);
+      r.tensor_rel_rms.emplace_back(t.name, rel_rms);
+      if (rel_rms > Tolerance::kTensorRelRms) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%s: relative RMS error %.1f%% > %.0f%%", t.name.c_str(), rel_rms * 100.0,
+                      Tolerance::kTensorRelRms * 100.0);
+        r.scale_failures.push_back(buf);
       }
     }
   }
@@ -104,6 +117,9 @@ nlohmann::json CheckResult::to_json() const {
   j["max_abs_err"] = max_abs_err;
   j["max_rel_err"] = max_rel_err;
   j["mse"] = mse;
+  j["tensor_rel_rms"] = nlohmann::json::object();
+  for (const auto& [name, v] : tensor_rel_rms) j["tensor_rel_rms"][name] = v;
+  j["scale_failures"] = scale_failures;
   j["first_mismatches"] = nlohmann::json::array();
   for (const auto& m : first_mismatches) {
     nlohmann::json e{{"tensor", m.tensor}, {"index", m.index}, {"got", number(m.got)}, {"want", number(m.want)}};
@@ -132,6 +148,7 @@ std::string CheckResult::summary() const {
   if (unwritten) s += "; output never written: " + std::to_string(unwritten);
   if (non_finite) s += "; NaN/inf written: " + std::to_string(non_finite);
   s += ")";
+  for (const auto& f : scale_failures) s += "; " + f;
   return s;
 }
 

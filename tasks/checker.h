@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -57,8 +58,12 @@ struct CheckResult {
   double mse = 0;
   std::vector<Mismatch> first_mismatches;
   std::vector<RowStats> rows;  // at most max_rows: most mismatches first, then row order
+  // Float tolerances: per output tensor, the relative RMS error over its written elements,
+  // and the tensors above Tolerance::kTensorRelRms ("y: relative RMS error 100% > 5%").
+  std::vector<std::pair<std::string, double>> tensor_rel_rms;
+  std::vector<std::string> scale_failures;
 
-  bool passed() const { return elements > 0 && mismatches == 0; }
+  bool passed() const { return elements > 0 && mismatches == 0 && scale_failures.empty(); }
   // The report's "check" object.
   nlohmann::json to_json() const;
   // "match 75.00% (64 of 256 wrong; output never written: 64)".

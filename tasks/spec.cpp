@@ -69,6 +69,9 @@ std::string Tolerance::describe() const {
     case Kind::AllClose: o << "allclose: |got - want| <= " << abs << " + " << rel << " * |want|"; break;
     case Kind::Exact: o << "exact: got == want"; break;
   }
+  if (kind != Kind::Exact)
+    o << " for every element, and per output tensor a relative RMS error sqrt(sum (got - want)^2 / sum want^2) <= "
+      << kTensorRelRms;
   return o.str();
 }
 

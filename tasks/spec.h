@@ -81,6 +81,10 @@ struct Tolerance {
   Kind kind = Kind::Exact;
   double abs = 0;   // AbsOrRel: |e| <= abs or |e| <= rel |want|; AllClose: |e| <= abs + rel |want|
   double rel = 0;
+  // Tensor-level guard for the float kinds: sqrt(sum (got - want)^2 / sum want^2) must not
+  // exceed this. The element rule's absolute floor alone would let zeros pass for outputs
+  // far below it (softmax over 16384 values is about 6e-5 everywhere).
+  static constexpr double kTensorRelRms = 0.05;
   std::string describe() const;
 };
 

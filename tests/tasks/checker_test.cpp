@@ -28,6 +28,26 @@ TEST(Checker, ToleranceRules) {
   EXPECT_FALSE(within(std::numeric_limits<double>::infinity(), 1e300, kAie));
 }
 
+TEST(Checker, TensorGuardFailsZerosBelowTheAbsoluteFloor) {
+  // Softmax-sized outputs: 1e-4 everywhere is far below the 0.012 absolute floor, so a
+  // kernel writing zeros passes every element but has relative RMS error 100%.
+  CheckTensor zeros{"y", {4}, {0, 0, 0, 0}, {1e-4, 2e-4, 1e-4, 2e-4}, {}};
+  const CheckResult z = check({zeros}, kPlena);
+  EXPECT_EQ(z.mismatches, 0);
+  EXPECT_FALSE(z.passed());
+  ASSERT_EQ(z.scale_failures.size(), 1u);
+  EXPECT_EQ(z.scale_failures[0], "y: relative RMS error 100.0% > 5%");
+  EXPECT_NE(z.summary().find("y: relative RMS error 100.0% > 5%"), std::string::npos);
+  // One bf16 ulp (2^-8 relative) off on every element: sqrt(sum (w/256)^2 / sum w^2) = 1/256 = 0.39%.
+  CheckTensor close{"y", {4}, {1e-4 * (1 + 1.0 / 256), 2e-4 * (1 + 1.0 / 256), 1e-4, 2e-4}, {1e-4, 2e-4, 1e-4, 2e-4}, {}};
+  const CheckResult c = check({close}, kAie);
+  EXPECT_TRUE(c.passed());
+  ASSERT_EQ(c.tensor_rel_rms.size(), 1u);
+  EXPECT_NEAR(c.tensor_rel_rms[0].second, std::sqrt((1e-8 + 4e-8) / 256.0 / 256.0 / (2e-8 + 8e-8)), 1e-12);
+  // Exact tolerances have no tensor guard (every element is already exact).
+  EXPECT_TRUE(check({CheckTensor{"y", {2}, {3, 4}, {3, 4}, {}}}, kExact).tensor_rel_rms.empty());
+}
+
 TEST(Checker, CountsCoordinatesAndStatistics) {
   // 2 x 3: element [0,2] off by 0.5, element [1,1] never written, [1,2] a written NaN.
   CheckTensor t{"y", {2, 3}, {1, 2, 3.5, 4, 0, kNaN}, {1, 2, 3, 4, 5, 6}, {0, 0, 0, 0, 1, 0}};
@@ -56,7 +76,9 @@ TEST(Checker, CountsCoordinatesAndStatistics) {
   EXPECT_EQ(r.rows[0].want_nonzero, 3);
   EXPECT_EQ(r.rows[1].got_max, 3.5);
   EXPECT_FALSE(r.passed());
-  EXPECT_EQ(r.summary(), "match 50.00% (3 of 6 wrong; output never written: 1; NaN/inf written: 1)");
+  // Tensor guard over the finite written elements 1, 2, 3.5, 4: sqrt(0.5^2 / (1 + 4 + 9 + 16)) = 9.1%.
+  EXPECT_EQ(r.summary(), "match 50.00% (3 of 6 wrong; output never written: 1; NaN/inf written: 1); "
+            "y: relative RMS error 9.1% > 5%");
 }
 
 TEST(Checker, JsonHasTheReportFields) {

@@ -128,22 +128,27 @@ TEST(AieMlMatmulKernel, MatchesTheReferenceOnEveryPath) {
   }
 }
 
-// The 16-tile kernel splits N 16 ways; A is broadcast, so each tile computes 1/16 of the
-// blocks and receives 1/16 of B. On GEMM C3 (32 x 128 x 256) it must be correct and at
-// least 4x faster in simulated cycles (measured: 124,516 vs 13,580 cycles, 9.2x).
+// The 16-tile kernel splits N over the 4 array columns and M over the 4 tile rows (A strips
+// broadcast along a row, B steps along a column), so each tile computes 1/16 of the
+// blocks. On GEMM C3 (32 x 128 x 256) it must be correct and more than 3x faster in
+// simulated cycles (measured: 36,664 vs 7,909 cycles, 4.6x; the shape is small, so the
+// pipeline fill and the 8-row strips weigh).
 TEST(AieMlMatmulKernel, SixteenTilesBeatOneTile) {
   const MatmulRun one = run_plan(plan(1, 32, 128, 256), 3);
   const MatmulRun sixteen = run_plan(plan(1, 32, 128, 256, false, 4, 4), 3);
   EXPECT_EQ(misses(one), 0);
   EXPECT_EQ(misses(sixteen), 0);
-  EXPECT_LT(sixteen.result.cycles * 4, one.result.cycles) << sixteen.result.cycles << " vs " << one.result.cycles;
+  EXPECT_LT(sixteen.result.cycles * 3, one.result.cycles) << sixteen.result.cycles << " vs " << one.result.cycles;
 }
 
 TEST(AieMlMatmulKernel, RejectsShapesTheBlockingDoesNotDivide) {
   EXPECT_NE(matmul_plan_problem(plan(1, 6, 64, 64)).find("M must be a multiple of 4"), std::string::npos);
-  EXPECT_NE(matmul_plan_problem(plan(1, 8, 60, 64)).find("K must be a multiple of 8"), std::string::npos);
-  // 16 tiles x 8 columns per step = 128: N = 64 is too narrow.
-  EXPECT_NE(matmul_plan_problem(plan(1, 8, 64, 64, false, 4, 4)).find("N must be a multiple of 128"),
+  EXPECT_NE(matmul_plan_problem(plan(1, 8, 60, 64)).find("K must be a multiple of 16"), std::string::npos);
+  // 4 array columns x 32 B columns per DDR row read = 128: N = 64 is too narrow.
+  EXPECT_NE(matmul_plan_problem(plan(1, 64, 64, 64, false, 4, 4)).find("N must be a multiple of 128"),
+            std::string::npos);
+  // 4 tile rows need M in 4 strips of at least 4 rows.
+  EXPECT_NE(matmul_plan_problem(plan(1, 8, 64, 128, false, 4, 4)).find("M must be a multiple of 4 x 4 tile rows"),
             std::string::npos);
   // 16 rows x 1024 bf16 = 32 KB per A strip.
   EXPECT_NE(matmul_plan_problem(plan(1, 16, 1024, 64)).find("an A strip (16 x K bf16) exceeds 16 KB"),
@@ -266,10 +271,9 @@ TEST(AieMlMatmulBaselines, PlansUseTheLayoutOffsets) {
   EXPECT_EQ(l.c_offset, 9344u);
 }
 
-// The multi-tile GEMM through evaluate(): 16 tiles (4 x 4, N split 16 ways, A broadcast)
-// against the single-tile baseline on GEMM C4 (64 x 256 x 512), 3 trials, with the
-// harness's own speedup figure. Measured: 968,430 vs 73,946 cycles (13.1x); the test asks
-// for more than 4x.
+// The multi-tile GEMM through evaluate(): 16 tiles (4 x 4) against the single-tile
+// baseline on GEMM C4 (64 x 256 x 512), 3 trials, with the harness's own speedup figure.
+// Measured: about 272,000 vs 30,600 cycles (8.9x); the test asks for more than 6x.
 TEST(AieMlMatmulBaselines, SixteenTileGemmPassesAndBeatsTheBaseline) {
   const auto platform = aie();
   const auto inst = tasks::Registry::builtin().instance("gemm", "aie_ml", "C4");
@@ -283,7 +287,7 @@ TEST(AieMlMatmulBaselines, SixteenTileGemmPassesAndBeatsTheBaseline) {
   const auto r = evaluate(*platform, o);
   ASSERT_EQ(r.at("status"), "pass") << describe(r);
   ASSERT_TRUE(r.at("speedup").is_number()) << r.dump();
-  EXPECT_GT(r.at("speedup").get<double>(), 4.0) << r.at("cycles") << " vs " << r.at("baseline_cycles");
+  EXPECT_GT(r.at("speedup").get<double>(), 6.0) << r.at("cycles") << " vs " << r.at("baseline_cycles");
 }
 
 // The example kernel files in platforms/aie_ml/kernels/ are this generator's output for
@@ -307,7 +311,7 @@ TEST(AieMlMatmulBaselines, ExampleKernelFilesAreTheGeneratorsOutput) {
     ASSERT_TRUE(in.good()) << dir + f.name;
     std::stringstream got;
     got << in.rdbuf();
-    EXPECT_EQ(got.str(), want) << f.name << " is stale: rerun with AIE_ML_WRITE_KERNELS=1";
+    EXPECT_TRUE(got.str() == want) << f.name << " is stale: rerun with AIE_ML_WRITE_KERNELS=1";
   }
 }
 

@@ -1,18 +1,20 @@
 // AIE-ML bf16 matrix-multiply kernel generator (see matmul_kernel.h for the data path).
 #include "tasks/baselines/aie_ml/matmul_kernel.h"
 
-#include "tasks/baselines/aie_ml/movement_text.h"
-
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
 
+#include "tasks/baselines/aie_ml/movement_text.h"
+
 namespace tlmcraft::tasks::aie_ml {
 namespace {
 
-constexpr int64_t kNt = 8;   // output columns per tile step: two 4x4 fp32 accumulators
-constexpr int64_t kMrMax = 16;  // A rows per strip (4 row groups of the 4x8x4 mode)
+constexpr int64_t kNt = 8;            // output columns per tile step: two 4x4 fp32 accumulators
+constexpr int64_t kMrMax = 16;        // A rows per strip (4 row groups of the 4x8x4 mode)
+constexpr int64_t kBRowColumns = 32;  // B columns per DDR row read (64 bytes: a 16-byte
+                                      // row per read would waste most of each DRAM burst)
 
 // Compute-tile data memory map (64 KB, 8 KB banks: A, B, C and bias in different banks
 // so the two loads of a bundle never share a bank).
@@ -22,34 +24,48 @@ constexpr uint32_t kTileC[2] = {0xC000, 0xC400};  // Mr x Nt bf16 <= 1 KB each
 constexpr uint32_t kTileBias = 0xE000;            // bias as 4x4 blocks: 8 N bytes <= 8 KB
 constexpr uint32_t kCoreOwn = 0x70000;            // the core's window onto its own memory
 
-// Memory-tile map (512 KB).
-constexpr uint32_t kMemA[2] = {0x00000, 0x04000};  // Mr x K strips
-constexpr uint32_t kMemBias = 0x08000;             // N bf16
-constexpr uint32_t kMemB[2] = {0x10000, 0x20000};  // K x (rows * Nt) steps <= 64 KB each
-constexpr uint32_t kMemC[2] = {0x30000, 0x31000};  // rows x Mr x Nt <= 4 KB each
+// Memory-tile map (512 KB): two A strips per tile row (mem0 only), bias, B, C.
+constexpr uint32_t kMemA = 0x00000, kMemAStride = 0x4000;  // 8 x 16 KB
+constexpr uint32_t kMemBias = 0x20000;                     // N bf16
+constexpr uint32_t kMemB[2] = {0x30000, 0x40000};          // K x 32 bf16 <= 64 KB each
+constexpr uint32_t kMemC[2] = {0x50000, 0x51000};          // rows x Mr x Nt <= 4 KB each
 
 // Compute-tile locks (the core sees them as 48 + id).
 enum TileLock : uint32_t { kAFull = 0, kAEmpty = 1, kBFull = 2, kBEmpty = 3, kCFull = 4, kCEmpty = 5, kBiasReady = 6 };
-// Memory-tile locks: A ping/pong, bias, the B consumer chain (4 + r), the C producer
-// chain (8 + r) and the C output.
-enum MemLock : uint32_t { kMAFull = 0, kMAEmpty = 1, kMBias = 2, kMBEmpty = 3, kMBChain = 4, kMCChain = 8, kMCFull = 12 };
+// Memory-tile locks: bias, B ping/pong, the C producer chain (8 + r), the C output, and
+// in mem0 the A strips of each tile row (16 + r full, 20 + r empty).
+enum MemLock : uint32_t { kMBias = 2, kMBEmpty = 3, kMBFull = 4, kMCChain = 8, kMCFull = 12, kMAFull = 16, kMAEmpty = 20 };
+// Memory-tile channels: A to tile row r is mm2s r (mem0); B and C have their own.
+constexpr uint32_t kMemBOut = 4, kMemCOut = 5, kMemAIn = 5, kMemBIn = 0;
 
 struct Geometry {
-  int64_t mr = 0, strips = 0, wc = 0, ncol = 0, steps = 0;
+  int64_t mr = 0;      // A rows per tile strip
+  int64_t super = 0;   // rows per super-strip: one strip for each tile row
+  int64_t strips = 0;  // super-strips (each tile computes one strip of each)
+  int64_t ncol = 0;    // columns per array column
+  int64_t steps = 0;   // tile steps (Nt columns) per strip
+  int64_t wb = 0;      // B columns per memory-tile buffer
+  int64_t sub = 0;     // tile steps per memory-tile B buffer
+  int64_t bsteps = 0;  // memory-tile B buffers per strip
 };
 
 Geometry geometry(const MatmulPlan& p) {
   Geometry g;
-  g.mr = std::min<int64_t>(p.M, kMrMax);
-  g.strips = g.mr > 0 ? p.batches * p.M / g.mr : 0;
-  g.wc = int64_t(p.rows) * kNt;
+  g.mr = p.rows > 0 ? std::min<int64_t>(kMrMax, p.M / p.rows) : 0;
+  g.super = g.mr * p.rows;
+  g.strips = g.super > 0 ? p.batches * p.M / g.super : 0;
   g.ncol = p.columns > 0 ? p.N / p.columns : 0;
-  g.steps = g.wc > 0 ? g.ncol / g.wc : 0;
+  g.steps = g.ncol / kNt;
+  g.wb = kBRowColumns;
+  g.sub = g.wb / kNt;
+  g.bsteps = g.ncol / g.wb;
   return g;
 }
 
 // The program of tile (c, r): per strip of Mr rows, per step, per group of 4 rows, the
-// two 4x4 blocks of its Nt columns accumulated over K in a zero-overhead loop.
+// two 4x4 blocks of its Nt columns accumulated over K in a zero-overhead loop. Which rows
+// and columns those are is the data movement's business; the tiles' programs differ only
+// in where their bias starts.
 std::string core_program(const MatmulPlan& p, const Geometry& g, uint32_t c, uint32_t r) {
   const int64_t kb = p.K / 8, groups = g.mr / 4;
   std::ostringstream s;
@@ -61,24 +77,25 @@ std::string core_program(const MatmulPlan& p, const Geometry& g, uint32_t c, uin
   s << "  MOVXM r24, " << hex(kTileB[0] ^ kTileB[1]) << "\n";
   s << "  MOVXM r25, " << hex(kTileC[0] ^ kTileC[1]) << "\n";
   s << "  MOVXM ls, kloop\n  MOVXM le, kend\n";
+  s << "  MOVXM r13, 128   ; A and B bytes per two k blocks\n  MOVXM r14, 256\n";
   s << "  MOVXM r10, " << g.strips - 1 << "   ; strips left\n";
   if (p.has_bias) {
-    // Bias blocks of this tile's first columns; a step advances by rows x Nt columns (8 bytes each).
-    s << "  MOVXM r27, " << g.wc * 8 << "\n";
+    // Bias blocks of this tile's first columns; a step advances by Nt columns (8 bytes each).
+    s << "  MOVXM r27, " << kNt * 8 << "\n";
     s << "  ACQ " << 48 + kBiasReady << ", 1   ; the expanded bias has arrived\n";
   }
   s << "strip:\n";
   s << "  ACQ " << 48 + kAFull << ", 1\n";
   s << "  MOVXM r11, " << g.steps - 1 << "   ; steps left\n";
   if (p.has_bias)
-    s << "  MOVXM r26, " << hex(kCoreOwn + kTileBias + (uint64_t(c) * g.ncol + uint64_t(r) * kNt) * 8) << "\n";
+    s << "  MOVXM r26, " << hex(kCoreOwn + kTileBias + uint64_t(c) * g.ncol * 8) << "\n";
   s << "step:\n";
   s << "  ACQ " << 48 + kBFull << ", 1\n";
   s << "  ACQ " << 48 + kCEmpty << ", 1\n";
-  s << "  MOV p0, r20\n  MOV p2, r22\n";
+  s << "  MOV p0, r20\n  MOV r5, r20\n  MOV p2, r22\n";
   s << "  MOVXM r12, " << groups - 1 << "   ; row groups left\n";
   s << "group:\n";
-  s << "  MOV p1, r21\n";
+  s << "  MOV p1, r21\n  MOV r6, r21\n";
   if (p.has_bias) {
     s << "  MOV p5, r26\n";
     s << "  VLDA.CONV.FP32.BF16 bm0, [p5], #32   ; accumulators start at the bias rows\n";
@@ -86,14 +103,25 @@ std::string core_program(const MatmulPlan& p, const Geometry& g, uint32_t c, uin
   } else {
     s << "  VCLR bm0\n  VCLR bm1\n";
   }
-  s << "  MOVXM lc, " << kb << "\n";
+  s << "  VCLR bm2   ; odd k blocks accumulate apart (no wait on the previous VMAC)\n  VCLR bm3\n";
+  s << "  MOVXM lc, " << kb / 2 << "\n";
+  // Two k blocks per iteration. Loads use offsets and the pointers advance through scalar
+  // shadows (r5, r6): a post-modified pointer is a load result (7 cycles), an ADD and a
+  // MOV are ready the next cycle.
   s << "kloop:\n";
-  s << "  VLDA w0, [p0], #32 ;; VLDB w2, [p1], #32   ; A 4x8 block -> x0, B 8x4 blocks -> x1, x2\n";
-  s << "  VLDA w1, [p0], #32 ;; VLDB w3, [p1], #32\n";
-  s << "  VLDB w4, [p1], #32\n";
-  s << "  VLDB w5, [p1], #32 ;; VMAC.BF16 bm0, bm0, x0, x1\n";
+  s << "  VLDA w0, [p0, #0] ;; VLDB w2, [p1, #0]   ; A 4x8 block k -> x0, B 8x4 blocks -> x1, x2\n";
+  s << "  VLDA w1, [p0, #32] ;; VLDB w3, [p1, #32]\n";
+  s << "  VLDA w4, [p1, #64] ;; VLDB w5, [p1, #96]\n";
+  s << "  VLDA w6, [p0, #64] ;; VLDB w8, [p1, #128]   ; block k + 8 -> x3, x4, x5\n";
+  s << "  VLDA w7, [p0, #96] ;; VLDB w9, [p1, #160]\n";
+  s << "  VLDA w10, [p1, #192] ;; VLDB w11, [p1, #224]\n";
+  s << "  ADD r5, r5, r13 ;; VMAC.BF16 bm0, bm0, x0, x1\n";
+  s << "  ADD r6, r6, r14 ;; MOV p0, r5 ;; VMAC.BF16 bm1, bm1, x0, x2\n";
+  s << "  MOV p1, r6 ;; VMAC.BF16 bm2, bm2, x3, x4\n";
   s << "kend:\n";
-  s << "  VMAC.BF16 bm1, bm1, x0, x2\n";
+  s << "  VMAC.BF16 bm3, bm3, x3, x5\n";
+  s << "  VADD.F bm0, bm0, bm2\n";
+  s << "  VADD.F bm1, bm1, bm3\n";
   s << "  VST.CONV.BF16.FP32 bm0, [p2], #32\n";
   s << "  VST.CONV.BF16.FP32 bm1, [p2], #32\n";
   s << "  JNZD r12, r12, group\n";
@@ -120,13 +148,16 @@ std::string matmul_plan_problem(const MatmulPlan& p) {
   if (p.batches < 1 || p.M < 1 || p.K < 1 || p.N < 1) return why("every dimension must be positive");
   if (p.columns < 1 || p.columns > 4 || p.rows < 1 || p.rows > 4) return why("tiles are 1..4 columns x 1..4 rows");
   const Geometry g = geometry(p);
-  if (p.M % 4 != 0 || p.M % g.mr != 0) return why("M must be a multiple of 4 and of the 16-row strip");
-  if (p.K % 8 != 0) return why("K must be a multiple of 8");
-  if (p.N % (int64_t(p.columns) * g.wc) != 0)
-    return why("N must be a multiple of " + std::to_string(int64_t(p.columns) * g.wc) + " (8 columns per tile step)");
+  if (g.mr < 4 || g.mr % 4 != 0 || p.M % g.super != 0)
+    return why("M must be a multiple of 4 x " + std::to_string(p.rows) +
+               " tile rows and of the strip (16 rows per tile row at most)");
+  if (p.K % 16 != 0) return why("K must be a multiple of 16");
+  if (p.N % (int64_t(p.columns) * g.wb) != 0)
+    return why("N must be a multiple of " + std::to_string(int64_t(p.columns) * g.wb) + " (" +
+               std::to_string(g.wb) + " B columns per DDR row read and array column)");
   if (g.mr * p.K * 2 > 0x4000) return why("an A strip (" + std::to_string(g.mr) + " x K bf16) exceeds 16 KB");
   if (p.K * kNt * 2 > 0x2000) return why("a B step (K x 8 bf16) exceeds 8 KB");
-  if (p.K * g.wc * 2 > 0x10000) return why("a memory-tile B step exceeds 64 KB");
+  if (p.K * g.wb * 2 > 0x10000) return why("a memory-tile B buffer (K x 32 bf16) exceeds 64 KB");
   if (p.has_bias && p.N * 8 > 0x2000) return why("the expanded bias (8 N bytes) exceeds 8 KB");
   if (p.batches * p.M * p.K * 2 > (64ll << 20)) return why("A exceeds one 64 MiB BD");
   return "";
@@ -138,120 +169,147 @@ std::string matmul_kernel(const MatmulPlan& p) {
   const uint64_t a_bytes = uint64_t(p.batches * p.M * p.K) * 2, b_bytes = uint64_t(p.batches * p.K * p.N) * 2,
                  c_bytes = uint64_t(p.batches * p.M * p.N) * 2, bias_bytes = uint64_t(p.N) * 2;
   const uint64_t strip_a = uint64_t(g.mr * p.K) * 2, tile_b = uint64_t(p.K * kNt) * 2,
-                 mem_b = uint64_t(p.K * g.wc) * 2, tile_c = uint64_t(g.mr * kNt) * 2;
-  const int64_t strips_per_batch = p.M / g.mr;
+                 mem_b = uint64_t(p.K * g.wb) * 2, tile_c = uint64_t(g.mr * kNt) * 2;
+  const int64_t strips_per_batch = p.M / g.super, groups = g.mr / 4;
 
   std::ostringstream k;
   k << "; bf16 matmul C = A B" << (p.has_bias ? " + bias" : "") << ": b=" << p.batches << " M=" << p.M
-    << " K=" << p.K << " N=" << p.N << " on " << p.columns * p.rows << " tile(s)\n";
+    << " K=" << p.K << " N=" << p.N << " on " << p.columns << " x " << p.rows << " tile(s)\n";
   for (uint32_t c = 0; c < p.columns; ++c)
     for (uint32_t r = 0; r < p.rows; ++r) k << core_program(p, g, c, r);
 
-  std::ostringstream locks, buffers, bds, routes;
+  std::ostringstream locks, buffers, routes;
   std::vector<Bd> all;
   const auto add = [&](const std::vector<Bd>& chain) { all.insert(all.end(), chain.begin(), chain.end()); };
 
-  // A (and bias) into mem0, reordered and broadcast to every tile.
+  // A (after the bias) into mem0 strip by strip: strip i of a super-strip goes to tile row
+  // i, whose mm2s reorders it into 4x8 blocks and broadcasts it along the row.
   buffers << "  - {name: ddr_a, tile: shim0, address: " << p.a_offset << ", size: " << a_bytes << "}\n";
-  buffers << "  - {name: mem_a0, tile: mem0, address: " << kMemA[0] << ", size: " << strip_a << "}\n";
-  buffers << "  - {name: mem_a1, tile: mem0, address: " << kMemA[1] << ", size: " << strip_a << "}\n";
-  locks << "  - {tile: mem0, id: " << kMAEmpty << ", init: 2}\n";
-  {
-    Bd a{"a_rd", "shim0", "mm2s1", "ddr_a", 0, a_bytes};
-    std::vector<Bd> in, out;
-    for (int i = 0; i < 2; ++i) {
-      Bd w{"a_in" + std::to_string(i), "mem0", "s2mm5", "mem_a" + std::to_string(i), 0, strip_a};
-      w.acquire_lock = kMAEmpty;
-      w.release_lock = kMAFull;
-      in.push_back(w);
+  if (p.has_bias) {
+    buffers << "  - {name: ddr_bias, tile: shim0, address: " << p.bias_offset << ", size: " << bias_bytes << "}\n";
+    buffers << "  - {name: mem_bias, tile: mem0, address: " << kMemBias << ", size: " << bias_bytes << "}\n";
+    Bd rd{"bias_rd", "shim0", "mm2s1", "ddr_bias", 0, bias_bytes};
+    rd.next = "a_rd";
+    Bd in{"bias_in", "mem0", "s2mm" + std::to_string(kMemAIn), "mem_bias", 0, bias_bytes};
+    in.next = "a_in0";
+    in.release_lock = kMBias;
+    in.release_value = int(p.rows);  // one bias_out per tile row
+    add({rd, in});
+  }
+  add({Bd{"a_rd", "shim0", "mm2s1", "ddr_a", 0, a_bytes}});
+  routes << "  - {from: {tile: shim0, port: mm2s1}, to: {tile: mem0, port: s2mm" << kMemAIn << "}}\n";
+  std::vector<Bd> a_in;
+  for (uint32_t i = 0; i < 2 * p.rows; ++i) {
+    const std::string is = std::to_string(i);
+    buffers << "  - {name: mem_a" << is << ", tile: mem0, address: " << kMemA + i * kMemAStride
+            << ", size: " << strip_a << "}\n";
+    Bd w{"a_in" + is, "mem0", "s2mm" + std::to_string(kMemAIn), "mem_a" + is, 0, strip_a};
+    w.acquire_lock = int(kMAEmpty + i % p.rows);
+    w.release_lock = int(kMAFull + i % p.rows);
+    a_in.push_back(w);
+  }
+  add(ring(a_in));
+  for (uint32_t r = 0; r < p.rows; ++r) {
+    const std::string rs = std::to_string(r), ch = "mm2s" + rs;
+    locks << "  - {tile: mem0, id: " << kMAEmpty + r << ", init: 2}\n";
+    std::vector<Bd> out;
+    for (uint32_t i = r; i < 2 * p.rows; i += p.rows) {
       // Tile order [row group][k block][4 rows][8 bf16]: one VMAC operand per 64 bytes.
-      Bd o{"a_out" + std::to_string(i), "mem0", "mm2s5", "mem_a" + std::to_string(i), 0, strip_a};
-      o.dims = dims({{4, 1}, {4, p.K / 2}, {p.K / 8, 4}, {g.mr / 4, 2 * p.K}});
-      o.acquire_lock = kMAFull;
-      o.release_lock = kMAEmpty;
+      Bd o{"a_out" + rs + "_" + std::to_string(i), "mem0", ch, "mem_a" + std::to_string(i), 0, strip_a};
+      o.dims = dims({{4, 1}, {4, p.K / 2}, {p.K / 8, 4}, {groups, 2 * p.K}});
+      o.acquire_lock = int(kMAFull + r);
+      o.release_lock = int(kMAEmpty + r);
       out.push_back(o);
     }
-    in = ring(in);
     out = ring(out);
     if (p.has_bias) {
-      buffers << "  - {name: ddr_bias, tile: shim0, address: " << p.bias_offset << ", size: " << bias_bytes << "}\n";
-      buffers << "  - {name: mem_bias, tile: mem0, address: " << kMemBias << ", size: " << bias_bytes << "}\n";
-      Bd brd{"bias_rd", "shim0", "mm2s1", "ddr_bias", 0, bias_bytes};
-      brd.next = "a_rd";
-      Bd bin{"bias_in", "mem0", "s2mm5", "mem_bias", 0, bias_bytes};
-      bin.next = "a_in0";
-      bin.release_lock = kMBias;
       // Each 4 bias values repeated for the 4 rows of a 4x4 accumulator block.
-      Bd bout{"bias_out", "mem0", "mm2s5", "mem_bias", 0, bias_bytes * 4};
-      bout.dims = dims({{2, 1}, {4, 0}, {p.N / 4, 2}});
-      bout.next = "a_out0";
-      bout.acquire_lock = kMBias;
-      add({brd, bin, bout});
+      Bd b{"bias_out" + rs, "mem0", ch, "mem_bias", 0, bias_bytes * 4};
+      b.dims = dims({{2, 1}, {4, 0}, {p.N / 4, 2}});
+      b.next = out.front().name;
+      b.acquire_lock = kMBias;
+      add({b});
     }
-    add({a});
-    add(in);
     add(out);
-    routes << "  - {from: {tile: shim0, port: mm2s1}, to: {tile: mem0, port: s2mm5}}\n";
+    for (uint32_t c = 0; c < p.columns; ++c)
+      routes << "  - {from: {tile: mem0, port: " << ch << "}, to: {tile: " << tile(c, r) << ", port: s2mm0}}\n";
   }
 
   for (uint32_t c = 0; c < p.columns; ++c) {
     const std::string shim = "shim" + std::to_string(c), mem = "mem" + std::to_string(c), cs = std::to_string(c);
     const uint64_t colbase = uint64_t(c) * g.ncol;
-    // B: one shim BD per strip (the strip's batch), the column's slice in steps of wc columns.
+    // B: one shim BD per super-strip (its batch): the column's slice, 32 columns at a time;
+    // the memory tile broadcasts each 8-column step to the column's tiles.
     buffers << "  - {name: ddr_b" << cs << ", tile: " << shim << ", address: " << p.b_offset << ", size: " << b_bytes
             << "}\n";
     buffers << "  - {name: ddr_c" << cs << ", tile: " << shim << ", address: " << p.c_offset << ", size: " << c_bytes
             << "}\n";
     std::vector<Bd> brd, cwr;
     for (int64_t s = 0; s < g.strips; ++s) {
+      const std::string ss = cs + "_" + std::to_string(s), nx = cs + "_" + std::to_string(s + 1);
       const int64_t batch = s / strips_per_batch;
-      Bd b{"b_rd" + cs + "_" + std::to_string(s), shim, "mm2s0", "ddr_b" + cs,
-           uint64_t(batch * p.K * p.N + int64_t(colbase)) * 2, uint64_t(p.K * g.ncol) * 2};
-      b.dims = dims({{g.wc / 2, 1}, {p.K, p.N / 2}, {g.steps, g.wc / 2}});
-      if (s + 1 < g.strips) b.next = "b_rd" + cs + "_" + std::to_string(s + 1);
+      Bd b{"b_rd" + ss, shim, "mm2s0", "ddr_b" + cs, uint64_t(batch * p.K * p.N + int64_t(colbase)) * 2,
+           uint64_t(p.K * g.ncol) * 2};
+      b.dims = dims({{g.wb / 2, 1}, {p.K, p.N / 2}, {g.bsteps, g.wb / 2}});
+      if (s + 1 < g.strips) b.next = "b_rd" + nx;
       brd.push_back(b);
-      Bd w{"c_wr" + cs + "_" + std::to_string(s), shim, "s2mm0", "ddr_c" + cs,
-           uint64_t(s * g.mr * p.N + int64_t(colbase)) * 2, uint64_t(g.mr * g.ncol) * 2};
-      w.dims = dims({{g.wc / 2, 1}, {g.mr, p.N / 2}, {g.steps, g.wc / 2}});
-      if (s + 1 < g.strips) w.next = "c_wr" + cs + "_" + std::to_string(s + 1);
+      // C: per step, the super-strip's rows x Nt columns.
+      Bd w{"c_wr" + ss, shim, "s2mm0", "ddr_c" + cs, uint64_t(s * g.super * p.N + int64_t(colbase)) * 2,
+           uint64_t(g.super * g.ncol) * 2};
+      w.dims = dims({{kNt / 2, 1}, {g.super, p.N / 2}, {g.steps, kNt / 2}});
+      if (s + 1 < g.strips) w.next = "c_wr" + nx;
       cwr.push_back(w);
     }
     add(brd);
     add(cwr);
-    routes << "  - {from: {tile: " << shim << ", port: mm2s0}, to: {tile: " << mem << ", port: s2mm0}}\n";
-    routes << "  - {from: {tile: " << mem << ", port: mm2s4}, to: {tile: " << shim << ", port: s2mm0}}\n";
+    routes << "  - {from: {tile: " << shim << ", port: mm2s0}, to: {tile: " << mem << ", port: s2mm" << kMemBIn
+           << "}}\n";
+    routes << "  - {from: {tile: " << mem << ", port: mm2s" << kMemCOut << "}, to: {tile: " << shim
+           << ", port: s2mm0}}\n";
+    for (uint32_t r = 0; r < p.rows; ++r)
+      routes << "  - {from: {tile: " << mem << ", port: mm2s" << kMemBOut << "}, to: {tile: " << tile(c, r)
+             << ", port: s2mm1}}\n";
 
     locks << "  - {tile: " << mem << ", id: " << kMBEmpty << ", init: 2}\n";
     locks << "  - {tile: " << mem << ", id: " << kMCChain << ", init: 2}\n";
-    std::vector<Bd> bin, cout;
+    std::vector<Bd> bin, bout, cout;
     for (int i = 0; i < 2; ++i) {
-      const std::string is = std::to_string(i);
-      buffers << "  - {name: mem_b" << cs << "_" << is << ", tile: " << mem << ", address: " << kMemB[i]
-              << ", size: " << mem_b << "}\n";
-      buffers << "  - {name: mem_c" << cs << "_" << is << ", tile: " << mem << ", address: " << kMemC[i]
+      const std::string is = cs + "_" + std::to_string(i);
+      buffers << "  - {name: mem_b" << is << ", tile: " << mem << ", address: " << kMemB[i] << ", size: " << mem_b
+              << "}\n";
+      buffers << "  - {name: mem_c" << is << ", tile: " << mem << ", address: " << kMemC[i]
               << ", size: " << tile_c * p.rows << "}\n";
-      Bd w{"b_in" + cs + "_" + is, mem, "s2mm0", "mem_b" + cs + "_" + is, 0, mem_b};
+      Bd w{"b_in" + is, mem, "s2mm" + std::to_string(kMemBIn), "mem_b" + is, 0, mem_b};
       w.acquire_lock = kMBEmpty;
-      w.release_lock = kMBChain;
+      w.release_lock = kMBFull;
       bin.push_back(w);
-      // Row m of the column's rows x Nt-wide chunk: tile 0's Nt columns, tile 1's, ...
-      Bd o{"c_out" + cs + "_" + is, mem, "mm2s4", "mem_c" + cs + "_" + is, 0, tile_c * p.rows};
-      o.dims = dims({{kNt / 2, 1}, {p.rows, g.mr * kNt / 2}, {g.mr, kNt / 2}});
+      // Tile step st of this buffer: columns st * Nt .. as [k block][2 blocks][8 rows][4 bf16].
+      for (int64_t st = 0; st < g.sub; ++st) {
+        Bd o{"b_out" + is + "_" + std::to_string(st), mem, "mm2s" + std::to_string(kMemBOut), "mem_b" + is,
+             uint64_t(st) * kNt * 2, tile_b};
+        o.dims = dims({{2, 1}, {8, g.wb / 2}, {kNt / 4, 2}, {p.K / 8, 4 * g.wb}});
+        if (st == 0) o.acquire_lock = kMBFull;
+        if (st + 1 == g.sub) o.release_lock = kMBEmpty;
+        bout.push_back(o);
+      }
+      // The tile rows' chunks stacked: rows x Mr rows of Nt columns, already row-major.
+      Bd o{"c_out" + is, mem, "mm2s" + std::to_string(kMemCOut), "mem_c" + is, 0, tile_c * p.rows};
       o.acquire_lock = kMCFull;
       o.release_lock = kMCChain;
       cout.push_back(o);
     }
     add(ring(bin));
+    add(ring(bout));
     add(ring(cout));
 
     for (uint32_t r = 0; r < p.rows; ++r) {
-      const std::string rs = std::to_string(r), t = tile(c, r), id = cs + "_" + rs;
+      const std::string t = tile(c, r), id = cs + "_" + std::to_string(r);
       const bool last = r + 1 == p.rows;
-      routes << "  - {from: {tile: " << mem << ", port: mm2s" << r << "}, to: {tile: " << t << ", port: s2mm1}}\n";
       routes << "  - {from: {tile: " << t << ", port: mm2s0}, to: {tile: " << mem << ", port: s2mm" << r + 1 << "}}\n";
       locks << "  - {tile: " << t << ", id: " << kAEmpty << ", init: 2}\n";
       locks << "  - {tile: " << t << ", id: " << kBEmpty << ", init: 2}\n";
       locks << "  - {tile: " << t << ", id: " << kCEmpty << ", init: 2}\n";
+      std::vector<Bd> ta, tb, tc, cin;
       for (int i = 0; i < 2; ++i) {
         const std::string is = std::to_string(i);
         buffers << "  - {name: t_a" << id << "_" << is << ", tile: " << t << ", address: " << kTileA[i]
@@ -260,16 +318,6 @@ std::string matmul_kernel(const MatmulPlan& p) {
                 << ", size: " << tile_b << "}\n";
         buffers << "  - {name: t_c" << id << "_" << is << ", tile: " << t << ", address: " << kTileC[i]
                 << ", size: " << tile_c << "}\n";
-      }
-      std::vector<Bd> bout, ta, tb, tc, cin;
-      for (int i = 0; i < 2; ++i) {
-        const std::string is = std::to_string(i);
-        // The memory tile's consumers of a B step take turns: r waits for r - 1.
-        Bd o{"b_out" + id + "_" + is, mem, "mm2s" + rs, "mem_b" + cs + "_" + is, uint64_t(r) * kNt * 2, tile_b};
-        o.dims = dims({{2, 1}, {8, g.wc / 2}, {kNt / 4, 2}, {p.K / 8, 4 * g.wc}});
-        o.acquire_lock = kMBChain + r;
-        o.release_lock = last ? kMBEmpty : kMBChain + r + 1;
-        bout.push_back(o);
         Bd a{"t_ain" + id + "_" + is, t, "s2mm0", "t_a" + id + "_" + is, 0, strip_a};
         a.acquire_lock = kAEmpty;
         a.release_lock = kAFull;
@@ -279,7 +327,6 @@ std::string matmul_kernel(const MatmulPlan& p) {
         b.release_lock = kBFull;
         tb.push_back(b);
         // The core stores [row group][2 blocks of 4x4]; each BD emits one row group row-major.
-        const int64_t groups = g.mr / 4;
         for (int64_t grp = 0; grp < groups; ++grp) {
           Bd cb{"t_cout" + id + "_" + is + "_" + std::to_string(grp), t, "mm2s0", "t_c" + id + "_" + is,
                 uint64_t(grp) * kNt * 8, uint64_t(kNt) * 8};
@@ -288,11 +335,11 @@ std::string matmul_kernel(const MatmulPlan& p) {
           if (grp + 1 == groups) cb.release_lock = kCEmpty;
           tc.push_back(cb);
         }
-        // The column's C producers take turns too; the last one hands the chunk to mm2s4.
+        // The column's C producers take turns (row 0 first); the last hands the chunk on.
         Bd ci{"c_in" + id + "_" + is, mem, "s2mm" + std::to_string(r + 1), "mem_c" + cs + "_" + is,
               uint64_t(r) * tile_c, tile_c};
-        ci.acquire_lock = kMCChain + r;
-        ci.release_lock = last ? kMCFull : kMCChain + r + 1;
+        ci.acquire_lock = int(kMCChain + r);
+        ci.release_lock = int(last ? kMCFull : kMCChain + r + 1);
         cin.push_back(ci);
       }
       ta = ring(ta);
@@ -304,14 +351,13 @@ std::string matmul_kernel(const MatmulPlan& p) {
         bb.release_lock = kBiasReady;
         add({bb});
       }
-      add(ring(bout));
       add(ta);
       add(ring(tb));
       add(ring(tc));
       add(ring(cin));
-      routes << "  - {from: {tile: mem0, port: mm2s5}, to: {tile: " << t << ", port: s2mm0}}\n";
     }
   }
+  std::ostringstream bds;
   for (const Bd& b : all) bds << bd_yaml(b);
   k << ".movement\nlocks:\n" << locks.str() << "buffers:\n" << buffers.str() << "bds:\n" << bds.str()
     << "routes:\n" << routes.str();

@@ -2,16 +2,20 @@
 // C[b] = A[b] B[b] (+ bias) with A [M, K], B [K, N], C [M, N] row-major bf16 in DDR,
 // fp32 accumulation, bf16 result (VMAC.BF16 4x8x4 blocks).
 //
-// Data path (docs/PERFORMANCE.md, AIE-ML section):
-//   A (and the bias): shim0.mm2s1 -> mem0.s2mm5 (ping/pong strips of Mr rows) ->
-//     mem0.mm2s5 reorders into 4x8 blocks, broadcast to every compute tile's s2mm0.
-//   B: per array column c, shimc.mm2s0 streams the column's N slice in steps of
-//     rows x Nt columns -> memc.s2mm0 (ping/pong) -> memc.mm2s<r> reorders tile r's Nt
-//     columns into 8x4 blocks -> tile (c, r).s2mm1 (ping/pong). The memory tile's
-//     consumers take turns (a lock chain), so each lock has one producer and one consumer.
-//   C: tile (c, r).mm2s0 emits its Mr x Nt chunk row-major -> memc.s2mm<1+r> (lock chain)
-//     -> memc.mm2s4 interleaves the rows of the column's tiles -> shimc.s2mm0 -> DDR.
-// One tile (columns = rows = 1) is the single-tile baseline; 4 x 4 splits N over 16 tiles.
+// Data path (docs/PERFORMANCE.md, AIE-ML section), on `columns` x `rows` compute tiles:
+// array columns split N, tile rows split M (a super-strip of rows x Mr rows gives each
+// tile row one strip of Mr <= 16 rows).
+//   A (and the bias): shim0.mm2s1 -> mem0.s2mm5 (two strip buffers per tile row) ->
+//     mem0.mm2s<r> reorders tile row r's strips into 4x8 blocks and broadcasts them
+//     along the row (tile (c, r).s2mm0 for every c).
+//   B: shimc.mm2s0 reads the column's N slice 32 columns (64 bytes) per DDR row ->
+//     memc.s2mm0 (ping/pong) -> memc.mm2s4 hands out 8-column steps as 8x4 blocks,
+//     broadcast to the column's tiles (s2mm1).
+//   C: each tile emits its Mr x 8 chunk row-major -> memc.s2mm<1+r>; the column's tiles
+//     take turns (a lock chain, row 0 first) -> memc.mm2s5 -> shimc.s2mm0 -> DDR.
+// The core program (identical on every tile but for the bias start): per strip, per
+// 8-column step, per 4 rows, two 4x4 fp32 accumulators (plus two for odd k blocks) over K
+// in a zero-overhead loop, then VST.CONV to bf16. One tile (1 x 1) is the baseline.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -16,6 +16,7 @@
 #include "agent/workspace.h"
 #include "harness/evaluate.h"
 #include "isa/isa_spec.h"
+#include "isa/riscv/hart.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
@@ -260,6 +261,7 @@ class HarnessToolbox : public Toolbox {
     const std::string code = ws_.read_version(v);
     isa::Program prog;
     std::vector<isa::Diagnostic> diags;
+    platform(w.platform).set_task_defaults(instance(w).layout()->kernel_defaults());
     const bool ok_ = platform(w.platform).assemble(code, "v" + std::to_string(v.number) + "." + v.extension, prog, diags);
     json errors = json::array(), warnings = json::array();
     for (const auto& d : diags) (d.severity == isa::Severity::Error ? errors : warnings).push_back(d.format());
@@ -355,11 +357,17 @@ class HarnessToolbox : public Toolbox {
     const KernelVersion v = current(w);
     isa::Program prog;
     std::vector<isa::Diagnostic> diags;
+    platform(w.platform).set_task_defaults(instance(w).layout()->kernel_defaults());
     if (!platform(w.platform).assemble(ws_.read_version(v), "v" + std::to_string(v.number) + "." + v.extension, prog, diags))
       throw ToolFailure("version " + std::to_string(v.number) + " does not assemble (" +
                         (diags.empty() ? std::string("no diagnostics") : diags.front().format()) + "); call check_syntax");
     json by_class = json::object();
-    if (const isa::IsaSpec* spec = prog.code.empty() ? nullptr : isa_spec(prog.isa)) {
+    if (prog.isa == "riscv") {  // code holds the raw instruction words: classify them as the timing model does
+      for (const auto& in : prog.code) {
+        const std::string cls = isa::riscv::to_string(isa::riscv::decode(in.opcode).cls);
+        by_class[cls] = by_class.value(cls, 0) + 1;
+      }
+    } else if (const isa::IsaSpec* spec = prog.code.empty() ? nullptr : isa_spec(prog.isa)) {
       for (const auto& in : prog.code) {
         const std::string cls(1, spec->instruction(in).cls);
         by_class[cls] = by_class.value(cls, 0) + 1;

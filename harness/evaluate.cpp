@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "tasks/baselines/baseline.h"
-#include "tasks/layout_aie_ml.h"
 #include "tasks/registry.h"
 
 namespace tlmcraft {
@@ -116,8 +115,7 @@ json evaluate(Platform& platform, const EvalOptions& o) {
   rep["speedup"] = nullptr;
 
   // The task's defaults for what a kernel may leave out (AIE-ML: the data movement).
-  if (inst.platform() == tasks::PlatformId::AieMl)
-    platform.set_task_defaults(tasks::AieMlLayout(inst.task(), inst.params()).default_movement());
+  platform.set_task_defaults(inst.layout()->kernel_defaults());
 
   isa::Program prog;
   std::vector<isa::Diagnostic> diags;

@@ -56,6 +56,7 @@ class AieMlLayout : public PlatformLayout {
   const AieMlMovementPlan& movement() const { return plan_; }
   // The `.movement` YAML for AiePlatform::set_default_movement ("" when there is none).
   const std::string& default_movement() const { return plan_.yaml; }
+  std::string kernel_defaults() const override { return plan_.yaml; }
   uint64_t inputs_end() const { return inputs_end_; }     // first byte after the inputs (aligned)
   uint64_t outputs_end() const { return outputs_end_; }
 

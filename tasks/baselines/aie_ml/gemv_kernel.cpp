@@ -72,22 +72,30 @@ std::string gemv_kernel(const GemvPlan& p) {
   k << "  MOVXM r22, " << hex(kCoreOwn + kTileY[0]) << "\n";
   k << "  MOVXM r23, " << hex(kTileA[0] ^ kTileA[1]) << "\n";
   k << "  MOVXM r25, " << hex(kTileY[0] ^ kTileY[1]) << "\n";
-  k << "  MOVXM ls, kloop\n  MOVXM le, kend\n";
+  k << "  MOVXM ls, kloop\n  MOVXM le, kend\n  MOVXM r13, 128   ; bytes of two k blocks\n";
   k << "  MOVXM r10, " << strips - 1 << "   ; strips left\n";
   k << "strip:\n";
   k << "  ACQ " << 48 + kAFull << ", 1\n";
   k << "  ACQ " << 48 + kYEmpty << ", 1\n";
-  k << "  MOV p0, r20\n  MOV p2, r22\n";
+  k << "  MOV p0, r20\n  MOV r5, r20\n  MOV p2, r22\n";
   k << "  MOVXM r12, " << groups - 1 << "   ; row groups left\n";
   k << "group:\n";
   k << "  MOVXM p1, " << hex(kCoreOwn + kTileXExp) << "\n";
-  k << "  VCLR bm0\n";
-  k << "  MOVXM lc, " << p.N / 8 << "\n";
+  k << "  MOVXM r6, " << hex(kCoreOwn + kTileXExp) << "\n";
+  k << "  VCLR bm0\n  VCLR bm1\n";
+  k << "  MOVXM lc, " << p.N / 16 << "\n";
+  // Two k blocks per iteration with offset loads; the pointers advance through r5/r6
+  // (a post-modified pointer would be a load result, ready 7 cycles later).
   k << "kloop:\n";
-  k << "  VLDA w0, [p0], #32 ;; VLDB w2, [p1], #32   ; A 4x8 block -> x0, x block -> x1\n";
-  k << "  VLDA w1, [p0], #32 ;; VLDB w3, [p1], #32\n";
+  k << "  VLDA w0, [p0, #0] ;; VLDB w2, [p1, #0]   ; A 4x8 block k -> x0, x block -> x1\n";
+  k << "  VLDA w1, [p0, #32] ;; VLDB w3, [p1, #32]\n";
+  k << "  VLDA w6, [p0, #64] ;; VLDB w8, [p1, #64]   ; block k + 8 -> x3, x4\n";
+  k << "  VLDA w7, [p0, #96] ;; VLDB w9, [p1, #96]\n";
+  k << "  ADD r5, r5, r13 ;; VMAC.BF16 bm0, bm0, x0, x1\n";
+  k << "  ADD r6, r6, r13 ;; MOV p0, r5 ;; VMAC.BF16 bm1, bm1, x3, x4\n";
   k << "kend:\n";
-  k << "  VMAC.BF16 bm0, bm0, x0, x1\n";
+  k << "  MOV p1, r6\n";
+  k << "  VADD.F bm0, bm0, bm1\n";
   k << "  VCONV.BF16.FP32 w4, bm0   ; row i of the block is y[m + i] four times\n";
   k << "  VSHUFFLE x3, x2, x2, 10   ; even 32-bit elements: (y0 y0) (y1 y1) (y2 y2) (y3 y3)\n";
   k << "  VSHUFFLE x2, x3, x3, 6    ; even 16-bit elements: y0 y1 y2 y3\n";

@@ -241,20 +241,27 @@ std::unique_ptr<Platform> aie() {
   return make_platform("aie_ml");
 }
 
-TEST(AieMlMatmulBaselines, EveryConfigurationPassesThroughEvaluate) {
+// Every configuration through evaluate(): 3 trials up to C3, one trial for the large
+// shapes (C4, C5: 0.1-0.8 s of simulation each, plus the reference). Linear and
+// BatchMatMul C5 repeat GEMM C5's code path at the same or half its size and are left to
+// the suite runs to keep this folder fast.
+void expect_passes(const char* task, const std::vector<std::string>& configs) {
   const auto platform = aie();
-  for (const char* task : {"gemm", "linear", "batchmatmul", "gemv"})
-    for (const char* config : {"C1", "C2", "C3", "C4", "C5"}) {
-      const auto inst = tasks::Registry::builtin().instance(task, "aie_ml", config);
-      ASSERT_TRUE(tasks::has_baseline(inst)) << task;
-      // The largest shapes take about a second each on the simulator: one trial there.
-      const int trials = std::string(config) == "C5" ? 1 : 3;
-      const auto r = evaluate_on_aie(*platform, task, config, "", trials);
-      EXPECT_EQ(r.at("status"), "pass") << task << " " << config << ": " << describe(r);
-      EXPECT_EQ(r.at("trials").size(), size_t(trials)) << task << " " << config;
-      EXPECT_GT(r.value("cycles", uint64_t(0)), 0u) << task << " " << config;
-    }
+  for (const std::string& config : configs) {
+    const auto inst = tasks::Registry::builtin().instance(task, "aie_ml", config);
+    ASSERT_TRUE(tasks::has_baseline(inst)) << task;
+    const int trials = config == "C4" || config == "C5" ? 1 : 3;
+    const auto r = evaluate_on_aie(*platform, task, config, "", trials);
+    EXPECT_EQ(r.at("status"), "pass") << task << " " << config << ": " << describe(r);
+    EXPECT_EQ(r.at("trials").size(), size_t(trials)) << task << " " << config;
+    EXPECT_GT(r.value("cycles", uint64_t(0)), 0u) << task << " " << config;
+  }
 }
+
+TEST(AieMlMatmulBaselines, GemmPassesEveryConfiguration) { expect_passes("gemm", {"C1", "C2", "C3", "C4", "C5"}); }
+TEST(AieMlMatmulBaselines, GemvPassesEveryConfiguration) { expect_passes("gemv", {"C1", "C2", "C3", "C4", "C5"}); }
+TEST(AieMlMatmulBaselines, LinearPassesC1ToC4) { expect_passes("linear", {"C1", "C2", "C3", "C4"}); }
+TEST(AieMlMatmulBaselines, BatchMatMulPassesC1ToC4) { expect_passes("batchmatmul", {"C1", "C2", "C3", "C4"}); }
 
 // The plan reads the layout contract: GEMM C1 (8 x 64 x 64) has A at 0 (1024 bytes),
 // B at 1024 (8192 bytes), C at 9216.

@@ -150,9 +150,8 @@ TEST(AieMlMatmulKernel, RejectsShapesTheBlockingDoesNotDivide) {
   // 4 tile rows need M in 4 strips of at least 4 rows.
   EXPECT_NE(matmul_plan_problem(plan(1, 8, 64, 128, false, 4, 4)).find("M must be a multiple of 4 x 4 tile rows"),
             std::string::npos);
-  // 16 rows x 1024 bf16 = 32 KB per A strip.
-  EXPECT_NE(matmul_plan_problem(plan(1, 16, 1024, 64)).find("an A strip (16 x K bf16) exceeds 16 KB"),
-            std::string::npos);
+  // 1024 x 8 bf16 = 16 KB per B step.
+  EXPECT_NE(matmul_plan_problem(plan(1, 16, 1024, 64)).find("a B step (K x 8 bf16) exceeds 8 KB"), std::string::npos);
   EXPECT_EQ(matmul_plan_problem(plan(1, 128, 512, 1024, true)), "");
   EXPECT_THROW(matmul_kernel(plan(1, 6, 64, 64)), std::invalid_argument);
 }

@@ -12,34 +12,36 @@ namespace tlmcraft::tasks::aie_ml {
 namespace {
 
 constexpr int64_t kNt = 8;            // output columns per tile step: two 4x4 fp32 accumulators
-constexpr int64_t kMrMax = 16;        // A rows per strip (4 row groups of the 4x8x4 mode)
+constexpr int64_t kMrMax = 32;        // A rows per strip: each B element is used by Mr rows
+constexpr int64_t kTileABytes = 0x8000;  // A strips: two of <= 16 KB or one of <= 32 KB
 constexpr int64_t kBRowColumns = 32;  // B columns per DDR row read (64 bytes: a 16-byte
                                       // row per read would waste most of each DRAM burst)
 
 // Compute-tile data memory map (64 KB, 8 KB banks: A, B, C and bias in different banks
 // so the two loads of a bundle never share a bank).
-constexpr uint32_t kTileA[2] = {0x0000, 0x4000};  // Mr x K bf16 <= 16 KB each
+constexpr uint32_t kTileA[2] = {0x0000, 0x4000};  // Mr x K bf16: 2 x 16 KB or 1 x 32 KB
 constexpr uint32_t kTileB[2] = {0x8000, 0xA000};  // K x Nt bf16 <= 8 KB each
 constexpr uint32_t kTileC[2] = {0xC000, 0xC400};  // Mr x Nt bf16 <= 1 KB each
 constexpr uint32_t kTileBias = 0xE000;            // bias as 4x4 blocks: 8 N bytes <= 8 KB
 constexpr uint32_t kCoreOwn = 0x70000;            // the core's window onto its own memory
 
 // Memory-tile map (512 KB): two A strips per tile row (mem0 only), bias, B, C.
-constexpr uint32_t kMemA = 0x00000, kMemAStride = 0x4000;  // 8 x 16 KB
-constexpr uint32_t kMemBias = 0x20000;                     // N bf16
-constexpr uint32_t kMemB[2] = {0x30000, 0x40000};          // K x 32 bf16 <= 64 KB each
-constexpr uint32_t kMemC[2] = {0x50000, 0x51000};          // rows x Mr x Nt <= 4 KB each
+constexpr uint32_t kMemA = 0x00000, kMemAStride = 0x8000;  // 2 x 32 KB
+constexpr uint32_t kMemBias = 0x40000;                     // N bf16
+constexpr uint32_t kMemB[2] = {0x50000, 0x60000};          // K x 32 bf16 <= 64 KB each
+constexpr uint32_t kMemC[2] = {0x70000, 0x71000};          // rows x Mr x Nt <= 4 KB each
 
 // Compute-tile locks (the core sees them as 48 + id).
 enum TileLock : uint32_t { kAFull = 0, kAEmpty = 1, kBFull = 2, kBEmpty = 3, kCFull = 4, kCEmpty = 5, kBiasReady = 6 };
-// Memory-tile locks: bias, B ping/pong, the C producer chain (8 + r), the C output, and
-// in mem0 the A strips of each tile row (16 + r full, 20 + r empty).
-enum MemLock : uint32_t { kMBias = 2, kMBEmpty = 3, kMBFull = 4, kMCChain = 8, kMCFull = 12, kMAFull = 16, kMAEmpty = 20 };
-// Memory-tile channels: A to tile row r is mm2s r (mem0); B and C have their own.
-constexpr uint32_t kMemBOut = 4, kMemCOut = 5, kMemAIn = 5, kMemBIn = 0;
+// Memory-tile locks: A ping/pong (of the tile row with the memory tile's index), bias,
+// B ping/pong, the C producer chain (8 + r) and the C output.
+enum MemLock : uint32_t { kMAFull = 0, kMAEmpty = 1, kMBias = 2, kMBEmpty = 3, kMBFull = 4, kMCChain = 8, kMCFull = 12 };
+// Memory-tile channels.
+constexpr uint32_t kMemAIn = 5, kMemAOut = 0, kMemBIn = 0, kMemBOut = 4, kMemCOut = 5;
 
 struct Geometry {
   int64_t mr = 0;      // A rows per tile strip
+  uint32_t a_buffers = 2;  // tile A strip buffers: ping/pong when a strip fits 16 KB
   int64_t super = 0;   // rows per super-strip: one strip for each tile row
   int64_t strips = 0;  // super-strips (each tile computes one strip of each)
   int64_t ncol = 0;    // columns per array column
@@ -51,7 +53,11 @@ struct Geometry {
 
 Geometry geometry(const MatmulPlan& p) {
   Geometry g;
-  g.mr = p.rows > 0 ? std::min<int64_t>(kMrMax, p.M / p.rows) : 0;
+  // The most rows (a multiple of 4 dividing M / rows) whose strip fits the tile's A space:
+  // B, streamed once per strip, dominates the traffic, so taller strips beat double-buffering A.
+  g.mr = p.rows > 0 ? std::min<int64_t>(kMrMax, p.M / p.rows) / 4 * 4 : 0;
+  while (g.mr > 4 && ((p.M / p.rows) % g.mr != 0 || g.mr * p.K * 2 > kTileABytes)) g.mr -= 4;
+  g.a_buffers = g.mr * p.K * 2 <= kTileABytes / 2 ? 2 : 1;
   g.super = g.mr * p.rows;
   g.strips = g.super > 0 ? p.batches * p.M / g.super : 0;
   g.ncol = p.columns > 0 ? p.N / p.columns : 0;
@@ -73,7 +79,7 @@ std::string core_program(const MatmulPlan& p, const Geometry& g, uint32_t c, uin
   s << "  MOVXM r20, " << hex(kCoreOwn + kTileA[0]) << "   ; current A, B, C buffers and their ping^pong toggles\n";
   s << "  MOVXM r21, " << hex(kCoreOwn + kTileB[0]) << "\n";
   s << "  MOVXM r22, " << hex(kCoreOwn + kTileC[0]) << "\n";
-  s << "  MOVXM r23, " << hex(kTileA[0] ^ kTileA[1]) << "\n";
+  s << "  MOVXM r23, " << hex(g.a_buffers == 2 ? kTileA[0] ^ kTileA[1] : 0) << "\n";
   s << "  MOVXM r24, " << hex(kTileB[0] ^ kTileB[1]) << "\n";
   s << "  MOVXM r25, " << hex(kTileC[0] ^ kTileC[1]) << "\n";
   s << "  MOVXM ls, kloop\n  MOVXM le, kend\n";
@@ -155,7 +161,7 @@ std::string matmul_plan_problem(const MatmulPlan& p) {
   if (p.N % (int64_t(p.columns) * g.wb) != 0)
     return why("N must be a multiple of " + std::to_string(int64_t(p.columns) * g.wb) + " (" +
                std::to_string(g.wb) + " B columns per DDR row read and array column)");
-  if (g.mr * p.K * 2 > 0x4000) return why("an A strip (" + std::to_string(g.mr) + " x K bf16) exceeds 16 KB");
+  if (g.mr * p.K * 2 > kTileABytes) return why("an A strip (" + std::to_string(g.mr) + " x K bf16) exceeds 32 KB");
   if (p.K * kNt * 2 > 0x2000) return why("a B step (K x 8 bf16) exceeds 8 KB");
   if (p.K * g.wb * 2 > 0x10000) return why("a memory-tile B buffer (K x 32 bf16) exceeds 64 KB");
   if (p.has_bias && p.N * 8 > 0x2000) return why("the expanded bias (8 N bytes) exceeds 8 KB");
@@ -182,57 +188,59 @@ std::string matmul_kernel(const MatmulPlan& p) {
   std::vector<Bd> all;
   const auto add = [&](const std::vector<Bd>& chain) { all.insert(all.end(), chain.begin(), chain.end()); };
 
-  // A (after the bias) into mem0 strip by strip: strip i of a super-strip goes to tile row
-  // i, whose mm2s reorders it into 4x8 blocks and broadcasts it along the row.
-  buffers << "  - {name: ddr_a, tile: shim0, address: " << p.a_offset << ", size: " << a_bytes << "}\n";
-  if (p.has_bias) {
-    buffers << "  - {name: ddr_bias, tile: shim0, address: " << p.bias_offset << ", size: " << bias_bytes << "}\n";
-    buffers << "  - {name: mem_bias, tile: mem0, address: " << kMemBias << ", size: " << bias_bytes << "}\n";
-    Bd rd{"bias_rd", "shim0", "mm2s1", "ddr_bias", 0, bias_bytes};
-    rd.next = "a_rd";
-    Bd in{"bias_in", "mem0", "s2mm" + std::to_string(kMemAIn), "mem_bias", 0, bias_bytes};
-    in.next = "a_in0";
-    in.release_lock = kMBias;
-    in.release_value = int(p.rows);  // one bias_out per tile row
-    add({rd, in});
-  }
-  add({Bd{"a_rd", "shim0", "mm2s1", "ddr_a", 0, a_bytes}});
-  routes << "  - {from: {tile: shim0, port: mm2s1}, to: {tile: mem0, port: s2mm" << kMemAIn << "}}\n";
-  std::vector<Bd> a_in;
-  for (uint32_t i = 0; i < 2 * p.rows; ++i) {
-    const std::string is = std::to_string(i);
-    buffers << "  - {name: mem_a" << is << ", tile: mem0, address: " << kMemA + i * kMemAStride
-            << ", size: " << strip_a << "}\n";
-    Bd w{"a_in" + is, "mem0", "s2mm" + std::to_string(kMemAIn), "mem_a" + is, 0, strip_a};
-    w.acquire_lock = int(kMAEmpty + i % p.rows);
-    w.release_lock = int(kMAFull + i % p.rows);
-    a_in.push_back(w);
-  }
-  add(ring(a_in));
+  // A, per tile row r: shim r reads the row's strips (every rows-th strip of Mr rows,
+  // after the bias) into mem r, whose mm2s0 reorders them into 4x8 blocks and broadcasts
+  // them along the row. Four shims fill the rows in parallel.
   for (uint32_t r = 0; r < p.rows; ++r) {
-    const std::string rs = std::to_string(r), ch = "mm2s" + rs;
-    locks << "  - {tile: mem0, id: " << kMAEmpty + r << ", init: 2}\n";
-    std::vector<Bd> out;
-    for (uint32_t i = r; i < 2 * p.rows; i += p.rows) {
+    const std::string rs = std::to_string(r), shim = "shim" + rs, mem = "mem" + rs;
+    const std::string in_ch = "s2mm" + std::to_string(kMemAIn), out_ch = "mm2s" + std::to_string(kMemAOut);
+    buffers << "  - {name: ddr_a" << rs << ", tile: " << shim << ", address: " << p.a_offset << ", size: " << a_bytes
+            << "}\n";
+    Bd rd{"a_rd" + rs, shim, "mm2s1", "ddr_a" + rs, uint64_t(r) * strip_a, strip_a * uint64_t(g.strips)};
+    rd.dims = dims({{int64_t(strip_a / 4), 1}, {g.strips, int64_t(strip_a / 4) * p.rows}});
+    std::vector<Bd> in, out;
+    for (int i = 0; i < 2; ++i) {
+      const std::string is = rs + "_" + std::to_string(i);
+      buffers << "  - {name: mem_a" << is << ", tile: " << mem << ", address: " << kMemA + i * kMemAStride
+              << ", size: " << strip_a << "}\n";
+      Bd w{"a_in" + is, mem, in_ch, "mem_a" + is, 0, strip_a};
+      w.acquire_lock = kMAEmpty;
+      w.release_lock = kMAFull;
+      in.push_back(w);
       // Tile order [row group][k block][4 rows][8 bf16]: one VMAC operand per 64 bytes.
-      Bd o{"a_out" + rs + "_" + std::to_string(i), "mem0", ch, "mem_a" + std::to_string(i), 0, strip_a};
+      Bd o{"a_out" + is, mem, out_ch, "mem_a" + is, 0, strip_a};
       o.dims = dims({{4, 1}, {4, p.K / 2}, {p.K / 8, 4}, {groups, 2 * p.K}});
-      o.acquire_lock = int(kMAFull + r);
-      o.release_lock = int(kMAEmpty + r);
+      o.acquire_lock = kMAFull;
+      o.release_lock = kMAEmpty;
       out.push_back(o);
     }
+    in = ring(in);
     out = ring(out);
+    locks << "  - {tile: " << mem << ", id: " << kMAEmpty << ", init: 2}\n";
     if (p.has_bias) {
+      buffers << "  - {name: ddr_bias" << rs << ", tile: " << shim << ", address: " << p.bias_offset
+              << ", size: " << bias_bytes << "}\n";
+      buffers << "  - {name: mem_bias" << rs << ", tile: " << mem << ", address: " << kMemBias
+              << ", size: " << bias_bytes << "}\n";
+      Bd brd{"bias_rd" + rs, shim, "mm2s1", "ddr_bias" + rs, 0, bias_bytes};
+      brd.next = rd.name;
+      Bd bin{"bias_in" + rs, mem, in_ch, "mem_bias" + rs, 0, bias_bytes};
+      bin.next = in.front().name;
+      bin.release_lock = kMBias;
       // Each 4 bias values repeated for the 4 rows of a 4x4 accumulator block.
-      Bd b{"bias_out" + rs, "mem0", ch, "mem_bias", 0, bias_bytes * 4};
-      b.dims = dims({{2, 1}, {4, 0}, {p.N / 4, 2}});
-      b.next = out.front().name;
-      b.acquire_lock = kMBias;
-      add({b});
+      Bd bout{"bias_out" + rs, mem, out_ch, "mem_bias" + rs, 0, bias_bytes * 4};
+      bout.dims = dims({{2, 1}, {4, 0}, {p.N / 4, 2}});
+      bout.next = out.front().name;
+      bout.acquire_lock = kMBias;
+      add({brd, bin, bout});
     }
+    add({rd});
+    add(in);
     add(out);
+    routes << "  - {from: {tile: " << shim << ", port: mm2s1}, to: {tile: " << mem << ", port: " << in_ch << "}}\n";
     for (uint32_t c = 0; c < p.columns; ++c)
-      routes << "  - {from: {tile: mem0, port: " << ch << "}, to: {tile: " << tile(c, r) << ", port: s2mm0}}\n";
+      routes << "  - {from: {tile: " << mem << ", port: " << out_ch << "}, to: {tile: " << tile(c, r)
+             << ", port: s2mm0}}\n";
   }
 
   for (uint32_t c = 0; c < p.columns; ++c) {
@@ -306,14 +314,15 @@ std::string matmul_kernel(const MatmulPlan& p) {
       const std::string t = tile(c, r), id = cs + "_" + std::to_string(r);
       const bool last = r + 1 == p.rows;
       routes << "  - {from: {tile: " << t << ", port: mm2s0}, to: {tile: " << mem << ", port: s2mm" << r + 1 << "}}\n";
-      locks << "  - {tile: " << t << ", id: " << kAEmpty << ", init: 2}\n";
+      locks << "  - {tile: " << t << ", id: " << kAEmpty << ", init: " << g.a_buffers << "}\n";
       locks << "  - {tile: " << t << ", id: " << kBEmpty << ", init: 2}\n";
       locks << "  - {tile: " << t << ", id: " << kCEmpty << ", init: 2}\n";
       std::vector<Bd> ta, tb, tc, cin;
       for (int i = 0; i < 2; ++i) {
         const std::string is = std::to_string(i);
-        buffers << "  - {name: t_a" << id << "_" << is << ", tile: " << t << ", address: " << kTileA[i]
-                << ", size: " << strip_a << "}\n";
+        if (uint32_t(i) < g.a_buffers)
+          buffers << "  - {name: t_a" << id << "_" << is << ", tile: " << t << ", address: " << kTileA[i]
+                  << ", size: " << strip_a << "}\n";
         buffers << "  - {name: t_b" << id << "_" << is << ", tile: " << t << ", address: " << kTileB[i]
                 << ", size: " << tile_b << "}\n";
         buffers << "  - {name: t_c" << id << "_" << is << ", tile: " << t << ", address: " << kTileC[i]
@@ -321,7 +330,7 @@ std::string matmul_kernel(const MatmulPlan& p) {
         Bd a{"t_ain" + id + "_" + is, t, "s2mm0", "t_a" + id + "_" + is, 0, strip_a};
         a.acquire_lock = kAEmpty;
         a.release_lock = kAFull;
-        ta.push_back(a);
+        if (uint32_t(i) < g.a_buffers) ta.push_back(a);
         Bd b{"t_bin" + id + "_" + is, t, "s2mm1", "t_b" + id + "_" + is, 0, tile_b};
         b.acquire_lock = kBEmpty;
         b.release_lock = kBFull;

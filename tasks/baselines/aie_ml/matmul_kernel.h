@@ -4,10 +4,10 @@
 //
 // Data path (docs/PERFORMANCE.md, AIE-ML section), on `columns` x `rows` compute tiles:
 // array columns split N, tile rows split M (a super-strip of rows x Mr rows gives each
-// tile row one strip of Mr <= 16 rows).
-//   A (and the bias): shim0.mm2s1 -> mem0.s2mm5 (two strip buffers per tile row) ->
-//     mem0.mm2s<r> reorders tile row r's strips into 4x8 blocks and broadcasts them
-//     along the row (tile (c, r).s2mm0 for every c).
+// tile row one strip of Mr <= 32 rows; A is double-buffered when a strip fits 16 KB).
+//   A (and the bias) of tile row r: shim r.mm2s1 -> mem r.s2mm5 (ping/pong) ->
+//     mem r.mm2s0 reorders the strips into 4x8 blocks and broadcasts them along the row
+//     (tile (c, r).s2mm0 for every c).
 //   B: shimc.mm2s0 reads the column's N slice 32 columns (64 bytes) per DDR row ->
 //     memc.s2mm0 (ping/pong) -> memc.mm2s4 hands out 8-column steps as 8x4 blocks,
 //     broadcast to the column's tiles (s2mm1).

@@ -1,6 +1,7 @@
-// AIE-ML matrix baselines: the matmul kernel generator run directly on the platform with
-// DDR inputs written by the test (bf16, against a double-precision reference), and the
-// task baselines (GEMM, Linear, BatchMatMul) through evaluate().
+// AIE-ML matrix baselines: the matmul and GEMV kernel generators run directly on the
+// platform with DDR inputs written by the test (bf16, against a double-precision
+// reference), the task baselines (GEMM, Linear, BatchMatMul, GEMV) and the 16-tile GEMM
+// through evaluate(), and the example kernel files against the generator.
 #include <cmath>
 #include <cstdlib>
 #include <cstring>

@@ -1,5 +1,6 @@
 // AIE-ML baselines for the matrix tasks (GEMM, Linear, BatchMatMul, GEMV): the
-// single-tile matmul kernel of matmul_kernel.h with the task's DDR offsets.
+// single-tile kernels of matmul_kernel.h (GEMM, Linear, BatchMatMul) and gemv_kernel.h
+// (GEMV) at the task layout's DDR offsets.
 #include <stdexcept>
 
 #include "tasks/baselines/aie_ml/generators.h"

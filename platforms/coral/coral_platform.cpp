@@ -24,7 +24,9 @@ void CoralPlatform::elaborate() {
 
 bool CoralPlatform::assemble(const std::string& source, const std::string& file_name, isa::Program& out,
                              std::vector<isa::Diagnostic>& diags) const {
-  return build_kernel(source, file_name.empty() ? "kernel.s" : file_name, out, diags);
+  ToolchainOptions options;
+  options.c_prelude = c_prelude_;
+  return build_kernel(source, file_name.empty() ? "kernel.s" : file_name, out, diags, options);
 }
 
 namespace {

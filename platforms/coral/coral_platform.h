@@ -29,6 +29,8 @@ class CoralPlatform : public Platform {
   std::vector<uint8_t> read_memory(const std::string& memory, uint64_t addr, uint64_t len) const override;
   RunResult run(const RunLimits& limits, const TraceOptions& traces) override;
   nlohmann::json config() const override;
+  // C kernels are compiled after these lines (the task layout's #defines: X_ADDR, DIM_N, ...).
+  void set_task_defaults(const std::string& c_defines) override { c_prelude_ = c_defines; }
 
   const CoralConfig& coral_config() const { return cfg_; }
   CoralTop& top() { return *top_; }
@@ -37,6 +39,7 @@ class CoralPlatform : public Platform {
   void elaborate();
 
   CoralConfig cfg_;
+  std::string c_prelude_;
   std::unique_ptr<CoralTop> top_;
   isa::Program program_;
   bool loaded_ = false, ran_ = false;

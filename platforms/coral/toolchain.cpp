@@ -245,7 +245,9 @@ CachedBuild run_build(const std::string& source, const std::string& file_name, K
   std::string crt0_error;
   if (!crt0_object(crt0, crt0_error, o.timeout_seconds)) return fail(crt0_error);
   write_file(dir->file("crt0.o"), crt0.data(), crt0.size());
-  write_file(dir->file(tool_file), source.data(), source.size());
+  const std::string text =
+      lang == KernelLanguage::C && !o.c_prelude.empty() ? o.c_prelude + "\n#line 1\n" + source : source;
+  write_file(dir->file(tool_file), text.data(), text.size());
 
   // Compile or assemble.
   ToolRun r;
@@ -430,6 +432,7 @@ bool build_kernel(const std::string& source, const std::string& file_name, isa::
       read_text(runtime_dir() + "/crt0.s") + read_text(runtime_dir() + "/prelude.s") + read_text(runtime_dir() + "/coral.ld");
   std::string key_text = std::string(kCacheVersion) + (lang == KernelLanguage::C ? "|c|" : "|s|");
   for (const auto& f : (lang == KernelLanguage::C ? kClangFlags : kAsFlags)) key_text += f + " ";
+  if (lang == KernelLanguage::C) key_text += "|prelude|" + o.c_prelude;
   const uint64_t key = fnv1a(source, fnv1a(file_name + "\x1f", fnv1a(runtime_text, fnv1a(key_text))));
 
   std::shared_ptr<const CachedBuild> build;

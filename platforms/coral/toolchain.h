@@ -23,6 +23,9 @@ struct ToolchainOptions {
   double timeout_seconds = 30.0;  // per tool invocation
   bool memory_cache = true;
   bool disk_cache = true;         // $XDG_CACHE_HOME/tlmcraft/coral (off if TLMCRAFT_CORAL_DISK_CACHE=0)
+  // C only: text compiled before the kernel (the task layout's #defines), followed by
+  // `#line 1` so diagnostics and line tables keep the kernel's own line numbers.
+  std::string c_prelude;
 };
 
 // Builds the kernel and fills `out` (isa "riscv": segments, entry, symbols, one

@@ -363,8 +363,9 @@ class CoreAssembler {
       const std::string& shape = spec->operands[si];
       Operand& o = op.operands[si];
       if (shape == "mem" || shape == "ptrmod") {
-        const size_t post = extra_tokens + (shape == "ptrmod" ? 1 : 0);
-        if (shape == "ptrmod" && (post < 1 || post > 2)) {
+        // The post-modify tokens after the bracket (the step of a pointer update included).
+        const size_t post = extra_tokens;
+        if ((shape == "ptrmod" && post < 1) || ti + 1 + post > toks.size()) {
           error(ln, toks[ti].col, toks[ti].text, "a pointer update needs a step after the pointer", "syntax: " + syntax);
           return false;
         }

@@ -141,3 +141,22 @@ TEST(AieAssembler, LatencyTableComesFromTheYaml) {
 
 }  // namespace
 }  // namespace aie_test
+
+namespace aie_test {
+namespace {
+
+TEST(AieAssembler, PointerUpdatesTakeTheirStepAndNeverReadPastTheOperands) {
+  // PADDA [p0], #64 adds 64 to p0; a PADD without a step is a diagnostic, not a crash.
+  CoreState s;
+  FlatMemory m;
+  s.p[0] = 0x100;
+  run_text("PADDA [p0], #64\nPADDB [p0], #-32\nDONE\n", s, m);
+  EXPECT_EQ(s.p[0], 0x100u + 64 - 32);
+  const auto d = assemble_errors("PADDA [p0]\nDONE\n");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].line, 1u);
+  EXPECT_NE(d[0].message.find("needs a step"), std::string::npos) << d[0].format();
+}
+
+}  // namespace
+}  // namespace aie_test

@@ -18,5 +18,6 @@ using GeneratorMap = std::map<std::string, Generator>;
 
 GeneratorMap vector_generators();  // vector_tasks.cpp: elementwise, normalisation, softmax
 GeneratorMap matmul_generators();  // matmul_tasks.cpp: GEMM, Linear, BatchMatMul, GEMV
+GeneratorMap mlp_generators();     // mlp_tasks.cpp: RoPE (SwiGLU, FFN to come)
 
 }  // namespace tlmcraft::tasks::aie_ml

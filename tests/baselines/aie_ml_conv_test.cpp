@@ -1,0 +1,67 @@
+// AIE-ML convolution baselines (tasks/baselines/aie_ml/conv_tasks.cpp): every registered
+// task and configuration passes through evaluate() (allclose against the double-precision
+// reference), and the kernel brings its own data movement (padded image in tile memory).
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "harness/evaluate.h"
+#include "platforms/registry.h"
+#include "tasks/baselines/baseline.h"
+#include "tasks/registry.h"
+
+namespace tlmcraft {
+namespace {
+
+nlohmann::json run_conv_baseline(const std::string& task, const std::string& config, int trials) {
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  auto platform = make_platform("aie_ml");
+  EvalOptions o;
+  o.platform = "aie_ml";
+  o.task = task;
+  o.config = config;
+  o.use_baseline = true;
+  o.trials = trials;
+  o.compare_baseline = false;
+  return evaluate(*platform, o);
+}
+
+std::string describe_conv(const nlohmann::json& r) {
+  std::string s = r.value("status", std::string("?")) + ": " + r.value("reason", std::string());
+  if (r.contains("assemble") && !r["assemble"]["diagnostics"].empty()) s += "\n" + r["assemble"]["diagnostics"].dump(1);
+  return s;
+}
+
+class AieMlConvBaseline : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(AieMlConvBaseline, EveryConfigurationPasses) {
+  for (const char* config : {"C1", "C2", "C3", "C4", "C5"}) {
+    // C1..C3 three trials (different inputs, same kernel: same cycles); the larger ones one.
+    const int trials = std::string(config) <= "C3" ? 3 : 1;
+    const nlohmann::json r = run_conv_baseline(GetParam(), config, trials);
+    EXPECT_EQ(r["status"], "pass") << GetParam() << " " << config << ": " << describe_conv(r);
+    ASSERT_EQ(r["trials"].size(), size_t(trials)) << GetParam() << " " << config;
+    EXPECT_EQ(r["trials"][0]["cycles"], r["trials"][trials - 1]["cycles"]);
+    if (std::getenv("AIE_CONV_VERBOSE"))
+      std::printf("%s %s cycles %llu max_abs_err %g max_rel_err %g\n", GetParam().c_str(), config,
+                  (unsigned long long)r["trials"][0]["cycles"].get<uint64_t>(), r["trials"][0]["check"]["max_abs_err"].get<double>(),
+                  r["trials"][0]["check"]["max_rel_err"].get<double>());
+  }
+}
+
+TEST_P(AieMlConvBaseline, KernelBringsItsOwnMovementWithAPaddedImage) {
+  const auto inst = tasks::Registry::builtin().instance(GetParam(), "aie_ml", "C2");
+  const std::string k = tasks::baseline_kernel(inst, nlohmann::json::object());
+  EXPECT_NE(k.find(".tile 0 0"), std::string::npos);
+  ASSERT_NE(k.find(".movement"), std::string::npos);
+  // C2 of every conv task has k = 3 (p = 1): the image lands one padded row and one
+  // pixel in, i.e. at byte (1 * Hp + 1) * c * 2 of the tile's image buffer.
+  EXPECT_NE(k.find("name: x_store"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Tasks, AieMlConvBaseline, ::testing::Values("conv2d", "depthwise_conv"));
+
+}  // namespace
+}  // namespace tlmcraft

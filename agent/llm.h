@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -33,6 +34,12 @@ struct Message {
                                      // never sent to a remote model; the search agent reads it)
   nlohmann::json to_json() const;
   static Message from_json(const nlohmann::json&);
+  static Message text(Role role, std::string content) {
+    Message m;
+    m.role = role;
+    m.content = std::move(content);
+    return m;
+  }
 };
 
 struct ToolSpec {

@@ -177,8 +177,8 @@ LoopResult run_agent_loop(Provider& provider, Toolbox& toolbox, const LoopOption
     json parts = json::array();
     for (const auto& p : o.prompt.parts) parts.push_back({{"name", p.name}, {"tokens", p.tokens}, {"bytes", p.text.size()}});
     emit({{"type", "prompt_parts"}, {"parts", parts}, {"tokens", o.prompt.tokens()}});
-    push(Message{Role::System, o.prompt.text()}, 0);
-    push(Message{Role::User, first_user_message(o.workload, res.budget)}, 0);
+    push(Message::text(Role::System, o.prompt.text()), 0);
+    push(Message::text(Role::User, first_user_message(o.workload, res.budget)), 0);
     round_end(0);
   }
 
@@ -218,7 +218,7 @@ LoopResult run_agent_loop(Provider& provider, Toolbox& toolbox, const LoopOption
     if (calls.empty()) {
       if (reminders < o.max_reminders) {
         ++reminders;
-        push(Message{Role::User, kReminder}, round);
+        push(Message::text(Role::User, kReminder), round);
         round_end(round);
         log("round " + std::to_string(round) + ": no tool call; reminded");
         continue;
@@ -270,13 +270,18 @@ LoopResult run_agent_loop(Provider& provider, Toolbox& toolbox, const LoopOption
         }
       }
       if (!r.is_error && ours && call.name == "submit") submitted = true;
-      push(Message{Role::Tool, r.text, {}, call.id, call.name, r.is_error, r.data}, round);
+      Message reply = Message::text(Role::Tool, r.text);
+      reply.tool_call_id = call.id;
+      reply.tool_name = call.name;
+      reply.is_error = r.is_error;
+      reply.data = r.data;
+      push(std::move(reply), round);
     }
     if (res.phase == 1 && res.best_version > 0 && !submitted) {
       res.phase = 2;
       emit({{"type", "phase"}, {"round", round}, {"phase", 2},
             {"reason", "version " + std::to_string(res.best_version) + " passed"}});
-      push(Message{Role::User, phase2_message(res)}, round);
+      push(Message::text(Role::User, phase2_message(res)), round);
     }
     round_end(round);
     log("round " + std::to_string(round) + ": " + summary);

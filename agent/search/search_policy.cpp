@@ -179,7 +179,7 @@ Turn plan_turn(const History& h, const PolicyOptions& options, std::map<std::str
   ctx.language = h.language;
   // Until the baseline's own evaluation comes back, get_baseline's cycles stand in for it.
   std::vector<Evaluated> known = h.evaluated;
-  if (!h.baseline_evaluated) known.push_back({h.baseline, true, h.baseline_cycles});
+  if (!h.baseline_evaluated) known.push_back({h.baseline, true, h.baseline_cycles, {}});
   const std::vector<Candidate> batch = next_batch(known, ctx, options.batch, cache);
   if (batch.empty() && h.baseline_evaluated) return finish("No untried transformation is left.");
 

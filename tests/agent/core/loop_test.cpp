@@ -43,12 +43,12 @@ class ScriptedProvider : public Provider {
 };
 
 Message turn(std::vector<std::pair<std::string, json>> calls, const std::string& text = "") {
-  Message m{Role::Assistant, text};
+  Message m = Message::text(Role::Assistant, text);
   for (auto& [name, args] : calls) m.tool_calls.push_back({"", name, args.dump()});
   return m;
 }
 Message raw_turn(const std::string& name, const std::string& raw_args) {
-  Message m{Role::Assistant, ""};
+  Message m = Message::text(Role::Assistant, "");
   m.tool_calls.push_back({"c1", name, raw_args});
   return m;
 }
@@ -191,7 +191,7 @@ TEST_F(LoopTest, MalformedToolCallsGoBackAsToolErrors) {
 }
 
 TEST_F(LoopTest, DuplicateAndMissingCallIdsAreMadeUnique) {
-  Message m{Role::Assistant, ""};
+  Message m = Message::text(Role::Assistant, "");
   m.tool_calls = {{"same", "get_task", "{}"}, {"same", "get_task", "{}"}, {"", "get_task", "{}"}};
   ScriptedProvider p({m});
   auto tools = toolbox();

@@ -33,7 +33,7 @@ class AnthropicProviderTest : public ::testing::Test {
     o.max_tokens = 1024;
     return o;
   }
-  static std::vector<Message> hello() { return {Message{Role::User, "hi", {}, "", "", false, {}}}; }
+  static std::vector<Message> hello() { return {Message::text(Role::User, "hi")}; }
   static json body_of(const test::RecordedRequest& r) { return json::parse(r.body); }
 
   ScriptedHttpServer server;

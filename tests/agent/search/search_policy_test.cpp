@@ -160,7 +160,9 @@ TEST(SearchCandidates, DistinctParseableRankedAndDeterministic) {
     Kernel k;
     std::string error;
     EXPECT_TRUE(parse_kernel(a[i].text, k, error)) << a[i].name << ": " << error;
-    if (i > 0) EXPECT_LE(a[i - 1].estimate, a[i].estimate);
+    if (i > 0) {
+      EXPECT_LE(a[i - 1].estimate, a[i].estimate);
+    }
   }
   // Baseline estimate: 1 set-up + 1 start + 4 * (exp + add + end) = 14. Full unrolling
   // removes the loop and the dead last increment, and gp2 = 0 is read as gp0:

@@ -52,7 +52,7 @@ TEST_P(AieMlMlpBaseline, EveryConfigurationPasses) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Tasks, AieMlMlpBaseline, ::testing::Values("rope"));
+INSTANTIATE_TEST_SUITE_P(Tasks, AieMlMlpBaseline, ::testing::Values("ffn", "rope"));
 
 // Replaces the first `from` in the baseline kernel of (task, config) by `to`.
 std::string patched_kernel(const std::string& task, const std::string& config, const std::string& from,

@@ -1,9 +1,15 @@
-// AIE-ML baselines for the level-2 "mlp" group: RoPE (single tile (0,0), the task's
-// default data movement: every block holds whole rows of x, cos and sin).
+// AIE-ML baselines for the level-2 "mlp" group:
+// - RoPE: single tile (0,0), the task's default data movement (every block holds whole
+//   rows of x, cos and sin).
+// - FFN: two stages of the matmul kernel (matmul_kernel.h, one tile each) in one kernel
+//   file, see mlp_stages.h: stage 1 (column 0) s = SiLU(x W1) into a DDR scratch area
+//   beyond the layout's last tensor, stage 2 (column 1) y = s W2.
 #include <sstream>
 #include <stdexcept>
 
 #include "tasks/baselines/aie_ml/block_loop.h"
+#include "tasks/baselines/aie_ml/mlp_stages.h"
+#include "tasks/baselines/aie_ml/movement_text.h"
 #include "tasks/baselines/aie_ml/generators.h"
 #include "tasks/layout_aie_ml.h"
 
@@ -89,8 +95,26 @@ std::string rope(const Instance& inst, const nlohmann::json&) {
   return k.text();
 }
 
+// FFN: y = SiLU(x W1) W2 (stage layout in mlp_stages.h).
+std::string ffn(const Instance& inst, const nlohmann::json&) {
+  const AieMlLayout layout(inst.task(), inst.params());
+  const int64_t n = inst.params().at("n"), h = inst.params().at("h"), hi = inst.params().at("h_i");
+  const uint64_t scratch = layout.outputs_end();
+  MatmulPlan up;
+  up.M = n, up.K = h, up.N = hi;
+  up.a_offset = aie_ml_tensor_offset(inst, "x");
+  up.b_offset = aie_ml_tensor_offset(inst, "W1");
+  up.c_offset = scratch;
+  MatmulPlan down;
+  down.M = n, down.K = hi, down.N = h;
+  down.a_offset = scratch;
+  down.b_offset = aie_ml_tensor_offset(inst, "W2");
+  down.c_offset = aie_ml_tensor_offset(inst, "y");
+  return two_stage_mlp(up, down, "ffn: y = SiLU(x W1) W2, s = SiLU(x W1) at DDR " + hex(scratch));
+}
+
 }  // namespace
 
-GeneratorMap mlp_generators() { return {{"rope", rope}}; }
+GeneratorMap mlp_generators() { return {{"rope", rope}, {"ffn", ffn}}; }
 
 }  // namespace tlmcraft::tasks::aie_ml

@@ -318,7 +318,7 @@ ConvShape conv_shape(const Instance& inst) {
 
 GeneratorMap conv_generators() {
   GeneratorMap g;
-  for (const char* task : {"conv2d", "depthwise_conv"})
+  for (const char* task : {"conv2d", "depthwise_conv", "conv_block"})
     g[task] = [](const Instance& inst, const nlohmann::json&) { return conv_kernel(inst, conv_shape(inst)); };
   return g;
 }

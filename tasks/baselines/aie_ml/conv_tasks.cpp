@@ -85,8 +85,8 @@ TilePlan tile_plan(const ConvShape& s) {
   return t;
 }
 
-// Per lane l of vector j: the output channel it computes.
-// BatchNorm vectors in the tile: 16 bf16 per vector j (gamma, beta, mean, var in turn).
+// The `.movement` section. BatchNorm vectors land in t_bn: gamma, beta, mean, var in
+// turn, 16 bf16 per output vector j each.
 std::string movement(const Instance& inst, const ConvShape& s, const TilePlan& t) {
   const int64_t p = s.p(), Hp = s.Hp(), ci = s.c_in;
   const uint64_t x_ddr_bytes = uint64_t(s.H * s.H * ci * 2), y_ddr_bytes = uint64_t(s.H * s.H * s.c_out * 2);

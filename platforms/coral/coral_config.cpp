@@ -7,70 +7,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include "platforms/platform.h"
+#include "platforms/platform_config.h"
 
 namespace tlmcraft::coral {
 namespace {
-
-std::string where(const std::string& file, const YAML::Node& n) {
-  const YAML::Mark m = n.Mark();
-  if (m.line < 0) return file;
-  return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
-}
-
-nlohmann::json as_json(const YAML::Node& n) {
-  switch (n.Type()) {
-    case YAML::NodeType::Map: {
-      nlohmann::json j = nlohmann::json::object();
-      for (const auto& kv : n) j[kv.first.as<std::string>()] = as_json(kv.second);
-      return j;
-    }
-    case YAML::NodeType::Sequence: {
-      nlohmann::json j = nlohmann::json::array();
-      for (const auto& e : n) j.push_back(as_json(e));
-      return j;
-    }
-    case YAML::NodeType::Scalar: {
-      const std::string s = n.Scalar();
-      if (n.Tag() == "!") return s;
-      try { size_t p; long long v = std::stoll(s, &p, 0); if (p == s.size()) return v; } catch (...) {}
-      try { size_t p; double v = std::stod(s, &p); if (p == s.size()) return v; } catch (...) {}
-      if (s == "true") return true;
-      if (s == "false") return false;
-      return s;
-    }
-    default: return nullptr;
-  }
-}
-
-void apply_override(YAML::Node root, const std::string& text) {
-  const auto eq = text.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw InputError("--set '" + text + "': expected KEY=VALUE, e.g. memory.axi.read_latency=40");
-  const std::string key = text.substr(0, eq), value = text.substr(eq + 1);
-  std::vector<std::string> parts;
-  std::stringstream ss(key);
-  for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
-  YAML::Node node = root;
-  std::string walked;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (!node.IsMap() || !node[parts[i]]) {
-      std::string known;
-      if (node.IsMap())
-        for (const auto& kv : node) known += (known.empty() ? "" : ", ") + kv.first.as<std::string>();
-      throw InputError("--set '" + text + "': unknown key '" + (walked.empty() ? "" : walked + ".") + parts[i] + "'" +
-                       (known.empty() ? "" : " (known here: " + known + ")"));
-    }
-    walked += (walked.empty() ? "" : ".") + parts[i];
-    if (i + 1 < parts.size()) node.reset(node[parts[i]]);  // reset: yaml-cpp's operator= would assign through
-  }
-  YAML::Node parsed;
-  try {
-    parsed = YAML::Load(value);
-  } catch (const YAML::Exception& e) {
-    throw InputError("--set '" + text + "': value is not valid YAML: " + e.msg);
-  }
-  node[parts.back()] = parsed;
-}
 
 // Reads the keys of one section; unknown keys are errors (a typo must not fall back to a default).
 class Section {
@@ -78,22 +18,22 @@ class Section {
   Section(const YAML::Node& parent, const std::string& key, const std::string& file, const std::string& path)
       : file_(file), path_(path) {
     node_ = key.empty() ? parent : parent[key];
-    if (!node_ || !node_.IsMap()) throw InputError(where(file, parent) + ": missing section '" + path + "'");
+    if (!node_ || !node_.IsMap()) throw InputError(yaml_where(file, parent) + ": missing section '" + path + "'");
   }
   template <typename T>
   T num(const char* key, T lo, T hi) {
     used_.insert(key);
     const YAML::Node n = node_[key];
-    if (!n) throw InputError(where(file_, node_) + ": missing key '" + name(key) + "'");
+    if (!n) throw InputError(yaml_where(file_, node_) + ": missing key '" + name(key) + "'");
     T v;
     try {
       v = n.as<T>();
     } catch (const YAML::Exception&) {
-      throw InputError(where(file_, n) + ": '" + name(key) + "' must be a number, got '" + n.Scalar() + "'");
+      throw InputError(yaml_where(file_, n) + ": '" + name(key) + "' must be a number, got '" + n.Scalar() + "'");
     }
     if (v < lo || v > hi) {
       std::ostringstream os;
-      os << where(file_, n) << ": '" << name(key) << "' = " << v << " is out of range [" << lo << ", " << hi << "]";
+      os << yaml_where(file_, n) << ": '" << name(key) << "' = " << v << " is out of range [" << lo << ", " << hi << "]";
       throw InputError(os.str());
     }
     return v;
@@ -101,11 +41,11 @@ class Section {
   bool flag(const char* key) {
     used_.insert(key);
     const YAML::Node n = node_[key];
-    if (!n) throw InputError(where(file_, node_) + ": missing key '" + name(key) + "'");
+    if (!n) throw InputError(yaml_where(file_, node_) + ": missing key '" + name(key) + "'");
     try {
       return n.as<bool>();
     } catch (const YAML::Exception&) {
-      throw InputError(where(file_, n) + ": '" + name(key) + "' must be true or false, got '" + n.Scalar() + "'");
+      throw InputError(yaml_where(file_, n) + ": '" + name(key) + "' must be true or false, got '" + n.Scalar() + "'");
     }
   }
   Section sub(const char* key) {
@@ -116,7 +56,7 @@ class Section {
   void finish() const {
     for (const auto& kv : node_) {
       const auto k = kv.first.as<std::string>();
-      if (!used_.count(k)) throw InputError(where(file_, kv.first) + ": unknown key '" + name(k) + "'");
+      if (!used_.count(k)) throw InputError(yaml_where(file_, kv.first) + ": unknown key '" + name(k) + "'");
     }
   }
 
@@ -130,9 +70,7 @@ class Section {
 }  // namespace
 
 std::string coral_config_path(const std::string& name_or_path) {
-  if (name_or_path.find('/') != std::string::npos || name_or_path.find(".yaml") != std::string::npos)
-    return name_or_path;
-  return std::string(TLMCRAFT_SOURCE_DIR) + "/platforms/coral/configs/" + name_or_path + ".yaml";
+  return platform_config_path("coral", name_or_path);
 }
 
 CoralConfig load_coral_config(const std::string& name_or_path, const std::vector<std::string>& overrides) {
@@ -147,7 +85,7 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     throw InputError(file + ": " + e.msg);
   }
   if (!root.IsMap()) throw InputError(file + ": expected a mapping at the top level");
-  for (const auto& o : overrides) apply_override(root, o);
+  for (const auto& o : overrides) apply_config_override(root, o, "memory.axi.read_latency=40");
 
   CoralConfig c;
   c.name = std::filesystem::path(file).stem().string();
@@ -155,7 +93,7 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     Section top(root, "", file, "");
     top.skip("platform");
     if (root["platform"] && root["platform"].as<std::string>() != "coral")
-      throw InputError(where(file, root["platform"]) + ": this is a config for platform '" +
+      throw InputError(yaml_where(file, root["platform"]) + ": this is a config for platform '" +
                        root["platform"].as<std::string>() + "', not coral");
     c.clock_ns = top.num<double>("clock_ns", 1e-3, 1e6);
 
@@ -258,7 +196,7 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     for (size_t j = i + 1; j < ranges.size(); ++j)
       if (ranges[i].lo < ranges[j].hi && ranges[j].lo < ranges[i].hi)
         throw InputError(file + ": memory regions '" + ranges[i].name + "' and '" + ranges[j].name + "' overlap");
-  c.raw = as_json(root);
+  c.raw = yaml_to_json(root);
   return c;
 }
 

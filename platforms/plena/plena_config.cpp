@@ -6,85 +6,24 @@
 #include <yaml-cpp/yaml.h>
 
 #include "platforms/platform.h"
+#include "platforms/platform_config.h"
 
 namespace tlmcraft::plena {
 namespace {
 
-std::string where(const std::string& file, const YAML::Node& n) {
-  const YAML::Mark m = n.Mark();
-  if (m.line < 0) return file;
-  return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
-}
-
-nlohmann::json to_json(const YAML::Node& n) {
-  switch (n.Type()) {
-    case YAML::NodeType::Map: {
-      nlohmann::json j = nlohmann::json::object();
-      for (const auto& kv : n) j[kv.first.as<std::string>()] = to_json(kv.second);
-      return j;
-    }
-    case YAML::NodeType::Sequence: {
-      nlohmann::json j = nlohmann::json::array();
-      for (const auto& e : n) j.push_back(to_json(e));
-      return j;
-    }
-    case YAML::NodeType::Scalar: {
-      const std::string s = n.Scalar();
-      if (n.Tag() == "!") return s;  // quoted
-      try { size_t p; long long v = std::stoll(s, &p, 0); if (p == s.size()) return v; } catch (...) {}
-      try { size_t p; double v = std::stod(s, &p); if (p == s.size()) return v; } catch (...) {}
-      if (s == "true") return true;
-      if (s == "false") return false;
-      return s;
-    }
-    default: return nullptr;
-  }
-}
-
-// Applies one "a.b.c=value" override; the key must already exist so typos are caught.
-void apply_override(YAML::Node root, const std::string& text) {
-  const auto eq = text.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw InputError("--set '" + text + "': expected KEY=VALUE, e.g. timing.mode=pipelined");
-  const std::string key = text.substr(0, eq), value = text.substr(eq + 1);
-  std::vector<std::string> parts;
-  std::stringstream ss(key);
-  for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
-  YAML::Node node = root;
-  std::string walked;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (!node.IsMap() || !node[parts[i]]) {
-      std::string known;
-      if (node.IsMap())
-        for (const auto& kv : node) known += (known.empty() ? "" : ", ") + kv.first.as<std::string>();
-      throw InputError("--set '" + text + "': unknown key '" + (walked.empty() ? "" : walked + ".") +
-                       parts[i] + "'" + (known.empty() ? "" : " (known here: " + known + ")"));
-    }
-    walked += (walked.empty() ? "" : ".") + parts[i];
-    if (i + 1 < parts.size()) node.reset(node[parts[i]]);  // reset: operator= would overwrite the node (yaml-cpp reference semantics)
-  }
-  YAML::Node parsed;
-  try {
-    parsed = YAML::Load(value);
-  } catch (const YAML::Exception& e) {
-    throw InputError("--set '" + text + "': value is not valid YAML: " + e.msg);
-  }
-  node[parts.back()] = parsed;
-}
-
 template <typename T>
 T get(const YAML::Node& parent, const char* key, const std::string& file, T lo, T hi) {
   const YAML::Node n = parent[key];
-  if (!n) throw InputError(where(file, parent) + ": missing key '" + key + "'");
+  if (!n) throw InputError(yaml_where(file, parent) + ": missing key '" + key + "'");
   T v;
   try {
     v = n.as<T>();
   } catch (const YAML::Exception&) {
-    throw InputError(where(file, n) + ": '" + key + "' must be a number, got '" + n.Scalar() + "'");
+    throw InputError(yaml_where(file, n) + ": '" + key + "' must be a number, got '" + n.Scalar() + "'");
   }
   if (v < lo || v > hi) {
     std::ostringstream os;
-    os << where(file, n) << ": '" << key << "' = " << v << " is out of range [" << lo << ", " << hi << "]";
+    os << yaml_where(file, n) << ": '" << key << "' = " << v << " is out of range [" << lo << ", " << hi << "]";
     throw InputError(os.str());
   }
   return v;
@@ -105,9 +44,7 @@ uint32_t PlenaConfig::ii_of(const std::string& cls) const {
 }
 
 std::string plena_config_path(const std::string& name_or_path) {
-  if (name_or_path.find('/') != std::string::npos || name_or_path.find(".yaml") != std::string::npos)
-    return name_or_path;
-  return std::string(TLMCRAFT_SOURCE_DIR) + "/platforms/plena/configs/" + name_or_path + ".yaml";
+  return platform_config_path("plena", name_or_path);
 }
 
 PlenaConfig load_plena_config(const std::string& name_or_path, const std::vector<std::string>& overrides) {
@@ -121,7 +58,7 @@ PlenaConfig load_plena_config(const std::string& name_or_path, const std::vector
                      ": " + e.msg);
   }
   if (!root.IsMap()) throw InputError(file + ": expected a mapping at the top level");
-  for (const auto& o : overrides) apply_override(root, o);
+  for (const auto& o : overrides) apply_config_override(root, o, "timing.mode=pipelined");
 
   PlenaConfig c;
   c.name = std::filesystem::path(file).stem().string();
@@ -135,9 +72,9 @@ PlenaConfig load_plena_config(const std::string& name_or_path, const std::vector
   c.v_prefetch_rows = get<uint32_t>(arch, "v_prefetch_rows", file, 1, 1024);
   c.loop_depth = get<uint32_t>(arch, "loop_depth", file, 1, 64);
   if (c.mlen % c.blen || c.vlen % c.hlen || c.mlen % 8 || c.vlen % 8)
-    throw InputError(where(file, arch) + ": need mlen % blen == 0, vlen % hlen == 0 and mlen, vlen multiples of 8 (MX blocks)");
+    throw InputError(yaml_where(file, arch) + ": need mlen % blen == 0, vlen % hlen == 0 and mlen, vlen multiples of 8 (MX blocks)");
   if (c.mlen != c.vlen)
-    throw InputError(where(file, arch) + ": this model requires mlen == vlen (a VRAM row feeds one systolic row)");
+    throw InputError(yaml_where(file, arch) + ": this model requires mlen == vlen (a VRAM row feeds one systolic row)");
 
   c.msram_elements = get<uint32_t>(mem["msram"], "elements", file, 1, 1u << 26);
   c.msram_banks = get<uint32_t>(mem["msram"], "banks", file, 1, 256);
@@ -147,39 +84,39 @@ PlenaConfig load_plena_config(const std::string& name_or_path, const std::vector
   c.int_mem_words = get<uint32_t>(mem["int_mem"], "words", file, 1, 1u << 24);
   c.fp_mem_elements = get<uint32_t>(mem["fp_mem"], "elements", file, 1, 1u << 24);
   if (c.msram_elements % (c.mlen * c.mlen))
-    throw InputError(where(file, mem["msram"]) + ": msram elements must be a multiple of mlen*mlen");
+    throw InputError(yaml_where(file, mem["msram"]) + ": msram elements must be a multiple of mlen*mlen");
   if (c.vram_elements % c.vlen)
-    throw InputError(where(file, mem["vram"]) + ": vram elements must be a multiple of vlen");
+    throw InputError(yaml_where(file, mem["vram"]) + ": vram elements must be a multiple of vlen");
   const auto hbm = mem["hbm"];
-  if (!hbm || !hbm["preset"]) throw InputError(where(file, mem) + ": memory.hbm.preset missing");
+  if (!hbm || !hbm["preset"]) throw InputError(yaml_where(file, mem) + ": memory.hbm.preset missing");
   c.hbm_preset = hbm["preset"].as<std::string>();
   c.hbm_size_bytes = get<uint64_t>(hbm, "size_bytes", file, 4096, 1ull << 40);
   c.hbm_overrides = nlohmann::json::object();
   for (const auto& kv : hbm) {
     const auto k = kv.first.as<std::string>();
-    if (k != "preset" && k != "size_bytes") c.hbm_overrides[k] = to_json(kv.second);
+    if (k != "preset" && k != "size_bytes") c.hbm_overrides[k] = yaml_to_json(kv.second);
   }
   if (const auto f = mem["hbm_formats"]) {
     if (!f.IsSequence() || f.size() == 0 || f.size() > 16)
-      throw InputError(where(file, f) + ": hbm_formats must be a list of 1..16 formats");
+      throw InputError(yaml_where(file, f) + ": hbm_formats must be a list of 1..16 formats");
     c.hbm_formats.clear();
     for (const auto& e : f) {
       const auto s = e.as<std::string>();
       if (s == "mxfp8") c.hbm_formats.push_back(HbmFormat::MXFP8);
       else if (s == "bf16") c.hbm_formats.push_back(HbmFormat::BF16);
-      else throw InputError(where(file, e) + ": unknown HBM format '" + s + "' (mxfp8, bf16)");
+      else throw InputError(yaml_where(file, e) + ": unknown HBM format '" + s + "' (mxfp8, bf16)");
     }
   }
 
   const std::string mode = timing["mode"] ? timing["mode"].as<std::string>() : "";
   if (mode == "serial") c.mode = TimingMode::Serial;
   else if (mode == "pipelined") c.mode = TimingMode::Pipelined;
-  else throw InputError(where(file, timing["mode"] ? timing["mode"] : timing) +
+  else throw InputError(yaml_where(file, timing["mode"] ? timing["mode"] : timing) +
                         ": timing.mode must be 'serial' or 'pipelined', got '" + mode + "'");
   for (const char* sec : {"latency", "initiation_interval"}) {
     const auto n = timing[sec];
     if (!n) continue;
-    if (!n.IsMap()) throw InputError(where(file, n) + ": timing." + sec + " must be a mapping");
+    if (!n.IsMap()) throw InputError(yaml_where(file, n) + ": timing." + sec + " must be a mapping");
     auto& dst = std::string(sec) == "latency" ? c.latency : c.initiation_interval;
     for (const auto& kv : n) dst[kv.first.as<std::string>()] = get<uint32_t>(n, kv.first.as<std::string>().c_str(), file, 1, 1u << 20);
   }
@@ -192,7 +129,7 @@ PlenaConfig load_plena_config(const std::string& name_or_path, const std::vector
   }
   if (timing["sram_bank_conflicts"]) c.sram_bank_conflicts = timing["sram_bank_conflicts"].as<bool>();
   if (timing["quantum_cycles"]) c.quantum_cycles = get<uint64_t>(timing, "quantum_cycles", file, 1, 1ull << 40);
-  c.raw = to_json(root);
+  c.raw = yaml_to_json(root);
   return c;
 }
 

@@ -66,6 +66,28 @@ TEST_P(AieMlConvBaseline, KernelWritesTheImageIntoAPaddedTileBuffer) {
   EXPECT_NE(k.substr(store, k.find('\n', store) - store).find(offset), std::string::npos) << k.substr(store, 200);
 }
 
+// Shapes the baseline cannot take are refused with the reason, not a broken kernel.
+std::string conv2d_error(int64_t H, int64_t c_in, int64_t c_out, int64_t k) {
+  const auto& spec = tasks::Registry::builtin().task("conv2d");
+  tasks::ConfigSpec config;
+  config.name = "X";
+  config.params = {{"H", H}, {"c_in", c_in}, {"c_out", c_out}, {"k", k}};
+  const tasks::Instance inst(spec, tasks::PlatformId::AieMl, config);
+  try {
+    tasks::baseline_kernel(inst, nlohmann::json::object());
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(AieMlConvBaselineShapes, UnsupportedShapesAreRefusedWithTheReason) {
+  EXPECT_EQ(conv2d_error(8, 8, 12, 3), "aie_ml conv2d baseline: c_out must be 8 or a multiple of 16");
+  EXPECT_EQ(conv2d_error(8, 8, 16, 2), "aie_ml conv2d baseline: k must be odd");
+  // H 32, c_in 32, k 3: padded image 34 * 34 * 32 * 2 = 73,984 bytes alone exceed 64 KB.
+  EXPECT_NE(conv2d_error(32, 32, 32, 3).find("do not fit the 64 KB tile memory"), std::string::npos);
+}
+
 INSTANTIATE_TEST_SUITE_P(Tasks, AieMlConvBaseline, ::testing::Values("conv2d", "depthwise_conv", "conv_block"));
 
 }  // namespace

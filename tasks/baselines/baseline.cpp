@@ -36,6 +36,7 @@ const aie_ml::GeneratorMap& aie_ml_generators() {
   static const aie_ml::GeneratorMap g = [] {
     aie_ml::GeneratorMap all = aie_ml::vector_generators();
     for (auto& [name, gen] : aie_ml::matmul_generators()) all[name] = gen;
+    for (auto& [name, gen] : aie_ml::attention_generators()) all[name] = gen;
     for (auto& [name, gen] : aie_ml::conv_generators()) all[name] = gen;
     for (auto& [name, gen] : aie_ml::mlp_generators()) all[name] = gen;
     return all;

@@ -18,6 +18,7 @@ using GeneratorMap = std::map<std::string, Generator>;
 
 GeneratorMap vector_generators();  // vector_tasks.cpp: elementwise, normalisation, softmax
 GeneratorMap matmul_generators();  // matmul_tasks.cpp: GEMM, Linear, BatchMatMul, GEMV
+GeneratorMap attention_generators();  // attention_tasks.cpp: scaled_dot_product, MHA, MQA, GQA
 GeneratorMap conv_generators();    // conv_tasks.cpp: Conv2D, depthwise convolution, conv block
 GeneratorMap mlp_generators();     // mlp_tasks.cpp: RoPE (SwiGLU, FFN to come)
 

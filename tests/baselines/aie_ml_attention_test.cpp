@@ -1,0 +1,83 @@
+// AIE-ML attention baselines (tasks/baselines/aie_ml/attention_tasks.cpp): every task and
+// configuration passes through evaluate() against the staged reference, with the
+// kernel's own `.movement` section.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "harness/evaluate.h"
+#include "platforms/registry.h"
+#include "tasks/baselines/baseline.h"
+#include "tasks/registry.h"
+
+namespace tlmcraft {
+namespace {
+
+nlohmann::json run_attention(const std::string& task, const std::string& config, int trials,
+                             const std::string& kernel = "") {
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  auto platform = make_platform("aie_ml");
+  EvalOptions o;
+  o.platform = "aie_ml";
+  o.task = task;
+  o.config = config;
+  if (kernel.empty())
+    o.use_baseline = true;
+  else
+    o.kernel_source = kernel;
+  o.trials = trials;
+  o.compare_baseline = false;
+  return evaluate(*platform, o);
+}
+
+std::string describe(const nlohmann::json& r) {
+  std::string s = r.value("status", std::string("?")) + ": " + r.value("reason", std::string());
+  if (r.contains("assemble") && !r["assemble"]["diagnostics"].empty()) s += "\n" + r["assemble"]["diagnostics"].dump(1);
+  return s;
+}
+
+class AieMlAttentionBaseline : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(AieMlAttentionBaseline, EveryConfigurationPasses) {
+  for (const char* config : {"C1", "C2", "C3", "C4", "C5"}) {
+    // Three trials on the small configurations (different inputs, same cycles), one on C5.
+    const int trials = std::string(config) == "C5" ? 1 : 3;
+    const nlohmann::json r = run_attention(GetParam(), config, trials);
+    EXPECT_EQ(r["status"], "pass") << GetParam() << " " << config << ": " << describe(r)
+                                   << (r["trials"].empty() ? "" : r["trials"].back()["check"]["first_mismatches"].dump());
+    ASSERT_EQ(r["trials"].size(), size_t(trials)) << GetParam() << " " << config;
+    EXPECT_EQ(r["trials"][0]["check"]["unwritten"], 0) << GetParam() << " " << config;
+    if (trials == 3) EXPECT_EQ(r["trials"][0]["cycles"], r["trials"][2]["cycles"]);
+    if (std::getenv("AIE_ATTENTION_VERBOSE"))
+      std::printf("%s %s cycles %llu max_abs_err %g max_rel_err %g\n", GetParam().c_str(), config,
+                  (unsigned long long)r["trials"][0]["cycles"].get<uint64_t>(),
+                  r["trials"][0]["check"]["max_abs_err"].get<double>(), r["trials"][0]["check"]["max_rel_err"].get<double>());
+  }
+}
+
+TEST_P(AieMlAttentionBaseline, KernelBringsItsOwnMovement) {
+  const auto inst = tasks::Registry::builtin().instance(GetParam(), "aie_ml", "C1");
+  const std::string k = tasks::baseline_kernel(inst, nlohmann::json::object());
+  EXPECT_NE(k.find(".tile 0 0"), std::string::npos);
+  EXPECT_NE(k.find(".movement"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Tasks, AieMlAttentionBaseline, ::testing::Values("scaled_dot_product", "mha", "mqa", "gqa"));
+
+TEST(AieMlAttentionBaselines, UnscaledScoresFailTheCheck) {
+  // With c = 1 instead of 1/sqrt(16) = 0.25 the softmax sharpens: P and O differ from the
+  // reference far beyond the 0.01 tolerance.
+  const auto inst = tasks::Registry::builtin().instance("scaled_dot_product", "aie_ml", "C1");
+  std::string k = tasks::baseline_kernel(inst, nlohmann::json::object());
+  const std::string quarter = "MOVXM r4, 16000 ";  // bf16(0.25) = 0x3E80 = 16000
+  const size_t at = k.find(quarter);
+  ASSERT_NE(at, std::string::npos);
+  k.replace(at, quarter.size(), "MOVXM r4, 16256 ");  // bf16(1.0) = 0x3F80 = 16256
+  const nlohmann::json r = run_attention("scaled_dot_product", "C1", 1, k);
+  EXPECT_EQ(r["status"], "fail") << describe(r);
+}
+
+}  // namespace
+}  // namespace tlmcraft

@@ -6,7 +6,7 @@ set -euo pipefail
 build=${1:-build}
 tl="$build/harness/tlmcraft"
 out=out
-platforms=plena,coral
+platforms=plena,coral,aie_ml
 tasks=silu,relu,softmax,layernorm,gemv,gemm
 configs=C1,C2
 mkdir -p "$out/traces"
@@ -22,13 +22,17 @@ echo "== the search agent on $platforms x {$tasks} x {$configs} (transcripts: $o
 
 echo
 echo "== one trace per best kernel ($out/traces)"
-for dir in "$out"/agent/workspaces/s1/*/; do
-  name=$(basename "$dir")                      # <task>_<platform>_<config>
-  best=$(ls "$dir"best.* 2>/dev/null | grep -v '\.json$' | head -1 || true)
-  [ -n "$best" ] || continue
-  config=${name##*_}; rest=${name%_*}; platform=${rest##*_}; task=${rest%_*}
-  "$tl" run --platform "$platform" --task "$task" --config "$config" "$best" --trials 1 \
-    --perfetto "$out/traces/${name}.perfetto.json" --vcd "$out/traces/${name}.vcd" | head -1
+for platform in ${platforms//,/ }; do
+  for task in ${tasks//,/ }; do
+    for config in ${configs//,/ }; do
+      name=${task}_${platform}_${config}
+      best=$(ls "$out/agent/workspaces/s1/$name/"best.* 2>/dev/null | grep -v '\.json$' | head -1 || true)
+      [ -n "$best" ] || continue
+      "$tl" run --platform "$platform" --task "$task" --config "$config" "$best" --trials 1 \
+        --perfetto "$out/traces/$name.perfetto.json" --vcd "$out/traces/$name.vcd" > "$out/traces/$name.txt" || true
+      head -1 "$out/traces/$name.txt"
+    done
+  done
 done
 
 echo

@@ -67,14 +67,15 @@ TEST_P(AieMlAttentionBaseline, KernelBringsItsOwnMovement) {
 INSTANTIATE_TEST_SUITE_P(Tasks, AieMlAttentionBaseline, ::testing::Values("scaled_dot_product", "mha", "mqa", "gqa"));
 
 TEST(AieMlAttentionBaselines, UnscaledScoresFailTheCheck) {
-  // With c = 1 instead of 1/sqrt(16) = 0.25 the softmax sharpens: P and O differ from the
-  // reference far beyond the 0.01 tolerance.
+  // With c = 1 instead of 1/sqrt(16) = 0.25 the scores are 4x larger and the softmax
+  // sharpens: P and O differ from the reference far beyond the 0.01 tolerance.
   const auto inst = tasks::Registry::builtin().instance("scaled_dot_product", "aie_ml", "C1");
   std::string k = tasks::baseline_kernel(inst, nlohmann::json::object());
-  const std::string quarter = "MOVXM r4, 16000 ";  // bf16(0.25) = 0x3E80 = 16000
+  // d = 16: c = 0.25 is one bf16 constant (0x3E80 = 16000; its low part is 0).
+  const std::string quarter = "MOVXM r4, 16000    ; c = 1/sqrt(d), high part";
   const size_t at = k.find(quarter);
   ASSERT_NE(at, std::string::npos);
-  k.replace(at, quarter.size(), "MOVXM r4, 16256 ");  // bf16(1.0) = 0x3F80 = 16256
+  k.replace(at, quarter.size(), "MOVXM r4, 16256");  // bf16(1.0) = 0x3F80 = 16256
   const nlohmann::json r = run_attention("scaled_dot_product", "C1", 1, k);
   EXPECT_EQ(r["status"], "fail") << describe(r);
 }

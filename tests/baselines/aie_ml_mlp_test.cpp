@@ -8,6 +8,7 @@
 
 #include "harness/evaluate.h"
 #include "platforms/registry.h"
+#include "tasks/baselines/aie_ml/mlp_tasks.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
 
@@ -40,7 +41,7 @@ class AieMlMlpBaseline : public ::testing::TestWithParam<std::string> {};
 TEST_P(AieMlMlpBaseline, EveryConfigurationPasses) {
   for (const char* config : {"C1", "C2", "C3", "C4", "C5"}) {
     const nlohmann::json r = run_mlp(GetParam(), config, 3);
-    EXPECT_EQ(r["status"], "pass") << GetParam() << " " << config << ": " << describe(r);
+    EXPECT_EQ(r["status"], "pass") << GetParam() << " " << config << ": " << describe(r) << (std::getenv("AIE_MLP_VERBOSE") && r["trials"].size() ? r["trials"].back()["check"]["first_mismatches"].dump() : std::string());
     ASSERT_EQ(r["trials"].size(), 3u) << GetParam() << " " << config;
     // Same kernel and movement, different inputs: the same cycle count.
     EXPECT_EQ(r["trials"][0]["cycles"], r["trials"][2]["cycles"]);
@@ -69,7 +70,9 @@ TEST(AieMlMlpBaselines, RopeWithTheRotationSignFlippedFails) {
   // tiny, which the random x and the nonzero sin of positions p >= 1 guarantee.
   const std::string k = patched_kernel("rope", "C2", "VSUB.F bm0, bm0, bm1", "VADD.F bm0, bm0, bm1");
   ASSERT_FALSE(k.empty());
-  EXPECT_EQ(run_mlp("rope", "C2", 1, k)["status"], "fail");
+  const nlohmann::json r = run_mlp("rope", "C2", 1, k);
+  EXPECT_EQ(r["status"], "fail");
+  EXPECT_NE(r.value("reason", std::string()).find("match"), std::string::npos) << describe(r);
 }
 
 TEST(AieMlMlpBaselines, RopeC1WithoutTheHalfSwapFails) {
@@ -77,7 +80,59 @@ TEST(AieMlMlpBaselines, RopeC1WithoutTheHalfSwapFails) {
   // multiplies x by sin instead of rotate_half(x): wrong.
   const std::string k = patched_kernel("rope", "C1", "VSHIFT x2, x0, x0, 16", "VSHIFT x2, x0, x0, 0");
   ASSERT_FALSE(k.empty());
-  EXPECT_EQ(run_mlp("rope", "C1", 1, k)["status"], "fail");
+  const nlohmann::json r = run_mlp("rope", "C1", 1, k);
+  EXPECT_EQ(r["status"], "fail");
+  EXPECT_NE(r.value("reason", std::string()).find("match"), std::string::npos) << describe(r);
+}
+
+TEST(AieMlMlpBaselines, RopeIsExact) {
+  // Each output is x1 cos - x2 sin (or x2 cos + x1 sin) of bf16 inputs: two exact fp32
+  // products, one fp32 add, one rounding to bf16, which is how the double reference
+  // rounds too (bar double rounding ties): no element differs at all.
+  const nlohmann::json r = run_mlp("rope", "C4", 1);
+  ASSERT_EQ(r["status"], "pass") << describe(r);
+  EXPECT_EQ(r["trials"][0]["check"]["max_abs_err"], 0.0);
+}
+
+TEST(AieMlMlpBaselines, FfnRunsItsStagesInColumnsZeroAndOneAndUsesTheSiluOnlyInStageOne) {
+  const auto inst = tasks::Registry::builtin().instance("ffn", "aie_ml", "C1");
+  const std::string k = tasks::baseline_kernel(inst, nlohmann::json::object());
+  const size_t t0 = k.find(".tile 0 0"), t1 = k.find(".tile 1 0"), mv = k.find(".movement");
+  ASSERT_TRUE(t0 != std::string::npos && t1 != std::string::npos && mv != std::string::npos);
+  EXPECT_LT(t0, t1);
+  // SiLU's 1 + 2^t appears in stage 1's program, not in stage 2's.
+  EXPECT_NE(k.substr(t0, t1 - t0).find("1 + 2^t"), std::string::npos);
+  EXPECT_EQ(k.substr(t1, mv - t1).find("1 + 2^t"), std::string::npos);
+  // Stage 1's output goes to shim1.s2mm1; stage 2's A read waits for shim1 lock 0.
+  EXPECT_NE(k.find("{from: {tile: mem0, port: mm2s5}, to: {tile: shim1, port: s2mm1}}"), std::string::npos);
+  const size_t a_rd = k.find("name: down_a_rd0,");
+  ASSERT_NE(a_rd, std::string::npos);
+  EXPECT_NE(k.substr(a_rd, k.find('\n', a_rd) - a_rd).find("acquire: {lock: 0, value: 1}"), std::string::npos);
+}
+
+TEST(AieMlMlpBaselines, FfnWithoutTheStageBarrierFails) {
+  // Without the acquire, stage 2 reads the DDR scratch before stage 1 has written it
+  // (zeros at first): y comes out wrong.
+  const std::string k = patched_kernel("ffn", "C1", ", acquire: {lock: 0, value: 1}}", "}");
+  ASSERT_FALSE(k.empty());
+  const nlohmann::json r = run_mlp("ffn", "C1", 1, k);
+  EXPECT_EQ(r["status"], "fail") << describe(r);
+  EXPECT_NE(r.value("reason", std::string()).find("match"), std::string::npos) << describe(r);
+}
+
+TEST(AieMlMlpBaselines, StagedSwigluRunsButMissesTheToleranceForAFewElements) {
+  // Not registered (mlp_tasks.h): every output is written and almost all match, but a
+  // rounded to bf16 before W_down leaves a few of the 512 C1 elements outside
+  // 0.01 + 0.01 |want|.
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  EXPECT_FALSE(tasks::has_baseline(tasks::Registry::builtin().instance("swiglu", "aie_ml", "C1")));
+  const std::string k = tasks::aie_ml::swiglu_staged_kernel(tasks::Registry::builtin().instance("swiglu", "aie_ml", "C1"));
+  const nlohmann::json r = run_mlp("swiglu", "C1", 1, k);
+  ASSERT_EQ(r["trials"].size(), 1u) << describe(r);
+  const auto& check = r["trials"][0]["check"];
+  EXPECT_EQ(check["unwritten"], 0) << check.dump();
+  EXPECT_GE(check["match_rate"].get<double>(), 0.98) << check.dump();
+  EXPECT_LT(check["max_abs_err"].get<double>(), 0.1) << check.dump();
 }
 
 }  // namespace

@@ -22,4 +22,12 @@ namespace tlmcraft::tasks::aie_ml {
 // std::invalid_argument when a plan is not feasible (matmul_plan_problem's text).
 std::string two_stage_mlp(const MatmulPlan& up, const MatmulPlan& down, const std::string& title);
 
+// SwiGLU in four stages, one array column each: (0) s = SiLU(A Bg) and (1) u = A Bu, both
+// written to DDR through shim2 (s2mm0 / s2mm1, releasing shim2 locks 0 / 1); (2) a = s * u
+// elementwise on tile (2,0), its reads of s and u waiting for those locks, written to
+// `a_offset` through shim3.s2mm1 (releasing shim3 lock 0); (3) a Bd, its A read
+// acquiring shim3 lock 0. gate.c_offset, up.c_offset and a_offset are DDR scratch areas.
+std::string swiglu_mlp(const MatmulPlan& gate, const MatmulPlan& up, const MatmulPlan& down, uint64_t a_offset,
+                       const std::string& title);
+
 }  // namespace tlmcraft::tasks::aie_ml

@@ -4,11 +4,13 @@
 // - FFN: two stages of the matmul kernel (matmul_kernel.h, one tile each) in one kernel
 //   file, see mlp_stages.h: stage 1 (column 0) s = SiLU(x W1) into a DDR scratch area
 //   beyond the layout's last tensor, stage 2 (column 1) y = s W2.
+// - SwiGLU: a four-stage kernel (swiglu_staged_kernel, mlp_tasks.h), not registered.
 #include <sstream>
 #include <stdexcept>
 
 #include "tasks/baselines/aie_ml/block_loop.h"
 #include "tasks/baselines/aie_ml/mlp_stages.h"
+#include "tasks/baselines/aie_ml/mlp_tasks.h"
 #include "tasks/baselines/aie_ml/movement_text.h"
 #include "tasks/baselines/aie_ml/generators.h"
 #include "tasks/layout_aie_ml.h"
@@ -114,6 +116,32 @@ std::string ffn(const Instance& inst, const nlohmann::json&) {
 }
 
 }  // namespace
+
+// SwiGLU: y = (SiLU(x W_gate) * (x W_up)) W_down (four stages, mlp_stages.h). DDR scratch
+// beyond the layout's last tensor: s, u, a (n x h_i bf16 each, 64-byte aligned).
+// Not registered: see mlp_tasks.h.
+std::string swiglu_staged_kernel(const Instance& inst) {
+  const AieMlLayout layout(inst.task(), inst.params());
+  const int64_t n = inst.params().at("n"), h = inst.params().at("h"), hi = inst.params().at("h_i");
+  const uint64_t bytes = (uint64_t(n * hi) * 2 + 63) / 64 * 64;
+  const uint64_t s_at = layout.outputs_end(), u_at = s_at + bytes, a_at = u_at + bytes;
+  MatmulPlan gate;
+  gate.M = n, gate.K = h, gate.N = hi;
+  gate.a_offset = aie_ml_tensor_offset(inst, "x");
+  gate.b_offset = aie_ml_tensor_offset(inst, "W_gate");
+  gate.c_offset = s_at;
+  MatmulPlan up = gate;
+  up.b_offset = aie_ml_tensor_offset(inst, "W_up");
+  up.c_offset = u_at;
+  MatmulPlan down;
+  down.M = n, down.K = hi, down.N = h;
+  down.a_offset = a_at;
+  down.b_offset = aie_ml_tensor_offset(inst, "W_down");
+  down.c_offset = aie_ml_tensor_offset(inst, "y");
+  return swiglu_mlp(gate, up, down, a_at,
+                    "swiglu: y = (SiLU(x W_gate) * (x W_up)) W_down; DDR scratch s at " + hex(s_at) + ", u at " +
+                        hex(u_at) + ", a at " + hex(a_at));
+}
 
 GeneratorMap mlp_generators() { return {{"rope", rope}, {"ffn", ffn}}; }
 

@@ -228,6 +228,7 @@ int cmd_bench(const Args& args) {
     const tasks::PlatformId pid = *tasks::parse_platform(platform);
     for (const tasks::TaskSpec* task : selected) {
       const tasks::PlatformSpec& ps = task->platform(pid);
+      if (task->level == 0 && pid != tasks::PlatformId::Coral) continue;  // CPU programs exist only on Coral
       std::vector<std::string> configs = configs_asked;
       if (configs.empty()) {
         for (const auto& c : ps.configs) configs.push_back(c.name);

@@ -3,6 +3,7 @@
 // kernel's own `.movement` section.
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -78,6 +79,28 @@ TEST(AieMlAttentionBaselines, UnscaledScoresFailTheCheck) {
   k.replace(at, quarter.size(), "MOVXM r4, 16256");  // bf16(1.0) = 0x3F80 = 16256
   const nlohmann::json r = run_attention("scaled_dot_product", "C1", 1, k);
   EXPECT_EQ(r["status"], "fail") << describe(r);
+}
+
+TEST(AieMlAttentionBaselines, UnsupportedShapesAreRefusedWithTheReason) {
+  // d = h / heads must be a multiple of 16 (whole 16-lane vectors of an O row): h = 24 is
+  // refused; s = 20 (above 16, not a multiple of 16) leaves a partial key block.
+  const tasks::TaskSpec& spec = tasks::Registry::builtin().task("scaled_dot_product");
+  tasks::ConfigSpec c;
+  c.name = "C1";
+  c.params = {{"s", 8}, {"h", 24}};
+  try {
+    tasks::baseline_kernel(tasks::Instance(spec, tasks::PlatformId::AieMl, c), nlohmann::json::object());
+    FAIL() << "d = 24 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("head width d must be 16, 32, 48 or 64"), std::string::npos) << e.what();
+  }
+  c.params = {{"s", 20}, {"h", 16}};
+  try {
+    tasks::baseline_kernel(tasks::Instance(spec, tasks::PlatformId::AieMl, c), nlohmann::json::object());
+    FAIL() << "s = 20 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("s above 16 must be a multiple of 16"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

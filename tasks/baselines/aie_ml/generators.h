@@ -20,6 +20,6 @@ GeneratorMap vector_generators();  // vector_tasks.cpp: elementwise, normalisati
 GeneratorMap matmul_generators();  // matmul_tasks.cpp: GEMM, Linear, BatchMatMul, GEMV
 GeneratorMap attention_generators();  // attention_tasks.cpp: scaled_dot_product, MHA, MQA, GQA
 GeneratorMap conv_generators();    // conv_tasks.cpp: Conv2D, depthwise convolution, conv block
-GeneratorMap mlp_generators();     // mlp_tasks.cpp: RoPE, FFN (SwiGLU not yet: mlp_tasks.h)
+GeneratorMap mlp_generators();     // mlp_tasks.cpp: RoPE, FFN, SwiGLU
 
 }  // namespace tlmcraft::tasks::aie_ml

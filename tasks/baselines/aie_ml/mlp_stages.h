@@ -22,12 +22,18 @@ namespace tlmcraft::tasks::aie_ml {
 // std::invalid_argument when a plan is not feasible (matmul_plan_problem's text).
 std::string two_stage_mlp(const MatmulPlan& up, const MatmulPlan& down, const std::string& title);
 
-// SwiGLU in four stages, one array column each: (0) s = SiLU(A Bg) and (1) u = A Bu, both
-// written to DDR through shim2 (s2mm0 / s2mm1, releasing shim2 locks 0 / 1); (2) a = s * u
-// elementwise on tile (2,0), its reads of s and u waiting for those locks, written to
-// `a_offset` through shim3.s2mm1 (releasing shim3 lock 0); (3) a Bd, its A read
-// acquiring shim3 lock 0. gate.c_offset, up.c_offset and a_offset are DDR scratch areas.
-std::string swiglu_mlp(const MatmulPlan& gate, const MatmulPlan& up, const MatmulPlan& down, uint64_t a_offset,
-                       const std::string& title);
+// SwiGLU keeping every intermediate as bf16 high + low parts (about 16 significant bits):
+//  (0) [SiLU(g)_hi | SiLU(g)_lo | u_hi | u_lo] = x [Wg | Wg | Wu | Wu] (one matmul, N = 4 h_i;
+//      the core picks SiLU and the part per quarter of its steps) -> c_offset, n x 4 h_i;
+//  (1) a = s u from the parts, stacked [a_hi; a_lo] -> a_offset, 2n x h_i;
+//  (2) P = [a_hi; a_lo] W_down (M = 2n) -> p_offset, 2n x h;
+//  (3) y = P_hi + P_lo -> y_offset.
+// Stage k runs in column k; each waits for its predecessor's last DDR write (shim locks).
+struct SwigluSplitPlan {
+  int64_t n = 0, h = 0, h_i = 0;
+  uint64_t x_offset = 0, wg_offset = 0, wu_offset = 0, wd_offset = 0, y_offset = 0;
+  uint64_t c_offset = 0, a_offset = 0, p_offset = 0;  // DDR scratch
+};
+std::string swiglu_split_mlp(const SwigluSplitPlan& plan);
 
 }  // namespace tlmcraft::tasks::aie_ml

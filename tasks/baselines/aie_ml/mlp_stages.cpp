@@ -1,4 +1,5 @@
-// Two-stage MLP kernel files (see mlp_stages.h).
+// Multi-stage MLP kernel files (see mlp_stages.h): matmul-kernel stages moved to other
+// array columns by editing their generated text, elementwise stages, DDR-scratch barriers.
 #include "tasks/baselines/aie_ml/mlp_stages.h"
 
 #include <algorithm>

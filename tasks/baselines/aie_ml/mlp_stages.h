@@ -1,5 +1,6 @@
-// Multi-stage MLP kernel files for AIE-ML: two single-tile matmul kernels
-// (matmul_kernel.h) placed in one file, one array column each, run one after the other.
+// Multi-stage MLP kernel files for AIE-ML: single-tile matmul kernels (matmul_kernel.h)
+// and elementwise stages placed in one file, one array column each, run one after the
+// other through DDR scratch. two_stage_mlp (FFN):
 //
 // Stage 1 (column 0: shim0, mem0, tile (0,0)) computes SiLU(A1 B1): its core program is
 // the matmul kernel's with SiLU applied to the fp32 accumulators before the bf16 store

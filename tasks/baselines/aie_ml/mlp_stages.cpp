@@ -73,6 +73,19 @@ int edit_lines(std::string& text, const std::vector<std::string>& keys, const st
   return n;
 }
 
+// A BD with the given fields and no dims, next or locks.
+Bd make_bd(const std::string& name, const std::string& tile_name, const std::string& channel, const std::string& buffer,
+           uint64_t offset, uint64_t length) {
+  Bd b;
+  b.name = name;
+  b.tile = tile_name;
+  b.channel = channel;
+  b.buffer = buffer;
+  b.offset = offset;
+  b.length = length;
+  return b;
+}
+
 // Adds ", <field>" before the closing brace of a one-line BD.
 void add_field(std::string& bd, const std::string& field) { bd.insert(bd.rfind('}'), ", " + field); }
 
@@ -200,8 +213,8 @@ void gate_up_edit(KernelParts& p, const MatmulPlan& plan, uint64_t wg_offset, ui
   std::ostringstream b;
   for (size_t st = 0; st < strips.size(); ++st)
     for (int q = 0; q < 4; ++q) {
-      Bd r{"b_rd0_" + std::to_string(st) + "_q" + std::to_string(q), "shim0", "mm2s0", q < 2 ? "ddr_wg0" : "ddr_wu0", 0,
-           uint64_t(k * hi) * 2};
+      Bd r = make_bd("b_rd0_" + std::to_string(st) + "_q" + std::to_string(q), "shim0", "mm2s0", q < 2 ? "ddr_wg0" : "ddr_wu0", 0,
+           uint64_t(k * hi) * 2);
       r.dims = dims({{16, 1}, {k, hi / 2}, {hi / 32, 16}});
       if (q < 3) r.next = "b_rd0_" + std::to_string(st) + "_q" + std::to_string(q + 1);
       else if (st + 1 < strips.size()) r.next = "b_rd0_" + std::to_string(st + 1) + "_q0";
@@ -312,14 +325,14 @@ KernelParts elementwise_stage(uint32_t column, const std::vector<StageInput>& in
     locks << "  - {tile: " << t << ", id: " << 2 * i + 1 << ", init: 2}\n";
     buffers << "  - {name: " << pre << "ddr_in" << is << ", tile: " << shim << ", address: " << ins[i].offset
             << ", size: " << ins[i].bytes << "}\n";
-    Bd rd{pre + "rd" + is, shim, "mm2s" + port, pre + "ddr_in" + is, 0, ins[i].bytes};
+    Bd rd = make_bd(pre + "rd" + is, shim, "mm2s" + port, pre + "ddr_in" + is, 0, ins[i].bytes);
     rd.acquire_lock = ins[i].shim_lock;
     all.push_back(rd);
     std::vector<Bd> ring_in;
     for (int j = 0; j < 2; ++j) {
       const std::string js = is + "_" + std::to_string(j);
       buffers << "  - {name: " << pre << "in" << js << ", tile: " << t << ", address: " << in_buf[i][j] << ", size: " << in_block << "}\n";
-      Bd w{pre + "in" + js, t, "s2mm" + port, pre + "in" + js, 0, in_block};
+      Bd w = make_bd(pre + "in" + js, t, "s2mm" + port, pre + "in" + js, 0, in_block);
       w.acquire_lock = int(2 * i + 1);
       w.release_lock = int(2 * i);
       ring_in.push_back(w);
@@ -332,7 +345,7 @@ KernelParts elementwise_stage(uint32_t column, const std::vector<StageInput>& in
   for (int j = 0; j < 2; ++j) {
     const std::string js = std::to_string(j);
     buffers << "  - {name: " << pre << "out" << js << ", tile: " << t << ", address: " << out_buf[j] << ", size: " << out_block << "}\n";
-    Bd o{pre + "out" + js, t, "mm2s0", pre + "out" + js, 0, out_block};
+    Bd o = make_bd(pre + "out" + js, t, "mm2s0", pre + "out" + js, 0, out_block);
     o.acquire_lock = 4;
     o.release_lock = 5;
     ring_out.push_back(o);
@@ -377,7 +390,7 @@ std::string swiglu_split_mlp(const SwigluSplitPlan& q) {
   // Stage 2 (column 1): per row, a = (sh + sl)(uh + ul) (three exact products, fp32 sum),
   // split into high and low; [a_hi; a_lo] stacked (2n x h_i) at q.a_offset through
   // shim2.s2mm1 (releases shim2 lock 0).
-  Bd a_wr{"mul_wr", "shim2", "s2mm1", "mul_ddr_a", q.a_offset, uint64_t(2 * n * hi) * 2};
+  Bd a_wr = make_bd("mul_wr", "shim2", "s2mm1", "mul_ddr_a", q.a_offset, uint64_t(2 * n * hi) * 2);
   a_wr.dims = dims({{hi / 2, 1}, {2, n * hi / 2}, {n, hi / 2}});
   a_wr.release_lock = 0;
   KernelParts s2 = elementwise_stage(
@@ -414,7 +427,7 @@ std::string swiglu_split_mlp(const SwigluSplitPlan& q) {
   // Stage 4 (column 3): y = P_hi + P_lo.
   const uint64_t elems = uint64_t(n * h), e = std::min<uint64_t>(elems, 2048);
   if (elems % e || e % 16) throw std::invalid_argument("swiglu_split_mlp: n h must be a multiple of 16 and of the block");
-  Bd y_wr{"add_wr", "shim3", "s2mm0", "add_ddr_y", q.y_offset, elems * 2};
+  Bd y_wr = make_bd("add_wr", "shim3", "s2mm0", "add_ddr_y", q.y_offset, elems * 2);
   KernelParts s4 = elementwise_stage(3, {{q.p_offset, elems * 2, 0}, {q.p_offset + elems * 2, elems * 2, 0}}, e * 2, elems / e,
                                      y_wr, e * 2, "y = P_hi + P_lo", [&](KernelText& t) {
                                        t.begin_loop("add", e / 16);

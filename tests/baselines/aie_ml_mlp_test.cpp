@@ -1,5 +1,6 @@
-// AIE-ML "mlp" group baselines (tasks/baselines/aie_ml/mlp_tasks.cpp): every registered
-// task passes C1..C5 through evaluate(), and a kernel with the rotation's sign flipped fails.
+// AIE-ML "mlp" group baselines (tasks/baselines/aie_ml/mlp_tasks.cpp, mlp_stages.*):
+// SwiGLU, FFN and RoPE pass C1..C5 (3 trials) through evaluate(); broken variants (RoPE
+// sign or rotation, FFN/SwiGLU without their stage barriers) fail; bad plans are refused.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "harness/evaluate.h"
 #include "platforms/registry.h"
+#include "tasks/baselines/aie_ml/mlp_stages.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
 
@@ -142,6 +144,26 @@ TEST(AieMlMlpBaselines, SwigluRunsFourStagesAndNeedsItsBarriers) {
   const nlohmann::json r = run_mlp("swiglu", "C1", 1, patched);
   EXPECT_EQ(r["status"], "fail") << describe(r);
   EXPECT_NE(r.value("reason", std::string()).find("match"), std::string::npos) << describe(r);
+}
+
+TEST(AieMlMlpBaselines, BadStagePlansAreRefusedWithTheirReason) {
+  tasks::aie_ml::SwigluSplitPlan q;
+  q.n = 8, q.h = 64, q.h_i = 48;  // h_i not a multiple of 32
+  try {
+    tasks::aie_ml::swiglu_split_mlp(q);
+    FAIL() << "h_i = 48 accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("h_i of 32"), std::string::npos) << e.what();
+  }
+  tasks::aie_ml::MatmulPlan up, down;
+  up.M = down.M = 8, up.K = down.N = 64, up.N = down.K = 128;
+  up.c_offset = 0x1000, down.a_offset = 0x2000;  // stage 2 would not read stage 1's output
+  try {
+    tasks::aie_ml::two_stage_mlp(up, down, "t");
+    FAIL() << "disconnected stages accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("stage 1's output"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

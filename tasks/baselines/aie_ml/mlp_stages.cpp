@@ -377,7 +377,7 @@ std::string two_stage_mlp(const MatmulPlan& up, const MatmulPlan& down, const st
 std::string swiglu_split_mlp(const SwigluSplitPlan& q) {
   const int64_t n = q.n, h = q.h, hi = q.h_i;
   if (n % 4 || h % 32 || hi % 32) throw std::invalid_argument("swiglu_split_mlp: n must be a multiple of 4, h and h_i of 32");
-  if (hi * 8 > 4096) throw std::invalid_argument("swiglu_split_mlp: a row of s and u (4 h_i bf16) must fit 4 KB");
+  if (hi * 8 > 0x2000) throw std::invalid_argument("swiglu_split_mlp: a row of s and u parts (4 h_i bf16) must fit 8 KB");
   // Stage 1 (column 0): C = [SiLU(g) hi | lo | u hi | lo], n x 4 h_i at q.c_offset,
   // out through shim1.s2mm1 (releases shim1 lock 0).
   MatmulPlan gu;

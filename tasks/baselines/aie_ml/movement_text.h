@@ -13,7 +13,7 @@ namespace tlmcraft::tasks::aie_ml {
 struct Bd {
   std::string name, tile, channel, buffer;
   uint64_t offset = 0, length = 0;
-  std::string dims, next;  // dims: YAML list text (see dims()); next: BD name or ""
+  std::string dims = {}, next = {};  // dims: YAML list text (see dims()); next: BD name or ""
   int acquire_lock = -1, acquire_value = 1, release_lock = -1, release_value = 1;
 };
 

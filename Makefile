@@ -25,6 +25,9 @@ test: deps
 
 bench: build
 	@$(BUILD)/bench/bench_plena 5
+	@$(BUILD)/bench/bench_coral
+	@$(BUILD)/bench/bench_riscv_iss
+	@$(BUILD)/bench/bench_aie_ml
 
 clean:
 	rm -rf $(BUILD) out

@@ -9,6 +9,7 @@
 
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
+#include "isa/aie_ml/isa_tables.h"
 #include "isa/assembler.h"
 #include "isa/encoding.h"
 #include "isa/isa_doc.h"
@@ -65,6 +66,8 @@ int cmd_list(const Args& args) {
     for (const auto& p : platform_names()) std::cout << p << "\n";
   } else if (what == "isas") {
     for (const auto& i : kIsas) std::cout << i << "\n";
+    std::cout << "aie_ml     (VLIW bundles, isa/aie_ml/aie_ml.yaml; tlmcraft isa doc aie_ml)\n"
+              << "riscv      (rv32imf_zve32x for Coral, assembled by GNU binutils; docs/isa/coral.md)\n";
   } else if (what == "tasks") {
     const auto& reg = tasks::Registry::builtin();
     std::cout << (json ? reg.list_json().dump(2) + "\n" : reg.list_text());
@@ -100,6 +103,17 @@ int cmd_isa(const Args& args) {
     }
   }
   if (action != "doc") throw InputError("isa: unknown action '" + action + "' (doc, check)");
+  if (name == "aie_ml" || name == "aie-ml") {  // the VLIW ISA has its own YAML schema and generator
+    const std::string md = isa::aie_ml::reference_markdown(isa::aie_ml::aie_isa_details());
+    if (vm.count("output")) {
+      std::ofstream out(vm["output"].as<std::string>());
+      if (!out) throw InputError(vm["output"].as<std::string>() + ": cannot write");
+      out << md;
+    } else {
+      std::cout << md;
+    }
+    return 0;
+  }
   // Without --latencies the output is exactly docs/isa/<name>.md (the ISA knows no platform).
   const std::string md =
       isa::render_isa_markdown(load_isa(name), vm["latencies"].as<bool>() ? latency_notes(name) : std::map<std::string, std::string>{});

@@ -86,6 +86,9 @@ TEST(Cli, IsaDocIsTheCommittedReference) {
   const Result r = tl("isa doc plena");
   ASSERT_EQ(r.code, 0);
   EXPECT_EQ(r.out, read(std::string(TLMCRAFT_SOURCE_DIR) + "/docs/isa/plena.md"));
+  const Result aie = tl("isa doc aie_ml");
+  ASSERT_EQ(aie.code, 0);
+  EXPECT_EQ(aie.out, read(std::string(TLMCRAFT_SOURCE_DIR) + "/docs/isa/aie-ml.md"));
 }
 
 TEST(Cli, AssemblyErrorsAreReportedWithPositionAndExitOne) {

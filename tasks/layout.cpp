@@ -1,5 +1,6 @@
 #include "tasks/layout.h"
 
+#include <cstdio>
 #include <stdexcept>
 
 #include "tasks/layout_aie_ml.h"
@@ -43,6 +44,31 @@ std::unique_ptr<PlatformLayout> make_layout(const TaskSpec& task, PlatformId p, 
   if (p == PlatformId::Coral) return std::make_unique<CoralLayout>(task, params);
   if (p == PlatformId::AieMl) return std::make_unique<AieMlLayout>(task, params);
   throw std::invalid_argument(std::string("no memory layout is implemented for platform ") + platform_name(p) + " yet");
+}
+
+std::string hex_text(uint64_t v, int min_digits) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%0*llx", min_digits, (unsigned long long)v);
+  return b;
+}
+
+std::string dims_text(const std::vector<int64_t>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? " x " : "") + std::to_string(v[i]);
+  return s;
+}
+
+std::string pad_right(std::string s, size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+std::vector<uint8_t> read_output_bytes(const MemoryReader& read, const std::string& layout, const TensorPlacement& p) {
+  std::vector<uint8_t> bytes = read(p.memory, p.address, p.bytes);
+  if (bytes.size() != p.bytes)
+    throw std::runtime_error(layout + " layout: reading output '" + p.name + "' returned " + std::to_string(bytes.size()) +
+                             " bytes, expected " + std::to_string(p.bytes));
+  return bytes;
 }
 
 std::vector<int64_t> default_view(const std::vector<int64_t>& shape, int64_t row) {

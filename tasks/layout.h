@@ -91,4 +91,12 @@ bool has_layout(PlatformId p);
 // their shape (a 1-D tensor is one row).
 std::vector<int64_t> default_view(const std::vector<int64_t>& shape, int64_t row = 64);
 
+// Helpers every platform layout's text() and decode_outputs() share.
+std::string hex_text(uint64_t v, int min_digits = 0);   // "0x1f", "0x0001f" with min_digits 5
+std::string dims_text(const std::vector<int64_t>& v);   // "4 x 64"
+std::string pad_right(std::string s, size_t width);
+// Reads an output tensor's bytes; throws std::runtime_error naming the layout and the
+// tensor when the platform returns fewer bytes than the placement needs.
+std::vector<uint8_t> read_output_bytes(const MemoryReader& read, const std::string& layout, const TensorPlacement& p);
+
 }  // namespace tlmcraft::tasks

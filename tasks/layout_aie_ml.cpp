@@ -20,23 +20,6 @@ constexpr uint64_t kBlockLimit = 0x2000;         // a block fits one 8 KB bank o
 
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%05llx", (unsigned long long)v);
-  return b;
-}
-
-std::string dims(const std::vector<int64_t>& v) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? " x " : "") + std::to_string(v[i]);
-  return s;
-}
-
-std::string pad(std::string s, size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
-  return s;
-}
-
 // How often a task's kernel needs its inputs: reductions over the whole vector re-read it
 // (softmax: max, then sum of exponentials, then outputs; the normalisations: statistics,
 // then outputs). Everything else streams once.
@@ -285,10 +268,7 @@ DecodedOutputs AieMlLayout::decode_outputs(const MemoryReader& read) const {
   DecodedOutputs d;
   for (const auto& pl : tensors_) {
     if (pl.role != Role::Output) continue;
-    const std::vector<uint8_t> bytes = read("ddr", pl.address, pl.bytes);
-    if (bytes.size() != pl.bytes)
-      throw std::runtime_error("aie_ml layout: reading output '" + pl.name + "' returned " + std::to_string(bytes.size()) +
-                               " bytes, expected " + std::to_string(pl.bytes));
+    const std::vector<uint8_t> bytes = read_output_bytes(read, "aie_ml", pl);
     const size_t eb = aie_ml_element_bytes(pl.format);
     Tensor t(pl.name, pl.shape);
     std::vector<uint8_t> unwritten(pl.elements, 0);
@@ -322,10 +302,10 @@ std::string AieMlLayout::text() const {
   o << "DDR (memory \"ddr\", byte offsets; reached only through the shim DMA). Tensors are row-major\n"
        "(last index fastest), start on 64-byte boundaries, inputs first, then outputs. bf16 elements\n"
        "are two bytes little-endian (inputs rounded to nearest even); int8 one byte, int32 four.\n";
-  o << pad("tensor", 12) << pad("role", 8) << pad("offset", 10) << pad("format", 8) << pad("shape", 20) << "bytes\n";
+  o << pad_right("tensor", 12) << pad_right("role", 8) << pad_right("offset", 10) << pad_right("format", 8) << pad_right("shape", 20) << "bytes\n";
   for (const auto& t : tensors_)
-    o << pad(t.name, 12) << pad(role_name(t.role), 8) << pad(std::to_string(t.address), 10) << pad(t.format, 8)
-      << pad("[" + dims(t.shape) + "]", 20) << t.bytes << "\n";
+    o << pad_right(t.name, 12) << pad_right(role_name(t.role), 8) << pad_right(std::to_string(t.address), 10) << pad_right(t.format, 8)
+      << pad_right("[" + dims_text(t.shape) + "]", 20) << t.bytes << "\n";
   o << "\nBefore the run every output element holds the bf16 NaN 0x7FC1; an element still holding it\n"
        "counts as never written.\n";
   const AieMlMovementPlan& p = plan_;
@@ -342,14 +322,14 @@ std::string AieMlLayout::text() const {
     << p.chunks << " block(s). Block k holds elements [k*E, (k+1)*E) of each\n"
        "tensor (E = its elements / blocks), one tensor after the other at these offsets:\n";
   for (size_t i = 0; i < p.in_names.size(); ++i)
-    o << "  input  " << pad(p.in_names[i], 10) << " E = " << p.in_slice_elems[i] << ", at block + " << p.in_slice_offset[i] << "\n";
+    o << "  input  " << pad_right(p.in_names[i], 10) << " E = " << p.in_slice_elems[i] << ", at block + " << p.in_slice_offset[i] << "\n";
   for (size_t i = 0; i < p.out_names.size(); ++i)
-    o << "  output " << pad(p.out_names[i], 10) << " E = " << p.out_slice_elems[i] << ", at block + " << p.out_slice_offset[i]
+    o << "  output " << pad_right(p.out_names[i], 10) << " E = " << p.out_slice_elems[i] << ", at block + " << p.out_slice_offset[i]
       << "\n";
   o << "Tile (0,0) data memory (core addresses = 0x70000 + tile address; 8 banks of 8 KB):\n"
-    << "  input blocks  ping " << hex(p.in_ping) << ", pong " << hex(p.in_pong) << " (" << p.in_block_bytes << " bytes each)\n"
-    << "  output blocks ping " << hex(p.out_ping) << ", pong " << hex(p.out_pong) << " (" << p.out_block_bytes << " bytes each)\n"
-    << "  free for the kernel (tables, partial sums): " << hex(p.scratch) << " .. " << hex(p.scratch + p.scratch_bytes - 1) << "\n"
+    << "  input blocks  ping " << hex_text(p.in_ping, 5) << ", pong " << hex_text(p.in_pong, 5) << " (" << p.in_block_bytes << " bytes each)\n"
+    << "  output blocks ping " << hex_text(p.out_ping, 5) << ", pong " << hex_text(p.out_pong, 5) << " (" << p.out_block_bytes << " bytes each)\n"
+    << "  free for the kernel (tables, partial sums): " << hex_text(p.scratch, 5) << " .. " << hex_text(p.scratch + p.scratch_bytes - 1, 5) << "\n"
     << "Core protocol, blocks in order ping, pong, ping, ...: for each of the " << p.passes * p.chunks
     << " input blocks `ACQ " << p.lock_in_full << ", 1` (filled), read it, `REL " << p.lock_in_empty
     << ", 1`;\nfor each of the " << p.chunks << " output blocks `ACQ " << p.lock_out_empty << ", 1` (free), write it, `REL "

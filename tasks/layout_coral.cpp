@@ -13,23 +13,6 @@ namespace {
 
 size_t element_bytes(const std::string& format) { return format == "int32" ? 4 : 1; }
 
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%08llx", (unsigned long long)v);
-  return b;
-}
-
-std::string dims(const std::vector<int64_t>& v) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? " x " : "") + std::to_string(v[i]);
-  return s;
-}
-
-std::string pad(std::string s, size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
-  return s;
-}
-
 }  // namespace
 
 std::string coral_macro_name(const std::string& name) {
@@ -106,10 +89,7 @@ DecodedOutputs CoralLayout::decode_outputs(const MemoryReader& read) const {
   DecodedOutputs d;
   for (const auto& pl : tensors_) {
     if (pl.role != Role::Output) continue;
-    const std::vector<uint8_t> bytes = read("ext", pl.address, pl.bytes);
-    if (bytes.size() != pl.bytes)
-      throw std::runtime_error("coral layout: reading output '" + pl.name + "' returned " + std::to_string(bytes.size()) +
-                               " bytes, expected " + std::to_string(pl.bytes));
+    const std::vector<uint8_t> bytes = read_output_bytes(read, "coral", pl);
     const size_t eb = element_bytes(pl.format);
     Tensor t(pl.name, pl.shape);
     std::vector<uint8_t> unwritten(pl.elements, 0);
@@ -146,7 +126,7 @@ std::string CoralLayout::c_defines() const {
   for (const auto& [k, v] : params_) o << "#define DIM_" << coral_macro_name(k) << " " << v << "\n";
   for (const auto& t : tensors_) {
     const std::string m = coral_macro_name(t.name);
-    o << "#define " << m << "_ADDR " << hex(kCoralExtBase + t.address) << "u  /* " << t.format << " [" << dims(t.shape)
+    o << "#define " << m << "_ADDR " << hex_text(kCoralExtBase + t.address, 8) << "u  /* " << t.format << " [" << dims_text(t.shape)
       << "] " << role_name(t.role) << " */\n";
     o << "#define " << m << "_ELEMS " << t.elements << "\n";
   }
@@ -168,11 +148,11 @@ std::string CoralLayout::text() const {
     << options_.alignment
     << "-byte boundaries, inputs first, then outputs. int8 elements are one byte each;\n"
        "int32 elements are four bytes, little-endian.\n";
-  o << pad("tensor", 12) << pad("role", 8) << pad("address", 13) << pad("offset", 10) << pad("format", 8)
-    << pad("shape", 20) << "bytes\n";
+  o << pad_right("tensor", 12) << pad_right("role", 8) << pad_right("address", 13) << pad_right("offset", 10) << pad_right("format", 8)
+    << pad_right("shape", 20) << "bytes\n";
   for (const auto& t : tensors_)
-    o << pad(t.name, 12) << pad(role_name(t.role), 8) << pad(hex(kCoralExtBase + t.address), 13)
-      << pad(std::to_string(t.address), 10) << pad(t.format, 8) << pad("[" + dims(t.shape) + "]", 20) << t.bytes << "\n";
+    o << pad_right(t.name, 12) << pad_right(role_name(t.role), 8) << pad_right(hex_text(kCoralExtBase + t.address, 8), 13)
+      << pad_right(std::to_string(t.address), 10) << pad_right(t.format, 8) << pad_right("[" + dims_text(t.shape) + "]", 20) << t.bytes << "\n";
   if (!ints_.empty()) {
     o << "\nConstants (use them as immediates; C kernels get them as #define):\n";
     for (const auto& c : ints_) o << "  " << c.name << " = " << c.value << "  (" << c.meaning << ")\n";

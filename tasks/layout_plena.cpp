@@ -119,10 +119,7 @@ DecodedOutputs PlenaLayout::decode_outputs(const MemoryReader& read) const {
   DecodedOutputs d;
   for (const auto& pl : tensors_) {
     if (pl.role != Role::Output) continue;
-    const std::vector<uint8_t> bytes = read("hbm", pl.address, pl.bytes);
-    if (bytes.size() != pl.bytes)
-      throw std::runtime_error("plena layout: reading output '" + pl.name + "' returned " + std::to_string(bytes.size()) +
-                               " bytes, expected " + std::to_string(pl.bytes));
+    const std::vector<uint8_t> bytes = read_output_bytes(read, "plena", pl);
     Tensor t(pl.name, pl.shape);
     std::vector<uint8_t> unwritten(pl.elements, 0);
     for (size_t i = 0; i < pl.elements; ++i) {
@@ -136,23 +133,6 @@ DecodedOutputs PlenaLayout::decode_outputs(const MemoryReader& read) const {
   return d;
 }
 
-namespace {
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", (unsigned long long)v);
-  return b;
-}
-std::string dims(const std::vector<int64_t>& v) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? " x " : "") + std::to_string(v[i]);
-  return s;
-}
-std::string pad(std::string s, size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
-  return s;
-}
-}  // namespace
-
 std::string PlenaLayout::text() const {
   std::ostringstream o;
   o << "PLENA memory layout for task " << task_name_ << " (";
@@ -163,13 +143,13 @@ std::string PlenaLayout::text() const {
   }
   o << ")\n\n";
   o << "HBM (byte addresses). Tensors are row-major and start on " << options_.alignment << "-byte boundaries.\n";
-  o << pad("tensor", 10) << pad("role", 8) << pad("address", 18) << pad("format", 8) << pad("prec", 6)
-    << pad("shape (as laid out)", 22) << pad("row stride", 12) << pad("bytes", 10) << pad("SCALE", 9) << "a-reg\n";
+  o << pad_right("tensor", 10) << pad_right("role", 8) << pad_right("address", 18) << pad_right("format", 8) << pad_right("prec", 6)
+    << pad_right("shape (as laid out)", 22) << pad_right("row stride", 12) << pad_right("bytes", 10) << pad_right("SCALE", 9) << "a-reg\n";
   for (const auto& t : tensors_) {
-    o << pad(t.name, 10) << pad(role_name(t.role), 8) << pad(hex(t.address) + " (" + std::to_string(t.address) + ")", 18)
-      << pad(t.format == "mxfp8" ? "MXFP8" : "BF16", 8) << pad(std::to_string(t.precision), 6) << pad(dims(t.view), 22)
-      << pad(t.view.size() > 1 ? std::to_string(t.strides[t.strides.size() - 2]) : "-", 12)
-      << pad(std::to_string(t.bytes), 10) << pad(t.scale >= 0 ? std::to_string(t.scale) : "-", 9)
+    o << pad_right(t.name, 10) << pad_right(role_name(t.role), 8) << pad_right(hex_text(t.address) + " (" + std::to_string(t.address) + ")", 18)
+      << pad_right(t.format == "mxfp8" ? "MXFP8" : "BF16", 8) << pad_right(std::to_string(t.precision), 6) << pad_right(dims_text(t.view), 22)
+      << pad_right(t.view.size() > 1 ? std::to_string(t.strides[t.strides.size() - 2]) : "-", 12)
+      << pad_right(std::to_string(t.bytes), 10) << pad_right(t.scale >= 0 ? std::to_string(t.scale) : "-", 9)
       << (t.a_register.empty() ? "- (set with C_SET_ADDR_REG)" : t.a_register) << "\n";
   }
   o << "\nFormats:\n"

@@ -50,7 +50,9 @@ TEST_P(AieMlAttentionBaseline, EveryConfigurationPasses) {
                                    << (r["trials"].empty() ? "" : r["trials"].back()["check"]["first_mismatches"].dump());
     ASSERT_EQ(r["trials"].size(), size_t(trials)) << GetParam() << " " << config;
     EXPECT_EQ(r["trials"][0]["check"]["unwritten"], 0) << GetParam() << " " << config;
-    if (trials == 3) EXPECT_EQ(r["trials"][0]["cycles"], r["trials"][2]["cycles"]);
+    if (trials == 3) {
+      EXPECT_EQ(r["trials"][0]["cycles"], r["trials"][2]["cycles"]);
+    }
     if (std::getenv("AIE_ATTENTION_VERBOSE"))
       std::printf("%s %s cycles %llu max_abs_err %g max_rel_err %g\n", GetParam().c_str(), config,
                   (unsigned long long)r["trials"][0]["cycles"].get<uint64_t>(),

@@ -19,6 +19,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tlmcraft::tasks::aie_ml {
 
@@ -28,6 +29,19 @@ struct MatmulPlan {
   bool has_bias = false;                               // C += bias[n] (Linear)
   uint64_t bias_offset = 0;
   uint32_t columns = 1, rows = 1;  // compute tiles used: columns x rows, N split over them
+
+  // Split precision (the decoder blocks, decoder_tasks.cpp). An fp32-accurate operand is
+  // kept in DDR as two bf16 matrices, high part and low part (hi + lo, about 16
+  // significant bits):
+  // - a_parts / b_parts (both empty, or the same length P >= 1): C = sum_p A_p B_p with
+  //   every A_p an [M, K] and every B_p a [K, N] row-major bf16 matrix at those DDR
+  //   offsets, accumulated in fp32 (K-stacking: A' = [A_0 | A_1 | ...], B' = [B_0; B_1; ...]).
+  //   E.g. a split A times a bf16 weight W: a_parts {A_hi, A_lo}, b_parts {W, W}.
+  //   When set, a_offset and b_offset are ignored. batches must be 1; has_bias false.
+  // - c_lo_offset: when nonzero, C is written as its bf16 high part at c_offset and the
+  //   bf16 of the rest (C - hi, from the fp32 accumulator) at c_lo_offset, both [M, N].
+  std::vector<uint64_t> a_parts, b_parts;
+  uint64_t c_lo_offset = 0;
 };
 
 // Why a plan cannot be generated ("" when it can): shapes the blocking does not divide,

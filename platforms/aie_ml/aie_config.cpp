@@ -88,6 +88,8 @@ AieConfig load_aie_config(const std::string& name_or_path, const std::vector<std
   c.hop_cycles = static_cast<uint32_t>(get(root["stream"], "stream", "hop_cycles", file, 0, 1000));
   c.bd_setup_cycles = static_cast<uint32_t>(get(root["dma"], "dma", "bd_setup_cycles", file, 0, 10000));
   c.lock_wake_cycles = static_cast<uint32_t>(get(root["dma"], "dma", "lock_wake_cycles", file, 0, 10000));
+  c.phase_switch_cycles = static_cast<uint32_t>(get(root["phases"], "phases", "switch_cycles", file, 0, 100000000));
+  c.bd_config_words = static_cast<uint32_t>(get(root["phases"], "phases", "bd_config_words", file, 0, 1024));
   c.quantum_cycles = get(root["timing"], "timing", "quantum_cycles", file, 1, 1ull << 40);
   const YAML::Node ddr = root["ddr"];
   if (!ddr || !ddr.IsMap()) throw InputError(file + ": missing section 'ddr'");

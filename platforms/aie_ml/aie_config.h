@@ -35,6 +35,11 @@ struct AieConfig {
   uint32_t hop_cycles = 1;
   uint32_t bd_setup_cycles = 4;
   uint32_t lock_wake_cycles = 1;
+  // Between the phases of a kernel file: a fixed reconfiguration cost, then every column
+  // loads its tiles' programs and its BDs/locks as 32-bit configuration words, one word per
+  // cycle per column (docs/platforms/aie-ml.md, "Phases"; both assumptions).
+  uint32_t phase_switch_cycles = 1000;
+  uint32_t bd_config_words = 8;
   models::DramConfig ddr;
   uint64_t quantum_cycles = 10000;
 

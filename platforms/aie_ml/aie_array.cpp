@@ -186,11 +186,18 @@ LockBank& AieArray::locks(const TileRef& t) {
 }
 
 void AieArray::load(const AieKernel& kernel) {
+  if (kernel.phases.empty()) throw InputError("aie_ml: the kernel has no phase");
   kernel_ = &kernel;
+  install_phase(0);
+}
+
+void AieArray::install_phase(size_t which) {
+  phase_ = which;
+  const AieKernel::Phase& phase = kernel_->phases[which];
   cores_.clear();
   channels_.clear();
   for (auto& t : compute_) t.core = -1;
-  for (const auto& k : kernel.cores) {
+  for (const auto& k : phase.cores) {
     auto c = std::make_unique<CoreRun>();
     c->column = k.column;
     c->row = k.row;
@@ -200,7 +207,17 @@ void AieArray::load(const AieKernel& kernel) {
     compute_[k.column * cfg_.rows + k.row].core = static_cast<int>(cores_.size());
     cores_.push_back(std::move(c));
   }
-  const MovementSpec& mv = kernel.movement;
+  const MovementSpec& mv = phase.movement;
+  // A new phase reconfigures every lock: unlisted ones start at 0.
+  const auto clear = [](LockBank& b) {
+    for (uint32_t id = 0; id < b.size(); ++id) {
+      b.set(id, 0);
+      b.waiters(id).clear();
+    }
+  };
+  for (auto& t : compute_) clear(t.locks);
+  for (auto& t : mem_tiles_) clear(t.locks);
+  for (auto& b : shim_locks_) clear(b);
   for (const auto& l : mv.locks) locks(l.tile).set(l.id, static_cast<int32_t>(l.value));
   // One channel per (tile, channel) that has BDs or a route end.
   std::map<std::string, int> index;
@@ -407,7 +424,7 @@ uint8_t* AieArray::bd_memory(const Channel& c) {
 
 void AieArray::step_channel(int x, uint64_t t) {
   Channel& c = *channels_[x];
-  const MovementSpec& mv = kernel_->movement;
+  const MovementSpec& mv = movement();
   switch (c.state) {
     case Channel::State::Done: return;
     case Channel::State::Idle:
@@ -461,7 +478,7 @@ void AieArray::try_transfer(int x, uint64_t t) {
   if (src.state != Channel::State::Ready || src.dests.empty()) return;
   for (int d : src.dests)
     if (channels_[d]->state != Channel::State::Ready) return;
-  const MovementSpec& mv = kernel_->movement;
+  const MovementSpec& mv = movement();
   // A segment: the words every participant still has in its current BD.
   // Long transfers go in segments of at most 64 Ki words (same timing: the next segment
   // starts the cycle the previous one ends).
@@ -573,7 +590,7 @@ void AieArray::try_transfer(int x, uint64_t t) {
 
 void AieArray::complete_bd(int x, uint64_t t) {
   Channel& c = *channels_[x];
-  const BdSpec& bd = kernel_->movement.bds[c.bd];
+  const BdSpec& bd = movement().bds[c.bd];
   if (bd.release.enabled) {
     LockBank& bank = locks(c.tile);
     if (!bank.release(bd.release.id, bd.release.value)) {
@@ -604,8 +621,49 @@ RunResult AieArray::run(const RunLimits& limits, traces::TraceRecorder* rec) {
 
 void AieArray::thread() {
   const auto host_start = std::chrono::steady_clock::now();
-  const models::Clock clock(sc_core::sc_time(cfg_.clock_ns, sc_core::SC_NS));
   if (!kernel_) return;
+  const int phase_track = rec_ && kernel_->phases.size() > 1 ? rec_->track("array", "phase") : -1;
+  uint64_t next_sync = cfg_.quantum_cycles, start = 0;
+  for (size_t i = 0; i < kernel_->phases.size(); ++i) {
+    if (i > 0) {
+      const uint64_t end = last_cycle_;
+      start = end + switch_cycles(kernel_->phases[i]);
+      install_phase(i);
+      if (phase_track >= 0) rec_->slice(phase_track, end, start, "reconfigure");
+      last_cycle_ = start;
+    }
+    const bool finished = run_phase(start, next_sync, host_start);
+    if (phase_track >= 0) rec_->slice(phase_track, start, std::max(last_cycle_, start + 1), kernel_->phases[i].name);
+    collect_phase(start, last_cycle_);
+    if (!finished) break;
+  }
+  RunResult& r = result_;
+  r.stop = stop_ ? stop_reason_ : StopReason::Halted;
+  r.message = stop_message_;
+  r.cycles = last_cycle_;
+  r.instructions = bundles_;
+  std::sort(r.lines.begin(), r.lines.end(), [](const LineStats& a, const LineStats& b) {
+    return a.cycles != b.cycles ? a.cycles > b.cycles : a.line < b.line;
+  });
+  r.memory["ddr"] = ddr_->stats();
+  r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
+  if (rec_) rec_->extend_to(last_cycle_);
+}
+
+// The reconfiguration between phases: a fixed cost, then each column writes its tiles'
+// programs and its BDs and locks as 32-bit words, one per cycle, the columns in parallel.
+uint64_t AieArray::switch_cycles(const AieKernel::Phase& next) const {
+  std::vector<uint64_t> words(cfg_.columns, 0);
+  for (const auto& c : next.cores) words[c.column] += c.program.bundles.size() * cfg_.bundle_bytes / 4;
+  for (const auto& bd : next.movement.bds) words[std::min(bd.tile.column, cfg_.columns - 1)] += cfg_.bd_config_words;
+  for (const auto& l : next.movement.locks) words[std::min(l.tile.column, cfg_.columns - 1)] += 1;
+  return cfg_.phase_switch_cycles + *std::max_element(words.begin(), words.end());
+}
+
+// Runs the installed phase from cycle `start` until its events are spent (true) or the run
+// stops (a fault or a limit: false).
+bool AieArray::run_phase(uint64_t start, uint64_t& next_sync, const std::chrono::steady_clock::time_point& host_start) {
+  const models::Clock clock(sc_core::sc_time(cfg_.clock_ns, sc_core::SC_NS));
   if (rec_) {
     for (auto& c : cores_) {
       for (int s = 0; s < aie::kSlotCount; ++s)
@@ -613,12 +671,13 @@ void AieArray::thread() {
       c->stall_track = rec_->track(c->name, "core.stall");
     }
     for (auto& ch : channels_) ch->track = rec_->track(ch->tile.name(), "dma." + ch->ch.name());
-    for (const auto& l : kernel_->movement.locks) record_lock(l.tile, l.id, 0);
+    for (const auto& l : movement().locks) record_lock(l.tile, l.id, start);
   }
-  for (size_t k = 0; k < cores_.size(); ++k) schedule(static_cast<int>(k), 0);
+  for (auto& c : cores_) c->attempt_start = start;
+  for (size_t k = 0; k < cores_.size(); ++k) schedule(static_cast<int>(k), start);
   for (size_t x = 0; x < channels_.size(); ++x)
-    if (channels_[x]->state != Channel::State::Done) schedule(static_cast<int>(cores_.size() + x), 0);
-  uint64_t next_sync = cfg_.quantum_cycles, events = 0;
+    if (channels_[x]->state != Channel::State::Done) schedule(static_cast<int>(cores_.size() + x), start);
+  uint64_t events = 0;
   while (!queue_.empty() && !stop_) {
     const Event e = queue_.top();
     queue_.pop();
@@ -645,6 +704,7 @@ void AieArray::thread() {
       }
     }
   }
+  while (!queue_.empty()) queue_.pop();
   if (!stop_) {
     // Every event is spent: cores still running are blocked for good.
     std::string blocked;
@@ -656,34 +716,34 @@ void AieArray::thread() {
                    std::to_string(c->waiting_bank ? c->waiting_bank->value(c->waiting_lock) : 0) + ", needs " +
                    std::to_string(c->waiting_value) + ")";
       }
-    if (!blocked.empty()) fault("deadlock: " + blocked);
+    if (!blocked.empty())
+      fault("deadlock" + (kernel_->phases.size() > 1 ? " in phase '" + kernel_->phases[phase_].name + "'" : std::string()) +
+            ": " + blocked);
   }
   for (const auto& c : cores_) last_cycle_ = std::max(last_cycle_, c->halt_cycle);
-  result_ = collect(last_cycle_);
-  result_.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
-  if (rec_) rec_->extend_to(last_cycle_);
+  return !stop_;
 }
 
-RunResult AieArray::collect(uint64_t end_cycle) {
-  RunResult r;
-  r.stop = stop_ ? stop_reason_ : StopReason::Halted;
-  r.message = stop_message_;
-  r.cycles = end_cycle;
-  r.instructions = bundles_;
+void AieArray::collect_phase(uint64_t start, uint64_t end) {
+  RunResult& r = result_;
+  // Units of the same name in several phases (a tile's core, a DMA channel) add up.
+  const auto unit = [&](const std::string& name) -> UnitStats& {
+    for (auto& u : r.units)
+      if (u.name == name) return u;
+    r.units.push_back(UnitStats{name});
+    return r.units.back();
+  };
+  nlohmann::json cores = nlohmann::json::object(), dma = nlohmann::json::object();
   std::map<uint32_t, LineStats> lines;
   for (const auto& c : cores_) {
-    UnitStats core;
-    core.name = c->name + ".core";
-    core.instructions = c->bundles;
-    core.busy_cycles = c->issue_cycles;
-    core.stall_cycles = c->stall_register + c->stall_bank + c->stall_lock;
-    r.units.push_back(core);
+    UnitStats& core = unit(c->name + ".core");
+    core.instructions += c->bundles;
+    core.busy_cycles += c->issue_cycles;
+    core.stall_cycles += c->stall_register + c->stall_bank + c->stall_lock;
     for (int s = 0; s < aie::kSlotCount; ++s) {
-      UnitStats u;
-      u.name = c->name + "." + aie::slot_name(static_cast<aie::Slot>(s));
-      u.instructions = c->slot_ops[s];
-      u.busy_cycles = c->slot_ops[s];
-      r.units.push_back(u);
+      UnitStats& u = unit(c->name + "." + aie::slot_name(static_cast<aie::Slot>(s)));
+      u.instructions += c->slot_ops[s];
+      u.busy_cycles += c->slot_ops[s];
       r.instructions_by_class[aie::slot_name(static_cast<aie::Slot>(s))] += c->slot_ops[s];
     }
     for (size_t pc = 0; pc < c->per_pc.size(); ++pc) {
@@ -693,7 +753,7 @@ RunResult AieArray::collect(uint64_t end_cycle) {
       l.executions += c->per_pc[pc].first;
       l.cycles += c->per_pc[pc].second;
     }
-    r.memory["cores"][c->name] = {{"bundles", c->bundles},
+    cores[c->name] = {{"bundles", c->bundles},
                                   {"halted", c->done},
                                   {"halt_cycle", c->halt_cycle},
                                   {"stall_register", c->stall_register},
@@ -701,36 +761,38 @@ RunResult AieArray::collect(uint64_t end_cycle) {
                                   {"stall_lock", c->stall_lock}};
   }
   for (const auto& ch : channels_) {
-    UnitStats u;
-    u.name = ch->name;
-    u.instructions = ch->bds_done;
-    u.busy_cycles = ch->busy;
-    u.stall_cycles = ch->lock_wait + ch->stream_wait;
-    r.units.push_back(u);
+    UnitStats& u = unit(ch->name);
+    u.instructions += ch->bds_done;
+    u.busy_cycles += ch->busy;
+    u.stall_cycles += ch->lock_wait + ch->stream_wait;
     // Where the channel ended: helps explain outputs that never arrived.
     std::string state;
     switch (ch->state) {
       case Channel::State::Done: state = "done"; break;
       case Channel::State::WaitLock:
-        state = "waiting for lock " + std::to_string(kernel_->movement.bds[ch->bd].acquire.id) + " (BD '" +
-                kernel_->movement.bds[ch->bd].name + "')";
+        state = "waiting for lock " + std::to_string(movement().bds[ch->bd].acquire.id) + " (BD '" +
+                movement().bds[ch->bd].name + "')";
         break;
       case Channel::State::Ready:
-        state = "waiting for its stream partner (BD '" + kernel_->movement.bds[ch->bd].name + "', " +
+        state = "waiting for its stream partner (BD '" + movement().bds[ch->bd].name + "', " +
                 std::to_string(ch->walker.done() * 4) + " of " + std::to_string(ch->walker.total() * 4) + " bytes)";
         break;
       default: state = "busy"; break;
     }
-    r.memory["dma"][ch->name] = {{"bds", ch->bds_done},   {"bytes", ch->bytes},
+    dma[ch->name] = {{"bds", ch->bds_done},   {"bytes", ch->bytes},
                                  {"busy", ch->busy},      {"lock_wait", ch->lock_wait},
                                  {"stream_wait", ch->stream_wait}, {"state", state}};
   }
   for (auto& [line, l] : lines) r.lines.push_back(l);
-  std::sort(r.lines.begin(), r.lines.end(), [](const LineStats& a, const LineStats& b) {
-    return a.cycles != b.cycles ? a.cycles > b.cycles : a.line < b.line;
-  });
-  r.memory["ddr"] = ddr_->stats();
-  return r;
+  // The phase that ran last explains the end of the run (a deadlock, a missing output).
+  r.memory["cores"] = cores;
+  r.memory["dma"] = dma;
+  if (kernel_->phases.size() > 1)
+    r.memory["phases"].push_back({{"name", kernel_->phases[phase_].name},
+                                  {"start_cycle", start},
+                                  {"end_cycle", end},
+                                  {"cores", cores},
+                                  {"dma", dma}});
 }
 
 }  // namespace tlmcraft::aie_ml

@@ -6,6 +6,7 @@
 // synchronised once per quantum, never per cycle. Timing model: docs/platforms/aie-ml.md.
 #pragma once
 #include <cstdint>
+#include <chrono>
 #include <memory>
 #include <queue>
 #include <string>
@@ -24,14 +25,22 @@
 
 namespace tlmcraft::aie_ml {
 
-// A loaded kernel: the core program of each compute tile that has one, and the data movement.
+// A loaded kernel: one or more phases run one after another (a kernel file's `.phase`
+// sections, like successive dispatches: DDR and tile memories keep their contents, cores,
+// DMA channels and locks start afresh). Each phase has the core program of each compute
+// tile that runs one, and its data movement.
 struct AieKernel {
   struct Core {
     uint32_t column = 0, row = 0;
     isa::aie_ml::AieProgram program;
   };
-  std::vector<Core> cores;
-  MovementSpec movement;
+  struct Phase {
+    std::string name;
+    uint32_t line = 0;  // its `.phase` line (0: implicit)
+    std::vector<Core> cores;
+    MovementSpec movement;
+  };
+  std::vector<Phase> phases;
   std::vector<std::string> source_lines;
 };
 
@@ -44,7 +53,8 @@ class AieArray : public sc_core::sc_module {
   AieArray(sc_core::sc_module_name name, const AieConfig& cfg);
   ~AieArray() override;
 
-  // Installs the kernel: programs, lock initial values. Memories keep their contents.
+  // Installs the kernel's first phase: programs, lock initial values. Memories keep their
+  // contents.
   void load(const AieKernel& kernel);
   // Runs to completion (or a limit); call once per elaboration.
   RunResult run(const RunLimits& limits, traces::TraceRecorder* rec);
@@ -93,7 +103,13 @@ class AieArray : public sc_core::sc_module {
   uint8_t* bd_memory(const Channel& c);
   std::string core_where(const CoreRun& c, const isa::aie_ml::Bundle* b) const;
   void record_lock(const TileRef& t, uint32_t id, uint64_t cycle);
-  RunResult collect(uint64_t end_cycle);
+  void install_phase(size_t which);
+  // Cycles between the end of one phase and the start of the next (docs: "Phases").
+  uint64_t switch_cycles(const AieKernel::Phase& next) const;
+  bool run_phase(uint64_t start, uint64_t& next_sync, const std::chrono::steady_clock::time_point& host_start);
+  // Adds the finished phase's statistics to result_.
+  void collect_phase(uint64_t start, uint64_t end);
+  const MovementSpec& movement() const { return kernel_->phases[phase_].movement; }
 
   AieConfig cfg_;
   std::unique_ptr<models::Dram> ddr_;
@@ -103,6 +119,7 @@ class AieArray : public sc_core::sc_module {
   std::vector<std::unique_ptr<CoreRun>> cores_;
   std::vector<std::unique_ptr<Channel>> channels_;
   const AieKernel* kernel_ = nullptr;
+  size_t phase_ = 0;
 
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue_;
   uint64_t seq_ = 0;

@@ -24,12 +24,15 @@ std::vector<std::string> split_lines(const std::string& s) {
 
 }  // namespace
 
-bool assemble_kernel(const AieConfig& cfg, const std::string& source, const std::string& file,
-                     const std::string& default_movement, AieKernel& out, std::vector<isa::Diagnostic>& diags) {
-  out = AieKernel{};
-  out.source_lines = split_lines(source);
+namespace {
+
+// One phase: its core programs (each within program memory) and its data movement.
+bool assemble_phase(const AieConfig& cfg, const PhaseText& text, const std::string& file,
+                    const std::string& default_movement, AieKernel::Phase& out, std::vector<isa::Diagnostic>& diags) {
+  out.name = text.name;
+  out.line = text.line;
   KernelParts parts;
-  bool ok = split_kernel(source, file, cfg.columns, cfg.rows, parts, diags);
+  bool ok = split_kernel(text.source, file, cfg.columns, cfg.rows, parts, diags);
   for (const auto& t : parts.tiles) {
     std::vector<isa::Diagnostic> d;
     AieKernel::Core core;
@@ -51,7 +54,7 @@ bool assemble_kernel(const AieConfig& cfg, const std::string& source, const std:
                   std::to_string(core.program.bundles.size()) + " bundles; program memory holds " +
                   std::to_string(cfg.max_bundles()) + " (" + std::to_string(cfg.program_memory_bytes) + " bytes, " +
                   std::to_string(cfg.bundle_bytes) + " per bundle)";
-      e.hint = "use hardware loops instead of unrolling, or split the work over more tiles";
+      e.hint = "use hardware loops instead of unrolling, split the work over more tiles, or into phases";
       diags.push_back(e);
       ok = false;
       continue;
@@ -63,6 +66,21 @@ bool assemble_kernel(const AieConfig& cfg, const std::string& source, const std:
     if (!parse_movement(parts.movement, file, parts.movement_first_line, cfg, out.movement, diags)) ok = false;
   } else if (!default_movement.empty()) {
     if (!parse_movement(default_movement, "<default movement>", 1, cfg, out.movement, diags)) ok = false;
+  }
+  return ok;
+}
+
+}  // namespace
+
+bool assemble_kernel(const AieConfig& cfg, const std::string& source, const std::string& file,
+                     const std::string& default_movement, AieKernel& out, std::vector<isa::Diagnostic>& diags) {
+  out = AieKernel{};
+  out.source_lines = split_lines(source);
+  std::vector<PhaseText> phases;
+  bool ok = split_phases(source, file, phases, diags);
+  for (const PhaseText& p : phases) {
+    out.phases.emplace_back();
+    if (!assemble_phase(cfg, p, file, default_movement, out.phases.back(), diags)) ok = false;
   }
   return ok;
 }
@@ -88,13 +106,14 @@ bool AiePlatform::assemble(const std::string& source, const std::string& file_na
   out.source_lines = k.source_lines;
   // One entry per bundle (all tiles) so generic tools count static instructions; the
   // bundles themselves are rebuilt from the source in load().
-  for (const auto& core : k.cores)
-    for (const auto& b : core.program.bundles) {
-      isa::Instruction in;
-      in.line = b.line;
-      in.col = 1;
-      out.code.push_back(in);
-    }
+  for (const auto& phase : k.phases)
+    for (const auto& core : phase.cores)
+      for (const auto& b : core.program.bundles) {
+        isa::Instruction in;
+        in.line = b.line;
+        in.col = 1;
+        out.code.push_back(in);
+      }
   return true;
 }
 

@@ -33,20 +33,80 @@ isa::Diagnostic diag(const std::string& file, uint32_t line, uint32_t col, const
   return d;
 }
 
+std::vector<std::string> lines_of(const std::string& source) {
+  std::vector<std::string> lines;
+  std::stringstream ss(source);
+  for (std::string l; std::getline(ss, l);) {
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    lines.push_back(l);
+  }
+  return lines;
+}
+
+bool is_directive(const std::string& code, const std::string& name) {
+  return code.rfind(name, 0) == 0 && (code.size() == name.size() || isspace(static_cast<unsigned char>(code[name.size()])));
+}
+
 }  // namespace
+
+bool split_phases(const std::string& source, const std::string& file, std::vector<PhaseText>& out,
+                  std::vector<isa::Diagnostic>& diags) {
+  out.clear();
+  const std::vector<std::string> lines = lines_of(source);
+  // [first, last) line indices of each phase; a phase starts at its `.phase` line.
+  struct Range {
+    std::string name;
+    uint32_t line;
+    size_t first, last;
+  };
+  std::vector<Range> ranges;
+  bool ok = true, code_before = false;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string code = code_of(lines[i]);
+    if (!is_directive(code, ".phase")) {
+      if (ranges.empty() && !code.empty()) code_before = true;
+      continue;
+    }
+    // The `.movement` YAML of a phase runs to the next `.phase`; YAML has no line that
+    // starts with ".phase", so the directive is unambiguous there too.
+    const uint32_t ln = static_cast<uint32_t>(i + 1), col = static_cast<uint32_t>(lines[i].find_first_not_of(" \t") + 1);
+    std::istringstream is(code.substr(6));
+    std::string name, extra;
+    is >> name >> extra;
+    if (!extra.empty()) {
+      diags.push_back(diag(file, ln, col, code, "'.phase' takes at most one operand, a name", "e.g. '.phase attention'"));
+      ok = false;
+    }
+    if (name.empty()) name = "phase" + std::to_string(ranges.size() + (code_before ? 2 : 1));
+    for (const auto& r : ranges)
+      if (r.name == name) {
+        diags.push_back(diag(file, ln, col, code, "phase '" + name + "' is defined twice",
+                             "its first '.phase' is on line " + std::to_string(r.line)));
+        ok = false;
+      }
+    if (!ranges.empty()) ranges.back().last = i;
+    ranges.push_back({name, ln, i + 1, lines.size()});
+  }
+  if (ranges.empty() || code_before) {
+    // Code before the first `.phase` (or a file without phases) is the first phase.
+    const size_t end = ranges.empty() ? lines.size() : ranges.front().first - 1;
+    ranges.insert(ranges.begin(), {ranges.empty() ? std::string("main") : std::string("phase1"), 0, 0, end});
+  }
+  for (const auto& r : ranges) {
+    PhaseText p;
+    p.name = r.name;
+    p.line = r.line;
+    for (size_t i = 0; i < lines.size(); ++i) p.source += (i >= r.first && i < r.last ? lines[i] : std::string()) + "\n";
+    out.push_back(std::move(p));
+  }
+  return ok;
+}
 
 bool split_kernel(const std::string& source, const std::string& file, uint32_t columns, uint32_t rows,
                   KernelParts& out, std::vector<isa::Diagnostic>& diags) {
   out = KernelParts{};
   const size_t errors_before = diags.size();
-  std::vector<std::string> lines;
-  {
-    std::stringstream ss(source);
-    for (std::string l; std::getline(ss, l);) {
-      if (!l.empty() && l.back() == '\r') l.pop_back();
-      lines.push_back(l);
-    }
-  }
+  const std::vector<std::string> lines = lines_of(source);
   TileSection* current = nullptr;
   bool saw_tile = false;
   TileSection implicit;  // lines before any `.tile`: the program of tile (0, 0) if no `.tile` follows

@@ -24,6 +24,20 @@ struct KernelParts {
   std::string movement;            // YAML text after `.movement`
 };
 
+// One phase of a kernel file (`.phase [name]` lines start phases; code before the first
+// `.phase` is a phase of its own). `source` is the whole file with every line outside the
+// phase blanked, so split_kernel's line numbers stay the file's.
+struct PhaseText {
+  std::string name;    // the `.phase` operand, or "phase<N>" (1-based)
+  uint32_t line = 0;   // line of the `.phase` directive (0 for the implicit first phase)
+  std::string source;
+};
+
+// The file's phases in order (one phase, the whole file, when it has no `.phase` line).
+// Returns false and appends diagnostics on a malformed `.phase` line or a duplicate name.
+bool split_phases(const std::string& source, const std::string& file, std::vector<PhaseText>& out,
+                  std::vector<isa::Diagnostic>& diags);
+
 // Returns false and appends diagnostics on a malformed directive (bad coordinates, a tile
 // outside the grid, a tile given twice, text before the first `.tile`).
 bool split_kernel(const std::string& source, const std::string& file, uint32_t columns, uint32_t rows,

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "tasks/baselines/aie_ml/block_loop.h"
 #include "tasks/baselines/aie_ml/movement_text.h"
 
 namespace tlmcraft::tasks::aie_ml {
@@ -22,6 +23,7 @@ constexpr int64_t kBRowColumns = 32;  // B columns per DDR row read (64 bytes: a
 constexpr uint32_t kTileA[2] = {0x0000, 0x4000};  // Mr x K bf16: 2 x 16 KB or 1 x 32 KB
 constexpr uint32_t kTileB[2] = {0x8000, 0xA000};  // K x Nt bf16 <= 8 KB each
 constexpr uint32_t kTileC[2] = {0xC000, 0xC400};  // Mr x Nt bf16 <= 1 KB each
+constexpr uint32_t kTileCLo[2] = {0xC800, 0xCC00};  // split output: the low parts
 constexpr uint32_t kTileBias = 0xE000;            // bias as 4x4 blocks: 8 N bytes <= 8 KB
 constexpr uint32_t kCoreOwn = 0x70000;            // the core's window onto its own memory
 
@@ -30,14 +32,22 @@ constexpr uint32_t kMemA = 0x00000, kMemAStride = 0x8000;  // 2 x 32 KB
 constexpr uint32_t kMemBias = 0x40000;                     // N bf16
 constexpr uint32_t kMemB[2] = {0x50000, 0x60000};          // K x 32 bf16 <= 64 KB each
 constexpr uint32_t kMemC[2] = {0x70000, 0x71000};          // rows x Mr x Nt <= 4 KB each
+constexpr uint32_t kMemCLo[2] = {0x72000, 0x73000};        // split output: the low parts
 
 // Compute-tile locks (the core sees them as 48 + id).
 enum TileLock : uint32_t { kAFull = 0, kAEmpty = 1, kBFull = 2, kBEmpty = 3, kCFull = 4, kCEmpty = 5, kBiasReady = 6 };
 // Memory-tile locks: A ping/pong (of the tile row with the memory tile's index), bias,
 // B ping/pong, the C producer chain (8 + r) and the C output.
-enum MemLock : uint32_t { kMAFull = 0, kMAEmpty = 1, kMBias = 2, kMBEmpty = 3, kMBFull = 4, kMCChain = 8, kMCFull = 12 };
-// Memory-tile channels.
-constexpr uint32_t kMemAIn = 5, kMemAOut = 0, kMemBIn = 0, kMemBOut = 4, kMemCOut = 5;
+// Split output: the high chunk's hand-over to the low chunk's channel (kMCLoFull).
+enum MemLock : uint32_t { kMAFull = 0, kMAEmpty = 1, kMBias = 2, kMBEmpty = 3, kMBFull = 4, kMCChain = 8, kMCFull = 12, kMCLoFull = 13 };
+// Memory-tile channels (kMemCLoOut: the low parts of a split output, to shim s2mm1).
+constexpr uint32_t kMemAIn = 5, kMemAOut = 0, kMemBIn = 0, kMemBOut = 4, kMemCOut = 5, kMemCLoOut = 3;
+
+// K-stacked parts (MatmulPlan::a_parts): the tiles compute one product of depth
+// K' = P K, A' = [A_0 | A_1 | ...] and B' = [B_0; B_1; ...]; P = 1 without parts.
+int64_t part_count(const MatmulPlan& p) { return p.a_parts.empty() ? 1 : int64_t(p.a_parts.size()); }
+int64_t stacked_k(const MatmulPlan& p) { return part_count(p) * p.K; }
+bool split_output(const MatmulPlan& p) { return p.c_lo_offset != 0; }
 
 struct Geometry {
   int64_t mr = 0;      // A rows per tile strip
@@ -56,8 +66,9 @@ Geometry geometry(const MatmulPlan& p) {
   // The most rows (a multiple of 4 dividing M / rows) whose strip fits the tile's A space:
   // B, streamed once per strip, dominates the traffic, so taller strips beat double-buffering A.
   g.mr = p.rows > 0 ? std::min<int64_t>(kMrMax, p.M / p.rows) / 4 * 4 : 0;
-  while (g.mr > 4 && ((p.M / p.rows) % g.mr != 0 || g.mr * p.K * 2 > kTileABytes)) g.mr -= 4;
-  g.a_buffers = g.mr * p.K * 2 <= kTileABytes / 2 ? 2 : 1;
+  const int64_t kk = stacked_k(p);
+  while (g.mr > 4 && ((p.M / p.rows) % g.mr != 0 || g.mr * kk * 2 > kTileABytes)) g.mr -= 4;
+  g.a_buffers = g.mr * kk * 2 <= kTileABytes / 2 ? 2 : 1;
   g.super = g.mr * p.rows;
   g.strips = g.super > 0 ? p.batches * p.M / g.super : 0;
   g.ncol = p.columns > 0 ? p.N / p.columns : 0;
@@ -73,7 +84,8 @@ Geometry geometry(const MatmulPlan& p) {
 // and columns those are is the data movement's business; the tiles' programs differ only
 // in where their bias starts.
 std::string core_program(const MatmulPlan& p, const Geometry& g, uint32_t c, uint32_t r) {
-  const int64_t kb = p.K / 8, groups = g.mr / 4;
+  const int64_t kb = stacked_k(p) / 8, groups = g.mr / 4;
+  const bool split = split_output(p);
   std::ostringstream s;
   s << ".tile " << c << " " << r << "\n";
   s << "  MOVXM r20, " << hex(kCoreOwn + kTileA[0]) << "   ; current A, B, C buffers and their ping^pong toggles\n";
@@ -82,6 +94,7 @@ std::string core_program(const MatmulPlan& p, const Geometry& g, uint32_t c, uin
   s << "  MOVXM r23, " << hex(g.a_buffers == 2 ? kTileA[0] ^ kTileA[1] : 0) << "\n";
   s << "  MOVXM r24, " << hex(kTileB[0] ^ kTileB[1]) << "\n";
   s << "  MOVXM r25, " << hex(kTileC[0] ^ kTileC[1]) << "\n";
+  if (split) s << "  MOVXM r28, " << hex(kCoreOwn + kTileCLo[0]) << "   ; current C low-part buffer (toggles with r25)\n";
   s << "  MOVXM ls, kloop\n  MOVXM le, kend\n";
   s << "  MOVXM r13, 128   ; A and B bytes per two k blocks\n  MOVXM r14, 256\n";
   s << "  MOVXM r10, " << g.strips - 1 << "   ; strips left\n";
@@ -99,6 +112,7 @@ std::string core_program(const MatmulPlan& p, const Geometry& g, uint32_t c, uin
   s << "  ACQ " << 48 + kBFull << ", 1\n";
   s << "  ACQ " << 48 + kCEmpty << ", 1\n";
   s << "  MOV p0, r20\n  MOV r5, r20\n  MOV p2, r22\n";
+  if (split) s << "  MOV p3, r28\n";
   s << "  MOVXM r12, " << groups - 1 << "   ; row groups left\n";
   s << "group:\n";
   s << "  MOV p1, r21\n  MOV r6, r21\n";
@@ -128,12 +142,30 @@ std::string core_program(const MatmulPlan& p, const Geometry& g, uint32_t c, uin
   s << "  VMAC.BF16 bm3, bm3, x3, x5\n";
   s << "  VADD.F bm0, bm0, bm2\n";
   s << "  VADD.F bm1, bm1, bm3\n";
-  s << "  VST.CONV.BF16.FP32 bm0, [p2], #32\n";
-  s << "  VST.CONV.BF16.FP32 bm1, [p2], #32\n";
+  if (split) {
+    // hi = bf16(acc), lo = bf16(acc - hi): fp_steps.h split() on both accumulators,
+    // interleaved so each waits less on the other's conversions (latency 4).
+    KernelText t;
+    t.op("VCONV.BF16.FP32 w12, bm0", "high parts");
+    t.op("VCONV.BF16.FP32 w14, bm1");
+    t.op("VCONV.FP32.BF16 bm2, w12 ;; VST w12, [p2], #32");
+    t.op("VCONV.FP32.BF16 bm3, w14 ;; VST w14, [p2], #32");
+    t.op("VSUB.F bm2, bm0, bm2", "what the high parts miss (exact in fp32)");
+    t.op("VSUB.F bm3, bm1, bm3");
+    t.op("VCONV.BF16.FP32 w13, bm2", "low parts");
+    t.op("VCONV.BF16.FP32 w15, bm3");
+    t.op("VST w13, [p3], #32");
+    t.op("VST w15, [p3], #32");
+    s << t.str();
+  } else {
+    s << "  VST.CONV.BF16.FP32 bm0, [p2], #32\n";
+    s << "  VST.CONV.BF16.FP32 bm1, [p2], #32\n";
+  }
   s << "  JNZD r12, r12, group\n";
   s << "  REL " << 48 + kCFull << ", 1\n";
   s << "  REL " << 48 + kBEmpty << ", 1\n";
   s << "  XOR r21, r21, r24\n  XOR r22, r22, r25\n";
+  if (split) s << "  XOR r28, r28, r25\n";
   if (p.has_bias) s << "  ADD r26, r26, r27\n";
   s << "  JNZD r11, r11, step\n";
   s << "  REL " << 48 + kAEmpty << ", 1\n";
@@ -148,11 +180,22 @@ std::string core_program(const MatmulPlan& p, const Geometry& g, uint32_t c, uin
 std::string matmul_plan_problem(const MatmulPlan& p) {
   const auto why = [&](const std::string& s) {
     return "matmul kernel (b=" + std::to_string(p.batches) + ", M=" + std::to_string(p.M) + ", K=" +
-           std::to_string(p.K) + ", N=" + std::to_string(p.N) + ", " + std::to_string(p.columns) + "x" +
-           std::to_string(p.rows) + " tiles): " + s;
+           std::to_string(p.K) + ", N=" + std::to_string(p.N) +
+           (p.a_parts.empty() ? "" : ", parts=" + std::to_string(p.a_parts.size())) + ", " +
+           std::to_string(p.columns) + "x" + std::to_string(p.rows) + " tiles): " + s;
   };
   if (p.batches < 1 || p.M < 1 || p.K < 1 || p.N < 1) return why("every dimension must be positive");
   if (p.columns < 1 || p.columns > 4 || p.rows < 1 || p.rows > 4) return why("tiles are 1..4 columns x 1..4 rows");
+  if (p.a_parts.size() != p.b_parts.size())
+    return why("a_parts and b_parts must have the same number of parts (got " + std::to_string(p.a_parts.size()) +
+               " and " + std::to_string(p.b_parts.size()) + ")");
+  if (!p.a_parts.empty() && p.batches != 1) return why("K-stacked parts need batches = 1");
+  if (!p.a_parts.empty() && p.has_bias) return why("K-stacked parts take no bias");
+  if (split_output(p)) {
+    const uint64_t c_bytes = uint64_t(p.batches * p.M * p.N) * 2;
+    if (p.c_lo_offset < p.c_offset + c_bytes && p.c_offset < p.c_lo_offset + c_bytes)
+      return why("the low-part output (c_lo_offset) overlaps C");
+  }
   const Geometry g = geometry(p);
   if (g.mr < 4 || g.mr % 4 != 0 || p.M % g.super != 0)
     return why("M must be a multiple of 4 x " + std::to_string(p.rows) +
@@ -161,9 +204,14 @@ std::string matmul_plan_problem(const MatmulPlan& p) {
   if (p.N % (int64_t(p.columns) * g.wb) != 0)
     return why("N must be a multiple of " + std::to_string(int64_t(p.columns) * g.wb) + " (" +
                std::to_string(g.wb) + " B columns per DDR row read and array column)");
-  if (g.mr * p.K * 2 > kTileABytes) return why("an A strip (" + std::to_string(g.mr) + " x K bf16) exceeds 32 KB");
-  if (p.K * kNt * 2 > 0x2000) return why("a B step (K x 8 bf16) exceeds 8 KB");
-  if (p.K * g.wb * 2 > 0x10000) return why("a memory-tile B buffer (K x 32 bf16) exceeds 64 KB");
+  // With parts the tiles see depth K' = P K.
+  const int64_t kk = stacked_k(p);
+  const std::string kname = p.a_parts.empty() ? "K" : "K'",
+                    kdef = p.a_parts.empty() ? "" : ", K' = " + std::to_string(part_count(p)) + " x K = " + std::to_string(kk);
+  if (g.mr * kk * 2 > kTileABytes)
+    return why("an A strip (" + std::to_string(g.mr) + " x " + kname + " bf16" + kdef + ") exceeds 32 KB");
+  if (kk * kNt * 2 > 0x2000) return why("a B step (" + kname + " x 8 bf16" + kdef + ") exceeds 8 KB");
+  if (kk * g.wb * 2 > 0x10000) return why("a memory-tile B buffer (" + kname + " x 32 bf16" + kdef + ") exceeds 64 KB");
   if (p.has_bias && p.N * 8 > 0x2000) return why("the expanded bias (8 N bytes) exceeds 8 KB");
   if (p.batches * p.M * p.K * 2 > (64ll << 20)) return why("A exceeds one 64 MiB BD");
   return "";
@@ -172,15 +220,25 @@ std::string matmul_plan_problem(const MatmulPlan& p) {
 std::string matmul_kernel(const MatmulPlan& p) {
   if (const std::string problem = matmul_plan_problem(p); !problem.empty()) throw std::invalid_argument(problem);
   const Geometry g = geometry(p);
+  // Tiles and memory tiles see K' = P K (P = 1 without parts); DDR holds the P parts apart.
+  const int64_t kk = stacked_k(p), nparts = part_count(p);
+  const bool stacked = !p.a_parts.empty(), split = split_output(p);
   const uint64_t a_bytes = uint64_t(p.batches * p.M * p.K) * 2, b_bytes = uint64_t(p.batches * p.K * p.N) * 2,
                  c_bytes = uint64_t(p.batches * p.M * p.N) * 2, bias_bytes = uint64_t(p.N) * 2;
-  const uint64_t strip_a = uint64_t(g.mr * p.K) * 2, tile_b = uint64_t(p.K * kNt) * 2,
-                 mem_b = uint64_t(p.K * g.wb) * 2, tile_c = uint64_t(g.mr * kNt) * 2;
+  const uint64_t strip_a = uint64_t(g.mr * kk) * 2, tile_b = uint64_t(kk * kNt) * 2,
+                 mem_b = uint64_t(kk * g.wb) * 2, tile_c = uint64_t(g.mr * kNt) * 2;
   const int64_t strips_per_batch = p.M / g.super, groups = g.mr / 4;
 
   std::ostringstream k;
-  k << "; bf16 matmul C = A B" << (p.has_bias ? " + bias" : "") << ": b=" << p.batches << " M=" << p.M
-    << " K=" << p.K << " N=" << p.N << " on " << p.columns << " x " << p.rows << " tile(s)\n";
+  if (stacked || split) {
+    k << "; bf16 matmul C = " << (stacked ? "sum_p A_p B_p" : "A B") << (p.has_bias ? " + bias" : "")
+      << (split ? " as bf16 high + low parts" : "") << ": b=" << p.batches << " M=" << p.M << " K=" << p.K;
+    if (stacked) k << " x " << nparts << " parts";
+    k << " N=" << p.N << " on " << p.columns << " x " << p.rows << " tile(s)\n";
+  } else {
+    k << "; bf16 matmul C = A B" << (p.has_bias ? " + bias" : "") << ": b=" << p.batches << " M=" << p.M
+      << " K=" << p.K << " N=" << p.N << " on " << p.columns << " x " << p.rows << " tile(s)\n";
+  }
   for (uint32_t c = 0; c < p.columns; ++c)
     for (uint32_t r = 0; r < p.rows; ++r) k << core_program(p, g, c, r);
 
@@ -191,13 +249,32 @@ std::string matmul_kernel(const MatmulPlan& p) {
   // A, per tile row r: shim r reads the row's strips (every rows-th strip of Mr rows,
   // after the bias) into mem r, whose mm2s0 reorders them into 4x8 blocks and broadcasts
   // them along the row. Four shims fill the rows in parallel.
+  // With parts, the shim reads each strip part after part (P contiguous Mr x K reads, so
+  // the memory tile holds [A_0 strip][A_1 strip]...) and the memory tile's reorder takes,
+  // per group of 4 rows, the k blocks of part 0, then of part 1, ...: K' = P K columns.
   for (uint32_t r = 0; r < p.rows; ++r) {
     const std::string rs = std::to_string(r), shim = "shim" + rs, mem = "mem" + rs;
     const std::string in_ch = "s2mm" + std::to_string(kMemAIn), out_ch = "mm2s" + std::to_string(kMemAOut);
-    buffers << "  - {name: ddr_a" << rs << ", tile: " << shim << ", address: " << p.a_offset << ", size: " << a_bytes
-            << "}\n";
-    Bd rd{"a_rd" + rs, shim, "mm2s1", "ddr_a" + rs, uint64_t(r) * strip_a, strip_a * uint64_t(g.strips)};
-    rd.dims = dims({{int64_t(strip_a / 4), 1}, {g.strips, int64_t(strip_a / 4) * p.rows}});
+    std::vector<Bd> reads;
+    if (!stacked) {
+      buffers << "  - {name: ddr_a" << rs << ", tile: " << shim << ", address: " << p.a_offset << ", size: " << a_bytes
+              << "}\n";
+      Bd rd{"a_rd" + rs, shim, "mm2s1", "ddr_a" + rs, uint64_t(r) * strip_a, strip_a * uint64_t(g.strips)};
+      rd.dims = dims({{int64_t(strip_a / 4), 1}, {g.strips, int64_t(strip_a / 4) * p.rows}});
+      reads.push_back(rd);
+    } else {
+      const uint64_t part_strip = uint64_t(g.mr * p.K) * 2;
+      for (int64_t q = 0; q < nparts; ++q)
+        buffers << "  - {name: ddr_a" << rs << "_p" << q << ", tile: " << shim << ", address: " << p.a_parts[q]
+                << ", size: " << a_bytes << "}\n";
+      for (int64_t s = 0; s < g.strips; ++s)
+        for (int64_t q = 0; q < nparts; ++q) {
+          Bd rd{"a_rd" + rs + "_" + std::to_string(s) + "_p" + std::to_string(q), shim, "mm2s1",
+                "ddr_a" + rs + "_p" + std::to_string(q), uint64_t(s * p.rows + r) * part_strip, part_strip};
+          if (!reads.empty()) reads.back().next = rd.name;
+          reads.push_back(rd);
+        }
+    }
     std::vector<Bd> in, out;
     for (int i = 0; i < 2; ++i) {
       const std::string is = rs + "_" + std::to_string(i);
@@ -207,12 +284,25 @@ std::string matmul_kernel(const MatmulPlan& p) {
       w.acquire_lock = kMAEmpty;
       w.release_lock = kMAFull;
       in.push_back(w);
-      // Tile order [row group][k block][4 rows][8 bf16]: one VMAC operand per 64 bytes.
-      Bd o{"a_out" + is, mem, out_ch, "mem_a" + is, 0, strip_a};
-      o.dims = dims({{4, 1}, {4, p.K / 2}, {p.K / 8, 4}, {groups, 2 * p.K}});
-      o.acquire_lock = kMAFull;
-      o.release_lock = kMAEmpty;
-      out.push_back(o);
+      if (!stacked) {
+        // Tile order [row group][k block][4 rows][8 bf16]: one VMAC operand per 64 bytes.
+        Bd o{"a_out" + is, mem, out_ch, "mem_a" + is, 0, strip_a};
+        o.dims = dims({{4, 1}, {4, p.K / 2}, {p.K / 8, 4}, {groups, 2 * p.K}});
+        o.acquire_lock = kMAFull;
+        o.release_lock = kMAEmpty;
+        out.push_back(o);
+      } else {
+        // One BD per row group (the part index takes the fourth dimension): group grp's
+        // 4 rows start 4 K bf16 into each part's strip.
+        for (int64_t grp = 0; grp < groups; ++grp) {
+          Bd o{"a_out" + is + "_" + std::to_string(grp), mem, out_ch, "mem_a" + is, uint64_t(grp * 4 * p.K) * 2,
+               uint64_t(4 * kk) * 2};
+          o.dims = dims({{4, 1}, {4, p.K / 2}, {p.K / 8, 4}, {nparts, g.mr * p.K / 2}});
+          if (grp == 0) o.acquire_lock = kMAFull;
+          if (grp + 1 == groups) o.release_lock = kMAEmpty;
+          out.push_back(o);
+        }
+      }
     }
     in = ring(in);
     out = ring(out);
@@ -223,7 +313,7 @@ std::string matmul_kernel(const MatmulPlan& p) {
       buffers << "  - {name: mem_bias" << rs << ", tile: " << mem << ", address: " << kMemBias
               << ", size: " << bias_bytes << "}\n";
       Bd brd{"bias_rd" + rs, shim, "mm2s1", "ddr_bias" + rs, 0, bias_bytes};
-      brd.next = rd.name;
+      brd.next = reads.front().name;
       Bd bin{"bias_in" + rs, mem, in_ch, "mem_bias" + rs, 0, bias_bytes};
       bin.next = in.front().name;
       bin.release_lock = kMBias;
@@ -234,7 +324,7 @@ std::string matmul_kernel(const MatmulPlan& p) {
       bout.acquire_lock = kMBias;
       add({brd, bin, bout});
     }
-    add({rd});
+    add(reads);
     add(in);
     add(out);
     routes << "  - {from: {tile: " << shim << ", port: mm2s1}, to: {tile: " << mem << ", port: " << in_ch << "}}\n";
@@ -248,45 +338,82 @@ std::string matmul_kernel(const MatmulPlan& p) {
     const uint64_t colbase = uint64_t(c) * g.ncol;
     // B: one shim BD per super-strip (its batch): the column's slice, 32 columns at a time;
     // the memory tile broadcasts each 8-column step to the column's tiles.
-    buffers << "  - {name: ddr_b" << cs << ", tile: " << shim << ", address: " << p.b_offset << ", size: " << b_bytes
-            << "}\n";
+    // With parts: one BD per super-strip, 32-column buffer and part (K rows of B_p), so
+    // each memory-tile buffer holds the K' x 32 slice of B' = [B_0; B_1; ...].
+    if (!stacked) {
+      buffers << "  - {name: ddr_b" << cs << ", tile: " << shim << ", address: " << p.b_offset << ", size: " << b_bytes
+              << "}\n";
+    } else {
+      for (int64_t q = 0; q < nparts; ++q)
+        buffers << "  - {name: ddr_b" << cs << "_p" << q << ", tile: " << shim << ", address: " << p.b_parts[q]
+                << ", size: " << b_bytes << "}\n";
+    }
     buffers << "  - {name: ddr_c" << cs << ", tile: " << shim << ", address: " << p.c_offset << ", size: " << c_bytes
             << "}\n";
-    std::vector<Bd> brd, cwr;
+    if (split)
+      buffers << "  - {name: ddr_clo" << cs << ", tile: " << shim << ", address: " << p.c_lo_offset
+              << ", size: " << c_bytes << "}\n";
+    std::vector<Bd> brd, cwr, clwr;
     for (int64_t s = 0; s < g.strips; ++s) {
       const std::string ss = cs + "_" + std::to_string(s), nx = cs + "_" + std::to_string(s + 1);
       const int64_t batch = s / strips_per_batch;
-      Bd b{"b_rd" + ss, shim, "mm2s0", "ddr_b" + cs, uint64_t(batch * p.K * p.N + int64_t(colbase)) * 2,
-           uint64_t(p.K * g.ncol) * 2};
-      b.dims = dims({{g.wb / 2, 1}, {p.K, p.N / 2}, {g.bsteps, g.wb / 2}});
-      if (s + 1 < g.strips) b.next = "b_rd" + nx;
-      brd.push_back(b);
-      // C: per step, the super-strip's rows x Nt columns.
+      if (!stacked) {
+        Bd b{"b_rd" + ss, shim, "mm2s0", "ddr_b" + cs, uint64_t(batch * p.K * p.N + int64_t(colbase)) * 2,
+             uint64_t(p.K * g.ncol) * 2};
+        b.dims = dims({{g.wb / 2, 1}, {p.K, p.N / 2}, {g.bsteps, g.wb / 2}});
+        if (s + 1 < g.strips) b.next = "b_rd" + nx;
+        brd.push_back(b);
+      } else {
+        for (int64_t j = 0; j < g.bsteps; ++j)
+          for (int64_t q = 0; q < nparts; ++q) {
+            Bd b{"b_rd" + ss + "_" + std::to_string(j) + "_p" + std::to_string(q), shim, "mm2s0",
+                 "ddr_b" + cs + "_p" + std::to_string(q), (colbase + uint64_t(j * g.wb)) * 2, uint64_t(p.K * g.wb) * 2};
+            b.dims = dims({{g.wb / 2, 1}, {p.K, p.N / 2}});
+            if (!brd.empty()) brd.back().next = b.name;
+            brd.push_back(b);
+          }
+      }
+      // C: per step, the super-strip's rows x Nt columns (the low parts alike, shim s2mm1).
       Bd w{"c_wr" + ss, shim, "s2mm0", "ddr_c" + cs, uint64_t(s * g.super * p.N + int64_t(colbase)) * 2,
            uint64_t(g.super * g.ncol) * 2};
       w.dims = dims({{kNt / 2, 1}, {g.super, p.N / 2}, {g.steps, kNt / 2}});
       if (s + 1 < g.strips) w.next = "c_wr" + nx;
       cwr.push_back(w);
+      if (split) {
+        Bd l = w;
+        l.name = "clo_wr" + ss;
+        l.channel = "s2mm1";
+        l.buffer = "ddr_clo" + cs;
+        if (s + 1 < g.strips) l.next = "clo_wr" + nx;
+        clwr.push_back(l);
+      }
     }
     add(brd);
     add(cwr);
+    add(clwr);
     routes << "  - {from: {tile: " << shim << ", port: mm2s0}, to: {tile: " << mem << ", port: s2mm" << kMemBIn
            << "}}\n";
     routes << "  - {from: {tile: " << mem << ", port: mm2s" << kMemCOut << "}, to: {tile: " << shim
            << ", port: s2mm0}}\n";
+    if (split)
+      routes << "  - {from: {tile: " << mem << ", port: mm2s" << kMemCLoOut << "}, to: {tile: " << shim
+             << ", port: s2mm1}}\n";
     for (uint32_t r = 0; r < p.rows; ++r)
       routes << "  - {from: {tile: " << mem << ", port: mm2s" << kMemBOut << "}, to: {tile: " << tile(c, r)
              << ", port: s2mm1}}\n";
 
     locks << "  - {tile: " << mem << ", id: " << kMBEmpty << ", init: 2}\n";
     locks << "  - {tile: " << mem << ", id: " << kMCChain << ", init: 2}\n";
-    std::vector<Bd> bin, bout, cout;
+    std::vector<Bd> bin, bout, cout, clout;
     for (int i = 0; i < 2; ++i) {
       const std::string is = cs + "_" + std::to_string(i);
       buffers << "  - {name: mem_b" << is << ", tile: " << mem << ", address: " << kMemB[i] << ", size: " << mem_b
               << "}\n";
       buffers << "  - {name: mem_c" << is << ", tile: " << mem << ", address: " << kMemC[i]
               << ", size: " << tile_c * p.rows << "}\n";
+      if (split)
+        buffers << "  - {name: mem_clo" << is << ", tile: " << mem << ", address: " << kMemCLo[i]
+                << ", size: " << tile_c * p.rows << "}\n";
       Bd w{"b_in" + is, mem, "s2mm" + std::to_string(kMemBIn), "mem_b" + is, 0, mem_b};
       w.acquire_lock = kMBEmpty;
       w.release_lock = kMBFull;
@@ -295,20 +422,28 @@ std::string matmul_kernel(const MatmulPlan& p) {
       for (int64_t st = 0; st < g.sub; ++st) {
         Bd o{"b_out" + is + "_" + std::to_string(st), mem, "mm2s" + std::to_string(kMemBOut), "mem_b" + is,
              uint64_t(st) * kNt * 2, tile_b};
-        o.dims = dims({{2, 1}, {8, g.wb / 2}, {kNt / 4, 2}, {p.K / 8, 4 * g.wb}});
+        o.dims = dims({{2, 1}, {8, g.wb / 2}, {kNt / 4, 2}, {kk / 8, 4 * g.wb}});
         if (st == 0) o.acquire_lock = kMBFull;
         if (st + 1 == g.sub) o.release_lock = kMBEmpty;
         bout.push_back(o);
       }
       // The tile rows' chunks stacked: rows x Mr rows of Nt columns, already row-major.
+      // Split output: the high chunk's channel hands the buffer to the low chunk's.
       Bd o{"c_out" + is, mem, "mm2s" + std::to_string(kMemCOut), "mem_c" + is, 0, tile_c * p.rows};
       o.acquire_lock = kMCFull;
-      o.release_lock = kMCChain;
+      o.release_lock = split ? kMCLoFull : kMCChain;
       cout.push_back(o);
+      if (split) {
+        Bd l{"clo_out" + is, mem, "mm2s" + std::to_string(kMemCLoOut), "mem_clo" + is, 0, tile_c * p.rows};
+        l.acquire_lock = kMCLoFull;
+        l.release_lock = kMCChain;
+        clout.push_back(l);
+      }
     }
     add(ring(bin));
     add(ring(bout));
     add(ring(cout));
+    if (split) add(ring(clout));
 
     for (uint32_t r = 0; r < p.rows; ++r) {
       const std::string t = tile(c, r), id = cs + "_" + std::to_string(r);
@@ -327,6 +462,9 @@ std::string matmul_kernel(const MatmulPlan& p) {
                 << ", size: " << tile_b << "}\n";
         buffers << "  - {name: t_c" << id << "_" << is << ", tile: " << t << ", address: " << kTileC[i]
                 << ", size: " << tile_c << "}\n";
+        if (split)
+          buffers << "  - {name: t_clo" << id << "_" << is << ", tile: " << t << ", address: " << kTileCLo[i]
+                  << ", size: " << tile_c << "}\n";
         Bd a{"t_ain" + id + "_" + is, t, "s2mm0", "t_a" + id + "_" + is, 0, strip_a};
         a.acquire_lock = kAEmpty;
         a.release_lock = kAFull;
@@ -335,21 +473,36 @@ std::string matmul_kernel(const MatmulPlan& p) {
         b.acquire_lock = kBEmpty;
         b.release_lock = kBFull;
         tb.push_back(b);
-        // The core stores [row group][2 blocks of 4x4]; each BD emits one row group row-major.
-        for (int64_t grp = 0; grp < groups; ++grp) {
-          Bd cb{"t_cout" + id + "_" + is + "_" + std::to_string(grp), t, "mm2s0", "t_c" + id + "_" + is,
-                uint64_t(grp) * kNt * 8, uint64_t(kNt) * 8};
-          cb.dims = dims({{2, 1}, {kNt / 4, 8}, {4, 2}});
-          if (grp == 0) cb.acquire_lock = kCFull;
-          if (grp + 1 == groups) cb.release_lock = kCEmpty;
-          tc.push_back(cb);
+        // The core stores [row group][2 blocks of 4x4]; each BD emits one row group row-major
+        // (split output: the high chunk's groups, then the low chunk's, on the same stream).
+        for (const std::string& part : split ? std::vector<std::string>{"c", "clo"} : std::vector<std::string>{"c"}) {
+          const bool first = part == "c", final = !split || part == "clo";
+          for (int64_t grp = 0; grp < groups; ++grp) {
+            Bd cb{"t_" + part + "out" + id + "_" + is + "_" + std::to_string(grp), t, "mm2s0",
+                  "t_" + part + id + "_" + is, uint64_t(grp) * kNt * 8, uint64_t(kNt) * 8};
+            cb.dims = dims({{2, 1}, {kNt / 4, 8}, {4, 2}});
+            if (first && grp == 0) cb.acquire_lock = kCFull;
+            if (final && grp + 1 == groups) cb.release_lock = kCEmpty;
+            tc.push_back(cb);
+          }
         }
         // The column's C producers take turns (row 0 first); the last hands the chunk on.
         Bd ci{"c_in" + id + "_" + is, mem, "s2mm" + std::to_string(r + 1), "mem_c" + cs + "_" + is,
               uint64_t(r) * tile_c, tile_c};
         ci.acquire_lock = int(kMCChain + r);
         ci.release_lock = int(last ? kMCFull : kMCChain + r + 1);
-        cin.push_back(ci);
+        if (split) {
+          // The low chunk follows the high one on the stream; it ends the turn.
+          Bd li = ci;
+          li.name = "clo_in" + id + "_" + is;
+          li.buffer = "mem_clo" + cs + "_" + is;
+          li.acquire_lock = -1;
+          ci.release_lock = -1;
+          cin.push_back(ci);
+          cin.push_back(li);
+        } else {
+          cin.push_back(ci);
+        }
       }
       ta = ring(ta);
       if (p.has_bias) {

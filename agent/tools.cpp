@@ -400,11 +400,14 @@ class HarnessToolbox : public Toolbox {
     std::vector<DocFile> files;
     const std::string isa = isa_reference(name, platform(name).config());
     if (!isa.empty()) files.push_back({isa_reference_name(name), split_lines(isa)});
-    std::ifstream in(std::string(TLMCRAFT_SOURCE_DIR) + "/docs/platforms/" + name + ".md");
+    // Platform docs are named with hyphens (docs/platforms/aie-ml.md for aie_ml).
+    std::string doc = name;
+    std::replace(doc.begin(), doc.end(), '_', '-');
+    std::ifstream in(std::string(TLMCRAFT_SOURCE_DIR) + "/docs/platforms/" + doc + ".md");
     if (in) {
       std::ostringstream ss;
       ss << in.rdbuf();
-      files.push_back({"platforms/" + name + ".md", split_lines(ss.str())});
+      files.push_back({"platforms/" + doc + ".md", split_lines(ss.str())});
     }
     return docs_.emplace(name, std::move(files)).first->second;
   }

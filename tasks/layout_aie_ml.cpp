@@ -308,6 +308,9 @@ std::string AieMlLayout::text() const {
       << pad_right("[" + dims_text(t.shape) + "]", 20) << t.bytes << "\n";
   o << "\nBefore the run every output element holds the bf16 NaN 0x7FC1; an element still holding it\n"
        "counts as never written.\n";
+  o << "\nThe kernel file (`.tile C R` core programs, an optional `.movement` section, `.phase` for\n"
+       "stages run one after another through DDR) is described in platforms/aie-ml.md, \"The kernel\n"
+       "file\" (grep_docs).\n";
   const AieMlMovementPlan& p = plan_;
   if (!p.available) {
     o << "\nNo default data movement for this task (" << p.reason << "): the kernel file must bring its\n"

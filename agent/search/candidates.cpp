@@ -5,6 +5,7 @@
 #include <random>
 #include <set>
 
+#include "agent/search/aie_candidates.h"
 #include "agent/search/coral_candidates.h"
 #include "agent/search/transforms.h"
 
@@ -81,6 +82,7 @@ int unroll_innermost(Kernel& k, size_t limit) {
 
 std::vector<Candidate> generate_candidates(const std::string& parent_text, const SearchContext& ctx) {
   if (ctx.language == "c") return coral::generate_coral_candidates(parent_text, ctx);
+  if (ctx.platform == "aie_ml") return aie::generate_aie_candidates(parent_text, ctx);
   Kernel parent;
   std::string error;
   if (!parse_kernel(parent_text, parent, error)) return {};

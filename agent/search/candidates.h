@@ -19,6 +19,7 @@ struct SearchContext {
   size_t max_instructions = 4096;     // static size limit of any candidate
   uint64_t seed = 1;                  // tie-break order among equally ranked candidates
   std::string language;               // "c": a Coral C kernel (agent/search/coral_*), else PLENA assembly
+  std::string platform;               // "aie_ml": an AIE-ML kernel file (agent/search/aie_*)
   // The parent's hottest source lines (line, cycles) from the profile tool; Coral
   // candidates of loops holding them are tried first. Empty: no profile.
   std::vector<std::pair<int, double>> hot_lines;

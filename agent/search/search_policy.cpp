@@ -177,6 +177,7 @@ Turn plan_turn(const History& h, const PolicyOptions& options, std::map<std::str
   ctx.seed = options.seed;
   ctx.max_instructions = options.max_instructions;
   ctx.language = h.language;
+  ctx.platform = h.platform;
   // Until the baseline's own evaluation comes back, get_baseline's cycles stand in for it.
   std::vector<Evaluated> known = h.evaluated;
   if (!h.baseline_evaluated) known.push_back({h.baseline, true, h.baseline_cycles, {}});

@@ -1,0 +1,171 @@
+#include "agent/search/aie_analysis.h"
+
+#include <algorithm>
+
+#include "isa/aie_ml/isa_tables.h"
+#include "isa/aie_ml/op_codes.h"
+
+namespace tlmcraft::agent::search::aie {
+
+namespace ia = isa::aie_ml;
+using ia::RegClass;
+
+namespace {
+
+constexpr int kVectorHalf = 1000;  // + w index: 256-bit halves of x0..x11
+constexpr int kAccQuarter = 2000;  // + am index: 256-bit quarters of cm0..cm8
+
+bool is_vector_class(RegClass c) {
+  return c == RegClass::W || c == RegClass::X || c == RegClass::Y || c == RegClass::AM || c == RegClass::BM ||
+         c == RegClass::CM;
+}
+
+void add(std::vector<int>& v, const std::vector<int>& units) {
+  for (int u : units)
+    if (std::find(v.begin(), v.end(), u) == v.end()) v.push_back(u);
+}
+
+// The assembler's storage unit ids of x and bm registers (coarser than ours).
+bool is_coarse_vector_unit(uint16_t u) {
+  const std::string n = ia::unit_name(u);
+  return (n.size() > 1 && n[0] == 'x' && std::isdigit(static_cast<unsigned char>(n[1]))) || n.rfind("bm", 0) == 0;
+}
+
+}  // namespace
+
+std::vector<int> register_units(RegClass cls, int num) {
+  switch (cls) {
+    case RegClass::W: return {kVectorHalf + num};
+    case RegClass::X: return {kVectorHalf + 2 * num, kVectorHalf + 2 * num + 1};
+    case RegClass::Y: return {kVectorHalf + 4 * num, kVectorHalf + 4 * num + 1, kVectorHalf + 4 * num + 2, kVectorHalf + 4 * num + 3};
+    case RegClass::AM: return {kAccQuarter + num};
+    case RegClass::BM: return {kAccQuarter + 2 * num, kAccQuarter + 2 * num + 1};
+    case RegClass::CM: return {kAccQuarter + 4 * num, kAccQuarter + 4 * num + 1, kAccQuarter + 4 * num + 2, kAccQuarter + 4 * num + 3};
+    default: {
+      std::vector<int> out;
+      for (uint16_t u : ia::storage_units(cls, num)) out.push_back(u);
+      return out;
+    }
+  }
+}
+
+std::string unit_label(int unit) {
+  if (unit >= kAccQuarter) return "am" + std::to_string(unit - kAccQuarter);
+  if (unit >= kVectorHalf) return "w" + std::to_string(unit - kVectorHalf);
+  return ia::unit_name(static_cast<uint16_t>(unit));
+}
+
+OpEffects effects_of(const AieOp& o) {
+  const ia::AieIsaDetails& d = ia::aie_isa_details();
+  const ia::SlotOp& op = o.op;
+  OpEffects e;
+  // Scalar-side units, memory-operand pointer/modifier/dimension effects and implicit
+  // registers from the assembler; vector views replaced by the finer units below.
+  for (uint16_t u : op.reads)
+    if (!is_coarse_vector_unit(u)) add(e.reads, {u});
+  for (uint16_t u : op.writes)
+    if (!is_coarse_vector_unit(u)) add(e.writes, {u});
+  const ia::OpExtra& ex = d.extra.at(op.op);
+  for (int i = 0; i < op.n_operands; ++i) {
+    const ia::Operand& a = op.operands[static_cast<size_t>(i)];
+    if (a.kind != ia::Operand::Kind::Reg || !is_vector_class(a.cls)) continue;
+    const bool w = i < ex.dst;
+    const bool r = !w || std::find(ex.rw.begin(), ex.rw.end(), i) != ex.rw.end();
+    if (w) add(e.writes, register_units(a.cls, a.num));
+    if (r) add(e.reads, register_units(a.cls, a.num));
+  }
+  e.bytes = ex.access_bytes;
+  if (ex.access_bytes > 0) {
+    e.load = op.slot == ia::Slot::LoadA || op.slot == ia::Slot::LoadB;
+    e.store = op.slot == ia::Slot::Store;
+  }
+  switch (ia::Code(op.code)) {
+    case ia::Code::ACQ: case ia::Code::ACQ_EQ: case ia::Code::REL: e.lock = true; break;
+    case ia::Code::J: case ia::Code::JL: case ia::Code::JZ: case ia::Code::JNZ: case ia::Code::JNZD:
+    case ia::Code::RET: e.control = true; break;
+    case ia::Code::DONE: e.halt = true; break;
+    case ia::Code::NOP: e.nop = true; break;
+    default: break;
+  }
+  e.latency = ia::AieIsa::get().latency_of(op);
+  return e;
+}
+
+PointerTracker::PointerTracker() {
+  for (int p = 0; p < ia::kPointerRegs; ++p) {
+    base[static_cast<size_t>(p)] = next_base++;
+    offset[static_cast<size_t>(p)] = 0;
+  }
+}
+
+MemRef PointerTracker::access(const AieOp& o, const OpEffects& e) {
+  MemRef m;
+  const ia::SlotOp& op = o.op;
+  const ia::Operand* mem = nullptr;
+  for (int i = 0; i < op.n_operands; ++i)
+    if (op.operands[static_cast<size_t>(i)].kind == ia::Operand::Kind::Mem) mem = &op.operands[static_cast<size_t>(i)];
+  int updated = -1;  // pointer this op post-modifies by an immediate
+  if (mem) {
+    const ia::MemOperand& mo = mem->mem;
+    const size_t p = mo.pointer;
+    if ((e.load || e.store) && e.bytes > 0) {
+      m.valid = true;
+      m.pointer = mo.pointer;
+      m.bytes = e.bytes;
+      m.base = base[p];
+      m.offset = offset[p];
+      if (mo.mode == ia::MemOperand::Mode::OffsetImm) m.offset += mo.imm;
+      if (mo.mode == ia::MemOperand::Mode::OffsetMod) m.base = -1;  // modifier value unknown here
+    }
+    if (mo.mode == ia::MemOperand::Mode::PostImm) {
+      offset[p] += mo.imm;
+      updated = mo.pointer;
+    }
+  }
+  // Any other write of a pointer gives it a fresh, unknown value.
+  for (int u : e.writes)
+    for (int p = 0; p < ia::kPointerRegs; ++p)
+      if (p != updated && register_units(RegClass::P, p)[0] == u) {
+        base[static_cast<size_t>(p)] = next_base++;
+        offset[static_cast<size_t>(p)] = 0;
+      }
+  return m;
+}
+
+bool may_overlap(const MemRef& a, const MemRef& b) {
+  if (!a.valid || !b.valid) return false;
+  if (a.base >= 0 && a.base == b.base)
+    return a.offset < b.offset + static_cast<int64_t>(b.bytes) && b.offset < a.offset + static_cast<int64_t>(a.bytes);
+  if (a.ranged && b.ranged) return a.lo < b.hi && b.lo < a.hi;
+  return true;
+}
+
+namespace {
+bool meet(const std::vector<int>& a, const std::vector<int>& b) {
+  for (int x : a)
+    if (std::find(b.begin(), b.end(), x) != b.end()) return true;
+  return false;
+}
+}  // namespace
+
+bool reads_result_of(const OpInfo& a, const OpInfo& b) { return meet(a.fx.writes, b.fx.reads); }
+
+Order order_between(const OpInfo& a, const OpInfo& b) {
+  if (a.fx.nop || b.fx.nop) return Order::Free;
+  const bool a_sync = a.fx.lock || a.fx.control || a.fx.halt, b_sync = b.fx.lock || b.fx.control || b.fx.halt;
+  const bool a_mem = a.fx.load || a.fx.store, b_mem = b.fx.load || b.fx.store;
+  if (a_sync && b_sync) return Order::Later;
+  if ((a_sync && b_mem) || (a_mem && b_sync)) return Order::Later;
+  // Register dependences: a bundle reads every register before any slot writes, so a
+  // write after a read (WAR) may share the bundle; RAW and WAW may not.
+  if (meet(a.fx.writes, b.fx.reads) || meet(a.fx.writes, b.fx.writes)) return Order::Later;
+  Order o = meet(a.fx.reads, b.fx.writes) ? Order::SameOrLater : Order::Free;
+  if (a_mem && b_mem && (a.fx.store || b.fx.store) && may_overlap(a.mem, b.mem)) {
+    // Stores of a bundle are written after its loads read: load then store may share.
+    if (a.fx.store) return Order::Later;
+    o = Order::SameOrLater;
+  }
+  return o;
+}
+
+}  // namespace tlmcraft::agent::search::aie

@@ -1,0 +1,82 @@
+// Def/use of AIE-ML slot operations for the search agent's scheduler, derived from the ISA
+// YAML's operand roles (dst = leading operands written, rw = operands read and written,
+// access = memory bytes) as the assembler decoded them, at the granularity of the
+// smallest register view: every 256-bit half of a vector register x (w views) and every
+// 256-bit quarter of an accumulator (am views) is its own unit, so w0/w1 are independent
+// while x0, y0 and w0 overlap; scalar-side registers (r, p, m, dn, dj, dc, s, ls, le, lc,
+// lr, crrnd, crsat) are one unit each, with the pointer post-modifies, dimension counters,
+// the SRS control registers and the implicit r+1 of 8-bit lane masks the assembler adds.
+//
+// Memory: an access's address is tracked symbolically inside a basic block (pointer at
+// block entry or after an unknown update = a fresh base, immediates added to it); two
+// accesses are provably apart only when they share a base and their byte ranges do not
+// meet, or when each pointer's whole range over the block is known and disjoint
+// (PointerRanges). Everything else may alias.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "agent/search/aie_kernel.h"
+
+namespace tlmcraft::agent::search::aie {
+
+// Register units: ids of the smallest views (see above); unit_label(id) names one.
+std::vector<int> register_units(isa::aie_ml::RegClass cls, int num);
+std::string unit_label(int unit);
+
+struct OpEffects {
+  std::vector<int> reads, writes;  // register units
+  bool load = false, store = false;
+  uint32_t bytes = 0;              // memory bytes accessed
+  bool lock = false;               // ACQ / ACQ.EQ / REL: ordered, memory never crosses it
+  bool control = false;            // J, JL, JZ, JNZ, JNZD, RET: ends the block
+  bool halt = false;               // DONE: ends the block
+  bool nop = false;
+  uint32_t latency = 0;            // result latency (cycles) from the YAML latency table
+};
+OpEffects effects_of(const AieOp& op);
+
+// One memory access with a symbolic address: base (a pointer value), offset in bytes.
+struct MemRef {
+  bool valid = false;
+  int pointer = -1;
+  int base = -1;                 // symbolic pointer value id; -1: unknown
+  int64_t offset = 0;
+  uint32_t bytes = 0;
+  // Absolute byte range the access may touch (known when the pointer's range is known).
+  bool ranged = false;
+  int64_t lo = 0, hi = 0;        // [lo, hi)
+};
+
+// Pointer values inside one block: fresh bases at entry, immediate post-modifies add up.
+struct PointerTracker {
+  std::array<int, isa::aie_ml::kPointerRegs> base{};
+  std::array<int64_t, isa::aie_ml::kPointerRegs> offset{};
+  int next_base = 0;
+  PointerTracker();
+  // The address of op's access (if any), then op's pointer updates applied.
+  MemRef access(const AieOp& op, const OpEffects& e);
+};
+
+// Whole-program byte ranges a pointer can hold inside a block (from the value analysis
+// of the tile program, see aie_ranges in aie_schedule.cpp); absent: unknown.
+using PointerRanges = std::map<int, std::pair<int64_t, int64_t>>;  // pointer -> [lo, hi)
+
+bool may_overlap(const MemRef& a, const MemRef& b);
+
+// Ordering constraint of a later op b against an earlier op a (program order).
+enum class Order { Free, SameOrLater, Later };
+struct OpInfo {
+  const AieOp* op = nullptr;
+  OpEffects fx;
+  MemRef mem;
+};
+Order order_between(const OpInfo& a, const OpInfo& b);
+// True when the constraint comes from b reading a register a writes (RAW): b must wait
+// for a's result latency.
+bool reads_result_of(const OpInfo& a, const OpInfo& b);
+
+}  // namespace tlmcraft::agent::search::aie

@@ -1,0 +1,287 @@
+#include "agent/search/aie_schedule.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+
+#include "agent/search/aie_analysis.h"
+#include "agent/search/aie_structure.h"
+
+namespace tlmcraft::agent::search::aie {
+
+namespace ia = isa::aie_ml;
+
+namespace {
+
+bool is_tail_op(const OpEffects& fx) { return fx.control || fx.halt; }
+
+// Orders the ops of one bundle so that reading and writing it as a sequence means the
+// same as the atomic bundle: an op that reads what another op of the bundle writes comes
+// first (it saw the old value); two writers keep slot order (the later slot wins); lock
+// requests first (they are granted before the bundle executes). False on a cycle.
+bool sequential_order(const AieLine& bundle, std::vector<OpInfo>& out) {
+  std::vector<OpInfo> ops;
+  for (const auto& o : bundle.ops) {
+    OpInfo info;
+    info.op = &o;
+    info.fx = effects_of(o);
+    ops.push_back(info);
+  }
+  const size_t n = ops.size();
+  auto meet = [](const std::vector<int>& a, const std::vector<int>& b) {
+    for (int x : a)
+      if (std::find(b.begin(), b.end(), x) != b.end()) return true;
+    return false;
+  };
+  // before[a][b]: a must precede b.
+  std::vector<std::vector<bool>> before(n, std::vector<bool>(n, false));
+  for (size_t a = 0; a < n; ++a)
+    for (size_t b = 0; b < n; ++b) {
+      if (a == b) continue;
+      if (meet(ops[b].fx.writes, ops[a].fx.reads)) before[a][b] = true;  // reader first
+      if (meet(ops[a].fx.writes, ops[b].fx.writes) && ops[a].op->op.slot < ops[b].op->op.slot) before[a][b] = true;
+      if (ops[a].fx.lock && !ops[b].fx.lock) before[a][b] = true;
+    }
+  std::vector<bool> done(n, false);
+  for (size_t k = 0; k < n; ++k) {
+    size_t pick = n;
+    for (size_t c = 0; c < n && pick == n; ++c) {
+      if (done[c]) continue;
+      bool ready = true;
+      for (size_t a = 0; a < n; ++a)
+        if (!done[a] && a != c && before[a][c]) ready = false;
+      if (ready) pick = c;  // ops are stored in slot order: ties keep it
+    }
+    if (pick == n) return false;
+    done[pick] = true;
+    out.push_back(ops[pick]);
+  }
+  return true;
+}
+
+// The same operation issued by another unit of the same kind (VLDA <-> VLDB; the three
+// AGU pointer updates), as re-assembled ops; the op itself first.
+std::vector<AieOp> slot_variants(const AieOp& op) {
+  std::vector<AieOp> out{op};
+  const std::string m = op.mnemonic();
+  std::vector<std::string> alts;
+  if (m == "VLDA") alts = {"VLDB"};
+  else if (m == "VLDB") alts = {"VLDA"};
+  else if (m == "PADDA") alts = {"PADDB", "PADDS"};
+  else if (m == "PADDB") alts = {"PADDA", "PADDS"};
+  else if (m == "PADDS") alts = {"PADDA", "PADDB"};
+  const size_t sp = op.text.find_first_of(" \t");
+  for (const auto& a : alts) {
+    AieOp v;
+    if (assemble_op(a + (sp == std::string::npos ? "" : op.text.substr(sp)), v)) out.push_back(v);
+  }
+  return out;
+}
+
+struct Placed {
+  AieOp op;
+  std::string comment;
+  int time = 0;
+};
+
+// Schedules one block's bundles; false when the block cannot be analysed (left alone).
+bool schedule_block(const std::vector<const AieLine*>& bundles, std::vector<Placed>& placed) {
+  std::vector<OpInfo> seq;
+  std::vector<std::string> comments;
+  PointerTracker pointers;
+  for (const AieLine* b : bundles) {
+    std::vector<OpInfo> ordered;
+    if (!sequential_order(*b, ordered)) return false;
+    bool lock = false, mem = false;
+    for (auto& info : ordered) {
+      lock = lock || info.fx.lock;
+      mem = mem || info.fx.load || info.fx.store;
+    }
+    if (lock && mem) return false;  // relies on the lock being granted before the access
+    for (auto& info : ordered) {
+      info.mem = pointers.access(*info.op, info.fx);
+      if (info.fx.nop) continue;
+      seq.push_back(info);
+      comments.push_back(b->comment);
+    }
+  }
+  const size_t n = seq.size();
+  size_t tail = n;
+  for (size_t j = 0; j < n; ++j)
+    if (is_tail_op(seq[j].fx)) {
+      tail = j;
+      break;
+    }
+  std::map<int, std::array<bool, ia::kSlotCount>> busy;
+  std::vector<int> t(n, 0);
+  std::vector<AieOp> chosen(n);
+  auto lower_bound = [&](size_t j) {
+    int lb = 0;
+    for (size_t i = 0; i < j; ++i) {
+      const Order o = order_between(seq[i], seq[j]);
+      if (o == Order::Later) {
+        const int lat = reads_result_of(seq[i], seq[j]) ? std::max<int>(1, static_cast<int>(seq[i].fx.latency)) : 1;
+        lb = std::max(lb, t[i] + lat);
+      } else if (o == Order::SameOrLater) {
+        lb = std::max(lb, t[i]);
+      }
+    }
+    return lb;
+  };
+  int latest = 0;
+  for (size_t j = 0; j < tail; ++j) {
+    const std::vector<AieOp> variants = slot_variants(*seq[j].op);
+    for (int time = lower_bound(j);; ++time) {
+      auto& slots = busy[time];
+      const auto v = std::find_if(variants.begin(), variants.end(),
+                                  [&](const AieOp& a) { return !slots[static_cast<size_t>(a.op.slot)]; });
+      if (v == variants.end()) continue;
+      slots[static_cast<size_t>(v->op.slot)] = true;
+      t[j] = time;
+      chosen[j] = *v;
+      break;
+    }
+    latest = std::max(latest, t[j]);
+  }
+  if (tail < n) {
+    // The branch / DONE and the ops after it in its bundle go last, together.
+    int time = latest;
+    for (size_t j = tail; j < n; ++j) time = std::max(time, lower_bound(j));
+    for (;; ++time) {
+      const auto& slots = busy[time];
+      bool free = true;
+      for (size_t j = tail; j < n; ++j) free = free && !slots[static_cast<size_t>(seq[j].op->op.slot)];
+      if (free) break;
+    }
+    for (size_t j = tail; j < n; ++j) {
+      t[j] = time;
+      chosen[j] = *seq[j].op;
+      busy[time][static_cast<size_t>(seq[j].op->op.slot)] = true;
+    }
+  }
+  for (size_t j = 0; j < n; ++j) placed.push_back({chosen[j], comments[j], t[j]});
+  return true;
+}
+
+std::vector<AieLine> emit_block(const std::vector<Placed>& placed) {
+  std::map<int, AieLine> by_time;
+  for (const auto& p : placed) {
+    AieLine& l = by_time[p.time];
+    l.kind = AieLine::Kind::Bundle;
+    l.ops.push_back(p.op);
+    if (!p.comment.empty() && l.comment.find(p.comment) == std::string::npos)
+      l.comment += (l.comment.empty() ? "" : " / ") + p.comment;
+  }
+  std::vector<AieLine> out;
+  for (auto& [time, l] : by_time) out.push_back(std::move(l));
+  return out;
+}
+
+}  // namespace
+
+bool compact(AieKernel& kernel, CompactStats* stats) {
+  CompactStats local;
+  CompactStats& st = stats ? *stats : local;
+  bool changed = false;
+  for (auto& tile : kernel.tiles) {
+    TileStructure s;
+    std::string why;
+    if (!analyse_structure(tile, s, why)) {
+      if (st.refused.empty()) st.refused = why;
+      continue;
+    }
+    std::vector<AieLine> lines;
+    for (const auto& block : s.blocks) {
+      std::vector<const AieLine*> bundles;
+      for (size_t i : block.lines)
+        if (tile.lines[i].kind == AieLine::Kind::Bundle) bundles.push_back(&tile.lines[i]);
+      std::vector<Placed> placed;
+      if (bundles.empty() || !schedule_block(bundles, placed)) {
+        for (size_t i : block.lines) lines.push_back(tile.lines[i]);
+        st.bundles_before += static_cast<int>(bundles.size());
+        st.bundles_after += static_cast<int>(bundles.size());
+        continue;
+      }
+      // Comments, blank lines and the block's leading label first; the loop-end label
+      // goes onto the new last bundle.
+      const AieLine* loop_end = nullptr;
+      for (size_t i : block.lines) {
+        const AieLine& l = tile.lines[i];
+        if (l.kind == AieLine::Kind::Label && s.loop_end_labels.count(l.label)) loop_end = &l;
+        else if (l.kind != AieLine::Kind::Bundle) lines.push_back(l);
+      }
+      std::vector<AieLine> scheduled = emit_block(placed);
+      if (scheduled.empty()) {  // only NOPs: keep one bundle so labels still have a target
+        AieLine nop;
+        nop.kind = AieLine::Kind::Bundle;
+        AieOp op;
+        if (assemble_op("NOP", op)) nop.ops.push_back(op);
+        scheduled.push_back(nop);
+      }
+      st.bundles_before += static_cast<int>(bundles.size());
+      st.bundles_after += static_cast<int>(scheduled.size());
+      bool block_changed = scheduled.size() != bundles.size();
+      for (size_t k = 0; k < scheduled.size() && !block_changed; ++k)
+        block_changed = print_bundle(scheduled[k]) != print_bundle(*bundles[k]);
+      if (block_changed) ++st.blocks_changed;
+      changed = changed || block_changed;
+      for (size_t k = 0; k < scheduled.size(); ++k) {
+        if (loop_end && k + 1 == scheduled.size()) lines.push_back(*loop_end);
+        lines.push_back(std::move(scheduled[k]));
+      }
+    }
+    tile.lines = std::move(lines);
+  }
+  return changed;
+}
+
+double estimate_cycles(const AieKernel& kernel) {
+  double worst = 0;
+  for (const auto& tile : kernel.tiles) {
+    TileStructure s;
+    std::string why;
+    const bool ok = analyse_structure(tile, s, why);
+    double total = 0;
+    if (!ok) {
+      for (const auto& l : tile.lines)
+        if (l.kind == AieLine::Kind::Bundle) total += 1;
+      worst = std::max(worst, total);
+      continue;
+    }
+    for (const auto& block : s.blocks) {
+      std::vector<const AieLine*> bundles;
+      for (size_t i : block.lines)
+        if (tile.lines[i].kind == AieLine::Kind::Bundle) bundles.push_back(&tile.lines[i]);
+      if (bundles.empty()) continue;
+      // Interlocked issue: a bundle waits for every register it reads; a loop body runs
+      // twice so loop-carried waits count, and the second pass is its per-iteration cost.
+      std::map<int, int> ready;
+      int time = -1;
+      auto pass = [&]() {
+        for (const AieLine* b : bundles) {
+          int issue = time + 1;
+          std::vector<OpEffects> fx;
+          for (const auto& o : b->ops) fx.push_back(effects_of(o));
+          for (const auto& e : fx)
+            for (int u : e.reads) issue = std::max(issue, ready.count(u) ? ready[u] : 0);
+          for (const auto& e : fx)
+            for (int u : e.writes) ready[u] = issue + std::max<int>(1, static_cast<int>(e.latency));
+          time = issue;
+        }
+      };
+      pass();
+      double cost = time + 1;
+      if (block.trip_count > 1) {
+        const int first = time;
+        pass();
+        cost = time - first;
+      }
+      total += cost * static_cast<double>(std::max<int64_t>(1, block.trip_count));
+    }
+    worst = std::max(worst, total);
+  }
+  return worst;
+}
+
+}  // namespace tlmcraft::agent::search::aie

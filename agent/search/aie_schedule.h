@@ -1,0 +1,40 @@
+// Bundle compaction of AIE-ML core programs: what a VLIW compiler's scheduler does, on the
+// kernel text. Each basic block is list-scheduled: its operations are placed, in program
+// order, at the earliest cycle their dependences allow (RAW and WAW on any register unit:
+// a later bundle, at least the producer's result latency after it; WAR: the same bundle
+// or later, since a bundle reads all registers before any slot writes; memory: a store
+// stays after every access it may overlap, a load stays at or after an earlier
+// overlapping... see aie_analysis.h) in a free slot (a vector load may move between the
+// two load units, a pointer update between the three AGUs). Cycles become bundles in
+// order; empty cycles vanish (the core is interlocked, so the wait reappears as a stall
+// only where the dependence really needs it).
+//
+// Block boundaries: a label that anything branches to (or the loop start `ls`), after a
+// branch, jump, return or DONE (which stay in the block's last bundle), and after the
+// zero-overhead loop's last bundle (`le`): its label is moved onto the block's new last
+// bundle. Lock operations stay in order and no memory access crosses them. Refused (the
+// tile is left unchanged): ls/le set from anything but a label, indirect jumps, writes
+// of ls/le/lc inside a loop body's last block, bundles whose atomic reads cannot be
+// ordered (two ops each reading what the other writes).
+#pragma once
+#include <string>
+
+#include "agent/search/aie_kernel.h"
+
+namespace tlmcraft::agent::search::aie {
+
+struct CompactStats {
+  int blocks_changed = 0;
+  int bundles_before = 0, bundles_after = 0;
+  std::string refused;  // why a tile was left alone ("" when none was)
+};
+
+// Compacts every block of every tile; true when the text changed.
+bool compact(AieKernel& kernel, CompactStats* stats = nullptr);
+
+// Static cycle estimate: each block's issue cycles under the interlocked model (one
+// bundle per cycle, a bundle waits for the registers it reads), loop bodies counted
+// with the loop's trip count when it is a constant (`MOVXM lc, N`), the slowest tile.
+double estimate_cycles(const AieKernel& kernel);
+
+}  // namespace tlmcraft::agent::search::aie

@@ -1,0 +1,152 @@
+#include "agent/search/aie_structure.h"
+
+#include <map>
+
+#include "agent/search/aie_analysis.h"
+#include "isa/aie_ml/op_codes.h"
+
+namespace tlmcraft::agent::search::aie {
+
+namespace ia = isa::aie_ml;
+
+namespace {
+
+bool is_move(const AieOp& op) {
+  const auto c = ia::Code(op.op.code);
+  return c == ia::Code::MOV || c == ia::Code::MOVX || c == ia::Code::MOVXM;
+}
+
+ia::RegClass dest_class(const AieOp& op) {
+  return op.op.n_operands > 0 && op.op.operands[0].kind == ia::Operand::Kind::Reg ? op.op.operands[0].cls
+                                                                                  : ia::RegClass::None;
+}
+
+}  // namespace
+
+std::string label_operand(const AieOp& op) {
+  bool has = false;
+  for (int i = 0; i < op.op.n_operands; ++i)
+    has = has || op.op.operands[static_cast<size_t>(i)].kind == ia::Operand::Kind::Label;
+  if (!has) return "";
+  const size_t comma = op.text.find_last_of(",");
+  size_t b = comma == std::string::npos ? op.text.find_first_of(" \t") : comma + 1;
+  if (b == std::string::npos) return "";
+  while (b < op.text.size() && (op.text[b] == ' ' || op.text[b] == '\t')) ++b;
+  size_t e = op.text.size();
+  while (e > b && (op.text[e - 1] == ' ' || op.text[e - 1] == '\t')) --e;
+  return op.text.substr(b, e - b);
+}
+
+bool analyse_structure(const AieTile& tile, TileStructure& out, std::string& why) {
+  out = TileStructure{};
+  std::set<std::string> le_refs, other_refs, defined;
+  for (const auto& l : tile.lines) {
+    if (l.kind == AieLine::Kind::Label) defined.insert(l.label);
+    if (l.kind != AieLine::Kind::Bundle) continue;
+    for (const auto& op : l.ops) {
+      const std::string label = label_operand(op);
+      const auto code = ia::Code(op.op.code);
+      const ia::RegClass dst = dest_class(op);
+      if (is_move(op) && (dst == ia::RegClass::LS || dst == ia::RegClass::LE) && label.empty()) {
+        why = "line " + std::to_string(l.source_line) + ": '" + op.text +
+              "' sets a loop register from a number or register (bundle indices change when bundles merge)";
+        return false;
+      }
+      if ((code == ia::Code::J || code == ia::Code::JL) && label.empty()) {
+        why = "line " + std::to_string(l.source_line) + ": indirect jump '" + op.text + "'";
+        return false;
+      }
+      if (label.empty()) continue;
+      if (is_move(op) && dst == ia::RegClass::LE) le_refs.insert(label);
+      else other_refs.insert(label);
+    }
+  }
+  for (const auto& name : defined) {
+    if (le_refs.count(name) && !other_refs.count(name)) out.loop_end_labels.insert(name);
+    else out.branch_targets.insert(name);  // unreferenced labels stay block starts too
+  }
+
+  // Basic blocks.
+  Block cur;
+  bool pending_end = false;
+  auto close = [&]() {
+    if (!cur.lines.empty()) out.blocks.push_back(cur);
+    cur = Block{};
+  };
+  for (size_t i = 0; i < tile.lines.size(); ++i) {
+    const AieLine& l = tile.lines[i];
+    if (l.kind == AieLine::Kind::Label) {
+      if (out.loop_end_labels.count(l.label)) {
+        cur.lines.push_back(i);
+        pending_end = true;
+        continue;
+      }
+      if (pending_end) {
+        why = "loop-end label before '" + l.label + "' does not name a bundle of its own";
+        return false;
+      }
+      close();
+      cur.lines.push_back(i);
+      continue;
+    }
+    cur.lines.push_back(i);
+    if (l.kind != AieLine::Kind::Bundle) continue;
+    bool ends = pending_end;
+    for (const auto& op : l.ops) {
+      const OpEffects fx = effects_of(op);
+      ends = ends || fx.control || fx.halt;
+    }
+    if (pending_end) cur.ends_loop = true;
+    pending_end = false;
+    if (ends) close();
+  }
+  if (pending_end) {
+    why = "a loop-end label names no bundle";
+    return false;
+  }
+  close();
+
+  // Zero-overhead loops: `MOVXM le, E` pairs with the latest `MOVXM ls, S`; the count is
+  // the latest constant written to lc before S.
+  std::map<std::string, size_t> label_line;
+  for (size_t i = 0; i < tile.lines.size(); ++i)
+    if (tile.lines[i].kind == AieLine::Kind::Label) label_line[tile.lines[i].label] = i;
+  std::string last_ls;
+  std::vector<std::pair<size_t, int64_t>> lc_writes;  // line, constant (0: unknown)
+  for (size_t i = 0; i < tile.lines.size(); ++i) {
+    const AieLine& l = tile.lines[i];
+    if (l.kind != AieLine::Kind::Bundle) continue;
+    for (const auto& op : l.ops) {
+      const ia::RegClass dst = dest_class(op);
+      if (is_move(op) && dst == ia::RegClass::LS) last_ls = label_operand(op);
+      if (is_move(op) && dst == ia::RegClass::LC)
+        lc_writes.emplace_back(i, op.op.operands[1].kind == ia::Operand::Kind::Imm ? op.op.operands[1].imm : 0);
+      if (!(is_move(op) && dst == ia::RegClass::LE)) continue;
+      const std::string end = label_operand(op);
+      if (last_ls.empty() || !label_line.count(last_ls) || !label_line.count(end)) continue;
+      ZeroOverheadLoop loop;
+      loop.start_label = last_ls;
+      loop.end_label = end;
+      loop.start_line = label_line[last_ls];
+      size_t e = label_line[end];
+      while (e < tile.lines.size() && tile.lines[e].kind != AieLine::Kind::Bundle) ++e;
+      loop.end_bundle = e;
+      out.loops.push_back(loop);
+    }
+  }
+  for (auto& loop : out.loops) {
+    for (const auto& [line, value] : lc_writes)
+      if (line < loop.start_line) {
+        loop.count = value;
+        loop.count_line = line;
+      }
+    for (auto& b : out.blocks) {
+      if (b.lines.empty()) continue;
+      if (b.lines.front() >= loop.start_line && b.lines.back() <= loop.end_bundle && loop.count > 0)
+        b.trip_count = loop.count;
+    }
+  }
+  return true;
+}
+
+}  // namespace tlmcraft::agent::search::aie

@@ -1,0 +1,43 @@
+// The control structure of one AIE-ML core program as the search transformations need
+// it: which labels are branch targets (block starts) and which only name the last bundle
+// of a zero-overhead loop (`MOVXM le, name`), the basic blocks, and the zero-overhead
+// loops (start and end labels, the constant trip count written to lc before the loop).
+#pragma once
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "agent/search/aie_kernel.h"
+
+namespace tlmcraft::agent::search::aie {
+
+struct Block {
+  std::vector<size_t> lines;    // indices into AieTile::lines (labels, comments, bundles)
+  bool ends_loop = false;       // its last bundle is a zero-overhead loop's `le` bundle
+  int64_t trip_count = 1;       // iterations when inside a loop with a constant count
+};
+
+struct ZeroOverheadLoop {
+  std::string start_label, end_label;
+  size_t start_line = 0;        // index of the start label line
+  size_t end_bundle = 0;        // index of the `le` bundle line
+  int64_t count = 0;            // constant trip count (0: unknown)
+  size_t count_line = 0;        // the bundle line that writes lc
+};
+
+struct TileStructure {
+  std::set<std::string> branch_targets;   // labels anything jumps to or ls names (hard)
+  std::set<std::string> loop_end_labels;  // labels only `MOVXM le` names (soft)
+  std::vector<Block> blocks;              // cover every line, in order
+  std::vector<ZeroOverheadLoop> loops;
+};
+
+// False (with the reason) for programs the transformations do not analyse: ls/le set
+// from a register or a number, indirect jumps, a loop-end label not followed by a bundle.
+bool analyse_structure(const AieTile& tile, TileStructure& out, std::string& why);
+
+// The label an operation names (its last operand), "" if it has none.
+std::string label_operand(const AieOp& op);
+
+}  // namespace tlmcraft::agent::search::aie

@@ -170,6 +170,14 @@ std::string profile_text(const json& report) {
         << num(h["text"]) << "\n";
   }
   const json mem = report.value("memory", json::object());
+  if (mem.is_object() && mem.contains("phases") && mem["phases"].is_array()) {
+    // Multi-phase kernels (AIE-ML `.phase`): where each stage's time goes.
+    o << "phases (start .. end cycle, cycles):\n";
+    for (const auto& ph : mem["phases"]) {
+      const uint64_t b = ph.value("start_cycle", uint64_t(0)), e = ph.value("end_cycle", uint64_t(0));
+      o << "  " << num(ph.value("name", json())) << ": " << b << " .. " << e << ", " << (e - b) << "\n";
+    }
+  }
   if (mem.is_object() && !mem.empty()) {
     // Only what moved: zero counters and the repeated name are left out.
     std::ostringstream m;

@@ -59,6 +59,21 @@ TEST(ToolText, NoOutputsWhenNothingRan) {
   EXPECT_EQ(profile_text(json{{"status", "assemble_error"}}), "no profile: the kernel did not run (status assemble_error)");
 }
 
+TEST(ToolText, ProfileListsThePhasesOfAMultiPhaseKernel) {
+  const json rep = {{"status", "pass"},
+                    {"cycles", 2100},
+                    {"instructions", 40},
+                    {"memory",
+                     {{"phases",
+                       {{{"name", "norm"}, {"start_cycle", 0}, {"end_cycle", 600}},
+                        {{"name", "project"}, {"start_cycle", 1100}, {"end_cycle", 2100}}}}}}};
+  EXPECT_EQ(profile_text(rep),
+            "cycles: 2100  instructions: 40\n"
+            "phases (start .. end cycle, cycles):\n"
+            "  norm: 0 .. 600, 600\n"
+            "  project: 1100 .. 2100, 1000");
+}
+
 TEST(ToolText, YamlText) {
   const json cfg = json::parse(R"({"arch":{"mlen":64,"formats":["a","b"]},"clock_ns":1.0,"list":[{"x":1}]})");
   EXPECT_EQ(yaml_text(cfg), "arch:\n  formats: [a, b]\n  mlen: 64\nclock_ns: 1\nlist:\n  -\n    x: 1\n");

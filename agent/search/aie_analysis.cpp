@@ -91,7 +91,7 @@ OpEffects effects_of(const AieOp& o) {
   return e;
 }
 
-PointerTracker::PointerTracker() {
+PointerTracker::PointerTracker(const PointerRanges* entry_ranges) : ranges(entry_ranges) {
   for (int p = 0; p < ia::kPointerRegs; ++p) {
     base[static_cast<size_t>(p)] = next_base++;
     offset[static_cast<size_t>(p)] = 0;
@@ -116,6 +116,15 @@ MemRef PointerTracker::access(const AieOp& o, const OpEffects& e) {
       m.offset = offset[p];
       if (mo.mode == ia::MemOperand::Mode::OffsetImm) m.offset += mo.imm;
       if (mo.mode == ia::MemOperand::Mode::OffsetMod) m.base = -1;  // modifier value unknown here
+      // Bases 0..7 are the pointers' values at block entry.
+      if (ranges && m.base == static_cast<int>(p)) {
+        const auto r = ranges->find(static_cast<int>(p));
+        if (r != ranges->end()) {
+          m.ranged = true;
+          m.lo = r->second.first + m.offset;
+          m.hi = r->second.second + m.offset + static_cast<int64_t>(m.bytes);
+        }
+      }
     }
     if (mo.mode == ia::MemOperand::Mode::PostImm) {
       offset[p] += mo.imm;

@@ -51,19 +51,21 @@ struct MemRef {
   int64_t lo = 0, hi = 0;        // [lo, hi)
 };
 
+// The values a pointer can hold at a block's entry over every execution of the block
+// (aie_values.h): pointer number -> [lo, hi] inclusive; absent: unknown.
+using PointerRanges = std::map<int, std::pair<int64_t, int64_t>>;
+
 // Pointer values inside one block: fresh bases at entry, immediate post-modifies add up.
 struct PointerTracker {
   std::array<int, isa::aie_ml::kPointerRegs> base{};
   std::array<int64_t, isa::aie_ml::kPointerRegs> offset{};
   int next_base = 0;
-  PointerTracker();
+  const PointerRanges* ranges = nullptr;  // entry values, for accesses through an unchanged base
+  explicit PointerTracker(const PointerRanges* entry_ranges = nullptr);
   // The address of op's access (if any), then op's pointer updates applied.
   MemRef access(const AieOp& op, const OpEffects& e);
 };
 
-// Whole-program byte ranges a pointer can hold inside a block (from the value analysis
-// of the tile program, see aie_ranges in aie_schedule.cpp); absent: unknown.
-using PointerRanges = std::map<int, std::pair<int64_t, int64_t>>;  // pointer -> [lo, hi)
 
 bool may_overlap(const MemRef& a, const MemRef& b);
 

@@ -7,6 +7,8 @@
 
 #include "agent/search/aie_kernel.h"
 #include "agent/search/aie_schedule.h"
+#include "agent/search/aie_structure.h"
+#include "agent/search/aie_unroll.h"
 
 namespace tlmcraft::agent::search::aie {
 
@@ -16,14 +18,59 @@ std::vector<Candidate> generate_aie_candidates(const std::string& parent_text, c
   if (!parse_aie_kernel(parent_text, parent, error)) return {};
   std::vector<Candidate> out;
   std::set<std::string> seen = {parent_text, print_aie_kernel(parent)};
+  auto fits = [](const AieKernel& k) {
+    for (const auto& t : k.tiles) {
+      size_t n = 0;
+      for (const auto& l : t.lines) n += l.kind == AieLine::Kind::Bundle;
+      if (n > kProgramBundles) return false;
+    }
+    return true;
+  };
   auto add = [&](const std::string& name, const std::function<bool(AieKernel&)>& transform) {
     AieKernel k = parent;
-    if (!transform(k)) return;
+    if (!transform(k) || !fits(k)) return;
     std::string text = print_aie_kernel(k);
     if (!seen.insert(text).second) return;
     out.push_back({name, std::move(text), estimate_cycles(k)});
   };
   add("compact bundles", [](AieKernel& k) { return compact(k); });
+
+  // Zero-overhead loops unrolled (with renaming), then compacted.
+  std::vector<std::vector<int64_t>> counts;  // per tile, per loop
+  for (const auto& t : parent.tiles) {
+    TileStructure s;
+    std::string why;
+    counts.emplace_back();
+    if (analyse_structure(t, s, why))
+      for (const auto& l : s.loops) counts.back().push_back(l.count);
+  }
+  for (size_t t = 0; t < counts.size(); ++t)
+    for (size_t l = 0; l < counts[t].size(); ++l)
+      for (int f : {2, 4, 8}) {
+        if (counts[t][l] < f || counts[t][l] % f != 0) continue;
+        const std::string name = "unroll tile " + std::to_string(t) + " loop " + std::to_string(l) + " x" +
+                                 std::to_string(f) + " + compact";
+        add(name, [&](AieKernel& k) {
+          std::string why;
+          if (!unroll_loop(k, t, l, f, true, why)) return false;
+          compact(k);
+          return true;
+        });
+      }
+  for (int f : {2, 4}) {
+    add("unroll every loop x" + std::to_string(f) + " + compact", [&](AieKernel& k) {
+      int done = 0;
+      for (size_t t = 0; t < counts.size(); ++t)
+        for (size_t l = 0; l < counts[t].size(); ++l) {
+          std::string why;
+          // Loop indices stay valid: unrolling keeps the loops and their order.
+          if (counts[t][l] >= f && counts[t][l] % f == 0 && unroll_loop(k, t, l, f, true, why)) ++done;
+        }
+      if (done == 0) return false;
+      compact(k);
+      return true;
+    });
+  }
 
   // Best estimate first; equal estimates in a seeded order (deterministic per seed).
   std::vector<uint64_t> key(out.size());

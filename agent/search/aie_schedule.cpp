@@ -7,6 +7,7 @@
 
 #include "agent/search/aie_analysis.h"
 #include "agent/search/aie_structure.h"
+#include "agent/search/aie_values.h"
 
 namespace tlmcraft::agent::search::aie {
 
@@ -86,10 +87,11 @@ struct Placed {
 };
 
 // Schedules one block's bundles; false when the block cannot be analysed (left alone).
-bool schedule_block(const std::vector<const AieLine*>& bundles, std::vector<Placed>& placed) {
+bool schedule_block(const std::vector<const AieLine*>& bundles, const PointerRanges& ranges,
+                    std::vector<Placed>& placed) {
   std::vector<OpInfo> seq;
   std::vector<std::string> comments;
-  PointerTracker pointers;
+  PointerTracker pointers(&ranges);
   for (const AieLine* b : bundles) {
     std::vector<OpInfo> ordered;
     if (!sequential_order(*b, ordered)) return false;
@@ -191,13 +193,15 @@ bool compact(AieKernel& kernel, CompactStats* stats) {
       if (st.refused.empty()) st.refused = why;
       continue;
     }
+    const std::vector<PointerRanges> ranges = block_pointer_ranges(tile, s);
     std::vector<AieLine> lines;
-    for (const auto& block : s.blocks) {
+    for (size_t bi = 0; bi < s.blocks.size(); ++bi) {
+      const Block& block = s.blocks[bi];
       std::vector<const AieLine*> bundles;
       for (size_t i : block.lines)
         if (tile.lines[i].kind == AieLine::Kind::Bundle) bundles.push_back(&tile.lines[i]);
       std::vector<Placed> placed;
-      if (bundles.empty() || !schedule_block(bundles, placed)) {
+      if (bundles.empty() || !schedule_block(bundles, ranges[bi], placed)) {
         for (size_t i : block.lines) lines.push_back(tile.lines[i]);
         st.bundles_before += static_cast<int>(bundles.size());
         st.bundles_after += static_cast<int>(bundles.size());

@@ -1,0 +1,21 @@
+// Constant-set value analysis of an AIE-ML core program, for memory disambiguation: which
+// values the scalar and pointer registers can hold at each basic block's entry (a small
+// set of constants, or unknown), over the control-flow graph of bundles (fall-through,
+// branch targets; a zero-overhead loop is entered once and left with its pointers
+// advanced by the loop's constant post-increments times its trip count). From it, the
+// byte range each pointer spans at a block's entry over every execution of the block
+// (for a loop body: every iteration), so accesses through different pointers are
+// provably apart when their ranges do not meet (e.g. an input ping/pong pair and an
+// output ping/pong pair of buffers).
+#pragma once
+#include <vector>
+
+#include "agent/search/aie_analysis.h"
+#include "agent/search/aie_structure.h"
+
+namespace tlmcraft::agent::search::aie {
+
+// One entry per TileStructure::blocks (empty map when nothing is known).
+std::vector<PointerRanges> block_pointer_ranges(const AieTile& tile, const TileStructure& structure);
+
+}  // namespace tlmcraft::agent::search::aie

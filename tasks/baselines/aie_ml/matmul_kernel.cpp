@@ -48,6 +48,12 @@ constexpr uint32_t kMemAIn = 5, kMemAOut = 0, kMemBIn = 0, kMemBOut = 4, kMemCOu
 int64_t part_count(const MatmulPlan& p) { return p.a_parts.empty() ? 1 : int64_t(p.a_parts.size()); }
 int64_t stacked_k(const MatmulPlan& p) { return part_count(p) * p.K; }
 bool split_output(const MatmulPlan& p) { return p.c_lo_offset != 0; }
+// Two A parts times one B (a split activation times a bf16 weight: b_parts {W, W}): the
+// tiles get B once (depth K) and A as [k block][part][4 rows][8 bf16], and the core
+// multiplies each B block by both A parts (core_program_shared_b).
+bool shared_b(const MatmulPlan& p) { return p.a_parts.size() == 2 && p.b_parts[0] == p.b_parts[1]; }
+// Rows of B the tiles see per step.
+int64_t b_depth(const MatmulPlan& p) { return shared_b(p) ? p.K : stacked_k(p); }
 
 struct Geometry {
   int64_t mr = 0;      // A rows per tile strip
@@ -77,6 +83,30 @@ Geometry geometry(const MatmulPlan& p) {
   g.sub = g.wb / kNt;
   g.bsteps = g.ncol / g.wb;
   return g;
+}
+
+// The group's two 4x4 fp32 blocks (bm0, bm1) stored at [p2] as bf16, or, split, as
+// their high parts at [p2] and low parts at [p3].
+void store_result(std::ostringstream& s, bool split) {
+  if (split) {
+    // hi = bf16(acc), lo = bf16(acc - hi): fp_steps.h split() on both accumulators,
+    // interleaved so each waits less on the other's conversions (latency 4).
+    KernelText t;
+    t.op("VCONV.BF16.FP32 w12, bm0", "high parts");
+    t.op("VCONV.BF16.FP32 w14, bm1");
+    t.op("VCONV.FP32.BF16 bm2, w12 ;; VST w12, [p2], #32");
+    t.op("VCONV.FP32.BF16 bm3, w14 ;; VST w14, [p2], #32");
+    t.op("VSUB.F bm2, bm0, bm2", "what the high parts miss (exact in fp32)");
+    t.op("VSUB.F bm3, bm1, bm3");
+    t.op("VCONV.BF16.FP32 w13, bm2", "low parts");
+    t.op("VCONV.BF16.FP32 w15, bm3");
+    t.op("VST w13, [p3], #32");
+    t.op("VST w15, [p3], #32");
+    s << t.str();
+  } else {
+    s << "  VST.CONV.BF16.FP32 bm0, [p2], #32\n";
+    s << "  VST.CONV.BF16.FP32 bm1, [p2], #32\n";
+  }
 }
 
 // The program of tile (c, r): per strip of Mr rows, per step, per group of 4 rows, the
@@ -142,25 +172,7 @@ std::string core_program(const MatmulPlan& p, const Geometry& g, uint32_t c, uin
   s << "  VMAC.BF16 bm3, bm3, x3, x5\n";
   s << "  VADD.F bm0, bm0, bm2\n";
   s << "  VADD.F bm1, bm1, bm3\n";
-  if (split) {
-    // hi = bf16(acc), lo = bf16(acc - hi): fp_steps.h split() on both accumulators,
-    // interleaved so each waits less on the other's conversions (latency 4).
-    KernelText t;
-    t.op("VCONV.BF16.FP32 w12, bm0", "high parts");
-    t.op("VCONV.BF16.FP32 w14, bm1");
-    t.op("VCONV.FP32.BF16 bm2, w12 ;; VST w12, [p2], #32");
-    t.op("VCONV.FP32.BF16 bm3, w14 ;; VST w14, [p2], #32");
-    t.op("VSUB.F bm2, bm0, bm2", "what the high parts miss (exact in fp32)");
-    t.op("VSUB.F bm3, bm1, bm3");
-    t.op("VCONV.BF16.FP32 w13, bm2", "low parts");
-    t.op("VCONV.BF16.FP32 w15, bm3");
-    t.op("VST w13, [p3], #32");
-    t.op("VST w15, [p3], #32");
-    s << t.str();
-  } else {
-    s << "  VST.CONV.BF16.FP32 bm0, [p2], #32\n";
-    s << "  VST.CONV.BF16.FP32 bm1, [p2], #32\n";
-  }
+  store_result(s, split);
   s << "  JNZD r12, r12, group\n";
   s << "  REL " << 48 + kCFull << ", 1\n";
   s << "  REL " << 48 + kBEmpty << ", 1\n";
@@ -172,6 +184,114 @@ std::string core_program(const MatmulPlan& p, const Geometry& g, uint32_t c, uin
   s << "  XOR r20, r20, r23\n";
   s << "  JNZD r10, r10, strip\n";
   s << "  DONE\n";
+  return s.str();
+}
+
+// The program of tile (c, r) for shared_b plans: per group of 4 rows, each 8 x 8 block of
+// B (B0, B1: its two 8x4 halves) multiplies the hi and the lo 4x8 blocks of A, four
+// VMACs per k block, into bm0..bm3 (even k blocks) and bm4..bm7 (odd ones) so an
+// accumulator is reused every 6 bundles (VMAC latency 6). Software-pipelined: the k
+// blocks of the next iteration load while this one multiplies, one A load (VLDA) and one
+// B load (VLDB) per bundle (different banks), each register reloaded in or after the
+// bundle of its last read (bundles read the old registers) and at least 7 bundles
+// (load latency) before its next use. 12 bundles per two k blocks, no stalls in the loop.
+std::string core_program_shared_b(const MatmulPlan& p, const Geometry& g, uint32_t c, uint32_t r) {
+  const int64_t pairs = p.K / 16, groups = g.mr / 4;  // k-block pairs per group
+  const bool split = split_output(p);
+  KernelText t;
+  t.op("MOVXM r20, " + hex(kCoreOwn + kTileA[0]), "current A, B, C buffers and their ping^pong toggles");
+  t.op("MOVXM r21, " + hex(kCoreOwn + kTileB[0]));
+  t.op("MOVXM r22, " + hex(kCoreOwn + kTileC[0]));
+  t.op("MOVXM r23, " + hex(g.a_buffers == 2 ? kTileA[0] ^ kTileA[1] : 0));
+  t.op("MOVXM r24, " + hex(kTileB[0] ^ kTileB[1]));
+  t.op("MOVXM r25, " + hex(kTileC[0] ^ kTileC[1]));
+  if (split) t.op("MOVXM r28, " + hex(kCoreOwn + kTileCLo[0]), "current C low-part buffer (toggles with r25)");
+  if (pairs > 1) {
+    t.op("MOVXM ls, kloop");
+    t.op("MOVXM le, kend");
+  }
+  t.op("MOVXM r10, " + std::to_string(g.strips - 1), "strips left");
+  t.label("strip");
+  t.op("ACQ " + std::to_string(48 + kAFull) + ", 1");
+  t.op("MOVXM r11, " + std::to_string(g.steps - 1), "steps left");
+  t.label("step");
+  t.op("ACQ " + std::to_string(48 + kBFull) + ", 1");
+  t.op("ACQ " + std::to_string(48 + kCEmpty) + ", 1");
+  t.op("MOV p0, r20");
+  t.op("MOV p2, r22");
+  if (split) t.op("MOV p3, r28");
+  t.op("MOVXM r12, " + std::to_string(groups - 1), "row groups left");
+  t.label("group");
+  t.op("MOV p1, r21");
+  // Set s (k block parity) of registers: A hi x(4s), A lo x(4s+1), B0 x(4s+2), B1 x(4s+3);
+  // in w halves: A hi w(8s), w(8s+1), A lo w(8s+2), w(8s+3), B0 w(8s+4), w(8s+5), B1 w(8s+6), w(8s+7).
+  const auto w = [](int set, int i) { return "w" + std::to_string(8 * set + i); };
+  const auto x = [](int set, int i) { return "x" + std::to_string(4 * set + i); };
+  const auto bm = [](int set, int i) { return "bm" + std::to_string(4 * set + i); };
+  // Loads of one set: A k block at A offset `a`, B at `b` (bytes from p0, p1).
+  const auto a_ld = [&](int set, int i, int64_t a) { return "VLDA " + w(set, i) + ", [p0, #" + std::to_string(a + 32 * i) + "]"; };
+  const auto b_ld = [&](int set, int i, int64_t b) {
+    return "VLDB " + w(set, 4 + i) + ", [p1, #" + std::to_string(b + 32 * i) + "]";
+  };
+  const auto vmac = [&](int set, int i) {
+    static const int a_of[4] = {0, 0, 1, 1}, b_of[4] = {2, 3, 2, 3};  // hi B0, hi B1, lo B0, lo B1
+    return "VMAC.BF16 " + bm(set, i) + ", " + bm(set, i) + ", " + x(set, a_of[i]) + ", " + x(set, b_of[i]);
+  };
+  // Prologue: k blocks 0 and 1 into sets 0 and 1, accumulators cleared alongside.
+  for (int set = 0; set < 2; ++set)
+    for (int i = 0; i < 4; ++i)
+      t.op(a_ld(set, i, 128 * set) + " ;; " + b_ld(set, i, 128 * set) + " ;; VCLR " + bm(set, i),
+           set == 0 && i == 0 ? "k blocks 0, 1: A [hi | lo], B [B0 | B1]" : "");
+  // One half-iteration: the set's four VMACs at positions 0..3 and, after each
+  // register's last read (A hi at 1, B0 at 2, A lo and B1 at 3), its reload from the k
+  // block two ahead (the pointers have already moved 256 bytes on).
+  const auto half = [&](int set, bool loads) {
+    std::vector<std::string> b(6);
+    for (int i = 0; i < 4; ++i) b[i] = vmac(set, i);
+    if (loads) {
+      const int64_t o = 128 * set;
+      const std::string l[6] = {"", a_ld(set, 0, o), a_ld(set, 1, o) + " ;; " + b_ld(set, 0, o),
+                                a_ld(set, 2, o) + " ;; " + b_ld(set, 1, o), a_ld(set, 3, o) + " ;; " + b_ld(set, 2, o),
+                                b_ld(set, 3, o)};
+      for (int i = 0; i < 6; ++i) b[i] = l[i].empty() ? b[i] : b[i].empty() ? l[i] : l[i] + " ;; " + b[i];
+    }
+    return b;
+  };
+  if (pairs > 1) {
+    t.op("MOVXM lc, " + std::to_string(pairs - 1), std::to_string(pairs - 1) + " iterations, then the last pair");
+    t.label("kloop");
+    std::vector<std::string> body = half(0, true), second = half(1, true);
+    body.insert(body.end(), second.begin(), second.end());
+    body[0] = "PADDA [p0], #256 ;; PADDB [p1], #256 ;; " + body[0];
+    for (size_t i = 0; i + 1 < body.size(); ++i) t.op(body[i]);
+    t.label("kend");
+    t.op(body.back());
+  }
+  // The last pair: multiplies only; p0 moves on to the next group's A.
+  for (int set = 0; set < 2; ++set)
+    for (int i = 0; i < 4; ++i) t.op(set == 0 && i == 0 ? "PADDA [p0], #256 ;; " + vmac(set, i) : vmac(set, i));
+  t.op("VADD.F bm0, bm0, bm2", "hi + lo, per k-block parity, then both parities");
+  t.op("VADD.F bm1, bm1, bm3");
+  t.op("VADD.F bm4, bm4, bm6");
+  t.op("VADD.F bm5, bm5, bm7");
+  t.op("VADD.F bm0, bm0, bm4");
+  t.op("VADD.F bm1, bm1, bm5");
+  std::ostringstream s;
+  s << ".tile " << c << " " << r << "\n" << t.str();
+  store_result(s, split);
+  KernelText e;
+  e.op("JNZD r12, r12, group");
+  e.op("REL " + std::to_string(48 + kCFull) + ", 1");
+  e.op("REL " + std::to_string(48 + kBEmpty) + ", 1");
+  e.op("XOR r21, r21, r24");
+  e.op("XOR r22, r22, r25");
+  if (split) e.op("XOR r28, r28, r25");
+  e.op("JNZD r11, r11, step");
+  e.op("REL " + std::to_string(48 + kAEmpty) + ", 1");
+  e.op("XOR r20, r20, r23");
+  e.op("JNZD r10, r10, strip");
+  e.op("DONE");
+  s << e.str();
   return s.str();
 }
 
@@ -210,8 +330,11 @@ std::string matmul_plan_problem(const MatmulPlan& p) {
                     kdef = p.a_parts.empty() ? "" : ", K' = " + std::to_string(part_count(p)) + " x K = " + std::to_string(kk);
   if (g.mr * kk * 2 > kTileABytes)
     return why("an A strip (" + std::to_string(g.mr) + " x " + kname + " bf16" + kdef + ") exceeds 32 KB");
-  if (kk * kNt * 2 > 0x2000) return why("a B step (" + kname + " x 8 bf16" + kdef + ") exceeds 8 KB");
-  if (kk * g.wb * 2 > 0x10000) return why("a memory-tile B buffer (" + kname + " x 32 bf16" + kdef + ") exceeds 64 KB");
+  // Shared B (two A parts times one B): B keeps depth K.
+  const int64_t kb = b_depth(p);
+  const std::string bname = shared_b(p) ? "K" : kname, bdef = shared_b(p) ? "" : kdef;
+  if (kb * kNt * 2 > 0x2000) return why("a B step (" + bname + " x 8 bf16" + bdef + ") exceeds 8 KB");
+  if (kb * g.wb * 2 > 0x10000) return why("a memory-tile B buffer (" + bname + " x 32 bf16" + bdef + ") exceeds 64 KB");
   if (p.has_bias && p.N * 8 > 0x2000) return why("the expanded bias (8 N bytes) exceeds 8 KB");
   if (p.batches * p.M * p.K * 2 > (64ll << 20)) return why("A exceeds one 64 MiB BD");
   return "";
@@ -222,11 +345,12 @@ std::string matmul_kernel(const MatmulPlan& p) {
   const Geometry g = geometry(p);
   // Tiles and memory tiles see K' = P K (P = 1 without parts); DDR holds the P parts apart.
   const int64_t kk = stacked_k(p), nparts = part_count(p);
-  const bool stacked = !p.a_parts.empty(), split = split_output(p);
+  const bool stacked = !p.a_parts.empty(), split = split_output(p), shared = shared_b(p);
+  const int64_t kbd = b_depth(p);  // B rows per step: K' or, shared, K
   const uint64_t a_bytes = uint64_t(p.batches * p.M * p.K) * 2, b_bytes = uint64_t(p.batches * p.K * p.N) * 2,
                  c_bytes = uint64_t(p.batches * p.M * p.N) * 2, bias_bytes = uint64_t(p.N) * 2;
-  const uint64_t strip_a = uint64_t(g.mr * kk) * 2, tile_b = uint64_t(kk * kNt) * 2,
-                 mem_b = uint64_t(kk * g.wb) * 2, tile_c = uint64_t(g.mr * kNt) * 2;
+  const uint64_t strip_a = uint64_t(g.mr * kk) * 2, tile_b = uint64_t(kbd * kNt) * 2,
+                 mem_b = uint64_t(kbd * g.wb) * 2, tile_c = uint64_t(g.mr * kNt) * 2;
   const int64_t strips_per_batch = p.M / g.super, groups = g.mr / 4;
 
   std::ostringstream k;
@@ -240,7 +364,7 @@ std::string matmul_kernel(const MatmulPlan& p) {
       << " K=" << p.K << " N=" << p.N << " on " << p.columns << " x " << p.rows << " tile(s)\n";
   }
   for (uint32_t c = 0; c < p.columns; ++c)
-    for (uint32_t r = 0; r < p.rows; ++r) k << core_program(p, g, c, r);
+    for (uint32_t r = 0; r < p.rows; ++r) k << (shared ? core_program_shared_b(p, g, c, r) : core_program(p, g, c, r));
 
   std::ostringstream locks, buffers, routes;
   std::vector<Bd> all;
@@ -293,11 +417,12 @@ std::string matmul_kernel(const MatmulPlan& p) {
         out.push_back(o);
       } else {
         // One BD per row group (the part index takes the fourth dimension): group grp's
-        // 4 rows start 4 K bf16 into each part's strip.
+        // 4 rows start 4 K bf16 into each part's strip. Shared B: [k block][part][4 rows][8].
         for (int64_t grp = 0; grp < groups; ++grp) {
           Bd o{"a_out" + is + "_" + std::to_string(grp), mem, out_ch, "mem_a" + is, uint64_t(grp * 4 * p.K) * 2,
                uint64_t(4 * kk) * 2};
-          o.dims = dims({{4, 1}, {4, p.K / 2}, {p.K / 8, 4}, {nparts, g.mr * p.K / 2}});
+          o.dims = shared ? dims({{4, 1}, {4, p.K / 2}, {nparts, g.mr * p.K / 2}, {p.K / 8, 4}})
+                          : dims({{4, 1}, {4, p.K / 2}, {p.K / 8, 4}, {nparts, g.mr * p.K / 2}});
           if (grp == 0) o.acquire_lock = kMAFull;
           if (grp + 1 == groups) o.release_lock = kMAEmpty;
           out.push_back(o);
@@ -340,9 +465,9 @@ std::string matmul_kernel(const MatmulPlan& p) {
     // the memory tile broadcasts each 8-column step to the column's tiles.
     // With parts: one BD per super-strip, 32-column buffer and part (K rows of B_p), so
     // each memory-tile buffer holds the K' x 32 slice of B' = [B_0; B_1; ...].
-    if (!stacked) {
-      buffers << "  - {name: ddr_b" << cs << ", tile: " << shim << ", address: " << p.b_offset << ", size: " << b_bytes
-              << "}\n";
+    if (!stacked || shared) {
+      buffers << "  - {name: ddr_b" << cs << ", tile: " << shim << ", address: " << (shared ? p.b_parts[0] : p.b_offset)
+              << ", size: " << b_bytes << "}\n";
     } else {
       for (int64_t q = 0; q < nparts; ++q)
         buffers << "  - {name: ddr_b" << cs << "_p" << q << ", tile: " << shim << ", address: " << p.b_parts[q]
@@ -357,7 +482,7 @@ std::string matmul_kernel(const MatmulPlan& p) {
     for (int64_t s = 0; s < g.strips; ++s) {
       const std::string ss = cs + "_" + std::to_string(s), nx = cs + "_" + std::to_string(s + 1);
       const int64_t batch = s / strips_per_batch;
-      if (!stacked) {
+      if (!stacked || shared) {
         Bd b{"b_rd" + ss, shim, "mm2s0", "ddr_b" + cs, uint64_t(batch * p.K * p.N + int64_t(colbase)) * 2,
              uint64_t(p.K * g.ncol) * 2};
         b.dims = dims({{g.wb / 2, 1}, {p.K, p.N / 2}, {g.bsteps, g.wb / 2}});
@@ -422,7 +547,7 @@ std::string matmul_kernel(const MatmulPlan& p) {
       for (int64_t st = 0; st < g.sub; ++st) {
         Bd o{"b_out" + is + "_" + std::to_string(st), mem, "mm2s" + std::to_string(kMemBOut), "mem_b" + is,
              uint64_t(st) * kNt * 2, tile_b};
-        o.dims = dims({{2, 1}, {8, g.wb / 2}, {kNt / 4, 2}, {kk / 8, 4 * g.wb}});
+        o.dims = dims({{2, 1}, {8, g.wb / 2}, {kNt / 4, 2}, {kbd / 8, 4 * g.wb}});
         if (st == 0) o.acquire_lock = kMBFull;
         if (st + 1 == g.sub) o.release_lock = kMBEmpty;
         bout.push_back(o);

@@ -82,7 +82,10 @@ struct Outcome {
 //   q.k. Summed: about 10 x 2^-17 + 1e-5 + 3 x 2^-16 x 0.53 ~ 1.1e-4; the bound takes 2e-4.
 constexpr double kBound = 2e-4;
 
-Outcome run_case(const Shape& sh, bool rope, uint32_t seed, const std::function<void(std::string&)>& patch = {}) {
+// in_place: o_hi / o_lo are q_hi / q_lo's DDR areas (allowed: every input is read before
+// the first output is written).
+Outcome run_case(const Shape& sh, bool rope, uint32_t seed, const std::function<void(std::string&)>& patch = {},
+                 bool in_place = false) {
   Outcome out;
   const int64_t s = sh.s, heads = sh.heads, d = sh.d, h = heads * d;
   const size_t n = size_t(s * h);
@@ -110,6 +113,7 @@ Outcome run_case(const Shape& sh, bool rope, uint32_t seed, const std::function<
   plan.q_hi = place(mbytes), plan.q_lo = place(mbytes), plan.k_hi = place(mbytes), plan.k_lo = place(mbytes);
   plan.v_hi = place(mbytes), plan.v_lo = place(mbytes), plan.cos_offset = place(tbytes), plan.sin_offset = place(tbytes);
   plan.o_hi = place(mbytes), plan.o_lo = place(mbytes);
+  if (in_place) plan.o_hi = plan.q_hi, plan.o_lo = plan.q_lo;
   const uint64_t window = at + 0x400;
   std::string kernel = tasks::aie_ml::split_attention_kernel(plan);
   if (patch) patch(kernel);
@@ -136,6 +140,16 @@ Outcome run_case(const Shape& sh, bool rope, uint32_t seed, const std::function<
     return out;
   }
   out.cycles = r.cycles;
+  if (const char* dump = std::getenv("AIE_SPLIT_ATTENTION_PROFILE")) {
+    // Hot lines (issue-to-issue cycles, summed over the tiles) and the kernel text.
+    if (FILE* f = std::fopen(dump, "w")) {
+      for (size_t i = 0; i < r.lines.size(); ++i)
+        std::fprintf(f, "line %u: %llu executions, %llu cycles\n", r.lines[i].line,
+                     (unsigned long long)r.lines[i].executions, (unsigned long long)r.lines[i].cycles);
+      std::fprintf(f, "%s", kernel.c_str());
+      std::fclose(f);
+    }
+  }
   const std::vector<uint8_t> after = platform.read_memory("ddr", 0, window);
   for (uint64_t i = 0; i < window; ++i) {
     const bool in_o = (i >= plan.o_hi && i < plan.o_hi + mbytes) || (i >= plan.o_lo && i < plan.o_lo + mbytes);
@@ -213,6 +227,82 @@ TEST(AieMlSplitAttention, EveryDecoderShapeWithoutRope) {
 
 TEST(AieMlSplitAttention, EveryDecoderShapeWithRope) {
   for (const Shape& sh : kShapes) expect_pass(sh, true);
+}
+
+TEST(AieMlSplitAttention, OutputsMayOverwriteQ) {
+  const Outcome o = run_case(kShapes[2], true, 77, {}, true);
+  EXPECT_TRUE(o.failure.empty()) << o.failure;
+}
+
+// Replaces every `from` in the kernel text by `to`; the test fails if there is none.
+std::function<void(std::string&)> replace_every(const std::string& from, const std::string& to) {
+  return [from, to](std::string& k) {
+    size_t n = 0;
+    for (size_t at = k.find(from); at != std::string::npos; at = k.find(from, at + to.size()), ++n) k.replace(at, from.size(), to);
+    ASSERT_GT(n, 0u) << "'" << from << "' is not in the kernel";
+  };
+}
+
+TEST(AieMlSplitAttention, WithoutTheLowPartsOfQAndPTheBoundFails) {
+  // x5 carries the broadcast low part of q (scores) and of P (P V): cleared instead, the
+  // lo hi products vanish and the outputs are off by about 2^-9 of their scale, ten
+  // times the bound.
+  const Outcome o = run_case(kShapes[1], false, 5, replace_every("VBCST.16 x5, r14", "VCLR x5"));
+  EXPECT_NE(o.failure.find("of the scale"), std::string::npos) << o.failure;
+}
+
+TEST(AieMlSplitAttention, RopeWithoutTheSinSignFails) {
+  // Without negating sin's first half, y1 = x1 cos + x2 sin instead of x1 cos - x2 sin.
+  for (const Shape& sh : {kShapes[0], kShapes[1]}) {
+    const Outcome o = run_case(sh, true, 9, replace_every("VADD.16 x0, x0, x1", "NOP"));
+    EXPECT_NE(o.failure.find("of the scale"), std::string::npos) << name(sh, true) << ": " << o.failure;
+  }
+}
+
+TEST(AieMlSplitAttention, HeadsAreSpreadOverUpToFourTiles) {
+  // gcd(heads, 4) tiles, one column each: heads = 2 -> tiles 0, 1; heads = 8 -> 0..3.
+  SplitAttentionPlan p;
+  p.s = 16, p.d = 16, p.heads = 2, p.o_hi = 0x10000, p.o_lo = 0x20000;
+  std::string k = tasks::aie_ml::split_attention_kernel(p);
+  EXPECT_NE(k.find(".tile 1 0"), std::string::npos);
+  EXPECT_EQ(k.find(".tile 2 0"), std::string::npos);
+  p.heads = 8;
+  k = tasks::aie_ml::split_attention_kernel(p);
+  EXPECT_NE(k.find(".tile 3 0"), std::string::npos);
+  p.heads = 3;  // one tile
+  k = tasks::aie_ml::split_attention_kernel(p);
+  EXPECT_EQ(k.find(".tile 1 0"), std::string::npos);
+}
+
+TEST(AieMlSplitAttention, BadPlansAreRefusedWithTheirReason) {
+  auto refused = [](SplitAttentionPlan p, const std::string& why) {
+    EXPECT_NE(tasks::aie_ml::split_attention_problem(p).find(why), std::string::npos)
+        << why << " / " << tasks::aie_ml::split_attention_problem(p);
+    try {
+      tasks::aie_ml::split_attention_kernel(p);
+      ADD_FAILURE() << "accepted: " << why;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  };
+  SplitAttentionPlan ok;
+  ok.s = 32, ok.heads = 4, ok.d = 16, ok.o_hi = 0x10000, ok.o_lo = 0x20000;
+  EXPECT_EQ(tasks::aie_ml::split_attention_problem(ok), "");
+  SplitAttentionPlan p = ok;
+  p.d = 24;
+  refused(p, "head size d must be 16 or 32");
+  p = ok, p.s = 20;
+  refused(p, "s above 16 must be a multiple of 16");
+  p = ok, p.s = 6;
+  refused(p, "s must be a positive multiple of 4");
+  p = ok, p.heads = 0;
+  refused(p, "heads must be at least 1");
+  p = ok, p.s = 256;  // six [256, 16] parts = 48 KB
+  refused(p, "exceed the 24 KB package buffer");
+  p = ok, p.k_lo = 0x102;
+  refused(p, "k_lo is not a multiple of 4");
+  p = ok, p.o_lo = p.o_hi + 64;  // o_hi is 32 x 64 x 2 = 4 KB long
+  refused(p, "o_hi and o_lo overlap");
 }
 
 }  // namespace

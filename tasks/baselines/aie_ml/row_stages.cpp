@@ -222,87 +222,141 @@ std::string kernel_file(const Streams& s, const std::string& title, const std::s
 
 std::string part_operand(size_t k, const std::string& p) { return k == 0 ? "[" + p + "]" : "[" + p + ", m" + std::to_string(k) + "]"; }
 
-// Loads parts first..first+count-1 of the current vector ([p0], post-incremented by the
-// last load) into accumulators acc[0..] as fp32 and adds them in part order into acc[0].
-void load_sum(std::vector<std::string>& ops, size_t first, size_t count, bool advance) {
-  static const char* acc[] = {"bm0", "bm1", "bm2", "bm3"};
-  // Part `first` last, so its load may post-increment the pointer.
-  for (size_t i = 1; i < count; ++i) ops.push_back(std::string("VLDA.CONV.FP32.BF16 ") + acc[i] + ", " + part_operand(first + i, "p0"));
-  ops.push_back(std::string("VLDA.CONV.FP32.BF16 bm0, ") + part_operand(first, "p0") + (advance && first == 0 ? ", #32" : ""));
-  for (size_t i = 1; i < count; ++i) ops.push_back(std::string("VADD.F bm0, bm0, ") + acc[i]);
+// The registers one 16-lane vector's work uses. Two chains (A on the even vectors, B on
+// the odd ones) are interleaved op by op, so one chain's op issues while the other's
+// result is still in flight; both pointers then step 64 bytes per iteration.
+struct Chain {
+  std::string in, out;           // pointers to this vector in input part 0 / output matrix 0
+  std::vector<std::string> acc;  // accumulators (fp32 lanes)
+  std::vector<std::string> w;    // 256-bit vector registers
+  std::string x;                 // a 512-bit register (ReLU)
+};
+using Ops = std::vector<std::string>;
+
+std::string post(int step) { return ", #" + std::to_string(step); }
+
+// Op lists (loop bodies are built as lists, then interleaved).
+void split_ops(Ops& ops, const std::string& a, const std::string& hi, const std::string& lo, const std::string& tmp) {
+  ops.push_back("VCONV.BF16.FP32 " + hi + ", " + a);
+  ops.push_back("VCONV.FP32.BF16 " + tmp + ", " + hi);
+  ops.push_back("VSUB.F " + tmp + ", " + a + ", " + tmp);
+  ops.push_back("VCONV.BF16.FP32 " + lo + ", " + tmp);
+}
+// dst = acc + (ah + al)(bh + bl) without al bl (acc "" = none).
+void mul_split_ops(Ops& ops, const std::string& dst, const std::string& acc, const std::string& ah, const std::string& al,
+                   const std::string& bh, const std::string& bl) {
+  ops.push_back(acc.empty() ? "VMUL.E.BF16 " + dst + ", " + ah + ", " + bh : "VMAC.E.BF16 " + dst + ", " + acc + ", " + ah + ", " + bh);
+  ops.push_back("VMAC.E.BF16 " + dst + ", " + dst + ", " + al + ", " + bh);
+  ops.push_back("VMAC.E.BF16 " + dst + ", " + dst + ", " + ah + ", " + bl);
 }
 
-// Stores fp32 `q` as output matrices 0 (and 1) at [p1] (post-incremented).
-void store_output(std::vector<std::string>& ops, const std::string& q, bool split_out) {
+// Parts 0..count-1 of the chain's vector into acc[0..] as fp32 (part 0 last: its load
+// advances the pointer), then their sum in part order into acc[0].
+void load_sum(Ops& ops, const Chain& c, size_t count, int step) {
+  for (size_t i = 1; i < count; ++i) ops.push_back("VLDA.CONV.FP32.BF16 " + c.acc[i] + ", " + part_operand(i, c.in));
+  ops.push_back("VLDA.CONV.FP32.BF16 " + c.acc[0] + ", [" + c.in + "]" + post(step));
+  for (size_t i = 1; i < count; ++i) ops.push_back("VADD.F " + c.acc[0] + ", " + c.acc[0] + ", " + c.acc[i]);
+}
+
+// Stores fp32 q as output matrix 0 (bf16) or matrices 0 and 1 (hi, lo) at the chain's
+// output pointer (advanced by the last store).
+void store_output(Ops& ops, const std::string& q, bool split_out, const std::string& ptr, const std::string& hi,
+                  const std::string& lo, const std::string& tmp, int step) {
   if (!split_out) {
-    ops.push_back("VST.CONV.BF16.FP32 " + q + ", [p1], #32");
+    ops.push_back("VST.CONV.BF16.FP32 " + q + ", [" + ptr + "]" + post(step));
     return;
   }
-  ops.push_back("VCONV.BF16.FP32 w4, " + q);
-  ops.push_back("VCONV.FP32.BF16 bm7, w4");
-  ops.push_back("VSUB.F bm7, " + q + ", bm7");
-  ops.push_back("VCONV.BF16.FP32 w5, bm7");
-  ops.push_back("VST w5, [p1, m1]");
-  ops.push_back("VST w4, [p1], #32");
+  split_ops(ops, q, hi, lo, tmp);
+  ops.push_back("VST " + lo + ", [" + ptr + ", m1]");
+  ops.push_back("VST " + hi + ", [" + ptr + "]" + post(step));
+}
+
+// a0 b0 a1 b1 ...: one chain's dependent ops are two bundles apart.
+Ops zip(const Ops& a, const Ops& b) {
+  Ops z;
+  for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+    if (i < a.size()) z.push_back(a[i]);
+    if (i < b.size()) z.push_back(b[i]);
+  }
+  return z;
 }
 
 // Writes `ops` as a zero-overhead loop of `count` iterations.
-void loop(KernelText& t, const std::string& tag, uint64_t count, const std::vector<std::string>& ops) {
+void loop(KernelText& t, const std::string& tag, uint64_t count, const Ops& ops) {
   t.begin_loop(tag, count);
   for (size_t i = 0; i + 1 < ops.size(); ++i) t.op(ops[i]);
   t.loop_last(ops.back());
 }
 
-// split() and mul_split() as op lists (loop bodies are built as lists).
-void split_ops(std::vector<std::string>& ops, const std::string& a, const std::string& hi, const std::string& lo) {
-  ops.push_back("VCONV.BF16.FP32 " + hi + ", " + a);
-  ops.push_back("VCONV.FP32.BF16 bm7, " + hi);
-  ops.push_back("VSUB.F bm7, " + a + ", bm7");
-  ops.push_back("VCONV.BF16.FP32 " + lo + ", bm7");
-}
-void mul_split_ops(std::vector<std::string>& ops, const std::string& dst, const std::string& ah, const std::string& al,
-                   const std::string& bh, const std::string& bl) {
-  ops.push_back("VMUL.E.BF16 " + dst + ", " + ah + ", " + bh);
-  ops.push_back("VMAC.E.BF16 " + dst + ", " + dst + ", " + al + ", " + bh);
-  ops.push_back("VMAC.E.BF16 " + dst + ", " + dst + ", " + ah + ", " + bl);
-}
-
-// bm2 = 2^t for t in bm1 (|t| < 126), about 3e-5 relative: k = round(t), f = t - k (exact)
-// split into bf16 fh + fl, 2^f = 1 + f (c1 + f (c2 + f (c3 + f (c4 + f c5)))) (Taylor,
-// remainder < 3.4e-6 at |f| = 1/2) in fp32 Horner steps p <- c + p f with p split into
-// bf16 parts (three exact products each), then k added to the exponent field.
-// Constants: c5 (bf16) w16; c4, c3, c2, c1, 1 (fp32) bm10..bm14. Uses bm3..bm8, w2..w5.
-void exp2_precise(std::vector<std::string>& ops) {
-  ops.push_back("VCONV.S32.FP32 bm3, bm1, #0");
-  ops.push_back("VCONV.FP32.S32 bm4, bm3");
-  ops.push_back("VSUB.F bm5, bm1, bm4");
-  split_ops(ops, "bm5", "w2", "w3");
-  ops.push_back("VMUL.E.BF16 bm6, w16, w2");
-  ops.push_back("VMAC.E.BF16 bm6, bm6, w16, w3");
-  ops.push_back("VADD.F bm6, bm6, bm10");
-  std::string p = "bm6", q = "bm8";
-  for (const char* c : {"bm11", "bm12", "bm13", "bm14"}) {
-    split_ops(ops, p, "w4", "w5");
-    ops.push_back("VMAC.E.BF16 " + q + ", " + c + ", w4, w2");
-    ops.push_back("VMAC.E.BF16 " + q + ", " + q + ", w5, w2");
-    ops.push_back("VMAC.E.BF16 " + q + ", " + q + ", w4, w3");
+// SiLU(a) b of one vector. Chain registers: acc = {ab, X, K, P, Q, T}, w = 8 registers
+// (the parts, then the split operands). Constants: w10, w11, w16 = -log2(e) in three bf16
+// parts, w17 = c5 (bf16); bm12..bm15 = c4..c1, bm16 = 1 (fp32), bm17 = 0x7EF311C3.
+//  ab = sum_k,j a_k b_j, t = sum_k a_k (c1 + c2 + c3): exact products, fp32 sums;
+//  2^t: k = round(t), f = t - k (exact) split into fh + fl, p = c4 + c5 f, then
+//    p <- c + p f for c = c3, c2, c1, 1 (p split, three exact products: Taylor of 2^f,
+//    remainder < 3.4e-6 at |f| = 1/2), k added to the exponent field;
+//  d = 1 + 2^t; y = 1/d: guess 0x7EF311C3 - bits(d) (< 13 %), three steps
+//    y <- y + y (1 - d y) (13 % -> 1.7 % -> 3e-4 -> 1e-7; the correction term's products
+//    are tiny, so the last step's error is the 3u of d y);
+//  out = ab y (split parts, three products).
+Ops silu_mul_ops(const Chain& c, size_t pa, size_t pb, bool split_out, int step) {
+  const std::string &ab = c.acc[0], &x = c.acc[1], &k = c.acc[2], &T = c.acc[5];
+  std::string p = c.acc[3], q = c.acc[4];
+  const std::vector<std::string>& w = c.w;
+  Ops ops;
+  // Loads: b parts, then a parts 1.., then a_0 (it advances the pointer); two per bundle.
+  std::vector<std::pair<std::string, size_t>> loads;
+  for (size_t j = 0; j < pb; ++j) loads.push_back({w[pa + j], pa + j});
+  for (size_t i = 1; i < pa; ++i) loads.push_back({w[i], i});
+  for (size_t i = 0; i < loads.size(); i += 2) {
+    std::string b = "VLDA " + loads[i].first + ", " + part_operand(loads[i].second, c.in);
+    if (i + 1 < loads.size()) b += " ;; VLDB " + loads[i + 1].first + ", " + part_operand(loads[i + 1].second, c.in);
+    ops.push_back(b);
+  }
+  ops.push_back("VLDA " + w[0] + ", [" + c.in + "]" + post(step));
+  bool first = true;
+  for (size_t i = 0; i < pa; ++i)
+    for (size_t j = 0; j < pb; ++j) {
+      ops.push_back(first ? "VMUL.E.BF16 " + ab + ", " + w[i] + ", " + w[pa + j] : "VMAC.E.BF16 " + ab + ", " + ab + ", " + w[i] + ", " + w[pa + j]);
+      first = false;
+    }
+  first = true;
+  for (const char* cc : {"w10", "w11", "w16"})
+    for (size_t i = 0; i < pa; ++i) {
+      ops.push_back(first ? "VMUL.E.BF16 " + x + ", " + w[i] + ", " + cc : "VMAC.E.BF16 " + x + ", " + x + ", " + w[i] + ", " + cc);
+      first = false;
+    }
+  // 2^t (the parts' registers are free from here on).
+  ops.push_back("VCONV.S32.FP32 " + k + ", " + x + ", #0");
+  ops.push_back("VCONV.FP32.S32 " + p + ", " + k);
+  ops.push_back("VSUB.F " + x + ", " + x + ", " + p);
+  ops.push_back("VCONV.S32.FP32 " + k + ", " + p + ", #23");
+  split_ops(ops, x, w[0], w[1], T);
+  ops.push_back("VMUL.E.BF16 " + p + ", w17, " + w[0]);
+  ops.push_back("VMAC.E.BF16 " + p + ", " + p + ", w17, " + w[1]);
+  ops.push_back("VADD.F " + p + ", " + p + ", bm12");
+  for (const char* cc : {"bm13", "bm14", "bm15", "bm16"}) {
+    split_ops(ops, p, w[2], w[3], T);
+    mul_split_ops(ops, q, cc, w[2], w[3], w[0], w[1]);
     std::swap(p, q);
   }
-  ops.push_back("VCONV.S32.FP32 bm3, bm4, #23");
-  ops.push_back("VADD.ACC32 bm2, " + p + ", bm3");
-}
-
-// fp_steps' recip (y = 1/a by three Newton steps) as an op list: dst = bm8 from a.
-void recip_ops(std::vector<std::string>& ops, const std::string& a) {
-  split_ops(ops, a, "w4", "w5");
-  ops.push_back("VSUB.ACC32 bm8, bm16, " + a);
+  ops.push_back("VADD.ACC32 " + x + ", " + p + ", " + k);
+  ops.push_back("VADD.F " + x + ", " + x + ", bm16");
+  // y = 1 / d (d in x): y in p, d y and 1 - d y in q.
+  split_ops(ops, x, w[0], w[1], T);
+  ops.push_back("VSUB.ACC32 " + p + ", bm17, " + x);
   for (int i = 0; i < 3; ++i) {
-    split_ops(ops, "bm8", "w6", "w7");
-    mul_split_ops(ops, "bm9", "w4", "w5", "w6", "w7");
-    ops.push_back("VSUB.F bm9, bm15, bm9");
-    split_ops(ops, "bm9", "w8", "w9");
-    mul_split_ops(ops, "bm8", "w6", "w7", "w8", "w9");
+    split_ops(ops, p, w[2], w[3], T);
+    mul_split_ops(ops, q, "", w[0], w[1], w[2], w[3]);
+    ops.push_back("VSUB.F " + q + ", bm16, " + q);
+    split_ops(ops, q, w[4], w[5], T);
+    mul_split_ops(ops, p, p, w[2], w[3], w[4], w[5]);
   }
+  split_ops(ops, ab, w[0], w[1], T);
+  split_ops(ops, p, w[2], w[3], T);
+  mul_split_ops(ops, q, "", w[0], w[1], w[2], w[3]);
+  store_output(ops, q, split_out, c.out, w[4], w[5], T, step);
+  return ops;
 }
 
 Streams rmsnorm_streams(const RmsnormStagePlan& p) {
@@ -332,6 +386,14 @@ const char* op_name(ElementwiseOp op) {
   return "?";
 }
 
+// Points chain B's pointer 32 bytes after chain A's (from register `base`).
+void pointer_pair(KernelText& t, const std::string& base, const std::string& pa, const std::string& pb, bool two) {
+  t.op("MOV " + pa + ", " + base);
+  if (!two) return;
+  t.op("ADD r24, " + base + ", #32");
+  t.op("MOV " + pb + ", r24");
+}
+
 }  // namespace
 
 std::string rmsnorm_stage_problem(const RmsnormStagePlan& p) {
@@ -342,6 +404,8 @@ std::string rmsnorm_stage_problem(const RmsnormStagePlan& p) {
   return streams_problem(rmsnorm_streams(p), at);
 }
 
+// Per row: pass 1 sums the parts (writing the sum when asked) and the squares, then
+// rs = 1 / sqrt(mean + eps); pass 2 sums the parts again and writes n = (v rs) gamma.
 std::string rmsnorm_stage(const RmsnormStagePlan& p) {
   if (const std::string problem = rmsnorm_stage_problem(p); !problem.empty()) throw std::invalid_argument(problem);
   Streams s = rmsnorm_streams(p);
@@ -350,12 +414,58 @@ std::string rmsnorm_stage(const RmsnormStagePlan& p) {
   const bool split_out = p.out.lo != 0, sum = p.sum.hi != 0, split_sum = sum && p.sum.lo != 0;
   const size_t sum_index = split_out ? 2 : 1;  // output matrix of sum's high part
   const uint64_t vectors = uint64_t(p.cols) / 16;
+  const bool two = vectors % 2 == 0;
+  const int chains = two ? 2 : 1, step = 32 * chains;
   const int log2n = int(std::lround(std::log2(double(p.cols))));
+  // Pass 1 chains: parts, split tmp, v^2 sum, (vh, vl); pass 2: parts, tmp, v rs, n,
+  // (vh, vl, (v rs) hi, lo, gamma, out hi, lo). Pointers: input, output, gamma, sum.
+  const Chain a1{"p0", "p3", {"bm0", "bm1", "bm2", "bm3", "bm4", "bm10"}, {"w0", "w1"}, ""};
+  const Chain b1{"p4", "p7", {"bm11", "bm12", "bm13", "bm14", "bm15", "bm5"}, {"w2", "w3"}, ""};
+  const Chain a2{"p0", "p1", {"bm0", "bm1", "bm2", "bm3", "bm4", "bm5", "bm6"}, {"w0", "w1", "w2", "w3", "w4", "w5", "w6"}, ""};
+  const Chain b2{"p4", "p5", {"bm8", "bm9", "bm10", "bm11", "bm12", "bm13", "bm14"}, {"w8", "w9", "w10", "w11", "w12", "w13", "w14"}, ""};
+  const std::string gamma_ptr[2] = {"p2", "p6"};
+  auto squares = [&](const Chain& c) {
+    Ops ops;
+    const std::string &tmp = c.acc[4], &ss = c.acc[5];
+    if (parts == 1) {
+      ops.push_back("VLDA " + c.w[0] + ", [" + c.in + "]" + post(step));
+      ops.push_back("VMAC.E.BF16 " + ss + ", " + ss + ", " + c.w[0] + ", " + c.w[0]);
+      if (split_sum) ops.push_back("VST w19, [" + c.out + ", m1]");
+      if (sum) ops.push_back("VST " + c.w[0] + ", [" + c.out + "]" + post(step));
+      return ops;
+    }
+    load_sum(ops, c, parts, step);
+    split_ops(ops, c.acc[0], c.w[0], c.w[1], tmp);
+    mul_split_ops(ops, ss, ss, c.w[0], c.w[1], c.w[0], c.w[1]);
+    if (split_sum) ops.push_back("VST " + c.w[1] + ", [" + c.out + ", m1]");
+    if (sum) ops.push_back(split_sum ? "VST " + c.w[0] + ", [" + c.out + "]" + post(step)
+                                     : "VST.CONV.BF16.FP32 " + c.acc[0] + ", [" + c.out + "]" + post(step));
+    return ops;
+  };
+  auto normalise = [&](const Chain& c, const std::string& gp) {
+    Ops ops;
+    const std::string &tmp = c.acc[4], &m = c.acc[5], &n = c.acc[6];
+    if (parts == 1) {
+      ops.push_back("VLDA " + c.w[0] + ", [" + c.in + "]" + post(step) + " ;; VLDB " + c.w[4] + ", [" + gp + "]" + post(step));
+      ops.push_back("VMUL.E.BF16 " + m + ", " + c.w[0] + ", w20");
+      ops.push_back("VMAC.E.BF16 " + m + ", " + m + ", " + c.w[0] + ", w21");
+    } else {
+      load_sum(ops, c, parts, step);
+      ops.push_back("VLDB " + c.w[4] + ", [" + gp + "]" + post(step));
+      split_ops(ops, c.acc[0], c.w[0], c.w[1], tmp);
+      mul_split_ops(ops, m, "", c.w[0], c.w[1], "w20", "w21");
+    }
+    split_ops(ops, m, c.w[2], c.w[3], tmp);
+    ops.push_back("VMUL.E.BF16 " + n + ", " + c.w[2] + ", " + c.w[4]);
+    ops.push_back("VMAC.E.BF16 " + n + ", " + n + ", " + c.w[3] + ", " + c.w[4]);
+    store_output(ops, n, split_out, c.out, c.w[5], c.w[6], tmp, step);
+    return ops;
+  };
   auto setup = [&](KernelText& t) {
     t.comment("n eps, log2(n) << 23 (exponent step of 1/n), zeros; gamma");
-    const_acc(t, "bm12", fp32_bits(p.eps * double(p.cols)), "n eps");
-    const_acc(t, "bm13", uint32_t(log2n) << 23, "log2(n) << 23");
-    t.op("VCLR x10", "w20 = zeros (low part of a one-part sum)");
+    const_acc(t, "bm16", fp32_bits(p.eps * double(p.cols)), "n eps");
+    const_acc(t, "bm17", uint32_t(log2n) << 23, "log2(n) << 23");
+    t.op("VCLR x9", "w19 = zeros (low part of a one-part sum)");
     t.op("MOVXM r13, " + std::to_string(p.cols * 2), "bytes per row");
     t.op("MOVXM r16, " + std::to_string(sum_index * s.stride()), "sum's offset in the output block");
     t.op("ACQ " + lock(kGammaFull) + ", 1", "gamma has arrived");
@@ -365,59 +475,23 @@ std::string rmsnorm_stage(const RmsnormStagePlan& p) {
     t.op("MOV r14, r22", "row of the output block");
     t.op("MOVXM r11, " + std::to_string(s.block_rows - 1), "rows left - 1");
     t.label("row");
-    t.op("MOV p0, r12");
-    t.op("ADD r15, r14, r16");
-    t.op("MOV p3, r15", "sum outputs of the row");
+    pointer_pair(t, "r12", "p0", "p4", two);
+    t.op("ADD r15, r14, r16", "sum outputs of the row");
+    pointer_pair(t, "r15", "p3", "p7", two);
     t.op("VCLR bm10", "sum of v^2 per lane");
-    {
-      std::vector<std::string> ops;
-      if (parts == 1) {
-        ops.push_back("VLDA w0, [p0], #32");
-        ops.push_back("VMAC.E.BF16 bm10, bm10, w0, w0");
-        if (split_sum) ops.push_back("VST w20, [p3, m1]");
-        if (sum) ops.push_back("VST w0, [p3], #32");
-      } else {
-        load_sum(ops, 0, parts, true);
-        split_ops(ops, "bm0", "w0", "w1");
-        ops.push_back("VMAC.E.BF16 bm10, bm10, w0, w0");
-        ops.push_back("VMAC.E.BF16 bm10, bm10, w1, w0");
-        ops.push_back("VMAC.E.BF16 bm10, bm10, w0, w1");
-        if (split_sum) ops.push_back("VST w1, [p3, m1]");
-        if (sum) {
-          if (split_sum)
-            ops.push_back("VST w0, [p3], #32");
-          else
-            ops.push_back("VST.CONV.BF16.FP32 bm0, [p3], #32");
-        }
-      }
-      loop(t, "squares", vectors, ops);
-    }
+    if (two) t.op("VCLR bm5");
+    loop(t, "squares", vectors / chains, zip(squares(a1), two ? squares(b1) : Ops{}));
+    if (two) t.op("VADD.F bm10, bm10, bm5");
     reduce_sum_fp32(t, "bm10", "bm7");
-    t.op("VADD.F bm10, bm10, bm12", "ss + n eps");
-    t.op("VSUB.ACC32 bm10, bm10, bm13", "mean + eps = (ss + n eps) / n (exponent field)");
+    t.op("VADD.F bm10, bm10, bm16", "ss + n eps");
+    t.op("VSUB.ACC32 bm10, bm10, bm17", "mean + eps = (ss + n eps) / n (exponent field)");
     rsqrt_uniform(t, "bm11", "bm10");
-    split(t, "bm11", "w16", "w17", "bm7");
-    t.op("MOV p0, r12");
-    t.op("MOV p1, r14");
-    t.op("MOVXM p2, " + hex(kOwn + kGamma));
-    {
-      std::vector<std::string> ops;
-      if (parts == 1) {
-        ops.push_back("VLDA w0, [p0], #32 ;; VLDB w18, [p2], #32");
-        ops.push_back("VMUL.E.BF16 bm1, w0, w16");
-        ops.push_back("VMAC.E.BF16 bm1, bm1, w0, w17");
-      } else {
-        load_sum(ops, 0, parts, true);
-        ops.push_back("VLDB w18, [p2], #32");
-        split_ops(ops, "bm0", "w0", "w1");
-        mul_split_ops(ops, "bm1", "w0", "w1", "w16", "w17");
-      }
-      split_ops(ops, "bm1", "w2", "w3");
-      ops.push_back("VMUL.E.BF16 bm2, w2, w18");
-      ops.push_back("VMAC.E.BF16 bm2, bm2, w3, w18");
-      store_output(ops, "bm2", split_out);
-      loop(t, "normalise", vectors, ops);
-    }
+    split(t, "bm11", "w20", "w21", "bm7");
+    pointer_pair(t, "r12", "p0", "p4", two);
+    pointer_pair(t, "r14", "p1", "p5", two);
+    t.op("MOVXM r24, " + hex(kOwn + kGamma));
+    pointer_pair(t, "r24", "p2", "p6", two);
+    loop(t, "normalise", vectors / chains, zip(normalise(a2, gamma_ptr[0]), two ? normalise(b2, gamma_ptr[1]) : Ops{}));
     t.op("ADD r12, r12, r13");
     t.op("ADD r14, r14, r13");
     t.op("JNZD r11, r11, row");
@@ -446,81 +520,49 @@ std::string elementwise_stage(const ElementwiseStagePlan& p) {
   const bool split_out = p.out.lo != 0;
   const size_t pa = p.a.size(), pb = p.b.size();
   const uint64_t vectors = uint64_t(s.block_rows * s.cols) / 16;
+  const bool two = vectors % 2 == 0;
+  const int chains = two ? 2 : 1, step = 32 * chains;
   auto setup = [&](KernelText& t) {
     if (p.op == ElementwiseOp::Relu) t.op("VCLR x8", "zeros for max(q, 0)");
     if (p.op != ElementwiseOp::SiluMul) return;
-    t.comment("-log2(e) as three bf16 parts; exp2 and recip constants");
+    t.comment("-log2(e) as three bf16 parts; 2^f's Taylor coefficients, 1, the reciprocal guess constant");
     const double c = -1.0 / std::log(2.0);
     const double c1 = aie_ml_bf16_value(bf16_bits(c)), c2 = aie_ml_bf16_value(bf16_bits(c - c1));
     const_bf16(t, "w10", bf16_bits(c), "-log2(e), part 1");
     const_bf16(t, "w11", bf16_bits(c - c1), "part 2");
-    const_bf16(t, "w17", bf16_bits(c - c1 - c2), "part 3");
+    const_bf16(t, "w16", bf16_bits(c - c1 - c2), "part 3");
     const double ln2 = std::log(2.0);
-    const_bf16(t, "w16", bf16_bits(std::pow(ln2, 5) / 120), "ln2^5/5!");
-    const char* acc[] = {"bm10", "bm11", "bm12", "bm13"};
-    for (int n = 4; n >= 1; --n) {
-      double f = 1;
-      for (int i = 2; i <= n; ++i) f *= i;
-      const_acc(t, acc[4 - n], fp32_bits(std::pow(ln2, n) / f), "ln2^" + std::to_string(n) + "/" + std::to_string(n) + "!");
+    const_bf16(t, "w17", bf16_bits(std::pow(ln2, 5) / 120), "c5 = ln2^5/5!");
+    double f = 1;
+    for (int n = 1; n <= 4; ++n) {
+      f *= n;
+      const_acc(t, "bm" + std::to_string(16 - n), fp32_bits(std::pow(ln2, n) / f), "c" + std::to_string(n) + " = ln2^" + std::to_string(n) + "/" + std::to_string(n) + "!");
     }
-    const_acc(t, "bm14", fp32_bits(1.0), "1");
-    const_acc(t, "bm15", fp32_bits(2.0), "2");
-    const_acc(t, "bm16", 0x7EF311C3u, "reciprocal guess constant");
+    const_acc(t, "bm16", fp32_bits(1.0), "1");
+    const_acc(t, "bm17", 0x7EF311C3u, "reciprocal guess constant");
+  };
+  // Chains: Sum/ReLU: parts, split tmp; (hi, lo); ReLU's 512-bit register. SiLU*mul: see
+  // silu_mul_ops.
+  const Chain sa{"p0", "p1", {"bm0", "bm1", "bm2", "bm3", "bm4"}, {"w0", "w1"}, "x2"};
+  const Chain sb{"p2", "p3", {"bm8", "bm9", "bm10", "bm11", "bm12"}, {"w8", "w9"}, "x6"};
+  const Chain ma{"p0", "p1", {"bm0", "bm1", "bm2", "bm3", "bm4", "bm5"}, {"w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7"}, ""};
+  const Chain mb{"p2", "p3", {"bm6", "bm7", "bm8", "bm9", "bm10", "bm11"}, {"w8", "w9", "w12", "w13", "w14", "w15", "w18", "w19"}, ""};
+  auto vector_ops = [&](const Chain& c, const Chain& m) {
+    Ops ops;
+    if (p.op == ElementwiseOp::SiluMul) return silu_mul_ops(m, pa, pb, split_out, step);
+    load_sum(ops, c, pa, step);
+    if (p.op == ElementwiseOp::Relu) {
+      ops.push_back("VMOV " + c.x + ", " + c.acc[0]);
+      ops.push_back("VMAX.S32 " + c.x + ", " + c.x + ", x8");
+      ops.push_back("VMOV " + c.acc[0] + ", " + c.x);
+    }
+    store_output(ops, c.acc[0], split_out, c.out, c.w[0], c.w[1], c.acc[4], step);
+    return ops;
   };
   auto body = [&](KernelText& t) {
-    t.op("MOV p0, r20");
-    t.op("MOV p1, r22");
-    std::vector<std::string> ops;
-    switch (p.op) {
-      case ElementwiseOp::Sum:
-        load_sum(ops, 0, pa, true);
-        store_output(ops, "bm0", split_out);
-        break;
-      case ElementwiseOp::Relu:
-        load_sum(ops, 0, pa, true);
-        ops.push_back("VMOV x6, bm0");
-        ops.push_back("VMAX.S32 x6, x6, x8");
-        ops.push_back("VMOV bm0, x6");
-        store_output(ops, "bm0", split_out);
-        break;
-      case ElementwiseOp::SiluMul: {
-        static const char* aw[] = {"w18", "w19", "w20", "w21"};
-        static const char* bw[] = {"w12", "w13", "w14", "w15"};
-        // Loads: b parts, then a parts with a_0 last (it advances p0).
-        std::vector<std::pair<std::string, size_t>> loads;
-        for (size_t j = 0; j < pb; ++j) loads.push_back({bw[j], pa + j});
-        for (size_t k = 1; k < pa; ++k) loads.push_back({aw[k], k});
-        for (size_t i = 0; i < loads.size(); i += 2) {
-          std::string b = "VLDA " + loads[i].first + ", " + part_operand(loads[i].second, "p0");
-          if (i + 1 < loads.size()) b += " ;; VLDB " + loads[i + 1].first + ", " + part_operand(loads[i + 1].second, "p0");
-          ops.push_back(b);
-        }
-        ops.push_back(std::string("VLDA ") + aw[0] + ", [p0], #32");
-        bool first = true;
-        for (size_t k = 0; k < pa; ++k)
-          for (size_t j = 0; j < pb; ++j) {
-            ops.push_back(first ? std::string("VMUL.E.BF16 bm0, ") + aw[k] + ", " + bw[j]
-                                : std::string("VMAC.E.BF16 bm0, bm0, ") + aw[k] + ", " + bw[j]);
-            first = false;
-          }
-        first = true;
-        for (const char* c : {"w10", "w11", "w17"})
-          for (size_t k = 0; k < pa; ++k) {
-            ops.push_back(first ? std::string("VMUL.E.BF16 bm1, ") + aw[k] + ", " + c
-                                : std::string("VMAC.E.BF16 bm1, bm1, ") + aw[k] + ", " + c);
-            first = false;
-          }
-        exp2_precise(ops);
-        ops.push_back("VADD.F bm2, bm2, bm14");
-        recip_ops(ops, "bm2");
-        split_ops(ops, "bm0", "w0", "w1");
-        split_ops(ops, "bm8", "w6", "w7");
-        mul_split_ops(ops, "bm9", "w0", "w1", "w6", "w7");
-        store_output(ops, "bm9", split_out);
-        break;
-      }
-    }
-    loop(t, "vectors", vectors, ops);
+    pointer_pair(t, "r20", "p0", "p2", two);
+    pointer_pair(t, "r22", "p1", "p3", two);
+    loop(t, "vectors", vectors / chains, zip(vector_ops(sa, ma), two ? vector_ops(sb, mb) : Ops{}));
   };
   const std::string title = std::string("elementwise ") + op_name(p.op) + " stage: a " + std::to_string(pa) + " part(s)" +
                             (pb ? ", b " + std::to_string(pb) + " part(s)" : std::string()) + ", out " +

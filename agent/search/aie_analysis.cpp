@@ -157,7 +157,11 @@ bool meet(const std::vector<int>& a, const std::vector<int>& b) {
 }
 }  // namespace
 
-bool reads_result_of(const OpInfo& a, const OpInfo& b) { return meet(a.fx.writes, b.fx.reads); }
+bool waits_for(const OpInfo& a, const OpInfo& b) {
+  for (uint16_t w : a.op->op.writes)
+    if (std::find(b.op->op.reads.begin(), b.op->op.reads.end(), w) != b.op->op.reads.end()) return true;
+  return false;
+}
 
 Order order_between(const OpInfo& a, const OpInfo& b) {
   if (a.fx.nop || b.fx.nop) return Order::Free;

@@ -77,8 +77,10 @@ struct OpInfo {
   MemRef mem;
 };
 Order order_between(const OpInfo& a, const OpInfo& b);
-// True when the constraint comes from b reading a register a writes (RAW): b must wait
-// for a's result latency.
-bool reads_result_of(const OpInfo& a, const OpInfo& b);
+// True when b must wait for a's result latency on the platform: its scoreboard tracks
+// whole x / bm registers (the assembler's storage units), so reading w1 waits for a
+// write of w0, and every result of an op (a load's pointer post-modify too) has the
+// op's latency.
+bool waits_for(const OpInfo& a, const OpInfo& b);
 
 }  // namespace tlmcraft::agent::search::aie

@@ -122,12 +122,11 @@ bool schedule_block(const std::vector<const AieLine*>& bundles, const PointerRan
     int lb = 0;
     for (size_t i = 0; i < j; ++i) {
       const Order o = order_between(seq[i], seq[j]);
-      if (o == Order::Later) {
-        const int lat = reads_result_of(seq[i], seq[j]) ? std::max<int>(1, static_cast<int>(seq[i].fx.latency)) : 1;
-        lb = std::max(lb, t[i] + lat);
-      } else if (o == Order::SameOrLater) {
-        lb = std::max(lb, t[i]);
-      }
+      // An ordered pair waits for the producer's latency (a stall otherwise), also where
+      // only a coarse register overlaps; unordered pairs may go either way.
+      const int wait = waits_for(seq[i], seq[j]) ? static_cast<int>(seq[i].fx.latency) : 0;
+      if (o == Order::Later) lb = std::max({lb, t[i] + 1, t[i] + wait});
+      else if (o == Order::SameOrLater) lb = std::max({lb, t[i], t[i] + wait});
     }
     return lb;
   };
@@ -265,12 +264,13 @@ double estimate_cycles(const AieKernel& kernel) {
       auto pass = [&]() {
         for (const AieLine* b : bundles) {
           int issue = time + 1;
-          std::vector<OpEffects> fx;
-          for (const auto& o : b->ops) fx.push_back(effects_of(o));
-          for (const auto& e : fx)
-            for (int u : e.reads) issue = std::max(issue, ready.count(u) ? ready[u] : 0);
-          for (const auto& e : fx)
-            for (int u : e.writes) ready[u] = issue + std::max<int>(1, static_cast<int>(e.latency));
+          // The platform's scoreboard: storage units (whole x / bm), the op's latency.
+          for (const auto& o : b->ops)
+            for (uint16_t u : o.op.reads) issue = std::max(issue, ready.count(u) ? ready[u] : 0);
+          for (const auto& o : b->ops) {
+            const int lat = std::max<int>(1, static_cast<int>(effects_of(o).latency));
+            for (uint16_t u : o.op.writes) ready[u] = issue + lat;
+          }
           time = issue;
         }
       };

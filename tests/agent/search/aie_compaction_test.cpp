@@ -1,12 +1,34 @@
-// AIE-ML bundle compaction on kernel text: exact text in, exact text out, and refusals.
+// AIE-ML search transformations on kernel text: the def/use analysis, bundle compaction
+// (exact text in, exact text out) and its refusals, zero-overhead loop unrolling with
+// register renaming.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "agent/search/aie_analysis.h"
 #include "agent/search/aie_kernel.h"
 #include "agent/search/aie_schedule.h"
+#include "agent/search/aie_unroll.h"
 
 namespace tlmcraft::agent::search::aie {
 namespace {
+
+namespace ia = isa::aie_ml;
+
+AieOp op(const std::string& text) {
+  AieOp o;
+  EXPECT_TRUE(assemble_op(text, o)) << text;
+  return o;
+}
+
+std::vector<std::string> labels(const std::vector<int>& units) {
+  std::vector<std::string> out;
+  for (int u : units) out.push_back(unit_label(u));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+using Names = std::vector<std::string>;
 
 std::string compacted(const std::string& text, CompactStats* stats = nullptr) {
   AieKernel k;
@@ -16,23 +38,275 @@ std::string compacted(const std::string& text, CompactStats* stats = nullptr) {
   return print_aie_kernel(k);
 }
 
-TEST(AieCompaction, Smoke) {
+// ---- def/use ------------------------------------------------------------------------
+
+TEST(AieDefUse, VectorLoadWritesItsHalfAndThePointer) {
+  const OpEffects e = effects_of(op("VLDA w1, [p0], #32"));
+  EXPECT_EQ(labels(e.reads), (Names{"p0"}));
+  EXPECT_EQ(labels(e.writes), (Names{"p0", "w1"}));  // w1 only: w0 (the other half of x0) is untouched
+  EXPECT_TRUE(e.load);
+  EXPECT_FALSE(e.store);
+  EXPECT_EQ(e.bytes, 32u);
+  EXPECT_EQ(e.latency, 7u);  // latency class load
+}
+
+TEST(AieDefUse, MatrixMacReadsAccumulatorAndBothVectorHalves) {
+  // bm1 = am2, am3; x0 = w0, w1; x2 = w4, w5.
+  const OpEffects e = effects_of(op("VMAC.BF16 bm1, bm1, x0, x2"));
+  EXPECT_EQ(labels(e.reads), (Names{"am2", "am3", "w0", "w1", "w4", "w5"}));
+  EXPECT_EQ(labels(e.writes), (Names{"am2", "am3"}));
+  EXPECT_EQ(e.latency, 6u);  // vmac
+}
+
+TEST(AieDefUse, StoreWithSrsReadsShiftAndControlRegisters) {
+  // cm0 = am0..am3; the SRS reads crrnd and crsat; [p1, #64] does not update p1.
+  const OpEffects e = effects_of(op("VST.SRS.S8.S32 cm0, [p1, #64], s0"));
+  EXPECT_EQ(labels(e.reads), (Names{"am0", "am1", "am2", "am3", "crrnd", "crsat", "p1", "s0"}));
+  EXPECT_TRUE(e.writes.empty());
+  EXPECT_TRUE(e.store);
+}
+
+TEST(AieDefUse, LaneMaskCompareWritesTheRegisterPair) {
+  EXPECT_EQ(labels(effects_of(op("VLT.S8 r4, x1, x2")).writes), (Names{"r4", "r5"}));
+  EXPECT_TRUE(effects_of(op("ACQ 49, 1")).lock);
+  EXPECT_TRUE(effects_of(op("RET lr")).control);
+  EXPECT_TRUE(effects_of(op("DONE")).halt);
+}
+
+TEST(AieDefUse, OrderRules) {
+  auto info = [](const AieOp& o, PointerTracker& pt) {
+    OpInfo i;
+    i.op = new AieOp(o);  // leaked on purpose: lives for the test
+    i.fx = effects_of(o);
+    i.mem = pt.access(o, i.fx);
+    return i;
+  };
+  PointerTracker pt;
+  const OpInfo add = info(op("ADD r1, r0, r0"), pt), mov = info(op("MOVXM r0, 7"), pt);
+  EXPECT_EQ(order_between(add, mov), Order::SameOrLater);  // WAR: may share the bundle
+  EXPECT_EQ(order_between(mov, add), Order::Later);        // RAW
+  PointerTracker mem;
+  const OpInfo st0 = info(op("VST w0, [p1], #32"), mem);   // p1 + 0 .. 31
+  const OpInfo ld1 = info(op("VLDA w2, [p1, #0]"), mem);   // p1 + 32: apart
+  const OpInfo ld0 = info(op("VLDB w4, [p1, #-32]"), mem); // p1 + 0: the stored bytes
+  const OpInfo other = info(op("VLDA w6, [p2]"), mem);     // unknown: may alias
+  EXPECT_EQ(order_between(st0, ld1), Order::Later);        // p1 written by the post-modify (RAW)
+  EXPECT_FALSE(may_overlap(st0.mem, ld1.mem));
+  EXPECT_TRUE(may_overlap(st0.mem, ld0.mem));
+  EXPECT_TRUE(may_overlap(st0.mem, other.mem));
+  EXPECT_EQ(order_between(st0, other), Order::Later);  // store then a load that may alias
+  EXPECT_EQ(order_between(other, st0), Order::SameOrLater);  // load then store: same bundle is fine
+}
+
+// ---- compaction ---------------------------------------------------------------------
+
+TEST(AieCompaction, MergesIndependentOpsIntoFreeSlots) {
+  // MOVXM r0 (mv) at cycle 0 with VCLR (vec); MOVXM r1 needs the mv slot: cycle 1;
+  // ADD reads both (alu latency 1): cycle 2; DONE goes last, the alu slot is taken at 2: 3.
   const std::string in =
-      "  MOVXM r0, 458752\n"
-      "  MOVXM r1, 475136\n"
-      "  VCLR x2\n"
-      "  MOV p0, r0\n"
-      "  MOV p1, r1\n"
+      "  MOVXM r0, 1    ; a\n"
+      "  MOVXM r1, 2\n"
+      "  ADD r2, r0, r1\n"
+      "  VCLR x0    ; zero\n"
+      "  DONE\n";
+  EXPECT_EQ(compacted(in),
+            "  VCLR x0 ;; MOVXM r0, 1    ; a / zero\n"
+            "  MOVXM r1, 2\n"
+            "  ADD r2, r0, r1\n"
+            "  DONE\n");
+}
+
+TEST(AieCompaction, WriteAfterReadSharesABundleReadAfterWriteDoesNot) {
+  EXPECT_EQ(compacted("  ADD r1, r0, r0\n  MOVXM r0, 7\n  DONE\n"), "  ADD r1, r0, r0 ;; MOVXM r0, 7\n  DONE\n");
+  EXPECT_EQ(compacted("  MOVXM r0, 7\n  ADD r1, r0, r0\n  DONE\n"), "  MOVXM r0, 7\n  ADD r1, r0, r0\n  DONE\n");
+}
+
+TEST(AieCompaction, SecondLoadMovesToTheOtherLoadUnitAndLatencyOrdersTheRest) {
+  // Two loads through different pointers: VLDA at 0, the second becomes VLDB at 0.
+  // The add waits for both (load latency 7) and is alone at 7; the store after it at 9.
+  const std::string in =
+      "  VLDA w0, [p0, #0]\n"
+      "  VLDA w2, [p1, #0]\n"
+      "  VADD.32 x2, x0, x1\n"
+      "  VST w4, [p2, #0]\n"
+      "  DONE\n";
+  EXPECT_EQ(compacted(in),
+            "  VLDA w0, [p0, #0] ;; VLDB w2, [p1, #0]\n"
+            "  VADD.32 x2, x0, x1\n"
+            "  VST w4, [p2, #0]\n"
+            "  DONE\n");
+}
+
+TEST(AieCompaction, LoadAfterAStoreThatMayAliasStaysAfterIt) {
+  // p1 and p2 are unknown (never set): the load may read what the store wrote.
+  const std::string in = "  VST w0, [p1, #0]\n  VLDA w2, [p2, #0]\n  DONE\n";
+  EXPECT_EQ(compacted(in), in);
+  // Known apart (p1 = 0x70000, p2 = 0x72000 set in the block before): the load may go first.
+  const std::string apart =
+      "  MOVXM p1, 458752\n"
+      "  MOVXM p2, 466944\n"
+      "start:\n"
+      "  VST w0, [p1, #0]\n"
+      "  VLDA w2, [p2, #0]\n"
+      "  DONE\n";
+  EXPECT_EQ(compacted(apart),
+            "  MOVXM p1, 458752\n"
+            "  MOVXM p2, 466944\n"
+            "start:\n"
+            "  VLDA w2, [p2, #0] ;; VST w0, [p1, #0]\n"
+            "  DONE\n");
+}
+
+TEST(AieCompaction, LoopEndLabelMovesOntoTheNewLastBundle) {
+  // Body: two independent loads then a move; the move joins the first bundle, the
+  // second load goes to ldb: one bundle carries everything and the le label.
+  const std::string in =
       "  MOVXM ls, top\n"
       "  MOVXM le, end\n"
-      "  MOVXM lc, 16\n"
+      "  MOVXM lc, 4\n"
       "top:\n"
-      "  VLDA w0, [p0], #32\n"
-      "  VMAX.BF16 x1, x0, x2\n"
+      "  VLDA w0, [p0, #0]\n"
+      "  VLDA w2, [p1, #0]\n"
       "end:\n"
-      "  VST w2, [p1], #32\n"
+      "  MOV r5, r6\n"
       "  DONE\n";
-  std::cout << compacted(in);
+  EXPECT_EQ(compacted(in),
+            "  MOVXM ls, top\n"
+            "  MOVXM le, end\n"
+            "  MOVXM lc, 4\n"
+            "top:\n"
+            "end:\n"
+            "  VLDA w0, [p0, #0] ;; VLDB w2, [p1, #0] ;; MOV r5, r6\n"
+            "  DONE\n");
+}
+
+TEST(AieCompaction, LocksKeepMemoryOnTheirSide) {
+  // The load may not move above the acquire, the store not below the release; the
+  // register move may join the acquire's bundle; the store may share the load's bundle
+  // (loads read before stores write).
+  const std::string in =
+      "  ACQ 49, 1\n"
+      "  VLDA w0, [p0, #0]\n"
+      "  MOV r1, r2\n"
+      "  VST w2, [p1, #0]\n"
+      "  REL 48, 1\n"
+      "  DONE\n";
+  EXPECT_EQ(compacted(in),
+            "  ACQ 49, 1 ;; MOV r1, r2\n"
+            "  VLDA w0, [p0, #0] ;; VST w2, [p1, #0]\n"
+            "  REL 48, 1\n"
+            "  DONE\n");
+}
+
+TEST(AieCompaction, RefusesLoopRegistersSetFromRegisters) {
+  const std::string in = "  MOV r1, r2\n  MOV le, r3\n  DONE\n";
+  CompactStats stats;
+  EXPECT_EQ(compacted(in, &stats), in);
+  EXPECT_NE(stats.refused.find("sets a loop register from a number or register"), std::string::npos) << stats.refused;
+}
+
+TEST(AieCompaction, RefusesIndirectJumps) {
+  const std::string in = "  MOV r1, r2\n  J r4\n";
+  CompactStats stats;
+  EXPECT_EQ(compacted(in, &stats), in);
+  EXPECT_NE(stats.refused.find("indirect jump"), std::string::npos) << stats.refused;
+}
+
+TEST(AieCompaction, KeepsAtomicBundleReadsWhenSplitting) {
+  // The bundle reads r0 and r1 before writing either: neither op can go first, so the
+  // block is left as it is.
+  const std::string in = "  ADD r1, r0, r0 ;; MOV r0, r1\n  DONE\n";
+  EXPECT_EQ(compacted(in), in);
+}
+
+TEST(AieCompaction, EstimateCountsLoopIterations) {
+  // Body: load (7-cycle latency) then a move reading nothing: per iteration 2 bundles
+  // issue back to back (the move does not wait): 2 cycles x 8 = 16, plus 3 setup moves
+  // (mv slot, one per cycle) and DONE.
+  const std::string in =
+      "  MOVXM ls, top\n"
+      "  MOVXM le, end\n"
+      "  MOVXM lc, 8\n"
+      "top:\n"
+      "  VLDA w0, [p0, #0]\n"
+      "end:\n"
+      "  MOV r5, r6\n"
+      "  DONE\n";
+  AieKernel k;
+  std::string error;
+  ASSERT_TRUE(parse_aie_kernel(in, k, error)) << error;
+  EXPECT_EQ(estimate_cycles(k), 3 + 16 + 1);
+}
+
+// ---- unrolling ----------------------------------------------------------------------
+
+const char* kReluLoop =
+    "  MOVXM p0, 458752\n"
+    "  MOVXM p1, 475136\n"
+    "  VCLR x2\n"
+    "  MOVXM ls, top\n"
+    "  MOVXM le, end\n"
+    "  MOVXM lc, 16\n"
+    "top:\n"
+    "  VLDA w0, [p0], #32\n"
+    "  VMAX.BF16 x1, x0, x2\n"
+    "end:\n"
+    "  VST w2, [p1], #32\n"
+    "  DONE\n";
+
+TEST(AieUnroll, UnrollsByTwoWithRenamedRegisters) {
+  AieKernel k;
+  std::string error, why;
+  ASSERT_TRUE(parse_aie_kernel(kReluLoop, k, error)) << error;
+  UnrollStats stats;
+  ASSERT_TRUE(unroll_loop(k, 0, 0, 2, true, why, &stats)) << why;
+  // x0 (w1 never written: reset value under both names) and x1 are private to an
+  // iteration and dead after the loop: the second copy uses x3 and x4, the first free
+  // x registers (x2 holds the zeros). lc: 16 / 2.
+  EXPECT_EQ(stats.renamed_registers, 2);
+  EXPECT_EQ(print_aie_kernel(k),
+            "  MOVXM p0, 458752\n"
+            "  MOVXM p1, 475136\n"
+            "  VCLR x2\n"
+            "  MOVXM ls, top\n"
+            "  MOVXM le, end\n"
+            "  MOVXM lc, 8\n"
+            "top:\n"
+            "  VLDA w0, [p0], #32\n"
+            "  VMAX.BF16 x1, x0, x2\n"
+            "  VST w2, [p1], #32\n"
+            "  VLDA w6, [p0], #32\n"
+            "  VMAX.BF16 x4, x3, x2\n"
+            "end:\n"
+            "  VST w8, [p1], #32\n"
+            "  DONE\n");
+}
+
+TEST(AieUnroll, RefusesFactorsThatDoNotDivideAndBodiesWithLocks) {
+  AieKernel k;
+  std::string error, why;
+  ASSERT_TRUE(parse_aie_kernel(kReluLoop, k, error)) << error;
+  EXPECT_FALSE(unroll_loop(k, 0, 0, 3, true, why));
+  EXPECT_EQ(why, "factor 3 does not divide the trip count 16");
+  std::string locked = kReluLoop;
+  locked.replace(locked.find("  VMAX.BF16"), 0, "  REL 48, 1\n");
+  ASSERT_TRUE(parse_aie_kernel(locked, k, error)) << error;
+  EXPECT_FALSE(unroll_loop(k, 0, 0, 2, true, why));
+  EXPECT_EQ(why, "the body branches, halts or uses locks ('REL 48, 1')");
+}
+
+TEST(AieUnroll, KeepsRegistersLiveAfterTheLoop) {
+  // x1 is read after the loop: only x0 is renamed.
+  std::string live = kReluLoop;
+  live.replace(live.find("  DONE"), 0, "  VST w2, [p1], #32\n");
+  AieKernel k;
+  std::string error, why;
+  ASSERT_TRUE(parse_aie_kernel(live, k, error)) << error;
+  UnrollStats stats;
+  ASSERT_TRUE(unroll_loop(k, 0, 0, 2, true, why, &stats)) << why;
+  EXPECT_EQ(stats.renamed_registers, 1);
+  const std::string out = print_aie_kernel(k);
+  EXPECT_NE(out.find("  VLDA w6, [p0], #32\n  VMAX.BF16 x1, x3, x2\n"), std::string::npos) << out;
 }
 
 }  // namespace

@@ -441,16 +441,19 @@ void loop(KernelText& t, const std::string& tag, uint64_t count, const Ops& ops)
 }
 
 // SiLU(a) b of one vector. Chain registers: acc = {ab, X, K, P, Q, T}, w = 8 registers
-// (the parts, then the split operands). Constants: w10, w11, w16 = -log2(e) in three bf16
-// parts, w17 = c5 (bf16); bm12..bm15 = c4..c1, bm16 = 1 (fp32), bm17 = 0x7EF311C3.
+// (the parts, then split operands; w[2], w[3] one 512-bit register). Constants: w10,
+// w11, w16 = -log2(e) in three bf16 parts, w17 = c5 (bf16), x10 = 0x8000 in every 16-bit
+// lane; bm12..bm15 = c4..c1, bm16 = 1 (fp32), bm17 = 0xFEF311C3.
 //  ab = sum_k,j a_k b_j, t = sum_k a_k (c1 + c2 + c3): exact products, fp32 sums;
-//  2^t: k = round(t), f = t - k (exact) split into fh + fl, p = c4 + c5 f, then
-//    p <- c + p f for c = c3, c2, c1, 1 (p split, three exact products: Taylor of 2^f,
-//    remainder < 3.4e-6 at |f| = 1/2), k added to the exponent field;
-//  d = 1 + 2^t; y = 1/d: guess 0x7EF311C3 - bits(d) (< 13 %), three steps
-//    y <- y + y (1 - d y) (13 % -> 1.7 % -> 3e-4 -> 1e-7; the correction term's products
-//    are tiny, so the last step's error is the 3u of d y);
-//  out = ab y (split parts, three products).
+//  2^t: k = round(t), f = t - k (exact) split into fh + fl; 2^f = 1 + f (c1 + f (c2 +
+//    f (c3 + f (c4 + f c5)))) (Taylor, remainder < 3.4e-6 at |f| = 1/2) by Horner steps
+//    p <- c + p f: c4 + c5 fh and c3 + bf16(p) f (terms below 2^-20 of the result), the
+//    last three with p split (three exact products); k added to the exponent field;
+//  d = 1 + 2^t; z = -1/d: guess -(0x7EF311C3 - bits(d)) (< 13 %, the sign bit set by the
+//    constant), two steps z <- zh + zh bf16(1 + d zh) at bf16 level (13 % -> 2 % ->
+//    5e-4; the first with d's high part only), one step z <- z + z (1 + d z) with split
+//    products (the correction term is tiny, so its error is the 3u of d z);
+//  out = ab (-z) (split parts, three products).
 Ops silu_mul_ops(const Chain& c, size_t pa, size_t pb, bool split_out, int step) {
   const std::string &ab = c.acc[0], &x = c.acc[1], &k = c.acc[2], &T = c.acc[5];
   std::string p = c.acc[3], q = c.acc[4];
@@ -484,28 +487,38 @@ Ops silu_mul_ops(const Chain& c, size_t pa, size_t pb, bool split_out, int step)
   ops.push_back("VSUB.F " + x + ", " + x + ", " + p);
   ops.push_back("VCONV.S32.FP32 " + k + ", " + p + ", #23");
   split_ops(ops, x, w[0], w[1], T);
-  ops.push_back("VMUL.E.BF16 " + p + ", w17, " + w[0]);
-  ops.push_back("VMAC.E.BF16 " + p + ", " + p + ", w17, " + w[1]);
-  ops.push_back("VADD.F " + p + ", " + p + ", bm12");
-  for (const char* cc : {"bm13", "bm14", "bm15", "bm16"}) {
+  ops.push_back("VMAC.E.BF16 " + p + ", bm12, w17, " + w[0]);
+  ops.push_back("VCONV.BF16.FP32 " + w[2] + ", " + p);
+  ops.push_back("VMAC.E.BF16 " + q + ", bm13, " + w[2] + ", " + w[0]);
+  ops.push_back("VMAC.E.BF16 " + q + ", " + q + ", " + w[2] + ", " + w[1]);
+  std::swap(p, q);
+  for (const char* cc : {"bm14", "bm15", "bm16"}) {
     split_ops(ops, p, w[2], w[3], T);
     mul_split_ops(ops, q, cc, w[2], w[3], w[0], w[1]);
     std::swap(p, q);
   }
   ops.push_back("VADD.ACC32 " + x + ", " + p + ", " + k);
   ops.push_back("VADD.F " + x + ", " + x + ", bm16");
-  // y = 1 / d (d in x): y in p, d y and 1 - d y in q.
+  // z = -1/d (d in x, z in p, 1 + d z in q).
   split_ops(ops, x, w[0], w[1], T);
   ops.push_back("VSUB.ACC32 " + p + ", bm17, " + x);
-  for (int i = 0; i < 3; ++i) {
-    split_ops(ops, p, w[2], w[3], T);
-    mul_split_ops(ops, q, "", w[0], w[1], w[2], w[3]);
-    ops.push_back("VSUB.F " + q + ", bm16, " + q);
-    split_ops(ops, q, w[4], w[5], T);
-    mul_split_ops(ops, p, p, w[2], w[3], w[4], w[5]);
+  for (int i = 0; i < 2; ++i) {
+    ops.push_back("VCONV.BF16.FP32 " + w[2] + ", " + p);
+    ops.push_back("VCONV.FP32.BF16 " + p + ", " + w[2]);
+    ops.push_back("VMAC.E.BF16 " + q + ", bm16, " + w[0] + ", " + w[2]);
+    if (i == 1) ops.push_back("VMAC.E.BF16 " + q + ", " + q + ", " + w[1] + ", " + w[2]);
+    ops.push_back("VCONV.BF16.FP32 " + w[4] + ", " + q);
+    ops.push_back("VMAC.E.BF16 " + p + ", " + p + ", " + w[2] + ", " + w[4]);
   }
+  split_ops(ops, p, w[2], w[3], T);
+  mul_split_ops(ops, q, "bm16", w[0], w[1], w[2], w[3]);
+  split_ops(ops, q, w[4], w[5], T);
+  mul_split_ops(ops, p, p, w[2], w[3], w[4], w[5]);
+  // out = ab (-z): z's parts negated by flipping their sign bits (16-bit adds of 0x8000).
   split_ops(ops, ab, w[0], w[1], T);
   split_ops(ops, p, w[2], w[3], T);
+  const std::string zx = "x" + std::to_string(std::stoi(w[2].substr(1)) / 2);
+  ops.push_back("VADD.16 " + zx + ", " + zx + ", x10");
   mul_split_ops(ops, q, "", w[0], w[1], w[2], w[3]);
   store_output(ops, q, split_out, c.out, w[4], w[5], T, step);
   return ops;
@@ -691,7 +704,9 @@ std::string elementwise_stage(const ElementwiseStagePlan& p) {
       const_acc(t, "bm" + std::to_string(16 - n), fp32_bits(std::pow(ln2, n) / f), "c" + std::to_string(n) + " = ln2^" + std::to_string(n) + "/" + std::to_string(n) + "!");
     }
     const_acc(t, "bm16", fp32_bits(1.0), "1");
-    const_acc(t, "bm17", 0x7EF311C3u, "reciprocal guess constant");
+    const_acc(t, "bm17", 0xFEF311C3u, "reciprocal guess constant 0x7EF311C3 with the sign bit");
+    t.op("MOVXM r4, " + std::to_string(0x8000), "sign bit of a bf16 lane");
+    t.op("VBCST.16 x10, r4");
   };
   // Chains: Sum/ReLU: parts, split tmp; (hi, lo); ReLU's 512-bit register. SiLU*mul: see
   // silu_mul_ops.

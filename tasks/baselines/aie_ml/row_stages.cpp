@@ -100,11 +100,11 @@ std::string streams_problem(const Streams& s, const std::string& at) {
 }
 
 // Rows per block: the largest power of two dividing rows whose input and output blocks
-// stay within kTargetBlock (at least one row).
-int64_t choose_block_rows(const Streams& s) {
+// stay within kTargetBlock (at least one row, at most max_rows).
+int64_t choose_block_rows(const Streams& s, int64_t max_rows) {
   int64_t r = 1;
   const uint64_t row_in = s.in.size() * uint64_t(s.cols) * 2, row_out = s.out.size() * uint64_t(s.cols) * 2;
-  while (s.rows % (2 * r) == 0 && 2 * r * row_in <= kTargetBlock && 2 * r * row_out <= kTargetBlock) r *= 2;
+  while (2 * r <= max_rows && s.rows % (2 * r) == 0 && 2 * r * row_in <= kTargetBlock && 2 * r * row_out <= kTargetBlock) r *= 2;
   return r;
 }
 
@@ -352,7 +352,7 @@ SchedOp sched_op(const std::string& text) {
     if (m == "VMOV") o.slot = SchedOp::Move, o.latency = 2;
     else if (starts_with(m, "VMUL") || starts_with(m, "VMAC")) o.latency = 6;
     else if (starts_with(m, "VADD") || starts_with(m, "VSUB")) o.latency = 3;
-    else if (starts_with(m, "VCONV")) o.latency = 4;
+    else if (starts_with(m, "VCONV") || starts_with(m, "VUPS") || starts_with(m, "VSRS")) o.latency = 4;
     else o.latency = 2;  // valu: VMAX, VCLR
   }
   return o;
@@ -574,7 +574,7 @@ std::string rmsnorm_stage_problem(const RmsnormStagePlan& p) {
 std::string rmsnorm_stage(const RmsnormStagePlan& p) {
   if (const std::string problem = rmsnorm_stage_problem(p); !problem.empty()) throw std::invalid_argument(problem);
   Streams s = rmsnorm_streams(p);
-  s.block_rows = choose_block_rows(s);
+  s.block_rows = choose_block_rows(s, 16);  // one rs lane per row
   const size_t parts = s.in.size();
   const bool split_out = p.out.lo != 0, sum = p.sum.hi != 0, split_sum = sum && p.sum.lo != 0;
   const size_t sum_index = split_out ? 2 : 1;  // output matrix of sum's high part
@@ -612,13 +612,13 @@ std::string rmsnorm_stage(const RmsnormStagePlan& p) {
     const std::string &tmp = c.acc[4], &m = c.acc[5], &n = c.acc[6];
     if (parts == 1) {
       ops.push_back("VLDA " + c.w[0] + ", [" + c.in + "]" + post(step) + " ;; VLDB " + c.w[4] + ", [" + gp + "]" + post(step));
-      ops.push_back("VMUL.E.BF16 " + m + ", " + c.w[0] + ", w20");
-      ops.push_back("VMAC.E.BF16 " + m + ", " + m + ", " + c.w[0] + ", w21");
+      ops.push_back("VMUL.E.BF16 " + m + ", " + c.w[0] + ", w22");
+      ops.push_back("VMAC.E.BF16 " + m + ", " + m + ", " + c.w[0] + ", w18");
     } else {
       load_sum(ops, c, parts, step);
       ops.push_back("VLDB " + c.w[4] + ", [" + gp + "]" + post(step));
       split_ops(ops, c.acc[0], c.w[0], c.w[1], tmp);
-      mul_split_ops(ops, m, "", c.w[0], c.w[1], "w20", "w21");
+      mul_split_ops(ops, m, "", c.w[0], c.w[1], "w22", "w18");
     }
     split_ops(ops, m, c.w[2], c.w[3], tmp);
     ops.push_back("VMUL.E.BF16 " + n + ", " + c.w[2] + ", " + c.w[4]);
@@ -627,19 +627,22 @@ std::string rmsnorm_stage(const RmsnormStagePlan& p) {
     return ops;
   };
   auto setup = [&](KernelText& t) {
-    t.comment("n eps, log2(n) << 23 (exponent step of 1/n), zeros; gamma");
+    t.comment("n eps, (log2(n) + 1) << 23 (exponent step of 1/(2n)); gamma");
     const_acc(t, "bm16", fp32_bits(p.eps * double(p.cols)), "n eps");
-    const_acc(t, "bm17", uint32_t(log2n) << 23, "log2(n) << 23");
-    t.op("VCLR x9", "w19 = zeros (low part of a one-part sum)");
+    const_acc(t, "bm17", uint32_t(log2n + 1) << 23, "(log2(n) + 1) << 23");
     t.op("MOVXM r13, " + std::to_string(p.cols * 2), "bytes per row");
     t.op("MOVXM r16, " + std::to_string(sum_index * s.stride()), "sum's offset in the output block");
     t.op("ACQ " + lock(kGammaFull) + ", 1", "gamma has arrived");
   };
   auto body = [&](KernelText& t) {
+    t.op("VCLR x9", "w19 = zeros (low part of a one-part sum)");
+    t.op("MOVXM r4, " + std::to_string(fp32_bits(1.0)));
+    t.op("VBCST.32 x5, r4", "x5 lane r = the row's sum of squares (1.0 in unused lanes)");
     t.op("MOV r12, r20", "row of the input block");
     t.op("MOV r14, r22", "row of the output block");
     t.op("MOVXM r11, " + std::to_string(s.block_rows - 1), "rows left - 1");
-    t.label("row");
+    t.op("MOV r27, #0", "row index");
+    t.label("row_squares");
     pointer_pair(t, "r12", "p0", "p4", two);
     t.op("ADD r15, r14, r16", "sum outputs of the row");
     pointer_pair(t, "r15", "p3", "p7", two);
@@ -648,18 +651,58 @@ std::string rmsnorm_stage(const RmsnormStagePlan& p) {
     loop(t, "squares", vectors / chains, zip(squares(a1), two ? squares(b1) : Ops{}));
     if (two) t.op("VADD.F bm10, bm10, bm5");
     reduce_sum_fp32(t, "bm10", "bm7");
-    t.op("VADD.F bm10, bm10, bm16", "ss + n eps");
-    t.op("VSUB.ACC32 bm10, bm10, bm17", "mean + eps = (ss + n eps) / n (exponent field)");
-    rsqrt_uniform(t, "bm11", "bm10");
-    split(t, "bm11", "w20", "w21", "bm7");
+    t.op("VMOV x6, bm10");
+    t.op("VEXTRACT.S32 r25, x6, #0");
+    t.op("VINSERT.32 x5, r27, r25");
+    t.op("ADD r27, r27, #1");
+    t.op("ADD r12, r12, r13");
+    t.op("ADD r14, r14, r13");
+    t.op("JNZD r11, r11, row_squares");
+    t.comment("rs = 1 / sqrt(ss / n + eps) for every row of the block at once (one lane per row)");
+    const_acc(t, "bm9", 0x5EF759DFu, "0x5F3759DF - (1 << 22): the guess constant for h = v / 2");
+    const_acc(t, "bm8", fp32_bits(0.5), "0.5");
+    {
+      Ops ops;
+      ops.push_back("VMOV bm0, x5");
+      ops.push_back("VADD.F bm0, bm0, bm16");
+      ops.push_back("VSUB.ACC32 bm1, bm0, bm17");  // h = (ss + n eps) / (2 n): exact
+      ops.push_back("VMOV x6, bm1");
+      ops.push_back("VUPS.S64.S32 cm2, x6, #0");
+      ops.push_back("VSRS.S32.S64 x6, cm2, #1");
+      ops.push_back("VMOV bm2, x6");
+      ops.push_back("VSUB.ACC32 bm2, bm9, bm2");  // y0 = magic - bits(h) / 2 (< 3.5 %)
+      split_ops(ops, "bm1", "w0", "w1", "bm3");
+      for (int i = 0; i < 3; ++i) {  // y <- y + y (0.5 - h y^2): 3.5 % -> 1.8e-3 -> 5e-6 -> 4e-11
+        split_ops(ops, "bm2", "w2", "w3", "bm3");
+        mul_split_ops(ops, "bm6", "", "w2", "w3", "w2", "w3");
+        split_ops(ops, "bm6", "w4", "w5", "bm3");
+        mul_split_ops(ops, "bm7", "", "w0", "w1", "w4", "w5");
+        ops.push_back("VSUB.F bm7, bm8, bm7");
+        split_ops(ops, "bm7", "w6", "w7", "bm3");
+        mul_split_ops(ops, "bm2", "bm2", "w2", "w3", "w6", "w7");
+      }
+      split_ops(ops, "bm2", "w20", "w21", "bm3");
+      for (const std::string& b : schedule(ops)) t.op(b);
+    }
+    t.op("MOV r12, r20");
+    t.op("MOV r14, r22");
+    t.op("MOVXM r11, " + std::to_string(s.block_rows - 1));
+    t.op("MOV r27, #0");
+    t.label("row_normalise");
+    t.op("VEXTRACT.U16 r25, x10, r27", "the row's rs: high part");
+    t.op("VBCST.16 x11, r25");
+    t.op("ADD r28, r27, #16");
+    t.op("VEXTRACT.U16 r26, x10, r28", "low part");
+    t.op("VBCST.16 x9, r26");
     pointer_pair(t, "r12", "p0", "p4", two);
     pointer_pair(t, "r14", "p1", "p5", two);
     t.op("MOVXM r24, " + hex(kOwn + kGamma));
     pointer_pair(t, "r24", "p2", "p6", two);
     loop(t, "normalise", vectors / chains, zip(normalise(a2, gamma_ptr[0]), two ? normalise(b2, gamma_ptr[1]) : Ops{}));
+    t.op("ADD r27, r27, #1");
     t.op("ADD r12, r12, r13");
     t.op("ADD r14, r14, r13");
-    t.op("JNZD r11, r11, row");
+    t.op("JNZD r11, r11, row_normalise");
   };
   std::string title = "RMSNorm stage: " + std::to_string(parts) + " input part(s), n " + (split_out ? "hi + lo" : "bf16");
   if (sum) title += std::string(", sum ") + (split_sum ? "hi + lo" : "bf16");
@@ -681,7 +724,7 @@ std::string elementwise_stage_problem(const ElementwiseStagePlan& p) {
 std::string elementwise_stage(const ElementwiseStagePlan& p) {
   if (const std::string problem = elementwise_stage_problem(p); !problem.empty()) throw std::invalid_argument(problem);
   Streams s = elementwise_streams(p);
-  s.block_rows = choose_block_rows(s);
+  s.block_rows = choose_block_rows(s, s.rows);
   const bool split_out = p.out.lo != 0;
   const size_t pa = p.a.size(), pb = p.b.size();
   const uint64_t vectors = uint64_t(s.block_rows * s.cols) / 16;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -198,6 +199,22 @@ TEST(AieMlMatmulSplit, DecoderShapesWithTwoPartsAndSplitOutput) {
                                      " N=" + std::to_string(N));
     }
   }
+}
+
+// The shared-B core pairs row groups (g, g + G/2) of a strip's G groups: M = 24 gives
+// G = 6 (three pairs), K = 16 one loop iteration (two k blocks); M = 12 (G = 3) cannot
+// pair and takes the stacked path (B' = [W; W], depth 2K); M = 4 (G = 1) likewise.
+TEST(AieMlMatmulSplit, GroupPairingEdges) {
+  for (const auto& [M, K, N] : {std::tuple<int64_t, int64_t, int64_t>{24, 64, 32}, {8, 16, 32}, {12, 64, 64}, {4, 32, 32}}) {
+    const MatmulPlan p = decoder_plan(M, K, N);
+    expect_exact_split_product(p, split_activation_times_weight(M, K, N, uint32_t(M + K)),
+                               "M=" + std::to_string(M) + " K=2x" + std::to_string(K) + " N=" + std::to_string(N));
+  }
+  // Shared B: the tiles' B steps are K x 8 (M = 24: 64 x 8 bf16 = 1 KB); stacked: 2K x 8.
+  EXPECT_NE(matmul_kernel(decoder_plan(24, 64, 32)).find("{name: t_b0_0_0, tile: [0, 0], address: 32768, size: 1024}"),
+            std::string::npos);
+  EXPECT_NE(matmul_kernel(decoder_plan(12, 64, 64)).find("{name: t_b0_0_0, tile: [0, 0], address: 32768, size: 2048}"),
+            std::string::npos);
 }
 
 // General K-stacking (different B parts) at an attention-projection shape: M = s, K = h,

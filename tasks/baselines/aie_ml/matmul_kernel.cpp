@@ -48,13 +48,6 @@ constexpr uint32_t kMemAIn = 5, kMemAOut = 0, kMemBIn = 0, kMemBOut = 4, kMemCOu
 int64_t part_count(const MatmulPlan& p) { return p.a_parts.empty() ? 1 : int64_t(p.a_parts.size()); }
 int64_t stacked_k(const MatmulPlan& p) { return part_count(p) * p.K; }
 bool split_output(const MatmulPlan& p) { return p.c_lo_offset != 0; }
-// Two A parts times one B (a split activation times a bf16 weight: b_parts {W, W}): the
-// tiles get B once (depth K) and A as [k block][part][4 rows][8 bf16], and the core
-// multiplies each B block by both A parts (core_program_shared_b).
-bool shared_b(const MatmulPlan& p) { return p.a_parts.size() == 2 && p.b_parts[0] == p.b_parts[1]; }
-// Rows of B the tiles see per step.
-int64_t b_depth(const MatmulPlan& p) { return shared_b(p) ? p.K : stacked_k(p); }
-
 struct Geometry {
   int64_t mr = 0;      // A rows per tile strip
   uint32_t a_buffers = 2;  // tile A strip buffers: ping/pong when a strip fits 16 KB
@@ -84,6 +77,16 @@ Geometry geometry(const MatmulPlan& p) {
   g.bsteps = g.ncol / g.wb;
   return g;
 }
+
+// Two A parts times one B (a split activation times a bf16 weight: b_parts {W, W}) with
+// an even number of row groups per strip: the tiles get B once (depth K) and A as
+// [row group][k block][part][4 rows][8 bf16], and the core multiplies each B block by
+// both parts of two row groups (core_program_shared_b). Otherwise B' = [B; B].
+bool shared_b(const MatmulPlan& p) {
+  return p.a_parts.size() == 2 && p.b_parts[0] == p.b_parts[1] && geometry(p).mr % 8 == 0;
+}
+// Rows of B the tiles see per step.
+int64_t b_depth(const MatmulPlan& p) { return shared_b(p) ? p.K : stacked_k(p); }
 
 // The group's two 4x4 fp32 blocks (bm0, bm1) stored at [p2] as bf16, or, split, as
 // their high parts at [p2] and low parts at [p3].
@@ -187,16 +190,21 @@ std::string core_program(const MatmulPlan& p, const Geometry& g, uint32_t c, uin
   return s.str();
 }
 
-// The program of tile (c, r) for shared_b plans: per group of 4 rows, each 8 x 8 block of
-// B (B0, B1: its two 8x4 halves) multiplies the hi and the lo 4x8 blocks of A, four
-// VMACs per k block, into bm0..bm3 (even k blocks) and bm4..bm7 (odd ones) so an
-// accumulator is reused every 6 bundles (VMAC latency 6). Software-pipelined: the k
-// blocks of the next iteration load while this one multiplies, one A load (VLDA) and one
-// B load (VLDB) per bundle (different banks), each register reloaded in or after the
-// bundle of its last read (bundles read the old registers) and at least 7 bundles
-// (load latency) before its next use. 12 bundles per two k blocks, no stalls in the loop.
+// The program of tile (c, r) for shared_b plans. Row groups go in pairs (g, g + G/2) of
+// the strip's G groups (pointers p0/p4 for A, p2/p5 C, p3/p6 C low): per k block, each
+// 8x8 B block (its 8x4 halves B0, B1) multiplies the hi and lo 4x8 A blocks of both
+// groups, eight VMACs into bm0..bm3 (group g: hi B0, hi B1, lo B0, lo B1) and bm4..bm7
+// (group g + G/2), so an accumulator is reused every 8 bundles (VMAC latency 6).
+// Software-pipelined over two register sets (even / odd k blocks, 6 x registers each:
+// A hi, A lo of both groups, B0, B1): a set is reloaded with the k block two ahead while
+// the other set multiplies, one A load per bundle and a B load in four of them (A and B
+// live in different banks: no conflicts), each register reloaded no earlier than the
+// bundle of its last read (bundles read the old registers) and at least 7 bundles (load
+// latency) before its next read. 16 bundles, 16 VMACs per two k blocks; the last
+// iteration's loads read past the group (harmless reads inside the tile's memory).
 std::string core_program_shared_b(const MatmulPlan& p, const Geometry& g, uint32_t c, uint32_t r) {
-  const int64_t pairs = p.K / 16, groups = g.mr / 4;  // k-block pairs per group
+  const int64_t pairs = p.K / 16, groups = g.mr / 4, half_groups = groups / 2;
+  const int64_t a_group = 4 * stacked_k(p) * 2, c_group = kNt * 8;  // bytes per row group
   const bool split = split_output(p);
   KernelText t;
   t.op("MOVXM r20, " + hex(kCoreOwn + kTileA[0]), "current A, B, C buffers and their ping^pong toggles");
@@ -206,10 +214,10 @@ std::string core_program_shared_b(const MatmulPlan& p, const Geometry& g, uint32
   t.op("MOVXM r24, " + hex(kTileB[0] ^ kTileB[1]));
   t.op("MOVXM r25, " + hex(kTileC[0] ^ kTileC[1]));
   if (split) t.op("MOVXM r28, " + hex(kCoreOwn + kTileCLo[0]), "current C low-part buffer (toggles with r25)");
-  if (pairs > 1) {
-    t.op("MOVXM ls, kloop");
-    t.op("MOVXM le, kend");
-  }
+  t.op("MOVXM r13, " + std::to_string(half_groups * a_group), "A and C bytes to the second group of a pair");
+  t.op("MOVXM r14, " + std::to_string(half_groups * c_group));
+  t.op("MOVXM ls, kloop");
+  t.op("MOVXM le, kend");
   t.op("MOVXM r10, " + std::to_string(g.strips - 1), "strips left");
   t.label("strip");
   t.op("ACQ " + std::to_string(48 + kAFull) + ", 1");
@@ -217,82 +225,134 @@ std::string core_program_shared_b(const MatmulPlan& p, const Geometry& g, uint32
   t.label("step");
   t.op("ACQ " + std::to_string(48 + kBFull) + ", 1");
   t.op("ACQ " + std::to_string(48 + kCEmpty) + ", 1");
-  t.op("MOV p0, r20");
+  t.op("ADD r7, r20, r13 ;; MOV p0, r20");
+  t.op("ADD r8, r22, r14 ;; MOV p4, r7");
   t.op("MOV p2, r22");
-  if (split) t.op("MOV p3, r28");
-  t.op("MOVXM r12, " + std::to_string(groups - 1), "row groups left");
-  t.label("group");
-  t.op("MOV p1, r21");
-  // Set s (k block parity) of registers: A hi x(4s), A lo x(4s+1), B0 x(4s+2), B1 x(4s+3);
-  // in w halves: A hi w(8s), w(8s+1), A lo w(8s+2), w(8s+3), B0 w(8s+4), w(8s+5), B1 w(8s+6), w(8s+7).
-  const auto w = [](int set, int i) { return "w" + std::to_string(8 * set + i); };
-  const auto x = [](int set, int i) { return "x" + std::to_string(4 * set + i); };
-  const auto bm = [](int set, int i) { return "bm" + std::to_string(4 * set + i); };
-  // Loads of one set: A k block at A offset `a`, B at `b` (bytes from p0, p1).
-  const auto a_ld = [&](int set, int i, int64_t a) { return "VLDA " + w(set, i) + ", [p0, #" + std::to_string(a + 32 * i) + "]"; };
-  const auto b_ld = [&](int set, int i, int64_t b) {
-    return "VLDB " + w(set, 4 + i) + ", [p1, #" + std::to_string(b + 32 * i) + "]";
-  };
-  const auto vmac = [&](int set, int i) {
-    static const int a_of[4] = {0, 0, 1, 1}, b_of[4] = {2, 3, 2, 3};  // hi B0, hi B1, lo B0, lo B1
-    return "VMAC.BF16 " + bm(set, i) + ", " + bm(set, i) + ", " + x(set, a_of[i]) + ", " + x(set, b_of[i]);
-  };
-  // Prologue: k blocks 0 and 1 into sets 0 and 1, accumulators cleared alongside.
-  for (int set = 0; set < 2; ++set)
-    for (int i = 0; i < 4; ++i)
-      t.op(a_ld(set, i, 128 * set) + " ;; " + b_ld(set, i, 128 * set) + " ;; VCLR " + bm(set, i),
-           set == 0 && i == 0 ? "k blocks 0, 1: A [hi | lo], B [B0 | B1]" : "");
-  // One half-iteration: the set's four VMACs at positions 0..3 and, after each
-  // register's last read (A hi at 1, B0 at 2, A lo and B1 at 3), its reload from the k
-  // block two ahead (the pointers have already moved 256 bytes on).
-  const auto half = [&](int set, bool loads) {
-    std::vector<std::string> b(6);
-    for (int i = 0; i < 4; ++i) b[i] = vmac(set, i);
-    if (loads) {
-      const int64_t o = 128 * set;
-      const std::string l[6] = {"", a_ld(set, 0, o), a_ld(set, 1, o) + " ;; " + b_ld(set, 0, o),
-                                a_ld(set, 2, o) + " ;; " + b_ld(set, 1, o), a_ld(set, 3, o) + " ;; " + b_ld(set, 2, o),
-                                b_ld(set, 3, o)};
-      for (int i = 0; i < 6; ++i) b[i] = l[i].empty() ? b[i] : b[i].empty() ? l[i] : l[i] + " ;; " + b[i];
-    }
-    return b;
-  };
-  if (pairs > 1) {
-    t.op("MOVXM lc, " + std::to_string(pairs - 1), std::to_string(pairs - 1) + " iterations, then the last pair");
-    t.label("kloop");
-    std::vector<std::string> body = half(0, true), second = half(1, true);
-    body.insert(body.end(), second.begin(), second.end());
-    body[0] = "PADDA [p0], #256 ;; PADDB [p1], #256 ;; " + body[0];
-    for (size_t i = 0; i + 1 < body.size(); ++i) t.op(body[i]);
-    t.label("kend");
-    t.op(body.back());
+  t.op("MOV p5, r8");
+  if (split) {
+    t.op("ADD r9, r28, r14 ;; MOV p3, r28");
+    t.op("MOV p6, r9");
   }
-  // The last pair: multiplies only; p0 moves on to the next group's A.
+  t.op("MOVXM r12, " + std::to_string(half_groups - 1), "group pairs left");
+  t.label("group");
+  // Set s registers: x(6s + i), i = 0 A hi, 1 A lo (group g), 2 A hi, 3 A lo (g + G/2),
+  // 4 B0, 5 B1; each x is w(12s + 2i) (first 32 bytes) and w(12s + 2i + 1).
+  const auto xr = [](int set, int i) { return "x" + std::to_string(6 * set + i); };
+  const auto wr = [](int set, int i, int h) { return "w" + std::to_string(12 * set + 2 * i + h); };
+  const auto vmac = [&](int set, int j) {  // j = 0..7: group j / 4, part (j / 2) % 2, B half j % 2
+    const int a = 2 * (j / 4) + (j / 2) % 2, b = 4 + j % 2;
+    return "VMAC.BF16 bm" + std::to_string(j) + ", bm" + std::to_string(j) + ", " + xr(set, a) + ", " + xr(set, b);
+  };
+  // A register i's data: group pointer p0 (i < 2) or p4, part i % 2 at 64 bytes; B half
+  // i - 4 at 64 bytes from p1. `block` counts k blocks from the pointer's base.
+  struct Load {
+    int i, h;  // register (0..5) and its 32-byte half
+  };
+  const auto target = [](const Load& l, int64_t block) {
+    return block * 128 + (l.i < 4 ? (l.i % 2) * 64 : (l.i - 4) * 64) + 32 * l.h;
+  };
+  const auto ptr = [](const Load& l) { return l.i < 2 ? "p0" : l.i < 4 ? "p4" : "p1"; };
+  // Reload positions of a set, counted from its first VMAC (0..7; 8, 9 fall in the next
+  // half-iteration's first bundles): A hi g at 1, 2, A lo g at 3, 4, A hi g' at 5, 6,
+  // A lo g' at 7, 8; B0 at 6, 7, B1 at 8, 9. Each is at or after the register's last read
+  // (A hi g: 1, A lo g: 3, A hi g': 5, A lo g': 7, B0: 6, B1: 7) and 7+ before its next
+  // read 16 later (first reads 0, 2, 4, 6, 0, 1).
+  const std::vector<std::pair<int, Load>> reload = {{1, {0, 0}}, {2, {0, 1}}, {3, {1, 0}}, {4, {1, 1}},
+                                                    {5, {2, 0}}, {6, {2, 1}}, {7, {3, 0}}, {8, {3, 1}},
+                                                    {6, {4, 0}}, {7, {4, 1}}, {8, {5, 0}}, {9, {5, 1}}};
+  // Prologue: k block 0 into set 0 and block 1 into set 1 (except the loads the first
+  // iteration issues itself: set 1's positions 8, 9), two loads per bundle (either unit),
+  // accumulators cleared alongside.
+  std::vector<std::string> pro;
   for (int set = 0; set < 2; ++set)
-    for (int i = 0; i < 4; ++i) t.op(set == 0 && i == 0 ? "PADDA [p0], #256 ;; " + vmac(set, i) : vmac(set, i));
-  t.op("VADD.F bm0, bm0, bm2", "hi + lo, per k-block parity, then both parities");
+    for (const auto& [pos, l] : reload)
+      if (set == 0 || pos < 8)
+        pro.push_back(wr(set, l.i, l.h) + ", [" + ptr(l) + ", #" + std::to_string(target(l, set)) + "]");
+  t.op("MOV p1, r21");
+  for (size_t i = 0; i < pro.size(); i += 2) {
+    std::string b = "VLDA " + pro[i];
+    if (i + 1 < pro.size()) b += " ;; VLDB " + pro[i + 1];
+    if (i / 2 < 8) b += " ;; VCLR bm" + std::to_string(i / 2);
+    t.op(b, i == 0 ? "k blocks 0 and 1" : "");
+  }
+  for (size_t j = (pro.size() + 1) / 2; j < 8; ++j) t.op("VCLR bm" + std::to_string(j));
+  // The loop body: bundle q has set (q / 8)'s VMAC q % 8 and the reloads due then; the
+  // pointers step 256 bytes (two k blocks) at bundles 0 (p0), 1 (p4), 2 (p1) through the
+  // store unit's AGU, so loads after the step see base + 256.
+  std::vector<std::string> body(16);
+  const int step_at[3] = {0, 1, 2};  // p0, p4, p1
+  for (int q = 0; q < 16; ++q) {
+    std::vector<std::string> ops;
+    for (int set = 0; set < 2; ++set)
+      for (const auto& [pos, l] : reload) {
+        const int at = (8 * set + pos) % 16;
+        if (at != q) continue;
+        // Set 0 reloads k block 2i + 2; set 1 reloads 2i + 3 at positions < 8 and, in the
+        // next iteration's first bundles (q < 8), the current iteration's block 2i + 1.
+        const int64_t block = set == 0 ? 2 : (8 + pos < 16 ? 3 : 1);
+        const int pi = l.i < 2 ? 0 : l.i < 4 ? 1 : 2;
+        const int64_t off = target(l, block) - (q > step_at[pi] ? 256 : 0);
+        ops.push_back(std::string(l.i < 4 ? "VLDA " : "VLDB ") + wr(set, l.i, l.h) + ", [" + ptr(l) + ", #" +
+                      std::to_string(off) + "]");
+      }
+    if (q == step_at[0]) ops.push_back("PADDS [p0], #256");
+    if (q == step_at[1]) ops.push_back("PADDS [p4], #256");
+    if (q == step_at[2]) ops.push_back("PADDS [p1], #256");
+    ops.push_back(vmac(q / 8, q % 8));
+    std::string b;
+    for (const auto& o : ops) b += (b.empty() ? "" : " ;; ") + o;
+    body[q] = b;
+  }
+  t.op("MOVXM lc, " + std::to_string(pairs), std::to_string(pairs) + " iterations of two k blocks");
+  t.label("kloop");
+  for (int q = 0; q < 15; ++q) t.op(body[q]);
+  t.label("kend");
+  t.op(body[15]);
+  // hi + lo partial sums, then the two groups' results (p0, p4 are already on the next pair).
+  t.op("VADD.F bm0, bm0, bm2", "hi + lo products");
   t.op("VADD.F bm1, bm1, bm3");
   t.op("VADD.F bm4, bm4, bm6");
   t.op("VADD.F bm5, bm5, bm7");
-  t.op("VADD.F bm0, bm0, bm4");
-  t.op("VADD.F bm1, bm1, bm5");
-  std::ostringstream s;
-  s << ".tile " << c << " " << r << "\n" << t.str();
-  store_result(s, split);
-  KernelText e;
-  e.op("JNZD r12, r12, group");
-  e.op("REL " + std::to_string(48 + kCFull) + ", 1");
-  e.op("REL " + std::to_string(48 + kBEmpty) + ", 1");
-  e.op("XOR r21, r21, r24");
-  e.op("XOR r22, r22, r25");
-  if (split) e.op("XOR r28, r28, r25");
-  e.op("JNZD r11, r11, step");
-  e.op("REL " + std::to_string(48 + kAEmpty) + ", 1");
-  e.op("XOR r20, r20, r23");
-  e.op("JNZD r10, r10, strip");
-  e.op("DONE");
-  s << e.str();
-  return s.str();
+  if (split) {
+    // hi = bf16(acc), lo = bf16(acc - hi) (fp_steps.h split(), four accumulators interleaved).
+    t.op("VCONV.BF16.FP32 w12, bm0", "high parts");
+    t.op("VCONV.BF16.FP32 w14, bm1");
+    t.op("VCONV.BF16.FP32 w16, bm4");
+    t.op("VCONV.BF16.FP32 w18, bm5");
+    t.op("VCONV.FP32.BF16 bm2, w12 ;; VST w12, [p2], #32");
+    t.op("VCONV.FP32.BF16 bm3, w14 ;; VST w14, [p2], #32");
+    t.op("VCONV.FP32.BF16 bm6, w16 ;; VST w16, [p5], #32");
+    t.op("VCONV.FP32.BF16 bm7, w18 ;; VST w18, [p5], #32");
+    t.op("VSUB.F bm2, bm0, bm2", "what the high parts miss (exact in fp32)");
+    t.op("VSUB.F bm3, bm1, bm3");
+    t.op("VSUB.F bm6, bm4, bm6");
+    t.op("VSUB.F bm7, bm5, bm7");
+    t.op("VCONV.BF16.FP32 w13, bm2", "low parts");
+    t.op("VCONV.BF16.FP32 w15, bm3");
+    t.op("VCONV.BF16.FP32 w17, bm6");
+    t.op("VCONV.BF16.FP32 w19, bm7");
+    t.op("VST w13, [p3], #32");
+    t.op("VST w15, [p3], #32");
+    t.op("VST w17, [p6], #32");
+    t.op("VST w19, [p6], #32");
+  } else {
+    t.op("VST.CONV.BF16.FP32 bm0, [p2], #32");
+    t.op("VST.CONV.BF16.FP32 bm1, [p2], #32");
+    t.op("VST.CONV.BF16.FP32 bm4, [p5], #32");
+    t.op("VST.CONV.BF16.FP32 bm5, [p5], #32");
+  }
+  t.op("JNZD r12, r12, group");
+  t.op("REL " + std::to_string(48 + kCFull) + ", 1");
+  t.op("REL " + std::to_string(48 + kBEmpty) + ", 1");
+  t.op("XOR r21, r21, r24");
+  t.op("XOR r22, r22, r25");
+  if (split) t.op("XOR r28, r28, r25");
+  t.op("JNZD r11, r11, step");
+  t.op("REL " + std::to_string(48 + kAEmpty) + ", 1");
+  t.op("XOR r20, r20, r23");
+  t.op("JNZD r10, r10, strip");
+  t.op("DONE");
+  return ".tile " + std::to_string(c) + " " + std::to_string(r) + "\n" + t.str();
 }
 
 }  // namespace

@@ -37,6 +37,8 @@
 #include "tasks/baselines/aie_ml/split_attention.h"
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -89,51 +91,331 @@ std::string addr(uint32_t a) { return std::to_string(kOwn + a); }
 std::string lock(int id) { return std::to_string(48 + id); }
 std::string num(int64_t v) { return std::to_string(v); }
 
-// dst = 2^t to about 1e-5 relative (the cubic of fp_steps.h has 7e-4): k = round(t),
-// f = t - k as bf16 high + low, 2^f by the degree-5 Taylor polynomial (|error| < 2.4e-6 at
-// |f| = 1/2) in fp32 Horner steps keeping three of the four hi/lo products. Needs c5 (bf16)
-// in w16 and c4, c3 in bm0, bm2; c2, c1, 1 are fp_constants' bm12..bm14. dst may be src;
-// uses bm3..bm8, w2..w5. (The same steps as attention_tasks.cpp's exp2_precise.)
-void exp2_precise(KernelText& t, const std::string& dst, const std::string& src) {
-  t.op("VCONV.S32.FP32 bm3, " + src + ", #0", "k = round(t)");
-  t.op("VCONV.FP32.S32 bm4, bm3");
-  t.op("VSUB.F bm5, " + src + ", bm4", "f = t - k (exact)");
-  split(t, "bm5", "w2", "w3", "bm7");
-  t.op("VMOV bm6, bm0", "c4 + c5 f");
-  t.op("VMAC.E.BF16 bm6, bm6, w16, w2");
-  t.op("VMAC.E.BF16 bm6, bm6, w16, w3");
-  for (const char* c : {"bm2", "bm12", "bm13", "bm14"}) {
-    split(t, "bm6", "w4", "w5", "bm7");
-    t.op(std::string("VMOV bm8, ") + c, "c_n + p f");
-    t.op("VMAC.E.BF16 bm8, bm8, w4, w2");
-    t.op("VMAC.E.BF16 bm8, bm8, w5, w2");
-    t.op("VMAC.E.BF16 bm8, bm8, w4, w3");
-    t.op("VMOV bm6, bm8");
-  }
-  t.op("VCONV.S32.FP32 bm3, bm4, #23", "k << 23");
-  t.op("VADD.ACC32 " + dst + ", bm6, bm3", "2^k 2^f: add k to the exponent field");
+// ---------------------------------------------------------------------------------------
+// A list scheduler for straight-line code: slot ops in program order are packed into
+// bundles (one op per slot) by their register and memory dependences, longest latency
+// path first. Only speed depends on it: the platform interlocks every latency, so the
+// latencies below (isa/aie_ml/aie_ml.yaml's table) are estimates, while the dependences
+// (read after write, write after read, write after write on every register view, loads
+// against stores) keep program semantics.
+enum Slot { kLda, kLdb, kSt, kAlu, kVec, kMv, kSlots };
+
+bool starts(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+
+int slot_of(const std::string& mn) {
+  if (starts(mn, "VLDA") || starts(mn, "LDA") || mn == "PADDA") return kLda;
+  if (mn == "VLDB" || mn == "PADDB") return kLdb;
+  if (starts(mn, "VST") || starts(mn, "ST.") || mn == "ST" || mn == "PADDS") return kSt;
+  if (mn == "MOV" || mn == "MOVX" || mn == "MOVXM" || mn == "VMOV") return kMv;
+  if (mn[0] == 'V') return kVec;
+  return kAlu;
 }
 
-// bm (16 fp32 lanes) = am pair: "bmN" -> "am2N", "am2N+1".
-std::string am_lo(int bm) { return "am" + num(2 * bm); }
-std::string am_hi(int bm) { return "am" + num(2 * bm + 1); }
+int latency_of(const std::string& mn) {
+  if (starts(mn, "VLDA") || starts(mn, "LDA") || mn == "VLDB") return 7;
+  if (starts(mn, "VMUL") || starts(mn, "VMAC") || starts(mn, "VMSC")) return 6;
+  if (starts(mn, "VADD.ACC") || starts(mn, "VSUB.ACC") || mn == "VADD.F" || mn == "VSUB.F") return 3;
+  if (starts(mn, "VCONV") || starts(mn, "VSRS") || starts(mn, "VUPS")) return 4;
+  if (mn == "MUL") return 2;
+  if (mn[0] == 'V') return 2;  // valu, vshuffle, vmov
+  return 1;
+}
+
+// The storage units a register name covers (x, y, bm, cm are views of w / am units).
+std::vector<std::string> units_of(const std::string& reg) {
+  size_t i = 0;
+  while (i < reg.size() && std::isalpha(static_cast<unsigned char>(reg[i]))) ++i;
+  const std::string cls = reg.substr(0, i), idx = reg.substr(i);
+  if (idx.empty() || idx.find_first_not_of("0123456789") != std::string::npos) return {};
+  const int n = std::stoi(idx);
+  std::vector<std::string> u;
+  if (cls == "w" || cls == "am") return {reg};
+  if (cls == "x") return {"w" + num(2 * n), "w" + num(2 * n + 1)};
+  if (cls == "y") return {"w" + num(4 * n), "w" + num(4 * n + 1), "w" + num(4 * n + 2), "w" + num(4 * n + 3)};
+  if (cls == "bm") return {"am" + num(2 * n), "am" + num(2 * n + 1)};
+  if (cls == "cm") return {"am" + num(4 * n), "am" + num(4 * n + 1), "am" + num(4 * n + 2), "am" + num(4 * n + 3)};
+  if (cls == "r" || cls == "p" || cls == "m" || cls == "s" || cls == "dn" || cls == "dj" || cls == "dc") return {reg};
+  return {};
+}
+
+std::string trim(const std::string& s) {
+  const size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+struct SchedOp {
+  std::string text, comment;
+  int slot = kAlu, latency = 1;
+  std::vector<std::string> reads, writes;
+};
+
+SchedOp analyse(const std::string& text, const std::string& comment) {
+  SchedOp o;
+  o.text = trim(text);
+  o.comment = comment;
+  const size_t sp = o.text.find(' ');
+  std::string mn = o.text.substr(0, sp);
+  for (char& c : mn) c = char(std::toupper(static_cast<unsigned char>(c)));
+  o.slot = slot_of(mn);
+  o.latency = latency_of(mn);
+  std::vector<std::string> operands;
+  if (sp != std::string::npos) {
+    std::string cur;
+    int depth = 0;
+    for (char c : o.text.substr(sp + 1)) {
+      if (c == '[') ++depth;
+      if (c == ']') --depth;
+      if (c == ',' && depth == 0) {
+        operands.push_back(trim(cur));
+        cur.clear();
+      } else {
+        cur += c;
+      }
+    }
+    operands.push_back(trim(cur));
+  }
+  const bool store = o.slot == kSt && mn != "PADDS";
+  const bool load = (o.slot == kLda || o.slot == kLdb) && !starts(mn, "PADD");
+  bool first_reg = true;
+  auto add = [](std::vector<std::string>& v, const std::vector<std::string>& u) { v.insert(v.end(), u.begin(), u.end()); };
+  for (size_t k = 0; k < operands.size(); ++k) {
+    const std::string& x = operands[k];
+    if (!x.empty() && x[0] == '[') {
+      // [pN], [pN, #imm], [pN, mK]; a following #imm / mK / dK operand post-modifies pN.
+      std::string inner = x.substr(1, x.find(']') - 1);
+      std::string ptr = trim(inner.substr(0, inner.find(',')));
+      add(o.reads, units_of(ptr));
+      if (inner.find(',') != std::string::npos) add(o.reads, units_of(trim(inner.substr(inner.find(',') + 1))));
+      if (k + 1 < operands.size()) add(o.writes, units_of(ptr));
+      continue;
+    }
+    const std::vector<std::string> u = units_of(x);
+    if (u.empty()) continue;
+    if (first_reg && !store && o.slot != kAlu) {
+      add(o.writes, u);
+      if (starts(mn, "VINSERT")) add(o.reads, u);
+    } else if (first_reg && o.slot == kAlu && mn != "ACQ" && mn != "REL" && !starts(mn, "J")) {
+      add(o.writes, u);
+    } else {
+      add(o.reads, u);
+    }
+    first_reg = false;
+  }
+  if (load) o.reads.push_back("MEM");
+  if (store) o.writes.push_back("MEM");
+  return o;
+}
+
+class Scheduler {
+ public:
+  void op(const std::string& bundle, const std::string& comment = "") {
+    // A pre-formed bundle is split into its slot ops (they are scheduled separately).
+    size_t at = 0;
+    bool first = true;
+    while (true) {
+      const size_t next = bundle.find(";;", at);
+      const std::string part = trim(bundle.substr(at, next == std::string::npos ? std::string::npos : next - at));
+      if (!part.empty() && part != "NOP") ops_.push_back(analyse(part, first ? comment : ""));
+      first = false;
+      if (next == std::string::npos) break;
+      at = next + 2;
+    }
+  }
+  // Straight-line KernelText output (fp_steps.h helpers): one op per line, comments dropped.
+  void absorb(const std::string& text) {
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+      std::string code = line;
+      // A comment starts with a single ';' (";;" separates slot ops).
+      for (size_t i = 0; i < code.size(); ++i)
+        if (code[i] == ';') {
+          if (i + 1 < code.size() && code[i + 1] == ';') {
+            ++i;
+            continue;
+          }
+          code = code.substr(0, i);
+          break;
+        }
+      code = trim(code);
+      if (code.empty()) continue;
+      if (code.back() == ':') throw std::logic_error("split attention scheduler: a label in straight-line code");
+      op(code);
+    }
+  }
+  // Emits the bundles; `tail_alu` (a branch) joins the last bundle when its alu slot is free
+  // (it must not touch the scheduled ops' registers); `loop_end` closes an open loop.
+  void emit(KernelText& t, const std::string& tail_alu = "", bool loop_end = false) {
+    const size_t n = ops_.size();
+    std::vector<std::vector<std::pair<size_t, int>>> preds(n);  // (pred, min distance)
+    std::map<std::string, size_t> last_write;
+    std::map<std::string, std::vector<size_t>> readers;
+    for (size_t j = 0; j < n; ++j) {
+      for (const auto& u : ops_[j].reads) {
+        const auto w = last_write.find(u);
+        if (w != last_write.end()) preds[j].push_back({w->second, ops_[w->second].latency});
+      }
+      for (const auto& u : ops_[j].writes) {
+        const auto w = last_write.find(u);
+        if (w != last_write.end()) preds[j].push_back({w->second, 1});
+        for (size_t r : readers[u])
+          if (r != j) preds[j].push_back({r, 0});
+      }
+      for (const auto& u : ops_[j].reads) readers[u].push_back(j);
+      for (const auto& u : ops_[j].writes) {
+        last_write[u] = j;
+        readers[u].clear();
+      }
+    }
+    std::vector<int> height(n, 0);
+    std::vector<std::vector<std::pair<size_t, int>>> succs(n);
+    for (size_t j = 0; j < n; ++j)
+      for (auto [p, d] : preds[j]) succs[p].push_back({j, d});
+    for (size_t i = n; i-- > 0;) {
+      height[i] = ops_[i].latency;
+      for (auto [s, d] : succs[i]) height[i] = std::max(height[i], d + height[s]);
+    }
+    std::vector<long> cycle(n, -1);
+    std::vector<std::vector<size_t>> bundles;
+    size_t placed = 0;
+    for (long c = 0; placed < n; ++c) {
+      std::vector<size_t> in_bundle;
+      bool used[kSlots] = {};
+      bool progress = true;
+      while (progress) {
+        progress = false;
+        size_t best = n;
+        for (size_t j = 0; j < n; ++j) {
+          if (cycle[j] >= 0 || used[ops_[j].slot]) continue;
+          bool ready = true;
+          for (auto [p, d] : preds[j])
+            if (cycle[p] < 0 || cycle[p] + d > c) {
+              ready = false;
+              break;
+            }
+          if (ready && (best == n || height[j] > height[best])) best = j;
+        }
+        if (best < n) {
+          cycle[best] = c;
+          used[ops_[best].slot] = true;
+          in_bundle.push_back(best);
+          ++placed;
+          progress = true;
+        }
+      }
+      if (!in_bundle.empty()) bundles.push_back(in_bundle);
+    }
+    for (size_t b = 0; b < bundles.size(); ++b) {
+      std::vector<size_t>& ops = bundles[b];
+      std::sort(ops.begin(), ops.end(), [&](size_t a, size_t c) { return ops_[a].slot < ops_[c].slot; });
+      std::string text, comment;
+      bool alu_used = false;
+      for (size_t j : ops) {
+        text += (text.empty() ? "" : " ;; ") + ops_[j].text;
+        if (!ops_[j].comment.empty()) comment += (comment.empty() ? "" : "; ") + ops_[j].comment;
+        alu_used = alu_used || ops_[j].slot == kAlu;
+      }
+      const bool last = b + 1 == bundles.size();
+      if (last && !tail_alu.empty() && !alu_used) text += " ;; " + tail_alu;
+      if (last && loop_end)
+        t.loop_last(text, comment);
+      else
+        t.op(text, comment);
+      if (last && !tail_alu.empty() && alu_used) t.op(tail_alu);
+    }
+    if (bundles.empty() && !tail_alu.empty()) t.op(tail_alu);
+    ops_.clear();
+  }
+
+ private:
+  std::vector<SchedOp> ops_;
+};
+
+// The fp_steps.h helpers write KernelText; these route their ops into a scheduler.
+template <typename F>
+void via_text(Scheduler& s, F&& emit) {
+  KernelText k;
+  emit(k);
+  s.absorb(k.str());
+}
+void split(Scheduler& s, const std::string& a, const std::string& hi, const std::string& lo, const std::string& tmp) {
+  via_text(s, [&](KernelText& k) { split(k, a, hi, lo, tmp); });
+}
+void mul_split(Scheduler& s, const std::string& dst, const std::string& ah, const std::string& al, const std::string& bh,
+               const std::string& bl) {
+  via_text(s, [&](KernelText& k) { mul_split(k, dst, ah, al, bh, bl); });
+}
+
 std::string bm(int i) { return "bm" + num(i); }
+std::string am(int i) { return "am" + num(i); }
 std::string w(int i) { return "w" + num(i); }
+
+// One key block's E = 2^((S - m) kappa), one of two chains the scheduler interleaves:
+// S (16 fp32) at [p2 + 64 j], E's bf16 high / low parts to [p3 + 32 j] / [p4 + 32 j],
+// sum += (E_hi + E_lo) w21 (w21: bf16 1.0 for keys < s, 0 for padding). 2^t to about
+// 1e-5 relative (the cubic of fp_steps.h has 7e-4): k = round(t), f = t - k as bf16 high +
+// low, 2^f by the degree-5 Taylor polynomial (|error| < 2.4e-6 at |f| = 1/2) in Horner
+// steps whose products keep three of the four hi/lo terms (the high part's products start
+// before the low part is known), then k is added to the exponent field (the steps of
+// attention_tasks.cpp's exp2_precise, regrouped). Constants: c5 (bf16) w16, c4 bm0, c3
+// bm2, c2 / c1 / 1 fp_constants' bm12..bm14, m bm17, kappa w17 / w18. Registers: three
+// accumulators v, b, c, the sum, x register xk for k << 23, vector registers fh, fl, ph, pl.
+struct ExpChain {
+  int v, b, c, sum, xk, fh, fl, ph, pl;
+};
+constexpr ExpChain kChainA{1, 3, 4, 8, 0, 2, 3, 4, 5}, kChainB{5, 6, 7, 9, 3, 8, 9, 10, 11};
+
+void exp_block(Scheduler& s, int j, const ExpChain& r) {
+  const std::string V = bm(r.v), B = bm(r.b), C = bm(r.c), ph = w(r.ph), pl = w(r.pl), fh = w(r.fh), fl = w(r.fl);
+  s.op("VLDA " + am(2 * r.v) + ", [p2, #" + num(64 * j) + "]", "S, 16 keys");
+  s.op("VLDB " + am(2 * r.v + 1) + ", [p2, #" + num(64 * j + 32) + "]");
+  s.op("VSUB.F " + V + ", " + V + ", bm17", "S - m");
+  split(s, V, ph, pl, B);
+  mul_split(s, V, ph, pl, "w17", "w18");
+  s.op("VCONV.S32.FP32 " + C + ", " + V + ", #0", "t = (S - m) kappa; k = round(t)");
+  s.op("VCONV.FP32.S32 " + C + ", " + C);
+  s.op("VSUB.F " + B + ", " + V + ", " + C, "f = t - k (exact)");
+  s.op("VCONV.S32.FP32 " + C + ", " + C + ", #23", "k << 23");
+  s.op("VMOV x" + num(r.xk) + ", " + C);
+  split(s, B, fh, fl, V);
+  s.op("VMAC.E.BF16 " + C + ", bm0, w16, " + fh, "p = c4 + c5 f");
+  s.op("VMAC.E.BF16 " + C + ", " + C + ", w16, " + fl);
+  std::string p = C, q = B;
+  const std::string tmp = V;
+  for (const char* cn : {"bm2", "bm12", "bm13", "bm14"}) {
+    s.op("VCONV.BF16.FP32 " + ph + ", " + p, std::string("p = ") + cn + " + p f");
+    s.op("VMAC.E.BF16 " + q + ", " + cn + ", " + ph + ", " + fh);
+    s.op("VCONV.FP32.BF16 " + tmp + ", " + ph);
+    s.op("VMAC.E.BF16 " + q + ", " + q + ", " + ph + ", " + fl);
+    s.op("VSUB.F " + tmp + ", " + p + ", " + tmp);
+    s.op("VCONV.BF16.FP32 " + pl + ", " + tmp);
+    s.op("VMAC.E.BF16 " + q + ", " + q + ", " + pl + ", " + fh);
+    std::swap(p, q);
+  }
+  s.op("VMOV " + q + ", x" + num(r.xk));
+  s.op("VADD.ACC32 " + V + ", " + p + ", " + q, "E = 2^k 2^f (k added to the exponent field)");
+  split(s, V, ph, pl, q);
+  s.op("VST " + ph + ", [p3, #" + num(32 * j) + "]", "E high part");
+  s.op("VST " + pl + ", [p4, #" + num(32 * j) + "]", "E low part");
+  s.op("VMAC.E.BF16 " + bm(r.sum) + ", " + bm(r.sum) + ", " + ph + ", w21", "sum of E over keys < s");
+  s.op("VMAC.E.BF16 " + bm(r.sum) + ", " + bm(r.sum) + ", " + pl + ", w21");
+}
 
 // Register use of the core program:
 //   r29 package base (core address), r26 / r27 / r28 its full / o_hi done / o_lo done
 //   lock ids, r20 heads left, r22 / r24 current q_hi / q_lo row, r23 rows left, r25 key
-//   blocks left, r13 / r14 broadcast sources, r4 / r9 temporaries, r10..r12, r15..r19
-//   the transpose and RoPE loops.
-//   w16 c5, w17 / w18 kappa high / low, w21 sum mask; bm12..bm16 fp_constants.
+//   block pairs left, r13..r16 broadcast sources, r4 / r9 / r10 temporaries, r11, r12,
+//   r16, r17, r19 and r0..r3, r5..r8 the transpose; w16 c5, w17 / w18 kappa high / low,
+//   w21 the key mask; bm12..bm16 fp_constants.
 
 // RoPE of one row of a split matrix (hi at [pa], lo at [pb]) with cos at [p4] and sin'
-// at [p5]; writes the rotated row back as hi + lo.
-void rope_row(KernelText& t, const Shape& sh, const std::string& pa, const std::string& pb) {
+// at [p5] (sin with the first half negated); writes the rotated row back as hi + lo.
+// Registers by `set` (0 for q, 1 for k) so the scheduler can overlap the two.
+void rope_row(Scheduler& t, const Shape& sh, const std::string& pa, const std::string& pb, int set) {
   if (sh.d == 16) {
+    // One register set for q and k (the x registers hold each row twice).
     t.op("VLDA w0, [" + pa + ", #0] ;; VLDB w1, [" + pa + ", #0]", "x_hi twice: x0 = x_hi : x_hi");
     t.op("VLDA w2, [" + pb + ", #0] ;; VLDB w3, [" + pb + ", #0]", "x_lo twice");
-    t.op("VLDA w4, [p4, #0] ;; VLDB w6, [p5, #0]", "cos, sin'");
     t.op("VSHIFT x4, x0, x0, #16", "w8 = rotate_half(x_hi) (8 lanes)");
     t.op("VSHIFT x5, x1, x1, #16", "w10 = rotate_half(x_lo)");
     t.op("VMUL.E.BF16 bm0, w0, w4", "x cos + rot(x) sin'");
@@ -145,30 +427,36 @@ void rope_row(KernelText& t, const Shape& sh, const std::string& pa, const std::
     t.op("VST w13, [" + pb + ", #0]", "y_lo");
     return;
   }
-  // d = 32: halves a (lanes 0..15) and b (16..31) are whole vectors.
-  t.op("VLDA w0, [" + pa + ", #0] ;; VLDB w1, [" + pa + ", #32]", "a_hi, b_hi");
-  t.op("VLDA w2, [" + pb + ", #0] ;; VLDB w3, [" + pb + ", #32]", "a_lo, b_lo");
-  t.op("VLDA w4, [p4, #0] ;; VLDB w5, [p4, #32]", "cos halves");
-  t.op("VLDA w6, [p5, #0] ;; VLDB w7, [p5, #32]", "sin' halves (first negated)");
-  t.op("VMUL.E.BF16 bm0, w0, w4", "y_a = a cos_a - b sin_a");
-  t.op("VMUL.E.BF16 bm1, w1, w5", "y_b = b cos_b + a sin_b");
-  t.op("VMAC.E.BF16 bm0, bm0, w2, w4");
-  t.op("VMAC.E.BF16 bm1, bm1, w3, w5");
-  t.op("VMAC.E.BF16 bm0, bm0, w1, w6");
-  t.op("VMAC.E.BF16 bm1, bm1, w0, w7");
-  t.op("VMAC.E.BF16 bm0, bm0, w3, w6");
-  t.op("VMAC.E.BF16 bm1, bm1, w2, w7");
-  split(t, "bm0", "w8", "w9", "bm2");
-  split(t, "bm1", "w10", "w11", "bm3");
-  t.op("VST w8, [" + pa + ", #0]");
-  t.op("VST w10, [" + pa + ", #32]");
-  t.op("VST w9, [" + pb + ", #0]");
-  t.op("VST w11, [" + pb + ", #32]");
+  // d = 32: halves a (lanes 0..15) and b (16..31) are whole vectors; cos in w4 / w5 and
+  // sin' in w6 / w7 are shared.
+  const int b0 = set ? 12 : 0;
+  const std::string ah = w(b0), bh = w(b0 + 1), al = w(b0 + 2), bl = w(b0 + 3);
+  const std::string ya = bm(set ? 2 : 0), yb = bm(set ? 3 : 1), ta = bm(set ? 6 : 4), tb = bm(set ? 7 : 5);
+  const std::string yah = set ? "w19" : "w8", yal = set ? "w20" : "w9", ybh = set ? "w22" : "w10", ybl = set ? "w23" : "w11";
+  t.op("VLDA " + ah + ", [" + pa + ", #0]", "a_hi");
+  t.op("VLDB " + bh + ", [" + pa + ", #32]", "b_hi");
+  t.op("VLDA " + al + ", [" + pb + ", #0]", "a_lo");
+  t.op("VLDB " + bl + ", [" + pb + ", #32]", "b_lo");
+  t.op("VMUL.E.BF16 " + ya + ", " + ah + ", w4", "y_a = a cos_a - b sin_a");
+  t.op("VMUL.E.BF16 " + yb + ", " + bh + ", w5", "y_b = b cos_b + a sin_b");
+  t.op("VMAC.E.BF16 " + ya + ", " + ya + ", " + al + ", w4");
+  t.op("VMAC.E.BF16 " + yb + ", " + yb + ", " + bl + ", w5");
+  t.op("VMAC.E.BF16 " + ya + ", " + ya + ", " + bh + ", w6");
+  t.op("VMAC.E.BF16 " + yb + ", " + yb + ", " + ah + ", w7");
+  t.op("VMAC.E.BF16 " + ya + ", " + ya + ", " + bl + ", w6");
+  t.op("VMAC.E.BF16 " + yb + ", " + yb + ", " + al + ", w7");
+  split(t, ya, yah, yal, ta);
+  split(t, yb, ybh, ybl, tb);
+  t.op("VST " + yah + ", [" + pa + ", #0]");
+  t.op("VST " + ybh + ", [" + pa + ", #32]");
+  t.op("VST " + yal + ", [" + pb + ", #0]");
+  t.op("VST " + ybl + ", [" + pb + ", #32]");
 }
 
 std::string core_program(const Shape& sh, bool rope) {
   const int64_t s = sh.s, d = sh.d, sp = sh.sp(), B = sh.blocks(), P = int64_t(sh.part_bytes());
   const int64_t vectors = d / 16;
+  const uint32_t sin_table = kTables + uint32_t(sh.table_bytes());
   KernelText t;
   t.comment("split attention: s=" + num(s) + " d=" + num(d) + " heads on this tile=" + num(sh.local_heads) +
             (rope ? " (RoPE on q, k)" : ""));
@@ -185,7 +473,7 @@ std::string core_program(const Shape& sh, bool rope) {
     t.zero_overhead_loop("ktzero_hi", uint64_t(sp * d / 16), {"VST w2, [p0], #32"});
     t.op("MOVXM p0, " + addr(kKtLo));
     t.zero_overhead_loop("ktzero_lo", uint64_t(sp * d / 16), {"VST w2, [p0], #32"});
-    t.comment("lane mask for the sum of E: bf16 1.0 for keys < s, 0 for padding");
+    t.comment("key mask: bf16 1.0 for keys < s, 0 for padding");
     const uint32_t mask = kKtLo + uint32_t(sp * d * 2);
     t.op("MOVXM r8, " + std::to_string(0x3F803F80u));
     t.op("MOV r9, #0");
@@ -193,6 +481,8 @@ std::string core_program(const Shape& sh, bool rope) {
     for (int i = 0; i < 8; ++i) t.op(std::string(2 * i < s ? "ST r8" : "ST r9") + ", [p0], #4");
     t.op("MOVXM p0, " + addr(mask));
     t.op("VLDA w21, [p0, #0]");
+  } else {
+    const_bf16(t, "w21", bf16_bits(1.0), "key mask: bf16 1.0 (every key counts)");
   }
   if (rope) {
     t.comment("sin' = sin with the first d/2 columns of every row negated (+0x8000 flips a bf16's sign)");
@@ -204,7 +494,7 @@ std::string core_program(const Shape& sh, bool rope) {
       t.op("MOVXM r5, " + std::to_string(0xFF), "lanes 0..7");
       t.op("VSEL.16 x1, x2, x1, r5", "w2 = 0x8000 in lanes 0..7, 0 elsewhere");
     }
-    t.op("MOVXM p0, " + addr(kTables + uint32_t(sh.table_bytes())));
+    t.op("MOVXM p0, " + addr(sin_table));
     t.zero_overhead_loop("sinneg", uint64_t(s),
                          {"VLDA w0, [p0, #0]", "VADD.16 x0, x0, x1", "VST w0, [p0], #" + num(2 * d)});
   }
@@ -213,8 +503,10 @@ std::string core_program(const Shape& sh, bool rope) {
   t.op("MOVXM r27, " + lock(kOHiDone0), "its o_hi done lock");
   t.op("MOVXM r28, " + lock(kOHiDone0 + 1), "its o_lo done lock");
   t.op("MOVXM r20, " + num(sh.local_heads - 1), "heads left");
+  t.op("MOVXM r18, " + num(8 * d), "4 key rows");
   t.label("head");
   t.op("ACQ r26, 1", "the package has arrived");
+  Scheduler sc;
   if (rope) {
     t.comment("RoPE on the rows of q and k (in place, re-split into hi + lo)");
     t.op("MOV p0, r29", "q_hi row");
@@ -226,16 +518,25 @@ std::string core_program(const Shape& sh, bool rope) {
     t.op("ADD r10, r10, r9");
     t.op("MOV p3, r10", "k_lo row");
     t.op("MOVXM p4, " + addr(kTables), "cos row");
-    t.op("MOVXM p5, " + addr(kTables + uint32_t(sh.table_bytes())), "sin' row");
+    t.op("MOVXM p5, " + addr(sin_table), "sin' row");
     t.begin_loop("rope", uint64_t(s));
-    rope_row(t, sh, "p0", "p1");
-    rope_row(t, sh, "p2", "p3");
+    if (d == 16) {
+      sc.op("VLDA w4, [p4, #0]", "cos");
+      sc.op("VLDB w6, [p5, #0]", "sin'");
+    } else {
+      sc.op("VLDA w4, [p4, #0]", "cos");
+      sc.op("VLDB w5, [p4, #32]");
+      sc.op("VLDA w6, [p5, #0]", "sin'");
+      sc.op("VLDB w7, [p5, #32]");
+    }
+    rope_row(sc, sh, "p0", "p1", 0);
+    rope_row(sc, sh, "p2", "p3", 1);
     const std::string step = "#" + num(2 * d);
-    t.op("PADDA [p0], " + step + " ;; PADDB [p1], " + step + " ;; PADDS [p2], " + step);
-    t.op("PADDA [p3], " + step + " ;; PADDB [p4], " + step);
-    t.loop_last("PADDA [p5], " + step);
+    for (const char* pr : {"PADDA [p0], ", "PADDB [p1], ", "PADDS [p2], ", "PADDA [p3], ", "PADDB [p4], ", "PADDS [p5], "})
+      sc.op(pr + step);
+    sc.emit(t, "", true);
   }
-  t.comment("transpose k_hi, k_lo [s, d] -> K^T high, low [d, sp], column by column, 4 keys per step");
+  t.comment("transpose k_hi, k_lo [s, d] -> K^T high, low [d, sp], column by column");
   t.op("MOVXM r9, " + num(2 * P));
   t.op("ADD r16, r29, r9", "k_hi");
   t.op("MOVXM r17, " + addr(kKtHi));
@@ -246,13 +547,21 @@ std::string core_program(const Shape& sh, bool rope) {
   t.op("MOVXM r12, " + num(d - 1));
   t.op("MOVXM r9, " + num(sp * 2));
   t.label("column");
-  t.op("MOV p0, r10");
-  t.op("MOV p1, r11");
-  const std::string kstep = "#" + num(2 * d);
-  t.zero_overhead_loop("transpose", uint64_t(s / 4),
-                       {"LDA.U16 r13, [p0], " + kstep, "LDA.U16 r14, [p0], " + kstep, "LDA.U16 r15, [p0], " + kstep,
-                        "LDA.U16 r18, [p0], " + kstep, "ST.S16 r13, [p1], #2", "ST.S16 r14, [p1], #2",
-                        "ST.S16 r15, [p1], #2", "ST.S16 r18, [p1], #2"});
+  {
+    const int64_t group = s % 8 == 0 ? 8 : 4;
+    static const char* regs[8] = {"r0", "r1", "r2", "r3", "r5", "r6", "r7", "r8"};
+    t.op("MOV p0, r10", "k[0, c]");
+    t.op("ADD r13, r10, r18");
+    t.op("MOV p2, r13", "k[4, c]");
+    t.op("MOV p1, r11", "K^T[c, 0]");
+    t.begin_loop("transpose", uint64_t(s / group));
+    for (int64_t g = 0; g < group; ++g)
+      sc.op("LDA.U16 " + std::string(regs[g]) + ", [" + (g < 4 ? "p0" : "p2") + ", #" + num(2 * d * (g % 4)) + "]");
+    sc.op("PADDB [p0], #" + num(2 * d * group));
+    if (group == 8) sc.op("PADDA [p2], #" + num(2 * d * group));
+    for (int64_t g = 0; g < group; ++g) sc.op("ST.S16 " + std::string(regs[g]) + ", [p1], #2");
+    sc.emit(t, "", true);
+  }
   t.op("ADD r10, r10, #2");
   t.op("ADD r11, r11, r9");
   t.op("JNZD r12, r12, column");
@@ -262,178 +571,172 @@ std::string core_program(const Shape& sh, bool rope) {
   t.op("ADD r17, r17, r9");
   t.op("JNZD r19, r19, kpart");
 
-  // Row scratch in the k parts: S / E (fp32), P high and low parts (bf16).
-  const int64_t row_s = 2 * P, row_phi = row_s + 4 * sp, row_plo = row_phi + 2 * sp;
+  // Row scratch in the k parts: S (fp32), E's high and low parts (bf16).
+  const int64_t row_s = 2 * P, row_ehi = row_s + 4 * sp, row_elo = row_ehi + 2 * sp;
   t.op("MOV r22, r29", "q_hi row i (then o_hi row i)");
   t.op("MOVXM r9, " + num(P));
   t.op("ADD r24, r29, r9", "q_lo row i (then o_lo row i)");
   t.op("MOVXM r23, " + num(s - 1), "rows left");
   t.label("row");
-  {
-    // Scores: accumulators per (block, product kind) when there are few blocks (the MAC
-    // latency would stall a chain), per block otherwise.
-    const bool per_kind = B <= 4;
-    const int accs = int(per_kind ? 3 * B : B);
-    auto acc = [&](int64_t b, int k) { return per_kind ? bm(int(3 * b + k)) : bm(int(b)); };
-    t.comment("S = q_hi K^T_hi + q_lo K^T_hi + q_hi K^T_lo, 16 keys per block, c = 0 .. d-1");
-    for (int a = 0; a < accs; ++a) t.op("VCLR " + bm(a));
-    t.op("MOV p0, r22");
-    t.op("MOV p1, r24");
-    t.op("MOVXM p2, " + addr(kKtHi));
-    t.op("MOVXM p3, " + addr(kKtLo));
-    t.op("LDA.U16 r13, [p0], #2", "q_hi[0]");
-    t.op("LDA.U16 r14, [p1], #2", "q_lo[0]");
-    t.begin_loop("score", uint64_t(d));
-    t.op("VBCST.16 x4, r13", "w8 = q_hi[c]");
-    t.op("VBCST.16 x5, r14", "w10 = q_lo[c]");
-    t.op("LDA.U16 r13, [p0], #2", "q_hi[c + 1] (one past the row at the end: unused)");
-    t.op("LDA.U16 r14, [p1], #2");
-    // K^T registers per block (16 free 256-bit registers: no reuse within a step).
-    static const int kt_regs[8][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {12, 13}, {14, 15}, {19, 20}, {22, 23}};
-    auto kt = [&](int64_t b, int part) { return w(kt_regs[b][part]); };
-    for (int64_t b = 0; b < B; ++b)
-      t.op("VLDA " + kt(b, 0) + ", [p2], #32 ;; VLDB " + kt(b, 1) + ", [p3], #32", "K^T row c, block " + num(b));
-    std::vector<std::string> macs;
-    for (int k = 0; k < 3; ++k)
-      for (int64_t b = 0; b < B; ++b) {
-        const std::string a = acc(b, k);
-        const std::string kv = kt(b, k == 2 ? 1 : 0), qv = k == 1 ? "w10" : "w8";
-        macs.push_back("VMAC.E.BF16 " + a + ", " + a + ", " + kv + ", " + qv);
-      }
-    for (size_t m = 0; m < macs.size(); ++m) {
-      if (m + 1 < macs.size())
-        t.op(macs[m]);
-      else
-        t.loop_last(macs[m]);
-    }
-    t.comment("S to the row scratch (fp32), running maximum of bf16(S)");
-    t.op("MOVXM r9, " + num(row_s));
-    t.op("ADD r10, r29, r9");
-    t.op("MOV p2, r10");
-    t.op("MOVXM r4, " + std::to_string(0xFF80), "-inf (bf16)");
-    t.op("VBCST.16 x5, r4");
+  // Scores: accumulators per (block, product kind) when there are few blocks (a chain of
+  // MACs on one accumulator waits for each result), per block otherwise.
+  const bool per_kind = B <= 4;
+  auto acc = [&](int64_t b, int k) { return per_kind ? bm(int(3 * b + k)) : bm(int(b)); };
+  const int accs = int(per_kind ? 3 * B : B);
+  static const int kt_regs[8][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {12, 13}, {14, 15}, {19, 20}, {22, 23}};
+  auto kt = [&](int64_t b, int part) { return w(kt_regs[b][part]); };
+  auto kt_load = [&](int64_t b) {
+    sc.op("VLDA " + kt(b, 0) + ", [p2, #" + num(32 * b) + "]", "K^T row c, block " + num(b));
+    sc.op("VLDB " + kt(b, 1) + ", [p3, #" + num(32 * b) + "]");
+  };
+  auto to_reg = [&](const std::string& reg, int64_t offset, const std::string& what) {
+    sc.op("MOVXM r9, " + num(offset));
+    sc.op("ADD r10, r29, r9");
+    sc.op("MOV " + reg + ", r10", what);
+  };
+  t.comment("S = q_hi K^T_hi + q_lo K^T_hi + q_hi K^T_lo: 16 keys per block, c = 0 .. d-1");
+  for (int a = 0; a < accs; ++a) sc.op("VCLR " + bm(a));
+  sc.op("MOV p0, r22");
+  sc.op("MOV p1, r24");
+  sc.op("MOVXM p2, " + addr(kKtHi));
+  sc.op("MOVXM p3, " + addr(kKtLo));
+  sc.op("LDA.U16 r13, [p0], #2", "q_hi[0]");
+  sc.op("LDA.U16 r14, [p1], #2", "q_lo[0]");
+  for (int64_t b = 0; b < B; ++b) kt_load(b);
+  sc.emit(t);
+  t.begin_loop("score", uint64_t(d));
+  sc.op("VBCST.16 x4, r13", "w8 = q_hi[c]");
+  sc.op("VBCST.16 x5, r14", "w10 = q_lo[c]");
+  sc.op("LDA.U16 r13, [p0], #2", "q_hi[c + 1] (one past the row at the end: unused)");
+  sc.op("LDA.U16 r14, [p1], #2");
+  sc.op("PADDB [p2], #" + num(2 * sp), "K^T row c + 1");
+  sc.op("PADDS [p3], #" + num(2 * sp));
+  for (int k = 0; k < 3; ++k)
     for (int64_t b = 0; b < B; ++b) {
-      const int a = per_kind ? int(3 * b) : int(b);
-      if (per_kind) {
-        t.op("VADD.F " + bm(a) + ", " + bm(a) + ", " + bm(a + 1));
-        t.op("VADD.F " + bm(a) + ", " + bm(a) + ", " + bm(a + 2));
-      }
-      t.op("VST " + am_lo(a) + ", [p2], #32");
-      t.op("VST " + am_hi(a) + ", [p2], #32");
-      t.op("VCONV.BF16.FP32 w0, " + bm(a));
-      t.op("VMOV w1, w0");
-      t.op("VMAX.BF16 x5, x5, x0");
+      const std::string a = acc(b, k);
+      sc.op("VMAC.E.BF16 " + a + ", " + a + ", " + kt(b, k == 2 ? 1 : 0) + ", " + (k == 1 ? "w10" : "w8"));
+      if (k == 2) kt_load(b);  // the next row of K^T, once block b's registers are read
     }
+  sc.emit(t, "", true);
+  t.comment("S to the row scratch (fp32), m = max(bf16(S)), constants of 2^t, E pointers");
+  to_reg("p2", row_s, "S row");
+  for (int64_t b = 0; b < B; ++b) {
+    const int a = per_kind ? int(3 * b) : int(b);
+    if (per_kind) {
+      sc.op("VADD.F " + bm(a) + ", " + bm(a) + ", " + bm(a + 1));
+      sc.op("VADD.F " + bm(a) + ", " + bm(a) + ", " + bm(a + 2));
+    }
+    sc.op("VST " + am(2 * a) + ", [p2, #" + num(64 * b) + "]");
+    sc.op("VST " + am(2 * a + 1) + ", [p2, #" + num(64 * b + 32) + "]");
   }
-  reduce_max_bf16(t, "x5");
-  t.op("VCONV.FP32.BF16 bm17, w10", "m (every lane; any m near max(S) keeps 2^t in range)");
-  t.op("VCLR bm10", "sum of E per lane");
-  const double ln2c = std::log(2.0);
-  const_acc(t, "bm0", fp32_bits(std::pow(ln2c, 4) / 24), "ln2^4/4! (exp2's c4)");
-  const_acc(t, "bm2", fp32_bits(std::pow(ln2c, 3) / 6), "ln2^3/3! (exp2's c3)");
-  t.op("MOVXM r9, " + num(row_s));
-  t.op("ADD r10, r29, r9");
-  t.op("MOV p2, r10", "S / E row");
-  t.op("MOVXM r25, " + num(B - 1), "key blocks left");
-  t.label("exp_block");
-  t.op("VLDA am2, [p2, #0]");
-  t.op("VLDA am3, [p2, #32]");
-  t.op("VSUB.F bm1, bm1, bm17", "S - m");
-  split(t, "bm1", "w4", "w5", "bm7");
-  mul_split(t, "bm1", "w4", "w5", "w17", "w18");
-  exp2_precise(t, "bm1", "bm1");
-  t.op("VST am2, [p2], #32", "E (fp32)");
-  t.op("VST am3, [p2], #32");
-  if (sh.sp() > s) {
-    split(t, "bm1", "w0", "w1", "bm7");
-    t.op("VMAC.E.BF16 bm10, bm10, w0, w21", "sum E over the keys < s");
-    t.op("VMAC.E.BF16 bm10, bm10, w1, w21");
+  sc.op("MOVXM r4, " + std::to_string(0xFF80), "-inf (bf16)");
+  sc.op("VBCST.16 x5, r4");
+  static const int max_x[8] = {0, 1, 2, 3, 6, 7, 0, 1};
+  for (int64_t b = 0; b < B; ++b) {
+    const int a = per_kind ? int(3 * b) : int(b);
+    const int x = max_x[b];
+    sc.op("VCONV.BF16.FP32 w" + num(2 * x) + ", " + bm(a));
+    sc.op("VMOV w" + num(2 * x + 1) + ", w" + num(2 * x));
+    sc.op("VMAX.BF16 x5, x5, x" + num(x));
+  }
+  via_text(sc, [](KernelText& k) { reduce_max_bf16(k, "x5"); });
+  sc.op("VCONV.FP32.BF16 bm17, w10", "m (every lane; any m near max(S) keeps 2^t in range)");
+  via_text(sc, [&](KernelText& k) {
+    const_acc(k, "bm0", fp32_bits(std::pow(ln2, 4) / 24), "ln2^4/4! (exp2's c4)");
+    const_acc(k, "bm2", fp32_bits(std::pow(ln2, 3) / 6), "ln2^3/3! (exp2's c3)");
+  });
+  sc.op("VCLR bm8", "sums of E");
+  sc.op("VCLR bm9");
+  to_reg("p3", row_ehi, "E_hi row");
+  to_reg("p4", row_elo, "E_lo row");
+  if (B >= 2) {
+    sc.op("MOVXM r25, " + num(B / 2 - 1), "key block pairs left");
+    sc.emit(t);
+    t.label("exp_pair");
+    exp_block(sc, 0, kChainA);
+    exp_block(sc, 1, kChainB);
+    sc.op("PADDA [p2], #128");
+    sc.op("PADDB [p3], #64");
+    sc.op("PADDS [p4], #64");
+    sc.emit(t, "JNZD r25, r25, exp_pair");
+    sc.op("VADD.F bm10, bm8, bm9", "z = sum E");
   } else {
-    t.op("VADD.F bm10, bm10, bm1", "sum E");
+    exp_block(sc, 0, kChainA);
+    sc.op("VMOV bm10, bm8", "z = sum E");
   }
-  t.op("JNZD r25, r25, exp_block");
-  reduce_sum_fp32(t, "bm10", "bm7");
-  recip(t, "bm11", "bm10");
-  split(t, "bm11", "w12", "w13", "bm7");
-  t.op("MOVXM r9, " + num(row_s));
-  t.op("ADD r10, r29, r9");
-  t.op("MOV p2, r10");
-  t.op("MOVXM r9, " + num(row_phi));
-  t.op("ADD r10, r29, r9");
-  t.op("MOV p3, r10");
-  t.op("MOVXM r9, " + num(row_plo));
-  t.op("ADD r10, r29, r9");
-  t.op("MOV p4, r10");
-  t.op("MOVXM r25, " + num(B - 1));
-  t.label("p_block");
-  t.op("VLDA am2, [p2, #0]");
-  t.op("VLDA am3, [p2, #32]");
-  t.op("PADDA [p2], #64");
-  split(t, "bm1", "w4", "w5", "bm7");
-  mul_split(t, "bm0", "w4", "w5", "w12", "w13");
-  split(t, "bm0", "w0", "w1", "bm7");
-  t.op("VST w0, [p3], #32", "P = E / z: bf16 high part");
-  t.op("VST w1, [p4], #32", "low part");
-  t.op("JNZD r25, r25, p_block");
-  {
-    t.comment("O row = sum_t P_hi[t] v_hi[t] + P_hi[t] v_lo[t] + P_lo[t] v_hi[t]");
-    // Accumulators (unroll u, vector v, kind k): 3 kinds x d/16 vectors x (2 keys per step
-    // when d = 16) = 6 chains.
-    const int64_t U = d == 16 ? 2 : 1;
-    auto acc = [&](int64_t u, int64_t v, int k) { return bm(int((u * vectors + v) * 3 + k)); };
-    for (int a = 0; a < 6; ++a) t.op("VCLR " + bm(a));
-    t.op("MOVXM r9, " + num(row_phi));
-    t.op("ADD r10, r29, r9");
-    t.op("MOV p0, r10", "P_hi[t]");
-    t.op("MOVXM r9, " + num(row_plo));
-    t.op("ADD r10, r29, r9");
-    t.op("MOV p3, r10", "P_lo[t]");
-    t.op("MOVXM r9, " + num(4 * P));
-    t.op("ADD r10, r29, r9");
-    t.op("MOV p1, r10", "v_hi[t]");
-    t.op("MOVXM r9, " + num(P));
-    t.op("ADD r10, r10, r9");
-    t.op("MOV p2, r10", "v_lo[t]");
-    t.begin_loop("pv", uint64_t(s / U));
-    std::vector<std::string> macs;
-    for (int64_t u = 0; u < U; ++u) {
-      const std::string bh = u == 0 ? "x4" : "x6", bl = u == 0 ? "x5" : "x7";
-      const std::string wh = u == 0 ? "w8" : "w12", wl = u == 0 ? "w10" : "w14";
-      t.op("LDA.U16 r13, [p0], #2", "P_hi[t]");
-      t.op("LDA.U16 r14, [p3], #2", "P_lo[t]");
-      t.op("VBCST.16 " + bh + ", r13");
-      t.op("VBCST.16 " + bl + ", r14");
-      for (int64_t v = 0; v < vectors; ++v) {
-        const std::string vh = w(int(2 * (u * vectors + v))), vl = w(int(2 * (u * vectors + v) + 1));
-        const std::string step = v + 1 == vectors ? "], #" + num(2 * d - 32 * (vectors - 1)) : "], #32";
-        t.op("VLDA " + vh + ", [p1" + step + " ;; VLDB " + vl + ", [p2" + step, "v_hi, v_lo row t");
-        macs.push_back("VMAC.E.BF16 " + acc(u, v, 0) + ", " + acc(u, v, 0) + ", " + vh + ", " + wh);
-        macs.push_back("VMAC.E.BF16 " + acc(u, v, 1) + ", " + acc(u, v, 1) + ", " + vl + ", " + wh);
-        macs.push_back("VMAC.E.BF16 " + acc(u, v, 2) + ", " + acc(u, v, 2) + ", " + vh + ", " + wl);
-      }
-    }
-    for (size_t m = 0; m < macs.size(); ++m) {
-      if (m + 1 < macs.size())
-        t.op(macs[m]);
-      else
-        t.loop_last(macs[m]);
-    }
-    t.op("MOV p2, r22", "o_hi row i (over q_hi row i)");
-    t.op("MOV p3, r24", "o_lo row i");
+  via_text(sc, [](KernelText& k) {
+    reduce_sum_fp32(k, "bm10", "bm7");
+    recip(k, "bm11", "bm10");
+    split(k, "bm11", "w19", "w20", "bm7");  // 1/z as bf16 high + low
+  });
+  // P V with E (not yet divided by z): accumulators per (key of the step, vector, kind);
+  // d = 16 takes two keys per step, so there are six chains in both cases.
+  const int64_t U = d == 16 ? 2 : 1;
+  auto pacc = [&](int64_t u, int64_t v, int k) { return bm(int((u * vectors + v) * 3 + k)); };
+  const std::string rh[2] = {"r13", "r15"}, rl[2] = {"r14", "r16"}, xh[2] = {"x4", "x6"}, xl[2] = {"x5", "x7"};
+  const std::string wh[2] = {"w8", "w12"}, wl[2] = {"w10", "w14"};
+  auto vh = [&](int64_t u, int64_t v) { return w(int(2 * (u * vectors + v))); };
+  auto vl = [&](int64_t u, int64_t v) { return w(int(2 * (u * vectors + v) + 1)); };
+  for (int a = 0; a < 6; ++a) sc.op("VCLR " + bm(a));
+  to_reg("p0", row_ehi, "E_hi[t]");
+  to_reg("p3", row_elo, "E_lo[t]");
+  to_reg("p1", 4 * P, "v_hi[t]");
+  to_reg("p2", 5 * P, "v_lo[t]");
+  // E pointers step by 2 U bytes: an offset and PADD (multiples of 4) when U = 2, the
+  // load's post-increment when U = 1 (p0 / p3 then point one key ahead).
+  const std::string e_post = U == 1 ? "], #2" : "";
+  for (int64_t u = 0; u < U; ++u) {
+    sc.op("LDA.U16 " + rh[u] + ", [p0" + (U == 1 ? e_post : ", #" + num(2 * u) + "]"));
+    sc.op("LDA.U16 " + rl[u] + ", [p3" + (U == 1 ? e_post : ", #" + num(2 * u) + "]"));
     for (int64_t v = 0; v < vectors; ++v) {
-      const std::string o = acc(0, v, 0);
-      for (int64_t u = 0; u < U; ++u)
-        for (int k = 0; k < 3; ++k)
-          if (u != 0 || k != 0) t.op("VADD.F " + o + ", " + o + ", " + acc(u, v, k));
-      split(t, o, "w0", "w1", "bm7");
-      t.op("VST w0, [p2], #32", "o_hi");
-      t.op("VST w1, [p3], #32", "o_lo");
+      sc.op("VLDA " + vh(u, v) + ", [p1, #" + num(u * 2 * d + 32 * v) + "]");
+      sc.op("VLDB " + vl(u, v) + ", [p2, #" + num(u * 2 * d + 32 * v) + "]");
     }
   }
-  t.op("MOVXM r9, " + num(2 * d));
-  t.op("ADD r22, r22, r9", "next row");
-  t.op("ADD r24, r24, r9");
-  t.op("JNZD r23, r23, row");
+  sc.emit(t);
+  t.comment("O = sum_t E_hi[t] v_hi[t] + E_hi[t] v_lo[t] + E_lo[t] v_hi[t], " + num(U) + " key(s) per step");
+  t.begin_loop("pv", uint64_t(s / U));
+  for (int64_t u = 0; u < U; ++u) {
+    sc.op("VBCST.16 " + xh[u] + ", " + rh[u], "E_hi[t]");
+    sc.op("VBCST.16 " + xl[u] + ", " + rl[u], "E_lo[t]");
+    sc.op("LDA.U16 " + rh[u] + ", [p0" + (U == 1 ? e_post : ", #" + num(2 * (U + u)) + "]"), "next step's");
+    sc.op("LDA.U16 " + rl[u] + ", [p3" + (U == 1 ? e_post : ", #" + num(2 * (U + u)) + "]"));
+  }
+  if (U == 2) {
+    sc.op("PADDB [p0], #" + num(2 * U));
+    sc.op("PADDS [p3], #" + num(2 * U));
+  }
+  for (int64_t u = 0; u < U; ++u)
+    for (int64_t v = 0; v < vectors; ++v) {
+      const std::string off = num((U + u) * 2 * d + 32 * v);
+      sc.op("VMAC.E.BF16 " + pacc(u, v, 0) + ", " + pacc(u, v, 0) + ", " + vh(u, v) + ", " + wh[u]);
+      sc.op("VMAC.E.BF16 " + pacc(u, v, 2) + ", " + pacc(u, v, 2) + ", " + vh(u, v) + ", " + wl[u]);
+      sc.op("VLDA " + vh(u, v) + ", [p1, #" + off + "]", "next step's v_hi");
+      sc.op("VMAC.E.BF16 " + pacc(u, v, 1) + ", " + pacc(u, v, 1) + ", " + vl(u, v) + ", " + wh[u]);
+      sc.op("VLDB " + vl(u, v) + ", [p2, #" + off + "]", "next step's v_lo");
+    }
+  sc.op("PADDA [p1], #" + num(2 * d * U));
+  sc.op("PADDB [p2], #" + num(2 * d * U));
+  sc.emit(t, "", true);
+  t.comment("o = O / z as hi + lo over q's row; next row");
+  sc.op("MOV p5, r22", "o_hi row i (over q_hi row i)");
+  sc.op("MOV p6, r24", "o_lo row i");
+  for (int64_t v = 0; v < vectors; ++v) {
+    const std::string o = pacc(0, v, 0);
+    for (int64_t u = 0; u < U; ++u)
+      for (int k = 0; k < 3; ++k)
+        if (u != 0 || k != 0) sc.op("VADD.F " + o + ", " + o + ", " + pacc(u, v, k));
+    const int wb = int(4 * v), ab = int(6 + 2 * v);
+    split(sc, o, w(wb), w(wb + 1), bm(ab + 1));
+    mul_split(sc, bm(ab), w(wb), w(wb + 1), "w19", "w20");
+    split(sc, bm(ab), w(wb + 2), w(wb + 3), bm(ab + 1));
+    sc.op("VST " + w(wb + 2) + ", [p5, #" + num(32 * v) + "]", "o_hi");
+    sc.op("VST " + w(wb + 3) + ", [p6, #" + num(32 * v) + "]", "o_lo");
+  }
+  sc.op("MOVXM r9, " + num(2 * d));
+  sc.op("ADD r22, r22, r9", "next row");
+  sc.op("ADD r24, r24, r9");
+  sc.emit(t, "JNZD r23, r23, row");
   t.op("REL r27, 1", "o_hi of this head is complete");
   t.op("REL r28, 1", "o_lo too");
   t.op("MOVXM r9, " + num(kPkg0 ^ kPkg1));

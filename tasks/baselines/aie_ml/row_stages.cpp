@@ -8,25 +8,31 @@
 //   blocks; tile.mm2s0 ping/pong output blocks -> shim0.s2mm0, one BD per block and output
 //   matrix, each writing its rows in place. RMSNorm's gamma comes once through
 //   shim0.mm2s1 -> tile.s2mm1.
-// A block holds R rows (R a power of two dividing rows, blocks of about 4 KB): in the
-// tile, input part k of the block at k S and output matrix j at j S (S = R cols 2 bytes);
-// the core reaches them as [p, mK] with mK = K S. Tile memory: input ping 0x0000, pong
-// 0x4000, output ping 0x8000, pong 0xC000 (up to 0x3E00 bytes), gamma 0xFE00.
-// Tile locks: 0 input empty (init 2), 1 input full, 2 output empty (init 2), 3 output
-// full, 4 gamma arrived; mem0 locks 0 empty (init 2), 1 full.
+// A block holds R rows (R a power of two dividing rows, blocks of about 4 KB; at most 16
+// rows for RMSNorm): in the tile, input part k of the block at k S and output matrix j at
+// j S (S = R cols 2 bytes); the core reaches them as [p, mK] with mK = K S. Tile memory:
+// input ping 0x0000, pong 0x4000, output ping 0x8000, pong 0xC000 (up to 0x3E00 bytes),
+// gamma 0xFE00. Tile locks: 0 input empty (init 2), 1 input full, 2 output empty (init
+// 2), 3 output full, 4 gamma arrived; mem0 locks 0 empty (init 2), 1 full.
+//
+// Core: a loop over blocks (acquire input full and output empty, compute, release);
+// inner loops handle two 16-lane vectors per iteration (two register "chains"), their
+// operations packed into bundles by a list scheduler (schedule() below).
 //
 // Numerics (fp32 lanes; bf16 products are exact):
 //   sums of parts: fp32 adds in part order (the first part converted exactly);
 //   split outputs: hi = bf16(q), lo = bf16(q - hi) (q - hi is exact in fp32);
-//   RMSNorm: ss = sum over the row of (vh + vl)^2 - vl^2 (three exact products per lane,
-//     vh, vl the bf16 split of v; one part: v^2 itself, exact), mean + eps =
-//     (ss + n eps) 2^-log2(n) (the exponent field lowered: exact), rs = rsqrt_uniform
-//     (fp_steps.h), n = ((v rs) gamma) with v rs from split parts (three products);
+//   RMSNorm: pass 1 per row: ss = sum over the row of (vh + vl)^2 - vl^2 (three exact
+//     products per lane, vh, vl the bf16 split of v; one part: v^2 itself, exact), the
+//     sum written when asked; then for all rows of the block at once (one lane each)
+//     h = (ss + n eps) / (2n) (the exponent field lowered: exact), rs = 1/sqrt(2h) from
+//     the guess 0x5EF759DF - bits(h)/2 and three steps y + y (0.5 - h y^2); pass 2 per
+//     row: n = ((v rs) gamma) with v rs from split parts (three products);
 //   ReLU: max(q, 0) as a signed-integer maximum of the fp32 bit patterns (exact);
 //   SiLU(a) b = (sum_k,j a_k b_j) / (1 + 2^t), t = sum_k a_k (c1 + c2 + c3) with
-//     -log2(e) = c1 + c2 + c3 in three bf16 parts (every product exact), 2^t by
-//     exp2_precise below, the reciprocal by fp_steps' recip, the final product of split
-//     parts. Requires |a| < 80 (2^t stays a normal fp32).
+//     -log2(e) = c1 + c2 + c3 in three bf16 parts (every product exact), 2^t by a
+//     degree-5 polynomial, 1/(1 + 2^t) by Newton steps, the final product of split parts
+//     (silu_mul_ops). Requires |a| < 80 (2^t stays a normal fp32).
 #include "tasks/baselines/aie_ml/row_stages.h"
 
 #include <algorithm>

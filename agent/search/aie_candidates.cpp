@@ -6,6 +6,7 @@
 #include <set>
 
 #include "agent/search/aie_kernel.h"
+#include "agent/search/aie_offsets.h"
 #include "agent/search/aie_schedule.h"
 #include "agent/search/aie_structure.h"
 #include "agent/search/aie_unroll.h"
@@ -26,12 +27,21 @@ std::vector<Candidate> generate_aie_candidates(const std::string& parent_text, c
     }
     return true;
   };
-  auto add = [&](const std::string& name, const std::function<bool(AieKernel&)>& transform) {
-    AieKernel k = parent;
-    if (!transform(k) || !fits(k)) return;
+  auto push = [&](const std::string& name, const AieKernel& k) {
+    if (!fits(k)) return;
     std::string text = print_aie_kernel(k);
     if (!seen.insert(text).second) return;
     out.push_back({name, std::move(text), estimate_cycles(k)});
+  };
+  // Each transformation alone, and followed by offset addressing + compaction.
+  auto add = [&](const std::string& name, const std::function<bool(AieKernel&)>& transform) {
+    AieKernel k = parent;
+    if (!transform(k)) return;
+    push(name, k);
+    if (offset_addressing(k) > 0) {
+      compact(k);
+      push(name + " + offset addressing", k);
+    }
   };
   add("compact bundles", [](AieKernel& k) { return compact(k); });
 

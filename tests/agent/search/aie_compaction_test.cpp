@@ -7,6 +7,7 @@
 
 #include "agent/search/aie_analysis.h"
 #include "agent/search/aie_kernel.h"
+#include "agent/search/aie_offsets.h"
 #include "agent/search/aie_schedule.h"
 #include "agent/search/aie_unroll.h"
 
@@ -307,6 +308,48 @@ TEST(AieUnroll, KeepsRegistersLiveAfterTheLoop) {
   EXPECT_EQ(stats.renamed_registers, 1);
   const std::string out = print_aie_kernel(k);
   EXPECT_NE(out.find("  VLDA w6, [p0], #32\n  VMAX.BF16 x1, x3, x2\n"), std::string::npos) << out;
+}
+
+// ---- offset addressing --------------------------------------------------------------
+
+TEST(AieOffsets, PostModifyChainBecomesOffsetsAndOneUpdate) {
+  // Three loads through p0 (+32 each) and a store through p1 (+32 once: left alone):
+  // offsets 0, 32, 64 and PADDB [p0], #96 in the last bundle (lda is taken there).
+  const std::string in =
+      "  VLDA w0, [p0], #32\n"
+      "  VLDA w2, [p0], #32\n"
+      "  VLDA w4, [p0], #32\n"
+      "  VST w6, [p1], #32\n"
+      "  DONE\n";
+  AieKernel k;
+  std::string error;
+  ASSERT_TRUE(parse_aie_kernel(in, k, error)) << error;
+  EXPECT_EQ(offset_addressing(k), 1);
+  EXPECT_EQ(print_aie_kernel(k),
+            "  VLDA w0, [p0]\n"
+            "  VLDA w2, [p0, #32]\n"
+            "  VLDA w4, [p0, #64]\n"
+            "  VST w6, [p1], #32\n"
+            "  PADDA [p0], #96 ;; DONE\n");
+  // Compaction then pairs the independent loads (lda + ldb at cycle 0, the third at 1);
+  // the store may alias them (p0, p1 unknown) so it stays at or after the third load
+  // (cycle 1, loads read before stores write); the update reads p0 after the loads:
+  // cycle 1 on the free ldb.
+  compact(k);
+  EXPECT_EQ(print_aie_kernel(k),
+            "  VLDA w0, [p0] ;; VLDB w2, [p0, #32]\n"
+            "  VLDA w4, [p0, #64] ;; PADDB [p0], #96 ;; VST w6, [p1], #32\n"
+            "  DONE\n");
+}
+
+TEST(AieOffsets, LeavesPointersWrittenOtherwise) {
+  // p0 is also set by MOV inside the block: not rewritten.
+  const std::string in = "  VLDA w0, [p0], #32\n  MOV p0, r1\n  VLDA w2, [p0], #32\n  VLDA w4, [p0], #32\n  DONE\n";
+  AieKernel k;
+  std::string error;
+  ASSERT_TRUE(parse_aie_kernel(in, k, error)) << error;
+  EXPECT_EQ(offset_addressing(k), 0);
+  EXPECT_EQ(print_aie_kernel(k), in);
 }
 
 }  // namespace

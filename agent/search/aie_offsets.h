@@ -1,0 +1,24 @@
+// Offset addressing: inside a basic block, a pointer that only moves by immediate
+// post-modifies (`VLDA w0, [p0], #32` then `VLDA w2, [p0], #32`) is rewritten so every
+// access uses an offset from the block-entry value (`[p0]`, `[p0, #32]`) and one pointer
+// update (`PADDA [p0], #64`) joins the block's last bundle. On the platform every result
+// of an op has the op's latency, a load's post-modified pointer too (7 cycles), so a
+// chain of post-modifying loads through one pointer waits 7 cycles per load; with
+// offsets the loads are independent and compaction can pair them.
+//
+// A pointer is left alone when the block writes it any other way (MOV, modifier or 2-D
+// post-modify), reads it outside an address (MOV r, p), uses a modifier offset
+// `[p, m]`, post-modifies it twice in one bundle, moves it fewer than twice, or when an
+// offset would leave the op's immediate range (the re-assembly checks), or the last
+// bundle has no free address-generation slot (lda, ldb, st) for the update.
+#pragma once
+#include <string>
+
+#include "agent/search/aie_kernel.h"
+
+namespace tlmcraft::agent::search::aie {
+
+// Rewrites every eligible pointer of every block; returns how many pointer chains.
+int offset_addressing(AieKernel& kernel);
+
+}  // namespace tlmcraft::agent::search::aie

@@ -270,18 +270,28 @@ TEST_P(RowStages, ReluOfASplitValue) {
 // 6u from the true 1/d; out = ab (-z): split parts, three products, 3u; the output
 // split u. In all <= 6u + 3u + u = 10u of |SiLU(a) b| (12u asserted) plus the absolute
 // terms.
-void check_silu_mul(const std::vector<Matrix>& a, const std::vector<Matrix>& b, const Matrix& hi, const Matrix& lo,
-                    const std::string& what) {
-  double worst = 0;
+// Elements of SiLU(a) b outside the bound (the first one described in `first`).
+size_t silu_mul_violations(const std::vector<Matrix>& a, const std::vector<Matrix>& b, const Matrix& hi, const Matrix& lo,
+                           std::string& first, double& worst) {
+  size_t bad = 0;
+  worst = 0;
   for (size_t i = 0; i < hi.size(); ++i) {
     const double av = exact_sum(a, i), bv = exact_sum(b, i), sig = 1 / (1 + std::exp(-av)), ref = av * sig * bv;
     const double bound = 12 * kU * std::fabs(ref) + 4 * kE * abs_sum(a, i) * abs_sum(b, i) * sig +
                          12 * kE * abs_sum(a, i) * std::fabs(ref);
     const double got = bf(hi[i]) + bf(lo[i]);
-    ASSERT_LE(std::fabs(got - ref), bound) << what << " element " << i << ": " << got << " vs " << ref << " (a " << av
-                                          << ", b " << bv << ")";
+    if (!(std::fabs(got - ref) <= bound) && bad++ == 0)
+      first = "element " + std::to_string(i) + ": " + std::to_string(got) + " vs " + std::to_string(ref);
     if (ref != 0) worst = std::max(worst, std::fabs(got - ref) / std::fabs(ref));
   }
+  return bad;
+}
+
+void check_silu_mul(const std::vector<Matrix>& a, const std::vector<Matrix>& b, const Matrix& hi, const Matrix& lo,
+                    const std::string& what) {
+  std::string first;
+  double worst = 0;
+  EXPECT_EQ(silu_mul_violations(a, b, hi, lo, first, worst), 0u) << what << ", first: " << first;
   if (verbose()) std::printf("%s: max relative error %.3g u\n", what.c_str(), worst / kU);
 }
 
@@ -309,9 +319,11 @@ TEST_P(RowStages, SiluOfGateTimesUp) {
 // parts 3u; its split u (gamma's products are exact, one rounding); the output split u:
 // <= 4.5u + 3u + u + u = 9.5u of |n| (12u asserted), plus the fp32 sum of the parts
 // (<= 3 e sum|p|, scaled by rs |gamma|).
-void check_rmsnorm(const std::vector<Matrix>& parts, const Matrix& gamma, int64_t rows, int64_t cols, double eps,
-                   const Matrix& hi, const Matrix& lo, const std::string& what, double rel = 12 * kU) {
-  double worst = 0;
+// Elements of n outside the bound (the first one described in `first`).
+size_t rmsnorm_violations(const std::vector<Matrix>& parts, const Matrix& gamma, int64_t rows, int64_t cols, double eps,
+                          const Matrix& hi, const Matrix& lo, double rel, std::string& first, double& worst) {
+  size_t bad = 0;
+  worst = 0;
   for (int64_t r = 0; r < rows; ++r) {
     double ss = 0;
     for (int64_t j = 0; j < cols; ++j) {
@@ -324,10 +336,19 @@ void check_rmsnorm(const std::vector<Matrix>& parts, const Matrix& gamma, int64_
       const double ref = exact_sum(parts, i) * rs * bf(gamma[size_t(j)]);
       const double bound = rel * std::fabs(ref) + 4 * kE * abs_sum(parts, i) * rs * std::fabs(bf(gamma[size_t(j)]));
       const double got = bf(hi[i]) + bf(lo[i]);
-      ASSERT_LE(std::fabs(got - ref), bound) << what << " row " << r << " col " << j << ": " << got << " vs " << ref;
+      if (!(std::fabs(got - ref) <= bound) && bad++ == 0)
+        first = "row " + std::to_string(r) + " col " + std::to_string(j) + ": " + std::to_string(got) + " vs " + std::to_string(ref);
       if (ref != 0) worst = std::max(worst, std::fabs(got - ref) / std::fabs(ref));
     }
   }
+  return bad;
+}
+
+void check_rmsnorm(const std::vector<Matrix>& parts, const Matrix& gamma, int64_t rows, int64_t cols, double eps,
+                   const Matrix& hi, const Matrix& lo, const std::string& what, double rel = 12 * kU) {
+  std::string first;
+  double worst = 0;
+  EXPECT_EQ(rmsnorm_violations(parts, gamma, rows, cols, eps, hi, lo, rel, first, worst), 0u) << what << ", first: " << first;
   if (verbose()) std::printf("%s: max relative error %.3g u\n", what.c_str(), worst / kU);
 }
 
@@ -445,6 +466,54 @@ TEST(RowStagesParts, RmsnormOfTwoAndFourPartsWithBf16Outputs) {
     check_rmsnorm(in, gamma, rows, cols, p.eps, out, zero, "rmsnorm bf16 " + std::to_string(parts), 12 * kU + 1.0 / 256);
     for (size_t i = 0; i < n; ++i) ASSERT_EQ(sum[i], to_bf(double(fp32_sum(in, i)))) << i;
   }
+}
+
+// ---- the checks catch broken kernels ----
+
+// Replaces the number on the line of `text` commented `comment` ("MOVXM r4, N    ; comment").
+std::string patch_constant(std::string text, const std::string& comment, const std::string& value) {
+  const size_t c = text.find("; " + comment + "\n");
+  if (c == std::string::npos) return "";
+  const size_t line = text.rfind('\n', c) + 1, comma = text.find(", ", line);
+  return text.replace(comma + 2, text.find(' ', comma + 2) - comma - 2, value);
+}
+
+TEST(RowStagesBroken, RmsnormDividingByNInsteadOfTwoNFails) {
+  // h = (ss + n eps) / n instead of / (2n): rs comes out 1/sqrt(2) of the true value, so
+  // every element is 29 % off.
+  std::mt19937 rng(101);
+  const int64_t rows = 16, cols = 64;
+  const size_t n = size_t(rows * cols);
+  const Matrix x = random_bf16(rng, n, -2, 2), gamma = random_bf16(rng, size_t(cols), 0.5, 1.5);
+  RmsnormStagePlan p;
+  Ddr ddr;
+  p.rows = rows, p.cols = cols;
+  p.in = {ddr.input(x)};
+  p.gamma = ddr.input(gamma);
+  p.out = {ddr.output(n), ddr.output(n)};
+  const std::string k = patch_constant(tasks::aie_ml::rmsnorm_stage(p), "(log2(n) + 1) << 23", std::to_string(6u << 23));
+  ASSERT_FALSE(k.empty());
+  const StageRun r = run_stage(k, ddr, 12);
+  std::string first;
+  double worst = 0;
+  EXPECT_EQ(rmsnorm_violations({x}, gamma, rows, cols, p.eps, r.read(p.out.hi, n), r.read(p.out.lo, n), 12 * kU, first, worst), n);
+}
+
+TEST(RowStagesBroken, SiluMulWithoutTheFinalNegationFails) {
+  // z = -1/d is used without flipping its sign: out = -SiLU(a) b, wrong wherever it is
+  // not zero (everywhere for random inputs).
+  std::mt19937 rng(102);
+  const int64_t rows = 8, cols = 64;
+  const size_t n = size_t(rows * cols);
+  auto [g_hi, g_lo] = random_split(rng, n, -8, 8);
+  auto [u_hi, u_lo] = random_split(rng, n, -3, 3);
+  ElementwiseCase c = elementwise_case(ElementwiseOp::SiluMul, rows, cols, {g_hi, g_lo}, {u_hi, u_lo}, true);
+  const std::string k = patch_constant(tasks::aie_ml::elementwise_stage(c.plan), "sign bit of a bf16 lane", "0");
+  ASSERT_FALSE(k.empty());
+  const StageRun r = run_stage(k, c.ddr, 13);
+  std::string first;
+  double worst = 0;
+  EXPECT_EQ(silu_mul_violations(c.a, c.b, r.read(c.plan.out.hi, n), r.read(c.plan.out.lo, n), first, worst), n);
 }
 
 // ---- bad plans ----

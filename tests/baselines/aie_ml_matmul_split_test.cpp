@@ -37,7 +37,8 @@ double from_bf16(uint16_t b) {
 uint64_t align64(uint64_t v) { return (v + 63) / 64 * 64; }
 
 struct Inputs {
-  std::vector<std::vector<uint16_t>> a, b;  // per part: [M, K] and [K, N] bf16
+  std::vector<std::vector<uint16_t>> a, b;  // per part: [batches, M, K] and [batches, K, N] bf16
+  std::vector<uint16_t> bias;                // [N] when the plan has a bias
 };
 
 // What the run produced and what it must be.
@@ -53,12 +54,13 @@ struct SplitRun {
 // are written; after the run only C (and C_lo) may differ.
 SplitRun run(const MatmulPlan& p, const Inputs& in) {
   setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  const int64_t P = in.a.size(), M = p.M, K = p.K, N = p.N;
+  const int64_t P = in.a.size(), M = p.batches * p.M, K = p.K, N = p.N;  // M: rows of all batches
   const std::vector<uint64_t> a_at = p.a_parts.empty() ? std::vector<uint64_t>{p.a_offset} : p.a_parts;
   const std::vector<uint64_t> b_at = p.b_parts.empty() ? std::vector<uint64_t>{p.b_offset} : p.b_parts;
   uint64_t end = std::max(p.c_offset, p.c_lo_offset) + uint64_t(M * N) * 2;
   for (uint64_t o : a_at) end = std::max(end, o + uint64_t(M * K) * 2);
-  for (uint64_t o : b_at) end = std::max(end, o + uint64_t(K * N) * 2);
+  for (uint64_t o : b_at) end = std::max(end, o + uint64_t(p.batches * K * N) * 2);
+  if (p.has_bias) end = std::max(end, p.bias_offset + uint64_t(N) * 2);
   end += 4096;
   std::vector<uint8_t> image(end, 0xA5);
   const auto put = [&](uint64_t at, const std::vector<uint16_t>& v) { std::memcpy(image.data() + at, v.data(), v.size() * 2); };
@@ -66,6 +68,7 @@ SplitRun run(const MatmulPlan& p, const Inputs& in) {
     put(a_at[q], in.a[q]);
     put(b_at[q], in.b[q]);
   }
+  if (p.has_bias) put(p.bias_offset, in.bias);
 
   SplitRun out;
   ::tlmcraft::aie_ml::AiePlatform platform(::tlmcraft::aie_ml::load_aie_config("default"));
@@ -92,20 +95,22 @@ SplitRun run(const MatmulPlan& p, const Inputs& in) {
 
   // Reference in double. Error bound of hi + lo against it:
   // - bf16 x bf16 products are exact in fp32 (8 + 8 significant bits), so the only
-  //   accumulation error is fp32 addition of n = P K products in some order (the kernel
-  //   sums two interleaved partial sums, then adds them): |acc - ref| <= e = gamma_n S
-  //   with S = sum |a b| and gamma_n = n u / (1 - n u), u = 2^-24 (Higham, Accuracy and
-  //   Stability, (4.4)).
+  //   accumulation error is fp32 addition of n = P K products (and the bias) in some
+  //   order (VMAC adds each product with rounding; the kernels keep partial sums per part
+  //   or k-block parity and add them at the end): any summation tree of n + 1 terms has
+  //   |acc - ref| <= e = gamma_n S with S = sum |terms| and gamma_n = n u / (1 - n u),
+  //   u = 2^-24 (Higham, Accuracy and Stability of Numerical Algorithms, (4.4)).
   // - hi = bf16(acc) and r = acc - hi are exact (hi keeps acc's top 8 bits, so r fits in
   //   fp32); lo = bf16(r) loses at most 2^-9 |r| <= 2^-9 2^-9 |acc|.
   // So |hi + lo - ref| <= e + 2^-18 (|ref| + e).
   const double u = std::ldexp(1.0, -24), n = double(P * K), gamma = n * u / (1 - n * u);
   for (int64_t m = 0; m < M; ++m)
     for (int64_t j = 0; j < N; ++j) {
-      double s = 0, abs_sum = 0;
+      const int64_t b0 = m / p.M * K * N;  // this row's batch of B
+      double s = p.has_bias ? from_bf16(in.bias[j]) : 0.0, abs_sum = std::fabs(s);
       for (int64_t q = 0; q < P; ++q)
         for (int64_t k = 0; k < K; ++k) {
-          const double t = from_bf16(in.a[q][m * K + k]) * from_bf16(in.b[q][k * N + j]);
+          const double t = from_bf16(in.a[q][m * K + k]) * from_bf16(in.b[q][b0 + k * N + j]);
           s += t;
           abs_sum += std::fabs(t);
         }
@@ -186,13 +191,14 @@ void expect_exact_split_product(const MatmulPlan& p, const Inputs& in, const std
 }
 
 // Every decoder shape, single tile, P = 2 parts and split output: the down projection
-// (K = h_i -> K' = 2 h_i, N = h) and the up/gate projection (K = h -> K' = 2 h, N = h_i).
+// (K = h_i -> K' = 2 h_i, N = h), the up/gate projection (K = h -> K' = 2 h, N = h_i) and
+// the attention projections (K = N = h).
 // C5's down projection is the largest: K' = 512, so a B step is 512 x 8 bf16 = 8 KB (the
 // limit) and a 32-row A strip 32 KB (one buffer).
 TEST(AieMlMatmulSplit, DecoderShapesWithTwoPartsAndSplitOutput) {
   uint32_t seed = 11;
   for (const DecoderShape& d : kShapes) {
-    for (const auto& [K, N] : {std::pair{d.hi, d.h}, std::pair{d.h, d.hi}}) {
+    for (const auto& [K, N] : {std::pair{d.hi, d.h}, std::pair{d.h, d.hi}, std::pair{d.h, d.h}}) {
       const MatmulPlan p = decoder_plan(d.s, K, N);
       expect_exact_split_product(p, split_activation_times_weight(d.s, K, N, seed++),
                                  std::string(d.config) + " M=" + std::to_string(d.s) + " K=2x" + std::to_string(K) +
@@ -236,30 +242,42 @@ TEST(AieMlMatmulSplit, DistinctPartsOnBothSides) {
 }
 
 // One part (no a_parts): only the output is split; the product of bf16 A and B is then
-// the fp32 accumulator's hi + lo. Batches are allowed here: two batches of 16 x 64 x 128.
+// the fp32 accumulator's hi + lo. Batches and a bias (Linear) combine with it: two
+// batches of 16 x 64 x 128 plus a bias.
 TEST(AieMlMatmulSplit, SplitOutputWithoutParts) {
   std::mt19937 rng(9);
   std::normal_distribution<double> dist(0.0, 1.0);
   const int64_t M = 16, K = 64, N = 128;
   Inputs in;
-  in.a.assign(1, std::vector<uint16_t>(M * K));
-  in.b.assign(1, std::vector<uint16_t>(K * N));
+  in.a.assign(1, std::vector<uint16_t>(2 * M * K));
+  in.b.assign(1, std::vector<uint16_t>(2 * K * N));
+  in.bias.resize(N);
   for (auto& v : in.a[0]) v = bf16(dist(rng));
   for (auto& v : in.b[0]) v = bf16(dist(rng) / 8);
+  for (auto& v : in.bias) v = bf16(dist(rng));
   MatmulPlan p;
   p.M = M;
   p.K = K;
   p.N = N;
   p.a_offset = 0;
-  p.b_offset = uint64_t(M * K) * 2;
-  p.c_offset = p.b_offset + uint64_t(K * N) * 2;
-  p.c_lo_offset = p.c_offset + uint64_t(M * N) * 2;
-  expect_exact_split_product(p, in, "P=1 split output M=16 K=64 N=128");
-  // a_parts with a single part is the same product through the parts path.
+  p.b_offset = uint64_t(2 * M * K) * 2;
+  p.c_offset = p.b_offset + uint64_t(2 * K * N) * 2;
+  p.c_lo_offset = p.c_offset + uint64_t(2 * M * N) * 2;
+  p.bias_offset = p.c_lo_offset + uint64_t(2 * M * N) * 2;
+  // One batch without bias, then two batches with it.
+  Inputs one = in;
+  one.a[0].resize(M * K);
+  one.b[0].resize(K * N);
+  expect_exact_split_product(p, one, "P=1 split output M=16 K=64 N=128");
   MatmulPlan q = p;
-  q.a_parts = {p.a_offset};
-  q.b_parts = {p.b_offset};
-  expect_exact_split_product(q, in, "one explicit part M=16 K=64 N=128");
+  q.batches = 2;
+  q.has_bias = true;
+  expect_exact_split_product(q, in, "P=1 split output, 2 batches + bias");
+  // a_parts with a single part is the same product through the parts path.
+  MatmulPlan r = p;
+  r.a_parts = {p.a_offset};
+  r.b_parts = {p.b_offset};
+  expect_exact_split_product(r, one, "one explicit part M=16 K=64 N=128");
 }
 
 // Multi-tile: the C5 down projection on 4 x 4 tiles (N split over columns, M over rows;

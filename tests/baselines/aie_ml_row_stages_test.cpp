@@ -468,6 +468,33 @@ TEST(RowStagesParts, RmsnormOfTwoAndFourPartsWithBf16Outputs) {
   }
 }
 
+TEST(RowStagesParts, OddRowCountsAndOneVectorRowsUseOneChain) {
+  // rows = 5 (blocks of one row), cols = 16 (one 16-lane vector per row): no second
+  // chain to interleave; the results must be the same as ever.
+  std::mt19937 rng(95);
+  const int64_t rows = 5, cols = 16;
+  const size_t n = size_t(rows * cols);
+  auto [g_hi, g_lo] = random_split(rng, n, -6, 6);
+  auto [u_hi, u_lo] = random_split(rng, n, -2, 2);
+  ElementwiseCase c = elementwise_case(ElementwiseOp::SiluMul, rows, cols, {g_hi, g_lo}, {u_hi, u_lo}, true);
+  const StageRun r = run_stage(tasks::aie_ml::elementwise_stage(c.plan), c.ddr, 14);
+  check_silu_mul(c.a, c.b, r.read(c.plan.out.hi, n), r.read(c.plan.out.lo, n), "silu_mul 5 x 16");
+  ElementwiseCase rc = elementwise_case(ElementwiseOp::Relu, rows, cols, {g_hi, g_lo}, {}, true);
+  const StageRun rr = run_stage(tasks::aie_ml::elementwise_stage(rc.plan), rc.ddr, 15);
+  check_split(rc.a, rr.read(rc.plan.out.hi, n), rr.read(rc.plan.out.lo, n), true, "relu 5 x 16");
+  const Matrix gamma = random_bf16(rng, size_t(cols), 0.5, 1.5);
+  RmsnormStagePlan p;
+  Ddr ddr;
+  p.rows = rows, p.cols = cols;
+  p.in = {ddr.input(g_hi), ddr.input(g_lo)};
+  p.gamma = ddr.input(gamma);
+  p.out = {ddr.output(n), ddr.output(n)};
+  p.sum = {ddr.output(n), ddr.output(n)};
+  const StageRun rn = run_stage(tasks::aie_ml::rmsnorm_stage(p), ddr, 16);
+  check_rmsnorm({g_hi, g_lo}, gamma, rows, cols, p.eps, rn.read(p.out.hi, n), rn.read(p.out.lo, n), "rmsnorm 5 x 16");
+  check_split({g_hi, g_lo}, rn.read(p.sum.hi, n), rn.read(p.sum.lo, n), false, "rmsnorm sum 5 x 16");
+}
+
 // ---- the checks catch broken kernels ----
 
 // Replaces the number on the line of `text` commented `comment` ("MOVXM r4, N    ; comment").

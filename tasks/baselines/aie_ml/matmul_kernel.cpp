@@ -1,4 +1,10 @@
 // AIE-ML bf16 matrix-multiply kernel generator (see matmul_kernel.h for the data path).
+// Split-precision options (MatmulPlan::a_parts, b_parts, c_lo_offset): parts stack along K
+// (the tiles see depth K' = P K; core_program's loop is unchanged), or, for two A parts
+// times one B, B is streamed once and core_program_shared_b multiplies each B block by
+// both parts; a split output stores hi = bf16(acc) and lo = bf16(acc - hi) per 8-column
+// step into a second C buffer that travels its own memory-tile and shim channels.
+// Plans without these options generate the same text as before they existed.
 #include "tasks/baselines/aie_ml/matmul_kernel.h"
 
 #include <algorithm>
@@ -20,7 +26,7 @@ constexpr int64_t kBRowColumns = 32;  // B columns per DDR row read (64 bytes: a
 
 // Compute-tile data memory map (64 KB, 8 KB banks: A, B, C and bias in different banks
 // so the two loads of a bundle never share a bank).
-constexpr uint32_t kTileA[2] = {0x0000, 0x4000};  // Mr x K bf16: 2 x 16 KB or 1 x 32 KB
+constexpr uint32_t kTileA[2] = {0x0000, 0x4000};  // Mr x K (K') bf16: 2 x 16 KB or 1 x 32 KB
 constexpr uint32_t kTileB[2] = {0x8000, 0xA000};  // K x Nt bf16 <= 8 KB each
 constexpr uint32_t kTileC[2] = {0xC000, 0xC400};  // Mr x Nt bf16 <= 1 KB each
 constexpr uint32_t kTileCLo[2] = {0xC800, 0xCC00};  // split output: the low parts
@@ -48,6 +54,7 @@ constexpr uint32_t kMemAIn = 5, kMemAOut = 0, kMemBIn = 0, kMemBOut = 4, kMemCOu
 int64_t part_count(const MatmulPlan& p) { return p.a_parts.empty() ? 1 : int64_t(p.a_parts.size()); }
 int64_t stacked_k(const MatmulPlan& p) { return part_count(p) * p.K; }
 bool split_output(const MatmulPlan& p) { return p.c_lo_offset != 0; }
+
 struct Geometry {
   int64_t mr = 0;      // A rows per tile strip
   uint32_t a_buffers = 2;  // tile A strip buffers: ping/pong when a strip fits 16 KB

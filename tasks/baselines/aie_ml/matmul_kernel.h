@@ -40,6 +40,14 @@ struct MatmulPlan {
   //   When set, a_offset and b_offset are ignored. batches must be 1; has_bias false.
   // - c_lo_offset: when nonzero, C is written as its bf16 high part at c_offset and the
   //   bf16 of the rest (C - hi, from the fp32 accumulator) at c_lo_offset, both [M, N].
+  //   Batches and a bias are allowed with it; C_lo must not overlap C.
+  // How (matmul_kernel.cpp): with parts the tiles see depth K' = P K (shim r reads each
+  // strip part after part, the memory tile interleaves the parts per 4-row group), so the
+  // limits hold for K': an A strip Mr x K' <= 32 KB (Mr is lowered to fit), a B step
+  // K' x 8 <= 8 KB. Two A parts with b_parts[0] == b_parts[1] and strips of a multiple of
+  // 8 rows (every decoder shape) stream B once (depth K; the B step limit is then K x 8)
+  // and multiply each B block by both parts. Split output: the tiles stream each chunk's
+  // high then low part; the low parts leave through mem<c>.mm2s3 -> shim<c>.s2mm1.
   std::vector<uint64_t> a_parts, b_parts;
   uint64_t c_lo_offset = 0;
 };

@@ -121,7 +121,8 @@ int latency_of(const std::string& mn) {
   return 1;
 }
 
-// The storage units a register name covers (x, y, bm, cm are views of w / am units).
+// The storage units a register name covers, at the platform's interlock granularity (a
+// 512-bit x register, a 512-bit bm accumulator: writing w1 delays readers of w0 too).
 std::vector<std::string> units_of(const std::string& reg) {
   size_t i = 0;
   while (i < reg.size() && std::isalpha(static_cast<unsigned char>(reg[i]))) ++i;
@@ -129,11 +130,12 @@ std::vector<std::string> units_of(const std::string& reg) {
   if (idx.empty() || idx.find_first_not_of("0123456789") != std::string::npos) return {};
   const int n = std::stoi(idx);
   std::vector<std::string> u;
-  if (cls == "w" || cls == "am") return {reg};
-  if (cls == "x") return {"w" + num(2 * n), "w" + num(2 * n + 1)};
-  if (cls == "y") return {"w" + num(4 * n), "w" + num(4 * n + 1), "w" + num(4 * n + 2), "w" + num(4 * n + 3)};
-  if (cls == "bm") return {"am" + num(2 * n), "am" + num(2 * n + 1)};
-  if (cls == "cm") return {"am" + num(4 * n), "am" + num(4 * n + 1), "am" + num(4 * n + 2), "am" + num(4 * n + 3)};
+  if (cls == "w") return {"x" + num(n / 2)};
+  if (cls == "x") return {reg};
+  if (cls == "y") return {"x" + num(2 * n), "x" + num(2 * n + 1)};
+  if (cls == "am") return {"bm" + num(n / 2)};
+  if (cls == "bm") return {reg};
+  if (cls == "cm") return {"bm" + num(2 * n), "bm" + num(2 * n + 1)};
   if (cls == "r" || cls == "p" || cls == "m" || cls == "s" || cls == "dn" || cls == "dj" || cls == "dc") return {reg};
   return {};
 }
@@ -201,8 +203,12 @@ SchedOp analyse(const std::string& text, const std::string& comment) {
     }
     first_reg = false;
   }
-  if (load) o.reads.push_back("MEM");
-  if (store) o.writes.push_back("MEM");
+  // Memory by base pointer: within one scheduled segment, accesses through different
+  // pointer registers never overlap (true of every segment this file schedules).
+  const size_t br = o.text.find('[');
+  const std::string mem = br == std::string::npos ? "MEM" : "MEM:" + trim(o.text.substr(br + 1, o.text.find_first_of(",]", br) - br - 1));
+  if (load) o.reads.push_back(mem);
+  if (store) o.writes.push_back(mem);
   return o;
 }
 
@@ -669,6 +675,7 @@ std::string core_program(const Shape& sh, bool rope) {
     recip(k, "bm11", "bm10");
     split(k, "bm11", "w19", "w20", "bm7");  // 1/z as bf16 high + low
   });
+  sc.emit(t);  // the P V prologue reads E through other pointers than the stores above
   // P V with E (not yet divided by z): accumulators per (key of the step, vector, kind);
   // d = 16 takes two keys per step, so there are six chains in both cases.
   const int64_t U = d == 16 ? 2 : 1;
@@ -711,8 +718,9 @@ std::string core_program(const Shape& sh, bool rope) {
       const std::string off = num((U + u) * 2 * d + 32 * v);
       sc.op("VMAC.E.BF16 " + pacc(u, v, 0) + ", " + pacc(u, v, 0) + ", " + vh(u, v) + ", " + wh[u]);
       sc.op("VMAC.E.BF16 " + pacc(u, v, 2) + ", " + pacc(u, v, 2) + ", " + vh(u, v) + ", " + wl[u]);
-      sc.op("VLDA " + vh(u, v) + ", [p1, #" + off + "]", "next step's v_hi");
       sc.op("VMAC.E.BF16 " + pacc(u, v, 1) + ", " + pacc(u, v, 1) + ", " + vl(u, v) + ", " + wh[u]);
+      // v_hi and v_lo share an x register: both reloaded once the three MACs have read them.
+      sc.op("VLDA " + vh(u, v) + ", [p1, #" + off + "]", "next step's v_hi");
       sc.op("VLDB " + vl(u, v) + ", [p2, #" + off + "]", "next step's v_lo");
     }
   sc.op("PADDA [p1], #" + num(2 * d * U));

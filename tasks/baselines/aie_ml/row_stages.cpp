@@ -447,7 +447,7 @@ void loop(KernelText& t, const std::string& tag, uint64_t count, const Ops& ops)
 }
 
 // SiLU(a) b of one vector. Chain registers: acc = {ab, X, K, P, Q, T}, w = 8 registers
-// (the parts, then split operands; w[2], w[3] one 512-bit register). Constants: w10,
+// (the parts, then split operands; w[6], w[7] one 512-bit register). Constants: w10,
 // w11, w16 = -log2(e) in three bf16 parts, w17 = c5 (bf16), x10 = 0x8000 in every 16-bit
 // lane; bm12..bm15 = c4..c1, bm16 = 1 (fp32), bm17 = 0xFEF311C3.
 //  ab = sum_k,j a_k b_j, t = sum_k a_k (c1 + c2 + c3): exact products, fp32 sums;
@@ -458,8 +458,8 @@ void loop(KernelText& t, const std::string& tag, uint64_t count, const Ops& ops)
 //  d = 1 + 2^t; z = -1/d: guess -(0x7EF311C3 - bits(d)) (< 13 %, the sign bit set by the
 //    constant), two steps z <- zh + zh bf16(1 + d zh) at bf16 level (13 % -> 2 % ->
 //    5e-4; the first with d's high part only), one step z <- z + z (1 + d z) with split
-//    products (the correction term is tiny, so its error is the 3u of d z);
-//  out = ab (-z) (split parts, three products).
+//    products (the correction term is tiny, so its error is the 3u of d z), folded into
+//  out = ab (-z) = A + A e with A = (-ab) z, e = 1 + d z (split parts, three products).
 Ops silu_mul_ops(const Chain& c, size_t pa, size_t pb, bool split_out, int step) {
   const std::string &ab = c.acc[0], &x = c.acc[1], &k = c.acc[2], &T = c.acc[5];
   std::string p = c.acc[3], q = c.acc[4];
@@ -516,17 +516,19 @@ Ops silu_mul_ops(const Chain& c, size_t pa, size_t pb, bool split_out, int step)
     ops.push_back("VCONV.BF16.FP32 " + w[4] + ", " + q);
     ops.push_back("VMAC.E.BF16 " + p + ", " + p + ", " + w[2] + ", " + w[4]);
   }
+  // The last step folded into the output: e = 1 + d z (tiny), A = (-ab) z formed while e
+  // is, out = (-ab)(z + z e) = A + A e (-ab: ab's parts with their sign bits flipped by
+  // 16-bit adds of 0x8000).
   split_ops(ops, p, w[2], w[3], T);
   mul_split_ops(ops, q, "bm16", w[0], w[1], w[2], w[3]);
   split_ops(ops, q, w[4], w[5], T);
-  mul_split_ops(ops, p, p, w[2], w[3], w[4], w[5]);
-  // out = ab (-z): z's parts negated by flipping their sign bits (16-bit adds of 0x8000).
-  split_ops(ops, ab, w[0], w[1], T);
-  split_ops(ops, p, w[2], w[3], T);
-  const std::string zx = "x" + std::to_string(std::stoi(w[2].substr(1)) / 2);
-  ops.push_back("VADD.16 " + zx + ", " + zx + ", x10");
-  mul_split_ops(ops, q, "", w[0], w[1], w[2], w[3]);
-  store_output(ops, q, split_out, c.out, w[4], w[5], T, step);
+  split_ops(ops, ab, w[6], w[7], k);
+  const std::string abx = "x" + std::to_string(std::stoi(w[6].substr(1)) / 2);
+  ops.push_back("VADD.16 " + abx + ", " + abx + ", x10");
+  mul_split_ops(ops, ab, "", w[6], w[7], w[2], w[3]);
+  split_ops(ops, ab, w[0], w[1], k);
+  mul_split_ops(ops, p, ab, w[0], w[1], w[4], w[5]);
+  store_output(ops, p, split_out, c.out, w[2], w[3], T, step);
   return ops;
 }
 

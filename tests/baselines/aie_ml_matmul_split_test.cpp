@@ -223,8 +223,8 @@ TEST(AieMlMatmulSplit, GroupPairingEdges) {
             std::string::npos);
 }
 
-// General K-stacking (different B parts) at an attention-projection shape: M = s, K = h,
-// N = h, with (A, A) x (W_hi, W_lo) for a split weight; each A_p, B_p random.
+// General K-stacking (different B parts, B' = [B_0; B_1]) at an attention-projection
+// shape (M = s, K = N = h); each A_p, B_p random.
 TEST(AieMlMatmulSplit, DistinctPartsOnBothSides) {
   std::mt19937 rng(5);
   std::normal_distribution<double> dist(0.0, 1.0);
@@ -239,6 +239,11 @@ TEST(AieMlMatmulSplit, DistinctPartsOnBothSides) {
   MatmulPlan p = decoder_plan(M, K, N);
   p.b_parts = {p.b_parts[0], p.c_offset + 8192};  // B_1 above C
   expect_exact_split_product(p, in, "distinct parts M=32 K=2x64 N=64");
+  // The same on 2 x 2 tiles: each tile row's shim reads its 16-row strips part by part,
+  // each array column's shim its 32 columns of both B parts.
+  p.columns = 2;
+  p.rows = 2;
+  expect_exact_split_product(p, in, "distinct parts on 2x2 tiles");
 }
 
 // One part (no a_parts): only the output is split; the product of bf16 A and B is then

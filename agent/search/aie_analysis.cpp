@@ -181,4 +181,35 @@ Order order_between(const OpInfo& a, const OpInfo& b) {
   return o;
 }
 
+bool bundle_sequence(const AieLine& bundle, std::vector<size_t>& order) {
+  const size_t n = bundle.ops.size();
+  std::vector<OpEffects> fx;
+  for (const auto& o : bundle.ops) fx.push_back(effects_of(o));
+  // before[a][b]: a must precede b.
+  std::vector<std::vector<bool>> before(n, std::vector<bool>(n, false));
+  for (size_t a = 0; a < n; ++a)
+    for (size_t b = 0; b < n; ++b) {
+      if (a == b) continue;
+      if (meet(fx[b].writes, fx[a].reads)) before[a][b] = true;  // reader first
+      if (meet(fx[a].writes, fx[b].writes) && bundle.ops[a].op.slot < bundle.ops[b].op.slot) before[a][b] = true;
+      if (fx[a].lock && !fx[b].lock) before[a][b] = true;
+    }
+  std::vector<bool> done(n, false);
+  order.clear();
+  for (size_t k = 0; k < n; ++k) {
+    size_t pick = n;
+    for (size_t c = 0; c < n && pick == n; ++c) {
+      if (done[c]) continue;
+      bool ready = true;
+      for (size_t a = 0; a < n; ++a)
+        if (!done[a] && a != c && before[a][c]) ready = false;
+      if (ready) pick = c;  // ops are stored in slot order: ties keep it
+    }
+    if (pick == n) return false;
+    done[pick] = true;
+    order.push_back(pick);
+  }
+  return true;
+}
+
 }  // namespace tlmcraft::agent::search::aie

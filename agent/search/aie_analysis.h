@@ -23,6 +23,13 @@
 
 namespace tlmcraft::agent::search::aie {
 
+// The ops of one bundle as a sequence with the bundle's meaning: an op that reads what
+// another op of the bundle writes comes first (it saw the old value); two writers keep
+// slot order (the later slot wins); lock requests first (granted before the bundle
+// executes). Indices into bundle.ops; false when no order exists (two ops each reading
+// what the other writes).
+bool bundle_sequence(const AieLine& bundle, std::vector<size_t>& order);
+
 // Register units: ids of the smallest views (see above); unit_label(id) names one.
 std::vector<int> register_units(isa::aie_ml::RegClass cls, int num);
 std::string unit_label(int unit);

@@ -17,46 +17,14 @@ namespace {
 
 bool is_tail_op(const OpEffects& fx) { return fx.control || fx.halt; }
 
-// Orders the ops of one bundle so that reading and writing it as a sequence means the
-// same as the atomic bundle: an op that reads what another op of the bundle writes comes
-// first (it saw the old value); two writers keep slot order (the later slot wins); lock
-// requests first (they are granted before the bundle executes). False on a cycle.
 bool sequential_order(const AieLine& bundle, std::vector<OpInfo>& out) {
-  std::vector<OpInfo> ops;
-  for (const auto& o : bundle.ops) {
+  std::vector<size_t> order;
+  if (!bundle_sequence(bundle, order)) return false;
+  for (size_t i : order) {
     OpInfo info;
-    info.op = &o;
-    info.fx = effects_of(o);
-    ops.push_back(info);
-  }
-  const size_t n = ops.size();
-  auto meet = [](const std::vector<int>& a, const std::vector<int>& b) {
-    for (int x : a)
-      if (std::find(b.begin(), b.end(), x) != b.end()) return true;
-    return false;
-  };
-  // before[a][b]: a must precede b.
-  std::vector<std::vector<bool>> before(n, std::vector<bool>(n, false));
-  for (size_t a = 0; a < n; ++a)
-    for (size_t b = 0; b < n; ++b) {
-      if (a == b) continue;
-      if (meet(ops[b].fx.writes, ops[a].fx.reads)) before[a][b] = true;  // reader first
-      if (meet(ops[a].fx.writes, ops[b].fx.writes) && ops[a].op->op.slot < ops[b].op->op.slot) before[a][b] = true;
-      if (ops[a].fx.lock && !ops[b].fx.lock) before[a][b] = true;
-    }
-  std::vector<bool> done(n, false);
-  for (size_t k = 0; k < n; ++k) {
-    size_t pick = n;
-    for (size_t c = 0; c < n && pick == n; ++c) {
-      if (done[c]) continue;
-      bool ready = true;
-      for (size_t a = 0; a < n; ++a)
-        if (!done[a] && a != c && before[a][c]) ready = false;
-      if (ready) pick = c;  // ops are stored in slot order: ties keep it
-    }
-    if (pick == n) return false;
-    done[pick] = true;
-    out.push_back(ops[pick]);
+    info.op = &bundle.ops[i];
+    info.fx = effects_of(bundle.ops[i]);
+    out.push_back(info);
   }
   return true;
 }

@@ -1,6 +1,7 @@
 #include "agent/search/aie_structure.h"
 
 #include <map>
+#include <set>
 
 #include "agent/search/aie_analysis.h"
 #include "isa/aie_ml/op_codes.h"
@@ -144,6 +145,62 @@ bool analyse_structure(const AieTile& tile, TileStructure& out, std::string& why
       if (b.lines.empty()) continue;
       if (b.lines.front() >= loop.start_line && b.lines.back() <= loop.end_bundle && loop.count > 0)
         b.trip_count = loop.count;
+    }
+  }
+  return true;
+}
+
+bool liveness(const AieTile& tile, const TileStructure& s, const std::vector<size_t>& bundle_lines,
+              std::vector<std::set<int>>& live_in, std::vector<std::set<int>>& live_out) {
+  const size_t n = bundle_lines.size();
+  std::map<size_t, size_t> index_of_line;
+  for (size_t i = 0; i < n; ++i) index_of_line[bundle_lines[i]] = i;
+  std::map<std::string, size_t> target;
+  for (size_t i = 0; i < tile.lines.size(); ++i)
+    if (tile.lines[i].kind == AieLine::Kind::Label) {
+      const auto it = index_of_line.lower_bound(i);
+      if (it != index_of_line.end()) target[tile.lines[i].label] = it->second;
+    }
+  std::vector<std::vector<size_t>> succ(n);
+  std::vector<std::set<int>> reads(n), writes(n);
+  for (size_t b = 0; b < n; ++b) {
+    bool falls = true;
+    for (const auto& o : tile.lines[bundle_lines[b]].ops) {
+      const auto code = ia::Code(o.op.code);
+      if (code == ia::Code::JL || code == ia::Code::RET) return false;
+      if (code == ia::Code::J || code == ia::Code::DONE) falls = false;
+      const OpEffects fx = effects_of(o);
+      reads[b].insert(fx.reads.begin(), fx.reads.end());
+      writes[b].insert(fx.writes.begin(), fx.writes.end());
+      const std::string l = label_operand(o);
+      if (fx.control && !l.empty()) {
+        const auto t = target.find(l);
+        if (t == target.end()) return false;
+        succ[b].push_back(t->second);
+      }
+    }
+    if (falls && b + 1 < n) succ[b].push_back(b + 1);
+  }
+  for (const auto& loop : s.loops) {
+    const auto e = index_of_line.find(loop.end_bundle);
+    const auto st = target.find(loop.start_label);
+    if (e != index_of_line.end() && st != target.end()) succ[e->second].push_back(st->second);
+  }
+  live_in.assign(n, {});
+  live_out.assign(n, {});
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t k = n; k-- > 0;) {
+      std::set<int> out;
+      for (size_t t : succ[k]) out.insert(live_in[t].begin(), live_in[t].end());
+      std::set<int> in = reads[k];
+      for (int u : out)
+        if (!writes[k].count(u)) in.insert(u);
+      live_out[k] = out;
+      if (in != live_in[k]) {
+        live_in[k] = std::move(in);
+        changed = true;
+      }
     }
   }
   return true;

@@ -37,6 +37,13 @@ struct TileStructure {
 // from a register or a number, indirect jumps, a loop-end label not followed by a bundle.
 bool analyse_structure(const AieTile& tile, TileStructure& out, std::string& why);
 
+// Backward liveness of register units over the tile's bundles (fall-through, branch
+// targets, zero-overhead loop-back), per bundle index of `bundle_lines` (the indices of
+// the tile's bundle lines in order). False when the tile has calls (JL/RET: not analysed)
+// or a branch to an unknown label.
+bool liveness(const AieTile& tile, const TileStructure& structure, const std::vector<size_t>& bundle_lines,
+              std::vector<std::set<int>>& live_in, std::vector<std::set<int>>& live_out);
+
 // The label an operation names (its last operand), "" if it has none.
 std::string label_operand(const AieOp& op);
 

@@ -44,62 +44,6 @@ bool group_of(RegClass cls, int num, Group& g) {
   }
 }
 
-// Backward liveness over the tile's bundles (fall-through, branch targets, loop-back).
-// Returns live-in per bundle index; false when the tile has calls (not analysed).
-bool liveness(const AieTile& tile, const TileStructure& s, const std::vector<size_t>& bundle_lines,
-              std::vector<std::set<int>>& live_in) {
-  const size_t n = bundle_lines.size();
-  std::map<size_t, size_t> index_of_line;
-  for (size_t i = 0; i < n; ++i) index_of_line[bundle_lines[i]] = i;
-  std::map<std::string, size_t> target;
-  for (size_t i = 0; i < tile.lines.size(); ++i)
-    if (tile.lines[i].kind == AieLine::Kind::Label) {
-      const auto it = index_of_line.lower_bound(i);
-      if (it != index_of_line.end()) target[tile.lines[i].label] = it->second;
-    }
-  std::vector<std::vector<size_t>> succ(n);
-  std::vector<std::set<int>> reads(n), writes(n);
-  for (size_t b = 0; b < n; ++b) {
-    bool falls = true;
-    for (const auto& o : tile.lines[bundle_lines[b]].ops) {
-      const auto code = ia::Code(o.op.code);
-      if (code == ia::Code::JL || code == ia::Code::RET) return false;
-      if (code == ia::Code::J || code == ia::Code::DONE) falls = false;
-      const OpEffects fx = effects_of(o);
-      reads[b].insert(fx.reads.begin(), fx.reads.end());
-      writes[b].insert(fx.writes.begin(), fx.writes.end());
-      const std::string l = label_operand(o);
-      if (fx.control && !l.empty()) {
-        const auto t = target.find(l);
-        if (t == target.end()) return false;
-        succ[b].push_back(t->second);
-      }
-    }
-    if (falls && b + 1 < n) succ[b].push_back(b + 1);
-  }
-  for (const auto& loop : s.loops) {
-    const auto e = index_of_line.find(loop.end_bundle);
-    const auto st = target.find(loop.start_label);
-    if (e != index_of_line.end() && st != target.end()) succ[e->second].push_back(st->second);
-  }
-  live_in.assign(n, {});
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t k = n; k-- > 0;) {
-      std::set<int> out;
-      for (size_t t : succ[k]) out.insert(live_in[t].begin(), live_in[t].end());
-      std::set<int> in = reads[k];
-      for (int u : out)
-        if (!writes[k].count(u)) in.insert(u);
-      if (in != live_in[k]) {
-        live_in[k] = std::move(in);
-        changed = true;
-      }
-    }
-  }
-  return true;
-}
-
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -229,7 +173,8 @@ bool unroll_loop(AieKernel& kernel, size_t tile_index, size_t loop_index, int fa
     std::vector<std::set<int>> live_in;
     const size_t le_index =
         static_cast<size_t>(std::find(bundle_lines.begin(), bundle_lines.end(), loop.end_bundle) - bundle_lines.begin());
-    if (liveness(tile, s, bundle_lines, live_in)) {
+    std::vector<std::set<int>> live_out;
+    if (liveness(tile, s, bundle_lines, live_in, live_out)) {
       const std::set<int> live_exit = le_index + 1 < bundle_lines.size() ? live_in[le_index + 1] : std::set<int>{};
       std::set<int> exposed, written_so_far, used_in_tile, written_in_tile;
       std::vector<Group> order;

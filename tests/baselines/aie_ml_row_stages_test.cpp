@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -30,7 +31,6 @@ namespace {
 using tasks::aie_ml::ElementwiseOp;
 using tasks::aie_ml::ElementwiseStagePlan;
 using tasks::aie_ml::RmsnormStagePlan;
-using tasks::aie_ml::StageOutput;
 
 constexpr double kU = 1.0 / 65536, kE = 1.0 / 16777216;
 
@@ -38,6 +38,7 @@ struct Shape {
   const char* name;
   int64_t s, h, hi;
 };
+void PrintTo(const Shape& s, std::ostream* os) { *os << s.name; }
 const Shape kShapes[] = {{"C1", 8, 32, 64}, {"C2", 16, 64, 128}, {"C3", 32, 64, 128}, {"C4", 64, 128, 256}, {"C5", 128, 128, 256}};
 
 double bf(uint16_t b) { return tasks::aie_ml_bf16_value(b); }

@@ -148,6 +148,7 @@ std::string trim(const std::string& s) {
 struct SchedOp {
   std::string text, comment;
   int slot = kAlu, latency = 1;
+  bool any_agu = false;  // a pointer update (PADDA / PADDB / PADDS): any free load/store slot
   std::vector<std::string> reads, writes;
 };
 
@@ -160,6 +161,7 @@ SchedOp analyse(const std::string& text, const std::string& comment) {
   for (char& c : mn) c = char(std::toupper(static_cast<unsigned char>(c)));
   o.slot = slot_of(mn);
   o.latency = latency_of(mn);
+  o.any_agu = mn == "PADDA" || mn == "PADDB" || mn == "PADDS";
   std::vector<std::string> operands;
   if (sp != std::string::npos) {
     std::string cur;
@@ -292,7 +294,15 @@ class Scheduler {
         progress = false;
         size_t best = n;
         for (size_t j = 0; j < n; ++j) {
-          if (cycle[j] >= 0 || used[ops_[j].slot]) continue;
+          if (cycle[j] >= 0) continue;
+          if (ops_[j].any_agu) {
+            for (int sl : {kLdb, kSt, kLda})
+              if (!used[sl]) {
+                ops_[j].slot = sl;
+                break;
+              }
+          }
+          if (used[ops_[j].slot]) continue;
           bool ready = true;
           for (auto [p, d] : preds[j])
             if (cycle[p] < 0 || cycle[p] + d > c) {
@@ -302,6 +312,7 @@ class Scheduler {
           if (ready && (best == n || height[j] > height[best])) best = j;
         }
         if (best < n) {
+          if (ops_[best].any_agu) ops_[best].text.replace(0, 5, ops_[best].slot == kLda ? "PADDA" : ops_[best].slot == kLdb ? "PADDB" : "PADDS");
           cycle[best] = c;
           used[ops_[best].slot] = true;
           in_bundle.push_back(best);
@@ -356,53 +367,56 @@ std::string bm(int i) { return "bm" + num(i); }
 std::string am(int i) { return "am" + num(i); }
 std::string w(int i) { return "w" + num(i); }
 
-// One key block's E = 2^((S - m) kappa), one of two chains the scheduler interleaves:
-// S (16 fp32) at [p2 + 64 j], E's bf16 high / low parts to [p3 + 32 j] / [p4 + 32 j],
-// sum += (E_hi + E_lo) w21 (w21: bf16 1.0 for keys < s, 0 for padding). 2^t to about
-// 1e-5 relative (the cubic of fp_steps.h has 7e-4): k = round(t), f = t - k as bf16 high +
-// low, 2^f by the degree-5 Taylor polynomial (|error| < 2.4e-6 at |f| = 1/2) in Horner
-// steps whose products keep three of the four hi/lo terms (the high part's products start
-// before the low part is known), then k is added to the exponent field (the steps of
-// attention_tasks.cpp's exp2_precise, regrouped). Constants: c5 (bf16) w16, c4 bm0, c3
-// bm2, c2 / c1 / 1 fp_constants' bm12..bm14, m bm17, kappa w17 / w18. Registers: three
-// accumulators v, b, c, the sum, x register xk for k << 23, vector registers fh, fl, ph, pl.
+// One key block's E = 2^((S - m) kappa), one of up to four chains the scheduler
+// interleaves (chain c, block c of each step): S (16 fp32) at [p2 + 64 c]; E's bf16 high
+// and low parts to [pE] and [pE + 2 sp] (pE = p3 + c: the E rows at this block), which
+// also hold k << 23 while 2^f is computed; sum += (E_hi + E_lo) w21 (w21: bf16 1.0 for
+// keys < s, 0 for padding). 2^t to about 1e-5 relative (the cubic of fp_steps.h has
+// 7e-4): k = round(t), f = t - k as bf16 high + low, 2^f by the degree-5 Taylor
+// polynomial (|error| < 2.4e-6 at |f| = 1/2) in Horner steps whose products keep three of
+// the four hi/lo terms, then k is added to the exponent field (the steps of
+// attention_tasks.cpp's exp2_precise, with two accumulators per chain). Constants: c5
+// (bf16) w16, c4 bm0, c3 bm2, c2 / c1 / 1 fp_constants' bm12..bm14, m bm17, kappa w17 /
+// w18. Registers of chain c: accumulators bm(a), bm(b); x(2c) for f, x(2c + 1) for the
+// split of p; sum accumulator bm10 / bm11.
 struct ExpChain {
-  int v, b, c, sum, xk, fh, fl, ph, pl;
+  int a, b, sum;
 };
-constexpr ExpChain kChainA{1, 3, 4, 8, 0, 2, 3, 4, 5}, kChainB{5, 6, 7, 9, 3, 8, 9, 10, 11};
+constexpr ExpChain kChains[4] = {{1, 3, 10}, {4, 5, 11}, {6, 7, 10}, {8, 9, 11}};
 
-void exp_block(Scheduler& s, int j, const ExpChain& r) {
-  const std::string V = bm(r.v), B = bm(r.b), C = bm(r.c), ph = w(r.ph), pl = w(r.pl), fh = w(r.fh), fl = w(r.fl);
-  s.op("VLDA " + am(2 * r.v) + ", [p2, #" + num(64 * j) + "]", "S, 16 keys");
-  s.op("VLDB " + am(2 * r.v + 1) + ", [p2, #" + num(64 * j + 32) + "]");
-  s.op("VSUB.F " + V + ", " + V + ", bm17", "S - m");
-  split(s, V, ph, pl, B);
-  mul_split(s, V, ph, pl, "w17", "w18");
-  s.op("VCONV.S32.FP32 " + C + ", " + V + ", #0", "t = (S - m) kappa; k = round(t)");
-  s.op("VCONV.FP32.S32 " + C + ", " + C);
-  s.op("VSUB.F " + B + ", " + V + ", " + C, "f = t - k (exact)");
-  s.op("VCONV.S32.FP32 " + C + ", " + C + ", #23", "k << 23");
-  s.op("VMOV x" + num(r.xk) + ", " + C);
-  split(s, B, fh, fl, V);
-  s.op("VMAC.E.BF16 " + C + ", bm0, w16, " + fh, "p = c4 + c5 f");
-  s.op("VMAC.E.BF16 " + C + ", " + C + ", w16, " + fl);
-  std::string p = C, q = B;
-  const std::string tmp = V;
+void exp_block(Scheduler& s, int c, int64_t sp) {
+  const ExpChain& r = kChains[c];
+  const std::string A = bm(r.a), B = bm(r.b), pe = "p" + num(3 + c), lo = num(2 * sp);
+  const std::string fh = w(4 * c), fl = w(4 * c + 1), ph = w(4 * c + 2), pl = w(4 * c + 3);
+  s.op("VLDA " + am(2 * r.a) + ", [p2, #" + num(64 * c) + "]", "S, 16 keys");
+  s.op("VLDB " + am(2 * r.a + 1) + ", [p2, #" + num(64 * c + 32) + "]");
+  s.op("VSUB.F " + A + ", " + A + ", bm17", "S - m");
+  split(s, A, ph, pl, B);
+  mul_split(s, A, ph, pl, "w17", "w18");
+  s.op("VCONV.S32.FP32 " + B + ", " + A + ", #0", "t = (S - m) kappa; k = round(t)");
+  s.op("VCONV.FP32.S32 " + B + ", " + B);
+  s.op("VSUB.F " + A + ", " + A + ", " + B, "f = t - k (exact)");
+  s.op("VCONV.S32.FP32 " + B + ", " + B + ", #23", "k << 23, parked in E's slots");
+  s.op("VST " + am(2 * r.b) + ", [" + pe + ", #0]");
+  s.op("VST " + am(2 * r.b + 1) + ", [" + pe + ", #" + lo + "]");
+  split(s, A, fh, fl, B);
+  s.op("VMAC.E.BF16 " + B + ", bm0, w16, " + fh, "p = c4 + c5 f");
+  s.op("VMAC.E.BF16 " + B + ", " + B + ", w16, " + fl);
+  std::string p = B, q = A;
   for (const char* cn : {"bm2", "bm12", "bm13", "bm14"}) {
-    s.op("VCONV.BF16.FP32 " + ph + ", " + p, std::string("p = ") + cn + " + p f");
-    s.op("VMAC.E.BF16 " + q + ", " + cn + ", " + ph + ", " + fh);
-    s.op("VCONV.FP32.BF16 " + tmp + ", " + ph);
+    split(s, p, ph, pl, q);
+    s.op(std::string("VMAC.E.BF16 ") + q + ", " + cn + ", " + ph + ", " + fh, std::string("p = ") + cn + " + p f");
     s.op("VMAC.E.BF16 " + q + ", " + q + ", " + ph + ", " + fl);
-    s.op("VSUB.F " + tmp + ", " + p + ", " + tmp);
-    s.op("VCONV.BF16.FP32 " + pl + ", " + tmp);
     s.op("VMAC.E.BF16 " + q + ", " + q + ", " + pl + ", " + fh);
     std::swap(p, q);
   }
-  s.op("VMOV " + q + ", x" + num(r.xk));
-  s.op("VADD.ACC32 " + V + ", " + p + ", " + q, "E = 2^k 2^f (k added to the exponent field)");
-  split(s, V, ph, pl, q);
-  s.op("VST " + ph + ", [p3, #" + num(32 * j) + "]", "E high part");
-  s.op("VST " + pl + ", [p4, #" + num(32 * j) + "]", "E low part");
+  const int qi = q == B ? r.b : r.a;
+  s.op("VLDA " + am(2 * qi) + ", [" + pe + ", #0]", "k << 23");
+  s.op("VLDB " + am(2 * qi + 1) + ", [" + pe + ", #" + lo + "]");
+  s.op("VADD.ACC32 " + q + ", " + p + ", " + q, "E = 2^k 2^f (k added to the exponent field)");
+  split(s, q, ph, pl, p);
+  s.op("VST " + ph + ", [" + pe + ", #0]", "E high part");
+  s.op("VST " + pl + ", [" + pe + ", #" + lo + "]", "E low part");
   s.op("VMAC.E.BF16 " + bm(r.sum) + ", " + bm(r.sum) + ", " + ph + ", w21", "sum of E over keys < s");
   s.op("VMAC.E.BF16 " + bm(r.sum) + ", " + bm(r.sum) + ", " + pl + ", w21");
 }
@@ -651,25 +665,27 @@ std::string core_program(const Shape& sh, bool rope) {
     const_acc(k, "bm0", fp32_bits(std::pow(ln2, 4) / 24), "ln2^4/4! (exp2's c4)");
     const_acc(k, "bm2", fp32_bits(std::pow(ln2, 3) / 6), "ln2^3/3! (exp2's c3)");
   });
-  sc.op("VCLR bm8", "sums of E");
-  sc.op("VCLR bm9");
-  to_reg("p3", row_ehi, "E_hi row");
-  to_reg("p4", row_elo, "E_lo row");
-  if (B >= 2) {
-    sc.op("MOVXM r25, " + num(B / 2 - 1), "key block pairs left");
-    sc.emit(t);
-    t.label("exp_pair");
-    exp_block(sc, 0, kChainA);
-    exp_block(sc, 1, kChainB);
-    sc.op("PADDA [p2], #128");
-    sc.op("PADDB [p3], #64");
-    sc.op("PADDS [p4], #64");
-    sc.emit(t, "JNZD r25, r25, exp_pair");
-    sc.op("VADD.F bm10, bm8, bm9", "z = sum E");
-  } else {
-    exp_block(sc, 0, kChainA);
-    sc.op("VMOV bm10, bm8", "z = sum E");
+  sc.op("VCLR bm10", "sums of E");
+  sc.op("VCLR bm11");
+  // Chains: the largest of 4, 3, 2, 1 dividing the key blocks.
+  int chains = 1;
+  for (int c : {4, 3, 2})
+    if (B % c == 0) {
+      chains = c;
+      break;
+    }
+  for (int c = 0; c < chains; ++c) to_reg("p" + num(3 + c), row_ehi + 32 * c, "E_hi, E_lo of chain " + num(c));
+  const bool looped = B > chains;
+  if (looped) sc.op("MOVXM r25, " + num(B / chains - 1), "steps of " + num(chains) + " key blocks left");
+  sc.emit(t);
+  if (looped) t.label("exp_step");
+  for (int c = 0; c < chains; ++c) exp_block(sc, c, sp);
+  if (looped) {
+    sc.op("PADDA [p2], #" + num(64 * chains));
+    for (int c = 0; c < chains; ++c) sc.op("PADDB [p" + num(3 + c) + "], #" + num(32 * chains));
+    sc.emit(t, "JNZD r25, r25, exp_step");
   }
+  sc.op("VADD.F bm10, bm10, bm11", "z = sum E");
   via_text(sc, [](KernelText& k) {
     reduce_sum_fp32(k, "bm10", "bm7");
     recip(k, "bm11", "bm10");

@@ -268,21 +268,25 @@ std::string core_program_shared_b(const MatmulPlan& p, const Geometry& g, uint32
                                                     {5, {2, 0}}, {6, {2, 1}}, {7, {3, 0}}, {8, {3, 1}},
                                                     {6, {4, 0}}, {7, {4, 1}}, {8, {5, 0}}, {9, {5, 1}}};
   // Prologue: k block 0 into set 0 and block 1 into set 1 (except the loads the first
-  // iteration issues itself: set 1's positions 8, 9), two loads per bundle (either unit),
-  // accumulators cleared alongside.
-  std::vector<std::string> pro;
-  for (int set = 0; set < 2; ++set)
-    for (const auto& [pos, l] : reload)
-      if (set == 0 || pos < 8)
-        pro.push_back(wr(set, l.i, l.h) + ", [" + ptr(l) + ", #" + std::to_string(target(l, set)) + "]");
+  // iteration issues itself: set 1's positions 8, 9), accumulators cleared alongside.
+  // Two loads per bundle, never two from one bank: set 0's group-g A with B, then group-g'
+  // A with set 1's B or group-g A (half a strip away: another bank when the strip's half
+  // is at least a bank, 8 KB).
+  const auto pro_load = [&](int set, const Load& l) {
+    return wr(set, l.i, l.h) + ", [" + ptr(l) + ", #" + std::to_string(target(l, set)) + "]";
+  };
+  const std::vector<std::pair<std::pair<int, Load>, std::pair<int, Load>>> pro = {
+      {{0, {0, 0}}, {0, {4, 0}}}, {{0, {0, 1}}, {0, {4, 1}}}, {{0, {1, 0}}, {0, {5, 0}}}, {{0, {1, 1}}, {0, {5, 1}}},
+      {{0, {2, 0}}, {1, {4, 0}}}, {{0, {2, 1}}, {1, {4, 1}}}, {{0, {3, 0}}, {1, {0, 0}}}, {{0, {3, 1}}, {1, {0, 1}}},
+      {{1, {2, 0}}, {1, {1, 0}}}, {{1, {2, 1}}, {1, {1, 1}}}, {{1, {3, 0}}, {-1, {0, 0}}}};
   t.op("MOV p1, r21");
-  for (size_t i = 0; i < pro.size(); i += 2) {
-    std::string b = "VLDA " + pro[i];
-    if (i + 1 < pro.size()) b += " ;; VLDB " + pro[i + 1];
-    if (i / 2 < 8) b += " ;; VCLR bm" + std::to_string(i / 2);
+  for (size_t i = 0; i < pro.size(); ++i) {
+    const auto& [first, second] = pro[i];
+    std::string b = "VLDA " + pro_load(first.first, first.second);
+    if (second.first >= 0) b += " ;; VLDB " + pro_load(second.first, second.second);
+    if (i < 8) b += " ;; VCLR bm" + std::to_string(i);
     t.op(b, i == 0 ? "k blocks 0 and 1" : "");
   }
-  for (size_t j = (pro.size() + 1) / 2; j < 8; ++j) t.op("VCLR bm" + std::to_string(j));
   // The loop body: bundle q has set (q / 8)'s VMAC q % 8 and the reloads due then; the
   // pointers step 256 bytes (two k blocks) at bundles 0 (p0), 1 (p4), 2 (p1) through the
   // store unit's AGU, so loads after the step see base + 256.

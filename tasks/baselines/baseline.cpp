@@ -39,6 +39,7 @@ const aie_ml::GeneratorMap& aie_ml_generators() {
     for (auto& [name, gen] : aie_ml::attention_generators()) all[name] = gen;
     for (auto& [name, gen] : aie_ml::conv_generators()) all[name] = gen;
     for (auto& [name, gen] : aie_ml::mlp_generators()) all[name] = gen;
+    for (auto& [name, gen] : aie_ml::decoder_generators()) all[name] = gen;
     return all;
   }();
   return g;

@@ -21,5 +21,6 @@ GeneratorMap matmul_generators();  // matmul_tasks.cpp: GEMM, Linear, BatchMatMu
 GeneratorMap attention_generators();  // attention_tasks.cpp: scaled_dot_product, MHA, MQA, GQA
 GeneratorMap conv_generators();    // conv_tasks.cpp: Conv2D, depthwise convolution, conv block
 GeneratorMap mlp_generators();     // mlp_tasks.cpp: RoPE, FFN, SwiGLU
+GeneratorMap decoder_generators(); // decoder_tasks.cpp: llama_decoder, t5_decoder (phases)
 
 }  // namespace tlmcraft::tasks::aie_ml

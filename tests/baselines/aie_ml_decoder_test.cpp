@@ -1,0 +1,98 @@
+// AIE-ML decoder-block baselines (tasks/baselines/aie_ml/decoder_tasks.cpp): llama_decoder
+// and t5_decoder pass C1..C5 through evaluate() as chains of phases; their phase lists are
+// the blocks' stages in the reference's order; a chain missing its last phase fails.
+#include <cstdio>
+#include <cstdlib>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "harness/evaluate.h"
+#include "platforms/registry.h"
+#include "tasks/baselines/baseline.h"
+#include "tasks/registry.h"
+
+namespace tlmcraft {
+namespace {
+
+nlohmann::json run_decoder(const std::string& task, const std::string& config, int trials,
+                           const std::string& kernel = "") {
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  auto platform = make_platform("aie_ml");
+  EvalOptions o;
+  o.platform = "aie_ml";
+  o.task = task;
+  o.config = config;
+  o.use_baseline = kernel.empty();
+  o.kernel_source = kernel;
+  o.trials = trials;
+  o.compare_baseline = false;
+  return evaluate(*platform, o);
+}
+
+std::string describe(const nlohmann::json& r) {
+  std::string s = r.value("status", std::string("?")) + ": " + r.value("reason", std::string());
+  if (r.contains("assemble") && !r["assemble"]["diagnostics"].empty()) s += "\n" + r["assemble"]["diagnostics"].dump(1);
+  return s;
+}
+
+std::string baseline(const std::string& task, const std::string& config) {
+  const auto inst = tasks::Registry::builtin().instance(task, "aie_ml", config);
+  return tasks::baseline_kernel(inst, nlohmann::json::object());
+}
+
+std::vector<std::string> phases(const std::string& kernel) {
+  std::vector<std::string> names;
+  static const std::regex phase(R"(^\.phase (\S+)$)", std::regex::multiline);
+  for (auto it = std::sregex_iterator(kernel.begin(), kernel.end(), phase); it != std::sregex_iterator(); ++it)
+    names.push_back((*it)[1]);
+  return names;
+}
+
+class AieMlDecoderBaseline : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(AieMlDecoderBaseline, EveryConfigurationPasses) {
+  for (const char* config : {"C1", "C2", "C3", "C4", "C5"}) {
+    // Three trials where a run is quick; one for the two largest blocks (same kernel, the
+    // cycle count does not depend on the data).
+    const int trials = std::string(config) < "C4" ? 3 : 1;
+    const nlohmann::json r = run_decoder(GetParam(), config, trials);
+    EXPECT_EQ(r["status"], "pass") << GetParam() << " " << config << ": " << describe(r);
+    ASSERT_EQ(r["trials"].size(), size_t(trials)) << GetParam() << " " << config;
+    EXPECT_EQ(r["trials"][0]["cycles"], r["trials"][trials - 1]["cycles"]);
+    if (std::getenv("AIE_DECODER_VERBOSE"))
+      std::printf("%s %s cycles %llu max_abs_err %g max_rel_err %g\n", GetParam().c_str(), config,
+                  (unsigned long long)r["trials"][0]["cycles"].get<uint64_t>(),
+                  r["trials"][0]["check"]["max_abs_err"].get<double>(),
+                  r["trials"][0]["check"]["max_rel_err"].get<double>());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Tasks, AieMlDecoderBaseline, ::testing::Values("llama_decoder", "t5_decoder"));
+
+TEST(AieMlDecoderBaselines, LlamaPhasesFollowTheBlock) {
+  EXPECT_EQ(phases(baseline("llama_decoder", "C1")),
+            (std::vector<std::string>{"norm_attn", "self_q", "self_k", "self_v", "self_attention", "self_out",
+                                      "norm_ffn", "gate", "up", "swiglu", "down", "residual"}));
+}
+
+TEST(AieMlDecoderBaselines, T5PhasesFollowTheBlock) {
+  EXPECT_EQ(phases(baseline("t5_decoder", "C1")),
+            (std::vector<std::string>{"norm_self", "self_q", "self_k", "self_v", "self_attention", "self_out",
+                                      "norm_cross", "cross_q", "cross_k", "cross_v", "cross_attention", "cross_out",
+                                      "norm_ffn", "ffn_in", "relu", "ffn_out", "residual"}));
+}
+
+TEST(AieMlDecoderBaselines, WithoutTheResidualPhaseTheOutputIsNeverWritten) {
+  std::string k = baseline("llama_decoder", "C1");
+  const size_t at = k.find("\n.phase residual\n");
+  ASSERT_NE(at, std::string::npos);
+  k.erase(at + 1);
+  const nlohmann::json r = run_decoder("llama_decoder", "C1", 1, k);
+  EXPECT_EQ(r["status"], "fail") << describe(r);
+}
+
+}  // namespace
+}  // namespace tlmcraft

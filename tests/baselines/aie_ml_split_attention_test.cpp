@@ -85,7 +85,7 @@ constexpr double kBound = 2e-4;
 // in_place: o_hi / o_lo are q_hi / q_lo's DDR areas (allowed: every input is read before
 // the first output is written).
 Outcome run_case(const Shape& sh, bool rope, uint32_t seed, const std::function<void(std::string&)>& patch = {},
-                 bool in_place = false) {
+                 bool in_place = false, int64_t row_tiles = 0) {
   Outcome out;
   const int64_t s = sh.s, heads = sh.heads, d = sh.d, h = heads * d;
   const size_t n = size_t(s * h);
@@ -102,7 +102,7 @@ Outcome run_case(const Shape& sh, bool rope, uint32_t seed, const std::function<
     }
   // DDR plan: every tensor 64-byte aligned with a 64-byte gap after it (gaps must survive).
   SplitAttentionPlan plan;
-  plan.s = s, plan.heads = heads, plan.d = d, plan.rope = rope;
+  plan.s = s, plan.heads = heads, plan.d = d, plan.rope = rope, plan.row_tiles = row_tiles;
   uint64_t at = 0x400;
   auto place = [&](uint64_t bytes) {
     const uint64_t o = at;
@@ -259,19 +259,32 @@ TEST(AieMlSplitAttention, RopeWithoutTheSinSignFails) {
   }
 }
 
-TEST(AieMlSplitAttention, HeadsAreSpreadOverUpToFourTiles) {
-  // gcd(heads, 4) tiles, one column each: heads = 2 -> tiles 0, 1; heads = 8 -> 0..3.
+TEST(AieMlSplitAttention, HeadsAreSpreadOverColumnsAndQueryRowsOverTilesOfAColumn) {
+  // gcd(heads, 4) columns; up to 4 tiles per column (rows 0..3) share the query rows:
+  // heads = 2 -> columns 0, 1; heads = 8 -> 0..3; heads = 3 -> column 0 only.
   SplitAttentionPlan p;
   p.s = 16, p.d = 16, p.heads = 2, p.o_hi = 0x10000, p.o_lo = 0x20000;
   std::string k = tasks::aie_ml::split_attention_kernel(p);
-  EXPECT_NE(k.find(".tile 1 0"), std::string::npos);
+  EXPECT_NE(k.find(".tile 1 3"), std::string::npos);
   EXPECT_EQ(k.find(".tile 2 0"), std::string::npos);
+  EXPECT_NE(k.find("query rows 12..15"), std::string::npos);
   p.heads = 8;
   k = tasks::aie_ml::split_attention_kernel(p);
   EXPECT_NE(k.find(".tile 3 0"), std::string::npos);
-  p.heads = 3;  // one tile
+  p.heads = 3;
   k = tasks::aie_ml::split_attention_kernel(p);
   EXPECT_EQ(k.find(".tile 1 0"), std::string::npos);
+  p.row_tiles = 2;  // rows 0..7 on tile [0, 0], 8..15 on [0, 1]
+  k = tasks::aie_ml::split_attention_kernel(p);
+  EXPECT_NE(k.find(".tile 0 1"), std::string::npos);
+  EXPECT_EQ(k.find(".tile 0 2"), std::string::npos);
+}
+
+TEST(AieMlSplitAttention, OneTwoOrFourTilesPerColumnAllPass) {
+  for (int64_t r : {1, 2, 4}) {
+    const Outcome o = run_case(kShapes[2], true, 31, {}, false, r);
+    EXPECT_TRUE(o.failure.empty()) << "row_tiles " << r << ": " << o.failure;
+  }
 }
 
 TEST(AieMlSplitAttention, BadPlansAreRefusedWithTheirReason) {
@@ -298,7 +311,11 @@ TEST(AieMlSplitAttention, BadPlansAreRefusedWithTheirReason) {
   p = ok, p.heads = 0;
   refused(p, "heads must be at least 1");
   p = ok, p.s = 256;  // six [256, 16] parts = 48 KB
-  refused(p, "exceed the 24 KB package buffer");
+  refused(p, "exceeds the 24 KB package buffer");
+  p = ok, p.row_tiles = 3;
+  refused(p, "row_tiles must divide s");
+  p = ok, p.row_tiles = 5;
+  refused(p, "row_tiles must be 0 (automatic) or 1..4");
   p = ok, p.k_lo = 0x102;
   refused(p, "k_lo is not a multiple of 4");
   p = ok, p.o_lo = p.o_hi + 64;  // o_hi is 32 x 64 x 2 = 4 KB long
@@ -307,3 +324,41 @@ TEST(AieMlSplitAttention, BadPlansAreRefusedWithTheirReason) {
 
 }  // namespace
 }  // namespace tlmcraft
+namespace tlmcraft {
+TEST(ScratchMicro, Pv) {
+  const char* k = R"(.tile 0 0
+  MOVXM p1, 0x71000
+  MOVXM p2, 0x72000
+  VLDA w0, [p1, #0] ;; VLDB w1, [p2, #0]
+  VLDA w2, [p1, #32] ;; VLDB w3, [p2, #32]
+  VCLR bm0
+  VCLR bm1
+  VCLR bm2
+  VCLR bm3
+  VCLR bm4
+  VCLR bm5
+  VCLR bm6
+  MOVXM ls, top
+  MOVXM le, end
+  MOVXM lc, 100
+top:
+  VMAC.E.BF16 bm0, bm0, w0, w8
+  VLDA w0, [p1, #64] ;; VMAC.E.BF16 bm2, bm2, w0, w10
+  VLDB w1, [p2, #64] ;; VMAC.E.BF16 bm1, bm1, w1, w8
+  VMAC.E.BF16 bm3, bm3, w2, w12
+  VLDA w2, [p1, #96] ;; VMAC.E.BF16 bm5, bm5, w2, w14
+  PADDA [p1], #64 ;; VLDB w3, [p2, #96] ;; VMAC.E.BF16 bm4, bm4, w3, w12
+end:
+  PADDB [p2], #64
+  DONE
+)";
+  aie_ml::AiePlatform platform(aie_ml::load_aie_config("default"));
+  isa::Program prog;
+  std::vector<isa::Diagnostic> diags;
+  ASSERT_TRUE(platform.assemble(k, "m.s", prog, diags));
+  platform.load(prog);
+  const RunResult r = platform.run(RunLimits{}, TraceOptions{});
+  std::printf("cycles %llu\n%s\n", (unsigned long long)r.cycles, r.memory.dump(1).substr(0, 3000).c_str());
+  for (auto& l : r.lines) std::printf("line %u: %llu %llu\n", l.line, (unsigned long long)l.executions, (unsigned long long)l.cycles);
+}
+}

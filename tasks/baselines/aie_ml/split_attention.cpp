@@ -58,32 +58,44 @@ constexpr uint32_t kPkg0 = 0x0000, kPkg1 = 0x6000, kPkgBytes = 0x6000;
 constexpr uint32_t kKtHi = 0xC000, kKtLo = 0xD000, kKtBytes = 0x1000, kTables = 0xE000;
 constexpr uint64_t kMemTileBytes = 512u << 10;
 constexpr int kParts = 6;  // q_hi, q_lo, k_hi, k_lo, v_hi, v_lo
-// Compute-tile locks (the core adds 48). Package b in {0, 1}: empty = 2b (two output
-// halves free it), full = 2b + 1; its o_hi / o_lo are done = 4 + 2b / 5 + 2b.
-enum TileLock : int { kPkg0Empty = 0, kPkg0Full = 1, kPkg1Empty = 2, kTablesFull = 8 };
-constexpr int kOHiDone0 = 4;
-constexpr int kMemInputs = 0;  // memC: every input has arrived
+// Compute-tile locks (the core adds 48). Package b in {0, 1}: empty = 2b, full = 2b + 1,
+// its o rows done = 4 + 2b; the tables have arrived = 8.
+enum TileLock : int { kPkg0Empty = 0, kPkg0Full = 1, kPkg1Empty = 2, kODone0 = 4, kTablesFull = 8 };
+// memC locks: every input has arrived (one per tile of the column); every tile's o rows
+// have arrived (two per tile: the o_hi and o_lo writers).
+constexpr int kMemInputs = 0, kMemOutputs = 1;
+constexpr int64_t kMaxColumns = 4, kMaxRowTiles = 4;
 
 struct Shape {
-  int64_t s, heads, d, tiles, local_heads;
+  int64_t s, heads, d;
+  int64_t tiles = 1, local_heads = 1;  // columns, heads per column
+  int64_t row_tiles = 1, rows = 1;     // tiles per column, query rows per tile
   int64_t sp() const { return s < 16 ? 16 : s; }  // K^T row length (whole 16-lane key blocks)
   int64_t blocks() const { return sp() / 16; }
   int64_t h() const { return heads * d; }
   uint64_t part_bytes() const { return uint64_t(s * d) * 2; }  // one [s, d] bf16 part
+  uint64_t q_bytes() const { return uint64_t(rows * d) * 2; }  // one tile's q rows of a part
   uint64_t table_bytes() const { return uint64_t(s * d) * 2; }
+  uint64_t package_bytes() const { return 2 * q_bytes() + 4 * part_bytes(); }
 };
 
-int64_t tiles_for(int64_t heads) {
-  for (int64_t t : {4, 2}) if (heads % t == 0) return t;
-  return 1;
-}
-
 Shape shape_of(const SplitAttentionPlan& p) {
-  Shape sh{p.s, p.heads, p.d, 1, p.heads};
-  if (p.heads >= 1) {
-    sh.tiles = tiles_for(p.heads);
-    sh.local_heads = p.heads / sh.tiles;
+  Shape sh{p.s, p.heads, p.d};
+  if (p.heads < 1 || p.s < 1) return sh;
+  sh.tiles = 1;
+  for (int64_t t : {kMaxColumns, int64_t(2)})
+    if (p.heads % t == 0) {
+      sh.tiles = t;
+      break;
+    }
+  sh.local_heads = p.heads / sh.tiles;
+  if (p.row_tiles > 0) {
+    sh.row_tiles = p.row_tiles;  // checked by split_attention_problem
+  } else {
+    sh.row_tiles = kMaxRowTiles;
+    while (sh.row_tiles > 1 && p.s % sh.row_tiles != 0) --sh.row_tiles;
   }
+  sh.rows = p.s / sh.row_tiles;
   return sh;
 }
 
@@ -473,13 +485,18 @@ void rope_row(Scheduler& t, const Shape& sh, const std::string& pa, const std::s
   t.op("VST " + ybl + ", [" + pb + ", #32]");
 }
 
-std::string core_program(const Shape& sh, bool rope) {
+// The program of the tile in row `r` of a column: query rows r * rows .. (r + 1) * rows - 1
+// of the column's heads.
+std::string core_program(const Shape& sh, bool rope, int64_t r) {
   const int64_t s = sh.s, d = sh.d, sp = sh.sp(), B = sh.blocks(), P = int64_t(sh.part_bytes());
+  const int64_t rows = sh.rows, Pq = int64_t(sh.q_bytes());
+  // Package: q_hi, q_lo (this tile's rows), k_hi, k_lo, v_hi, v_lo.
+  const int64_t k_hi = 2 * Pq, k_lo = k_hi + P, v_hi = k_lo + P, v_lo = v_hi + P;
   const int64_t vectors = d / 16;
   const uint32_t sin_table = kTables + uint32_t(sh.table_bytes());
   KernelText t;
-  t.comment("split attention: s=" + num(s) + " d=" + num(d) + " heads on this tile=" + num(sh.local_heads) +
-            (rope ? " (RoPE on q, k)" : ""));
+  t.comment("split attention: s=" + num(s) + " d=" + num(d) + ", heads on this tile " + num(sh.local_heads) +
+            ", query rows " + num(r * rows) + ".." + num((r + 1) * rows - 1) + (rope ? " (RoPE on q, k)" : ""));
   fp_constants(t);
   const double ln2 = std::log(2.0);
   const double kappa = 1.0 / (ln2 * std::sqrt(double(d)));
@@ -520,44 +537,44 @@ std::string core_program(const Shape& sh, bool rope) {
   }
   t.op("MOVXM r29, " + addr(kPkg0), "current package");
   t.op("MOVXM r26, " + lock(kPkg0Full), "its full lock");
-  t.op("MOVXM r27, " + lock(kOHiDone0), "its o_hi done lock");
-  t.op("MOVXM r28, " + lock(kOHiDone0 + 1), "its o_lo done lock");
+  t.op("MOVXM r27, " + lock(kODone0), "its o rows done lock");
   t.op("MOVXM r20, " + num(sh.local_heads - 1), "heads left");
   t.op("MOVXM r18, " + num(8 * d), "4 key rows");
   t.label("head");
   t.op("ACQ r26, 1", "the package has arrived");
   Scheduler sc;
   if (rope) {
-    t.comment("RoPE on the rows of q and k (in place, re-split into hi + lo)");
-    t.op("MOV p0, r29", "q_hi row");
-    t.op("MOVXM r9, " + num(P));
-    t.op("ADD r10, r29, r9");
-    t.op("MOV p1, r10", "q_lo row");
-    t.op("ADD r10, r10, r9");
-    t.op("MOV p2, r10", "k_hi row");
-    t.op("ADD r10, r10, r9");
-    t.op("MOV p3, r10", "k_lo row");
-    t.op("MOVXM p4, " + addr(kTables), "cos row");
-    t.op("MOVXM p5, " + addr(sin_table), "sin' row");
-    t.begin_loop("rope", uint64_t(s));
-    if (d == 16) {
-      sc.op("VLDA w4, [p4, #0]", "cos");
-      sc.op("VLDB w6, [p5, #0]", "sin'");
-    } else {
-      sc.op("VLDA w4, [p4, #0]", "cos");
-      sc.op("VLDB w5, [p4, #32]");
-      sc.op("VLDA w6, [p5, #0]", "sin'");
-      sc.op("VLDB w7, [p5, #32]");
+    // q rows use the table rows of their positions r * rows + i; k rows all of them.
+    for (int part = 0; part < 2; ++part) {
+      const int64_t n = part == 0 ? rows : s, hi = part == 0 ? 0 : k_hi, lo = part == 0 ? Pq : k_lo;
+      const uint32_t first = uint32_t(part == 0 ? r * rows * 2 * d : 0);
+      t.comment(std::string("RoPE on the rows of ") + (part == 0 ? "q" : "k") + " (in place, re-split into hi + lo)");
+      t.op("MOVXM r9, " + num(hi));
+      t.op("ADD r10, r29, r9");
+      t.op("MOV p0, r10", "x_hi row");
+      t.op("MOVXM r9, " + num(lo));
+      t.op("ADD r10, r29, r9");
+      t.op("MOV p1, r10", "x_lo row");
+      t.op("MOVXM p4, " + addr(kTables + first), "cos row");
+      t.op("MOVXM p5, " + addr(sin_table + first), "sin' row");
+      t.begin_loop(part == 0 ? "rope_q" : "rope_k", uint64_t(n));
+      if (d == 16) {
+        sc.op("VLDA w4, [p4, #0]", "cos");
+        sc.op("VLDB w6, [p5, #0]", "sin'");
+      } else {
+        sc.op("VLDA w4, [p4, #0]", "cos");
+        sc.op("VLDB w5, [p4, #32]");
+        sc.op("VLDA w6, [p5, #0]", "sin'");
+        sc.op("VLDB w7, [p5, #32]");
+      }
+      rope_row(sc, sh, "p0", "p1", 0);
+      const std::string step = "#" + num(2 * d);
+      for (const char* pr : {"PADDA [p0], ", "PADDB [p1], ", "PADDS [p4], ", "PADDA [p5], "}) sc.op(pr + step);
+      sc.emit(t, "", true);
     }
-    rope_row(sc, sh, "p0", "p1", 0);
-    rope_row(sc, sh, "p2", "p3", 1);
-    const std::string step = "#" + num(2 * d);
-    for (const char* pr : {"PADDA [p0], ", "PADDB [p1], ", "PADDS [p2], ", "PADDA [p3], ", "PADDB [p4], ", "PADDS [p5], "})
-      sc.op(pr + step);
-    sc.emit(t, "", true);
   }
   t.comment("transpose k_hi, k_lo [s, d] -> K^T high, low [d, sp], column by column");
-  t.op("MOVXM r9, " + num(2 * P));
+  t.op("MOVXM r9, " + num(k_hi));
   t.op("ADD r16, r29, r9", "k_hi");
   t.op("MOVXM r17, " + addr(kKtHi));
   t.op("MOVXM r19, 1", "parts left");
@@ -592,11 +609,11 @@ std::string core_program(const Shape& sh, bool rope) {
   t.op("JNZD r19, r19, kpart");
 
   // Row scratch in the k parts: S (fp32), E's high and low parts (bf16).
-  const int64_t row_s = 2 * P, row_ehi = row_s + 4 * sp, row_elo = row_ehi + 2 * sp;
+  const int64_t row_s = k_hi, row_ehi = row_s + 4 * sp, row_elo = row_ehi + 2 * sp;
   t.op("MOV r22, r29", "q_hi row i (then o_hi row i)");
-  t.op("MOVXM r9, " + num(P));
+  t.op("MOVXM r9, " + num(Pq));
   t.op("ADD r24, r29, r9", "q_lo row i (then o_lo row i)");
-  t.op("MOVXM r23, " + num(s - 1), "rows left");
+  t.op("MOVXM r23, " + num(rows - 1), "rows left");
   t.label("row");
   // Scores: accumulators per (block, product kind) when there are few blocks (a chain of
   // MACs on one accumulator waits for each result), per block otherwise.
@@ -703,8 +720,8 @@ std::string core_program(const Shape& sh, bool rope) {
   for (int a = 0; a < 6; ++a) sc.op("VCLR " + bm(a));
   to_reg("p0", row_ehi, "E_hi[t]");
   to_reg("p3", row_elo, "E_lo[t]");
-  to_reg("p1", 4 * P, "v_hi[t]");
-  to_reg("p2", 5 * P, "v_lo[t]");
+  to_reg("p1", v_hi, "v_hi[t]");
+  to_reg("p2", v_lo, "v_lo[t]");
   // E pointers step by 2 U bytes: an offset and PADD (multiples of 4) when U = 2, the
   // load's post-increment when U = 1 (p0 / p3 then point one key ahead).
   const std::string e_post = U == 1 ? "], #2" : "";
@@ -761,14 +778,12 @@ std::string core_program(const Shape& sh, bool rope) {
   sc.op("ADD r22, r22, r9", "next row");
   sc.op("ADD r24, r24, r9");
   sc.emit(t, "JNZD r23, r23, row");
-  t.op("REL r27, 1", "o_hi of this head is complete");
-  t.op("REL r28, 1", "o_lo too");
+  t.op("REL r27, 1", "o rows of this head are complete");
   t.op("MOVXM r9, " + num(kPkg0 ^ kPkg1));
   t.op("XOR r29, r29, r9", "the other package");
   t.op("MOV r9, #2");
   t.op("XOR r26, r26, r9");
   t.op("XOR r27, r27, r9");
-  t.op("XOR r28, r28, r9");
   t.op("JNZD r20, r20, head");
   t.op("DONE");
   return t.str();
@@ -777,22 +792,24 @@ std::string core_program(const Shape& sh, bool rope) {
 const char* kPartNames[kParts] = {"q_hi", "q_lo", "k_hi", "k_lo", "v_hi", "v_lo"};
 
 std::string movement(const SplitAttentionPlan& p, const Shape& sh) {
-  const int64_t s = sh.s, d = sh.d, h = sh.h(), T = sh.tiles, H = sh.local_heads;
-  const uint64_t P = sh.part_bytes(), tab = sh.table_bytes(), matrix = uint64_t(s * h) * 2;
-  const uint64_t parts_in_mem = uint64_t(kParts) * uint64_t(H) * P;
-  const uint64_t mem_total = parts_in_mem + (p.rope ? 2 * tab : 0);
+  const int64_t s = sh.s, d = sh.d, h = sh.h(), T = sh.tiles, H = sh.local_heads, R = sh.row_tiles, rows = sh.rows;
+  const uint64_t P = sh.part_bytes(), Pq = sh.q_bytes(), tab = sh.table_bytes(), matrix = uint64_t(s * h) * 2;
+  const uint64_t parts_in_mem = uint64_t(kParts * H) * P, tables_in_mem = p.rope ? 2 * tab : 0;
+  const uint64_t in_total = parts_in_mem + tables_in_mem, out_at = (in_total + 63) / 64 * 64, out_total = uint64_t(2 * H) * P;
   const uint64_t part_offsets[kParts] = {p.q_hi, p.q_lo, p.k_hi, p.k_lo, p.v_hi, p.v_lo};
-  // Head columns of a [s, h] matrix for local heads c, c + T, ...: 3-D, in words.
+  // Head columns of a [s, h] matrix for a column's heads c, c + T, ...: 3-D, in words.
   const std::string head_dims = dims({{d / 2, 1}, {s, h / 2}, {H, T * d / 2}});
   std::ostringstream y;
   y << "locks:\n";
   for (int64_t c = 0; c < T; ++c)
-    for (int id : {kPkg0Empty, kPkg1Empty}) y << "  - {tile: " << tile(uint32_t(c), 0) << ", id: " << id << ", init: 2}\n";
+    for (int64_t r = 0; r < R; ++r)
+      for (int id : {kPkg0Empty, kPkg1Empty})
+        y << "  - {tile: " << tile(uint32_t(c), uint32_t(r)) << ", id: " << id << ", init: 1}\n";
   y << "buffers:\n";
   std::vector<Bd> bds;
   std::string routes;
   for (int64_t c = 0; c < T; ++c) {
-    const std::string sx = "_" + num(c), shim = "shim" + num(c), mem = "mem" + num(c), tl = tile(uint32_t(c), 0);
+    const std::string sx = "_" + num(c), shim = "shim" + num(c), mem = "mem" + num(c);
     for (int k = 0; k < kParts; ++k)
       y << "  - {name: ddr_" << kPartNames[k] << sx << ", tile: " << shim << ", address: " << part_offsets[k]
         << ", size: " << matrix << "}\n";
@@ -802,12 +819,11 @@ std::string movement(const SplitAttentionPlan& p, const Shape& sh) {
     }
     y << "  - {name: ddr_o_hi" << sx << ", tile: " << shim << ", address: " << p.o_hi << ", size: " << matrix << "}\n";
     y << "  - {name: ddr_o_lo" << sx << ", tile: " << shim << ", address: " << p.o_lo << ", size: " << matrix << "}\n";
-    y << "  - {name: mem_in" << sx << ", tile: " << mem << ", address: 0, size: " << mem_total << "}\n";
-    y << "  - {name: pkg0" << sx << ", tile: " << tl << ", address: " << kPkg0 << ", size: " << kParts * P << "}\n";
-    y << "  - {name: pkg1" << sx << ", tile: " << tl << ", address: " << kPkg1 << ", size: " << kParts * P << "}\n";
-    if (p.rope) y << "  - {name: tables" << sx << ", tile: " << tl << ", address: " << kTables << ", size: " << 2 * tab << "}\n";
+    y << "  - {name: mem_in" << sx << ", tile: " << mem << ", address: 0, size: " << in_total << "}\n";
+    y << "  - {name: mem_out" << sx << ", tile: " << mem << ", address: " << out_at << ", size: " << out_total << "}\n";
 
-    // DDR -> memC: tile c's head columns of every part, then the tables.
+    // DDR -> memC: the column's head columns of every part, then the tables; memC holds
+    // part k of local head l at (k H + l) P.
     std::vector<Bd> rd;
     for (int k = 0; k < kParts; ++k) {
       Bd b{"rd_" + std::string(kPartNames[k]) + sx, shim, "mm2s0", "ddr_" + std::string(kPartNames[k]) + sx,
@@ -821,52 +837,77 @@ std::string movement(const SplitAttentionPlan& p, const Shape& sh) {
     }
     for (size_t i = 0; i + 1 < rd.size(); ++i) rd[i].next = rd[i + 1].name;
     for (const Bd& b : rd) bds.push_back(b);
-    Bd in_wr{"in_wr" + sx, mem, "s2mm0", "mem_in" + sx, 0, mem_total};
+    Bd in_wr{"in_wr" + sx, mem, "s2mm0", "mem_in" + sx, 0, in_total};
     in_wr.release_lock = kMemInputs;
-    in_wr.release_value = p.rope ? 2 : 1;  // readers: the packages and the tables
+    in_wr.release_value = int(R);  // one reader per tile of the column
     bds.push_back(in_wr);
-    // memC -> tile: one package (six [s, d] parts) per head.
-    Bd pk{"pkg_rd" + sx, mem, "mm2s0", "mem_in" + sx, 0, parts_in_mem};
-    pk.dims = dims({{int64_t(P / 4), 1}, {kParts, int64_t(uint64_t(H) * P / 4)}, {H, int64_t(P / 4)}});
-    pk.acquire_lock = kMemInputs;
-    bds.push_back(pk);
-    Bd in0{"pkg_in0" + sx, tl, "s2mm0", "pkg0" + sx, 0, kParts * P};
-    in0.acquire_lock = kPkg0Empty;
-    in0.acquire_value = 2;
-    in0.release_lock = kPkg0Empty + 1;
-    Bd in1{"pkg_in1" + sx, tl, "s2mm0", "pkg1" + sx, 0, kParts * P};
-    in1.acquire_lock = kPkg1Empty;
-    in1.acquire_value = 2;
-    in1.release_lock = kPkg1Empty + 1;
-    for (const Bd& b : ring({in0, in1})) bds.push_back(b);
-    if (p.rope) {
-      Bd tr{"tab_rd" + sx, mem, "mm2s1", "mem_in" + sx, parts_in_mem, 2 * tab};
-      tr.acquire_lock = kMemInputs;
-      bds.push_back(tr);
-      Bd ti{"tab_in" + sx, tl, "s2mm1", "tables" + sx, 0, 2 * tab};
-      ti.release_lock = kTablesFull;
-      bds.push_back(ti);
-    }
-    // tile -> DDR: o_hi (channel 0) and o_lo (channel 1) of each head; both free the package.
-    for (int half = 0; half < 2; ++half) {
-      const std::string ch = "mm2s" + num(half), part = half == 0 ? "o_hi" : "o_lo";
+    routes += "  - {from: {tile: " + shim + ", port: mm2s0}, to: {tile: " + mem + ", port: s2mm0}}\n";
+
+    for (int64_t r = 0; r < R; ++r) {
+      const std::string tx = sx + "_" + num(r), tl = tile(uint32_t(c), uint32_t(r)), mm2s = "mm2s" + num(r);
+      y << "  - {name: pkg0" << tx << ", tile: " << tl << ", address: " << kPkg0 << ", size: " << sh.package_bytes() << "}\n";
+      y << "  - {name: pkg1" << tx << ", tile: " << tl << ", address: " << kPkg1 << ", size: " << sh.package_bytes() << "}\n";
+      if (p.rope) y << "  - {name: tables" << tx << ", tile: " << tl << ", address: " << kTables << ", size: " << 2 * tab << "}\n";
+      // memC -> tile r: the tables once, then per head its package: the tile's q rows of
+      // q_hi and q_lo, then k_hi, k_lo, v_hi, v_lo whole.
+      std::vector<Bd> send;
+      if (p.rope) send.push_back(Bd{"tab_rd" + tx, mem, mm2s, "mem_in" + sx, parts_in_mem, 2 * tab});
+      for (int64_t l = 0; l < H; ++l) {
+        Bd q{"q_rd" + tx + "_" + num(l), mem, mm2s, "mem_in" + sx, uint64_t(l) * P + uint64_t(r) * Pq, 2 * Pq};
+        q.dims = dims({{int64_t(Pq / 4), 1}, {2, int64_t(uint64_t(H) * P / 4)}});
+        send.push_back(q);
+        Bd kv{"kv_rd" + tx + "_" + num(l), mem, mm2s, "mem_in" + sx, uint64_t(2 * H + l) * P, 4 * P};
+        kv.dims = dims({{int64_t(P / 4), 1}, {4, int64_t(uint64_t(H) * P / 4)}});
+        send.push_back(kv);
+      }
+      send.front().acquire_lock = kMemInputs;
+      for (size_t i = 0; i + 1 < send.size(); ++i) send[i].next = send[i + 1].name;
+      for (const Bd& b : send) bds.push_back(b);
+      std::vector<Bd> in;
+      Bd in0{"pkg_in0" + tx, tl, "s2mm0", "pkg0" + tx, 0, sh.package_bytes()};
+      in0.acquire_lock = kPkg0Empty;
+      in0.release_lock = kPkg0Empty + 1;
+      Bd in1{"pkg_in1" + tx, tl, "s2mm0", "pkg1" + tx, 0, sh.package_bytes()};
+      in1.acquire_lock = kPkg1Empty;
+      in1.release_lock = kPkg1Empty + 1;
+      std::vector<Bd> pk = ring({in0, in1});
+      if (p.rope) {
+        Bd ti{"tab_in" + tx, tl, "s2mm0", "tables" + tx, 0, 2 * tab};
+        ti.release_lock = kTablesFull;
+        ti.next = pk.front().name;
+        bds.push_back(ti);
+      }
+      for (const Bd& b : pk) bds.push_back(b);
+      // tile r -> memC: o_hi and o_lo rows of each head (the package's first 2 Pq bytes).
       std::vector<Bd> out;
       for (int pkg = 0; pkg < 2; ++pkg) {
-        Bd b{"out_" + part + num(pkg) + sx, tl, ch, "pkg" + num(pkg) + sx, half * P, P};
-        b.acquire_lock = kOHiDone0 + 2 * pkg + half;
+        Bd b{"o_out" + num(pkg) + tx, tl, "mm2s0", "pkg" + num(pkg) + tx, 0, 2 * Pq};
+        b.acquire_lock = kODone0 + 2 * pkg;
         b.release_lock = 2 * pkg;  // the package's empty lock
         out.push_back(b);
       }
       for (const Bd& b : ring(out)) bds.push_back(b);
-      Bd wr{"wr_" + part + sx, shim, "s2mm" + num(half), "ddr_" + part + sx, uint64_t(c * d * 2), uint64_t(H) * P};
+      Bd o_in{"o_in" + tx, mem, "s2mm" + num(1 + r), "mem_out" + sx, uint64_t(r * H) * 2 * Pq, uint64_t(H) * 2 * Pq};
+      o_in.release_lock = kMemOutputs;
+      o_in.release_value = 2;  // the o_hi and o_lo writers
+      bds.push_back(o_in);
+      routes += "  - {from: {tile: " + mem + ", port: " + mm2s + "}, to: {tile: " + tl + ", port: s2mm0}}\n";
+      routes += "  - {from: {tile: " + tl + ", port: mm2s0}, to: {tile: " + mem + ", port: s2mm" + num(1 + r) + "}}\n";
+    }
+    // memC -> DDR once every tile's rows are in: memC holds tile r's head l rows of o_hi
+    // then o_lo at (r H + l) 2 Pq; the stream runs head by head, all s rows in order.
+    for (int half = 0; half < 2; ++half) {
+      const std::string part = half == 0 ? "o_hi" : "o_lo", mm2s = "mm2s" + num(R + half);
+      Bd rd{part + "_rd" + sx, mem, mm2s, "mem_out" + sx, uint64_t(half) * Pq, uint64_t(H) * P};
+      rd.dims = dims({{d / 2, 1}, {rows, d / 2}, {R, int64_t(uint64_t(H) * 2 * Pq / 4)}, {H, int64_t(2 * Pq / 4)}});
+      rd.acquire_lock = kMemOutputs;
+      rd.acquire_value = int(R);
+      bds.push_back(rd);
+      Bd wr{part + "_wr" + sx, shim, "s2mm" + num(half), "ddr_" + part + sx, uint64_t(c * d * 2), uint64_t(H) * P};
       wr.dims = head_dims;
       bds.push_back(wr);
+      routes += "  - {from: {tile: " + mem + ", port: " + mm2s + "}, to: {tile: " + shim + ", port: s2mm" + num(half) + "}}\n";
     }
-    routes += "  - {from: {tile: " + shim + ", port: mm2s0}, to: {tile: " + mem + ", port: s2mm0}}\n";
-    routes += "  - {from: {tile: " + mem + ", port: mm2s0}, to: {tile: " + tl + ", port: s2mm0}}\n";
-    if (p.rope) routes += "  - {from: {tile: " + mem + ", port: mm2s1}, to: {tile: " + tl + ", port: s2mm1}}\n";
-    routes += "  - {from: {tile: " + tl + ", port: mm2s0}, to: {tile: " + shim + ", port: s2mm0}}\n";
-    routes += "  - {from: {tile: " + tl + ", port: mm2s1}, to: {tile: " + shim + ", port: s2mm1}}\n";
   }
   y << "bds:\n";
   for (const Bd& b : bds) y << bd_yaml(b);
@@ -884,11 +925,15 @@ std::string split_attention_problem(const SplitAttentionPlan& p) {
   if (p.s < 4 || p.s % 4 != 0) return at + "s must be a positive multiple of 4";
   if (p.s > 16 && p.s % 16 != 0) return at + "s above 16 must be a multiple of 16 (whole key blocks)";
   if (p.d != 16 && p.d != 32) return at + "the head size d must be 16 or 32";
+  if (p.row_tiles < 0 || p.row_tiles > kMaxRowTiles) return at + "row_tiles must be 0 (automatic) or 1..4";
+  if (p.row_tiles > 0 && p.s % p.row_tiles != 0) return at + "row_tiles must divide s";
   const Shape sh = shape_of(p);
-  if (sh.part_bytes() * kParts > kPkgBytes) return at + "one head's six [s, d] parts exceed the 24 KB package buffer";
+  if (sh.package_bytes() > kPkgBytes)
+    return at + "one head's package (a tile's q rows, k and v, high and low parts) exceeds the 24 KB package buffer";
   if (uint64_t(sh.sp() * p.d * 2) > kKtBytes) return at + "K^T of one head exceeds its 4 KB region";
-  const uint64_t mem = uint64_t(kParts * sh.local_heads) * sh.part_bytes() + (p.rope ? 2 * sh.table_bytes() : 0);
-  if (mem > kMemTileBytes) return at + "a tile's inputs do not fit its memory tile (512 KB)";
+  const uint64_t in = uint64_t(kParts * sh.local_heads) * sh.part_bytes() + (p.rope ? 2 * sh.table_bytes() : 0);
+  if ((in + 63) / 64 * 64 + uint64_t(2 * sh.local_heads) * sh.part_bytes() > kMemTileBytes)
+    return at + "a column's inputs and outputs do not fit its memory tile (512 KB)";
   const uint64_t offsets[] = {p.q_hi, p.q_lo, p.k_hi, p.k_lo, p.v_hi, p.v_lo, p.o_hi, p.o_lo, p.cos_offset, p.sin_offset};
   const char* names[] = {"q_hi", "q_lo", "k_hi", "k_lo", "v_hi", "v_lo", "o_hi", "o_lo", "cos_offset", "sin_offset"};
   for (int i = 0; i < (p.rope ? 10 : 8); ++i)
@@ -901,11 +946,14 @@ std::string split_attention_problem(const SplitAttentionPlan& p) {
 std::string split_attention_kernel(const SplitAttentionPlan& p) {
   if (const std::string problem = split_attention_problem(p); !problem.empty()) throw std::invalid_argument(problem);
   const Shape sh = shape_of(p);
-  const std::string program = core_program(sh, p.rope);
   std::ostringstream k;
   k << "; AIE-ML split-precision attention stage (tasks/baselines/aie_ml/split_attention.cpp): s=" << p.s
-    << " heads=" << p.heads << " d=" << p.d << (p.rope ? " with RoPE" : "") << ", " << sh.tiles << " tile(s)\n";
-  for (int64_t c = 0; c < sh.tiles; ++c) k << ".tile " << c << " 0\n" << program;
+    << " heads=" << p.heads << " d=" << p.d << (p.rope ? " with RoPE" : "") << "; " << sh.tiles << " column(s) x "
+    << sh.row_tiles << " tile(s)\n";
+  for (int64_t r = 0; r < sh.row_tiles; ++r) {
+    const std::string program = core_program(sh, p.rope, r);
+    for (int64_t c = 0; c < sh.tiles; ++c) k << ".tile " << c << " " << r << "\n" << program;
+  }
   k << ".movement\n" << movement(p, sh);
   return k.str();
 }

@@ -19,6 +19,9 @@ struct SplitAttentionPlan {
   uint64_t q_hi = 0, q_lo = 0, k_hi = 0, k_lo = 0, v_hi = 0, v_lo = 0, o_hi = 0, o_lo = 0;
   bool rope = false;                      // rotate q and k first (llama_decoder)
   uint64_t cos_offset = 0, sin_offset = 0;  // [s, d] bf16 tables when rope
+  // Compute tiles per array column sharing each head's query rows (1..4, s divisible by
+  // it); 0 = as many as possible up to 4. Heads are spread over up to 4 columns.
+  int64_t row_tiles = 0;
 };
 
 // Why the plan cannot be generated ("" when it can).

@@ -328,9 +328,21 @@ TEST(AieMlMatmulSplit, RejectsBadPlansWithTheReason) {
   EXPECT_EQ(problem(p), "");
   p.c_lo_offset = 34752;
   EXPECT_NE(problem(p).find("the low-part output (c_lo_offset) overlaps C"), std::string::npos) << problem(p);
-  // K' = 2 x 512 = 1024: a B step of 1024 x 8 bf16 is 16 KB; the message names K' and
-  // the plan's part count.
+  // C (2048 bytes at 32768) over B_1 (64 x 64 bf16 = 8192 bytes at 16384..24575): 22528
+  // overlaps, 24576 does not; likewise the low part.
   p = bad_plan();
+  p.c_offset = 22528;
+  EXPECT_NE(problem(p).find("C overlaps input part 1 (A or B)"), std::string::npos) << problem(p);
+  p.c_offset = 24576;
+  EXPECT_EQ(problem(p), "");
+  p.c_lo_offset = 4096;  // A_1: 16 x 64 bf16 = 2048 bytes at 4096
+  EXPECT_NE(problem(p).find("the low-part output overlaps input part 1 (A or B)"), std::string::npos) << problem(p);
+  // K' = 2 x 512 = 1024: a B step of 1024 x 8 bf16 is 16 KB; the message names K' and
+  // the plan's part count. (Tensors 1 MB apart: no overlaps.)
+  p = bad_plan();
+  p.a_parts = {0, 1 << 20};
+  p.b_parts = {2 << 20, 3 << 20};
+  p.c_offset = 4 << 20;
   p.K = 512;
   EXPECT_NE(problem(p).find("parts=2"), std::string::npos) << problem(p);
   EXPECT_NE(problem(p).find("a B step (K' x 8 bf16, K' = 2 x K = 1024) exceeds 8 KB"), std::string::npos)
@@ -340,6 +352,12 @@ TEST(AieMlMatmulSplit, RejectsBadPlansWithTheReason) {
   p.K = 256;
   p.M = 128;
   EXPECT_EQ(problem(p), "");
+  // With one B for both parts the B step is K x 8: K = 512 fits (8 KB), the A strip
+  // drops to 16 rows (16 x 1024 bf16 = 32 KB).
+  p.K = 512;
+  p.b_parts = {2 << 20, 2 << 20};
+  EXPECT_EQ(problem(p), "");
+  EXPECT_NE(matmul_kernel(p).find("{name: t_a0_0_0, tile: [0, 0], address: 0, size: 32768}"), std::string::npos);
 }
 
 // The K' = 512 plan at M = 128 takes 32-row strips of 32 KB, one A buffer per tile (the

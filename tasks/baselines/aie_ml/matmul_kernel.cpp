@@ -382,10 +382,18 @@ std::string matmul_plan_problem(const MatmulPlan& p) {
                " and " + std::to_string(p.b_parts.size()) + ")");
   if (!p.a_parts.empty() && p.batches != 1) return why("K-stacked parts need batches = 1");
   if (!p.a_parts.empty() && p.has_bias) return why("K-stacked parts take no bias");
-  if (split_output(p)) {
+  if (split_output(p) || !p.a_parts.empty()) {
+    // The outputs are written while the inputs are still being read: no overlaps.
     const uint64_t c_bytes = uint64_t(p.batches * p.M * p.N) * 2;
-    if (p.c_lo_offset < p.c_offset + c_bytes && p.c_offset < p.c_lo_offset + c_bytes)
+    const auto overlap = [](uint64_t a, uint64_t an, uint64_t b, uint64_t bn) { return a < b + bn && b < a + an; };
+    if (split_output(p) && overlap(p.c_lo_offset, c_bytes, p.c_offset, c_bytes))
       return why("the low-part output (c_lo_offset) overlaps C");
+    for (size_t q = 0; q < p.a_parts.size(); ++q)
+      for (const auto& [at, name] : {std::pair{p.c_offset, "C"}, std::pair{p.c_lo_offset, "the low-part output"}})
+        if ((at == p.c_offset || split_output(p)) &&
+            (overlap(at, c_bytes, p.a_parts[q], uint64_t(p.M * p.K) * 2) ||
+             overlap(at, c_bytes, p.b_parts[q], uint64_t(p.K * p.N) * 2)))
+          return why(std::string(name) + " overlaps input part " + std::to_string(q) + " (A or B)");
   }
   const Geometry g = geometry(p);
   if (g.mr < 4 || g.mr % 4 != 0 || p.M % g.super != 0)

@@ -7,6 +7,7 @@
 
 #include "agent/search/aie_kernel.h"
 #include "agent/search/aie_offsets.h"
+#include "agent/search/aie_regalloc.h"
 #include "agent/search/aie_schedule.h"
 #include "agent/search/aie_structure.h"
 #include "agent/search/aie_unroll.h"
@@ -33,19 +34,30 @@ std::vector<Candidate> generate_aie_candidates(const std::string& parent_text, c
     if (!seen.insert(text).second) return;
     out.push_back({name, std::move(text), estimate_cycles(k)});
   };
-  // Each transformation alone, and followed by offset addressing + compaction.
+  // Each structural transformation (none, or an unrolling) is followed by compaction,
+  // with and without register reallocation first, and each of those once more with
+  // offset addressing: the estimate picks among them.
   auto add = [&](const std::string& name, const std::function<bool(AieKernel&)>& transform) {
-    AieKernel k = parent;
-    if (!transform(k)) return;
-    push(name, k);
-    if (offset_addressing(k) > 0) {
+    AieKernel base = parent;
+    if (!transform(base)) return;
+    for (bool realloc : {false, true}) {
+      AieKernel k = base;
+      std::string label = name.empty() ? "" : name + " + ";
+      if (realloc) {
+        if (reallocate_registers(k) == 0) continue;
+        label += "reallocate registers + ";
+      }
       compact(k);
-      push(name + " + offset addressing", k);
+      push(label + "compact", k);
+      if (offset_addressing(k) > 0) {
+        compact(k);
+        push(label + "compact + offset addressing", k);
+      }
     }
   };
-  add("compact bundles", [](AieKernel& k) { return compact(k); });
+  add("", [](AieKernel&) { return true; });
 
-  // Zero-overhead loops unrolled (with renaming), then compacted.
+  // Zero-overhead loops unrolled with renaming.
   std::vector<std::vector<int64_t>> counts;  // per tile, per loop
   for (const auto& t : parent.tiles) {
     TileStructure s;
@@ -58,17 +70,14 @@ std::vector<Candidate> generate_aie_candidates(const std::string& parent_text, c
     for (size_t l = 0; l < counts[t].size(); ++l)
       for (int f : {2, 4, 8}) {
         if (counts[t][l] < f || counts[t][l] % f != 0) continue;
-        const std::string name = "unroll tile " + std::to_string(t) + " loop " + std::to_string(l) + " x" +
-                                 std::to_string(f) + " + compact";
-        add(name, [&](AieKernel& k) {
-          std::string why;
-          if (!unroll_loop(k, t, l, f, true, why)) return false;
-          compact(k);
-          return true;
-        });
+        add("unroll tile " + std::to_string(t) + " loop " + std::to_string(l) + " x" + std::to_string(f),
+            [&](AieKernel& k) {
+              std::string why;
+              return unroll_loop(k, t, l, f, true, why);
+            });
       }
   for (int f : {2, 4}) {
-    add("unroll every loop x" + std::to_string(f) + " + compact", [&](AieKernel& k) {
+    add("unroll every loop x" + std::to_string(f), [&](AieKernel& k) {
       int done = 0;
       for (size_t t = 0; t < counts.size(); ++t)
         for (size_t l = 0; l < counts[t].size(); ++l) {
@@ -76,9 +85,7 @@ std::vector<Candidate> generate_aie_candidates(const std::string& parent_text, c
           // Loop indices stay valid: unrolling keeps the loops and their order.
           if (counts[t][l] >= f && counts[t][l] % f == 0 && unroll_loop(k, t, l, f, true, why)) ++done;
         }
-      if (done == 0) return false;
-      compact(k);
-      return true;
+      return done > 0;
     });
   }
 

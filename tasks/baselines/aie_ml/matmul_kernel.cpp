@@ -452,9 +452,11 @@ std::string matmul_kernel(const MatmulPlan& p) {
   // A, per tile row r: shim r reads the row's strips (every rows-th strip of Mr rows,
   // after the bias) into mem r, whose mm2s0 reorders them into 4x8 blocks and broadcasts
   // them along the row. Four shims fill the rows in parallel.
-  // With parts, the shim reads each strip part after part (P contiguous Mr x K reads, so
-  // the memory tile holds [A_0 strip][A_1 strip]...) and the memory tile's reorder takes,
-  // per group of 4 rows, the k blocks of part 0, then of part 1, ...: K' = P K columns.
+  // With parts, the shim reads each strip group by group of 4 rows, part after part (so
+  // the memory tile holds [group][part][4 rows][K]), and the memory tile hands each group
+  // on as soon as it has arrived (a lock count per group: the tile's strip fills while
+  // DDR still streams, instead of one strip time later), its k blocks of part 0, then of
+  // part 1, ... (K' = P K columns), or, shared B, per k block the blocks of every part.
   for (uint32_t r = 0; r < p.rows; ++r) {
     const std::string rs = std::to_string(r), shim = "shim" + rs, mem = "mem" + rs;
     const std::string in_ch = "s2mm" + std::to_string(kMemAIn), out_ch = "mm2s" + std::to_string(kMemAOut);
@@ -466,27 +468,40 @@ std::string matmul_kernel(const MatmulPlan& p) {
       rd.dims = dims({{int64_t(strip_a / 4), 1}, {g.strips, int64_t(strip_a / 4) * p.rows}});
       reads.push_back(rd);
     } else {
-      const uint64_t part_strip = uint64_t(g.mr * p.K) * 2;
+      const uint64_t part_group = uint64_t(4 * p.K) * 2;
       for (int64_t q = 0; q < nparts; ++q)
         buffers << "  - {name: ddr_a" << rs << "_p" << q << ", tile: " << shim << ", address: " << p.a_parts[q]
                 << ", size: " << a_bytes << "}\n";
       for (int64_t s = 0; s < g.strips; ++s)
-        for (int64_t q = 0; q < nparts; ++q) {
-          Bd rd{"a_rd" + rs + "_" + std::to_string(s) + "_p" + std::to_string(q), shim, "mm2s1",
-                "ddr_a" + rs + "_p" + std::to_string(q), uint64_t(s * p.rows + r) * part_strip, part_strip};
-          if (!reads.empty()) reads.back().next = rd.name;
-          reads.push_back(rd);
-        }
+        for (int64_t grp = 0; grp < groups; ++grp)
+          for (int64_t q = 0; q < nparts; ++q) {
+            Bd rd{"a_rd" + rs + "_" + std::to_string(s) + "_" + std::to_string(grp) + "_p" + std::to_string(q), shim,
+                  "mm2s1", "ddr_a" + rs + "_p" + std::to_string(q),
+                  uint64_t((s * p.rows + r) * groups + grp) * part_group, part_group};
+            if (!reads.empty()) reads.back().next = rd.name;
+            reads.push_back(rd);
+          }
     }
     std::vector<Bd> in, out;
     for (int i = 0; i < 2; ++i) {
       const std::string is = rs + "_" + std::to_string(i);
       buffers << "  - {name: mem_a" << is << ", tile: " << mem << ", address: " << kMemA + i * kMemAStride
               << ", size: " << strip_a << "}\n";
-      Bd w{"a_in" + is, mem, in_ch, "mem_a" + is, 0, strip_a};
-      w.acquire_lock = kMAEmpty;
-      w.release_lock = kMAFull;
-      in.push_back(w);
+      if (!stacked) {
+        Bd w{"a_in" + is, mem, in_ch, "mem_a" + is, 0, strip_a};
+        w.acquire_lock = kMAEmpty;
+        w.release_lock = kMAFull;
+        in.push_back(w);
+      } else {
+        // kMAFull counts arrived groups; a buffer is taken (kMAEmpty) by its first group.
+        for (int64_t grp = 0; grp < groups; ++grp) {
+          Bd w{"a_in" + is + "_" + std::to_string(grp), mem, in_ch, "mem_a" + is, uint64_t(grp * 4 * kk) * 2,
+               uint64_t(4 * kk) * 2};
+          if (grp == 0) w.acquire_lock = kMAEmpty;
+          w.release_lock = kMAFull;
+          in.push_back(w);
+        }
+      }
       if (!stacked) {
         // Tile order [row group][k block][4 rows][8 bf16]: one VMAC operand per 64 bytes.
         Bd o{"a_out" + is, mem, out_ch, "mem_a" + is, 0, strip_a};
@@ -495,14 +510,14 @@ std::string matmul_kernel(const MatmulPlan& p) {
         o.release_lock = kMAEmpty;
         out.push_back(o);
       } else {
-        // One BD per row group (the part index takes the fourth dimension): group grp's
-        // 4 rows start 4 K bf16 into each part's strip. Shared B: [k block][part][4 rows][8].
+        // One BD per row group, each waiting for its group: [k block][4 rows][8 bf16] per
+        // part, or, shared B, [k block][part][4 rows][8 bf16] (parts 4 K bf16 apart).
         for (int64_t grp = 0; grp < groups; ++grp) {
-          Bd o{"a_out" + is + "_" + std::to_string(grp), mem, out_ch, "mem_a" + is, uint64_t(grp * 4 * p.K) * 2,
+          Bd o{"a_out" + is + "_" + std::to_string(grp), mem, out_ch, "mem_a" + is, uint64_t(grp * 4 * kk) * 2,
                uint64_t(4 * kk) * 2};
-          o.dims = shared ? dims({{4, 1}, {4, p.K / 2}, {nparts, g.mr * p.K / 2}, {p.K / 8, 4}})
-                          : dims({{4, 1}, {4, p.K / 2}, {p.K / 8, 4}, {nparts, g.mr * p.K / 2}});
-          if (grp == 0) o.acquire_lock = kMAFull;
+          o.dims = shared ? dims({{4, 1}, {4, p.K / 2}, {nparts, 2 * p.K}, {p.K / 8, 4}})
+                          : dims({{4, 1}, {4, p.K / 2}, {p.K / 8, 4}, {nparts, 2 * p.K}});
+          o.acquire_lock = kMAFull;
           if (grp + 1 == groups) o.release_lock = kMAEmpty;
           out.push_back(o);
         }

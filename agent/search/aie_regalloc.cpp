@@ -285,7 +285,10 @@ int reallocate_block(AieTile& tile, const std::vector<size_t>& lines, const std:
         b = std::max(b, ub);
       }
       if (!ok) continue;
-      const std::pair<int, int64_t> key = fresh ? std::make_pair(1, int64_t(0)) : implied ? std::make_pair(0, -b) : std::make_pair(2, b);
+      // Among unused registers the web's own name first (stable text), then the lowest.
+      const std::pair<int, int64_t> key = fresh     ? std::make_pair(1, int64_t(k == w.num ? -1 : k))
+                                          : implied ? std::make_pair(0, -b)
+                                                    : std::make_pair(2, b);
       if (best < 0 || key < best_key) {
         best = k;
         best_key = key;

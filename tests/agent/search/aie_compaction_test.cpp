@@ -8,6 +8,7 @@
 #include "agent/search/aie_analysis.h"
 #include "agent/search/aie_kernel.h"
 #include "agent/search/aie_offsets.h"
+#include "agent/search/aie_regalloc.h"
 #include "agent/search/aie_schedule.h"
 #include "agent/search/aie_unroll.h"
 
@@ -349,6 +350,64 @@ TEST(AieOffsets, LeavesPointersWrittenOtherwise) {
   std::string error;
   ASSERT_TRUE(parse_aie_kernel(in, k, error)) << error;
   EXPECT_EQ(offset_addressing(k), 0);
+  EXPECT_EQ(print_aie_kernel(k), in);
+}
+
+// ---- register reallocation ----------------------------------------------------------
+
+TEST(AieRegalloc, SeparatesTwoChainsThatShareARegister) {
+  // Two independent conversions both go through bm0: the second chain's bm0 is a new
+  // value (its own web) and gets bm1, the first unused accumulator, so the chains no
+  // longer wait for each other. w0, w2 (read first) and p1 are live into the block; w4,
+  // w6 keep their names (unused elsewhere: their own name is preferred).
+  const std::string in =
+      "  VCONV.FP32.BF16 bm0, w0\n"
+      "  VCONV.BF16.FP32 w4, bm0\n"
+      "  VCONV.FP32.BF16 bm0, w2\n"
+      "  VCONV.BF16.FP32 w6, bm0\n"
+      "  VST w4, [p1, #0]\n"
+      "  VST w6, [p1, #32]\n"
+      "  DONE\n";
+  AieKernel k;
+  std::string error;
+  ASSERT_TRUE(parse_aie_kernel(in, k, error)) << error;
+  EXPECT_EQ(reallocate_registers(k), 1);
+  EXPECT_EQ(print_aie_kernel(k),
+            "  VCONV.FP32.BF16 bm0, w0\n"
+            "  VCONV.BF16.FP32 w4, bm0\n"
+            "  VCONV.FP32.BF16 bm1, w2\n"
+            "  VCONV.BF16.FP32 w6, bm1\n"
+            "  VST w4, [p1, #0]\n"
+            "  VST w6, [p1, #32]\n"
+            "  DONE\n");
+  // Compaction now interleaves them: vec at 0 and 1 (one vec slot), each conversion's
+  // reader 4 cycles (srs) later at 4 and 5, the stores (one store slot) at 6 and 7.
+  compact(k);
+  EXPECT_EQ(print_aie_kernel(k),
+            "  VCONV.FP32.BF16 bm0, w0\n"
+            "  VCONV.FP32.BF16 bm1, w2\n"
+            "  VCONV.BF16.FP32 w4, bm0\n"
+            "  VCONV.BF16.FP32 w6, bm1\n"
+            "  VST w4, [p1, #0]\n"
+            "  VST w6, [p1, #32]\n"
+            "  DONE\n");
+}
+
+TEST(AieRegalloc, KeepsValuesLiveAfterTheBlock) {
+  // bm0's second value is read after the label (live out of the first block): that web
+  // is fixed, so its units leave the pool and the first bm0 web (same units) is fixed
+  // too; w4 stays w4 (its own name is free). Nothing moves.
+  const std::string in =
+      "  VCONV.FP32.BF16 bm0, w0\n"
+      "  VCONV.BF16.FP32 w4, bm0\n"
+      "  VCONV.FP32.BF16 bm0, w2\n"
+      "next:\n"
+      "  VCONV.BF16.FP32 w6, bm0\n"
+      "  DONE\n";
+  AieKernel k;
+  std::string error;
+  ASSERT_TRUE(parse_aie_kernel(in, k, error)) << error;
+  EXPECT_EQ(reallocate_registers(k), 0);
   EXPECT_EQ(print_aie_kernel(k), in);
 }
 

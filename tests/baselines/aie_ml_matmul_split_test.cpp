@@ -100,9 +100,10 @@ SplitRun run(const MatmulPlan& p, const Inputs& in) {
   //   or k-block parity and add them at the end): any summation tree of n + 1 terms has
   //   |acc - ref| <= e = gamma_n S with S = sum |terms| and gamma_n = n u / (1 - n u),
   //   u = 2^-24 (Higham, Accuracy and Stability of Numerical Algorithms, (4.4)).
-  // - hi = bf16(acc) and r = acc - hi are exact (hi keeps acc's top 8 bits, so r fits in
-  //   fp32); lo = bf16(r) loses at most 2^-9 |r| <= 2^-9 2^-9 |acc|.
-  // So |hi + lo - ref| <= e + 2^-18 (|ref| + e).
+  // - hi = bf16(acc) (8 significant bits, nearest even: |acc - hi| <= 2^-8 |acc|) and
+  //   r = acc - hi is exact in fp32 (Sterbenz: hi is within a factor 2 of acc); lo =
+  //   bf16(r) loses at most 2^-8 |r| <= 2^-16 |acc|.
+  // So |hi + lo - ref| <= e + 2^-16 (|ref| + e).
   const double u = std::ldexp(1.0, -24), n = double(P * K), gamma = n * u / (1 - n * u);
   for (int64_t m = 0; m < M; ++m)
     for (int64_t j = 0; j < N; ++j) {
@@ -116,7 +117,7 @@ SplitRun run(const MatmulPlan& p, const Inputs& in) {
         }
       const double e = gamma * abs_sum;
       out.want.push_back(s);
-      out.bound.push_back(e + std::ldexp(1.0, -18) * (std::fabs(s) + e));
+      out.bound.push_back(e + std::ldexp(1.0, -16) * (std::fabs(s) + e));
       out.hi.push_back(value(p.c_offset, m * N + j));
       out.lo.push_back(p.c_lo_offset ? value(p.c_lo_offset, m * N + j) : 0.0);
     }

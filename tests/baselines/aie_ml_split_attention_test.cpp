@@ -85,14 +85,14 @@ constexpr double kBound = 2e-4;
 // in_place: o_hi / o_lo are q_hi / q_lo's DDR areas (allowed: every input is read before
 // the first output is written).
 Outcome run_case(const Shape& sh, bool rope, uint32_t seed, const std::function<void(std::string&)>& patch = {},
-                 bool in_place = false, int64_t row_tiles = 0) {
+                 bool in_place = false, int64_t row_tiles = 0, double qk_sigma = 1.1) {
   Outcome out;
   const int64_t s = sh.s, heads = sh.heads, d = sh.d, h = heads * d;
   const size_t n = size_t(s * h);
   std::mt19937 rng(seed);
   // Scores (q.k / sqrt(d)) of about 1.5 standard deviations: a softmax neither flat nor
   // one-hot. v ~ N(0, 1).
-  const Split q = random_split(n, 1.1, rng), k = random_split(n, 1.1, rng), v = random_split(n, 1.0, rng);
+  const Split q = random_split(n, qk_sigma, rng), k = random_split(n, qk_sigma, rng), v = random_split(n, 1.0, rng);
   std::vector<double> cosv(size_t(s * d)), sinv(size_t(s * d));
   for (int64_t p = 0; p < s; ++p)
     for (int64_t j = 0; j < d; ++j) {
@@ -278,6 +278,16 @@ TEST(AieMlSplitAttention, HeadsAreSpreadOverColumnsAndQueryRowsOverTilesOfAColum
   k = tasks::aie_ml::split_attention_kernel(p);
   EXPECT_NE(k.find(".tile 0 1"), std::string::npos);
   EXPECT_EQ(k.find(".tile 0 2"), std::string::npos);
+}
+
+TEST(AieMlSplitAttention, ScoresFarBelowTheRowMaximumGiveZeroWeights) {
+  // q, k ~ N(0, 6^2), d = 32: scores q.k / sqrt(32) have a standard deviation of about
+  // 200, so many keys sit more than 126 / log2(e) ~ 87 below the row's maximum, where
+  // 2^t leaves the fp32 exponent range: their weights must come out as (almost) zero.
+  const Outcome o = run_case(kShapes[1], false, 3, {}, false, 0, 6.0);
+  EXPECT_TRUE(o.failure.empty()) << o.failure;
+  if (std::getenv("AIE_SPLIT_ATTENTION_VERBOSE"))
+    std::printf("split attention, wide scores: max error %.3g of the scale\n", o.worst);
 }
 
 TEST(AieMlSplitAttention, OneTwoOrFourTilesPerColumnAllPass) {

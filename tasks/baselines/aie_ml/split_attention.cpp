@@ -139,7 +139,7 @@ std::vector<std::string> units_of(const std::string& reg) {
   size_t i = 0;
   while (i < reg.size() && std::isalpha(static_cast<unsigned char>(reg[i]))) ++i;
   const std::string cls = reg.substr(0, i), idx = reg.substr(i);
-  if (idx.empty() || idx.find_first_not_of("0123456789") != std::string::npos) return {};
+  if (cls.empty() || idx.empty() || idx.size() > 3 || idx.find_first_not_of("0123456789") != std::string::npos) return {};
   const int n = std::stoi(idx);
   std::vector<std::string> u;
   if (cls == "w") return {"x" + num(n / 2)};
@@ -404,6 +404,9 @@ void exp_block(Scheduler& s, int c, int64_t sp) {
   s.op("VLDB " + am(2 * r.a + 1) + ", [p2, #" + num(64 * c + 32) + "]");
   s.op("VSUB.F " + A + ", " + A + ", bm17", "S - m");
   split(s, A, ph, pl, B);
+  // S - m >= L = -120 / kappa (x11: L in lanes 0..15 for the high part, -inf in 16..31 so
+  // the low part passes): t >= -120 keeps 2^t a normal fp32 (weight < 1e-36 below).
+  s.op("VMAX.BF16 x" + num(2 * c + 1) + ", x" + num(2 * c + 1) + ", x11");
   mul_split(s, A, ph, pl, "w17", "w18");
   s.op("VCONV.S32.FP32 " + B + ", " + A + ", #0", "t = (S - m) kappa; k = round(t)");
   s.op("VCONV.FP32.S32 " + B + ", " + B);
@@ -682,6 +685,12 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
     const_acc(k, "bm0", fp32_bits(std::pow(ln2, 4) / 24), "ln2^4/4! (exp2's c4)");
     const_acc(k, "bm2", fp32_bits(std::pow(ln2, 3) / 6), "ln2^3/3! (exp2's c3)");
   });
+  sc.op("MOVXM r4, " + num(bf16_bits(-120.0 / kappa)), "the least S - m: -120 / kappa (bf16)");
+  sc.op("VBCST.16 x11, r4");
+  sc.op("MOVXM r4, " + num(0xFF80), "-inf (bf16)");
+  sc.op("VBCST.16 x0, r4");
+  sc.op("MOVXM r5, " + num(0xFFFF0000u), "lanes 16..31");
+  sc.op("VSEL.16 x11, x11, x0, r5");
   sc.op("VCLR bm10", "sums of E");
   sc.op("VCLR bm11");
   // Chains: the largest of 4, 3, 2, 1 dividing the key blocks.

@@ -194,8 +194,8 @@ void expect_exact_split_product(const MatmulPlan& p, const Inputs& in, const std
 // Every decoder shape, single tile, P = 2 parts and split output: the down projection
 // (K = h_i -> K' = 2 h_i, N = h), the up/gate projection (K = h -> K' = 2 h, N = h_i) and
 // the attention projections (K = N = h).
-// C5's down projection is the largest: K' = 512, so a B step is 512 x 8 bf16 = 8 KB (the
-// limit) and a 32-row A strip 32 KB (one buffer).
+// C5's down projection is the largest: K' = 512, so a 32-row A strip is 32 KB (one
+// buffer, the limit); B (one weight for both parts) comes in steps of 256 x 8 bf16.
 TEST(AieMlMatmulSplit, DecoderShapesWithTwoPartsAndSplitOutput) {
   uint32_t seed = 11;
   for (const DecoderShape& d : kShapes) {
@@ -240,8 +240,8 @@ TEST(AieMlMatmulSplit, DistinctPartsOnBothSides) {
   MatmulPlan p = decoder_plan(M, K, N);
   p.b_parts = {p.b_parts[0], p.c_offset + 8192};  // B_1 above C
   expect_exact_split_product(p, in, "distinct parts M=32 K=2x64 N=64");
-  // The same on 2 x 2 tiles: each tile row's shim reads its 16-row strips part by part,
-  // each array column's shim its 32 columns of both B parts.
+  // The same on 2 x 2 tiles: each tile row's shim reads its 16-row strips (4 rows at a
+  // time, part by part), each array column's shim its 32 columns of both B parts.
   p.columns = 2;
   p.rows = 2;
   expect_exact_split_product(p, in, "distinct parts on 2x2 tiles");

@@ -57,7 +57,8 @@ std::vector<Candidate> generate_aie_candidates(const std::string& parent_text, c
   };
   add("", [](AieKernel&) { return true; });
 
-  // Zero-overhead loops unrolled with renaming.
+  // Zero-overhead loops unrolled with renaming (by 2, 3, 4, 8 when they divide the trip
+  // count; a loop of at most 16 iterations also fully).
   std::vector<std::vector<int64_t>> counts;  // per tile, per loop
   for (const auto& t : parent.tiles) {
     TileStructure s;
@@ -67,15 +68,17 @@ std::vector<Candidate> generate_aie_candidates(const std::string& parent_text, c
       for (const auto& l : s.loops) counts.back().push_back(l.count);
   }
   for (size_t t = 0; t < counts.size(); ++t)
-    for (size_t l = 0; l < counts[t].size(); ++l)
-      for (int f : {2, 4, 8}) {
-        if (counts[t][l] < f || counts[t][l] % f != 0) continue;
+    for (size_t l = 0; l < counts[t].size(); ++l) {
+      std::set<int64_t> factors;
+      for (int64_t f : {int64_t{2}, int64_t{3}, int64_t{4}, int64_t{8}, counts[t][l]})
+        if (f >= 2 && f <= 16 && counts[t][l] % f == 0) factors.insert(f);
+      for (int64_t f : factors)
         add("unroll tile " + std::to_string(t) + " loop " + std::to_string(l) + " x" + std::to_string(f),
             [&](AieKernel& k) {
               std::string why;
-              return unroll_loop(k, t, l, f, true, why);
+              return unroll_loop(k, t, l, static_cast<int>(f), true, why);
             });
-      }
+    }
   for (int f : {2, 4}) {
     add("unroll every loop x" + std::to_string(f), [&](AieKernel& k) {
       int done = 0;

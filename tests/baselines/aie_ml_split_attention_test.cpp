@@ -140,7 +140,9 @@ Outcome run_case(const Shape& sh, bool rope, uint32_t seed, const std::function<
     return out;
   }
   out.cycles = r.cycles;
-  if (const char* dump = std::getenv("AIE_SPLIT_ATTENTION_PROFILE")) {
+  const char* dump = std::getenv("AIE_SPLIT_ATTENTION_PROFILE");
+  const char* only = std::getenv("AIE_SPLIT_ATTENTION_PROFILE_S");  // profile this s only
+  if (dump && (!only || std::atoi(only) == s)) {
     // Hot lines (issue-to-issue cycles, summed over the tiles) and the kernel text.
     if (FILE* f = std::fopen(dump, "w")) {
       for (size_t i = 0; i < r.lines.size(); ++i)

@@ -61,9 +61,9 @@ constexpr int kParts = 6;  // q_hi, q_lo, k_hi, k_lo, v_hi, v_lo
 // Compute-tile locks (the core adds 48). Package b in {0, 1}: empty = 2b, full = 2b + 1,
 // its o rows done = 4 + 2b; the tables have arrived = 8.
 enum TileLock : int { kPkg0Empty = 0, kPkg0Full = 1, kPkg1Empty = 2, kODone0 = 4, kTablesFull = 8 };
-// memC locks: every input has arrived (one per tile of the column); every tile's o rows
-// have arrived (two per tile: the o_hi and o_lo writers).
-constexpr int kMemInputs = 0, kMemOutputs = 1;
+// memC locks: the first / second half of the inputs has arrived (one per tile of the
+// column each); every tile's o rows have arrived (two per tile: the o_hi and o_lo writers).
+constexpr int kMemInputsA = 0, kMemOutputs = 1, kMemInputsB = 2;
 constexpr int64_t kMaxColumns = 4, kMaxRowTiles = 4;
 
 struct Shape {
@@ -831,26 +831,31 @@ std::string movement(const SplitAttentionPlan& p, const Shape& sh) {
     y << "  - {name: mem_in" << sx << ", tile: " << mem << ", address: 0, size: " << in_total << "}\n";
     y << "  - {name: mem_out" << sx << ", tile: " << mem << ", address: " << out_at << ", size: " << out_total << "}\n";
 
-    // DDR -> memC: the column's head columns of every part, then the tables; memC holds
-    // part k of local head l at (k H + l) P.
-    std::vector<Bd> rd;
-    for (int k = 0; k < kParts; ++k) {
-      Bd b{"rd_" + std::string(kPartNames[k]) + sx, shim, "mm2s0", "ddr_" + std::string(kPartNames[k]) + sx,
-           uint64_t(c * d * 2), uint64_t(H) * P};
-      b.dims = head_dims;
-      rd.push_back(b);
+    // DDR -> memC on both shim channels: q_hi, q_lo, k_hi (the column's head columns) on
+    // mm2s0, k_lo, v_hi, v_lo and the tables on mm2s1; memC holds part k of local head l at
+    // (k H + l) P, then cos and sin.
+    const uint64_t half_a = uint64_t(kParts / 2 * H) * P;
+    for (int ch = 0; ch < 2; ++ch) {
+      const std::string mm2s = "mm2s" + num(ch), s2mm = "s2mm" + num(ch == 0 ? 0 : R + 1);
+      std::vector<Bd> rd;
+      for (int k = ch * kParts / 2; k < (ch + 1) * kParts / 2; ++k) {
+        Bd b{"rd_" + std::string(kPartNames[k]) + sx, shim, mm2s, "ddr_" + std::string(kPartNames[k]) + sx,
+             uint64_t(c * d * 2), uint64_t(H) * P};
+        b.dims = head_dims;
+        rd.push_back(b);
+      }
+      if (p.rope && ch == 1) {
+        rd.push_back(Bd{"rd_cos" + sx, shim, mm2s, "ddr_cos" + sx, 0, tab});
+        rd.push_back(Bd{"rd_sin" + sx, shim, mm2s, "ddr_sin" + sx, 0, tab});
+      }
+      for (size_t i = 0; i + 1 < rd.size(); ++i) rd[i].next = rd[i + 1].name;
+      for (const Bd& b : rd) bds.push_back(b);
+      Bd in_wr{"in_wr" + num(ch) + sx, mem, s2mm, "mem_in" + sx, ch == 0 ? 0 : half_a, ch == 0 ? half_a : in_total - half_a};
+      in_wr.release_lock = ch == 0 ? kMemInputsA : kMemInputsB;
+      in_wr.release_value = int(R);  // one reader per tile of the column
+      bds.push_back(in_wr);
+      routes += "  - {from: {tile: " + shim + ", port: " + mm2s + "}, to: {tile: " + mem + ", port: " + s2mm + "}}\n";
     }
-    if (p.rope) {
-      rd.push_back(Bd{"rd_cos" + sx, shim, "mm2s0", "ddr_cos" + sx, 0, tab});
-      rd.push_back(Bd{"rd_sin" + sx, shim, "mm2s0", "ddr_sin" + sx, 0, tab});
-    }
-    for (size_t i = 0; i + 1 < rd.size(); ++i) rd[i].next = rd[i + 1].name;
-    for (const Bd& b : rd) bds.push_back(b);
-    Bd in_wr{"in_wr" + sx, mem, "s2mm0", "mem_in" + sx, 0, in_total};
-    in_wr.release_lock = kMemInputs;
-    in_wr.release_value = int(R);  // one reader per tile of the column
-    bds.push_back(in_wr);
-    routes += "  - {from: {tile: " + shim + ", port: mm2s0}, to: {tile: " + mem + ", port: s2mm0}}\n";
 
     for (int64_t r = 0; r < R; ++r) {
       const std::string tx = sx + "_" + num(r), tl = tile(uint32_t(c), uint32_t(r)), mm2s = "mm2s" + num(r);
@@ -869,7 +874,9 @@ std::string movement(const SplitAttentionPlan& p, const Shape& sh) {
         kv.dims = dims({{int64_t(P / 4), 1}, {4, int64_t(uint64_t(H) * P / 4)}});
         send.push_back(kv);
       }
-      send.front().acquire_lock = kMemInputs;
+      // Each tile's chain waits for both halves: its first BD for one, its second for the other.
+      send[0].acquire_lock = p.rope ? kMemInputsB : kMemInputsA;
+      send[1].acquire_lock = p.rope ? kMemInputsA : kMemInputsB;
       for (size_t i = 0; i + 1 < send.size(); ++i) send[i].next = send[i + 1].name;
       for (const Bd& b : send) bds.push_back(b);
       std::vector<Bd> in;

@@ -241,7 +241,6 @@ std::string core_program_shared_b(const MatmulPlan& p, const Geometry& g, uint32
     t.op("MOV p6, r9");
   }
   t.op("MOVXM r12, " + std::to_string(half_groups - 1), "group pairs left");
-  t.label("group");
   // Set s registers: x(6s + i), i = 0 A hi, 1 A lo (group g), 2 A hi, 3 A lo (g + G/2),
   // 4 B0, 5 B1; each x is w(12s + 2i) (first 32 bytes) and w(12s + 2i + 1).
   const auto xr = [](int set, int i) { return "x" + std::to_string(6 * set + i); };
@@ -279,14 +278,17 @@ std::string core_program_shared_b(const MatmulPlan& p, const Geometry& g, uint32
       {{0, {0, 0}}, {0, {4, 0}}}, {{0, {0, 1}}, {0, {4, 1}}}, {{0, {1, 0}}, {0, {5, 0}}}, {{0, {1, 1}}, {0, {5, 1}}},
       {{0, {2, 0}}, {1, {4, 0}}}, {{0, {2, 1}}, {1, {4, 1}}}, {{0, {3, 0}}, {1, {0, 0}}}, {{0, {3, 1}}, {1, {0, 1}}},
       {{1, {2, 0}}, {1, {1, 0}}}, {{1, {2, 1}}, {1, {1, 1}}}, {{1, {3, 0}}, {-1, {0, 0}}}};
-  t.op("MOV p1, r21");
-  for (size_t i = 0; i < pro.size(); ++i) {
+  const auto pro_bundle = [&](size_t i, bool lda_free) {  // pro[i]'s one or two loads
     const auto& [first, second] = pro[i];
-    std::string b = "VLDA " + pro_load(first.first, first.second);
+    std::string b = (lda_free ? "VLDA " : "VLDB ") + pro_load(first.first, first.second);
     if (second.first >= 0) b += " ;; VLDB " + pro_load(second.first, second.second);
-    if (i < 8) b += " ;; VCLR bm" + std::to_string(i);
-    t.op(b, i == 0 ? "k blocks 0 and 1" : "");
-  }
+    return b;
+  };
+  t.op("MOV p1, r21");
+  for (size_t i = 0; i < pro.size(); ++i)
+    t.op(pro_bundle(i, true) + (i < 8 ? " ;; VCLR bm" + std::to_string(i) : "") +
+             (i == 0 ? " ;; MOVXM lc, " + std::to_string(pairs) : ""),
+         i == 0 ? "k blocks 0 and 1; " + std::to_string(pairs) + " iterations of two k blocks" : "");
   // The loop body: bundle q has set (q / 8)'s VMAC q % 8 and the reloads due then; the
   // pointers step 256 bytes (two k blocks) at bundles 0 (p0), 1 (p4), 2 (p1) through the
   // store unit's AGU, so loads after the step see base + 256.
@@ -314,45 +316,76 @@ std::string core_program_shared_b(const MatmulPlan& p, const Geometry& g, uint32
     for (const auto& o : ops) b += (b.empty() ? "" : " ;; ") + o;
     body[q] = b;
   }
-  t.op("MOVXM lc, " + std::to_string(pairs), std::to_string(pairs) + " iterations of two k blocks");
   t.label("kloop");
   for (int q = 0; q < 15; ++q) t.op(body[q]);
   t.label("kend");
   t.op(body[15]);
-  // hi + lo partial sums, then the two groups' results (p0, p4 are already on the next pair).
-  t.op("VADD.F bm0, bm0, bm2", "hi + lo products");
-  t.op("VADD.F bm1, bm1, bm3");
-  t.op("VADD.F bm4, bm4, bm6");
-  t.op("VADD.F bm5, bm5, bm7");
+  // The pair's results, overlapped with the next pair's prologue loads (for the step's
+  // last pair they read the strip's next rows or past it: harmless, unused). Per group:
+  // acc = (hi B) + (lo B) partial sums, stored as bf16 (post-incremented C pointers); split,
+  // the high part is reloaded as fp32 (VLDA.CONV, after the store's bundle) and
+  // lo = bf16(acc - hi) stored too: fp_steps.h split() with memory instead of vector
+  // registers, which hold the next pair's A and B. Accumulators are cleared after their
+  // last read. Bundle numbers are chosen for the latencies (VADD 3, load 7); the platform
+  // interlocks anyway.
+  std::vector<std::vector<std::string>> m;
+  const auto at = [&](size_t c, const std::string& op) {
+    if (m.size() <= c) m.resize(c + 1);
+    m[c].push_back(op);
+  };
+  at(0, "VADD.F bm0, bm0, bm2");
+  at(0, "MOV p1, r21");
+  at(1, "VADD.F bm1, bm1, bm3");
+  at(1, "MOVXM lc, " + std::to_string(pairs));
+  at(2, "VCLR bm2");
+  at(3, "VCLR bm3");
+  at(3, "VST.CONV.BF16.FP32 bm0, [p2], #32");
+  at(4, "VADD.F bm4, bm4, bm6");
+  at(4, "VST.CONV.BF16.FP32 bm1, [p2], #32");
+  at(5, "VADD.F bm5, bm5, bm7");
+  at(6, "VCLR bm6");
+  at(7, "VCLR bm7");
+  at(7, "VST.CONV.BF16.FP32 bm4, [p5], #32");
+  at(8, "VST.CONV.BF16.FP32 bm5, [p5], #32");
   if (split) {
-    // hi = bf16(acc), lo = bf16(acc - hi) (fp_steps.h split(), four accumulators interleaved).
-    t.op("VCONV.BF16.FP32 w12, bm0", "high parts");
-    t.op("VCONV.BF16.FP32 w14, bm1");
-    t.op("VCONV.BF16.FP32 w16, bm4");
-    t.op("VCONV.BF16.FP32 w18, bm5");
-    t.op("VCONV.FP32.BF16 bm2, w12 ;; VST w12, [p2], #32");
-    t.op("VCONV.FP32.BF16 bm3, w14 ;; VST w14, [p2], #32");
-    t.op("VCONV.FP32.BF16 bm6, w16 ;; VST w16, [p5], #32");
-    t.op("VCONV.FP32.BF16 bm7, w18 ;; VST w18, [p5], #32");
-    t.op("VSUB.F bm2, bm0, bm2", "what the high parts miss (exact in fp32)");
-    t.op("VSUB.F bm3, bm1, bm3");
-    t.op("VSUB.F bm6, bm4, bm6");
-    t.op("VSUB.F bm7, bm5, bm7");
-    t.op("VCONV.BF16.FP32 w13, bm2", "low parts");
-    t.op("VCONV.BF16.FP32 w15, bm3");
-    t.op("VCONV.BF16.FP32 w17, bm6");
-    t.op("VCONV.BF16.FP32 w19, bm7");
-    t.op("VST w13, [p3], #32");
-    t.op("VST w15, [p3], #32");
-    t.op("VST w17, [p6], #32");
-    t.op("VST w19, [p6], #32");
+    at(5, "VLDA.CONV.FP32.BF16 bm8, [p2, #-64]");
+    at(6, "VLDA.CONV.FP32.BF16 bm9, [p2, #-32]");
+    at(9, "VLDA.CONV.FP32.BF16 bm10, [p5, #-64]");
+    at(10, "VLDA.CONV.FP32.BF16 bm11, [p5, #-32]");
+    at(11, "VSUB.F bm8, bm0, bm8");
+    at(12, "VSUB.F bm9, bm1, bm9");
+    at(13, "VCLR bm0");
+    at(14, "VCLR bm1");
+    at(14, "VST.CONV.BF16.FP32 bm8, [p3], #32");
+    at(15, "VSUB.F bm10, bm4, bm10");
+    at(15, "VST.CONV.BF16.FP32 bm9, [p3], #32");
+    at(16, "VSUB.F bm11, bm5, bm11");
+    at(17, "VCLR bm4");
+    at(18, "VCLR bm5");
+    at(18, "VST.CONV.BF16.FP32 bm10, [p6], #32");
+    at(19, "VST.CONV.BF16.FP32 bm11, [p6], #32");
+    at(19, "JNZD r12, r12, kloop");
   } else {
-    t.op("VST.CONV.BF16.FP32 bm0, [p2], #32");
-    t.op("VST.CONV.BF16.FP32 bm1, [p2], #32");
-    t.op("VST.CONV.BF16.FP32 bm4, [p5], #32");
-    t.op("VST.CONV.BF16.FP32 bm5, [p5], #32");
+    at(8, "VCLR bm0");
+    at(9, "VCLR bm1");
+    at(10, "VCLR bm4");
+    at(11, "VCLR bm5");
+    at(11, "JNZD r12, r12, kloop");
   }
-  t.op("JNZD r12, r12, group");
+  // The prologue's loads: pairs into bundles with both load units free (from bundle 1,
+  // after p1's reset), the single last load into any free load unit.
+  size_t next = 0;
+  for (size_t c = 1; c < m.size() && next < pro.size(); ++c) {
+    bool lda_free = true;
+    for (const auto& op : m[c]) lda_free = lda_free && op.rfind("VLDA", 0) != 0;
+    if (lda_free || pro[next].second.first < 0) m[c].insert(m[c].begin(), pro_bundle(next++, lda_free));
+  }
+  if (next != pro.size()) throw std::logic_error("matmul kernel: the prologue loads do not fit the pair's tail");
+  for (size_t c = 0; c < m.size(); ++c) {
+    std::string b;
+    for (const auto& op : m[c]) b += (b.empty() ? "" : " ;; ") + op;
+    t.op(b, c == 0 ? "group results (hi + lo products), the next pair's k blocks 0 and 1" : "");
+  }
   t.op("REL " + std::to_string(48 + kCFull) + ", 1");
   t.op("REL " + std::to_string(48 + kBEmpty) + ", 1");
   t.op("XOR r21, r21, r24");

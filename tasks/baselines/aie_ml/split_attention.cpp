@@ -507,12 +507,6 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
   const_bf16(t, "w17", bf16_bits(kappa), "kappa = log2(e)/sqrt(d), high part");
   const_bf16(t, "w18", bf16_low_bits(kappa), "kappa, low part");
   if (sp > s) {
-    t.comment("zero K^T (its padding columns are never written)");
-    t.op("VCLR x1");
-    t.op("MOVXM p0, " + addr(kKtHi));
-    t.zero_overhead_loop("ktzero_hi", uint64_t(sp * d / 16), {"VST w2, [p0], #32"});
-    t.op("MOVXM p0, " + addr(kKtLo));
-    t.zero_overhead_loop("ktzero_lo", uint64_t(sp * d / 16), {"VST w2, [p0], #32"});
     t.comment("key mask: bf16 1.0 for keys < s, 0 for padding");
     const uint32_t mask = kKtLo + uint32_t(sp * d * 2);
     t.op("MOVXM r8, " + std::to_string(0x3F803F80u));
@@ -542,7 +536,6 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
   t.op("MOVXM r26, " + lock(kPkg0Full), "its full lock");
   t.op("MOVXM r27, " + lock(kODone0), "its o rows done lock");
   t.op("MOVXM r20, " + num(sh.local_heads - 1), "heads left");
-  t.op("MOVXM r18, " + num(8 * d), "4 key rows");
   t.label("head");
   t.op("ACQ r26, 1", "the package has arrived");
   Scheduler sc;
@@ -576,35 +569,54 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
       sc.emit(t, "", true);
     }
   }
-  t.comment("transpose k_hi, k_lo [s, d] -> K^T high, low [d, sp], column by column");
+  t.comment("transpose k_hi, k_lo [s, d] -> K^T high, low [d, sp] in 16 x 16 blocks");
   t.op("MOVXM r9, " + num(k_hi));
   t.op("ADD r16, r29, r9", "k_hi");
   t.op("MOVXM r17, " + addr(kKtHi));
   t.op("MOVXM r19, 1", "parts left");
   t.label("kpart");
-  t.op("MOV r10, r16");
-  t.op("MOV r11, r17");
-  t.op("MOVXM r12, " + num(d - 1));
-  t.op("MOVXM r9, " + num(sp * 2));
-  t.label("column");
-  {
-    const int64_t group = s % 8 == 0 ? 8 : 4;
-    static const char* regs[8] = {"r0", "r1", "r2", "r3", "r5", "r6", "r7", "r8"};
-    t.op("MOV p0, r10", "k[0, c]");
-    t.op("ADD r13, r10, r18");
-    t.op("MOV p2, r13", "k[4, c]");
-    t.op("MOV p1, r11", "K^T[c, 0]");
-    t.begin_loop("transpose", uint64_t(s / group));
-    for (int64_t g = 0; g < group; ++g)
-      sc.op("LDA.U16 " + std::string(regs[g]) + ", [" + (g < 4 ? "p0" : "p2") + ", #" + num(2 * d * (g % 4)) + "]");
-    sc.op("PADDB [p0], #" + num(2 * d * group));
-    if (group == 8) sc.op("PADDA [p2], #" + num(2 * d * group));
-    for (int64_t g = 0; g < group; ++g) sc.op("ST.S16 " + std::string(regs[g]) + ", [p1], #2");
+  for (int64_t cc = 0; cc < d / 16; ++cc) {
+    // Block (16 keys, columns 16 cc ..): x_r = [key 2r | key 2r + 1] (16 columns each),
+    // i.e. the 256 values in row-major order across x0..x7. "Even elements of a:b" of
+    // each register pair into the first four results and "odd elements" into the last
+    // four rotates the 8-bit flat index right by one bit; four passes turn key * 16 +
+    // column into column * 16 + key: x_r = [K^T row 2r | K^T row 2r + 1]. Keys >= s are 0.
+    t.op("MOVXM r9, " + num(32 * cc));
+    t.op("ADD r10, r16, r9");
+    t.op("MOV p0, r10", "k rows, columns 16 cc ..");
+    t.op("MOVXM r9, " + num(2 * sp * 16 * cc));
+    t.op("ADD r10, r17, r9");
+    t.op("MOV p1, r10", "K^T rows 16 cc .., keys 16 b ..");
+    t.begin_loop("transpose", uint64_t(std::max<int64_t>(1, s / 16)));
+    for (int r = 0; r < 8; ++r)
+      for (int half = 0; half < 2; ++half) {
+        const int64_t key = 2 * r + half;
+        const std::string reg = w(2 * r + half);
+        if (key < s)
+          sc.op(std::string(half ? "VLDB " : "VLDA ") + reg + ", [p0, #" + num(key * 2 * d) + "]");
+        else
+          sc.op("VCLR " + reg, "padding key");
+      }
+    int phys[8] = {0, 1, 2, 3, 4, 5, 6, 7}, spare = 11;
+    for (int pass = 0; pass < 4; ++pass) {
+      int next[8];
+      for (int i = 0; i < 4; ++i) {
+        const int a0 = phys[2 * i], b0 = phys[2 * i + 1];
+        sc.op("VSHUFFLE x" + num(spare) + ", x" + num(a0) + ", x" + num(b0) + ", #6", pass == 0 && i == 0 ? "even 16-bit elements" : "");
+        sc.op("VSHUFFLE x" + num(b0) + ", x" + num(a0) + ", x" + num(b0) + ", #7", pass == 0 && i == 0 ? "odd" : "");
+        next[i] = spare;
+        next[4 + i] = b0;
+        spare = a0;
+      }
+      std::copy(next, next + 8, phys);
+    }
+    for (int r = 0; r < 8; ++r)
+      for (int half = 0; half < 2; ++half)
+        sc.op("VST " + w(2 * phys[r] + half) + ", [p1, #" + num((2 * r + half) * 2 * sp) + "]");
+    sc.op("PADDA [p0], #" + num(16 * 2 * d));
+    sc.op("PADDB [p1], #32");
     sc.emit(t, "", true);
   }
-  t.op("ADD r10, r10, #2");
-  t.op("ADD r11, r11, r9");
-  t.op("JNZD r12, r12, column");
   t.op("MOVXM r9, " + num(P));
   t.op("ADD r16, r16, r9", "k_lo");
   t.op("MOVXM r9, " + num(kKtBytes));

@@ -161,6 +161,11 @@ struct SchedOp {
   std::string text, comment;
   int slot = kAlu, latency = 1;
   bool any_agu = false;  // a pointer update (PADDA / PADDB / PADDS): any free load/store slot
+  // A memory access: through mem_ptr at mem_off .. mem_off + mem_bytes (mem_known: the
+  // offset is an immediate).
+  std::string mem_ptr;
+  bool mem_store = false, mem_known = true;
+  int64_t mem_off = 0, mem_bytes = 0;
   std::vector<std::string> reads, writes;
 };
 
@@ -217,12 +222,22 @@ SchedOp analyse(const std::string& text, const std::string& comment) {
     }
     first_reg = false;
   }
-  // Memory by base pointer: within one scheduled segment, accesses through different
-  // pointer registers never overlap (true of every segment this file schedules).
-  const size_t br = o.text.find('[');
-  const std::string mem = br == std::string::npos ? "MEM" : "MEM:" + trim(o.text.substr(br + 1, o.text.find_first_of(",]", br) - br - 1));
-  if (load) o.reads.push_back(mem);
-  if (store) o.writes.push_back(mem);
+  // Memory: the base pointer, and the byte range when the offset is an immediate.
+  if (load || store) {
+    const size_t br = o.text.find('['), close = o.text.find(']', br);
+    const std::string inner = o.text.substr(br + 1, close - br - 1);
+    const size_t comma = inner.find(',');
+    o.mem_ptr = trim(inner.substr(0, comma));
+    o.mem_store = store;
+    o.mem_bytes = mn[0] == 'V' ? 32 : mn.find("16") != std::string::npos ? 2 : mn.find("8") != std::string::npos ? 1 : 4;
+    if (comma == std::string::npos) {
+      o.mem_off = 0;
+    } else {
+      const std::string off = trim(inner.substr(comma + 1));
+      o.mem_known = !off.empty() && off[0] == '#';
+      if (o.mem_known) o.mem_off = std::stoll(off.substr(1));
+    }
+  }
   return o;
 }
 
@@ -270,6 +285,27 @@ class Scheduler {
     std::vector<std::vector<std::pair<size_t, int>>> preds(n);  // (pred, min distance)
     std::map<std::string, size_t> last_write;
     std::map<std::string, std::vector<size_t>> readers;
+    // Memory: two accesses through one pointer, one of them a store, are ordered unless
+    // the pointer did not change between them and their immediate-offset ranges are
+    // disjoint. Within one scheduled segment, accesses through different pointer
+    // registers never overlap (true of every segment this file schedules).
+    std::map<std::string, int> version;
+    std::vector<int> op_version(n, 0);
+    for (size_t j = 0; j < n; ++j) {
+      const SchedOp& b = ops_[j];
+      if (!b.mem_ptr.empty()) {
+        op_version[j] = version[b.mem_ptr];
+        for (size_t i = 0; i < j; ++i) {
+          const SchedOp& a = ops_[i];
+          if (a.mem_ptr != b.mem_ptr || (!a.mem_store && !b.mem_store)) continue;
+          const bool apart = op_version[i] == op_version[j] && a.mem_known && b.mem_known &&
+                             (a.mem_off + a.mem_bytes <= b.mem_off || b.mem_off + b.mem_bytes <= a.mem_off);
+          if (!apart) preds[j].push_back({i, a.mem_store ? (b.mem_store ? 1 : a.latency) : 0});
+        }
+      }
+      for (const auto& u : b.writes)
+        if (u.size() > 1 && u[0] == 'p' && std::isdigit(static_cast<unsigned char>(u[1]))) ++version[u];
+    }
     for (size_t j = 0; j < n; ++j) {
       for (const auto& u : ops_[j].reads) {
         const auto w = last_write.find(u);
@@ -446,6 +482,35 @@ void exp_block(Scheduler& s, int c, int64_t sp) {
 // RoPE of one row of a split matrix (hi at [pa], lo at [pb]) with cos at [p4] and sin'
 // at [p5] (sin with the first half negated); writes the rotated row back as hi + lo.
 // Registers by `set` (0 for q, 1 for k) so the scheduler can overlap the two.
+// d = 16, two rows per step (row j at [p + 32 j]; hi at p0, lo at p1, cos at p4, sin' at
+// p5): each row's hi and lo are loaded twice into an x register, multiplied by cos, then
+// rotated in place (VSHIFT by 8 lanes) and multiplied by sin'. cos and sin' of both rows
+// share x2 and x3.
+void rope_row_pair_d16(Scheduler& t) {
+  t.op("VLDA w4, [p4, #0]", "cos, two rows");
+  t.op("VLDB w5, [p4, #32]");
+  t.op("VLDA w6, [p5, #0]", "sin', two rows");
+  t.op("VLDB w7, [p5, #32]");
+  for (int j = 0; j < 2; ++j) {
+    const int xh = j ? 4 : 0, xl = j ? 5 : 1;
+    const std::string off = "#" + num(32 * j), hw = w(2 * xh), lw = w(2 * xl), cs = w(4 + j), sn = w(6 + j);
+    const std::string acc = bm(j), tmp = bm(2 + j), yh = w(12 + 2 * j), yl = w(13 + 2 * j);
+    t.op("VLDA " + hw + ", [p0, " + off + "]", "x_hi twice");
+    t.op("VLDB " + w(2 * xh + 1) + ", [p0, " + off + "]");
+    t.op("VLDA " + lw + ", [p1, " + off + "]", "x_lo twice");
+    t.op("VLDB " + w(2 * xl + 1) + ", [p1, " + off + "]");
+    t.op("VMUL.E.BF16 " + acc + ", " + hw + ", " + cs, "x cos + rotate_half(x) sin'");
+    t.op("VMAC.E.BF16 " + acc + ", " + acc + ", " + lw + ", " + cs);
+    t.op("VSHIFT x" + num(xh) + ", x" + num(xh) + ", x" + num(xh) + ", #16", "rotate by 8 lanes");
+    t.op("VSHIFT x" + num(xl) + ", x" + num(xl) + ", x" + num(xl) + ", #16");
+    t.op("VMAC.E.BF16 " + acc + ", " + acc + ", " + hw + ", " + sn);
+    t.op("VMAC.E.BF16 " + acc + ", " + acc + ", " + lw + ", " + sn);
+    split(t, acc, yh, yl, tmp);
+    t.op("VST " + yh + ", [p0, " + off + "]", "y_hi");
+    t.op("VST " + yl + ", [p1, " + off + "]", "y_lo");
+  }
+}
+
 void rope_row(Scheduler& t, const Shape& sh, const std::string& pa, const std::string& pb, int set) {
   if (sh.d == 16) {
     // One register set for q and k (the x registers hold each row twice).
@@ -553,6 +618,13 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
       t.op("MOV p1, r10", "x_lo row");
       t.op("MOVXM p4, " + addr(kTables + first), "cos row");
       t.op("MOVXM p5, " + addr(sin_table + first), "sin' row");
+      if (d == 16 && n % 2 == 0) {
+        t.begin_loop(part == 0 ? "rope_q" : "rope_k", uint64_t(n / 2));
+        rope_row_pair_d16(sc);
+        for (const char* pr : {"PADDA [p0], #64", "PADDB [p1], #64", "PADDS [p4], #64", "PADDA [p5], #64"}) sc.op(pr);
+        sc.emit(t, "", true);
+        continue;
+      }
       t.begin_loop(part == 0 ? "rope_q" : "rope_k", uint64_t(n));
       if (d == 16) {
         sc.op("VLDA w4, [p4, #0]", "cos");

@@ -292,6 +292,15 @@ TEST(AieMlSplitAttention, ScoresFarBelowTheRowMaximumGiveZeroWeights) {
     std::printf("split attention, wide scores: max error %.3g of the scale\n", o.worst);
 }
 
+TEST(AieMlSplitAttention, OddRowCountsOneHeadAndPaddedKeys) {
+  // s = 12 (four padding keys in the 16-key block) on four tiles per column: 3 query rows
+  // per tile, so RoPE takes the one-row step for q; heads = 1 runs one column.
+  for (const Shape& sh : {Shape{12, 2, 16}, Shape{12, 1, 32}}) {
+    const Outcome o = run_case(sh, true, 17);
+    EXPECT_TRUE(o.failure.empty()) << name(sh, true) << ": " << o.failure;
+  }
+}
+
 TEST(AieMlSplitAttention, OneTwoOrFourTilesPerColumnAllPass) {
   for (int64_t r : {1, 2, 4}) {
     const Outcome o = run_case(kShapes[2], true, 31, {}, false, r);

@@ -1,45 +1,51 @@
 // Split-precision multi-head attention stage (split_attention.h) for the AIE-ML decoders.
 //
-// Tiles: T = the largest of 4, 2, 1 dividing `heads` (tiles [c, 0], c < T); tile c takes
-// heads c, c + T, c + 2T, ... one after another (H = heads / T of them).
+// Tiles: T = the largest of 4, 2, 1 dividing `heads` columns; column c takes heads c,
+// c + T, ... one after another (H = heads / T of them), and its R tiles [c, r] (R =
+// row_tiles, up to 4) split every head's query rows: tile r computes rows r s/R ..
+// (r + 1) s/R - 1 (it needs all of k and v, only its rows of q).
 //
-// Data path of column c: shimC.mm2s0 copies tile c's head columns of the six input parts
-// (q_hi, q_lo, k_hi, k_lo, v_hi, v_lo: a 3-D BD per part picks heads c, c + T, ...) and,
+// Data path of column c: shimC.mm2s0 and mm2s1 copy the column's head columns of the six
+// input parts (q_hi, q_lo, k_hi | k_lo, v_hi, v_lo: 3-D BDs pick heads c, c + T, ...) and,
 // with RoPE, the cos and sin tables into memC, packed as [part][local head][s][d]; once
-// everything has arrived, memC.mm2s0 streams one *package* per head (its six [s, d]
-// parts, a 3-D BD) into the tile's two package buffers in turn (tile.s2mm0), and
-// memC.mm2s1 sends the tables once (tile.s2mm1). The core overwrites each package's q_hi
-// and q_lo rows with o_hi and o_lo; tile.mm2s0 / mm2s1 write them to DDR through
-// shimC.s2mm0 / s2mm1 (3-D BDs put head j's columns in place) and free the package.
-// All inputs are in memC before the first output is written, so an output may even
-// overwrite an input.
+// both halves have arrived, memC.mm2s<r> sends tile r the tables once and then one
+// *package* per head (its q rows of q_hi and q_lo, k_hi, k_lo, v_hi, v_lo) into the
+// tile's two package buffers in turn. The core overwrites the package's q rows with o_hi
+// and o_lo; tile.mm2s0 returns them to memC (s2mm<1 + r>), and when every tile's rows are
+// in, memC.mm2s<R> / <R + 1> write o_hi / o_lo to DDR through shimC.s2mm0 / s2mm1 (4-D
+// reads in memC, 3-D writes put head j's columns in place). Every input is in memC before
+// the first output is written, so an output may overwrite an input.
 //
 // Compute tile memory (tile addresses; the core sees them at 0x70000 + address):
-//   0x0000, 0x6000  package buffers: q_hi | q_lo | k_hi | k_lo | v_hi | v_lo, P = 2 s d
-//                   bytes each; after the transpose the k parts hold the current row's
-//                   S / E (fp32, 4 sp bytes) and P's bf16 high and low parts (2 sp each);
-//   0xC000, 0xD000  K^T high and low parts [d, sp], sp = max(s, 16) (padding columns 0);
-//                   the lane mask for the sum of E (s < 16) follows K^T's low part;
+//   0x0000, 0x6000  package buffers: q_hi | q_lo (Pq = 2 d s/R bytes each) | k_hi | k_lo |
+//                   v_hi | v_lo (P = 2 s d bytes each); after the transpose the k parts
+//                   hold the current row's S (fp32, 4 sp bytes) and E's bf16 high and
+//                   low parts (2 sp bytes each);
+//   0xC000, 0xD000  K^T high and low parts [d, sp], sp = max(s, 16) (padding keys 0);
+//                   the key mask (s < 16) follows K^T's low part;
 //   0xE000          cos [s, d], then sin' [s, d] (sin with its first d/2 columns negated).
 //
 // Per head (fp32 throughout; a product of split values is three bf16 products):
 //   RoPE (optional): x = x_hi + x_lo per row of q and k; y = x cos + rotate_half(x) sin'
 //     (four exact products summed in fp32), split again into hi + lo in place;
-//   K^T: k_hi and k_lo transposed by scalar moves;
+//   K^T: k_hi and k_lo transposed in 16 x 16 blocks (VSHUFFLE even / odd passes);
 //   per query row: S = q k^T by 16 keys at a time (broadcast q_hi[c], q_lo[c]; three
-//     MACs per key block: hi hi, lo hi, hi lo); m = max(bf16(S));
-//     E = 2^((S - m) kappa), kappa = log2(e) / sqrt(d) as bf16 high + low (exp2_precise);
-//     z = sum E, P = E (1/z) (Newton reciprocal) as bf16 high + low;
-//     O = sum_t P_hi[t] v_hi[t] + P_hi[t] v_lo[t] + P_lo[t] v_hi[t]; o_hi = bf16(O),
-//     o_lo = bf16(O - o_hi).
-// Loops over key blocks, rows and heads are counted (JNZD) or zero-overhead loops, so the
-// program fits the 1024-bundle program memory for every supported shape.
+//     MACs per key block: hi hi, lo hi, hi lo); m = max(bf16(S)); E = 2^((S - m) kappa),
+//     kappa = log2(e) / sqrt(d) as bf16 high + low, S - m clamped at -120 / kappa (up to
+//     four interleaved chains, exp_block); E as bf16 high + low; z = sum E;
+//     O = sum_t E_hi[t] v_hi[t] + E_hi[t] v_lo[t] + E_lo[t] v_hi[t]; o = O (1/z) (Newton
+//     reciprocal, fp_steps.h); o_hi = bf16(o), o_lo = bf16(o - o_hi).
+// Straight code is packed into bundles by a list scheduler (Scheduler below); the score
+// and P V loops are software-pipelined by hand (next step's loads after this step's
+// last reads). Loops over key blocks, rows and heads are counted (JNZD) or zero-overhead
+// loops, so the program fits the 1024-bundle program memory (at most 672 bundles for the
+// decoder shapes).
 #include "tasks/baselines/aie_ml/split_attention.h"
 
 #include <algorithm>
 #include <cctype>
-#include <map>
 #include <cmath>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -473,11 +479,11 @@ void exp_block(Scheduler& s, int c, int64_t sp) {
 }
 
 // Register use of the core program:
-//   r29 package base (core address), r26 / r27 / r28 its full / o_hi done / o_lo done
-//   lock ids, r20 heads left, r22 / r24 current q_hi / q_lo row, r23 rows left, r25 key
-//   block pairs left, r13..r16 broadcast sources, r4 / r9 / r10 temporaries, r11, r12,
-//   r16, r17, r19 and r0..r3, r5..r8 the transpose; w16 c5, w17 / w18 kappa high / low,
-//   w21 the key mask; bm12..bm16 fp_constants.
+//   r29 package base (core address), r26 / r27 its full / o rows done lock ids, r20 heads
+//   left, r22 / r24 current q_hi / q_lo row, r23 rows left, r25 exp steps left, r13..r16
+//   broadcast sources, r4, r5, r9, r10 temporaries, r16, r17, r19 the transpose loop;
+//   w16 c5, w17 / w18 kappa high / low, w21 the key mask, x11 the clamp of S - m (per
+//   row); bm12..bm16 fp_constants, bm17 the row maximum.
 
 // RoPE of one row of a split matrix (hi at [pa], lo at [pb]) with cos at [p4] and sin'
 // at [p5] (sin with the first half negated); writes the rotated row back as hi + lo.
@@ -511,46 +517,55 @@ void rope_row_pair_d16(Scheduler& t) {
   }
 }
 
-void rope_row(Scheduler& t, const Shape& sh, const std::string& pa, const std::string& pb, int set) {
-  if (sh.d == 16) {
-    // One register set for q and k (the x registers hold each row twice).
-    t.op("VLDA w0, [" + pa + ", #0] ;; VLDB w1, [" + pa + ", #0]", "x_hi twice: x0 = x_hi : x_hi");
-    t.op("VLDA w2, [" + pb + ", #0] ;; VLDB w3, [" + pb + ", #0]", "x_lo twice");
-    t.op("VSHIFT x4, x0, x0, #16", "w8 = rotate_half(x_hi) (8 lanes)");
-    t.op("VSHIFT x5, x1, x1, #16", "w10 = rotate_half(x_lo)");
-    t.op("VMUL.E.BF16 bm0, w0, w4", "x cos + rot(x) sin'");
-    t.op("VMAC.E.BF16 bm0, bm0, w2, w4");
-    t.op("VMAC.E.BF16 bm0, bm0, w8, w6");
-    t.op("VMAC.E.BF16 bm0, bm0, w10, w6");
-    split(t, "bm0", "w12", "w13", "bm2");
-    t.op("VST w12, [" + pa + ", #0]", "y_hi");
-    t.op("VST w13, [" + pb + ", #0]", "y_lo");
-    return;
-  }
-  // d = 32: halves a (lanes 0..15) and b (16..31) are whole vectors; cos in w4 / w5 and
-  // sin' in w6 / w7 are shared.
-  const int b0 = set ? 12 : 0;
-  const std::string ah = w(b0), bh = w(b0 + 1), al = w(b0 + 2), bl = w(b0 + 3);
-  const std::string ya = bm(set ? 2 : 0), yb = bm(set ? 3 : 1), ta = bm(set ? 6 : 4), tb = bm(set ? 7 : 5);
-  const std::string yah = set ? "w19" : "w8", yal = set ? "w20" : "w9", ybh = set ? "w22" : "w10", ybl = set ? "w23" : "w11";
-  t.op("VLDA " + ah + ", [" + pa + ", #0]", "a_hi");
-  t.op("VLDB " + bh + ", [" + pa + ", #32]", "b_hi");
-  t.op("VLDA " + al + ", [" + pb + ", #0]", "a_lo");
-  t.op("VLDB " + bl + ", [" + pb + ", #32]", "b_lo");
-  t.op("VMUL.E.BF16 " + ya + ", " + ah + ", w4", "y_a = a cos_a - b sin_a");
-  t.op("VMUL.E.BF16 " + yb + ", " + bh + ", w5", "y_b = b cos_b + a sin_b");
-  t.op("VMAC.E.BF16 " + ya + ", " + ya + ", " + al + ", w4");
-  t.op("VMAC.E.BF16 " + yb + ", " + yb + ", " + bl + ", w5");
-  t.op("VMAC.E.BF16 " + ya + ", " + ya + ", " + bh + ", w6");
-  t.op("VMAC.E.BF16 " + yb + ", " + yb + ", " + ah + ", w7");
-  t.op("VMAC.E.BF16 " + ya + ", " + ya + ", " + bl + ", w6");
-  t.op("VMAC.E.BF16 " + yb + ", " + yb + ", " + al + ", w7");
-  split(t, ya, yah, yal, ta);
-  split(t, yb, ybh, ybl, tb);
-  t.op("VST " + yah + ", [" + pa + ", #0]");
-  t.op("VST " + ybh + ", [" + pa + ", #32]");
-  t.op("VST " + yal + ", [" + pb + ", #0]");
-  t.op("VST " + ybl + ", [" + pb + ", #32]");
+// d = 16, one row (hi at [p0], lo at [p1], cos at [p4], sin' at [p5]): for odd row counts.
+void rope_row_d16(Scheduler& t) {
+  t.op("VLDA w4, [p4, #0]", "cos");
+  t.op("VLDB w6, [p5, #0]", "sin'");
+  t.op("VLDA w0, [p0, #0] ;; VLDB w1, [p0, #0]", "x_hi twice: x0 = x_hi : x_hi");
+  t.op("VLDA w2, [p1, #0] ;; VLDB w3, [p1, #0]", "x_lo twice");
+  t.op("VSHIFT x4, x0, x0, #16", "w8 = rotate_half(x_hi) (8 lanes)");
+  t.op("VSHIFT x5, x1, x1, #16", "w10 = rotate_half(x_lo)");
+  t.op("VMUL.E.BF16 bm0, w0, w4", "x cos + rot(x) sin'");
+  t.op("VMAC.E.BF16 bm0, bm0, w2, w4");
+  t.op("VMAC.E.BF16 bm0, bm0, w8, w6");
+  t.op("VMAC.E.BF16 bm0, bm0, w10, w6");
+  split(t, "bm0", "w12", "w13", "bm2");
+  t.op("VST w12, [p0, #0]", "y_hi");
+  t.op("VST w13, [p1, #0]", "y_lo");
+}
+
+// d = 32, row j of the step (at [p + 64 j]; hi at p0, lo at p1, cos at p4, sin' at p5):
+// halves a (columns 0..15) and b (16..31) are whole vectors, so rotate_half swaps them.
+// Row 0 uses x0..x3, bm0, bm1, bm4, bm5; row 1 x4..x7, bm2, bm3, bm6, bm7; the rotated
+// halves overwrite the row's input registers.
+void rope_row_d32(Scheduler& t, int j) {
+  const int in = j ? 12 : 0, cs = j ? 8 : 4, sn = j ? 10 : 6;
+  const std::string ah = w(in), bh = w(in + 1), al = w(in + 2), bl = w(in + 3);
+  const std::string ya = bm(j ? 2 : 0), yb = bm(j ? 3 : 1), ta = bm(j ? 6 : 4), tb = bm(j ? 7 : 5);
+  const int64_t o = 64 * j;
+  auto at = [&](const char* p, int64_t off) { return std::string(", [") + p + ", #" + num(o + off) + "]"; };
+  t.op("VLDA " + w(cs) + at("p4", 0), "cos halves");
+  t.op("VLDB " + w(cs + 1) + at("p4", 32));
+  t.op("VLDA " + w(sn) + at("p5", 0), "sin' halves (first negated)");
+  t.op("VLDB " + w(sn + 1) + at("p5", 32));
+  t.op("VLDA " + ah + at("p0", 0), "a_hi");
+  t.op("VLDB " + bh + at("p0", 32), "b_hi");
+  t.op("VLDA " + al + at("p1", 0), "a_lo");
+  t.op("VLDB " + bl + at("p1", 32), "b_lo");
+  t.op("VMUL.E.BF16 " + ya + ", " + ah + ", " + w(cs), "y_a = a cos_a - b sin_a");
+  t.op("VMUL.E.BF16 " + yb + ", " + bh + ", " + w(cs + 1), "y_b = b cos_b + a sin_b");
+  t.op("VMAC.E.BF16 " + ya + ", " + ya + ", " + al + ", " + w(cs));
+  t.op("VMAC.E.BF16 " + yb + ", " + yb + ", " + bl + ", " + w(cs + 1));
+  t.op("VMAC.E.BF16 " + ya + ", " + ya + ", " + bh + ", " + w(sn));
+  t.op("VMAC.E.BF16 " + yb + ", " + yb + ", " + ah + ", " + w(sn + 1));
+  t.op("VMAC.E.BF16 " + ya + ", " + ya + ", " + bl + ", " + w(sn));
+  t.op("VMAC.E.BF16 " + yb + ", " + yb + ", " + al + ", " + w(sn + 1));
+  split(t, ya, ah, al, ta);
+  split(t, yb, bh, bl, tb);
+  t.op("VST " + ah + at("p0", 0));
+  t.op("VST " + bh + at("p0", 32));
+  t.op("VST " + al + at("p1", 0));
+  t.op("VST " + bl + at("p1", 32));
 }
 
 // The program of the tile in row `r` of a column: query rows r * rows .. (r + 1) * rows - 1
@@ -618,25 +633,17 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
       t.op("MOV p1, r10", "x_lo row");
       t.op("MOVXM p4, " + addr(kTables + first), "cos row");
       t.op("MOVXM p5, " + addr(sin_table + first), "sin' row");
-      if (d == 16 && n % 2 == 0) {
-        t.begin_loop(part == 0 ? "rope_q" : "rope_k", uint64_t(n / 2));
+      // Two rows per step when the count is even (independent chains to interleave).
+      const int64_t per_step = n % 2 == 0 ? 2 : 1;
+      t.begin_loop(part == 0 ? "rope_q" : "rope_k", uint64_t(n / per_step));
+      if (d == 16 && per_step == 2) {
         rope_row_pair_d16(sc);
-        for (const char* pr : {"PADDA [p0], #64", "PADDB [p1], #64", "PADDS [p4], #64", "PADDA [p5], #64"}) sc.op(pr);
-        sc.emit(t, "", true);
-        continue;
-      }
-      t.begin_loop(part == 0 ? "rope_q" : "rope_k", uint64_t(n));
-      if (d == 16) {
-        sc.op("VLDA w4, [p4, #0]", "cos");
-        sc.op("VLDB w6, [p5, #0]", "sin'");
+      } else if (d == 16) {
+        rope_row_d16(sc);
       } else {
-        sc.op("VLDA w4, [p4, #0]", "cos");
-        sc.op("VLDB w5, [p4, #32]");
-        sc.op("VLDA w6, [p5, #0]", "sin'");
-        sc.op("VLDB w7, [p5, #32]");
+        for (int j = 0; j < per_step; ++j) rope_row_d32(sc, j);
       }
-      rope_row(sc, sh, "p0", "p1", 0);
-      const std::string step = "#" + num(2 * d);
+      const std::string step = "#" + num(2 * d * per_step);
       for (const char* pr : {"PADDA [p0], ", "PADDB [p1], ", "PADDS [p4], ", "PADDA [p5], "}) sc.op(pr + step);
       sc.emit(t, "", true);
     }

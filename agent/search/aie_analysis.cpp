@@ -119,7 +119,9 @@ MemRef PointerTracker::access(const AieOp& o, const OpEffects& e) {
       // Bases 0..7 are the pointers' values at block entry.
       if (ranges && m.base == static_cast<int>(p)) {
         const auto r = ranges->find(static_cast<int>(p));
-        if (r != ranges->end()) {
+        // Only ranges that cannot wrap around the 20-bit address space.
+        if (r != ranges->end() && r->second.first + m.offset >= 0 &&
+            r->second.second + m.offset + static_cast<int64_t>(m.bytes) <= (int64_t{1} << 20)) {
           m.ranged = true;
           m.lo = r->second.first + m.offset;
           m.hi = r->second.second + m.offset + static_cast<int64_t>(m.bytes);

@@ -83,7 +83,11 @@ void transfer(const AieLine& bundle, State& state) {
         v = r;
       }
     }
-    if (v && v->size() <= kMaxValues) results[d] = v;
+    if (v && v->size() <= kMaxValues) {
+      std::set<int64_t> w;
+      for (int64_t x : *v) w.insert(wrap(d, x));  // register width (20-bit pointers)
+      results[d] = w;
+    }
   }
   for (const auto& [u, v] : results) {
     if (v) state[u] = *v;

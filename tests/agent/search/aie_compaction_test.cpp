@@ -10,7 +10,9 @@
 #include "agent/search/aie_offsets.h"
 #include "agent/search/aie_regalloc.h"
 #include "agent/search/aie_schedule.h"
+#include "agent/search/aie_structure.h"
 #include "agent/search/aie_unroll.h"
+#include "agent/search/aie_values.h"
 
 namespace tlmcraft::agent::search::aie {
 namespace {
@@ -98,6 +100,53 @@ TEST(AieDefUse, OrderRules) {
   EXPECT_TRUE(may_overlap(st0.mem, other.mem));
   EXPECT_EQ(order_between(st0, other), Order::Later);  // store then a load that may alias
   EXPECT_EQ(order_between(other, st0), Order::SameOrLater);  // load then store: same bundle is fine
+}
+
+// ---- value analysis -----------------------------------------------------------------
+
+TEST(AieValues, PingPongPointerRangesOverEveryIteration) {
+  // r0 / r1 toggle between two buffers (XOR 0x2000) in the outer JNZ loop; the inner
+  // zero-overhead loop advances p0 and p1 by 32 bytes per iteration, 16 iterations. In
+  // the loop block: p0 in [0x70000, 0x72000 + 15 * 32], p1 in [0x74000, 0x76000 + 480].
+  const std::string in =
+      "  MOVXM r0, 458752\n"
+      "  MOVXM r1, 475136\n"
+      "  MOVXM r2, 8192\n"
+      "  MOVXM r3, 2\n"
+      "block:\n"
+      "  MOV p0, r0\n"
+      "  MOV p1, r1\n"
+      "  MOVXM ls, top\n"
+      "  MOVXM le, end\n"
+      "  MOVXM lc, 16\n"
+      "top:\n"
+      "  VLDA w0, [p0], #32\n"
+      "end:\n"
+      "  VST w0, [p1], #32\n"
+      "  XOR r0, r0, r2\n"
+      "  XOR r1, r1, r2\n"
+      "  ADD r3, r3, #-1\n"
+      "  JNZ r3, block\n"
+      "  DONE\n";
+  AieKernel k;
+  std::string error, why;
+  ASSERT_TRUE(parse_aie_kernel(in, k, error)) << error;
+  TileStructure s;
+  ASSERT_TRUE(analyse_structure(k.tiles[0], s, why)) << why;
+  ASSERT_EQ(s.blocks.size(), 5u);  // setup, block:, the loop, the outer loop's tail, DONE
+  ASSERT_EQ(s.loops.size(), 1u);
+  EXPECT_EQ(s.loops[0].count, 16);
+  EXPECT_EQ(s.blocks[2].trip_count, 16);
+  const std::vector<PointerRanges> r = block_pointer_ranges(k.tiles[0], s);
+  ASSERT_EQ(r.size(), 5u);
+  EXPECT_EQ(r[2].at(0), std::make_pair(int64_t{0x70000}, int64_t{0x72000 + 480}));
+  EXPECT_EQ(r[2].at(1), std::make_pair(int64_t{0x74000}, int64_t{0x76000 + 480}));
+  // The two buffers pairs are apart: the load may go ahead of the previous store.
+  PointerTracker pt(&r[2]);
+  const OpEffects st = effects_of(op("VST w0, [p1], #32")), ld = effects_of(op("VLDA w2, [p0], #32"));
+  const MemRef store = pt.access(op("VST w0, [p1], #32"), st), load = pt.access(op("VLDA w2, [p0], #32"), ld);
+  EXPECT_TRUE(store.ranged && load.ranged);
+  EXPECT_FALSE(may_overlap(store, load));
 }
 
 // ---- compaction ---------------------------------------------------------------------

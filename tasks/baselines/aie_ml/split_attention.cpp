@@ -431,8 +431,10 @@ std::string w(int i) { return "w" + num(i); }
 // the four hi/lo terms, then k is added to the exponent field (the steps of
 // attention_tasks.cpp's exp2_precise, with two accumulators per chain). Constants: c5
 // (bf16) w16, c4 bm0, c3 bm2, c2 / c1 / 1 fp_constants' bm12..bm14, m bm17, kappa w17 /
-// w18. Registers of chain c: accumulators bm(a), bm(b); x(2c) for f, x(2c + 1) for the
-// split of p; sum accumulator bm10 / bm11.
+// w18. Registers of chain c: accumulators bm(a), bm(b); x(2c) = [f_hi | p_hi] and
+// x(2c + 1) = [f_lo | p_lo] (the platform interlocks whole x registers: with p's high
+// part apart from its low part, the first product of a Horner step starts before the
+// low part is known); sum accumulator bm10 / bm11.
 struct ExpChain {
   int a, b, sum;
 };
@@ -441,14 +443,14 @@ constexpr ExpChain kChains[4] = {{1, 3, 10}, {4, 5, 11}, {6, 7, 10}, {8, 9, 11}}
 void exp_block(Scheduler& s, int c, int64_t sp) {
   const ExpChain& r = kChains[c];
   const std::string A = bm(r.a), B = bm(r.b), pe = "p" + num(3 + c), lo = num(2 * sp);
-  const std::string fh = w(4 * c), fl = w(4 * c + 1), ph = w(4 * c + 2), pl = w(4 * c + 3);
+  const std::string fh = w(4 * c), ph = w(4 * c + 1), fl = w(4 * c + 2), pl = w(4 * c + 3);
   s.op("VLDA " + am(2 * r.a) + ", [p2, #" + num(64 * c) + "]", "S, 16 keys");
   s.op("VLDB " + am(2 * r.a + 1) + ", [p2, #" + num(64 * c + 32) + "]");
   s.op("VSUB.F " + A + ", " + A + ", bm17", "S - m");
   split(s, A, ph, pl, B);
-  // S - m >= L = -120 / kappa (x11: L in lanes 0..15 for the high part, -inf in 16..31 so
-  // the low part passes): t >= -120 keeps 2^t a normal fp32 (weight < 1e-36 below).
-  s.op("VMAX.BF16 x" + num(2 * c + 1) + ", x" + num(2 * c + 1) + ", x11");
+  // S - m >= L = -120 / kappa (x11: -inf in lanes 0..15, L in 16..31 for the high part):
+  // t >= -120 keeps 2^t a normal fp32 (weights below 1e-36 are that small anyway).
+  s.op("VMAX.BF16 x" + num(2 * c) + ", x" + num(2 * c) + ", x11");
   mul_split(s, A, ph, pl, "w17", "w18");
   s.op("VCONV.S32.FP32 " + B + ", " + A + ", #0", "t = (S - m) kappa; k = round(t)");
   s.op("VCONV.FP32.S32 " + B + ", " + B);
@@ -461,8 +463,12 @@ void exp_block(Scheduler& s, int c, int64_t sp) {
   s.op("VMAC.E.BF16 " + B + ", " + B + ", w16, " + fl);
   std::string p = B, q = A;
   for (const char* cn : {"bm2", "bm12", "bm13", "bm14"}) {
-    split(s, p, ph, pl, q);
-    s.op(std::string("VMAC.E.BF16 ") + q + ", " + cn + ", " + ph + ", " + fh, std::string("p = ") + cn + " + p f");
+    // p's low part: p - p_hi (exact) by a MAC with -1.0 (w19) into p itself, so the step
+    // needs no third accumulator.
+    s.op("VCONV.BF16.FP32 " + ph + ", " + p, std::string("p = ") + cn + " + p f");
+    s.op(std::string("VMAC.E.BF16 ") + q + ", " + cn + ", " + ph + ", " + fh);
+    s.op("VMAC.E.BF16 " + p + ", " + p + ", " + ph + ", w19");
+    s.op("VCONV.BF16.FP32 " + pl + ", " + p);
     s.op("VMAC.E.BF16 " + q + ", " + q + ", " + ph + ", " + fl);
     s.op("VMAC.E.BF16 " + q + ", " + q + ", " + pl + ", " + fh);
     std::swap(p, q);
@@ -775,12 +781,13 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
   via_text(sc, [&](KernelText& k) {
     const_acc(k, "bm0", fp32_bits(std::pow(ln2, 4) / 24), "ln2^4/4! (exp2's c4)");
     const_acc(k, "bm2", fp32_bits(std::pow(ln2, 3) / 6), "ln2^3/3! (exp2's c3)");
+    const_bf16(k, "w19", bf16_bits(-1.0), "-1.0 (low parts in 2^t's Horner steps)");
   });
   sc.op("MOVXM r4, " + num(bf16_bits(-120.0 / kappa)), "the least S - m: -120 / kappa (bf16)");
   sc.op("VBCST.16 x11, r4");
   sc.op("MOVXM r4, " + num(0xFF80), "-inf (bf16)");
   sc.op("VBCST.16 x0, r4");
-  sc.op("MOVXM r5, " + num(0xFFFF0000u), "lanes 16..31");
+  sc.op("MOVXM r5, " + num(0xFFFFu), "lanes 0..15");
   sc.op("VSEL.16 x11, x11, x0, r5");
   sc.op("VCLR bm10", "sums of E");
   sc.op("VCLR bm11");

@@ -71,12 +71,12 @@ void transfer(const AieLine& bundle, State& state) {
           for (int64_t y : *b) {
             int64_t z = 0;
             switch (code) {
-              case ia::Code::ADD: z = x + y; break;
-              case ia::Code::SUB: z = x - y; break;
+              case ia::Code::ADD: z = static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y)); break;
+              case ia::Code::SUB: z = static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y)); break;
               case ia::Code::XOR: z = x ^ y; break;
               case ia::Code::AND: z = x & y; break;
               case ia::Code::OR: z = x | y; break;
-              default: z = x * y; break;
+              default: z = static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y) & 0xFFFFFFFFu); break;
             }
             r.insert(wrap(d, z));
           }

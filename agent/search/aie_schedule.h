@@ -1,13 +1,13 @@
 // Bundle compaction of AIE-ML core programs: what a VLIW compiler's scheduler does, on the
 // kernel text. Each basic block is list-scheduled: its operations are placed, in program
-// order, at the earliest cycle their dependences allow (RAW and WAW on any register unit:
-// a later bundle, at least the producer's result latency after it; WAR: the same bundle
-// or later, since a bundle reads all registers before any slot writes; memory: a store
-// stays after every access it may overlap, a load stays at or after an earlier
-// overlapping... see aie_analysis.h) in a free slot (a vector load may move between the
-// two load units, a pointer update between the three AGUs). Cycles become bundles in
-// order; empty cycles vanish (the core is interlocked, so the wait reappears as a stall
-// only where the dependence really needs it).
+// order, at the earliest cycle their ordering constraints allow (aie_analysis.h: RAW and
+// WAW on any register unit and a store before an access it may overlap need a later
+// bundle; WAR and a load before a store it may overlap may share the bundle, since a
+// bundle reads all registers before any slot writes and its loads read before its
+// stores write; an ordered pair is also kept the producer's result latency apart) in a
+// free slot (a vector load may move between the two load units, a pointer update
+// between the three AGUs). Cycles become bundles in order; empty cycles vanish (the core
+// is interlocked, so a wait reappears as a stall only where a dependence needs it).
 //
 // Block boundaries: a label that anything branches to (or the loop start `ls`), after a
 // branch, jump, return or DONE (which stay in the block's last bundle), and after the

@@ -1,19 +1,19 @@
 // Split-precision multi-head attention stage (split_attention.h) for the AIE-ML decoders.
 //
-// Tiles: T = the largest of 4, 2, 1 dividing `heads` columns; column c takes heads c,
-// c + T, ... one after another (H = heads / T of them), and its R tiles [c, r] (R =
+// Tiles: T = the largest of 4, 2, 1 dividing `heads` columns; column c takes heads c H ..
+// c H + H - 1 one after another (H = heads / T), and its R tiles [c, r] (R =
 // row_tiles, up to 4) split every head's query rows: tile r computes rows r s/R ..
 // (r + 1) s/R - 1 (it needs all of k and v, only its rows of q).
 //
 // Data path of column c: shimC.mm2s0 and mm2s1 copy the column's head columns of the six
-// input parts (q_hi, q_lo, k_hi | k_lo, v_hi, v_lo: 3-D BDs pick heads c, c + T, ...) and,
-// with RoPE, the cos and sin tables into memC, packed as [part][local head][s][d]; once
+// input parts (q_hi, q_lo, k_hi | k_lo, v_hi, v_lo: 2-D BDs pick the H d adjacent columns)
+// and, with RoPE, the cos and sin tables into memC, packed as [part][s][H d]; once
 // both halves have arrived, memC.mm2s<r> sends tile r the tables once and then one
 // *package* per head (its q rows of q_hi and q_lo, k_hi, k_lo, v_hi, v_lo) into the
 // tile's two package buffers in turn. The core overwrites the package's q rows with o_hi
 // and o_lo; tile.mm2s0 returns them to memC (s2mm<1 + r>), and when every tile's rows are
 // in, memC.mm2s<R> / <R + 1> write o_hi / o_lo to DDR through shimC.s2mm0 / s2mm1 (4-D
-// reads in memC, 3-D writes put head j's columns in place). Every input is in memC before
+// reads in memC, 3-D writes put the heads' columns in place). Every input is in memC before
 // the first output is written, so an output may overwrite an input.
 //
 // Compute tile memory (tile addresses; the core sees them at 0x70000 + address):
@@ -905,7 +905,10 @@ std::string movement(const SplitAttentionPlan& p, const Shape& sh) {
   const uint64_t in_total = parts_in_mem + tables_in_mem, out_at = (in_total + 63) / 64 * 64, out_total = uint64_t(2 * H) * P;
   const uint64_t part_offsets[kParts] = {p.q_hi, p.q_lo, p.k_hi, p.k_lo, p.v_hi, p.v_lo};
   // Head columns of a [s, h] matrix for a column's heads c, c + T, ...: 3-D, in words.
-  const std::string head_dims = dims({{d / 2, 1}, {s, h / 2}, {H, T * d / 2}});
+  // Column c takes heads c H .. c H + H - 1: H d adjacent columns of each [s, h] matrix
+  // (whole 64-byte DDR granules when H d >= 32), kept row-major [s, H d] in memC.
+  const std::string block_dims = dims({{H * d / 2, 1}, {s, h / 2}});
+  const std::string head_dims = dims({{d / 2, 1}, {s, h / 2}, {H, d / 2}});
   std::ostringstream y;
   y << "locks:\n";
   for (int64_t c = 0; c < T; ++c)
@@ -930,16 +933,16 @@ std::string movement(const SplitAttentionPlan& p, const Shape& sh) {
     y << "  - {name: mem_out" << sx << ", tile: " << mem << ", address: " << out_at << ", size: " << out_total << "}\n";
 
     // DDR -> memC on both shim channels: q_hi, q_lo, k_hi (the column's head columns) on
-    // mm2s0, k_lo, v_hi, v_lo and the tables on mm2s1; memC holds part k of local head l at
-    // (k H + l) P, then cos and sin.
+    // mm2s0, k_lo, v_hi, v_lo and the tables on mm2s1; memC holds part k as [s, H d] at
+    // k H P, then cos and sin.
     const uint64_t half_a = uint64_t(kParts / 2 * H) * P;
     for (int ch = 0; ch < 2; ++ch) {
       const std::string mm2s = "mm2s" + num(ch), s2mm = "s2mm" + num(ch == 0 ? 0 : R + 1);
       std::vector<Bd> rd;
       for (int k = ch * kParts / 2; k < (ch + 1) * kParts / 2; ++k) {
         Bd b{"rd_" + std::string(kPartNames[k]) + sx, shim, mm2s, "ddr_" + std::string(kPartNames[k]) + sx,
-             uint64_t(c * d * 2), uint64_t(H) * P};
-        b.dims = head_dims;
+             uint64_t(c * H * d * 2), uint64_t(H) * P};
+        b.dims = block_dims;
         rd.push_back(b);
       }
       if (p.rope && ch == 1) {
@@ -965,11 +968,12 @@ std::string movement(const SplitAttentionPlan& p, const Shape& sh) {
       std::vector<Bd> send;
       if (p.rope) send.push_back(Bd{"tab_rd" + tx, mem, mm2s, "mem_in" + sx, parts_in_mem, 2 * tab});
       for (int64_t l = 0; l < H; ++l) {
-        Bd q{"q_rd" + tx + "_" + num(l), mem, mm2s, "mem_in" + sx, uint64_t(l) * P + uint64_t(r) * Pq, 2 * Pq};
-        q.dims = dims({{int64_t(Pq / 4), 1}, {2, int64_t(uint64_t(H) * P / 4)}});
+        Bd q{"q_rd" + tx + "_" + num(l), mem, mm2s, "mem_in" + sx, uint64_t(r) * uint64_t(H) * Pq + uint64_t(l * d * 2),
+             2 * Pq};
+        q.dims = dims({{d / 2, 1}, {rows, H * d / 2}, {2, int64_t(uint64_t(H) * P / 4)}});
         send.push_back(q);
-        Bd kv{"kv_rd" + tx + "_" + num(l), mem, mm2s, "mem_in" + sx, uint64_t(2 * H + l) * P, 4 * P};
-        kv.dims = dims({{int64_t(P / 4), 1}, {4, int64_t(uint64_t(H) * P / 4)}});
+        Bd kv{"kv_rd" + tx + "_" + num(l), mem, mm2s, "mem_in" + sx, uint64_t(2 * H) * P + uint64_t(l * d * 2), 4 * P};
+        kv.dims = dims({{d / 2, 1}, {s, H * d / 2}, {4, int64_t(uint64_t(H) * P / 4)}});
         send.push_back(kv);
       }
       // Each tile's chain waits for both halves: its first BD for one, its second for the other.
@@ -1017,7 +1021,7 @@ std::string movement(const SplitAttentionPlan& p, const Shape& sh) {
       rd.acquire_lock = kMemOutputs;
       rd.acquire_value = int(R);
       bds.push_back(rd);
-      Bd wr{part + "_wr" + sx, shim, "s2mm" + num(half), "ddr_" + part + sx, uint64_t(c * d * 2), uint64_t(H) * P};
+      Bd wr{part + "_wr" + sx, shim, "s2mm" + num(half), "ddr_" + part + sx, uint64_t(c * H * d * 2), uint64_t(H) * P};
       wr.dims = head_dims;
       bds.push_back(wr);
       routes += "  - {from: {tile: " + mem + ", port: " + mm2s + "}, to: {tile: " + shim + ", port: s2mm" + num(half) + "}}\n";

@@ -40,6 +40,7 @@ std::vector<Candidate> generate_aie_candidates(const std::string& parent_text, c
   auto add = [&](const std::string& name, const std::function<bool(AieKernel&)>& transform) {
     AieKernel base = parent;
     if (!transform(base)) return;
+    inline_single_trip_loops(base);
     for (bool realloc : {false, true}) {
       AieKernel k = base;
       std::string label = name.empty() ? "" : name + " + ";

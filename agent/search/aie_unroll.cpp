@@ -301,4 +301,72 @@ bool unroll_loop(AieKernel& kernel, size_t tile_index, size_t loop_index, int fa
   return true;
 }
 
+namespace {
+
+bool inline_one(AieTile& tile) {
+  TileStructure s;
+  std::string why;
+  if (!analyse_structure(tile, s, why)) return false;
+  const int ls = register_units(RegClass::LS, 0)[0], le = register_units(RegClass::LE, 0)[0],
+            lc = register_units(RegClass::LC, 0)[0];
+  std::map<std::string, int> refs;  // label -> operations naming it
+  for (const auto& l : tile.lines)
+    if (l.kind == AieLine::Kind::Bundle)
+      for (const auto& o : l.ops) {
+        const std::string name = label_operand(o);
+        if (!name.empty()) ++refs[name];
+        const OpEffects fx = effects_of(o);
+        for (int u : fx.reads)
+          if (u == ls || u == le || u == lc) return false;  // loop registers read as data
+      }
+  for (const auto& loop : s.loops) {
+    if (loop.count != 1 || refs[loop.start_label] != 1 || refs[loop.end_label] != 1) continue;
+    bool shared = false, clean = true;
+    for (const auto& other : s.loops)
+      if (&other != &loop && other.start_line > loop.count_line && other.start_line < loop.start_line) shared = true;
+    for (size_t i = loop.start_line; i <= loop.end_bundle; ++i)
+      if (tile.lines[i].kind == AieLine::Kind::Bundle)
+        for (const auto& o : tile.lines[i].ops) {
+          const OpEffects fx = effects_of(o);
+          clean = clean && !fx.control && !fx.halt && !fx.lock;
+        }
+    if (shared || !clean) continue;
+    // Drop the set-up ops (the two label moves and the lc write) and the two labels.
+    std::vector<AieLine> lines;
+    for (size_t i = 0; i < tile.lines.size(); ++i) {
+      AieLine l = tile.lines[i];
+      if (l.kind == AieLine::Kind::Label && (l.label == loop.start_label || l.label == loop.end_label)) continue;
+      if (l.kind == AieLine::Kind::Bundle) {
+        std::vector<AieOp> kept;
+        for (const auto& o : l.ops) {
+          const std::string name = label_operand(o);
+          const OpEffects fx = effects_of(o);
+          const bool setup = (name == loop.start_label || name == loop.end_label) ||
+                             (i == loop.count_line && std::count(fx.writes.begin(), fx.writes.end(), lc) > 0);
+          if (!setup) kept.push_back(o);
+        }
+        if (kept.empty()) {
+          AieOp nop;
+          if (!assemble_op("NOP", nop)) return false;
+          kept.push_back(nop);
+        }
+        l.ops = kept;
+      }
+      lines.push_back(std::move(l));
+    }
+    tile.lines = std::move(lines);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int inline_single_trip_loops(AieKernel& kernel) {
+  int done = 0;
+  for (auto& tile : kernel.tiles)
+    while (inline_one(tile)) ++done;  // structure indices change: re-analyse each time
+  return done;
+}
+
 }  // namespace tlmcraft::agent::search::aie

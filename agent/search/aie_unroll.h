@@ -31,6 +31,14 @@ struct UnrollStats {
 bool unroll_loop(AieKernel& kernel, size_t tile, size_t loop, int factor, bool rename, std::string& why,
                  UnrollStats* stats = nullptr);
 
+// Inlines zero-overhead loops with a trip count of 1 (typically after full unrolling):
+// their `MOVXM ls`, `MOVXM le` and lc set-up operations and their two labels go, so the
+// body joins the surrounding blocks. lc is 0 after every completed loop and at reset, so
+// the loop-end bundle can no longer branch. Only loops whose labels nothing else names,
+// whose lc constant is their own, with no branch, lock or DONE in the body, in tiles
+// that never read ls, le or lc as data. Returns how many loops were inlined.
+int inline_single_trip_loops(AieKernel& kernel);
+
 constexpr size_t kProgramBundles = 1024;  // 16 KB program memory / 128-bit bundles (docs/platforms/aie-ml.md)
 
 }  // namespace tlmcraft::agent::search::aie

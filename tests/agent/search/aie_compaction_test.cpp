@@ -360,6 +360,24 @@ TEST(AieUnroll, KeepsRegistersLiveAfterTheLoop) {
   EXPECT_NE(out.find("  VLDA w6, [p0], #32\n  VMAX.BF16 x1, x3, x2\n"), std::string::npos) << out;
 }
 
+TEST(AieUnroll, InlinesASingleIterationLoop) {
+  // Fully unrolled (x16: lc 16 -> 1), the loop's set-up and labels go; the three set-up
+  // bundles become NOPs (compaction drops them) and the body is straight-line code.
+  AieKernel k;
+  std::string error, why;
+  ASSERT_TRUE(parse_aie_kernel(kReluLoop, k, error)) << error;
+  ASSERT_TRUE(unroll_loop(k, 0, 0, 16, false, why)) << why;
+  EXPECT_EQ(inline_single_trip_loops(k), 1);
+  const std::string out = print_aie_kernel(k);
+  EXPECT_EQ(out.find("ls"), std::string::npos) << out;
+  EXPECT_EQ(out.find("top:"), std::string::npos) << out;
+  EXPECT_EQ(out.find("end:"), std::string::npos) << out;
+  EXPECT_NE(out.find("  MOVXM p1, 475136\n  VCLR x2\n  NOP\n  NOP\n  NOP\n  VLDA w0, [p0], #32\n"), std::string::npos) << out;
+  // A loop of 16 iterations is left alone.
+  ASSERT_TRUE(parse_aie_kernel(kReluLoop, k, error)) << error;
+  EXPECT_EQ(inline_single_trip_loops(k), 0);
+}
+
 // ---- offset addressing --------------------------------------------------------------
 
 TEST(AieOffsets, PostModifyChainBecomesOffsetsAndOneUpdate) {

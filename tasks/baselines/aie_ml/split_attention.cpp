@@ -17,10 +17,10 @@
 // the first output is written, so an output may overwrite an input.
 //
 // Compute tile memory (tile addresses; the core sees them at 0x70000 + address):
-//   0x0000, 0x6000  package buffers: q_hi | q_lo (Pq = 2 d s/R bytes each) | k_hi | k_lo |
-//                   v_hi | v_lo (P = 2 s d bytes each); after the transpose the k parts
-//                   hold the current row's S (fp32, 4 sp bytes) and E's bf16 high and
-//                   low parts (2 sp bytes each);
+//   0x0000, 0x6000  package buffers: q_hi | q_lo (Pq = 2 d s/R bytes each) | k_hi | v_hi |
+//                   k_lo | v_lo (P = 2 s d bytes each); after the transpose k_hi holds
+//                   the current row's S (fp32, 4 sp bytes) and E's bf16 high and low
+//                   parts (2 sp bytes each);
 //   0xC000, 0xD000  K^T high and low parts [d, sp], sp = max(s, 16) (padding keys 0);
 //                   the key mask (s < 16) follows K^T's low part;
 //   0xE000          cos [s, d], then sin' [s, d] (sin with its first d/2 columns negated).
@@ -139,23 +139,34 @@ int latency_of(const std::string& mn) {
   return 1;
 }
 
-// The storage units a register name covers, at the platform's interlock granularity (a
-// 512-bit x register, a 512-bit bm accumulator: writing w1 delays readers of w0 too).
+// The registers a register name covers: 256-bit w and am views (x, y, bm, cm are pairs
+// and quads of them); scalar-side registers as they are.
 std::vector<std::string> units_of(const std::string& reg) {
   size_t i = 0;
   while (i < reg.size() && std::isalpha(static_cast<unsigned char>(reg[i]))) ++i;
   const std::string cls = reg.substr(0, i), idx = reg.substr(i);
   if (cls.empty() || idx.empty() || idx.size() > 3 || idx.find_first_not_of("0123456789") != std::string::npos) return {};
   const int n = std::stoi(idx);
-  std::vector<std::string> u;
-  if (cls == "w") return {"x" + num(n / 2)};
-  if (cls == "x") return {reg};
-  if (cls == "y") return {"x" + num(2 * n), "x" + num(2 * n + 1)};
-  if (cls == "am") return {"bm" + num(n / 2)};
-  if (cls == "bm") return {reg};
-  if (cls == "cm") return {"bm" + num(2 * n), "bm" + num(2 * n + 1)};
+  auto run = [](const char* c, int first, int count) {
+    std::vector<std::string> u;
+    for (int k = 0; k < count; ++k) u.push_back(c + num(first + k));
+    return u;
+  };
+  if (cls == "w" || cls == "am") return {reg};
+  if (cls == "x") return run("w", 2 * n, 2);
+  if (cls == "y") return run("w", 4 * n, 4);
+  if (cls == "bm") return run("am", 2 * n, 2);
+  if (cls == "cm") return run("am", 4 * n, 4);
   if (cls == "r" || cls == "p" || cls == "m" || cls == "s" || cls == "dn" || cls == "dj" || cls == "dc") return {reg};
   return {};
+}
+
+// The platform's interlock granularity: a 512-bit x register or bm accumulator (writing
+// w1 delays readers of w0 too).
+std::string interlock_unit(const std::string& u) {
+  if (u.size() > 1 && u[0] == 'w') return "x" + num(std::stoi(u.substr(1)) / 2);
+  if (u.size() > 2 && u[0] == 'a' && u[1] == 'm') return "bm" + num(std::stoi(u.substr(2)) / 2);
+  return u;
 }
 
 std::string trim(const std::string& s) {
@@ -312,20 +323,35 @@ class Scheduler {
       for (const auto& u : b.writes)
         if (u.size() > 1 && u[0] == 'p' && std::isdigit(static_cast<unsigned char>(u[1]))) ++version[u];
     }
+    // Register dependences on 256-bit views (program semantics), plus the interlock's: a
+    // reader waits for the latest write to any part of its x / bm register, and a write
+    // stays after every earlier read of its x / bm register (else that read would wait
+    // for it). Two writes to different halves may share a bundle.
+    std::map<std::string, size_t> last_interlock_write;
+    std::map<std::string, std::vector<size_t>> interlock_readers;
     for (size_t j = 0; j < n; ++j) {
       for (const auto& u : ops_[j].reads) {
         const auto w = last_write.find(u);
         if (w != last_write.end()) preds[j].push_back({w->second, ops_[w->second].latency});
+        const auto c = last_interlock_write.find(interlock_unit(u));
+        if (c != last_interlock_write.end()) preds[j].push_back({c->second, ops_[c->second].latency});
       }
+      for (const auto& u : ops_[j].writes)
+        for (size_t r : interlock_readers[interlock_unit(u)])
+          if (r != j) preds[j].push_back({r, 0});
       for (const auto& u : ops_[j].writes) {
         const auto w = last_write.find(u);
         if (w != last_write.end()) preds[j].push_back({w->second, 1});
         for (size_t r : readers[u])
           if (r != j) preds[j].push_back({r, 0});
       }
-      for (const auto& u : ops_[j].reads) readers[u].push_back(j);
+      for (const auto& u : ops_[j].reads) {
+        readers[u].push_back(j);
+        interlock_readers[interlock_unit(u)].push_back(j);
+      }
       for (const auto& u : ops_[j].writes) {
         last_write[u] = j;
+        last_interlock_write[interlock_unit(u)] = j;
         readers[u].clear();
       }
     }
@@ -350,7 +376,7 @@ class Scheduler {
         for (size_t j = 0; j < n; ++j) {
           if (cycle[j] >= 0) continue;
           if (ops_[j].any_agu) {
-            for (int sl : {kLdb, kSt, kLda})
+            for (int sl : {kSt, kLdb, kLda})
               if (!used[sl]) {
                 ops_[j].slot = sl;
                 break;
@@ -579,8 +605,9 @@ void rope_row_d32(Scheduler& t, int j) {
 std::string core_program(const Shape& sh, bool rope, int64_t r) {
   const int64_t s = sh.s, d = sh.d, sp = sh.sp(), B = sh.blocks(), P = int64_t(sh.part_bytes());
   const int64_t rows = sh.rows, Pq = int64_t(sh.q_bytes());
-  // Package: q_hi, q_lo (this tile's rows), k_hi, k_lo, v_hi, v_lo.
-  const int64_t k_hi = 2 * Pq, k_lo = k_hi + P, v_hi = k_lo + P, v_lo = v_hi + P;
+  // Package: q_hi, q_lo (this tile's rows), k_hi, v_hi, k_lo, v_lo (v_hi and v_lo, which
+  // P V loads together, 2 P apart: different 8 KB banks at the larger shapes).
+  const int64_t k_hi = 2 * Pq, v_hi = k_hi + P, k_lo = v_hi + P, v_lo = k_lo + P;
   const int64_t vectors = d / 16;
   const uint32_t sin_table = kTables + uint32_t(sh.table_bytes());
   KernelText t;
@@ -702,7 +729,7 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
     sc.op("PADDB [p1], #32");
     sc.emit(t, "", true);
   }
-  t.op("MOVXM r9, " + num(P));
+  t.op("MOVXM r9, " + num(k_lo - k_hi));
   t.op("ADD r16, r16, r9", "k_lo");
   t.op("MOVXM r9, " + num(kKtBytes));
   t.op("ADD r17, r17, r9");
@@ -853,18 +880,23 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
     sc.op("PADDB [p0], #" + num(2 * U));
     sc.op("PADDS [p3], #" + num(2 * U));
   }
+  // v pointers move on after the first reload (later reloads' offsets account for it), so
+  // the two updates find free slots before the step's last bundle.
   for (int64_t u = 0; u < U; ++u)
     for (int64_t v = 0; v < vectors; ++v) {
-      const std::string off = num((U + u) * 2 * d + 32 * v);
+      const bool first = u == 0 && v == 0;
+      const std::string off = num((U + u) * 2 * d + 32 * v - (first ? 0 : 2 * d * U));
       sc.op("VMAC.E.BF16 " + pacc(u, v, 0) + ", " + pacc(u, v, 0) + ", " + vh(u, v) + ", " + wh[u]);
       sc.op("VMAC.E.BF16 " + pacc(u, v, 2) + ", " + pacc(u, v, 2) + ", " + vh(u, v) + ", " + wl[u]);
       sc.op("VMAC.E.BF16 " + pacc(u, v, 1) + ", " + pacc(u, v, 1) + ", " + vl(u, v) + ", " + wh[u]);
       // v_hi and v_lo share an x register: both reloaded once the three MACs have read them.
       sc.op("VLDA " + vh(u, v) + ", [p1, #" + off + "]", "next step's v_hi");
       sc.op("VLDB " + vl(u, v) + ", [p2, #" + off + "]", "next step's v_lo");
+      if (first) {
+        sc.op("PADDA [p1], #" + num(2 * d * U));
+        sc.op("PADDB [p2], #" + num(2 * d * U));
+      }
     }
-  sc.op("PADDA [p1], #" + num(2 * d * U));
-  sc.op("PADDB [p2], #" + num(2 * d * U));
   sc.emit(t, "", true);
   t.comment("o = O / z as hi + lo over q's row; next row");
   sc.op("MOV p5, r22", "o_hi row i (over q_hi row i)");
@@ -973,7 +1005,8 @@ std::string movement(const SplitAttentionPlan& p, const Shape& sh) {
         q.dims = dims({{d / 2, 1}, {rows, H * d / 2}, {2, int64_t(uint64_t(H) * P / 4)}});
         send.push_back(q);
         Bd kv{"kv_rd" + tx + "_" + num(l), mem, mm2s, "mem_in" + sx, uint64_t(2 * H) * P + uint64_t(l * d * 2), 4 * P};
-        kv.dims = dims({{d / 2, 1}, {s, H * d / 2}, {4, int64_t(uint64_t(H) * P / 4)}});
+        // memC order k_hi, k_lo, v_hi, v_lo (parts 2..5); sent as k_hi, v_hi, k_lo, v_lo.
+        kv.dims = dims({{d / 2, 1}, {s, H * d / 2}, {2, int64_t(uint64_t(2 * H) * P / 4)}, {2, int64_t(uint64_t(H) * P / 4)}});
         send.push_back(kv);
       }
       // Each tile's chain waits for both halves: its first BD for one, its second for the other.

@@ -34,25 +34,30 @@ std::vector<Candidate> generate_aie_candidates(const std::string& parent_text, c
     if (!seen.insert(text).second) return;
     out.push_back({name, std::move(text), estimate_cycles(k)});
   };
-  // Each structural transformation (none, or an unrolling) is followed by compaction,
-  // with and without register reallocation first, and each of those once more with
-  // offset addressing: the estimate picks among them.
+  // Each structural transformation (none, or an unrolling; single-iteration loops then
+  // inlined) is followed by compaction in program order and critical path first, with
+  // and without register reallocation first, and each of those once more with offset
+  // addressing: the estimate picks among them.
   auto add = [&](const std::string& name, const std::function<bool(AieKernel&)>& transform) {
     AieKernel base = parent;
     if (!transform(base)) return;
     inline_single_trip_loops(base);
     for (bool realloc : {false, true}) {
-      AieKernel k = base;
+      AieKernel r = base;
       std::string label = name.empty() ? "" : name + " + ";
       if (realloc) {
-        if (reallocate_registers(k) == 0) continue;
+        if (reallocate_registers(r) == 0) continue;
         label += "reallocate registers + ";
       }
-      compact(k);
-      push(label + "compact", k);
-      if (offset_addressing(k) > 0) {
-        compact(k);
-        push(label + "compact + offset addressing", k);
+      for (bool critical : {false, true}) {
+        AieKernel k = r;
+        const std::string l = label + (critical ? "compact (critical path first)" : "compact");
+        compact(k, nullptr, critical);
+        push(l, k);
+        if (offset_addressing(k) > 0) {
+          compact(k, nullptr, critical);
+          push(l + " + offset addressing", k);
+        }
       }
     }
   };

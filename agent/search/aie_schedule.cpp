@@ -55,7 +55,7 @@ struct Placed {
 };
 
 // Schedules one block's bundles; false when the block cannot be analysed (left alone).
-bool schedule_block(const std::vector<const AieLine*>& bundles, const PointerRanges& ranges,
+bool schedule_block(const std::vector<const AieLine*>& bundles, const PointerRanges& ranges, bool critical_path_first,
                     std::vector<Placed>& placed) {
   std::vector<OpInfo> seq;
   std::vector<std::string> comments;
@@ -83,35 +83,83 @@ bool schedule_block(const std::vector<const AieLine*>& bundles, const PointerRan
       tail = j;
       break;
     }
+  // Ordering constraints as edges: t[j] >= t[i] + delay. An ordered pair also waits for
+  // the producer's latency (a stall otherwise), even where only a coarse register
+  // overlaps; unordered pairs may go either way.
+  struct Edge {
+    size_t from;
+    int delay;
+  };
+  std::vector<std::vector<Edge>> preds(n);
+  for (size_t j = 0; j < n; ++j)
+    for (size_t i = 0; i < j; ++i) {
+      const Order o = order_between(seq[i], seq[j]);
+      if (o == Order::Free) continue;
+      const int wait = waits_for(seq[i], seq[j]) ? static_cast<int>(seq[i].fx.latency) : 0;
+      preds[j].push_back({i, o == Order::Later ? std::max(1, wait) : wait});
+    }
   std::map<int, std::array<bool, ia::kSlotCount>> busy;
   std::vector<int> t(n, 0);
   std::vector<AieOp> chosen(n);
   auto lower_bound = [&](size_t j) {
     int lb = 0;
-    for (size_t i = 0; i < j; ++i) {
-      const Order o = order_between(seq[i], seq[j]);
-      // An ordered pair waits for the producer's latency (a stall otherwise), also where
-      // only a coarse register overlaps; unordered pairs may go either way.
-      const int wait = waits_for(seq[i], seq[j]) ? static_cast<int>(seq[i].fx.latency) : 0;
-      if (o == Order::Later) lb = std::max({lb, t[i] + 1, t[i] + wait});
-      else if (o == Order::SameOrLater) lb = std::max({lb, t[i], t[i] + wait});
-    }
+    for (const Edge& e : preds[j]) lb = std::max(lb, t[e.from] + e.delay);
     return lb;
   };
-  int latest = 0;
-  for (size_t j = 0; j < tail; ++j) {
+  // Places op j at `time` if one of its slot variants is free there.
+  auto try_place = [&](size_t j, int time) {
     const std::vector<AieOp> variants = slot_variants(*seq[j].op);
-    for (int time = lower_bound(j);; ++time) {
-      auto& slots = busy[time];
-      const auto v = std::find_if(variants.begin(), variants.end(),
-                                  [&](const AieOp& a) { return !slots[static_cast<size_t>(a.op.slot)]; });
-      if (v == variants.end()) continue;
-      slots[static_cast<size_t>(v->op.slot)] = true;
-      t[j] = time;
-      chosen[j] = *v;
-      break;
+    auto& slots = busy[time];
+    const auto v = std::find_if(variants.begin(), variants.end(),
+                                [&](const AieOp& a) { return !slots[static_cast<size_t>(a.op.slot)]; });
+    if (v == variants.end()) return false;
+    slots[static_cast<size_t>(v->op.slot)] = true;
+    t[j] = time;
+    chosen[j] = *v;
+    return true;
+  };
+  int latest = 0;
+  if (!critical_path_first) {
+    // Program order, each op at the earliest cycle with a free slot.
+    for (size_t j = 0; j < tail; ++j) {
+      for (int time = lower_bound(j); !try_place(j, time); ++time) {
+      }
+      latest = std::max(latest, t[j]);
     }
-    latest = std::max(latest, t[j]);
+  } else {
+    // Cycle by cycle, the ready ops with the longest latency-weighted path to the end of
+    // the block first (then program order).
+    std::vector<int> height(n, 0);
+    std::vector<std::vector<Edge>> succs(n);
+    for (size_t j = 0; j < n; ++j)
+      for (const Edge& e : preds[j]) succs[e.from].push_back({j, e.delay});
+    for (size_t i = n; i-- > 0;) {
+      height[i] = static_cast<int>(seq[i].fx.latency);
+      for (const Edge& e : succs[i]) height[i] = std::max(height[i], e.delay + height[e.from]);
+    }
+    std::vector<bool> done(n, false);
+    size_t left = tail;
+    for (int time = 0; left > 0; ++time) {
+      for (bool progress = true; progress;) {
+        progress = false;
+        std::vector<size_t> ready;
+        for (size_t j = 0; j < tail; ++j) {
+          if (done[j]) continue;
+          bool ok = true;
+          for (const Edge& e : preds[j]) ok = ok && done[e.from] && t[e.from] + e.delay <= time;
+          if (ok) ready.push_back(j);
+        }
+        std::stable_sort(ready.begin(), ready.end(), [&](size_t a, size_t b) { return height[a] > height[b]; });
+        for (size_t j : ready)
+          if (try_place(j, time)) {
+            done[j] = true;
+            --left;
+            latest = std::max(latest, time);
+            progress = true;
+            break;  // re-evaluate readiness: ops may now share this cycle
+          }
+      }
+    }
   }
   if (tail < n) {
     // The branch / DONE and the ops after it in its bundle go last, together.
@@ -149,7 +197,7 @@ std::vector<AieLine> emit_block(const std::vector<Placed>& placed) {
 
 }  // namespace
 
-bool compact(AieKernel& kernel, CompactStats* stats) {
+bool compact(AieKernel& kernel, CompactStats* stats, bool critical_path_first) {
   CompactStats local;
   CompactStats& st = stats ? *stats : local;
   bool changed = false;
@@ -168,7 +216,7 @@ bool compact(AieKernel& kernel, CompactStats* stats) {
       for (size_t i : block.lines)
         if (tile.lines[i].kind == AieLine::Kind::Bundle) bundles.push_back(&tile.lines[i]);
       std::vector<Placed> placed;
-      if (bundles.empty() || !schedule_block(bundles, ranges[bi], placed)) {
+      if (bundles.empty() || !schedule_block(bundles, ranges[bi], critical_path_first, placed)) {
         for (size_t i : block.lines) lines.push_back(tile.lines[i]);
         st.bundles_before += static_cast<int>(bundles.size());
         st.bundles_after += static_cast<int>(bundles.size());

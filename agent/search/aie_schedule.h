@@ -29,8 +29,10 @@ struct CompactStats {
   std::string refused;  // why a tile was left alone ("" when none was)
 };
 
-// Compacts every block of every tile; true when the text changed.
-bool compact(AieKernel& kernel, CompactStats* stats = nullptr);
+// Compacts every block of every tile; true when the text changed. By default ops are
+// placed in program order; critical_path_first schedules cycle by cycle, the ready ops
+// with the longest latency-weighted path to the block's end first.
+bool compact(AieKernel& kernel, CompactStats* stats = nullptr, bool critical_path_first = false);
 
 // Static cycle estimate: each block's issue cycles under the interlocked model (one
 // bundle per cycle, a bundle waits for the registers it reads), loop bodies counted

@@ -208,6 +208,30 @@ TEST(AieCompaction, LoadAfterAStoreThatMayAliasStaysAfterIt) {
             "  DONE\n");
 }
 
+TEST(AieCompaction, CriticalPathFirstStartsTheLongChainEarlier) {
+  // All on the vector slot: X (valu, no reader), Y1 (vmac, 6 cycles) -> Y2. Program
+  // order: X 0, Y1 1, Y2 7. Critical path first: heights Y1 = 6 + 4 = 10 > X = 2, so
+  // Y1 0, X 1, Y2 6. DONE joins the last bundle (no memory op to wait for).
+  const std::string in =
+      "  VADD.32 x5, x1, x1\n"
+      "  VMUL.E.BF16 bm0, w0, w2\n"
+      "  VCONV.BF16.FP32 w8, bm0\n"
+      "  DONE\n";
+  EXPECT_EQ(compacted(in),
+            "  VADD.32 x5, x1, x1\n"
+            "  VMUL.E.BF16 bm0, w0, w2\n"
+            "  DONE ;; VCONV.BF16.FP32 w8, bm0\n");
+  AieKernel k;
+  std::string error;
+  ASSERT_TRUE(parse_aie_kernel(in, k, error)) << error;
+  compact(k, nullptr, true);
+  EXPECT_EQ(print_aie_kernel(k),
+            "  VMUL.E.BF16 bm0, w0, w2\n"
+            "  VADD.32 x5, x1, x1\n"
+            "  DONE ;; VCONV.BF16.FP32 w8, bm0\n");
+  EXPECT_EQ(estimate_cycles(k), 7);  // issue at 0, 1, then the last bundle waits until 6
+}
+
 TEST(AieCompaction, LoopEndLabelMovesOntoTheNewLastBundle) {
   // Body: two independent loads then a move; the move joins the first bundle, the
   // second load goes to ldb: one bundle carries everything and the le label.

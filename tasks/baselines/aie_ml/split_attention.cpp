@@ -740,7 +740,21 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
   t.op("MOV r22, r29", "q_hi row i (then o_hi row i)");
   t.op("MOVXM r9, " + num(Pq));
   t.op("ADD r24, r29, r9", "q_lo row i (then o_lo row i)");
-  t.op("MOVXM r23, " + num(rows - 1), "rows left");
+  // Rows in groups of G (at most 16, dividing rows): each row leaves O = sum_t E v (not yet
+  // divided by z) as hi + lo over its q row and z at [p7]; then one vector reciprocal
+  // serves the group's G rows and a pass scales them (1/z's Newton steps would otherwise
+  // cost about 150 cycles per row).
+  int64_t G = std::min<int64_t>(16, rows);
+  while (rows % G != 0) --G;
+  const int64_t z_array = k_lo, rhi_array = k_lo + 64, rlo_array = k_lo + 96;  // free after the transpose
+  t.op("MOVXM r21, " + num(rows / G - 1), "row groups left");
+  t.label("group");
+  t.op("MOV r30, r22", "the group's first o_hi row");
+  t.op("MOV r31, r24", "and o_lo row");
+  t.op("MOVXM r9, " + num(z_array));
+  t.op("ADD r10, r29, r9");
+  t.op("MOV p7, r10", "z of the group's rows");
+  t.op("MOVXM r23, " + num(G - 1), "rows of the group left");
   t.label("row");
   // Scores: accumulators per (block, product kind) when there are few blocks (a chain of
   // MACs on one accumulator waits for each result), per block otherwise.
@@ -837,11 +851,10 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
     sc.emit(t, "JNZD r25, r25, exp_step");
   }
   sc.op("VADD.F bm10, bm10, bm11", "z = sum E");
-  via_text(sc, [](KernelText& k) {
-    reduce_sum_fp32(k, "bm10", "bm7");
-    recip(k, "bm11", "bm10");
-    split(k, "bm11", "w19", "w20", "bm7");  // 1/z as bf16 high + low
-  });
+  via_text(sc, [](KernelText& k) { reduce_sum_fp32(k, "bm10", "bm7"); });
+  sc.op("VMOV x6, bm10");
+  sc.op("VEXTRACT.S32 r5, x6, #0");
+  sc.op("ST r5, [p7], #4", "z of this row");
   sc.emit(t);  // the P V prologue reads E through other pointers than the stores above
   // P V with E (not yet divided by z): accumulators per (key of the step, vector, kind);
   // d = 16 takes two keys per step, so there are six chains in both cases.
@@ -898,7 +911,7 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
       }
     }
   sc.emit(t, "", true);
-  t.comment("o = O / z as hi + lo over q's row; next row");
+  t.comment("O as hi + lo over q's row (divided by z for the whole group below); next row");
   sc.op("MOV p5, r22", "o_hi row i (over q_hi row i)");
   sc.op("MOV p6, r24", "o_lo row i");
   for (int64_t v = 0; v < vectors; ++v) {
@@ -906,17 +919,72 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
     for (int64_t u = 0; u < U; ++u)
       for (int k = 0; k < 3; ++k)
         if (u != 0 || k != 0) sc.op("VADD.F " + o + ", " + o + ", " + pacc(u, v, k));
-    const int wb = int(4 * v), ab = int(6 + 2 * v);
-    split(sc, o, w(wb), w(wb + 1), bm(ab + 1));
-    mul_split(sc, bm(ab), w(wb), w(wb + 1), "w19", "w20");
-    split(sc, bm(ab), w(wb + 2), w(wb + 3), bm(ab + 1));
-    sc.op("VST " + w(wb + 2) + ", [p5, #" + num(32 * v) + "]", "o_hi");
-    sc.op("VST " + w(wb + 3) + ", [p6, #" + num(32 * v) + "]", "o_lo");
+    const int wb = int(2 * v);
+    split(sc, o, w(wb), w(wb + 1), bm(6 + v));
+    sc.op("VST " + w(wb) + ", [p5, #" + num(32 * v) + "]", "O_hi");
+    sc.op("VST " + w(wb + 1) + ", [p6, #" + num(32 * v) + "]", "O_lo");
   }
   sc.op("MOVXM r9, " + num(2 * d));
   sc.op("ADD r22, r22, r9", "next row");
   sc.op("ADD r24, r24, r9");
   sc.emit(t, "JNZD r23, r23, row");
+  {
+    t.comment("the group's 1/z (lane i: row i), as bf16 high + low arrays");
+    to_reg("p7", z_array, "z of the group's rows");
+    sc.op("VLDA am20, [p7, #0]");
+    sc.op("VLDB am21, [p7, #32]");
+    via_text(sc, [](KernelText& k) {
+      recip(k, "bm11", "bm10");
+      split(k, "bm11", "w19", "w20", "bm7");
+    });
+    sc.op("VST w19, [p7, #64]", "1/z high parts");
+    sc.op("VST w20, [p7, #96]", "low parts");
+    sc.emit(t);
+    t.comment("o = (O_hi + O_lo)(r_hi + r_lo) (the lo lo product dropped), as hi + lo");
+    const int64_t per_step = G % 2 == 0 ? 2 : 1;
+    t.op("MOVXM r9, " + num(rhi_array));
+    t.op("ADD r10, r29, r9");
+    t.op("MOV p0, r10", "1/z high parts");
+    t.op("MOVXM r9, " + num(rlo_array));
+    t.op("ADD r10, r29, r9");
+    t.op("MOV p1, r10", "low parts");
+    t.op("MOV p5, r30", "O_hi row");
+    t.op("MOV p6, r31", "O_lo row");
+    t.begin_loop("scale", uint64_t(G / per_step));
+    const std::string sr_h[2] = {"r13", "r15"}, sr_l[2] = {"r14", "r16"}, sx_h[2] = {"x4", "x6"}, sx_l[2] = {"x5", "x7"};
+    const std::string sw_h[2] = {"w8", "w12"}, sw_l[2] = {"w10", "w14"};
+    for (int64_t j = 0; j < per_step; ++j) {
+      if (per_step == 2) {
+        sc.op("LDA.U16 " + sr_h[j] + ", [p0, #" + num(2 * j) + "]", "1/z of the row");
+        sc.op("LDA.U16 " + sr_l[j] + ", [p1, #" + num(2 * j) + "]");
+      } else {
+        sc.op("LDA.U16 " + sr_h[j] + ", [p0], #2", "1/z of the row");
+        sc.op("LDA.U16 " + sr_l[j] + ", [p1], #2");
+      }
+      sc.op("VBCST.16 " + sx_h[j] + ", " + sr_h[j]);
+      sc.op("VBCST.16 " + sx_l[j] + ", " + sr_l[j]);
+      for (int64_t v = 0; v < vectors; ++v) {
+        const int k = int(j * vectors + v);
+        const std::string off = "#" + num(2 * d * j + 32 * v), oh = w(2 * k), ol = w(2 * k + 1), a = bm(k);
+        sc.op("VLDA " + oh + ", [p5, " + off + "]");
+        sc.op("VLDB " + ol + ", [p6, " + off + "]");
+        sc.op("VMUL.E.BF16 " + a + ", " + oh + ", " + sw_h[j]);
+        sc.op("VMAC.E.BF16 " + a + ", " + a + ", " + ol + ", " + sw_h[j]);
+        sc.op("VMAC.E.BF16 " + a + ", " + a + ", " + oh + ", " + sw_l[j]);
+        split(sc, a, oh, ol, bm(4 + k));
+        sc.op("VST " + oh + ", [p5, " + off + "]", "o_hi");
+        sc.op("VST " + ol + ", [p6, " + off + "]", "o_lo");
+      }
+    }
+    if (per_step == 2) {
+      sc.op("PADDA [p0], #4");
+      sc.op("PADDB [p1], #4");
+    }
+    sc.op("PADDS [p5], #" + num(2 * d * per_step));
+    sc.op("PADDS [p6], #" + num(2 * d * per_step));
+    sc.emit(t, "", true);
+  }
+  t.op("JNZD r21, r21, group");
   t.op("REL r27, 1", "o rows of this head are complete");
   t.op("MOVXM r9, " + num(kPkg0 ^ kPkg1));
   t.op("XOR r29, r29, r9", "the other package");

@@ -33,12 +33,14 @@
 //     MACs per key block: hi hi, lo hi, hi lo); m = max(bf16(S)); E = 2^((S - m) kappa),
 //     kappa = log2(e) / sqrt(d) as bf16 high + low, S - m clamped at -120 / kappa (up to
 //     four interleaved chains, exp_block); E as bf16 high + low; z = sum E;
-//     O = sum_t E_hi[t] v_hi[t] + E_hi[t] v_lo[t] + E_lo[t] v_hi[t]; o = O (1/z) (Newton
-//     reciprocal, fp_steps.h); o_hi = bf16(o), o_lo = bf16(o - o_hi).
+//     O = sum_t E_hi[t] v_hi[t] + E_hi[t] v_lo[t] + E_lo[t] v_hi[t], kept as hi + lo in
+//     the q row; per group of up to 16 rows, 1/z for all of them at once (Newton
+//     reciprocal, fp_steps.h, one lane per row), then o = (O_hi + O_lo)(1/z) with three
+//     products; o_hi = bf16(o), o_lo = bf16(o - o_hi).
 // Straight code is packed into bundles by a list scheduler (Scheduler below); the score
 // and P V loops are software-pipelined by hand (next step's loads after this step's
 // last reads). Loops over key blocks, rows and heads are counted (JNZD) or zero-overhead
-// loops, so the program fits the 1024-bundle program memory (at most 672 bundles for the
+// loops, so the program fits the 1024-bundle program memory (at most 746 bundles for the
 // decoder shapes).
 #include "tasks/baselines/aie_ml/split_attention.h"
 

@@ -299,10 +299,12 @@ TEST(AieMlSplitAttention, ScoresFarBelowTheRowMaximumGiveZeroWeights) {
     std::printf("split attention, wide scores: max error %.3g of the scale\n", o.worst);
 }
 
-TEST(AieMlSplitAttention, OddRowCountsOneHeadAndPaddedKeys) {
+TEST(AieMlSplitAttention, OtherShapes) {
   // s = 12 (four padding keys in the 16-key block) on four tiles per column: 3 query rows
-  // per tile, so RoPE takes the one-row step for q; heads = 1 runs one column.
-  for (const Shape& sh : {Shape{12, 2, 16}, Shape{12, 1, 32}}) {
+  // per tile, so RoPE takes the one-row step for q; heads = 1 runs one column; heads = 3
+  // runs three heads on one column (packages 0, 1, 0); s = 48 has three key blocks (three
+  // 2^t chains), s = 80 five (one chain, five steps) and 20 rows per tile (groups of 10).
+  for (const Shape& sh : {Shape{12, 2, 16}, Shape{12, 1, 32}, Shape{16, 3, 16}, Shape{48, 2, 16}, Shape{80, 1, 16}}) {
     const Outcome o = run_case(sh, true, 17);
     EXPECT_TRUE(o.failure.empty()) << name(sh, true) << ": " << o.failure;
   }

@@ -5,16 +5,16 @@
 // row_tiles, up to 4) split every head's query rows: tile r computes rows r s/R ..
 // (r + 1) s/R - 1 (it needs all of k and v, only its rows of q).
 //
-// Data path of column c: shimC.mm2s0 and mm2s1 copy the column's head columns of the six
-// input parts (q_hi, q_lo, k_hi | k_lo, v_hi, v_lo: 2-D BDs pick the H d adjacent columns)
-// and, with RoPE, the cos and sin tables into memC, packed as [part][s][H d]; once
-// both halves have arrived, memC.mm2s<r> sends tile r the tables once and then one
-// *package* per head (its q rows of q_hi and q_lo, k_hi, k_lo, v_hi, v_lo) into the
-// tile's two package buffers in turn. The core overwrites the package's q rows with o_hi
-// and o_lo; tile.mm2s0 returns them to memC (s2mm<1 + r>), and when every tile's rows are
-// in, memC.mm2s<R> / <R + 1> write o_hi / o_lo to DDR through shimC.s2mm0 / s2mm1 (4-D
-// reads in memC, 3-D writes put the heads' columns in place). Every input is in memC before
-// the first output is written, so an output may overwrite an input.
+// Data path of column c: shimC.mm2s0 copies the column's q_hi and q_lo columns (H d
+// adjacent columns, [s, H d] in memC); memC.mm2s<r> sends tile r, per head, its q rows of
+// both (s2mm0). shimC.mm2s1 broadcasts to all R tiles of the column (s2mm1) the cos and
+// sin tables once (RoPE) and then, per head, its k_hi, v_hi, k_lo, v_lo columns. Each
+// tile has two package buffers (q rows, k and v; separate locks for the two streams).
+// The core overwrites the package's q rows with o_hi and o_lo; tile.mm2s0 returns them to
+// memC (s2mm<1 + r>), and when every tile's rows are in, memC.mm2s<R> / <R + 1> write
+// o_hi / o_lo to DDR through shimC.s2mm0 / s2mm1 (4-D reads in memC, 3-D writes put the
+// heads' columns in place). Every input has been read before the first output is
+// written, so an output may overwrite an input.
 //
 // Compute tile memory (tile addresses; the core sees them at 0x70000 + address):
 //   0x0000, 0x6000  package buffers: q_hi | q_lo (Pq = 2 d s/R bytes each) | k_hi | v_hi |
@@ -66,12 +66,13 @@ constexpr uint32_t kPkg0 = 0x0000, kPkg1 = 0x6000, kPkgBytes = 0x6000;
 constexpr uint32_t kKtHi = 0xC000, kKtLo = 0xD000, kKtBytes = 0x1000, kTables = 0xE000;
 constexpr uint64_t kMemTileBytes = 512u << 10;
 constexpr int kParts = 6;  // q_hi, q_lo, k_hi, k_lo, v_hi, v_lo
-// Compute-tile locks (the core adds 48). Package b in {0, 1}: empty = 2b, full = 2b + 1,
-// its o rows done = 4 + 2b; the tables have arrived = 8.
-enum TileLock : int { kPkg0Empty = 0, kPkg0Full = 1, kPkg1Empty = 2, kODone0 = 4, kTablesFull = 8 };
-// memC locks: the first / second half of the inputs has arrived (one per tile of the
-// column each); every tile's o rows have arrived (two per tile: the o_hi and o_lo writers).
-constexpr int kMemInputsA = 0, kMemOutputs = 1, kMemInputsB = 2;
+// Compute-tile locks (the core adds 48). Package b in {0, 1}: its q rows empty / full =
+// 2b / 2b + 1, its k and v empty / full = 4 + 2b / 5 + 2b, its o rows done = 8 + 2b; the
+// tables have arrived = 12. Package 1's locks are package 0's + 2 (the core XORs 2).
+enum TileLock : int { kQEmpty0 = 0, kQFull0 = 1, kKvEmpty0 = 4, kKvFull0 = 5, kODone0 = 8, kTablesFull = 12 };
+// memC locks: the q parts have arrived (one per tile of the column); every tile's o rows
+// have arrived (two per tile: the o_hi and o_lo writers).
+constexpr int kMemInputs = 0, kMemOutputs = 1;
 constexpr int64_t kMaxColumns = 4, kMaxRowTiles = 4;
 
 struct Shape {
@@ -648,11 +649,14 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
                          {"VLDA w0, [p0, #0]", "VADD.16 x0, x0, x1", "VST w0, [p0], #" + num(2 * d)});
   }
   t.op("MOVXM r29, " + addr(kPkg0), "current package");
-  t.op("MOVXM r26, " + lock(kPkg0Full), "its full lock");
+  t.op("MOVXM r26, " + lock(kQFull0), "its q rows full lock");
+  t.op("MOVXM r28, " + lock(kKvFull0), "its k, v full lock");
+  t.op("MOVXM r18, " + lock(kKvEmpty0), "its k, v empty lock");
   t.op("MOVXM r27, " + lock(kODone0), "its o rows done lock");
   t.op("MOVXM r20, " + num(sh.local_heads - 1), "heads left");
   t.label("head");
-  t.op("ACQ r26, 1", "the package has arrived");
+  t.op("ACQ r26, 1", "the package's q rows have arrived");
+  t.op("ACQ r28, 1", "its k and v too");
   Scheduler sc;
   if (rope) {
     // q rows use the table rows of their positions r * rows + i; k rows all of them.
@@ -987,12 +991,15 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
     sc.emit(t, "", true);
   }
   t.op("JNZD r21, r21, group");
+  t.op("REL r18, 1", "k and v of this head are no longer needed");
   t.op("REL r27, 1", "o rows of this head are complete");
   t.op("MOVXM r9, " + num(kPkg0 ^ kPkg1));
   t.op("XOR r29, r29, r9", "the other package");
   t.op("MOV r9, #2");
   t.op("XOR r26, r26, r9");
   t.op("XOR r27, r27, r9");
+  t.op("XOR r28, r28, r9");
+  t.op("XOR r18, r18, r9");
   t.op("JNZD r20, r20, head");
   t.op("DONE");
   return t.str();
@@ -1003,23 +1010,24 @@ const char* kPartNames[kParts] = {"q_hi", "q_lo", "k_hi", "k_lo", "v_hi", "v_lo"
 std::string movement(const SplitAttentionPlan& p, const Shape& sh) {
   const int64_t s = sh.s, d = sh.d, h = sh.h(), T = sh.tiles, H = sh.local_heads, R = sh.row_tiles, rows = sh.rows;
   const uint64_t P = sh.part_bytes(), Pq = sh.q_bytes(), tab = sh.table_bytes(), matrix = uint64_t(s * h) * 2;
-  const uint64_t parts_in_mem = uint64_t(kParts * H) * P, tables_in_mem = p.rope ? 2 * tab : 0;
-  const uint64_t in_total = parts_in_mem + tables_in_mem, out_at = (in_total + 63) / 64 * 64, out_total = uint64_t(2 * H) * P;
+  const uint64_t q_in_mem = uint64_t(2 * H) * P, out_at = q_in_mem, out_total = uint64_t(2 * H) * P;
   const uint64_t part_offsets[kParts] = {p.q_hi, p.q_lo, p.k_hi, p.k_lo, p.v_hi, p.v_lo};
-  // Head columns of a [s, h] matrix for a column's heads c, c + T, ...: 3-D, in words.
-  // Column c takes heads c H .. c H + H - 1: H d adjacent columns of each [s, h] matrix
-  // (whole 64-byte DDR granules when H d >= 32), kept row-major [s, H d] in memC.
+  // Column c takes heads c H .. c H + H - 1: H d adjacent columns of each [s, h] matrix.
   const std::string block_dims = dims({{H * d / 2, 1}, {s, h / 2}});
   const std::string head_dims = dims({{d / 2, 1}, {s, h / 2}, {H, d / 2}});
   std::ostringstream y;
   y << "locks:\n";
   for (int64_t c = 0; c < T; ++c)
     for (int64_t r = 0; r < R; ++r)
-      for (int id : {kPkg0Empty, kPkg1Empty})
+      for (int id : {int(kQEmpty0), kQEmpty0 + 2, int(kKvEmpty0), kKvEmpty0 + 2})
         y << "  - {tile: " << tile(uint32_t(c), uint32_t(r)) << ", id: " << id << ", init: 1}\n";
   y << "buffers:\n";
   std::vector<Bd> bds;
   std::string routes;
+  auto chain = [&](std::vector<Bd> list) {
+    for (size_t i = 0; i + 1 < list.size(); ++i) list[i].next = list[i + 1].name;
+    for (const Bd& b : list) bds.push_back(b);
+  };
   for (int64_t c = 0; c < T; ++c) {
     const std::string sx = "_" + num(c), shim = "shim" + num(c), mem = "mem" + num(c);
     for (int k = 0; k < kParts; ++k)
@@ -1031,80 +1039,82 @@ std::string movement(const SplitAttentionPlan& p, const Shape& sh) {
     }
     y << "  - {name: ddr_o_hi" << sx << ", tile: " << shim << ", address: " << p.o_hi << ", size: " << matrix << "}\n";
     y << "  - {name: ddr_o_lo" << sx << ", tile: " << shim << ", address: " << p.o_lo << ", size: " << matrix << "}\n";
-    y << "  - {name: mem_in" << sx << ", tile: " << mem << ", address: 0, size: " << in_total << "}\n";
+    y << "  - {name: mem_q" << sx << ", tile: " << mem << ", address: 0, size: " << q_in_mem << "}\n";
     y << "  - {name: mem_out" << sx << ", tile: " << mem << ", address: " << out_at << ", size: " << out_total << "}\n";
 
-    // DDR -> memC on both shim channels: q_hi, q_lo, k_hi (the column's head columns) on
-    // mm2s0, k_lo, v_hi, v_lo and the tables on mm2s1; memC holds part k as [s, H d] at
-    // k H P, then cos and sin.
-    const uint64_t half_a = uint64_t(kParts / 2 * H) * P;
-    for (int ch = 0; ch < 2; ++ch) {
-      const std::string mm2s = "mm2s" + num(ch), s2mm = "s2mm" + num(ch == 0 ? 0 : R + 1);
-      std::vector<Bd> rd;
-      for (int k = ch * kParts / 2; k < (ch + 1) * kParts / 2; ++k) {
-        Bd b{"rd_" + std::string(kPartNames[k]) + sx, shim, mm2s, "ddr_" + std::string(kPartNames[k]) + sx,
-             uint64_t(c * H * d * 2), uint64_t(H) * P};
-        b.dims = block_dims;
-        rd.push_back(b);
-      }
-      if (p.rope && ch == 1) {
-        rd.push_back(Bd{"rd_cos" + sx, shim, mm2s, "ddr_cos" + sx, 0, tab});
-        rd.push_back(Bd{"rd_sin" + sx, shim, mm2s, "ddr_sin" + sx, 0, tab});
-      }
-      for (size_t i = 0; i + 1 < rd.size(); ++i) rd[i].next = rd[i + 1].name;
-      for (const Bd& b : rd) bds.push_back(b);
-      Bd in_wr{"in_wr" + num(ch) + sx, mem, s2mm, "mem_in" + sx, ch == 0 ? 0 : half_a, ch == 0 ? half_a : in_total - half_a};
-      in_wr.release_lock = ch == 0 ? kMemInputsA : kMemInputsB;
-      in_wr.release_value = int(R);  // one reader per tile of the column
-      bds.push_back(in_wr);
-      routes += "  - {from: {tile: " + shim + ", port: " + mm2s + "}, to: {tile: " + mem + ", port: " + s2mm + "}}\n";
+    // DDR -> memC (shimC.mm2s0): the column's q_hi and q_lo columns, [s, H d] each.
+    std::vector<Bd> rq;
+    for (int k = 0; k < 2; ++k) {
+      Bd b{"rd_" + std::string(kPartNames[k]) + sx, shim, "mm2s0", "ddr_" + std::string(kPartNames[k]) + sx,
+           uint64_t(c * H * d * 2), uint64_t(H) * P};
+      b.dims = block_dims;
+      rq.push_back(b);
     }
+    chain(rq);
+    Bd q_wr{"q_wr" + sx, mem, "s2mm0", "mem_q" + sx, 0, q_in_mem};
+    q_wr.release_lock = kMemInputs;
+    q_wr.release_value = int(R);  // one reader per tile of the column
+    bds.push_back(q_wr);
+    routes += "  - {from: {tile: " + shim + ", port: mm2s0}, to: {tile: " + mem + ", port: s2mm0}}\n";
+    // DDR -> every tile of the column at once (shimC.mm2s1, broadcast): the tables, then
+    // per head k_hi, v_hi, k_lo, v_lo ([s, d] each).
+    std::vector<Bd> rkv;
+    if (p.rope) {
+      rkv.push_back(Bd{"rd_cos" + sx, shim, "mm2s1", "ddr_cos" + sx, 0, tab});
+      rkv.push_back(Bd{"rd_sin" + sx, shim, "mm2s1", "ddr_sin" + sx, 0, tab});
+    }
+    for (int64_t l = 0; l < H; ++l)
+      for (int k : {2, 4, 3, 5}) {
+        Bd b{"rd_" + std::string(kPartNames[k]) + sx + "_" + num(l), shim, "mm2s1", "ddr_" + std::string(kPartNames[k]) + sx,
+             uint64_t((c * H + l) * d * 2), P};
+        b.dims = dims({{d / 2, 1}, {s, h / 2}});
+        rkv.push_back(b);
+      }
+    chain(rkv);
 
     for (int64_t r = 0; r < R; ++r) {
       const std::string tx = sx + "_" + num(r), tl = tile(uint32_t(c), uint32_t(r)), mm2s = "mm2s" + num(r);
       y << "  - {name: pkg0" << tx << ", tile: " << tl << ", address: " << kPkg0 << ", size: " << sh.package_bytes() << "}\n";
       y << "  - {name: pkg1" << tx << ", tile: " << tl << ", address: " << kPkg1 << ", size: " << sh.package_bytes() << "}\n";
       if (p.rope) y << "  - {name: tables" << tx << ", tile: " << tl << ", address: " << kTables << ", size: " << 2 * tab << "}\n";
-      // memC -> tile r: the tables once, then per head its package: the tile's q rows of
-      // q_hi and q_lo, then k_hi, k_lo, v_hi, v_lo whole.
+      // memC -> tile r: per head the tile's q rows of q_hi and q_lo.
       std::vector<Bd> send;
-      if (p.rope) send.push_back(Bd{"tab_rd" + tx, mem, mm2s, "mem_in" + sx, parts_in_mem, 2 * tab});
       for (int64_t l = 0; l < H; ++l) {
-        Bd q{"q_rd" + tx + "_" + num(l), mem, mm2s, "mem_in" + sx, uint64_t(r) * uint64_t(H) * Pq + uint64_t(l * d * 2),
-             2 * Pq};
+        Bd q{"q_rd" + tx + "_" + num(l), mem, mm2s, "mem_q" + sx, uint64_t(r) * uint64_t(H) * Pq + uint64_t(l * d * 2), 2 * Pq};
         q.dims = dims({{d / 2, 1}, {rows, H * d / 2}, {2, int64_t(uint64_t(H) * P / 4)}});
         send.push_back(q);
-        Bd kv{"kv_rd" + tx + "_" + num(l), mem, mm2s, "mem_in" + sx, uint64_t(2 * H) * P + uint64_t(l * d * 2), 4 * P};
-        // memC order k_hi, k_lo, v_hi, v_lo (parts 2..5); sent as k_hi, v_hi, k_lo, v_lo.
-        kv.dims = dims({{d / 2, 1}, {s, H * d / 2}, {2, int64_t(uint64_t(2 * H) * P / 4)}, {2, int64_t(uint64_t(H) * P / 4)}});
-        send.push_back(kv);
       }
-      // Each tile's chain waits for both halves: its first BD for one, its second for the other.
-      send[0].acquire_lock = p.rope ? kMemInputsB : kMemInputsA;
-      send[1].acquire_lock = p.rope ? kMemInputsA : kMemInputsB;
-      for (size_t i = 0; i + 1 < send.size(); ++i) send[i].next = send[i + 1].name;
-      for (const Bd& b : send) bds.push_back(b);
-      std::vector<Bd> in;
-      Bd in0{"pkg_in0" + tx, tl, "s2mm0", "pkg0" + tx, 0, sh.package_bytes()};
-      in0.acquire_lock = kPkg0Empty;
-      in0.release_lock = kPkg0Empty + 1;
-      Bd in1{"pkg_in1" + tx, tl, "s2mm0", "pkg1" + tx, 0, sh.package_bytes()};
-      in1.acquire_lock = kPkg1Empty;
-      in1.release_lock = kPkg1Empty + 1;
-      std::vector<Bd> pk = ring({in0, in1});
+      send.front().acquire_lock = kMemInputs;
+      chain(send);
+      routes += "  - {from: {tile: " + mem + ", port: " + mm2s + "}, to: {tile: " + tl + ", port: s2mm0}}\n";
+      // The package buffers: q rows on s2mm0, (tables once, then) k and v on s2mm1.
+      std::vector<Bd> qin, kvin;
+      for (int pkg = 0; pkg < 2; ++pkg) {
+        Bd q{"q_in" + num(pkg) + tx, tl, "s2mm0", "pkg" + num(pkg) + tx, 0, 2 * Pq};
+        q.acquire_lock = kQEmpty0 + 2 * pkg;
+        q.release_lock = kQFull0 + 2 * pkg;
+        qin.push_back(q);
+        Bd kv{"kv_in" + num(pkg) + tx, tl, "s2mm1", "pkg" + num(pkg) + tx, 2 * Pq, 4 * P};
+        kv.acquire_lock = kKvEmpty0 + 2 * pkg;
+        kv.release_lock = kKvFull0 + 2 * pkg;
+        kvin.push_back(kv);
+      }
+      for (const Bd& b : ring(qin)) bds.push_back(b);
+      kvin = ring(kvin);
       if (p.rope) {
-        Bd ti{"tab_in" + tx, tl, "s2mm0", "tables" + tx, 0, 2 * tab};
+        Bd ti{"tab_in" + tx, tl, "s2mm1", "tables" + tx, 0, 2 * tab};
         ti.release_lock = kTablesFull;
-        ti.next = pk.front().name;
+        ti.next = kvin.front().name;
         bds.push_back(ti);
       }
-      for (const Bd& b : pk) bds.push_back(b);
+      for (const Bd& b : kvin) bds.push_back(b);
+      routes += "  - {from: {tile: " + shim + ", port: mm2s1}, to: {tile: " + tl + ", port: s2mm1}}\n";
       // tile r -> memC: o_hi and o_lo rows of each head (the package's first 2 Pq bytes).
       std::vector<Bd> out;
       for (int pkg = 0; pkg < 2; ++pkg) {
         Bd b{"o_out" + num(pkg) + tx, tl, "mm2s0", "pkg" + num(pkg) + tx, 0, 2 * Pq};
         b.acquire_lock = kODone0 + 2 * pkg;
-        b.release_lock = 2 * pkg;  // the package's empty lock
+        b.release_lock = kQEmpty0 + 2 * pkg;
         out.push_back(b);
       }
       for (const Bd& b : ring(out)) bds.push_back(b);
@@ -1112,7 +1122,6 @@ std::string movement(const SplitAttentionPlan& p, const Shape& sh) {
       o_in.release_lock = kMemOutputs;
       o_in.release_value = 2;  // the o_hi and o_lo writers
       bds.push_back(o_in);
-      routes += "  - {from: {tile: " + mem + ", port: " + mm2s + "}, to: {tile: " + tl + ", port: s2mm0}}\n";
       routes += "  - {from: {tile: " + tl + ", port: mm2s0}, to: {tile: " + mem + ", port: s2mm" + num(1 + r) + "}}\n";
     }
     // memC -> DDR once every tile's rows are in: memC holds tile r's head l rows of o_hi
@@ -1152,9 +1161,8 @@ std::string split_attention_problem(const SplitAttentionPlan& p) {
   if (sh.package_bytes() > kPkgBytes)
     return at + "one head's package (a tile's q rows, k and v, high and low parts) exceeds the 24 KB package buffer";
   if (uint64_t(sh.sp() * p.d * 2) > kKtBytes) return at + "K^T of one head exceeds its 4 KB region";
-  const uint64_t in = uint64_t(kParts * sh.local_heads) * sh.part_bytes() + (p.rope ? 2 * sh.table_bytes() : 0);
-  if ((in + 63) / 64 * 64 + uint64_t(2 * sh.local_heads) * sh.part_bytes() > kMemTileBytes)
-    return at + "a column's inputs and outputs do not fit its memory tile (512 KB)";
+  if (uint64_t(4 * sh.local_heads) * sh.part_bytes() > kMemTileBytes)
+    return at + "a column's q parts and outputs do not fit its memory tile (512 KB)";
   const uint64_t offsets[] = {p.q_hi, p.q_lo, p.k_hi, p.k_lo, p.v_hi, p.v_lo, p.o_hi, p.o_lo, p.cos_offset, p.sin_offset};
   const char* names[] = {"q_hi", "q_lo", "k_hi", "k_lo", "v_hi", "v_lo", "o_hi", "o_lo", "cos_offset", "sin_offset"};
   for (int i = 0; i < (p.rope ? 10 : 8); ++i)

@@ -80,8 +80,8 @@ struct Outcome {
 //   product (2^-18); O = sum_t E v drops E_lo v_lo (2^-18) and sums s/2 + 6 fp32 terms per
 //   chain (s 2^-25 <= 2^-18 at s = 128); E's split (2^-17; z sums the same E_hi + E_lo,
 //   s 2^-24 <= 2^-17); r = 1/z after three Newton steps (fp_steps.h: ~1e-7) and r's split
-//   (2 x 2^-17); E = 2^t: degree-5 Taylor 2.4e-6 plus the Horner steps' splits, about
-//   1e-5 (as attention_tasks.cpp's exp2_precise); t = (S - m) kappa: the split of S - m
+//   (2 x 2^-17); E = 2^t: the degree-4 polynomial's 3.6e-6 plus the Horner steps' splits,
+//   about 1e-5 (as attention_tasks.cpp's exp2_precise); t = (S - m) kappa: the split of S - m
 //   and kappa's hi + lo give |t| 2^-16, weighted by P[t] <= 2^t (|t| 2^t < 0.53); the
 //   score's dropped lo lo products and 3d fp32 adds about 2^-17 of kappa sum |q k|; RoPE's
 //   re-split 2 x 2^-17 of q.k. Summed: about 10 x 2^-17 + 1e-5 + 3 x 2^-16 x 0.53 ~ 1.1e-4

@@ -455,15 +455,19 @@ std::string w(int i) { return "w" + num(i); }
 // and low parts to [pE] and [pE + 2 sp] (pE = p3 + c: the E rows at this block), which
 // also hold k << 23 while 2^f is computed; sum += (E_hi + E_lo) w21 (w21: bf16 1.0 for
 // keys < s, 0 for padding). 2^t to about 1e-5 relative (the cubic of fp_steps.h has
-// 7e-4): k = round(t), f = t - k as bf16 high + low, 2^f by the degree-5 Taylor
-// polynomial (|error| < 2.4e-6 at |f| = 1/2) in Horner steps whose products keep three of
-// the four hi/lo terms, then k is added to the exponent field (the steps of
-// attention_tasks.cpp's exp2_precise, with two accumulators per chain). Constants: c5
-// (bf16) w16, c4 bm0, c3 bm2, c2 / c1 / 1 fp_constants' bm12..bm14, m bm17, kappa w17 /
-// w18. Registers of chain c: accumulators bm(a), bm(b); x(2c) = [f_hi | p_hi] and
+// 7e-4): k = round(t), f = t - k as bf16 high + low, 2^f by the degree-4 polynomial
+// kExp2 (relative error < 3.6e-6, as good as attention_tasks.cpp's degree-5 Taylor) in
+// Horner steps whose products keep three of the four hi/lo terms, then k is added to the
+// exponent field. Constants: c4 as bf16 high / low w16 / w20, c3 bm0, c2 bm2, c1 bm12, c0
+// = 1 bm14, m bm17, kappa w17 / w18. Registers of chain c: accumulators bm(a), bm(b);
+// x(2c) = [f_hi | p_hi] and
 // x(2c + 1) = [f_lo | p_lo] (the platform interlocks whole x registers: with p's high
 // part apart from its low part, the first product of a Horner step starts before the
 // low part is known); sum accumulator bm10 / bm11.
+// 2^f on [-1/2, 1/2], c4 .. c0: Chebyshev fit of degree 4 (mpmath chebyfit); with c4 as
+// bf16 high + low and c3..c1 as fp32 its relative error stays below 3.6e-6.
+constexpr double kExp2[5] = {0.009666368515385448, 0.05592197584225585, 0.24022349038020361, 0.6931210452034271, 1.0};
+
 struct ExpChain {
   int a, b, sum;
 };
@@ -488,10 +492,11 @@ void exp_block(Scheduler& s, int c, int64_t sp) {
   s.op("VST " + am(2 * r.b) + ", [" + pe + ", #0]");
   s.op("VST " + am(2 * r.b + 1) + ", [" + pe + ", #" + lo + "]");
   split(s, A, fh, fl, B);
-  s.op("VMAC.E.BF16 " + B + ", bm0, w16, " + fh, "p = c4 + c5 f");
+  s.op("VMAC.E.BF16 " + B + ", bm0, w16, " + fh, "p = c3 + c4 f");
   s.op("VMAC.E.BF16 " + B + ", " + B + ", w16, " + fl);
+  s.op("VMAC.E.BF16 " + B + ", " + B + ", w20, " + fh);
   std::string p = B, q = A;
-  for (const char* cn : {"bm2", "bm12", "bm13", "bm14"}) {
+  for (const char* cn : {"bm2", "bm12", "bm14"}) {
     // p's low part: p - p_hi (exact) by a MAC with -1.0 (w19) into p itself, so the step
     // needs no third accumulator.
     s.op("VCONV.BF16.FP32 " + ph + ", " + p, std::string("p = ") + cn + " + p f");
@@ -619,7 +624,8 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
   fp_constants(t);
   const double ln2 = std::log(2.0);
   const double kappa = 1.0 / (ln2 * std::sqrt(double(d)));
-  const_bf16(t, "w16", bf16_bits(std::pow(ln2, 5) / 120), "ln2^5/5! (exp2's c5)");
+  const_bf16(t, "w16", bf16_bits(kExp2[0]), "2^f's c4, high part");
+  const_acc(t, "bm12", fp32_bits(kExp2[3]), "2^f's c1 (c0 = 1 is fp_constants' bm14)");
   const_bf16(t, "w17", bf16_bits(kappa), "kappa = log2(e)/sqrt(d), high part");
   const_bf16(t, "w18", bf16_low_bits(kappa), "kappa, low part");
   if (sp > s) {
@@ -826,8 +832,9 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
   via_text(sc, [](KernelText& k) { reduce_max_bf16(k, "x5"); });
   sc.op("VCONV.FP32.BF16 bm17, w10", "m (every lane; any m near max(S) keeps 2^t in range)");
   via_text(sc, [&](KernelText& k) {
-    const_acc(k, "bm0", fp32_bits(std::pow(ln2, 4) / 24), "ln2^4/4! (exp2's c4)");
-    const_acc(k, "bm2", fp32_bits(std::pow(ln2, 3) / 6), "ln2^3/3! (exp2's c3)");
+    const_acc(k, "bm0", fp32_bits(kExp2[1]), "2^f's c3");
+    const_acc(k, "bm2", fp32_bits(kExp2[2]), "2^f's c2");
+    const_bf16(k, "w20", bf16_low_bits(kExp2[0]), "2^f's c4, low part");
     const_bf16(k, "w19", bf16_bits(-1.0), "-1.0 (low parts in 2^t's Horner steps)");
   });
   sc.op("MOVXM r4, " + num(bf16_bits(-120.0 / kappa)), "the least S - m: -120 / kappa (bf16)");

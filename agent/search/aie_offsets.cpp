@@ -45,28 +45,41 @@ bool with_offset(const AieOp& o, int pointer, int64_t offset, AieOp& out) {
                                                    : n->mem.mode == ia::MemOperand::Mode::Plain);
 }
 
-// Rewrites pointer p in the block's bundles; false (nothing changed) when not eligible.
-bool rewrite_pointer(AieTile& tile, const std::vector<size_t>& bundles, int p) {
+enum class Rewrite { None, InPlace, Inserted };
+
+// Rewrites pointer p in the block's bundles up to the first use of p outside an address
+// (a MOV reading or writing it): the update goes into the region's last bundle when the
+// region is the whole block, else into a new bundle right after the region.
+Rewrite rewrite_pointer(AieTile& tile, const std::vector<size_t>& block_bundles, int p) {
   const int unit = register_units(RegClass::P, p)[0];
+  std::vector<size_t> bundles;
+  for (size_t i : block_bundles) {
+    bool other_use = false;
+    for (const auto& o : tile.lines[i].ops) {
+      const OpEffects fx = effects_of(o);
+      const ia::Operand* m = mem_operand(o);
+      const bool uses = std::count(fx.reads.begin(), fx.reads.end(), unit) > 0 ||
+                        std::count(fx.writes.begin(), fx.writes.end(), unit) > 0;
+      if (uses && !(m && m->mem.pointer == p)) other_use = true;
+    }
+    if (other_use) break;
+    bundles.push_back(i);
+  }
+  const bool whole_block = bundles.size() == block_bundles.size();
   int updates = 0;
   for (size_t i : bundles) {
     int in_bundle = 0;
     for (const auto& o : tile.lines[i].ops) {
-      const OpEffects fx = effects_of(o);
       const ia::Operand* m = mem_operand(o);
-      const bool on_p = m && m->mem.pointer == p;
-      const bool reads = std::count(fx.reads.begin(), fx.reads.end(), unit) > 0;
-      const bool writes = std::count(fx.writes.begin(), fx.writes.end(), unit) > 0;
-      if ((reads || writes) && !on_p) return false;  // MOV r, p / MOV p, r / another use
-      if (!on_p) continue;
+      if (!(m && m->mem.pointer == p)) continue;
       const auto mode = m->mem.mode;
       if (mode == ia::MemOperand::Mode::PostImm) ++in_bundle;
-      else if (mode != ia::MemOperand::Mode::Plain && mode != ia::MemOperand::Mode::OffsetImm) return false;
+      else if (mode != ia::MemOperand::Mode::Plain && mode != ia::MemOperand::Mode::OffsetImm) return Rewrite::None;
     }
-    if (in_bundle > 1) return false;
+    if (in_bundle > 1) return Rewrite::None;
     updates += in_bundle;
   }
-  if (updates < 2) return false;
+  if (updates < 2) return Rewrite::None;
   // Rewrite on a copy; commit only if every op re-assembles.
   std::map<size_t, AieLine> changed;
   int64_t offset = 0;
@@ -87,7 +100,7 @@ bool rewrite_pointer(AieTile& tile, const std::vector<size_t>& bundles, int p) {
       if (is_padd(o)) continue;  // folded into the running offset
       AieOp n;
       const int64_t at = offset + (mode == ia::MemOperand::Mode::OffsetImm ? m->mem.imm : 0);
-      if (!with_offset(o, p, at, n)) return false;
+      if (!with_offset(o, p, at, n)) return Rewrite::None;
       ops.push_back(n);
     }
     offset += step;
@@ -96,20 +109,25 @@ bool rewrite_pointer(AieTile& tile, const std::vector<size_t>& bundles, int p) {
       changed[i] = line;
     }
   }
+  AieLine update;  // a new bundle holding the update (when the region ends early)
+  bool insert = false;
   if (offset != 0) {
-    // One update in the last bundle: its accesses still read the old pointer.
-    AieLine& last = changed.count(bundles.back()) ? changed[bundles.back()] : (changed[bundles.back()] = tile.lines[bundles.back()]);
+    AieLine& last = !whole_block ? update
+                    : changed.count(bundles.back()) ? changed[bundles.back()]
+                                                    : (changed[bundles.back()] = tile.lines[bundles.back()]);
+    update.kind = AieLine::Kind::Bundle;
     bool placed = false;
     for (const char* m : {"PADDA", "PADDB", "PADDS"}) {
       AieOp padd;
-      if (!assemble_op(std::string(m) + " [p" + std::to_string(p) + "], #" + std::to_string(offset), padd)) return false;
+      if (!assemble_op(std::string(m) + " [p" + std::to_string(p) + "], #" + std::to_string(offset), padd)) return Rewrite::None;
       if (std::any_of(last.ops.begin(), last.ops.end(), [&](const AieOp& o) { return o.op.slot == padd.op.slot; })) continue;
       last.ops.push_back(padd);
       std::stable_sort(last.ops.begin(), last.ops.end(), [](const AieOp& a, const AieOp& b) { return a.op.slot < b.op.slot; });
       placed = true;
       break;
     }
-    if (!placed) return false;
+    if (!placed) return Rewrite::None;
+    insert = !whole_block;
   }
   for (auto& [i, line] : changed) {
     // Bundles left with no op keep a NOP (labels may name them).
@@ -119,7 +137,11 @@ bool rewrite_pointer(AieTile& tile, const std::vector<size_t>& bundles, int p) {
     }
     tile.lines[i] = std::move(line);
   }
-  return true;
+  if (!insert) return Rewrite::InPlace;
+  // Right after the region's last bundle: before any label of the next bundle, so a
+  // loop-end label stays on its bundle.
+  tile.lines.insert(tile.lines.begin() + static_cast<long>(bundles.back() + 1), update);
+  return Rewrite::Inserted;
 }
 
 }  // namespace
@@ -127,15 +149,24 @@ bool rewrite_pointer(AieTile& tile, const std::vector<size_t>& bundles, int p) {
 int offset_addressing(AieKernel& kernel) {
   int done = 0;
   for (auto& tile : kernel.tiles) {
-    TileStructure s;
-    std::string why;
-    if (!analyse_structure(tile, s, why)) continue;
-    for (const auto& block : s.blocks) {
-      std::vector<size_t> bundles;
-      for (size_t i : block.lines)
-        if (tile.lines[i].kind == AieLine::Kind::Bundle) bundles.push_back(i);
-      if (bundles.size() < 2) continue;
-      for (int p = 0; p < ia::kPointerRegs; ++p) done += rewrite_pointer(tile, bundles, p) ? 1 : 0;
+    // An inserted bundle shifts the line indices: analyse again after each one.
+    for (bool again = true; again;) {
+      again = false;
+      TileStructure s;
+      std::string why;
+      if (!analyse_structure(tile, s, why)) break;
+      for (const auto& block : s.blocks) {
+        std::vector<size_t> bundles;
+        for (size_t i : block.lines)
+          if (tile.lines[i].kind == AieLine::Kind::Bundle) bundles.push_back(i);
+        if (bundles.size() < 2) continue;
+        for (int p = 0; p < ia::kPointerRegs && !again; ++p) {
+          const Rewrite r = rewrite_pointer(tile, bundles, p);
+          done += r != Rewrite::None;
+          again = r == Rewrite::Inserted;
+        }
+        if (again) break;
+      }
     }
   }
   return done;

@@ -6,11 +6,12 @@
 // chain of post-modifying loads through one pointer waits 7 cycles per load; with
 // offsets the loads are independent and compaction can pair them.
 //
-// A pointer is left alone when the block writes it any other way (MOV, modifier or 2-D
-// post-modify), reads it outside an address (MOV r, p), uses a modifier offset
-// `[p, m]`, post-modifies it twice in one bundle, moves it fewer than twice, or when an
-// offset would leave the op's immediate range (the re-assembly checks), or the last
-// bundle has no free address-generation slot (lda, ldb, st) for the update.
+// The rewritten region ends at the first bundle that uses the pointer outside an
+// address (MOV r, p / MOV p, r); the update then goes into a new bundle just before it.
+// A pointer is left alone when the region uses a modifier or 2-D/3-D post-modify or a
+// modifier offset `[p, m]`, post-modifies it twice in one bundle, moves it fewer than
+// twice, when an offset would leave the op's immediate range (the re-assembly checks),
+// or the block's last bundle has no free address-generation slot (lda, ldb, st).
 #pragma once
 #include <string>
 

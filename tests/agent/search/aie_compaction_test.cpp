@@ -434,6 +434,26 @@ TEST(AieOffsets, PostModifyChainBecomesOffsetsAndOneUpdate) {
             "  DONE\n");
 }
 
+TEST(AieOffsets, UpdateGoesBeforeAReadOfThePointer) {
+  // MOV r16, p0 must see p0 + 64: the chain before it is rewritten and the update gets
+  // a bundle of its own just before the MOV.
+  const std::string in =
+      "  VLDA w0, [p0], #32\n"
+      "  VLDA w2, [p0], #32\n"
+      "  MOV r16, p0\n"
+      "  DONE\n";
+  AieKernel k;
+  std::string error;
+  ASSERT_TRUE(parse_aie_kernel(in, k, error)) << error;
+  EXPECT_EQ(offset_addressing(k), 1);
+  EXPECT_EQ(print_aie_kernel(k),
+            "  VLDA w0, [p0]\n"
+            "  VLDA w2, [p0, #32]\n"
+            "  PADDA [p0], #64\n"
+            "  MOV r16, p0\n"
+            "  DONE\n");
+}
+
 TEST(AieOffsets, LeavesPointersWrittenOtherwise) {
   // p0 is also set by MOV inside the block: not rewritten.
   const std::string in = "  VLDA w0, [p0], #32\n  MOV p0, r1\n  VLDA w2, [p0], #32\n  VLDA w4, [p0], #32\n  DONE\n";

@@ -40,7 +40,7 @@
 // Straight code is packed into bundles by a list scheduler (Scheduler below); the score
 // and P V loops are software-pipelined by hand (next step's loads after this step's
 // last reads). Loops over key blocks, rows and heads are counted (JNZD) or zero-overhead
-// loops, so the program fits the 1024-bundle program memory (at most 746 bundles for the
+// loops, so the program fits the 1024-bundle program memory (at most 736 bundles for the
 // decoder shapes).
 #include "tasks/baselines/aie_ml/split_attention.h"
 

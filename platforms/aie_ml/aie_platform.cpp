@@ -12,20 +12,6 @@ namespace tlmcraft::aie_ml {
 
 namespace {
 
-std::vector<std::string> split_lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string l; std::getline(ss, l);) {
-    if (!l.empty() && l.back() == '\r') l.pop_back();
-    out.push_back(l);
-  }
-  return out;
-}
-
-}  // namespace
-
-namespace {
-
 // One phase: its core programs (each within program memory) and its data movement.
 bool assemble_phase(const AieConfig& cfg, const PhaseText& text, const std::string& file,
                     const std::string& default_movement, AieKernel::Phase& out, std::vector<isa::Diagnostic>& diags) {
@@ -75,7 +61,7 @@ bool assemble_phase(const AieConfig& cfg, const PhaseText& text, const std::stri
 bool assemble_kernel(const AieConfig& cfg, const std::string& source, const std::string& file,
                      const std::string& default_movement, AieKernel& out, std::vector<isa::Diagnostic>& diags) {
   out = AieKernel{};
-  out.source_lines = split_lines(source);
+  out.source_lines = kernel_lines(source);
   std::vector<PhaseText> phases;
   bool ok = split_phases(source, file, phases, diags);
   for (const PhaseText& p : phases) {

@@ -33,7 +33,13 @@ isa::Diagnostic diag(const std::string& file, uint32_t line, uint32_t col, const
   return d;
 }
 
-std::vector<std::string> lines_of(const std::string& source) {
+bool is_directive(const std::string& code, const std::string& name) {
+  return code.rfind(name, 0) == 0 && (code.size() == name.size() || isspace(static_cast<unsigned char>(code[name.size()])));
+}
+
+}  // namespace
+
+std::vector<std::string> kernel_lines(const std::string& source) {
   std::vector<std::string> lines;
   std::stringstream ss(source);
   for (std::string l; std::getline(ss, l);) {
@@ -43,16 +49,10 @@ std::vector<std::string> lines_of(const std::string& source) {
   return lines;
 }
 
-bool is_directive(const std::string& code, const std::string& name) {
-  return code.rfind(name, 0) == 0 && (code.size() == name.size() || isspace(static_cast<unsigned char>(code[name.size()])));
-}
-
-}  // namespace
-
 bool split_phases(const std::string& source, const std::string& file, std::vector<PhaseText>& out,
                   std::vector<isa::Diagnostic>& diags) {
   out.clear();
-  const std::vector<std::string> lines = lines_of(source);
+  const std::vector<std::string> lines = kernel_lines(source);
   // [first, last) line indices of each phase; a phase starts at its `.phase` line.
   struct Range {
     std::string name;
@@ -106,7 +106,7 @@ bool split_kernel(const std::string& source, const std::string& file, uint32_t c
                   KernelParts& out, std::vector<isa::Diagnostic>& diags) {
   out = KernelParts{};
   const size_t errors_before = diags.size();
-  const std::vector<std::string> lines = lines_of(source);
+  const std::vector<std::string> lines = kernel_lines(source);
   TileSection* current = nullptr;
   bool saw_tile = false;
   TileSection implicit;  // lines before any `.tile`: the program of tile (0, 0) if no `.tile` follows

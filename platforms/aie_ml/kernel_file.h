@@ -24,6 +24,9 @@ struct KernelParts {
   std::string movement;            // YAML text after `.movement`
 };
 
+// The file's lines (a trailing '\r' dropped), line N at index N - 1.
+std::vector<std::string> kernel_lines(const std::string& source);
+
 // One phase of a kernel file (`.phase [name]` lines start phases; code before the first
 // `.phase` is a phase of its own). `source` is the whole file with every line outside the
 // phase blanked, so split_kernel's line numbers stay the file's.

@@ -12,32 +12,10 @@
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
+#include "tests/baselines/aie_ml_eval_util.h"
 
 namespace tlmcraft {
 namespace {
-
-nlohmann::json run_attention(const std::string& task, const std::string& config, int trials,
-                             const std::string& kernel = "") {
-  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  auto platform = make_platform("aie_ml");
-  EvalOptions o;
-  o.platform = "aie_ml";
-  o.task = task;
-  o.config = config;
-  if (kernel.empty())
-    o.use_baseline = true;
-  else
-    o.kernel_source = kernel;
-  o.trials = trials;
-  o.compare_baseline = false;
-  return evaluate(*platform, o);
-}
-
-std::string describe(const nlohmann::json& r) {
-  std::string s = r.value("status", std::string("?")) + ": " + r.value("reason", std::string());
-  if (r.contains("assemble") && !r["assemble"]["diagnostics"].empty()) s += "\n" + r["assemble"]["diagnostics"].dump(1);
-  return s;
-}
 
 class AieMlAttentionBaseline : public ::testing::TestWithParam<std::string> {};
 
@@ -45,8 +23,8 @@ TEST_P(AieMlAttentionBaseline, EveryConfigurationPasses) {
   for (const char* config : {"C1", "C2", "C3", "C4", "C5"}) {
     // Three trials on the small configurations (different inputs, same cycles), one on C5.
     const int trials = std::string(config) == "C5" ? 1 : 3;
-    const nlohmann::json r = run_attention(GetParam(), config, trials);
-    EXPECT_EQ(r["status"], "pass") << GetParam() << " " << config << ": " << describe(r)
+    const nlohmann::json r = test::evaluate_aie_ml(GetParam(), config, trials);
+    EXPECT_EQ(r["status"], "pass") << GetParam() << " " << config << ": " << test::describe_report(r)
                                    << (r["trials"].empty() ? "" : r["trials"].back()["check"]["first_mismatches"].dump());
     ASSERT_EQ(r["trials"].size(), size_t(trials)) << GetParam() << " " << config;
     EXPECT_EQ(r["trials"][0]["check"]["unwritten"], 0) << GetParam() << " " << config;
@@ -79,8 +57,8 @@ TEST(AieMlAttentionBaselines, UnscaledScoresFailTheCheck) {
   const size_t at = k.find(quarter);
   ASSERT_NE(at, std::string::npos);
   k.replace(at, quarter.size(), "MOVXM r4, 16256");  // bf16(1.0) = 0x3F80 = 16256
-  const nlohmann::json r = run_attention("scaled_dot_product", "C1", 1, k);
-  EXPECT_EQ(r["status"], "fail") << describe(r);
+  const nlohmann::json r = test::evaluate_aie_ml("scaled_dot_product", "C1", 1, k);
+  EXPECT_EQ(r["status"], "fail") << test::describe_report(r);
 }
 
 TEST(AieMlAttentionBaselines, UnsupportedShapesAreRefusedWithTheReason) {

@@ -11,28 +11,10 @@
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
+#include "tests/baselines/aie_ml_eval_util.h"
 
 namespace tlmcraft {
 namespace {
-
-nlohmann::json run_conv_baseline(const std::string& task, const std::string& config, int trials) {
-  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  auto platform = make_platform("aie_ml");
-  EvalOptions o;
-  o.platform = "aie_ml";
-  o.task = task;
-  o.config = config;
-  o.use_baseline = true;
-  o.trials = trials;
-  o.compare_baseline = false;
-  return evaluate(*platform, o);
-}
-
-std::string describe_conv(const nlohmann::json& r) {
-  std::string s = r.value("status", std::string("?")) + ": " + r.value("reason", std::string());
-  if (r.contains("assemble") && !r["assemble"]["diagnostics"].empty()) s += "\n" + r["assemble"]["diagnostics"].dump(1);
-  return s;
-}
 
 class AieMlConvBaseline : public ::testing::TestWithParam<std::string> {};
 
@@ -40,8 +22,8 @@ TEST_P(AieMlConvBaseline, EveryConfigurationPasses) {
   for (const char* config : {"C1", "C2", "C3", "C4", "C5"}) {
     // Three trials: different inputs, the same kernel and movement, so the same cycles.
     const int trials = 3;
-    const nlohmann::json r = run_conv_baseline(GetParam(), config, trials);
-    EXPECT_EQ(r["status"], "pass") << GetParam() << " " << config << ": " << describe_conv(r);
+    const nlohmann::json r = test::evaluate_aie_ml(GetParam(), config, trials);
+    EXPECT_EQ(r["status"], "pass") << GetParam() << " " << config << ": " << test::describe_report(r);
     ASSERT_EQ(r["trials"].size(), size_t(trials)) << GetParam() << " " << config;
     EXPECT_EQ(r["trials"][0]["cycles"], r["trials"][trials - 1]["cycles"]);
     if (std::getenv("AIE_CONV_VERBOSE"))

@@ -13,35 +13,10 @@
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
+#include "tests/baselines/aie_ml_eval_util.h"
 
 namespace tlmcraft {
 namespace {
-
-nlohmann::json run_decoder(const std::string& task, const std::string& config, int trials,
-                           const std::string& kernel = "") {
-  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  auto platform = make_platform("aie_ml");
-  EvalOptions o;
-  o.platform = "aie_ml";
-  o.task = task;
-  o.config = config;
-  o.use_baseline = kernel.empty();
-  o.kernel_source = kernel;
-  o.trials = trials;
-  o.compare_baseline = false;
-  return evaluate(*platform, o);
-}
-
-std::string describe(const nlohmann::json& r) {
-  std::string s = r.value("status", std::string("?")) + ": " + r.value("reason", std::string());
-  if (r.contains("assemble") && !r["assemble"]["diagnostics"].empty()) s += "\n" + r["assemble"]["diagnostics"].dump(1);
-  return s;
-}
-
-std::string baseline(const std::string& task, const std::string& config) {
-  const auto inst = tasks::Registry::builtin().instance(task, "aie_ml", config);
-  return tasks::baseline_kernel(inst, nlohmann::json::object());
-}
 
 std::vector<std::string> phases(const std::string& kernel) {
   std::vector<std::string> names;
@@ -58,8 +33,8 @@ TEST_P(AieMlDecoderBaseline, EveryConfigurationPasses) {
     // Three trials where a run is quick; one for the two largest blocks (same kernel, the
     // cycle count does not depend on the data).
     const int trials = std::string(config) < "C4" ? 3 : 1;
-    const nlohmann::json r = run_decoder(GetParam(), config, trials);
-    EXPECT_EQ(r["status"], "pass") << GetParam() << " " << config << ": " << describe(r);
+    const nlohmann::json r = test::evaluate_aie_ml(GetParam(), config, trials);
+    EXPECT_EQ(r["status"], "pass") << GetParam() << " " << config << ": " << test::describe_report(r);
     ASSERT_EQ(r["trials"].size(), size_t(trials)) << GetParam() << " " << config;
     EXPECT_EQ(r["trials"][0]["cycles"], r["trials"][trials - 1]["cycles"]);
     if (std::getenv("AIE_DECODER_VERBOSE"))
@@ -73,25 +48,25 @@ TEST_P(AieMlDecoderBaseline, EveryConfigurationPasses) {
 INSTANTIATE_TEST_SUITE_P(Tasks, AieMlDecoderBaseline, ::testing::Values("llama_decoder", "t5_decoder"));
 
 TEST(AieMlDecoderBaselines, LlamaPhasesFollowTheBlock) {
-  EXPECT_EQ(phases(baseline("llama_decoder", "C1")),
+  EXPECT_EQ(phases(test::aie_ml_baseline("llama_decoder", "C1")),
             (std::vector<std::string>{"norm_attn", "self_q", "self_k", "self_v", "self_attention", "self_out",
                                       "norm_ffn", "gate", "up", "swiglu", "down", "residual"}));
 }
 
 TEST(AieMlDecoderBaselines, T5PhasesFollowTheBlock) {
-  EXPECT_EQ(phases(baseline("t5_decoder", "C1")),
+  EXPECT_EQ(phases(test::aie_ml_baseline("t5_decoder", "C1")),
             (std::vector<std::string>{"norm_self", "self_q", "self_k", "self_v", "self_attention", "self_out",
                                       "norm_cross", "cross_q", "cross_k", "cross_v", "cross_attention", "cross_out",
                                       "norm_ffn", "ffn_in", "relu", "ffn_out", "residual"}));
 }
 
 TEST(AieMlDecoderBaselines, WithoutTheResidualPhaseTheOutputIsNeverWritten) {
-  std::string k = baseline("llama_decoder", "C1");
+  std::string k = test::aie_ml_baseline("llama_decoder", "C1");
   const size_t at = k.find("\n.phase residual\n");
   ASSERT_NE(at, std::string::npos);
   k.erase(at + 1);
-  const nlohmann::json r = run_decoder("llama_decoder", "C1", 1, k);
-  EXPECT_EQ(r["status"], "fail") << describe(r);
+  const nlohmann::json r = test::evaluate_aie_ml("llama_decoder", "C1", 1, k);
+  EXPECT_EQ(r["status"], "fail") << test::describe_report(r);
 }
 
 }  // namespace

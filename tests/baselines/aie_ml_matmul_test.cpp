@@ -20,6 +20,7 @@
 #include "tasks/baselines/baseline.h"
 #include "tasks/layout_aie_ml.h"
 #include "tasks/registry.h"
+#include "tests/baselines/aie_ml_eval_util.h"
 #include "tasks/baselines/aie_ml/gemv_kernel.h"
 #include "tasks/baselines/aie_ml/matmul_kernel.h"
 
@@ -230,12 +231,6 @@ nlohmann::json evaluate_on_aie(Platform& platform, const std::string& task, cons
   return evaluate(platform, o);
 }
 
-std::string describe(const nlohmann::json& r) {
-  std::string s = r.value("status", std::string("?")) + ": " + r.value("reason", std::string());
-  if (r.contains("assemble") && !r["assemble"]["diagnostics"].empty()) s += "\n" + r["assemble"]["diagnostics"].dump(1);
-  return s;
-}
-
 std::unique_ptr<Platform> aie() {
   setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   return make_platform("aie_ml");
@@ -252,7 +247,7 @@ void expect_passes(const char* task, const std::vector<std::string>& configs) {
     ASSERT_TRUE(tasks::has_baseline(inst)) << task;
     const int trials = config == "C4" || config == "C5" ? 1 : 3;
     const auto r = evaluate_on_aie(*platform, task, config, "", trials);
-    EXPECT_EQ(r.at("status"), "pass") << task << " " << config << ": " << describe(r);
+    EXPECT_EQ(r.at("status"), "pass") << task << " " << config << ": " << test::describe_report(r);
     EXPECT_EQ(r.at("trials").size(), size_t(trials)) << task << " " << config;
     EXPECT_GT(r.value("cycles", uint64_t(0)), 0u) << task << " " << config;
   }
@@ -292,7 +287,7 @@ TEST(AieMlMatmulBaselines, SixteenTileGemmPassesAndBeatsTheBaseline) {
   o.trials = 3;
   o.compare_baseline = true;
   const auto r = evaluate(*platform, o);
-  ASSERT_EQ(r.at("status"), "pass") << describe(r);
+  ASSERT_EQ(r.at("status"), "pass") << test::describe_report(r);
   ASSERT_TRUE(r.at("speedup").is_number()) << r.dump();
   EXPECT_GT(r.at("speedup").get<double>(), 6.0) << r.at("cycles") << " vs " << r.at("baseline_cycles");
 }

@@ -12,37 +12,17 @@
 #include "tasks/baselines/aie_ml/mlp_stages.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
+#include "tests/baselines/aie_ml_eval_util.h"
 
 namespace tlmcraft {
 namespace {
-
-nlohmann::json run_mlp(const std::string& task, const std::string& config, int trials,
-                       const std::string& kernel = "") {
-  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  auto platform = make_platform("aie_ml");
-  EvalOptions o;
-  o.platform = "aie_ml";
-  o.task = task;
-  o.config = config;
-  o.use_baseline = kernel.empty();
-  o.kernel_source = kernel;
-  o.trials = trials;
-  o.compare_baseline = false;
-  return evaluate(*platform, o);
-}
-
-std::string describe(const nlohmann::json& r) {
-  std::string s = r.value("status", std::string("?")) + ": " + r.value("reason", std::string());
-  if (r.contains("assemble") && !r["assemble"]["diagnostics"].empty()) s += "\n" + r["assemble"]["diagnostics"].dump(1);
-  return s;
-}
 
 class AieMlMlpBaseline : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(AieMlMlpBaseline, EveryConfigurationPasses) {
   for (const char* config : {"C1", "C2", "C3", "C4", "C5"}) {
-    const nlohmann::json r = run_mlp(GetParam(), config, 3);
-    EXPECT_EQ(r["status"], "pass") << GetParam() << " " << config << ": " << describe(r) << (std::getenv("AIE_MLP_VERBOSE") && r["trials"].size() ? r["trials"].back()["check"]["first_mismatches"].dump() : std::string());
+    const nlohmann::json r = test::evaluate_aie_ml(GetParam(), config, 3);
+    EXPECT_EQ(r["status"], "pass") << GetParam() << " " << config << ": " << test::describe_report(r) << (std::getenv("AIE_MLP_VERBOSE") && r["trials"].size() ? r["trials"].back()["check"]["first_mismatches"].dump() : std::string());
     ASSERT_EQ(r["trials"].size(), 3u) << GetParam() << " " << config;
     // Same kernel and movement, different inputs: the same cycle count.
     EXPECT_EQ(r["trials"][0]["cycles"], r["trials"][2]["cycles"]);
@@ -59,8 +39,7 @@ INSTANTIATE_TEST_SUITE_P(Tasks, AieMlMlpBaseline, ::testing::Values("swiglu", "f
 // Replaces the first `from` in the baseline kernel of (task, config) by `to`.
 std::string patched_kernel(const std::string& task, const std::string& config, const std::string& from,
                            const std::string& to) {
-  const auto inst = tasks::Registry::builtin().instance(task, "aie_ml", config);
-  std::string k = tasks::baseline_kernel(inst, nlohmann::json::object());
+  std::string k = test::aie_ml_baseline(task, config);
   const size_t at = k.find(from);
   if (at == std::string::npos) return "";
   return k.replace(at, from.size(), to);
@@ -71,9 +50,9 @@ TEST(AieMlMlpBaselines, RopeWithTheRotationSignFlippedFails) {
   // tiny, which the random x and the nonzero sin of positions p >= 1 guarantee.
   const std::string k = patched_kernel("rope", "C2", "VSUB.F bm0, bm0, bm1", "VADD.F bm0, bm0, bm1");
   ASSERT_FALSE(k.empty());
-  const nlohmann::json r = run_mlp("rope", "C2", 1, k);
+  const nlohmann::json r = test::evaluate_aie_ml("rope", "C2", 1, k);
   EXPECT_EQ(r["status"], "fail");
-  EXPECT_NE(r.value("reason", std::string()).find("match"), std::string::npos) << describe(r);
+  EXPECT_NE(r.value("reason", std::string()).find("match"), std::string::npos) << test::describe_report(r);
 }
 
 TEST(AieMlMlpBaselines, RopeC1WithoutTheHalfSwapFails) {
@@ -81,17 +60,17 @@ TEST(AieMlMlpBaselines, RopeC1WithoutTheHalfSwapFails) {
   // multiplies x by sin instead of rotate_half(x): wrong.
   const std::string k = patched_kernel("rope", "C1", "VSHIFT x2, x0, x0, 16", "VSHIFT x2, x0, x0, 0");
   ASSERT_FALSE(k.empty());
-  const nlohmann::json r = run_mlp("rope", "C1", 1, k);
+  const nlohmann::json r = test::evaluate_aie_ml("rope", "C1", 1, k);
   EXPECT_EQ(r["status"], "fail");
-  EXPECT_NE(r.value("reason", std::string()).find("match"), std::string::npos) << describe(r);
+  EXPECT_NE(r.value("reason", std::string()).find("match"), std::string::npos) << test::describe_report(r);
 }
 
 TEST(AieMlMlpBaselines, RopeIsExact) {
   // Each output is x1 cos - x2 sin (or x2 cos + x1 sin) of bf16 inputs: two exact fp32
   // products, one fp32 add, one rounding to bf16, which is how the double reference
   // rounds too (bar double rounding ties): no element differs at all.
-  const nlohmann::json r = run_mlp("rope", "C4", 1);
-  ASSERT_EQ(r["status"], "pass") << describe(r);
+  const nlohmann::json r = test::evaluate_aie_ml("rope", "C4", 1);
+  ASSERT_EQ(r["status"], "pass") << test::describe_report(r);
   EXPECT_EQ(r["trials"][0]["check"]["max_abs_err"], 0.0);
 }
 
@@ -116,9 +95,9 @@ TEST(AieMlMlpBaselines, FfnWithoutTheStageBarrierFails) {
   // (zeros at first): y comes out wrong.
   const std::string k = patched_kernel("ffn", "C1", ", acquire: {lock: 0, value: 1}}", "}");
   ASSERT_FALSE(k.empty());
-  const nlohmann::json r = run_mlp("ffn", "C1", 1, k);
-  EXPECT_EQ(r["status"], "fail") << describe(r);
-  EXPECT_NE(r.value("reason", std::string()).find("match"), std::string::npos) << describe(r);
+  const nlohmann::json r = test::evaluate_aie_ml("ffn", "C1", 1, k);
+  EXPECT_EQ(r["status"], "fail") << test::describe_report(r);
+  EXPECT_NE(r.value("reason", std::string()).find("match"), std::string::npos) << test::describe_report(r);
 }
 
 TEST(AieMlMlpBaselines, SwigluRunsFourStagesAndNeedsItsBarriers) {
@@ -141,9 +120,9 @@ TEST(AieMlMlpBaselines, SwigluRunsFourStagesAndNeedsItsBarriers) {
   ASSERT_NE(acq, std::string::npos) << line;
   std::string patched = k;
   patched.replace(at + acq, acquire.size(), "");
-  const nlohmann::json r = run_mlp("swiglu", "C1", 1, patched);
-  EXPECT_EQ(r["status"], "fail") << describe(r);
-  EXPECT_NE(r.value("reason", std::string()).find("match"), std::string::npos) << describe(r);
+  const nlohmann::json r = test::evaluate_aie_ml("swiglu", "C1", 1, patched);
+  EXPECT_EQ(r["status"], "fail") << test::describe_report(r);
+  EXPECT_NE(r.value("reason", std::string()).find("match"), std::string::npos) << test::describe_report(r);
 }
 
 TEST(AieMlMlpBaselines, BadStagePlansAreRefusedWithTheirReason) {

@@ -12,35 +12,17 @@
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
+#include "tests/baselines/aie_ml_eval_util.h"
 
 namespace tlmcraft {
 namespace {
-
-nlohmann::json run_baseline(const std::string& task, const std::string& config) {
-  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  auto platform = make_platform("aie_ml");
-  EvalOptions o;
-  o.platform = "aie_ml";
-  o.task = task;
-  o.config = config;
-  o.use_baseline = true;
-  o.trials = 3;
-  o.compare_baseline = false;
-  return evaluate(*platform, o);
-}
-
-std::string describe(const nlohmann::json& r) {
-  std::string s = r.value("status", std::string("?")) + ": " + r.value("reason", std::string());
-  if (r.contains("assemble") && !r["assemble"]["diagnostics"].empty()) s += "\n" + r["assemble"]["diagnostics"].dump(1);
-  return s;
-}
 
 class AieMlVectorBaseline : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(AieMlVectorBaseline, EveryConfigurationPassesThreeTrials) {
   for (const char* config : {"C1", "C2", "C3", "C4", "C5"}) {
-    const nlohmann::json r = run_baseline(GetParam(), config);
-    EXPECT_EQ(r["status"], "pass") << GetParam() << " " << config << ": " << describe(r);
+    const nlohmann::json r = test::evaluate_aie_ml(GetParam(), config, 3);
+    EXPECT_EQ(r["status"], "pass") << GetParam() << " " << config << ": " << test::describe_report(r);
     ASSERT_EQ(r["trials"].size(), 3u) << GetParam() << " " << config;
     // The three trials use different inputs but the same kernel and movement: same cycles.
     EXPECT_EQ(r["trials"][0]["cycles"], r["trials"][2]["cycles"]);
@@ -63,8 +45,8 @@ INSTANTIATE_TEST_SUITE_P(Tasks, AieMlVectorBaseline, ::testing::Values("relu", "
 TEST(AieMlVectorBaselines, ReluOutputsReachDdrThroughTheDefaultMovement) {
   // relu C1: n = 256, one block each way (512 bytes); a run that halts and passes means
   // every output element left the poison pattern 0x7FC1 and matched max(x, 0).
-  const nlohmann::json r = run_baseline("relu", "C1");
-  ASSERT_EQ(r["status"], "pass") << describe(r);
+  const nlohmann::json r = test::evaluate_aie_ml("relu", "C1", 3);
+  ASSERT_EQ(r["status"], "pass") << test::describe_report(r);
   EXPECT_EQ(r["trials"][0]["check"]["unwritten"], 0) << r["trials"][0]["check"].dump();
 }
 
@@ -85,7 +67,7 @@ TEST(AieMlVectorBaselines, AWrongKernelFailsTheCheck) {
   o.trials = 1;
   o.compare_baseline = false;
   const nlohmann::json r = evaluate(*platform, o);
-  EXPECT_EQ(r["status"], "fail") << describe(r);
+  EXPECT_EQ(r["status"], "fail") << test::describe_report(r);
 }
 
 TEST(AieMlVectorBaselines, AKernelThatNeverStoresLeavesThePoison) {
@@ -106,7 +88,7 @@ TEST(AieMlVectorBaselines, AKernelThatNeverStoresLeavesThePoison) {
   o.trials = 1;
   o.compare_baseline = false;
   const nlohmann::json r = evaluate(*platform, o);
-  EXPECT_EQ(r["status"], "fail") << describe(r);
+  EXPECT_EQ(r["status"], "fail") << test::describe_report(r);
   EXPECT_EQ(r["trials"][0]["check"]["unwritten"], 0) << "the output blocks stream the tile's zeroed memory";
 }
 

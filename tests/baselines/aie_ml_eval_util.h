@@ -1,0 +1,44 @@
+// The AIE-ML baseline tests' shared driver: evaluate() of a task's baseline (or of given
+// kernel text) on a fresh default aie_ml platform, and a one-line account of a report.
+#pragma once
+#include <cstdlib>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/evaluate.h"
+#include "platforms/registry.h"
+#include "tasks/baselines/baseline.h"
+#include "tasks/registry.h"
+
+namespace tlmcraft::test {
+
+inline nlohmann::json evaluate_aie_ml(const std::string& task, const std::string& config, int trials,
+                                      const std::string& kernel = "") {
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  auto platform = make_platform("aie_ml");
+  EvalOptions o;
+  o.platform = "aie_ml";
+  o.task = task;
+  o.config = config;
+  o.use_baseline = kernel.empty();
+  o.kernel_source = kernel;
+  o.trials = trials;
+  o.compare_baseline = false;
+  return evaluate(*platform, o);
+}
+
+// "status: reason", plus the assembler's diagnostics when there are any.
+inline std::string describe_report(const nlohmann::json& r) {
+  std::string s = r.value("status", std::string("?")) + ": " + r.value("reason", std::string());
+  if (r.contains("assemble") && !r["assemble"]["diagnostics"].empty()) s += "\n" + r["assemble"]["diagnostics"].dump(1);
+  return s;
+}
+
+// The baseline kernel file of (task, config) on aie_ml.
+inline std::string aie_ml_baseline(const std::string& task, const std::string& config) {
+  const auto inst = tasks::Registry::builtin().instance(task, "aie_ml", config);
+  return tasks::baseline_kernel(inst, nlohmann::json::object());
+}
+
+}  // namespace tlmcraft::test

@@ -1,7 +1,10 @@
-// Candidate AIE-ML kernels one transformation away from a parent kernel file: bundle
-// compaction (agent/search/aie_schedule.h) of every core program, and zero-overhead loop
-// unrolling (agent/search/aie_unroll.h) followed by compaction. Ranked by the static
-// estimate of aie_schedule.h, equal estimates in a seeded order.
+// Candidate AIE-ML kernels one step away from a parent kernel file. A step is a
+// structural change (none, or unrolling one zero-overhead loop or every loop; aie_unroll.h;
+// loops left with one iteration are then inlined) followed by bundle compaction
+// (aie_schedule.h, program order or critical path first), with and without register
+// reallocation first (aie_regalloc.h), and each once more with offset addressing
+// (aie_offsets.h). Distinct texts, ranked by the static estimate of aie_schedule.h,
+// equal estimates in a seeded order. The `.movement` section is never changed.
 #pragma once
 #include <string>
 #include <vector>

@@ -69,7 +69,11 @@ std::string rename_text(const std::string& text, const std::map<Group, int>& map
     size_t d = 0;
     while (d < tok.size() && std::isalpha(static_cast<unsigned char>(tok[d]))) ++d;
     std::string repl = text.substr(i, j - i);
-    if (d > 0 && d < tok.size() && std::all_of(tok.begin() + static_cast<long>(d), tok.end(), ::isdigit)) {
+    // A register name: letters then at most 3 digits (hex immediates such as 0x70000 also
+    // read as letters + digits after the leading 0 and must stay as they are).
+    const bool prefix_start = i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1]));
+    if (prefix_start && d > 0 && d < tok.size() && tok.size() - d <= 3 &&
+        std::all_of(tok.begin() + static_cast<long>(d), tok.end(), ::isdigit)) {
       const std::string pre = tok.substr(0, d);
       const int num = std::stoi(tok.substr(d));
       RegClass cls = RegClass::None;

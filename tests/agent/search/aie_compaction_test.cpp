@@ -384,6 +384,29 @@ TEST(AieUnroll, KeepsRegistersLiveAfterTheLoop) {
   EXPECT_NE(out.find("  VLDA w6, [p0], #32\n  VMAX.BF16 x1, x3, x2\n"), std::string::npos) << out;
 }
 
+TEST(AieUnroll, RenamesScalarsButNotHexImmediates) {
+  // r5 is written before it is read and dead after the loop: the second copy uses r0,
+  // the first r register the tile never mentions; 0x7123456 (letters and 6 digits after
+  // the 0) stays as written.
+  const std::string in =
+      "  MOVXM ls, top\n"
+      "  MOVXM le, end\n"
+      "  MOVXM lc, 2\n"
+      "top:\n"
+      "  MOVXM r5, 0x7123456\n"
+      "end:\n"
+      "  ST r5, [p1], #4\n"
+      "  DONE\n";
+  AieKernel k;
+  std::string error, why;
+  ASSERT_TRUE(parse_aie_kernel(in, k, error)) << error;
+  ASSERT_TRUE(unroll_loop(k, 0, 0, 2, true, why)) << why;
+  const std::string out = print_aie_kernel(k);
+  EXPECT_NE(out.find("  MOVXM r5, 0x7123456\n  ST r5, [p1], #4\n  MOVXM r0, 0x7123456\nend:\n  ST r0, [p1], #4\n"),
+            std::string::npos)
+      << out;
+}
+
 TEST(AieUnroll, InlinesASingleIterationLoop) {
   // Fully unrolled (x16: lc 16 -> 1), the loop's set-up and labels go; the three set-up
   // bundles become NOPs (compaction drops them) and the body is straight-line code.

@@ -12,10 +12,12 @@
 // Block boundaries: a label that anything branches to (or the loop start `ls`), after a
 // branch, jump, return or DONE (which stay in the block's last bundle), and after the
 // zero-overhead loop's last bundle (`le`): its label is moved onto the block's new last
-// bundle. Lock operations stay in order and no memory access crosses them. Refused (the
-// tile is left unchanged): ls/le set from anything but a label, indirect jumps, writes
-// of ls/le/lc inside a loop body's last block, bundles whose atomic reads cannot be
-// ordered (two ops each reading what the other writes).
+// bundle (every op of the block still runs before the loop-back test, and writes of lc
+// keep their order, so the test sees the same lc). Lock operations stay in order and no
+// memory access crosses them. Refused: a tile setting ls/le from anything but a label or
+// with indirect jumps (left unchanged); a block with a bundle whose atomic reads cannot
+// be ordered (two ops each reading what the other writes) or a lock sharing a bundle
+// with a memory access (that block left unchanged).
 #pragma once
 #include <string>
 

@@ -142,9 +142,14 @@ bool unroll_loop(AieKernel& kernel, size_t tile_index, size_t loop_index, int fa
     for (const auto& o : l.ops) {
       const OpEffects fx = effects_of(o);
       if (fx.control || fx.halt || fx.lock) return why = "the body branches, halts or uses locks ('" + o.text + "')", false;
-      for (int u : fx.writes)
-        for (RegClass c : {RegClass::LS, RegClass::LE, RegClass::LC})
-          if (register_units(c, 0)[0] == u) return why = "the body writes a loop register ('" + o.text + "')", false;
+      for (RegClass c : {RegClass::LS, RegClass::LE, RegClass::LC}) {
+        const int u = register_units(c, 0)[0];
+        if (std::count(fx.writes.begin(), fx.writes.end(), u))
+          return why = "the body writes a loop register ('" + o.text + "')", false;
+        // lc counts unrolled iterations afterwards: a body reading it would see other values.
+        if (std::count(fx.reads.begin(), fx.reads.end(), u))
+          return why = "the body reads a loop register ('" + o.text + "')", false;
+      }
     }
   }
   if (body_bundles.empty()) return why = "empty body", false;

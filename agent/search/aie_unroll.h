@@ -4,9 +4,9 @@
 // unroll_loop(kernel, tile, loop, f): the body (from the `ls` label to the `le` bundle) is
 // repeated f times and the constant written to lc before the loop divided by f; the `le`
 // label moves to the last copy's last bundle. Refused: an unknown or indivisible trip
-// count, a body with other labels, branches, locks or DONE, a body that writes ls, le or
-// lc, an lc constant shared with another loop, a tile over the program memory (1024
-// bundles).
+// count, a body with other labels, branches, locks or DONE, a body that reads or writes
+// ls, le or lc, an lc constant shared with another loop, a tile over the program memory
+// (1024 bundles).
 //
 // Renaming (copies 2..f): a register is renamed when the body writes it before any read
 // (nothing flows in from the previous iteration) and it is dead when the loop exits

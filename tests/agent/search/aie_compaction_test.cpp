@@ -357,12 +357,17 @@ TEST(AieUnroll, UnrollsByTwoWithRenamedRegisters) {
             "  DONE\n");
 }
 
-TEST(AieUnroll, RefusesFactorsThatDoNotDivideAndBodiesWithLocks) {
+TEST(AieUnroll, RefusesIndivisibleFactorsBodiesReadingLcAndBodiesWithLocks) {
   AieKernel k;
   std::string error, why;
   ASSERT_TRUE(parse_aie_kernel(kReluLoop, k, error)) << error;
   EXPECT_FALSE(unroll_loop(k, 0, 0, 3, true, why));
   EXPECT_EQ(why, "factor 3 does not divide the trip count 16");
+  std::string reads_lc = kReluLoop;
+  reads_lc.replace(reads_lc.find("  VMAX.BF16"), 0, "  MOV r7, lc\n");
+  ASSERT_TRUE(parse_aie_kernel(reads_lc, k, error)) << error;
+  EXPECT_FALSE(unroll_loop(k, 0, 0, 2, true, why));
+  EXPECT_EQ(why, "the body reads a loop register ('MOV r7, lc')");
   std::string locked = kReluLoop;
   locked.replace(locked.find("  VMAX.BF16"), 0, "  REL 48, 1\n");
   ASSERT_TRUE(parse_aie_kernel(locked, k, error)) << error;

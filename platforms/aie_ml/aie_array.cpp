@@ -247,6 +247,29 @@ void AieArray::install_phase(size_t which) {
     if (c->bd < 0) c->state = Channel::State::Done;
 }
 
+namespace {
+
+// The registers a slot operation's address generation updates: the pointer of a
+// post-modify access and the dimension counters of 2-D/3-D addressing.
+std::vector<uint16_t> post_modify_units(const aie::SlotOp& op) {
+  using Mode = aie::MemOperand::Mode;
+  std::vector<uint16_t> units;
+  for (int i = 0; i < op.n_operands; ++i) {
+    const aie::Operand& o = op.operands[size_t(i)];
+    if (o.kind != aie::Operand::Kind::Mem) continue;
+    const Mode m = o.mem.mode;
+    if (m != Mode::PostImm && m != Mode::PostMod && m != Mode::Post2D && m != Mode::Post3D) continue;
+    for (uint16_t u : aie::storage_units(aie::RegClass::P, o.mem.pointer)) units.push_back(u);
+    if (m == Mode::Post2D || m == Mode::Post3D)
+      for (uint16_t u : aie::storage_units(aie::RegClass::DC, o.mem.reg)) units.push_back(u);
+    if (m == Mode::Post3D)
+      for (uint16_t u : aie::storage_units(aie::RegClass::DC, o.mem.reg2)) units.push_back(u);
+  }
+  return units;
+}
+
+}  // namespace
+
 // ---- scheduling ---------------------------------------------------------------------
 
 void AieArray::schedule(int actor, uint64_t time) {
@@ -380,16 +403,21 @@ void AieArray::step_core(int k, uint64_t t) {
         if (&compute_[i].locks == bank)
           record_lock(TileRef{TileKind::Compute, static_cast<uint32_t>(i / cfg_.rows), static_cast<uint32_t>(i % cfg_.rows)}, id, issue);
     }
-  // Scoreboard: each slot's results are readable `latency` cycles after issue.
+  // Scoreboard: each slot's results are readable `latency` cycles after issue; a memory
+  // access's pointer post-modify (and 2-D/3-D dimension counters) come from its AGU, whose
+  // result takes the `agu` latency (AM027 "Load and Store Unit": one cycle), not the load's.
   const auto& isa = aie::AieIsa::get();
+  const uint32_t agu = isa.latency.at("agu");
   for (size_t i = 0; i < b.ops.size(); ++i) {
     const auto& op = b.ops[i];
     uint32_t lat = 1;
     for (const auto& sl : r.latencies)
       if (sl.slot == op.slot) lat = sl.cycles;
+    const std::vector<uint16_t> address = post_modify_units(op);
     for (uint16_t u : op.writes) {
       if (u >= c.unit_ready.size()) c.unit_ready.resize(u + 1, 0);
-      c.unit_ready[u] = issue + lat;
+      const bool from_agu = std::find(address.begin(), address.end(), u) != address.end();
+      c.unit_ready[u] = issue + (from_agu ? agu : lat);
     }
     c.slot_ops[static_cast<int>(op.slot)]++;
     if (rec_) rec_->slice(c.slot_track[static_cast<int>(op.slot)], issue, issue + std::max<uint32_t>(lat, 1),

@@ -26,6 +26,28 @@ TEST(AieMlCore, LatencyTableAssumedByTheseTests) {
   EXPECT_EQ(latency("mov"), 1u);
 }
 
+TEST(AieMlCore, PostModifiedPointerComesFromTheAguNotTheLoad) {
+  // A load's data takes the load latency; its pointer post-modify is an AGU result,
+  // readable the next cycle (latency class agu = 1; AM027 "Load and Store Unit").
+  EXPECT_EQ(latency("agu"), 1u);
+  const char* k = R"(.tile 0 0
+  MOVXM p0, 0x70000     ; cycle 0; p0 readable at 1
+  LDA r1, [p0], #4      ; 1: r1 readable at 8, p0 (+4) at 2
+  LDA r2, [p0], #4      ; 2: no wait for p0; r2 readable at 9
+  ADD r3, r1, r2        ; tried at 3, waits for r2, issues at 9
+  ST r3, [p0]           ; 10 (p0 = base + 8)
+  DONE                  ; 11: the core halts at 12
+)";
+  auto p = make();
+  load(*p, k);
+  p->write_memory("tile_0_0", 0, {30, 0, 0, 0, 12, 0, 0, 0});
+  const RunResult r = run(*p);
+  ASSERT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(r.cycles, 12u);
+  EXPECT_EQ(r.memory["cores"]["tile(0,0)"]["stall_register"], 6);
+  EXPECT_EQ(word(p->read_memory("tile_0_0", 8, 4)), 42u);
+}
+
 TEST(AieMlCore, BundleSequenceWithRegisterStalls) {
   const char* k = R"(.tile 0 0
   MOVXM p0, 0x70000     ; cycle 0; p0 readable at 1

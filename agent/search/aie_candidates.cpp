@@ -5,14 +5,23 @@
 #include <random>
 #include <set>
 
-#include "agent/search/aie_kernel.h"
 #include "agent/search/aie_offsets.h"
 #include "agent/search/aie_regalloc.h"
-#include "agent/search/aie_schedule.h"
-#include "agent/search/aie_structure.h"
 #include "agent/search/aie_unroll.h"
+#include "isa/aie_ml/bundle_schedule.h"
+#include "isa/aie_ml/control_flow.h"
+#include "isa/aie_ml/program_text.h"
 
 namespace tlmcraft::agent::search::aie {
+
+using isa::aie_ml::AieLine;
+using isa::aie_ml::AieKernel;
+using isa::aie_ml::parse_aie_kernel;
+using isa::aie_ml::print_aie_kernel;
+using isa::aie_ml::TileStructure;
+using isa::aie_ml::analyse_structure;
+using isa::aie_ml::compact;
+using isa::aie_ml::estimate_cycles;
 
 std::vector<Candidate> generate_aie_candidates(const std::string& parent_text, const SearchContext& ctx) {
   AieKernel parent;

@@ -1,9 +1,9 @@
 // Candidate AIE-ML kernels one step away from a parent kernel file. A step is a
 // structural change (none, or unrolling one zero-overhead loop or every loop; aie_unroll.h;
 // loops left with one iteration are then inlined) followed by bundle compaction
-// (aie_schedule.h, program order or critical path first), with and without register
-// reallocation first (aie_regalloc.h), and each once more with offset addressing
-// (aie_offsets.h). Distinct texts, ranked by the static estimate of aie_schedule.h,
+// (isa/aie_ml/bundle_schedule.h, program order or critical path first), with and without
+// register reallocation first (aie_regalloc.h), and each once more with offset addressing
+// (aie_offsets.h). Distinct texts, ranked by the static estimate of bundle_schedule.h,
 // equal estimates in a seeded order. The `.movement` section is never changed.
 #pragma once
 #include <string>

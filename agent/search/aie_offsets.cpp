@@ -3,13 +3,22 @@
 #include <algorithm>
 #include <map>
 
-#include "agent/search/aie_analysis.h"
-#include "agent/search/aie_structure.h"
+#include "isa/aie_ml/control_flow.h"
+#include "isa/aie_ml/def_use.h"
 #include "isa/aie_ml/op_codes.h"
 
 namespace tlmcraft::agent::search::aie {
 
 namespace ia = isa::aie_ml;
+using isa::aie_ml::AieOp;
+using isa::aie_ml::AieLine;
+using isa::aie_ml::AieTile;
+using isa::aie_ml::assemble_op;
+using isa::aie_ml::register_units;
+using isa::aie_ml::OpEffects;
+using isa::aie_ml::effects_of;
+using isa::aie_ml::TileStructure;
+using isa::aie_ml::analyse_structure;
 using ia::RegClass;
 
 namespace {

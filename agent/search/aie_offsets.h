@@ -15,9 +15,11 @@
 #pragma once
 #include <string>
 
-#include "agent/search/aie_kernel.h"
+#include "isa/aie_ml/program_text.h"
 
 namespace tlmcraft::agent::search::aie {
+
+using isa::aie_ml::AieKernel;
 
 // Rewrites every eligible pointer of every block; returns how many pointer chains.
 int offset_addressing(AieKernel& kernel);

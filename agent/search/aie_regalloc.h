@@ -15,9 +15,11 @@
 // before and after (each op's inputs as value numbers, each live-out unit's final
 // value); the block is left unchanged unless the two replays agree exactly.
 #pragma once
-#include "agent/search/aie_kernel.h"
+#include "isa/aie_ml/program_text.h"
 
 namespace tlmcraft::agent::search::aie {
+
+using isa::aie_ml::AieKernel;
 
 // Reallocates every block of every tile; returns how many webs changed register.
 int reallocate_registers(AieKernel& kernel);

@@ -5,13 +5,25 @@
 #include <map>
 #include <set>
 
-#include "agent/search/aie_analysis.h"
-#include "agent/search/aie_structure.h"
+#include "isa/aie_ml/control_flow.h"
+#include "isa/aie_ml/def_use.h"
 #include "isa/aie_ml/op_codes.h"
 
 namespace tlmcraft::agent::search::aie {
 
 namespace ia = isa::aie_ml;
+using isa::aie_ml::AieOp;
+using isa::aie_ml::AieLine;
+using isa::aie_ml::AieTile;
+using isa::aie_ml::assemble_op;
+using isa::aie_ml::register_units;
+using isa::aie_ml::OpEffects;
+using isa::aie_ml::effects_of;
+using isa::aie_ml::ZeroOverheadLoop;
+using isa::aie_ml::TileStructure;
+using isa::aie_ml::analyse_structure;
+using isa::aie_ml::liveness;
+using isa::aie_ml::label_operand;
 using ia::RegClass;
 
 namespace {

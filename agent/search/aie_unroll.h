@@ -20,9 +20,11 @@
 #pragma once
 #include <string>
 
-#include "agent/search/aie_kernel.h"
+#include "isa/aie_ml/program_text.h"
 
 namespace tlmcraft::agent::search::aie {
+
+using isa::aie_ml::AieKernel;
 
 struct UnrollStats {
   int renamed_registers = 0;  // register groups renamed over all copies

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "agent/providers.h"
-#include "agent/search/aie_kernel.h"
 #include "agent/toolbox.h"
+#include "isa/aie_ml/program_text.h"
 
 namespace tlmcraft::agent {
 namespace {
@@ -70,12 +70,12 @@ TEST(AieSearchAgent, SpeedsUpSiluC1WithACorrectCompactedKernel) {
   EXPECT_GT(r.last_evaluation.value("speedup", 0.0), 1.0) << r.last_evaluation.dump();
   EXPECT_LT(r.last_evaluation.value("cycles", 0.0), r.last_evaluation.value("baseline_cycles", 0.0));
   // It is built of multi-op bundles (the baseline has one op per bundle in its loop).
-  search::aie::AieKernel k;
+  isa::aie_ml::AieKernel k;
   std::string error;
-  ASSERT_TRUE(search::aie::parse_aie_kernel(r.last_code, k, error)) << error;
+  ASSERT_TRUE(isa::aie_ml::parse_aie_kernel(r.last_code, k, error)) << error;
   size_t multi = 0;
   for (const auto& t : k.tiles)
-    for (const auto& l : t.lines) multi += l.kind == search::aie::AieLine::Kind::Bundle && l.ops.size() > 1;
+    for (const auto& l : t.lines) multi += l.kind == isa::aie_ml::AieLine::Kind::Bundle && l.ops.size() > 1;
   EXPECT_GT(multi, 10u);
 }
 

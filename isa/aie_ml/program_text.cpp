@@ -1,12 +1,10 @@
-#include "agent/search/aie_kernel.h"
+#include "isa/aie_ml/program_text.h"
 
 #include <algorithm>
 #include <cctype>
 #include <sstream>
 
-namespace tlmcraft::agent::search::aie {
-
-namespace ia = isa::aie_ml;
+namespace tlmcraft::isa::aie_ml {
 
 namespace {
 
@@ -75,7 +73,7 @@ bool parse_tile_lines(const std::vector<std::string>& lines, uint32_t first_line
   std::string text;
   for (const auto& l : lines) text += l + "\n";
   std::vector<isa::Diagnostic> diags;
-  const ia::AieProgram prog = ia::assemble_core(text, "kernel", first_line, diags);
+  const AieProgram prog = assemble_core(text, "kernel", first_line, diags);
   for (const auto& d : diags)
     if (d.severity == isa::Severity::Error) {
       error = "line " + std::to_string(d.line) + ": " + d.message;
@@ -124,7 +122,7 @@ bool parse_tile_lines(const std::vector<std::string>& lines, uint32_t first_line
       error = "line " + std::to_string(ln) + ": the assembler's bundles do not match the lines";
       return false;
     }
-    const ia::Bundle& b = prog.bundles[next_bundle++];
+    const Bundle& b = prog.bundles[next_bundle++];
     AieLine l;
     l.kind = AieLine::Kind::Bundle;
     l.source_line = ln;
@@ -134,7 +132,7 @@ bool parse_tile_lines(const std::vector<std::string>& lines, uint32_t first_line
       error = "line " + std::to_string(ln) + ": cannot match the operations of the bundle";
       return false;
     }
-    for (const ia::SlotOp& op : b.ops) {
+    for (const SlotOp& op : b.ops) {
       const auto it = std::find_if(parts.begin(), parts.end(), [&](const Part& p) {
         return op.col >= p.begin + 1 && op.col <= p.end;  // col is 1-based
       });
@@ -159,7 +157,7 @@ bool parse_tile_lines(const std::vector<std::string>& lines, uint32_t first_line
 }  // namespace
 
 std::string AieOp::mnemonic() const {
-  const auto& isa = ia::AieIsa::get();
+  const auto& isa = AieIsa::get();
   return op.op < isa.ops.size() ? isa.ops[op.op].mnemonic : "";
 }
 
@@ -240,9 +238,9 @@ std::string print_aie_kernel(const AieKernel& k) {
 
 bool assemble_op(const std::string& text, AieOp& out) {
   std::vector<isa::Diagnostic> diags;
-  ia::AieProgram prog;
+  AieProgram prog;
   try {
-    prog = ia::assemble_core(text + "\n", "op", 1, diags);
+    prog = assemble_core(text + "\n", "op", 1, diags);
   } catch (const std::exception&) {
     return false;
   }
@@ -254,4 +252,4 @@ bool assemble_op(const std::string& text, AieOp& out) {
   return true;
 }
 
-}  // namespace tlmcraft::agent::search::aie
+}  // namespace tlmcraft::isa::aie_ml

@@ -1,14 +1,11 @@
-#include "agent/search/aie_analysis.h"
+#include "isa/aie_ml/def_use.h"
 
 #include <algorithm>
 
 #include "isa/aie_ml/isa_tables.h"
 #include "isa/aie_ml/op_codes.h"
 
-namespace tlmcraft::agent::search::aie {
-
-namespace ia = isa::aie_ml;
-using ia::RegClass;
+namespace tlmcraft::isa::aie_ml {
 
 namespace {
 
@@ -27,7 +24,7 @@ void add(std::vector<int>& v, const std::vector<int>& units) {
 
 // The assembler's storage unit ids of x and bm registers (coarser than ours).
 bool is_coarse_vector_unit(uint16_t u) {
-  const std::string n = ia::unit_name(u);
+  const std::string n = unit_name(u);
   return (n.size() > 1 && n[0] == 'x' && std::isdigit(static_cast<unsigned char>(n[1]))) || n.rfind("bm", 0) == 0;
 }
 
@@ -43,7 +40,7 @@ std::vector<int> register_units(RegClass cls, int num) {
     case RegClass::CM: return {kAccQuarter + 4 * num, kAccQuarter + 4 * num + 1, kAccQuarter + 4 * num + 2, kAccQuarter + 4 * num + 3};
     default: {
       std::vector<int> out;
-      for (uint16_t u : ia::storage_units(cls, num)) out.push_back(u);
+      for (uint16_t u : storage_units(cls, num)) out.push_back(u);
       return out;
     }
   }
@@ -52,12 +49,12 @@ std::vector<int> register_units(RegClass cls, int num) {
 std::string unit_label(int unit) {
   if (unit >= kAccQuarter) return "am" + std::to_string(unit - kAccQuarter);
   if (unit >= kVectorHalf) return "w" + std::to_string(unit - kVectorHalf);
-  return ia::unit_name(static_cast<uint16_t>(unit));
+  return unit_name(static_cast<uint16_t>(unit));
 }
 
 OpEffects effects_of(const AieOp& o) {
-  const ia::AieIsaDetails& d = ia::aie_isa_details();
-  const ia::SlotOp& op = o.op;
+  const AieIsaDetails& d = aie_isa_details();
+  const SlotOp& op = o.op;
   OpEffects e;
   // Scalar-side units, memory-operand pointer/modifier/dimension effects and implicit
   // registers from the assembler; vector views replaced by the finer units below.
@@ -65,10 +62,10 @@ OpEffects effects_of(const AieOp& o) {
     if (!is_coarse_vector_unit(u)) add(e.reads, {u});
   for (uint16_t u : op.writes)
     if (!is_coarse_vector_unit(u)) add(e.writes, {u});
-  const ia::OpExtra& ex = d.extra.at(op.op);
+  const OpExtra& ex = d.extra.at(op.op);
   for (int i = 0; i < op.n_operands; ++i) {
-    const ia::Operand& a = op.operands[static_cast<size_t>(i)];
-    if (a.kind != ia::Operand::Kind::Reg || !is_vector_class(a.cls)) continue;
+    const Operand& a = op.operands[static_cast<size_t>(i)];
+    if (a.kind != Operand::Kind::Reg || !is_vector_class(a.cls)) continue;
     const bool w = i < ex.dst;
     const bool r = !w || std::find(ex.rw.begin(), ex.rw.end(), i) != ex.rw.end();
     if (w) add(e.writes, register_units(a.cls, a.num));
@@ -76,23 +73,23 @@ OpEffects effects_of(const AieOp& o) {
   }
   e.bytes = ex.access_bytes;
   if (ex.access_bytes > 0) {
-    e.load = op.slot == ia::Slot::LoadA || op.slot == ia::Slot::LoadB;
-    e.store = op.slot == ia::Slot::Store;
+    e.load = op.slot == Slot::LoadA || op.slot == Slot::LoadB;
+    e.store = op.slot == Slot::Store;
   }
-  switch (ia::Code(op.code)) {
-    case ia::Code::ACQ: case ia::Code::ACQ_EQ: case ia::Code::REL: e.lock = true; break;
-    case ia::Code::J: case ia::Code::JL: case ia::Code::JZ: case ia::Code::JNZ: case ia::Code::JNZD:
-    case ia::Code::RET: e.control = true; break;
-    case ia::Code::DONE: e.halt = true; break;
-    case ia::Code::NOP: e.nop = true; break;
+  switch (Code(op.code)) {
+    case Code::ACQ: case Code::ACQ_EQ: case Code::REL: e.lock = true; break;
+    case Code::J: case Code::JL: case Code::JZ: case Code::JNZ: case Code::JNZD:
+    case Code::RET: e.control = true; break;
+    case Code::DONE: e.halt = true; break;
+    case Code::NOP: e.nop = true; break;
     default: break;
   }
-  e.latency = ia::AieIsa::get().latency_of(op);
+  e.latency = AieIsa::get().latency_of(op);
   return e;
 }
 
 PointerTracker::PointerTracker(const PointerRanges* entry_ranges) : ranges(entry_ranges) {
-  for (int p = 0; p < ia::kPointerRegs; ++p) {
+  for (int p = 0; p < kPointerRegs; ++p) {
     base[static_cast<size_t>(p)] = next_base++;
     offset[static_cast<size_t>(p)] = 0;
   }
@@ -100,13 +97,13 @@ PointerTracker::PointerTracker(const PointerRanges* entry_ranges) : ranges(entry
 
 MemRef PointerTracker::access(const AieOp& o, const OpEffects& e) {
   MemRef m;
-  const ia::SlotOp& op = o.op;
-  const ia::Operand* mem = nullptr;
+  const SlotOp& op = o.op;
+  const Operand* mem = nullptr;
   for (int i = 0; i < op.n_operands; ++i)
-    if (op.operands[static_cast<size_t>(i)].kind == ia::Operand::Kind::Mem) mem = &op.operands[static_cast<size_t>(i)];
+    if (op.operands[static_cast<size_t>(i)].kind == Operand::Kind::Mem) mem = &op.operands[static_cast<size_t>(i)];
   int updated = -1;  // pointer this op post-modifies by an immediate
   if (mem) {
-    const ia::MemOperand& mo = mem->mem;
+    const MemOperand& mo = mem->mem;
     const size_t p = mo.pointer;
     if ((e.load || e.store) && e.bytes > 0) {
       m.valid = true;
@@ -114,8 +111,8 @@ MemRef PointerTracker::access(const AieOp& o, const OpEffects& e) {
       m.bytes = e.bytes;
       m.base = base[p];
       m.offset = offset[p];
-      if (mo.mode == ia::MemOperand::Mode::OffsetImm) m.offset += mo.imm;
-      if (mo.mode == ia::MemOperand::Mode::OffsetMod) m.base = -1;  // modifier value unknown here
+      if (mo.mode == MemOperand::Mode::OffsetImm) m.offset += mo.imm;
+      if (mo.mode == MemOperand::Mode::OffsetMod) m.base = -1;  // modifier value unknown here
       // Bases 0..7 are the pointers' values at block entry.
       if (ranges && m.base == static_cast<int>(p)) {
         const auto r = ranges->find(static_cast<int>(p));
@@ -128,14 +125,14 @@ MemRef PointerTracker::access(const AieOp& o, const OpEffects& e) {
         }
       }
     }
-    if (mo.mode == ia::MemOperand::Mode::PostImm) {
+    if (mo.mode == MemOperand::Mode::PostImm) {
       offset[p] += mo.imm;
       updated = mo.pointer;
     }
   }
   // Any other write of a pointer gives it a fresh, unknown value.
   for (int u : e.writes)
-    for (int p = 0; p < ia::kPointerRegs; ++p)
+    for (int p = 0; p < kPointerRegs; ++p)
       if (p != updated && register_units(RegClass::P, p)[0] == u) {
         base[static_cast<size_t>(p)] = next_base++;
         offset[static_cast<size_t>(p)] = 0;
@@ -214,4 +211,4 @@ bool bundle_sequence(const AieLine& bundle, std::vector<size_t>& order) {
   return true;
 }
 
-}  // namespace tlmcraft::agent::search::aie
+}  // namespace tlmcraft::isa::aie_ml

@@ -1,4 +1,4 @@
-#include "agent/search/aie_values.h"
+#include "isa/aie_ml/pointer_values.h"
 
 #include <algorithm>
 #include <map>
@@ -7,10 +7,7 @@
 
 #include "isa/aie_ml/op_codes.h"
 
-namespace tlmcraft::agent::search::aie {
-
-namespace ia = isa::aie_ml;
-using ia::RegClass;
+namespace tlmcraft::isa::aie_ml {
 
 namespace {
 
@@ -20,14 +17,14 @@ constexpr size_t kMaxValues = 16;  // a larger set becomes "unknown"
 using State = std::map<int, std::set<int64_t>>;
 
 int64_t wrap(int unit, int64_t v) {
-  for (int p = 0; p < ia::kPointerRegs; ++p)
+  for (int p = 0; p < kPointerRegs; ++p)
     if (register_units(RegClass::P, p)[0] == unit) return v & 0xFFFFF;  // 20-bit pointers
   return v & 0xFFFFFFFF;
 }
 
-std::optional<std::set<int64_t>> value_of(const State& s, const ia::Operand& o) {
-  if (o.kind == ia::Operand::Kind::Imm) return std::set<int64_t>{o.imm};
-  if (o.kind != ia::Operand::Kind::Reg) return std::nullopt;
+std::optional<std::set<int64_t>> value_of(const State& s, const Operand& o) {
+  if (o.kind == Operand::Kind::Imm) return std::set<int64_t>{o.imm};
+  if (o.kind != Operand::Kind::Reg) return std::nullopt;
   const std::vector<int> u = register_units(o.cls, o.num);
   if (u.size() != 1) return std::nullopt;
   const auto it = s.find(u[0]);
@@ -40,14 +37,14 @@ void transfer(const AieLine& bundle, State& state) {
   const State before = state;
   std::map<int, std::optional<std::set<int64_t>>> results;
   for (const auto& o : bundle.ops) {
-    const ia::SlotOp& op = o.op;
+    const SlotOp& op = o.op;
     const OpEffects fx = effects_of(o);
     for (int u : fx.writes) results[u] = std::nullopt;
-    const auto code = ia::Code(op.code);
+    const auto code = Code(op.code);
     // Pointer post-modify by an immediate: p + imm.
     for (int i = 0; i < op.n_operands; ++i) {
-      const ia::Operand& a = op.operands[static_cast<size_t>(i)];
-      if (a.kind != ia::Operand::Kind::Mem || a.mem.mode != ia::MemOperand::Mode::PostImm) continue;
+      const Operand& a = op.operands[static_cast<size_t>(i)];
+      if (a.kind != Operand::Kind::Mem || a.mem.mode != MemOperand::Mode::PostImm) continue;
       const int u = register_units(RegClass::P, a.mem.pointer)[0];
       const auto it = before.find(u);
       if (it == before.end()) continue;
@@ -55,15 +52,15 @@ void transfer(const AieLine& bundle, State& state) {
       for (int64_t x : it->second) v.insert(wrap(u, x + a.mem.imm));
       results[u] = v;
     }
-    if (op.n_operands < 2 || op.operands[0].kind != ia::Operand::Kind::Reg) continue;
+    if (op.n_operands < 2 || op.operands[0].kind != Operand::Kind::Reg) continue;
     const std::vector<int> du = register_units(op.operands[0].cls, op.operands[0].num);
     if (du.size() != 1) continue;
     const int d = du[0];
     std::optional<std::set<int64_t>> v;
-    if (code == ia::Code::MOV || code == ia::Code::MOVX || code == ia::Code::MOVXM) {
-      if (op.operands[1].kind != ia::Operand::Kind::Label) v = value_of(before, op.operands[1]);
-    } else if (op.n_operands == 3 && (code == ia::Code::ADD || code == ia::Code::SUB || code == ia::Code::XOR ||
-                                      code == ia::Code::AND || code == ia::Code::OR || code == ia::Code::MUL)) {
+    if (code == Code::MOV || code == Code::MOVX || code == Code::MOVXM) {
+      if (op.operands[1].kind != Operand::Kind::Label) v = value_of(before, op.operands[1]);
+    } else if (op.n_operands == 3 && (code == Code::ADD || code == Code::SUB || code == Code::XOR ||
+                                      code == Code::AND || code == Code::OR || code == Code::MUL)) {
       const auto a = value_of(before, op.operands[1]), b = value_of(before, op.operands[2]);
       if (a && b && a->size() * b->size() <= kMaxValues) {
         std::set<int64_t> r;
@@ -71,11 +68,11 @@ void transfer(const AieLine& bundle, State& state) {
           for (int64_t y : *b) {
             int64_t z = 0;
             switch (code) {
-              case ia::Code::ADD: z = static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y)); break;
-              case ia::Code::SUB: z = static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y)); break;
-              case ia::Code::XOR: z = x ^ y; break;
-              case ia::Code::AND: z = x & y; break;
-              case ia::Code::OR: z = x | y; break;
+              case Code::ADD: z = static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y)); break;
+              case Code::SUB: z = static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y)); break;
+              case Code::XOR: z = x ^ y; break;
+              case Code::AND: z = x & y; break;
+              case Code::OR: z = x | y; break;
               default: z = static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y) & 0xFFFFFFFFu); break;
             }
             r.insert(wrap(d, z));
@@ -132,8 +129,8 @@ std::map<int, int64_t> body_increments(const std::vector<const AieLine*>& body, 
       const OpEffects fx = effects_of(o);
       int post = -1;
       for (int i = 0; i < o.op.n_operands; ++i) {
-        const ia::Operand& a = o.op.operands[static_cast<size_t>(i)];
-        if (a.kind == ia::Operand::Kind::Mem && a.mem.mode == ia::MemOperand::Mode::PostImm) {
+        const Operand& a = o.op.operands[static_cast<size_t>(i)];
+        if (a.kind == Operand::Kind::Mem && a.mem.mode == MemOperand::Mode::PostImm) {
           post = register_units(RegClass::P, a.mem.pointer)[0];
           inc[post] += a.mem.imm;
         }
@@ -212,9 +209,9 @@ std::vector<PointerRanges> block_pointer_ranges(const AieTile& tile, const TileS
     bool falls_through = true;
     std::vector<size_t> succ;
     for (const auto& o : line.ops) {
-      const auto code = ia::Code(o.op.code);
-      if (code == ia::Code::J || code == ia::Code::RET || code == ia::Code::DONE) falls_through = false;
-      if (code == ia::Code::RET || code == ia::Code::JL) return out;  // calls: not analysed
+      const auto code = Code(o.op.code);
+      if (code == Code::J || code == Code::RET || code == Code::DONE) falls_through = false;
+      if (code == Code::RET || code == Code::JL) return out;  // calls: not analysed
       const std::string l = label_operand(o);
       if (!l.empty() && effects_of(o).control) {
         const auto t = target.find(l);
@@ -253,7 +250,7 @@ std::vector<PointerRanges> block_pointer_ranges(const AieTile& tile, const TileS
       inc = body_increments(body, written);
       loop_ok = single;
     }
-    for (int p = 0; p < ia::kPointerRegs; ++p) {
+    for (int p = 0; p < kPointerRegs; ++p) {
       const int u = register_units(RegClass::P, p)[0];
       const auto it = in[first]->find(u);
       if (it == in[first]->end() || it->second.empty()) continue;
@@ -274,4 +271,4 @@ std::vector<PointerRanges> block_pointer_ranges(const AieTile& tile, const TileS
   return out;
 }
 
-}  // namespace tlmcraft::agent::search::aie
+}  // namespace tlmcraft::isa::aie_ml

@@ -1,4 +1,4 @@
-// Def/use of AIE-ML slot operations for the search agent's scheduler, derived from the ISA
+// Def/use of AIE-ML slot operations for the bundle scheduler, derived from the ISA
 // YAML's operand roles (dst = leading operands written, rw = operands read and written,
 // access = memory bytes) as the assembler decoded them, at the granularity of the
 // smallest register view: every 256-bit half of a vector register x (w views) and every
@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "agent/search/aie_kernel.h"
+#include "isa/aie_ml/program_text.h"
 
-namespace tlmcraft::agent::search::aie {
+namespace tlmcraft::isa::aie_ml {
 
 // The ops of one bundle as a sequence with the bundle's meaning: an op that reads what
 // another op of the bundle writes comes first (it saw the old value); two writers keep
@@ -31,7 +31,7 @@ namespace tlmcraft::agent::search::aie {
 bool bundle_sequence(const AieLine& bundle, std::vector<size_t>& order);
 
 // Register units: ids of the smallest views (see above); unit_label(id) names one.
-std::vector<int> register_units(isa::aie_ml::RegClass cls, int num);
+std::vector<int> register_units(RegClass cls, int num);
 std::string unit_label(int unit);
 
 struct OpEffects {
@@ -59,20 +59,19 @@ struct MemRef {
 };
 
 // The values a pointer can hold at a block's entry over every execution of the block
-// (aie_values.h): pointer number -> [lo, hi] inclusive; absent: unknown.
+// (pointer_values.h): pointer number -> [lo, hi] inclusive; absent: unknown.
 using PointerRanges = std::map<int, std::pair<int64_t, int64_t>>;
 
 // Pointer values inside one block: fresh bases at entry, immediate post-modifies add up.
 struct PointerTracker {
-  std::array<int, isa::aie_ml::kPointerRegs> base{};
-  std::array<int64_t, isa::aie_ml::kPointerRegs> offset{};
+  std::array<int, kPointerRegs> base{};
+  std::array<int64_t, kPointerRegs> offset{};
   int next_base = 0;
   const PointerRanges* ranges = nullptr;  // entry values, for accesses through an unchanged base
   explicit PointerTracker(const PointerRanges* entry_ranges = nullptr);
   // The address of op's access (if any), then op's pointer updates applied.
   MemRef access(const AieOp& op, const OpEffects& e);
 };
-
 
 bool may_overlap(const MemRef& a, const MemRef& b);
 
@@ -90,4 +89,4 @@ Order order_between(const OpInfo& a, const OpInfo& b);
 // op's latency.
 bool waits_for(const OpInfo& a, const OpInfo& b);
 
-}  // namespace tlmcraft::agent::search::aie
+}  // namespace tlmcraft::isa::aie_ml

@@ -10,12 +10,12 @@
 #pragma once
 #include <vector>
 
-#include "agent/search/aie_analysis.h"
-#include "agent/search/aie_structure.h"
+#include "isa/aie_ml/def_use.h"
+#include "isa/aie_ml/control_flow.h"
 
-namespace tlmcraft::agent::search::aie {
+namespace tlmcraft::isa::aie_ml {
 
 // One entry per TileStructure::blocks (empty map when nothing is known).
 std::vector<PointerRanges> block_pointer_ranges(const AieTile& tile, const TileStructure& structure);
 
-}  // namespace tlmcraft::agent::search::aie
+}  // namespace tlmcraft::isa::aie_ml

@@ -1,5 +1,5 @@
-// The control structure of one AIE-ML core program as the search transformations need
-// it: which labels are branch targets (block starts) and which only name the last bundle
+// The control structure of one AIE-ML core program as the bundle scheduler and the search
+// agent's transformations need it: which labels are branch targets (block starts) and which only name the last bundle
 // of a zero-overhead loop (`MOVXM le, name`), the basic blocks, and the zero-overhead
 // loops (start and end labels, the constant trip count written to lc before the loop).
 #pragma once
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "agent/search/aie_kernel.h"
+#include "isa/aie_ml/program_text.h"
 
-namespace tlmcraft::agent::search::aie {
+namespace tlmcraft::isa::aie_ml {
 
 struct Block {
   std::vector<size_t> lines;    // indices into AieTile::lines (labels, comments, bundles)
@@ -47,4 +47,4 @@ bool liveness(const AieTile& tile, const TileStructure& structure, const std::ve
 // The label an operation names (its last operand), "" if it has none.
 std::string label_operand(const AieOp& op);
 
-}  // namespace tlmcraft::agent::search::aie
+}  // namespace tlmcraft::isa::aie_ml

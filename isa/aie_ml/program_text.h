@@ -1,4 +1,5 @@
-// An AIE-ML kernel file as the search agent edits it: the `.tile` core programs as lines
+// An AIE-ML kernel file as the program analysis (def_use.h, control_flow.h, bundle
+// scheduling) and the search agent's transformations edit it: the `.tile` core programs as lines
 // (bundles of slot operations, labels, comment lines), each operation assembled by the
 // real core assembler (isa/aie_ml) so its operands and slot are known, and the
 // `.movement` section kept verbatim. Printing gives a file the platform accepts: one
@@ -9,11 +10,11 @@
 
 #include "isa/aie_ml/aie_core.h"
 
-namespace tlmcraft::agent::search::aie {
+namespace tlmcraft::isa::aie_ml {
 
 struct AieOp {
   std::string text;              // the operation as written, trimmed ("VLDA w0, [p0], #32")
-  isa::aie_ml::SlotOp op;        // assembled (slot, operands, storage units)
+  SlotOp op;        // assembled (slot, operands, storage units)
   std::string mnemonic() const;  // upper-case YAML mnemonic
 };
 
@@ -48,4 +49,4 @@ std::string print_bundle(const AieLine& bundle);  // the text of one bundle line
 // the other load unit); labels resolve to 0. False when it does not assemble.
 bool assemble_op(const std::string& text, AieOp& out);
 
-}  // namespace tlmcraft::agent::search::aie
+}  // namespace tlmcraft::isa::aie_ml

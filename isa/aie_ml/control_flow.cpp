@@ -1,25 +1,23 @@
-#include "agent/search/aie_structure.h"
+#include "isa/aie_ml/control_flow.h"
 
 #include <map>
 #include <set>
 
-#include "agent/search/aie_analysis.h"
+#include "isa/aie_ml/def_use.h"
 #include "isa/aie_ml/op_codes.h"
 
-namespace tlmcraft::agent::search::aie {
-
-namespace ia = isa::aie_ml;
+namespace tlmcraft::isa::aie_ml {
 
 namespace {
 
 bool is_move(const AieOp& op) {
-  const auto c = ia::Code(op.op.code);
-  return c == ia::Code::MOV || c == ia::Code::MOVX || c == ia::Code::MOVXM;
+  const auto c = Code(op.op.code);
+  return c == Code::MOV || c == Code::MOVX || c == Code::MOVXM;
 }
 
-ia::RegClass dest_class(const AieOp& op) {
-  return op.op.n_operands > 0 && op.op.operands[0].kind == ia::Operand::Kind::Reg ? op.op.operands[0].cls
-                                                                                  : ia::RegClass::None;
+RegClass dest_class(const AieOp& op) {
+  return op.op.n_operands > 0 && op.op.operands[0].kind == Operand::Kind::Reg ? op.op.operands[0].cls
+                                                                                  : RegClass::None;
 }
 
 }  // namespace
@@ -27,7 +25,7 @@ ia::RegClass dest_class(const AieOp& op) {
 std::string label_operand(const AieOp& op) {
   bool has = false;
   for (int i = 0; i < op.op.n_operands; ++i)
-    has = has || op.op.operands[static_cast<size_t>(i)].kind == ia::Operand::Kind::Label;
+    has = has || op.op.operands[static_cast<size_t>(i)].kind == Operand::Kind::Label;
   if (!has) return "";
   const size_t comma = op.text.find_last_of(",");
   size_t b = comma == std::string::npos ? op.text.find_first_of(" \t") : comma + 1;
@@ -46,19 +44,19 @@ bool analyse_structure(const AieTile& tile, TileStructure& out, std::string& why
     if (l.kind != AieLine::Kind::Bundle) continue;
     for (const auto& op : l.ops) {
       const std::string label = label_operand(op);
-      const auto code = ia::Code(op.op.code);
-      const ia::RegClass dst = dest_class(op);
-      if (is_move(op) && (dst == ia::RegClass::LS || dst == ia::RegClass::LE) && label.empty()) {
+      const auto code = Code(op.op.code);
+      const RegClass dst = dest_class(op);
+      if (is_move(op) && (dst == RegClass::LS || dst == RegClass::LE) && label.empty()) {
         why = "line " + std::to_string(l.source_line) + ": '" + op.text +
               "' sets a loop register from a number or register (bundle indices change when bundles merge)";
         return false;
       }
-      if ((code == ia::Code::J || code == ia::Code::JL) && label.empty()) {
+      if ((code == Code::J || code == Code::JL) && label.empty()) {
         why = "line " + std::to_string(l.source_line) + ": indirect jump '" + op.text + "'";
         return false;
       }
       if (label.empty()) continue;
-      if (is_move(op) && dst == ia::RegClass::LE) le_refs.insert(label);
+      if (is_move(op) && dst == RegClass::LE) le_refs.insert(label);
       else other_refs.insert(label);
     }
   }
@@ -118,11 +116,11 @@ bool analyse_structure(const AieTile& tile, TileStructure& out, std::string& why
     const AieLine& l = tile.lines[i];
     if (l.kind != AieLine::Kind::Bundle) continue;
     for (const auto& op : l.ops) {
-      const ia::RegClass dst = dest_class(op);
-      if (is_move(op) && dst == ia::RegClass::LS) last_ls = label_operand(op);
-      if (is_move(op) && dst == ia::RegClass::LC)
-        lc_writes.emplace_back(i, op.op.operands[1].kind == ia::Operand::Kind::Imm ? op.op.operands[1].imm : 0);
-      if (!(is_move(op) && dst == ia::RegClass::LE)) continue;
+      const RegClass dst = dest_class(op);
+      if (is_move(op) && dst == RegClass::LS) last_ls = label_operand(op);
+      if (is_move(op) && dst == RegClass::LC)
+        lc_writes.emplace_back(i, op.op.operands[1].kind == Operand::Kind::Imm ? op.op.operands[1].imm : 0);
+      if (!(is_move(op) && dst == RegClass::LE)) continue;
       const std::string end = label_operand(op);
       if (last_ls.empty() || !label_line.count(last_ls) || !label_line.count(end)) continue;
       ZeroOverheadLoop loop;
@@ -166,9 +164,9 @@ bool liveness(const AieTile& tile, const TileStructure& s, const std::vector<siz
   for (size_t b = 0; b < n; ++b) {
     bool falls = true;
     for (const auto& o : tile.lines[bundle_lines[b]].ops) {
-      const auto code = ia::Code(o.op.code);
-      if (code == ia::Code::JL || code == ia::Code::RET) return false;
-      if (code == ia::Code::J || code == ia::Code::DONE) falls = false;
+      const auto code = Code(o.op.code);
+      if (code == Code::JL || code == Code::RET) return false;
+      if (code == Code::J || code == Code::DONE) falls = false;
       const OpEffects fx = effects_of(o);
       reads[b].insert(fx.reads.begin(), fx.reads.end());
       writes[b].insert(fx.writes.begin(), fx.writes.end());
@@ -206,4 +204,4 @@ bool liveness(const AieTile& tile, const TileStructure& s, const std::vector<siz
   return true;
 }
 
-}  // namespace tlmcraft::agent::search::aie
+}  // namespace tlmcraft::isa::aie_ml

@@ -1,6 +1,6 @@
 // Bundle compaction of AIE-ML core programs: what a VLIW compiler's scheduler does, on the
 // kernel text. Each basic block is list-scheduled: its operations are placed, in program
-// order, at the earliest cycle their ordering constraints allow (aie_analysis.h: RAW and
+// order, at the earliest cycle their ordering constraints allow (def_use.h: RAW and
 // WAW on any register unit and a store before an access it may overlap need a later
 // bundle; WAR and a load before a store it may overlap may share the bundle, since a
 // bundle reads all registers before any slot writes and its loads read before its
@@ -21,9 +21,9 @@
 #pragma once
 #include <string>
 
-#include "agent/search/aie_kernel.h"
+#include "isa/aie_ml/program_text.h"
 
-namespace tlmcraft::agent::search::aie {
+namespace tlmcraft::isa::aie_ml {
 
 struct CompactStats {
   int blocks_changed = 0;
@@ -41,4 +41,4 @@ bool compact(AieKernel& kernel, CompactStats* stats = nullptr, bool critical_pat
 // with the loop's trip count when it is a constant (`MOVXM lc, N`), the slowest tile.
 double estimate_cycles(const AieKernel& kernel);
 
-}  // namespace tlmcraft::agent::search::aie
+}  // namespace tlmcraft::isa::aie_ml

@@ -1,17 +1,15 @@
-#include "agent/search/aie_schedule.h"
+#include "isa/aie_ml/bundle_schedule.h"
 
 #include <algorithm>
 #include <array>
 #include <map>
 #include <set>
 
-#include "agent/search/aie_analysis.h"
-#include "agent/search/aie_structure.h"
-#include "agent/search/aie_values.h"
+#include "isa/aie_ml/def_use.h"
+#include "isa/aie_ml/control_flow.h"
+#include "isa/aie_ml/pointer_values.h"
 
-namespace tlmcraft::agent::search::aie {
-
-namespace ia = isa::aie_ml;
+namespace tlmcraft::isa::aie_ml {
 
 namespace {
 
@@ -98,7 +96,7 @@ bool schedule_block(const std::vector<const AieLine*>& bundles, const PointerRan
       const int wait = waits_for(seq[i], seq[j]) ? static_cast<int>(seq[i].fx.latency) : 0;
       preds[j].push_back({i, o == Order::Later ? std::max(1, wait) : wait});
     }
-  std::map<int, std::array<bool, ia::kSlotCount>> busy;
+  std::map<int, std::array<bool, kSlotCount>> busy;
   std::vector<int> t(n, 0);
   std::vector<AieOp> chosen(n);
   auto lower_bound = [&](size_t j) {
@@ -304,4 +302,4 @@ double estimate_cycles(const AieKernel& kernel) {
   return worst;
 }
 
-}  // namespace tlmcraft::agent::search::aie
+}  // namespace tlmcraft::isa::aie_ml

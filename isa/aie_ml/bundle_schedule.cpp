@@ -4,6 +4,7 @@
 #include <array>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "isa/aie_ml/def_use.h"
 #include "isa/aie_ml/control_flow.h"
@@ -53,8 +54,9 @@ struct Placed {
 };
 
 // Schedules one block's bundles; false when the block cannot be analysed (left alone).
-bool schedule_block(const std::vector<const AieLine*>& bundles, const PointerRanges& ranges, bool critical_path_first,
-                    std::vector<Placed>& placed) {
+bool schedule_block(const std::vector<const AieLine*>& bundles, const PointerRanges& ranges,
+                    const ScheduleOptions& options, std::vector<Placed>& placed) {
+  const bool critical_path_first = options.critical_path_first;
   std::vector<OpInfo> seq;
   std::vector<std::string> comments;
   PointerTracker pointers(&ranges);
@@ -69,6 +71,9 @@ bool schedule_block(const std::vector<const AieLine*>& bundles, const PointerRan
     if (lock && mem) return false;  // relies on the lock being granted before the access
     for (auto& info : ordered) {
       info.mem = pointers.access(*info.op, info.fx);
+      if (info.mem.valid && std::find(options.disjoint_pointers.begin(), options.disjoint_pointers.end(),
+                                      info.mem.pointer) != options.disjoint_pointers.end())
+        info.mem.buffer = info.mem.pointer;
       if (info.fx.nop) continue;
       seq.push_back(info);
       comments.push_back(b->comment);
@@ -83,7 +88,9 @@ bool schedule_block(const std::vector<const AieLine*>& bundles, const PointerRan
     }
   // Ordering constraints as edges: t[j] >= t[i] + delay. An ordered pair also waits for
   // the producer's latency (a stall otherwise), even where only a coarse register
-  // overlaps; unordered pairs may go either way.
+  // overlaps; unordered pairs may go either way, except that a write of the x / bm
+  // register an earlier op reads through another view stays at or after that read (the
+  // read would otherwise stall for it).
   struct Edge {
     size_t from;
     int delay;
@@ -92,8 +99,11 @@ bool schedule_block(const std::vector<const AieLine*>& bundles, const PointerRan
   for (size_t j = 0; j < n; ++j)
     for (size_t i = 0; i < j; ++i) {
       const Order o = order_between(seq[i], seq[j]);
-      if (o == Order::Free) continue;
-      const int wait = waits_for(seq[i], seq[j]) ? static_cast<int>(seq[i].fx.latency) : 0;
+      if (o == Order::Free) {
+        if (interlock_hazard(seq[i], seq[j])) preds[j].push_back({i, 0});
+        continue;
+      }
+      const int wait = wait_cycles(seq[i], seq[j]);
       preds[j].push_back({i, o == Order::Later ? std::max(1, wait) : wait});
     }
   std::map<int, std::array<bool, kSlotCount>> busy;
@@ -196,6 +206,8 @@ std::vector<AieLine> emit_block(const std::vector<Placed>& placed) {
 }  // namespace
 
 bool compact(AieKernel& kernel, CompactStats* stats, bool critical_path_first) {
+  ScheduleOptions options;
+  options.critical_path_first = critical_path_first;
   CompactStats local;
   CompactStats& st = stats ? *stats : local;
   bool changed = false;
@@ -214,7 +226,7 @@ bool compact(AieKernel& kernel, CompactStats* stats, bool critical_path_first) {
       for (size_t i : block.lines)
         if (tile.lines[i].kind == AieLine::Kind::Bundle) bundles.push_back(&tile.lines[i]);
       std::vector<Placed> placed;
-      if (bundles.empty() || !schedule_block(bundles, ranges[bi], critical_path_first, placed)) {
+      if (bundles.empty() || !schedule_block(bundles, ranges[bi], options, placed)) {
         for (size_t i : block.lines) lines.push_back(tile.lines[i]);
         st.bundles_before += static_cast<int>(bundles.size());
         st.bundles_after += static_cast<int>(bundles.size());
@@ -253,6 +265,64 @@ bool compact(AieKernel& kernel, CompactStats* stats, bool critical_path_first) {
   return changed;
 }
 
+std::vector<std::string> schedule_bundles(const std::vector<std::string>& ops, const ScheduleOptions& options) {
+  auto fail = [](size_t entry, const std::string& why) {
+    throw std::invalid_argument("schedule_bundles: op " + std::to_string(entry + 1) + ": " + why);
+  };
+  std::string text;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].find('\n') != std::string::npos) fail(i, "one op or bundle per entry (it contains a line break)");
+    const size_t first = ops[i].find_first_not_of(" \t");
+    if (first != std::string::npos && ops[i][first] == '.') fail(i, "'" + ops[i] + "' is a directive, not an op");
+    text += ops[i] + "\n";
+  }
+  // Labels the segment's branches name lie outside it: define them after its end so the
+  // ops assemble (their bundle index is irrelevant to scheduling).
+  std::vector<Diagnostic> diags;
+  try {
+    assemble_core(text, "ops", 1, diags);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(std::string("schedule_bundles: ") + e.what());
+  }
+  std::string outside;
+  for (const auto& d : diags)
+    if (d.severity == Severity::Error && d.message.rfind("undefined label", 0) == 0 &&
+        outside.find("\n" + d.token + ":\n") == std::string::npos)
+      outside += "\n" + d.token + ":\n";
+  AieKernel kernel;
+  std::string error;
+  if (!parse_aie_kernel(text + outside, kernel, error)) {
+    const size_t line = error.rfind("line ", 0) == 0 ? std::stoul(error.substr(5)) : 0;
+    if (line >= 1 && line <= ops.size()) fail(line - 1, "'" + ops[line - 1] + "': " + error.substr(error.find(':') + 2));
+    throw std::invalid_argument("schedule_bundles: " + error);
+  }
+  std::vector<const AieLine*> bundles;
+  for (const AieLine& l : kernel.tiles.front().lines) {
+    const size_t entry = l.source_line - 1;
+    if (entry >= ops.size()) break;  // the outside labels
+    if (l.kind == AieLine::Kind::Label) fail(entry, "a label ('" + l.label + "') in straight-line code");
+    if (l.kind != AieLine::Kind::Bundle) continue;
+    for (const AieOp& op : l.ops) {
+      const OpEffects fx = effects_of(op);
+      if ((fx.control || fx.halt) && entry + 1 < ops.size())
+        fail(entry, "'" + op.text + "' ends the code: only the last op may branch or halt");
+      if (fx.lock)
+        for (const AieOp& other : l.ops) {
+          const OpEffects ofx = effects_of(other);
+          if (ofx.load || ofx.store) fail(entry, "a lock request shares the bundle with a memory access");
+        }
+    }
+    std::vector<size_t> order;
+    if (!bundle_sequence(l, order)) fail(entry, "two ops of the bundle each read what the other writes");
+    bundles.push_back(&l);
+  }
+  std::vector<Placed> placed;
+  if (bundles.empty() || !schedule_block(bundles, PointerRanges{}, options, placed)) return {};
+  std::vector<std::string> out;
+  for (const AieLine& l : emit_block(placed)) out.push_back(print_bundle(l));
+  return out;
+}
+
 double estimate_cycles(const AieKernel& kernel) {
   double worst = 0;
   for (const auto& tile : kernel.tiles) {
@@ -278,13 +348,12 @@ double estimate_cycles(const AieKernel& kernel) {
       auto pass = [&]() {
         for (const AieLine* b : bundles) {
           int issue = time + 1;
-          // The platform's scoreboard: storage units (whole x / bm), the op's latency.
+          // The platform's scoreboard: storage units (whole x / bm), the op's latency (the
+          // AGU's for a pointer post-modify).
           for (const auto& o : b->ops)
             for (uint16_t u : o.op.reads) issue = std::max(issue, ready.count(u) ? ready[u] : 0);
-          for (const auto& o : b->ops) {
-            const int lat = std::max<int>(1, static_cast<int>(effects_of(o).latency));
-            for (uint16_t u : o.op.writes) ready[u] = issue + lat;
-          }
+          for (const auto& o : b->ops)
+            for (uint16_t u : o.op.writes) ready[u] = issue + std::max<int>(1, static_cast<int>(result_latency(o, u)));
           time = issue;
         }
       };

@@ -20,6 +20,7 @@
 // with a memory access (that block left unchanged).
 #pragma once
 #include <string>
+#include <vector>
 
 #include "isa/aie_ml/program_text.h"
 
@@ -35,6 +36,33 @@ struct CompactStats {
 // placed in program order; critical_path_first schedules cycle by cycle, the ready ops
 // with the longest latency-weighted path to the block's end first.
 bool compact(AieKernel& kernel, CompactStats* stats = nullptr, bool critical_path_first = false);
+
+// What a generator tells the scheduler beyond the code itself.
+struct ScheduleOptions {
+  // false: each op, in program order, at the earliest cycle with a free slot; true: cycle
+  // by cycle, the ready ops with the longest latency-weighted path to the end first (what
+  // software-pipelined loop bodies and interleaved chains need).
+  bool critical_path_first = false;
+  // Pointer numbers (p0..p7) whose accesses address disjoint buffers throughout the code:
+  // an access through one of them never overlaps an access through another of them, so
+  // loads and stores through different ones may be reordered (accesses through one
+  // pointer are still compared by their offsets). The caller's promise: the scheduler
+  // cannot check it when pointers are set from registers.
+  std::vector<int> disjoint_pointers;
+};
+
+// Schedules straight-line code or a loop body for a generator: `ops` are slot operations
+// in program order, one per entry ("VLDA w0, [p0, #0]"), optionally with a trailing
+// comment ("; ..."); an entry may also be a bundle ("a ;; b", its atomic reads kept).
+// Returns the bundle lines, issue order, one per cycle that issues something (no
+// indentation; ops in slot order, the ops' comments joined after ';'). The rules are
+// compact()'s (register and memory dependences, result latencies, slot variants), on one
+// block with no pointer values known. A branch or DONE may only be the last entry; it
+// goes into the last bundle. A zero-overhead loop body's last bundle is the last line.
+// Throws std::invalid_argument naming the op (1-based) and the cause for ops that do
+// not assemble, labels, directives, a branch before the end, a lock sharing a bundle
+// with a memory access, or a bundle whose reads cannot be ordered.
+std::vector<std::string> schedule_bundles(const std::vector<std::string>& ops, const ScheduleOptions& options = {});
 
 // Static cycle estimate: each block's issue cycles under the interlocked model (one
 // bundle per cycle, a bundle waits for the registers it reads), loop bodies counted

@@ -142,6 +142,7 @@ MemRef PointerTracker::access(const AieOp& o, const OpEffects& e) {
 
 bool may_overlap(const MemRef& a, const MemRef& b) {
   if (!a.valid || !b.valid) return false;
+  if (a.buffer >= 0 && b.buffer >= 0 && a.buffer != b.buffer) return false;
   if (a.base >= 0 && a.base == b.base)
     return a.offset < b.offset + static_cast<int64_t>(b.bytes) && b.offset < a.offset + static_cast<int64_t>(a.bytes);
   if (a.ranged && b.ranged) return a.lo < b.hi && b.lo < a.hi;
@@ -156,9 +157,48 @@ bool meet(const std::vector<int>& a, const std::vector<int>& b) {
 }
 }  // namespace
 
-bool waits_for(const OpInfo& a, const OpInfo& b) {
+namespace {
+
+// The storage units an access's address generation writes: the pointer of a post-modify
+// and the dimension counters of 2-D / 3-D addressing.
+bool is_address_update(const SlotOp& op, uint16_t unit) {
+  for (int i = 0; i < op.n_operands; ++i) {
+    const Operand& o = op.operands[static_cast<size_t>(i)];
+    if (o.kind != Operand::Kind::Mem) continue;
+    const MemOperand::Mode m = o.mem.mode;
+    if (m != MemOperand::Mode::PostImm && m != MemOperand::Mode::PostMod && m != MemOperand::Mode::Post2D &&
+        m != MemOperand::Mode::Post3D)
+      continue;
+    std::vector<uint16_t> units = storage_units(RegClass::P, o.mem.pointer);
+    if (m == MemOperand::Mode::Post2D || m == MemOperand::Mode::Post3D)
+      for (uint16_t u : storage_units(RegClass::DC, o.mem.reg)) units.push_back(u);
+    if (m == MemOperand::Mode::Post3D)
+      for (uint16_t u : storage_units(RegClass::DC, o.mem.reg2)) units.push_back(u);
+    if (std::find(units.begin(), units.end(), unit) != units.end()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+uint32_t result_latency(const AieOp& op, uint16_t unit) {
+  const AieIsa& isa = AieIsa::get();
+  if (is_address_update(op.op, unit)) return isa.latency.at("agu");
+  return isa.latency_of(op.op);
+}
+
+int wait_cycles(const OpInfo& a, const OpInfo& b) {
+  int wait = 0;
   for (uint16_t w : a.op->op.writes)
-    if (std::find(b.op->op.reads.begin(), b.op->op.reads.end(), w) != b.op->op.reads.end()) return true;
+    if (std::find(b.op->op.reads.begin(), b.op->op.reads.end(), w) != b.op->op.reads.end())
+      wait = std::max(wait, static_cast<int>(result_latency(*a.op, w)));
+  return wait;
+}
+
+bool interlock_hazard(const OpInfo& a, const OpInfo& b) {
+  if (a.fx.nop || b.fx.nop) return false;
+  for (uint16_t w : b.op->op.writes)
+    if (std::find(a.op->op.reads.begin(), a.op->op.reads.end(), w) != a.op->op.reads.end()) return true;
   return false;
 }
 

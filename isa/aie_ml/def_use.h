@@ -11,7 +11,8 @@
 // block entry or after an unknown update = a fresh base, immediates added to it); two
 // accesses are provably apart only when they share a base and their byte ranges do not
 // meet, or when each pointer's whole range over the block is known and disjoint
-// (PointerRanges). Everything else may alias.
+// (PointerRanges), or when the caller declared their pointers' buffers disjoint
+// (MemRef::buffer). Everything else may alias.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -56,6 +57,10 @@ struct MemRef {
   // Absolute byte range the access may touch (known when the pointer's range is known).
   bool ranged = false;
   int64_t lo = 0, hi = 0;        // [lo, hi)
+  // A buffer the caller declared apart from every other declared buffer (the scheduler's
+  // disjoint_pointers option: the pointer number); -1: none. Accesses in two different
+  // declared buffers never overlap, whatever their addresses.
+  int buffer = -1;
 };
 
 // The values a pointer can hold at a block's entry over every execution of the block
@@ -83,10 +88,17 @@ struct OpInfo {
   MemRef mem;
 };
 Order order_between(const OpInfo& a, const OpInfo& b);
-// True when b must wait for a's result latency on the platform: its scoreboard tracks
-// whole x / bm registers (the assembler's storage units), so reading w1 waits for a
-// write of w0, and every result of an op (a load's pointer post-modify too) has the
-// op's latency.
-bool waits_for(const OpInfo& a, const OpInfo& b);
+// The cycles b, issued after a, waits for a's results on the platform (0: none): its
+// scoreboard tracks whole x / bm registers (the assembler's storage units), so reading w1
+// waits for a write of w0; a result has the op's latency, except the pointer post-modify
+// and dimension counters of a memory access, which come from the AGU (`agu` latency).
+int wait_cycles(const OpInfo& a, const OpInfo& b);
+// Latency of one result of op: the AGU's for its address updates, else the op's.
+uint32_t result_latency(const AieOp& op, uint16_t storage_unit);
+// True when b, a later op, writes a storage unit a reads through another register view
+// (a writes nothing b's semantics need, e.g. a reads w0, b writes w1): placing b before a
+// would make a wait for b's result on the platform, so a scheduler keeps b at a's cycle
+// or later.
+bool interlock_hazard(const OpInfo& a, const OpInfo& b);
 
 }  // namespace tlmcraft::isa::aie_ml

@@ -37,7 +37,7 @@
 //     the q row; per group of up to 16 rows, 1/z for all of them at once (Newton
 //     reciprocal, fp_steps.h, one lane per row), then o = (O_hi + O_lo)(1/z) with three
 //     products; o_hi = bf16(o), o_lo = bf16(o - o_hi).
-// Straight code is packed into bundles by a list scheduler (Scheduler below); the score
+// Straight code is packed into bundles by the shared list scheduler (Segment below); the score
 // and P V loops are software-pipelined by hand (next step's loads after this step's
 // last reads). Loops over key blocks, rows and heads are counted (JNZD) or zero-overhead
 // loops, so the program fits the 1024-bundle program memory (at most 736 bundles for the
@@ -53,6 +53,7 @@
 #include <string>
 #include <vector>
 
+#include "isa/aie_ml/bundle_schedule.h"
 #include "tasks/baselines/aie_ml/block_loop.h"
 #include "tasks/baselines/aie_ml/fp_steps.h"
 #include "tasks/baselines/aie_ml/movement_text.h"
@@ -112,336 +113,54 @@ std::string addr(uint32_t a) { return std::to_string(kOwn + a); }
 std::string lock(int id) { return std::to_string(48 + id); }
 std::string num(int64_t v) { return std::to_string(v); }
 
-// ---------------------------------------------------------------------------------------
-// A list scheduler for straight-line code: slot ops in program order are packed into
-// bundles (one op per slot) by their register and memory dependences, longest latency
-// path first. Only speed depends on it: the platform interlocks every latency, so the
-// latencies below (isa/aie_ml/aie_ml.yaml's table) are estimates, while the dependences
-// (read after write, write after read, write after write on every register view, loads
-// against stores) keep program semantics.
-enum Slot { kLda, kLdb, kSt, kAlu, kVec, kMv, kSlots };
-
-bool starts(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
-
-int slot_of(const std::string& mn) {
-  if (starts(mn, "VLDA") || starts(mn, "LDA") || mn == "PADDA") return kLda;
-  if (mn == "VLDB" || mn == "PADDB") return kLdb;
-  if (starts(mn, "VST") || starts(mn, "ST.") || mn == "ST" || mn == "PADDS") return kSt;
-  if (mn == "MOV" || mn == "MOVX" || mn == "MOVXM" || mn == "VMOV") return kMv;
-  if (mn[0] == 'V') return kVec;
-  return kAlu;
-}
-
-int latency_of(const std::string& mn) {
-  if (starts(mn, "VLDA") || starts(mn, "LDA") || mn == "VLDB") return 7;
-  if (starts(mn, "VMUL") || starts(mn, "VMAC") || starts(mn, "VMSC")) return 6;
-  if (starts(mn, "VADD.ACC") || starts(mn, "VSUB.ACC") || mn == "VADD.F" || mn == "VSUB.F") return 3;
-  if (starts(mn, "VCONV") || starts(mn, "VSRS") || starts(mn, "VUPS")) return 4;
-  if (mn == "MUL") return 2;
-  if (mn[0] == 'V') return 2;  // valu, vshuffle, vmov
-  return 1;
-}
-
-// The registers a register name covers: 256-bit w and am views (x, y, bm, cm are pairs
-// and quads of them); scalar-side registers as they are.
-std::vector<std::string> units_of(const std::string& reg) {
-  size_t i = 0;
-  while (i < reg.size() && std::isalpha(static_cast<unsigned char>(reg[i]))) ++i;
-  const std::string cls = reg.substr(0, i), idx = reg.substr(i);
-  if (cls.empty() || idx.empty() || idx.size() > 3 || idx.find_first_not_of("0123456789") != std::string::npos) return {};
-  const int n = std::stoi(idx);
-  auto run = [](const char* c, int first, int count) {
-    std::vector<std::string> u;
-    for (int k = 0; k < count; ++k) u.push_back(c + num(first + k));
-    return u;
-  };
-  if (cls == "w" || cls == "am") return {reg};
-  if (cls == "x") return run("w", 2 * n, 2);
-  if (cls == "y") return run("w", 4 * n, 4);
-  if (cls == "bm") return run("am", 2 * n, 2);
-  if (cls == "cm") return run("am", 4 * n, 4);
-  if (cls == "r" || cls == "p" || cls == "m" || cls == "s" || cls == "dn" || cls == "dj" || cls == "dc") return {reg};
-  return {};
-}
-
-// The platform's interlock granularity: a 512-bit x register or bm accumulator (writing
-// w1 delays readers of w0 too).
-std::string interlock_unit(const std::string& u) {
-  if (u.size() > 1 && u[0] == 'w') return "x" + num(std::stoi(u.substr(1)) / 2);
-  if (u.size() > 2 && u[0] == 'a' && u[1] == 'm') return "bm" + num(std::stoi(u.substr(2)) / 2);
-  return u;
-}
-
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
-  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
-}
-
-struct SchedOp {
-  std::string text, comment;
-  int slot = kAlu, latency = 1;
-  bool any_agu = false;  // a pointer update (PADDA / PADDB / PADDS): any free load/store slot
-  // A memory access: through mem_ptr at mem_off .. mem_off + mem_bytes (mem_known: the
-  // offset is an immediate).
-  std::string mem_ptr;
-  bool mem_store = false, mem_known = true;
-  int64_t mem_off = 0, mem_bytes = 0;
-  std::vector<std::string> reads, writes;
-};
-
-SchedOp analyse(const std::string& text, const std::string& comment) {
-  SchedOp o;
-  o.text = trim(text);
-  o.comment = comment;
-  const size_t sp = o.text.find(' ');
-  std::string mn = o.text.substr(0, sp);
-  for (char& c : mn) c = char(std::toupper(static_cast<unsigned char>(c)));
-  o.slot = slot_of(mn);
-  o.latency = latency_of(mn);
-  o.any_agu = mn == "PADDA" || mn == "PADDB" || mn == "PADDS";
-  std::vector<std::string> operands;
-  if (sp != std::string::npos) {
-    std::string cur;
-    int depth = 0;
-    for (char c : o.text.substr(sp + 1)) {
-      if (c == '[') ++depth;
-      if (c == ']') --depth;
-      if (c == ',' && depth == 0) {
-        operands.push_back(trim(cur));
-        cur.clear();
-      } else {
-        cur += c;
-      }
-    }
-    operands.push_back(trim(cur));
-  }
-  const bool store = o.slot == kSt && mn != "PADDS";
-  const bool load = (o.slot == kLda || o.slot == kLdb) && !starts(mn, "PADD");
-  bool first_reg = true;
-  auto add = [](std::vector<std::string>& v, const std::vector<std::string>& u) { v.insert(v.end(), u.begin(), u.end()); };
-  for (size_t k = 0; k < operands.size(); ++k) {
-    const std::string& x = operands[k];
-    if (!x.empty() && x[0] == '[') {
-      // [pN], [pN, #imm], [pN, mK]; a following #imm / mK / dK operand post-modifies pN.
-      std::string inner = x.substr(1, x.find(']') - 1);
-      std::string ptr = trim(inner.substr(0, inner.find(',')));
-      add(o.reads, units_of(ptr));
-      if (inner.find(',') != std::string::npos) add(o.reads, units_of(trim(inner.substr(inner.find(',') + 1))));
-      if (k + 1 < operands.size()) add(o.writes, units_of(ptr));
-      continue;
-    }
-    const std::vector<std::string> u = units_of(x);
-    if (u.empty()) continue;
-    if (first_reg && !store && o.slot != kAlu) {
-      add(o.writes, u);
-      if (starts(mn, "VINSERT")) add(o.reads, u);
-    } else if (first_reg && o.slot == kAlu && mn != "ACQ" && mn != "REL" && !starts(mn, "J")) {
-      add(o.writes, u);
-    } else {
-      add(o.reads, u);
-    }
-    first_reg = false;
-  }
-  // Memory: the base pointer, and the byte range when the offset is an immediate.
-  if (load || store) {
-    const size_t br = o.text.find('['), close = o.text.find(']', br);
-    const std::string inner = o.text.substr(br + 1, close - br - 1);
-    const size_t comma = inner.find(',');
-    o.mem_ptr = trim(inner.substr(0, comma));
-    o.mem_store = store;
-    o.mem_bytes = mn[0] == 'V' ? 32 : mn.find("16") != std::string::npos ? 2 : mn.find("8") != std::string::npos ? 1 : 4;
-    if (comma == std::string::npos) {
-      o.mem_off = 0;
-    } else {
-      const std::string off = trim(inner.substr(comma + 1));
-      o.mem_known = !off.empty() && off[0] == '#';
-      if (o.mem_known) o.mem_off = std::stoll(off.substr(1));
-    }
-  }
-  return o;
-}
-
-class Scheduler {
+// Straight-line segments and loop bodies, collected as slot-op text and packed into
+// bundles by the shared AIE-ML list scheduler (isa/aie_ml/bundle_schedule.h, critical
+// path first). Within every segment this file emits, accesses through different pointer
+// registers address different buffers (q / k / v parts, K^T, the row scratch, the
+// tables), which the scheduler is told; a segment ends where that would not hold.
+class Segment {
  public:
+  // One slot op or a pre-formed bundle ("a ;; b").
   void op(const std::string& bundle, const std::string& comment = "") {
-    // A pre-formed bundle is split into its slot ops (they are scheduled separately).
-    size_t at = 0;
-    bool first = true;
-    while (true) {
-      const size_t next = bundle.find(";;", at);
-      const std::string part = trim(bundle.substr(at, next == std::string::npos ? std::string::npos : next - at));
-      if (!part.empty() && part != "NOP") ops_.push_back(analyse(part, first ? comment : ""));
-      first = false;
-      if (next == std::string::npos) break;
-      at = next + 2;
-    }
+    ops_.push_back(comment.empty() ? bundle : bundle + "    ; " + comment);
   }
-  // Straight-line KernelText output (fp_steps.h helpers): one op per line, comments dropped.
+  // Straight-line KernelText output (fp_steps.h helpers), one bundle per line.
   void absorb(const std::string& text) {
     std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-      std::string code = line;
-      // A comment starts with a single ';' (";;" separates slot ops).
-      for (size_t i = 0; i < code.size(); ++i)
-        if (code[i] == ';') {
-          if (i + 1 < code.size() && code[i + 1] == ';') {
-            ++i;
-            continue;
-          }
-          code = code.substr(0, i);
-          break;
-        }
-      code = trim(code);
-      if (code.empty()) continue;
-      if (code.back() == ':') throw std::logic_error("split attention scheduler: a label in straight-line code");
-      op(code);
-    }
+    for (std::string line; std::getline(in, line);) ops_.push_back(line);
   }
-  // Emits the bundles; `tail_alu` (a branch) joins the last bundle when its alu slot is free
-  // (it must not touch the scheduled ops' registers); `loop_end` closes an open loop.
-  void emit(KernelText& t, const std::string& tail_alu = "", bool loop_end = false) {
-    const size_t n = ops_.size();
-    std::vector<std::vector<std::pair<size_t, int>>> preds(n);  // (pred, min distance)
-    std::map<std::string, size_t> last_write;
-    std::map<std::string, std::vector<size_t>> readers;
-    // Memory: two accesses through one pointer, one of them a store, are ordered unless
-    // the pointer did not change between them and their immediate-offset ranges are
-    // disjoint. Within one scheduled segment, accesses through different pointer
-    // registers never overlap (true of every segment this file schedules).
-    std::map<std::string, int> version;
-    std::vector<int> op_version(n, 0);
-    for (size_t j = 0; j < n; ++j) {
-      const SchedOp& b = ops_[j];
-      if (!b.mem_ptr.empty()) {
-        op_version[j] = version[b.mem_ptr];
-        for (size_t i = 0; i < j; ++i) {
-          const SchedOp& a = ops_[i];
-          if (a.mem_ptr != b.mem_ptr || (!a.mem_store && !b.mem_store)) continue;
-          const bool apart = op_version[i] == op_version[j] && a.mem_known && b.mem_known &&
-                             (a.mem_off + a.mem_bytes <= b.mem_off || b.mem_off + b.mem_bytes <= a.mem_off);
-          if (!apart) preds[j].push_back({i, a.mem_store ? (b.mem_store ? 1 : a.latency) : 0});
-        }
-      }
-      for (const auto& u : b.writes)
-        if (u.size() > 1 && u[0] == 'p' && std::isdigit(static_cast<unsigned char>(u[1]))) ++version[u];
-    }
-    // Register dependences on 256-bit views (program semantics), plus the interlock's: a
-    // reader waits for the latest write to any part of its x / bm register, and a write
-    // stays after every earlier read of its x / bm register (else that read would wait
-    // for it). Two writes to different halves may share a bundle.
-    std::map<std::string, size_t> last_interlock_write;
-    std::map<std::string, std::vector<size_t>> interlock_readers;
-    for (size_t j = 0; j < n; ++j) {
-      for (const auto& u : ops_[j].reads) {
-        const auto w = last_write.find(u);
-        if (w != last_write.end()) preds[j].push_back({w->second, ops_[w->second].latency});
-        const auto c = last_interlock_write.find(interlock_unit(u));
-        if (c != last_interlock_write.end()) preds[j].push_back({c->second, ops_[c->second].latency});
-      }
-      for (const auto& u : ops_[j].writes)
-        for (size_t r : interlock_readers[interlock_unit(u)])
-          if (r != j) preds[j].push_back({r, 0});
-      for (const auto& u : ops_[j].writes) {
-        const auto w = last_write.find(u);
-        if (w != last_write.end()) preds[j].push_back({w->second, 1});
-        for (size_t r : readers[u])
-          if (r != j) preds[j].push_back({r, 0});
-      }
-      for (const auto& u : ops_[j].reads) {
-        readers[u].push_back(j);
-        interlock_readers[interlock_unit(u)].push_back(j);
-      }
-      for (const auto& u : ops_[j].writes) {
-        last_write[u] = j;
-        last_interlock_write[interlock_unit(u)] = j;
-        readers[u].clear();
-      }
-    }
-    std::vector<int> height(n, 0);
-    std::vector<std::vector<std::pair<size_t, int>>> succs(n);
-    for (size_t j = 0; j < n; ++j)
-      for (auto [p, d] : preds[j]) succs[p].push_back({j, d});
-    for (size_t i = n; i-- > 0;) {
-      height[i] = ops_[i].latency;
-      for (auto [s, d] : succs[i]) height[i] = std::max(height[i], d + height[s]);
-    }
-    std::vector<long> cycle(n, -1);
-    std::vector<std::vector<size_t>> bundles;
-    size_t placed = 0;
-    for (long c = 0; placed < n; ++c) {
-      std::vector<size_t> in_bundle;
-      bool used[kSlots] = {};
-      bool progress = true;
-      while (progress) {
-        progress = false;
-        size_t best = n;
-        for (size_t j = 0; j < n; ++j) {
-          if (cycle[j] >= 0) continue;
-          if (ops_[j].any_agu) {
-            for (int sl : {kSt, kLdb, kLda})
-              if (!used[sl]) {
-                ops_[j].slot = sl;
-                break;
-              }
-          }
-          if (used[ops_[j].slot]) continue;
-          bool ready = true;
-          for (auto [p, d] : preds[j])
-            if (cycle[p] < 0 || cycle[p] + d > c) {
-              ready = false;
-              break;
-            }
-          if (ready && (best == n || height[j] > height[best])) best = j;
-        }
-        if (best < n) {
-          if (ops_[best].any_agu) ops_[best].text.replace(0, 5, ops_[best].slot == kLda ? "PADDA" : ops_[best].slot == kLdb ? "PADDB" : "PADDS");
-          cycle[best] = c;
-          used[ops_[best].slot] = true;
-          in_bundle.push_back(best);
-          ++placed;
-          progress = true;
-        }
-      }
-      if (!in_bundle.empty()) bundles.push_back(in_bundle);
-    }
+  // Emits the bundles; `tail` (a branch) goes into the last bundle; `loop_end` closes an
+  // open zero-overhead loop with it.
+  void emit(KernelText& t, const std::string& tail = "", bool loop_end = false) {
+    if (!tail.empty()) ops_.push_back(tail);
+    isa::aie_ml::ScheduleOptions options;
+    options.critical_path_first = true;
+    for (int p = 0; p < isa::aie_ml::kPointerRegs; ++p) options.disjoint_pointers.push_back(p);
+    const std::vector<std::string> bundles = isa::aie_ml::schedule_bundles(ops_, options);
     for (size_t b = 0; b < bundles.size(); ++b) {
-      std::vector<size_t>& ops = bundles[b];
-      std::sort(ops.begin(), ops.end(), [&](size_t a, size_t c) { return ops_[a].slot < ops_[c].slot; });
-      std::string text, comment;
-      bool alu_used = false;
-      for (size_t j : ops) {
-        text += (text.empty() ? "" : " ;; ") + ops_[j].text;
-        if (!ops_[j].comment.empty()) comment += (comment.empty() ? "" : "; ") + ops_[j].comment;
-        alu_used = alu_used || ops_[j].slot == kAlu;
-      }
-      const bool last = b + 1 == bundles.size();
-      if (last && !tail_alu.empty() && !alu_used) text += " ;; " + tail_alu;
-      if (last && loop_end)
-        t.loop_last(text, comment);
+      if (loop_end && b + 1 == bundles.size())
+        t.loop_last(bundles[b]);
       else
-        t.op(text, comment);
-      if (last && !tail_alu.empty() && alu_used) t.op(tail_alu);
+        t.op(bundles[b]);
     }
-    if (bundles.empty() && !tail_alu.empty()) t.op(tail_alu);
     ops_.clear();
   }
 
  private:
-  std::vector<SchedOp> ops_;
+  std::vector<std::string> ops_;
 };
 
-// The fp_steps.h helpers write KernelText; these route their ops into a scheduler.
+// The fp_steps.h helpers write KernelText; these route their ops into a segment.
 template <typename F>
-void via_text(Scheduler& s, F&& emit) {
+void via_text(Segment& s, F&& emit) {
   KernelText k;
   emit(k);
   s.absorb(k.str());
 }
-void split(Scheduler& s, const std::string& a, const std::string& hi, const std::string& lo, const std::string& tmp) {
+void split(Segment& s, const std::string& a, const std::string& hi, const std::string& lo, const std::string& tmp) {
   via_text(s, [&](KernelText& k) { split(k, a, hi, lo, tmp); });
 }
-void mul_split(Scheduler& s, const std::string& dst, const std::string& ah, const std::string& al, const std::string& bh,
+void mul_split(Segment& s, const std::string& dst, const std::string& ah, const std::string& al, const std::string& bh,
                const std::string& bl) {
   via_text(s, [&](KernelText& k) { mul_split(k, dst, ah, al, bh, bl); });
 }
@@ -473,7 +192,7 @@ struct ExpChain {
 };
 constexpr ExpChain kChains[4] = {{1, 3, 10}, {4, 5, 11}, {6, 7, 10}, {8, 9, 11}};
 
-void exp_block(Scheduler& s, int c, int64_t sp) {
+void exp_block(Segment& s, int c, int64_t sp) {
   const ExpChain& r = kChains[c];
   const std::string A = bm(r.a), B = bm(r.b), pe = "p" + num(3 + c), lo = num(2 * sp);
   const std::string fh = w(4 * c), ph = w(4 * c + 1), fl = w(4 * c + 2), pl = w(4 * c + 3);
@@ -532,7 +251,7 @@ void exp_block(Scheduler& s, int c, int64_t sp) {
 // p5): each row's hi and lo are loaded twice into an x register, multiplied by cos, then
 // rotated in place (VSHIFT by 8 lanes) and multiplied by sin'. cos and sin' of both rows
 // share x2 and x3.
-void rope_row_pair_d16(Scheduler& t) {
+void rope_row_pair_d16(Segment& t) {
   t.op("VLDA w4, [p4, #0]", "cos, two rows");
   t.op("VLDB w5, [p4, #32]");
   t.op("VLDA w6, [p5, #0]", "sin', two rows");
@@ -558,7 +277,7 @@ void rope_row_pair_d16(Scheduler& t) {
 }
 
 // d = 16, one row (hi at [p0], lo at [p1], cos at [p4], sin' at [p5]): for odd row counts.
-void rope_row_d16(Scheduler& t) {
+void rope_row_d16(Segment& t) {
   t.op("VLDA w4, [p4, #0]", "cos");
   t.op("VLDB w6, [p5, #0]", "sin'");
   t.op("VLDA w0, [p0, #0] ;; VLDB w1, [p0, #0]", "x_hi twice: x0 = x_hi : x_hi");
@@ -578,7 +297,7 @@ void rope_row_d16(Scheduler& t) {
 // halves a (columns 0..15) and b (16..31) are whole vectors, so rotate_half swaps them.
 // Row 0 uses x0..x3, bm0, bm1, bm4, bm5; row 1 x4..x7, bm2, bm3, bm6, bm7; the rotated
 // halves overwrite the row's input registers.
-void rope_row_d32(Scheduler& t, int j) {
+void rope_row_d32(Segment& t, int j) {
   const int in = j ? 12 : 0, cs = j ? 8 : 4, sn = j ? 10 : 6;
   const std::string ah = w(in), bh = w(in + 1), al = w(in + 2), bl = w(in + 3);
   const std::string ya = bm(j ? 2 : 0), yb = bm(j ? 3 : 1), ta = bm(j ? 6 : 4), tb = bm(j ? 7 : 5);
@@ -663,7 +382,7 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
   t.label("head");
   t.op("ACQ r26, 1", "the package's q rows have arrived");
   t.op("ACQ r28, 1", "its k and v too");
-  Scheduler sc;
+  Segment sc;
   if (rope) {
     // q rows use the table rows of their positions r * rows + i; k rows all of them.
     for (int part = 0; part < 2; ++part) {

@@ -17,7 +17,7 @@
 //
 // Core: a loop over blocks (acquire input full and output empty, compute, release);
 // inner loops handle two 16-lane vectors per iteration (two register "chains"), their
-// operations packed into bundles by a list scheduler (schedule() below).
+// operations packed into bundles by the shared AIE-ML list scheduler (schedule() below).
 //
 // Numerics (fp32 lanes; bf16 products are exact):
 //   sums of parts: fp32 adds in part order (the first part converted exactly);
@@ -42,6 +42,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "isa/aie_ml/bundle_schedule.h"
 #include "tasks/baselines/aie_ml/block_loop.h"
 #include "tasks/baselines/aie_ml/fp_steps.h"
 #include "tasks/baselines/aie_ml/movement_text.h"
@@ -288,154 +289,18 @@ Ops zip(const Ops& a, const Ops& b) {
   return z;
 }
 
-// ---- a list scheduler for loop bodies ----
+// ---- bundle packing ----
 // The core issues one bundle per cycle in order and stalls a bundle until the registers
-// it reads are ready (latencies: isa/aie_ml/aie_ml.yaml's latency classes). Packing the
-// body's operations into bundles by their dependences (a load, a store, a vector op and a
-// move per bundle; the critical path first) removes most of those stalls. Semantics are
-// those of the original order: a reader never shares a bundle with its producer (RAW),
-// a writer never precedes an earlier reader (WAR: the same bundle is fine, bundles read
-// before they write) or an earlier writer (WAW), and stores keep their order.
-struct SchedOp {
-  std::string text, mnemonic, rest;
-  enum Slot { Load, LoadA, Store, Vec, Move } slot = Vec;
-  std::vector<std::string> reads, writes;
-  int latency = 1;           // of the written vector/accumulator registers
-  int pointer_latency = 1;   // of a post-modified pointer (agu)
-};
-
-bool starts_with(const std::string& s, const std::string& p) { return s.compare(0, p.size(), p) == 0; }
-
-// Registers named in `text`, 512-bit x registers as their two 256-bit halves.
-std::vector<std::string> registers_in(const std::string& text) {
-  std::vector<std::string> regs;
-  size_t i = 0;
-  while (i < text.size()) {
-    if (std::isalpha(static_cast<unsigned char>(text[i])) && (i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1])))) {
-      size_t j = i;
-      while (j < text.size() && std::isalpha(static_cast<unsigned char>(text[j]))) ++j;
-      size_t k = j;
-      while (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k]))) ++k;
-      const std::string cls = text.substr(i, j - i), num = text.substr(j, k - j);
-      if (!num.empty() && (k == text.size() || !std::isalnum(static_cast<unsigned char>(text[k])))) {
-        if (cls == "x") {
-          regs.push_back("w" + std::to_string(2 * std::stoi(num)));
-          regs.push_back("w" + std::to_string(2 * std::stoi(num) + 1));
-        } else if (cls == "w" || cls == "bm" || cls == "p" || cls == "m" || cls == "r") {
-          regs.push_back(cls + num);
-        }
-      }
-      i = k;
-    } else {
-      ++i;
-    }
-  }
-  return regs;
-}
-
-SchedOp sched_op(const std::string& text) {
-  SchedOp o;
-  o.text = text;
-  const size_t sp = text.find(' ');
-  o.mnemonic = text.substr(0, sp);
-  o.rest = sp == std::string::npos ? "" : text.substr(sp + 1);
-  const size_t comma = o.rest.find(',');
-  const std::string first = o.rest.substr(0, comma), others = comma == std::string::npos ? "" : o.rest.substr(comma + 1);
-  const std::string& m = o.mnemonic;
-  const bool load = starts_with(m, "VLD"), store = starts_with(m, "VST");
-  if (load || store) {
-    // "[p, mK]" reads p and mK; "[p], #n" also writes p.
-    const size_t open = others.find('['), close = others.find(']');
-    const std::string inside = others.substr(open, close - open + 1);
-    for (const auto& r : registers_in(inside)) o.reads.push_back(r);
-    if (others.find(',', close) != std::string::npos) o.writes.push_back(registers_in(inside).front());
-    for (const auto& r : registers_in(first)) (load ? o.writes : o.reads).push_back(r);
-    o.slot = store ? SchedOp::Store : (m == "VLDA" || m == "VLDB") ? SchedOp::Load : SchedOp::LoadA;
-    o.latency = load ? 7 : 1;
-  } else {
-    o.writes = registers_in(first);
-    o.reads = registers_in(others);
-    if (m == "VMOV") o.slot = SchedOp::Move, o.latency = 2;
-    else if (starts_with(m, "VMUL") || starts_with(m, "VMAC")) o.latency = 6;
-    else if (starts_with(m, "VADD") || starts_with(m, "VSUB")) o.latency = 3;
-    else if (starts_with(m, "VCONV") || starts_with(m, "VUPS") || starts_with(m, "VSRS")) o.latency = 4;
-    else o.latency = 2;  // valu: VMAX, VCLR
-  }
-  return o;
-}
-
-// The body as bundles (";;"-joined ops), in issue order.
+// it reads are ready. Loop bodies and straight code are packed into bundles by the
+// shared AIE-ML list scheduler (isa/aie_ml/bundle_schedule.h: register and memory
+// dependences, the ISA's latencies, critical path first). Every pointer of a stage
+// addresses its own buffer (an input part, an output matrix, gamma), which the scheduler
+// is told so loads and stores through different pointers may pass each other.
 Ops schedule(const Ops& body) {
-  std::vector<SchedOp> ops;
-  for (const std::string& b : body) {
-    size_t at = 0;
-    while (true) {
-      const size_t sep = b.find(";;", at);
-      std::string one = b.substr(at, sep == std::string::npos ? std::string::npos : sep - at);
-      one.erase(0, one.find_first_not_of(' '));
-      one.erase(one.find_last_not_of(' ') + 1);
-      ops.push_back(sched_op(one));
-      if (sep == std::string::npos) break;
-      at = sep + 2;
-    }
-  }
-  const size_t n = ops.size();
-  // Dependences: pred[i] = (j, min distance in cycles).
-  std::vector<std::vector<std::pair<size_t, int>>> pred(n);
-  for (size_t i = 0; i < n; ++i) {
-    auto has = [](const std::vector<std::string>& v, const std::string& r) { return std::find(v.begin(), v.end(), r) != v.end(); };
-    for (size_t j = 0; j < i; ++j) {
-      int d = -1;
-      for (const auto& r : ops[i].reads)
-        if (has(ops[j].writes, r)) d = std::max(d, r[0] == 'p' ? ops[j].pointer_latency : ops[j].latency);
-      for (const auto& r : ops[i].writes) {
-        if (has(ops[j].reads, r)) d = std::max(d, 0);
-        if (has(ops[j].writes, r)) d = std::max(d, 1);
-      }
-      if (ops[i].slot == SchedOp::Store && ops[j].slot == SchedOp::Store) d = std::max(d, 1);
-      if (d >= 0) pred[i].push_back({j, d});
-    }
-  }
-  // Priority: the longest latency path from the op to the end of the body.
-  std::vector<int> height(n, 0);
-  for (size_t i = n; i-- > 0;)
-    for (const auto& [j, d] : pred[i]) height[j] = std::max(height[j], height[i] + d);
-  std::vector<long> issue(n, -1);
-  Ops bundles;
-  size_t done = 0;
-  for (long cycle = 0; done < n; ++cycle) {
-    std::vector<size_t> ready;
-    for (size_t i = 0; i < n; ++i) {
-      if (issue[i] >= 0) continue;
-      bool ok = true;
-      for (const auto& [j, d] : pred[i]) ok = ok && issue[j] >= 0 && issue[j] + d <= cycle;
-      if (ok) ready.push_back(i);
-    }
-    std::stable_sort(ready.begin(), ready.end(), [&](size_t a, size_t b) { return height[a] > height[b]; });
-    bool lda = false, ldb = false, st = false, vec = false, mv = false;
-    std::string bundle;
-    for (size_t i : ready) {
-      SchedOp& o = ops[i];
-      std::string text = o.text;
-      bool fits = false;
-      switch (o.slot) {
-        case SchedOp::LoadA: fits = !lda && (lda = true); break;
-        case SchedOp::Load:
-          if (!lda) fits = lda = true, text = "VLDA " + o.rest;
-          else if (!ldb) fits = ldb = true, text = "VLDB " + o.rest;
-          break;
-        case SchedOp::Store: fits = !st && (st = true); break;
-        case SchedOp::Vec: fits = !vec && (vec = true); break;
-        case SchedOp::Move: fits = !mv && (mv = true); break;
-      }
-      if (!fits) continue;
-      issue[i] = cycle;
-      ++done;
-      bundle += (bundle.empty() ? "" : " ;; ") + text;
-    }
-    if (!bundle.empty()) bundles.push_back(bundle);
-  }
-  return bundles;
+  isa::aie_ml::ScheduleOptions options;
+  options.critical_path_first = true;
+  for (int p = 0; p < isa::aie_ml::kPointerRegs; ++p) options.disjoint_pointers.push_back(p);
+  return isa::aie_ml::schedule_bundles(body, options);
 }
 
 // Writes `ops` as a zero-overhead loop of `count` iterations, packed into bundles.

@@ -1,10 +1,10 @@
 // Offset addressing: inside a basic block, a pointer that only moves by immediate
 // post-modifies (`VLDA w0, [p0], #32` then `VLDA w2, [p0], #32`) is rewritten so every
 // access uses an offset from the block-entry value (`[p0]`, `[p0, #32]`) and one pointer
-// update (`PADDA [p0], #64`) joins the block's last bundle. On the platform every result
-// of an op has the op's latency, a load's post-modified pointer too (7 cycles), so a
-// chain of post-modifying loads through one pointer waits 7 cycles per load; with
-// offsets the loads are independent and compaction can pair them.
+// update (`PADDA [p0], #64`) joins the block's last bundle. A chain of post-modifying
+// loads through one pointer waits for each previous update (the AGU's latency, one
+// cycle, on the platform), so the loads issue one per bundle at best; with offsets the
+// loads are independent and compaction can pair them.
 //
 // The rewritten region ends at the first bundle that uses the pointer outside an
 // address (MOV r, p / MOV p, r); the update then goes into a new bundle just before it.

@@ -272,34 +272,18 @@ std::vector<std::string> schedule_bundles(const std::vector<std::string>& ops, c
   std::string text;
   for (size_t i = 0; i < ops.size(); ++i) {
     if (ops[i].find('\n') != std::string::npos) fail(i, "one op or bundle per entry (it contains a line break)");
-    const size_t first = ops[i].find_first_not_of(" \t");
-    if (first != std::string::npos && ops[i][first] == '.') fail(i, "'" + ops[i] + "' is a directive, not an op");
     text += ops[i] + "\n";
   }
-  // Labels the segment's branches name lie outside it: define them after its end so the
-  // ops assemble (their bundle index is irrelevant to scheduling).
-  std::vector<Diagnostic> diags;
-  try {
-    assemble_core(text, "ops", 1, diags);
-  } catch (const std::exception& e) {
-    throw std::invalid_argument(std::string("schedule_bundles: ") + e.what());
-  }
-  std::string outside;
-  for (const auto& d : diags)
-    if (d.severity == Severity::Error && d.message.rfind("undefined label", 0) == 0 &&
-        outside.find("\n" + d.token + ":\n") == std::string::npos)
-      outside += "\n" + d.token + ":\n";
-  AieKernel kernel;
+  AieTile tile;
   std::string error;
-  if (!parse_aie_kernel(text + outside, kernel, error)) {
+  if (!parse_core_fragment(text, tile, error)) {
     const size_t line = error.rfind("line ", 0) == 0 ? std::stoul(error.substr(5)) : 0;
     if (line >= 1 && line <= ops.size()) fail(line - 1, "'" + ops[line - 1] + "': " + error.substr(error.find(':') + 2));
     throw std::invalid_argument("schedule_bundles: " + error);
   }
   std::vector<const AieLine*> bundles;
-  for (const AieLine& l : kernel.tiles.front().lines) {
+  for (const AieLine& l : tile.lines) {
     const size_t entry = l.source_line - 1;
-    if (entry >= ops.size()) break;  // the outside labels
     if (l.kind == AieLine::Kind::Label) fail(entry, "a label ('" + l.label + "') in straight-line code");
     if (l.kind != AieLine::Kind::Bundle) continue;
     for (const AieOp& op : l.ops) {

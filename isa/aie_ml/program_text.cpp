@@ -236,19 +236,59 @@ std::string print_aie_kernel(const AieKernel& k) {
   return out;
 }
 
-bool assemble_op(const std::string& text, AieOp& out) {
+namespace {
+
+// Definitions ("name:" lines) of the labels `text` names but does not define.
+std::string outside_label_lines(const std::string& text) {
   std::vector<isa::Diagnostic> diags;
-  AieProgram prog;
   try {
-    prog = assemble_core(text + "\n", "op", 1, diags);
+    assemble_core(text, "fragment", 1, diags);
   } catch (const std::exception&) {
-    return false;
+    return "";  // the real parse reports it
   }
+  std::string lines;
   for (const auto& d : diags)
-    if (d.severity == isa::Severity::Error) return false;
-  if (prog.bundles.size() != 1 || prog.bundles[0].ops.size() != 1) return false;
-  out.text = trim(text);
-  out.op = prog.bundles[0].ops[0];
+    if (d.severity == isa::Severity::Error && d.message.rfind("undefined label", 0) == 0 &&
+        lines.find("\n" + d.token + ":\n") == std::string::npos)
+      lines += "\n" + d.token + ":\n";
+  return lines;
+}
+
+}  // namespace
+
+bool parse_core_fragment(const std::string& text, AieTile& out, std::string& error) {
+  out = AieTile{};
+  std::vector<std::string> lines;
+  {
+    std::stringstream ss(text);
+    for (std::string l; std::getline(ss, l);) lines.push_back(l);
+  }
+  for (size_t i = 0; i < lines.size(); ++i)
+    if (!directive_of(lines[i]).empty()) {
+      error = "line " + std::to_string(i + 1) + ": '" + directive_of(lines[i]) + "' is a directive, not code";
+      return false;
+    }
+  std::string body = text;
+  if (!body.empty() && body.back() != '\n') body += "\n";
+  AieKernel kernel;
+  if (!parse_aie_kernel(body + outside_label_lines(body), kernel, error)) return false;
+  for (AieLine& l : kernel.tiles.front().lines)
+    if (l.source_line <= lines.size()) out.lines.push_back(std::move(l));
+  return true;
+}
+
+bool assemble_op(const std::string& text, AieOp& out) {
+  AieTile tile;
+  std::string error;
+  if (text.find('\n') != std::string::npos || !parse_core_fragment(text, tile, error)) return false;
+  const AieLine* bundle = nullptr;
+  for (const AieLine& l : tile.lines)
+    if (l.kind == AieLine::Kind::Bundle) {
+      if (bundle) return false;
+      bundle = &l;
+    }
+  if (!bundle || bundle->ops.size() != 1) return false;
+  out = bundle->ops[0];
   return true;
 }
 

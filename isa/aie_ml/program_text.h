@@ -45,8 +45,14 @@ bool parse_aie_kernel(const std::string& text, AieKernel& out, std::string& erro
 std::string print_aie_kernel(const AieKernel& kernel);
 std::string print_bundle(const AieLine& bundle);  // the text of one bundle line (no indent)
 
+// Parses a fragment of a core program (straight-line code, a loop body: no directives)
+// that may name labels it does not define (a branch out of it): those resolve past its
+// end and do not appear in `out`. Errors name the fragment's line and cause.
+bool parse_core_fragment(const std::string& text, AieTile& out, std::string& error);
+
 // Re-assembles one operation text (used after renaming registers or swapping a load to
-// the other load unit); labels resolve to 0. False when it does not assemble.
+// the other load unit); a label it names need not be defined. False when it does not
+// assemble.
 bool assemble_op(const std::string& text, AieOp& out);
 
 }  // namespace tlmcraft::isa::aie_ml

@@ -105,7 +105,7 @@ TEST(AieScheduleBundles, BadInputIsRefusedWithTheOpAndTheCause) {
   EXPECT_NE(error_of({"VLDX w0, [p0, #0]"}).find("op 1: 'VLDX w0, [p0, #0]'"), std::string::npos);
   EXPECT_NE(error_of({"JNZD r3, r3, top", "ADD r1, r1, r2"}).find("op 1: 'JNZD r3, r3, top' ends the code"),
             std::string::npos);
-  EXPECT_NE(error_of({".tile 0 0"}).find("op 1: '.tile 0 0' is a directive"), std::string::npos);
+  EXPECT_NE(error_of({".tile 0 0"}).find("op 1: '.tile 0 0': '.tile' is a directive"), std::string::npos);
   EXPECT_NE(error_of({"ADD r1, r1, r2\nADD r2, r2, r2"}).find("op 1: one op or bundle per entry"), std::string::npos);
   // A swap in one bundle (each op reads what the other writes) has no op order.
   EXPECT_NE(error_of({"VCLR x0", "MOV r1, r2 ;; ADD r2, r1, #0"}).find("op 2: two ops of the bundle each read"),

@@ -38,6 +38,27 @@ std::string compacted(const std::string& text, CompactStats* stats = nullptr) {
   return print_aie_kernel(k);
 }
 
+// ---- text ----------------------------------------------------------------------------
+
+TEST(AieProgramText, FragmentsMayBranchToLabelsOutsideThem) {
+  // A loop body's closing branch names the loop's label, which lies outside the fragment.
+  AieTile tile;
+  std::string error;
+  ASSERT_TRUE(parse_core_fragment("  ADD r1, r1, r2\n  JNZD r3, r3, top    ; next\n", tile, error)) << error;
+  ASSERT_EQ(tile.lines.size(), 2u);  // no line for the outside label
+  EXPECT_EQ(print_bundle(tile.lines[1]), "JNZD r3, r3, top    ; next");
+  EXPECT_EQ(label_operand(tile.lines[1].ops[0]), "top");
+  AieOp branch;
+  EXPECT_TRUE(assemble_op("JNZD r3, r3, top", branch));
+  EXPECT_EQ(branch.mnemonic(), "JNZD");
+  // Directives and ops that do not assemble are refused with the line.
+  EXPECT_FALSE(parse_core_fragment("  NOP\n.tile 0 0\n", tile, error));
+  EXPECT_EQ(error, "line 2: '.tile' is a directive, not code");
+  EXPECT_FALSE(parse_core_fragment("  NOP\n  VLDX w0, [p0]\n", tile, error));
+  EXPECT_EQ(error.rfind("line 2: ", 0), 0u) << error;
+  EXPECT_FALSE(assemble_op("ADD r1, r1, r2 ;; VCLR x0", branch));  // two ops
+}
+
 // ---- def/use ------------------------------------------------------------------------
 
 TEST(AieDefUse, VectorLoadWritesItsHalfAndThePointer) {

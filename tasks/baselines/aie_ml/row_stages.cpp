@@ -36,7 +36,6 @@
 #include "tasks/baselines/aie_ml/row_stages.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <functional>
 #include <sstream>

@@ -45,9 +45,7 @@
 #include "tasks/baselines/aie_ml/split_attention.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>

@@ -100,7 +100,7 @@ bool schedule_block(const std::vector<const AieLine*>& bundles, const PointerRan
     for (size_t i = 0; i < j; ++i) {
       const Order o = order_between(seq[i], seq[j]);
       if (o == Order::Free) {
-        if (interlock_hazard(seq[i], seq[j])) preds[j].push_back({i, 0});
+        if (options.keep_register_view_order && interlock_hazard(seq[i], seq[j])) preds[j].push_back({i, 0});
         continue;
       }
       const int wait = wait_cycles(seq[i], seq[j]);

@@ -298,6 +298,7 @@ Ops zip(const Ops& a, const Ops& b) {
 Ops schedule(const Ops& body) {
   isa::aie_ml::ScheduleOptions options;
   options.critical_path_first = true;
+  options.keep_register_view_order = true;
   for (int p = 0; p < isa::aie_ml::kPointerRegs; ++p) options.disjoint_pointers.push_back(p);
   return isa::aie_ml::schedule_bundles(body, options);
 }

@@ -133,6 +133,7 @@ class Segment {
     if (!tail.empty()) ops_.push_back(tail);
     isa::aie_ml::ScheduleOptions options;
     options.critical_path_first = true;
+    options.keep_register_view_order = true;
     for (int p = 0; p < isa::aie_ml::kPointerRegs; ++p) options.disjoint_pointers.push_back(p);
     const std::vector<std::string> bundles = isa::aie_ml::schedule_bundles(ops_, options);
     for (size_t b = 0; b < bundles.size(); ++b) {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <random>
 #include <set>
 
 #include "agent/search/aie_offsets.h"
@@ -107,19 +106,7 @@ std::vector<Candidate> generate_aie_candidates(const std::string& parent_text, c
     });
   }
 
-  // Best estimate first; equal estimates in a seeded order (deterministic per seed).
-  std::vector<uint64_t> key(out.size());
-  std::mt19937_64 rng(ctx.seed);
-  for (auto& k : key) k = rng();
-  std::vector<size_t> idx(out.size());
-  for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-  std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
-    if (out[a].estimate != out[b].estimate) return out[a].estimate < out[b].estimate;
-    return key[a] < key[b];
-  });
-  std::vector<Candidate> sorted;
-  for (size_t i : idx) sorted.push_back(std::move(out[i]));
-  return sorted;
+  return order_by_estimate(std::move(out), ctx.seed);
 }
 
 }  // namespace tlmcraft::agent::search::aie

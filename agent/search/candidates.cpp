@@ -132,18 +132,21 @@ std::vector<Candidate> generate_candidates(const std::string& parent_text, const
     return n > 0;
   });
 
-  // Best estimate first; equal estimates in a seeded order (deterministic per seed).
-  std::vector<uint64_t> key(out.size());
-  std::mt19937_64 rng(ctx.seed);
+  return order_by_estimate(std::move(out), ctx.seed);
+}
+
+std::vector<Candidate> order_by_estimate(std::vector<Candidate> candidates, uint64_t seed) {
+  std::vector<uint64_t> key(candidates.size());
+  std::mt19937_64 rng(seed);
   for (auto& k : key) k = rng();
-  std::vector<size_t> idx(out.size());
+  std::vector<size_t> idx(candidates.size());
   for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
   std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
-    if (out[a].estimate != out[b].estimate) return out[a].estimate < out[b].estimate;
+    if (candidates[a].estimate != candidates[b].estimate) return candidates[a].estimate < candidates[b].estimate;
     return key[a] < key[b];
   });
   std::vector<Candidate> sorted;
-  for (size_t i : idx) sorted.push_back(std::move(out[i]));
+  for (size_t i : idx) sorted.push_back(std::move(candidates[i]));
   return sorted;
 }
 

@@ -39,6 +39,10 @@ double estimate_cycles(const Block& code, const Arch& arch);
 // texts different from the parent's, best estimate first.
 std::vector<Candidate> generate_candidates(const std::string& parent, const SearchContext& context);
 
+// Best estimate first; equal estimates in an order drawn from `seed` (deterministic per
+// seed). Every platform's candidate generator ends with it.
+std::vector<Candidate> order_by_estimate(std::vector<Candidate> candidates, uint64_t seed);
+
 // One evaluated kernel.
 struct Evaluated {
   std::string text;

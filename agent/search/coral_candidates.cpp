@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <random>
 #include <set>
 
 #include "agent/search/coral_source.h"
@@ -67,18 +66,7 @@ std::vector<Candidate> generate_coral_candidates(const std::string& parent, cons
           [&](std::string& s, std::string& why) { return add_unroll_pragma(s, i, c, why); });
   }
 
-  std::vector<uint64_t> key(out.size());
-  std::mt19937_64 rng(ctx.seed);
-  for (auto& k : key) k = rng();
-  std::vector<size_t> idx(out.size());
-  for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-  std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
-    if (out[a].estimate != out[b].estimate) return out[a].estimate < out[b].estimate;
-    return key[a] < key[b];
-  });
-  std::vector<Candidate> sorted;
-  for (size_t i : idx) sorted.push_back(std::move(out[i]));
-  return sorted;
+  return order_by_estimate(std::move(out), ctx.seed);
 }
 
 }  // namespace tlmcraft::agent::search::coral

@@ -9,66 +9,14 @@
 
 #include "agent/providers.h"
 #include "agent/toolbox.h"
+#include "tests/agent/search/search_driver.h"
 
 namespace tlmcraft::agent {
 namespace {
 
-struct CoralRun {
-  nlohmann::json last_evaluation;  // run_evaluation's data just before submit
-  std::string submitted_code;      // the last write_code before submit
-  bool submitted = false;
-  int rounds = 0;
-  int evaluations = 0;
-};
-
-// A minimal driver (the real loop lives in agent/loop.*): every tool call of a turn in
-// order, each answered by a Tool message, until submit or a turn without tool calls.
-CoralRun drive(Provider& provider, Toolbox& tools, int budget) {
-  std::vector<Message> conversation;
-  Message intro;
-  intro.role = Role::User;
-  intro.content = "Optimise the kernel. Budget: " + std::to_string(budget) + " rounds.";
-  conversation.push_back(intro);
-  CoralRun out;
-  std::string code;
-  for (int round = 0; round < budget && !out.submitted; ++round) {
-    const Completion c = provider.complete(conversation, tools.specs());
-    conversation.push_back(c.message);
-    ++out.rounds;
-    if (c.message.tool_calls.empty()) break;
-    for (const auto& call : c.message.tool_calls) {
-      const ToolResult r = tools.call(call.name, call.arguments);
-      Message m;
-      m.role = Role::Tool;
-      m.tool_call_id = call.id;
-      m.tool_name = call.name;
-      m.content = r.text;
-      m.is_error = r.is_error;
-      m.data = r.data;
-      conversation.push_back(m);
-      if (call.name == "write_code") code = nlohmann::json::parse(call.arguments).value("code", "");
-      if (call.name == "run_evaluation") {
-        out.last_evaluation = r.data;
-        ++out.evaluations;
-      }
-      if (call.name == "submit" && !r.is_error) {
-        out.submitted = true;
-        out.submitted_code = code;
-      }
-    }
-  }
-  return out;
-}
-
-std::string temp_dir() {
-  char templ[] = "/tmp/tlmcraft-coral-search-test-XXXXXX";
-  const char* d = ::mkdtemp(templ);
-  return d ? d : "/tmp";
-}
-
 TEST(CoralSearchAgent, ImprovesReluC1WithACorrectCKernel) {
   ToolboxOptions to;
-  to.workspace_dir = temp_dir();
+  to.workspace_dir = test::search_workspace();
   to.workload = {"coral", "relu", "C1"};
   to.trials = 3;
   auto tools = make_toolbox(to);
@@ -78,7 +26,7 @@ TEST(CoralSearchAgent, ImprovesReluC1WithACorrectCKernel) {
   auto provider = make_search_provider(po);
   // Round 1 reads the task, round 2 evaluates the baseline and 4 candidates, round 3
   // writes, re-evaluates and submits the best one.
-  const CoralRun r = drive(*provider, *tools, 3);
+  const test::SearchRun r = test::drive_search(*provider, *tools, 3);
   ASSERT_TRUE(r.submitted);
   EXPECT_EQ(r.rounds, 3);
   EXPECT_EQ(r.evaluations, 6);

@@ -9,6 +9,9 @@ out=out
 platforms=plena,coral,aie_ml
 tasks=silu,relu,softmax,layernorm,gemv,gemm
 configs=C1,C2
+# Each run starts afresh: results of an earlier build must not be resumed into this one's
+# reports (bench and agent-bench resume from what their output files already hold).
+rm -rf "$out/agent" "$out/traces" "$out/bench.jsonl"
 mkdir -p "$out/traces"
 
 echo "== one kernel by hand: SiLU (n = 256) on PLENA, checked against the task reference"

@@ -82,6 +82,13 @@ std::string format_report_text(const nlohmann::json& j) {
     if (t.contains("check"))
       for (const auto& m : t["check"].value("first_mismatches", nlohmann::json::array())) os << "    mismatch " << m.dump() << "\n";
   }
+  // Multi-phase kernels (AIE-ML `.phase`): each phase's span, before the units it sums.
+  if (j.contains("memory") && j["memory"].is_object())
+    for (const auto& ph : j["memory"].value("phases", nlohmann::json::array())) {
+      const uint64_t b = ph.value("start_cycle", uint64_t(0)), e = ph.value("end_cycle", uint64_t(0));
+      os << "  phase " << std::left << std::setw(18) << ph.value("name", "") << std::right << " cycles " << b << " .. "
+         << e << " (" << e - b << ")\n";
+    }
   for (const auto& u : j.value("units", nlohmann::json::array()))
     os << "  unit " << std::left << std::setw(14) << u.value("name", "") << std::right << " busy "
        << u.value("busy_cycles", 0) << " (" << pct(u.value("utilisation", 0.0)) << ")\n";

@@ -218,19 +218,6 @@ TEST(AieMlGemvKernel, RejectsShapesItCannotBlock) {
   EXPECT_THROW(gemv_kernel(p), std::invalid_argument);
 }
 
-nlohmann::json evaluate_on_aie(Platform& platform, const std::string& task, const std::string& config,
-                               const std::string& kernel = "", int trials = 3) {
-  EvalOptions o;
-  o.platform = "aie_ml";
-  o.task = task;
-  o.config = config;
-  o.use_baseline = kernel.empty();
-  o.kernel_source = kernel;
-  o.trials = trials;
-  o.compare_baseline = false;
-  return evaluate(platform, o);
-}
-
 std::unique_ptr<Platform> aie() {
   setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   return make_platform("aie_ml");
@@ -241,12 +228,11 @@ std::unique_ptr<Platform> aie() {
 // BatchMatMul C5 repeat GEMM C5's code path at the same or half its size and are left to
 // the suite runs to keep this folder fast.
 void expect_passes(const char* task, const std::vector<std::string>& configs) {
-  const auto platform = aie();
   for (const std::string& config : configs) {
     const auto inst = tasks::Registry::builtin().instance(task, "aie_ml", config);
     ASSERT_TRUE(tasks::has_baseline(inst)) << task;
     const int trials = config == "C4" || config == "C5" ? 1 : 3;
-    const auto r = evaluate_on_aie(*platform, task, config, "", trials);
+    const auto r = test::evaluate_aie_ml(task, config, trials);
     EXPECT_EQ(r.at("status"), "pass") << task << " " << config << ": " << test::describe_report(r);
     EXPECT_EQ(r.at("trials").size(), size_t(trials)) << task << " " << config;
     EXPECT_GT(r.value("cycles", uint64_t(0)), 0u) << task << " " << config;

@@ -15,16 +15,7 @@ namespace tlmcraft::agent {
 namespace {
 
 TEST(AieSearchAgent, SpeedsUpSiluC1WithACorrectCompactedKernel) {
-  ToolboxOptions to;
-  to.workspace_dir = test::search_workspace();
-  to.workload = {"aie_ml", "silu", "C1"};
-  to.trials = 3;
-  auto tools = make_toolbox(to);
-  ProviderOptions po;
-  po.kind = "search";
-  po.workload = to.workload;
-  auto provider = make_search_provider(po);
-  const test::SearchRun r = test::drive_search(*provider, *tools, 4);
+  const test::SearchRun r = test::run_search("aie_ml", "silu", "C1", 4);
   ASSERT_TRUE(r.submitted);
   // The submitted kernel passed 3 trials on fresh seeds and beats the baseline.
   EXPECT_EQ(r.last_evaluation.value("status", ""), "pass") << r.last_evaluation.dump();

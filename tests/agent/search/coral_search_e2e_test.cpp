@@ -15,18 +15,9 @@ namespace tlmcraft::agent {
 namespace {
 
 TEST(CoralSearchAgent, ImprovesReluC1WithACorrectCKernel) {
-  ToolboxOptions to;
-  to.workspace_dir = test::search_workspace();
-  to.workload = {"coral", "relu", "C1"};
-  to.trials = 3;
-  auto tools = make_toolbox(to);
-  ProviderOptions po;
-  po.kind = "search";
-  po.workload = to.workload;
-  auto provider = make_search_provider(po);
   // Round 1 reads the task, round 2 evaluates the baseline and 4 candidates, round 3
   // writes, re-evaluates and submits the best one.
-  const test::SearchRun r = test::drive_search(*provider, *tools, 3);
+  const test::SearchRun r = test::run_search("coral", "relu", "C1", 3);
   ASSERT_TRUE(r.submitted);
   EXPECT_EQ(r.rounds, 3);
   EXPECT_EQ(r.evaluations, 6);

@@ -13,17 +13,7 @@ namespace tlmcraft::agent {
 namespace {
 
 TEST(SearchAgent, ImprovesSiluC1SeriallyWithACorrectKernel) {
-  ToolboxOptions to;
-  to.workspace_dir = test::search_workspace();
-  to.workload = {"plena", "silu", "C1"};
-  to.trials = 3;
-  auto tools = make_toolbox(to);
-  ProviderOptions po;
-  po.kind = "search";
-  po.workload = to.workload;
-  auto provider = make_search_provider(po);
-  ASSERT_EQ(provider->name(), "search");
-  const test::SearchRun r = test::drive_search(*provider, *tools, 5);
+  const test::SearchRun r = test::run_search("plena", "silu", "C1", 5);
   ASSERT_TRUE(r.submitted);
   // info, at least one search round, the submit round; it may stop early when no
   // untried transformation is left

@@ -65,4 +65,20 @@ inline std::string search_workspace() {
   return d ? d : "/tmp";
 }
 
+// The search provider on (platform, task, config) through a fresh real toolbox (3 trials
+// per evaluation), driven for at most `budget` rounds.
+inline SearchRun run_search(const std::string& platform, const std::string& task, const std::string& config,
+                            int budget) {
+  ToolboxOptions to;
+  to.workspace_dir = search_workspace();
+  to.workload = {platform, task, config};
+  to.trials = 3;
+  auto tools = make_toolbox(to);
+  ProviderOptions po;
+  po.kind = "search";
+  po.workload = to.workload;
+  auto provider = make_search_provider(po);
+  return drive_search(*provider, *tools, budget);
+}
+
 }  // namespace tlmcraft::agent::test

@@ -23,10 +23,25 @@ struct PlatformIsa {
   const char* platform;
   const char* isa;
   bool yaml;
+  // A section of docs/platforms/<isa>.md a kernel author needs next to the ISA ("" none).
+  const char* platform_section;
 };
 // Coral's reference is the kernel writer's page docs/isa/coral.md (the ISS's internals
-// in docs/isa/riscv*.md are not what a kernel author needs).
-constexpr PlatformIsa kPlatformIsas[] = {{"plena", "plena", true}, {"coral", "coral", false}, {"aie_ml", "aie-ml", false}};
+// in docs/isa/riscv*.md are not what a kernel author needs). An AIE-ML kernel is a file of
+// core programs, data movement and phases: its format is the platform doc's section.
+constexpr PlatformIsa kPlatformIsas[] = {{"plena", "plena", true, ""},
+                                         {"coral", "coral", false, ""},
+                                         {"aie_ml", "aie-ml", false, "The kernel file"}};
+
+// The `## title` section of a Markdown file, up to the next `## ` heading ("" if absent).
+std::string markdown_section(const std::string& text, const std::string& title) {
+  const std::string head = "## " + title + "\n";
+  const size_t at = text.rfind(head, 0) == 0 ? 0 : text.find("\n" + head);
+  if (at == std::string::npos) return "";
+  const size_t begin = at == 0 ? 0 : at + 1;
+  const size_t end = text.find("\n## ", begin + head.size());
+  return text.substr(begin, end == std::string::npos ? std::string::npos : end + 1 - begin);
+}
 
 const PlatformIsa* isa_of(const std::string& platform) {
   for (const auto& p : kPlatformIsas)
@@ -92,6 +107,11 @@ std::string isa_reference(const std::string& platform, const json& platform_conf
   std::sort(files.begin(), files.end());
   std::string text;
   for (const auto& f : files) text += (text.empty() ? "" : "\n") + read_file(f);
+  if (p && *p->platform_section) {
+    const std::string section =
+        markdown_section(read_file(fs::path(TLMCRAFT_SOURCE_DIR) / "docs" / "platforms" / (isa + ".md")), p->platform_section);
+    if (!section.empty()) text += "\n" + section;
+  }
   return text;
 }
 

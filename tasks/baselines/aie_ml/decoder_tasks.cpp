@@ -12,9 +12,11 @@
 // takes three products per split pair (split_attention.h), the row stages compute in fp32
 // (row_stages.h). Only y, the block's output, is rounded to bf16, once.
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "tasks/baselines/aie_ml/decoder_tasks.h"
 #include "tasks/baselines/aie_ml/generators.h"
 #include "tasks/baselines/aie_ml/matmul_kernel.h"
 #include "tasks/baselines/aie_ml/movement_text.h"
@@ -35,8 +37,8 @@ struct Split {
 // The kernel file under construction: phases in order and a bump allocator for scratch.
 class DecoderKernel {
  public:
-  DecoderKernel(const Instance& inst, const std::string& title)
-      : inst_(inst), scratch_(AieMlLayout(inst.task(), inst.params()).outputs_end()) {
+  DecoderKernel(const Instance& inst, const std::string& title, uint32_t columns, uint32_t rows)
+      : inst_(inst), scratch_(AieMlLayout(inst.task(), inst.params()).outputs_end()), columns_(columns), rows_(rows) {
     text_ << "; " << title << "\n; " << inst.task().name << " " << inst.config().name
           << ": every stage is one phase; intermediates as bf16 high + low parts in DDR scratch from "
           << hex(scratch_) << "\n";
@@ -52,7 +54,9 @@ class DecoderKernel {
   }
   void phase(const std::string& name, const std::string& kernel) { text_ << "\n.phase " << name << "\n" << kernel; }
 
-  // out = in W (W a bf16 [k, n] weight) with `in` a sum of parts, `out` split.
+  // out = in W (W a bf16 [k, n] weight) with `in` a sum of parts, `out` split; on the
+  // largest tile grid within columns_ x rows_ the shape allows (the most tiles, then the
+  // most columns).
   void project(const std::string& name, const std::vector<uint64_t>& in, int64_t m, int64_t k, int64_t n,
                uint64_t w, const Split& out) {
     MatmulPlan p;
@@ -61,7 +65,14 @@ class DecoderKernel {
     p.b_parts.assign(in.size(), w);
     p.c_offset = out.hi;
     p.c_lo_offset = out.lo;
-    phase(name, matmul_kernel(p));
+    MatmulPlan best = p;
+    for (uint32_t c = 1; c <= columns_; ++c)
+      for (uint32_t r = 1; r <= rows_; ++r) {
+        MatmulPlan q = p;
+        q.columns = c, q.rows = r;
+        if (matmul_plan_problem(q).empty() && c * r > best.columns * best.rows) best = q;
+      }
+    phase(name, matmul_kernel(best));
   }
   void rmsnorm(const std::string& name, const std::vector<uint64_t>& in, uint64_t gamma, const Split& out,
                const Split* sum) {
@@ -116,6 +127,7 @@ class DecoderKernel {
   }
   const Instance& inst_;
   uint64_t scratch_;
+  uint32_t columns_, rows_;  // the projections' tile grid limit (1 x 1: the baseline)
   std::ostringstream text_;
 };
 
@@ -126,8 +138,9 @@ std::vector<uint64_t> operator+(std::vector<uint64_t> a, const std::vector<uint6
 
 // a = RMSNorm(x); x2 = x + MHA(RoPE(a Wq), RoPE(a Wk), a Wv) Wo; b = RMSNorm(x2);
 // y = x2 + (SiLU(b Wg) * (b Wu)) Wd.
-std::string llama_decoder(const Instance& inst, const nlohmann::json&) {
-  DecoderKernel k(inst, "LLaMA decoder block: RMSNorm, MHA with RoPE, residual, RMSNorm, SwiGLU, residual");
+std::string llama_decoder(const Instance& inst, uint32_t columns, uint32_t rows) {
+  DecoderKernel k(inst, "LLaMA decoder block: RMSNorm, MHA with RoPE, residual, RMSNorm, SwiGLU, residual", columns,
+                  rows);
   const int64_t s = k.param("s"), h = k.param("h"), hi = k.param("h_i");
   const uint64_t x = k.tensor("x");
   const Split a = k.split(s, h);
@@ -146,8 +159,9 @@ std::string llama_decoder(const Instance& inst, const nlohmann::json&) {
 
 // a = RMSNorm(x); x2 = x + SelfAttention(a); b = RMSNorm(x2); x3 = x2 + CrossAttention(b, enc);
 // c = RMSNorm(x3); y = x3 + ReLU(c W1) W2.
-std::string t5_decoder(const Instance& inst, const nlohmann::json&) {
-  DecoderKernel k(inst, "T5 decoder block: RMSNorm, self-attention, RMSNorm, cross-attention, RMSNorm, ReLU FFN");
+std::string t5_decoder(const Instance& inst, uint32_t columns, uint32_t rows) {
+  DecoderKernel k(inst, "T5 decoder block: RMSNorm, self-attention, RMSNorm, cross-attention, RMSNorm, ReLU FFN",
+                  columns, rows);
   const int64_t s = k.param("s"), h = k.param("h"), hi = k.param("h_i");
   const uint64_t x = k.tensor("x"), enc = k.tensor("enc");
   const Split a = k.split(s, h);
@@ -168,6 +182,15 @@ std::string t5_decoder(const Instance& inst, const nlohmann::json&) {
 
 }  // namespace
 
-GeneratorMap decoder_generators() { return {{"llama_decoder", llama_decoder}, {"t5_decoder", t5_decoder}}; }
+std::string decoder_kernel(const Instance& inst, uint32_t columns, uint32_t rows) {
+  if (inst.task().name == "llama_decoder") return llama_decoder(inst, columns, rows);
+  if (inst.task().name == "t5_decoder") return t5_decoder(inst, columns, rows);
+  throw std::invalid_argument("decoder_kernel: " + inst.task().name + " is not a decoder block");
+}
+
+GeneratorMap decoder_generators() {
+  const auto baseline = [](const Instance& inst, const nlohmann::json&) { return decoder_kernel(inst, 1, 1); };
+  return {{"llama_decoder", baseline}, {"t5_decoder", baseline}};
+}
 
 }  // namespace tlmcraft::tasks::aie_ml

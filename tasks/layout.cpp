@@ -71,6 +71,32 @@ std::vector<uint8_t> read_output_bytes(const MemoryReader& read, const std::stri
   return bytes;
 }
 
+DecodedOutputs decode_poisoned_outputs(const std::vector<TensorPlacement>& tensors, const MemoryReader& read,
+                                       const std::string& layout, const OutputEncoding& encoding) {
+  DecodedOutputs d;
+  for (const auto& pl : tensors) {
+    if (pl.role != Role::Output) continue;
+    const std::vector<uint8_t> bytes = read_output_bytes(read, layout, pl);
+    const size_t eb = encoding.element_bytes(pl.format);
+    Tensor t(pl.name, pl.shape);
+    std::vector<uint8_t> unwritten(pl.elements, 0);
+    for (size_t i = 0; i < pl.elements; ++i) {
+      uint32_t bits = 0;
+      bool poison = true;
+      for (size_t b = 0; b < eb; ++b) {
+        const size_t at = i * eb + b;
+        bits |= uint32_t(bytes[at]) << (8 * b);
+        poison = poison && bytes[at] == encoding.poison_byte(at);
+      }
+      t.data[i] = encoding.value(bits, eb);
+      unwritten[i] = poison ? 1 : 0;
+    }
+    d.tensors.push_back(std::move(t));
+    d.unwritten.push_back(std::move(unwritten));
+  }
+  return d;
+}
+
 std::vector<int64_t> default_view(const std::vector<int64_t>& shape, int64_t row) {
   if (shape.size() == 1 && shape[0] > row && shape[0] % row == 0) return {shape[0] / row, row};
   return shape;

@@ -99,4 +99,16 @@ std::string pad_right(std::string s, size_t width);
 // tensor when the platform returns fewer bytes than the placement needs.
 std::vector<uint8_t> read_output_bytes(const MemoryReader& read, const std::string& layout, const TensorPlacement& p);
 
+// How a layout stores output elements: bytes per element of a format, the value of an
+// element's little-endian bits, and the poison byte written at a tensor's byte offset.
+struct OutputEncoding {
+  std::function<size_t(const std::string& format)> element_bytes;
+  std::function<double(uint32_t bits, size_t bytes)> value;
+  std::function<uint8_t(size_t byte_offset)> poison_byte;
+};
+// Every output tensor read back and decoded; an element whose bytes all still hold the
+// poison is flagged unwritten.
+DecodedOutputs decode_poisoned_outputs(const std::vector<TensorPlacement>& tensors, const MemoryReader& read,
+                                       const std::string& layout, const OutputEncoding& encoding);
+
 }  // namespace tlmcraft::tasks

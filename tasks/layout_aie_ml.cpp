@@ -265,29 +265,14 @@ std::vector<MemoryWrite> AieMlLayout::poison_outputs() const {
 }
 
 DecodedOutputs AieMlLayout::decode_outputs(const MemoryReader& read) const {
-  DecodedOutputs d;
-  for (const auto& pl : tensors_) {
-    if (pl.role != Role::Output) continue;
-    const std::vector<uint8_t> bytes = read_output_bytes(read, "aie_ml", pl);
-    const size_t eb = aie_ml_element_bytes(pl.format);
-    Tensor t(pl.name, pl.shape);
-    std::vector<uint8_t> unwritten(pl.elements, 0);
-    for (size_t i = 0; i < pl.elements; ++i) {
-      uint32_t bits = 0;
-      bool poison = true;
-      for (size_t b = 0; b < eb; ++b) {
-        const size_t at = i * eb + b;
-        bits |= uint32_t(bytes[at]) << (8 * b);
-        poison = poison && bytes[at] == uint8_t(kAieMlPoison >> (8 * (at % 2)));
-      }
-      if (eb == 2) t.data[i] = aie_ml_bf16_value(uint16_t(bits));
-      else t.data[i] = eb == 4 ? double(int32_t(bits)) : double(int8_t(uint8_t(bits)));
-      unwritten[i] = poison ? 1 : 0;
-    }
-    d.tensors.push_back(std::move(t));
-    d.unwritten.push_back(std::move(unwritten));
-  }
-  return d;
+  OutputEncoding e;
+  e.element_bytes = aie_ml_element_bytes;
+  e.value = [](uint32_t bits, size_t eb) {
+    if (eb == 2) return aie_ml_bf16_value(uint16_t(bits));
+    return eb == 4 ? double(int32_t(bits)) : double(int8_t(uint8_t(bits)));
+  };
+  e.poison_byte = [](size_t at) { return uint8_t(kAieMlPoison >> (8 * (at % 2))); };
+  return decode_poisoned_outputs(tensors_, read, "aie_ml", e);
 }
 
 std::string AieMlLayout::text() const {

@@ -86,27 +86,11 @@ std::vector<MemoryWrite> CoralLayout::poison_outputs() const {
 }
 
 DecodedOutputs CoralLayout::decode_outputs(const MemoryReader& read) const {
-  DecodedOutputs d;
-  for (const auto& pl : tensors_) {
-    if (pl.role != Role::Output) continue;
-    const std::vector<uint8_t> bytes = read_output_bytes(read, "coral", pl);
-    const size_t eb = element_bytes(pl.format);
-    Tensor t(pl.name, pl.shape);
-    std::vector<uint8_t> unwritten(pl.elements, 0);
-    for (size_t i = 0; i < pl.elements; ++i) {
-      uint32_t bits = 0;
-      bool poison = true;
-      for (size_t b = 0; b < eb; ++b) {
-        bits |= uint32_t(bytes[i * eb + b]) << (8 * b);
-        poison = poison && bytes[i * eb + b] == kCoralPoisonByte;
-      }
-      t.data[i] = eb == 4 ? double(int32_t(bits)) : double(int8_t(uint8_t(bits)));
-      unwritten[i] = poison ? 1 : 0;
-    }
-    d.tensors.push_back(std::move(t));
-    d.unwritten.push_back(std::move(unwritten));
-  }
-  return d;
+  OutputEncoding e;
+  e.element_bytes = element_bytes;
+  e.value = [](uint32_t bits, size_t eb) { return eb == 4 ? double(int32_t(bits)) : double(int8_t(uint8_t(bits))); };
+  e.poison_byte = [](size_t) { return kCoralPoisonByte; };
+  return decode_poisoned_outputs(tensors_, read, "coral", e);
 }
 
 void coral_resolve_unwritten(DecodedOutputs& got, const TensorSet& want) {

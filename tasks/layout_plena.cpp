@@ -116,21 +116,11 @@ std::vector<MemoryWrite> PlenaLayout::poison_outputs() const {
 }
 
 DecodedOutputs PlenaLayout::decode_outputs(const MemoryReader& read) const {
-  DecodedOutputs d;
-  for (const auto& pl : tensors_) {
-    if (pl.role != Role::Output) continue;
-    const std::vector<uint8_t> bytes = read_output_bytes(read, "plena", pl);
-    Tensor t(pl.name, pl.shape);
-    std::vector<uint8_t> unwritten(pl.elements, 0);
-    for (size_t i = 0; i < pl.elements; ++i) {
-      const uint16_t b = uint16_t(bytes[2 * i] | (uint16_t(bytes[2 * i + 1]) << 8));
-      if (b == kPlenaPoisonBf16) unwritten[i] = 1;
-      t.data[i] = fmt::bf16_to_float(b);
-    }
-    d.tensors.push_back(std::move(t));
-    d.unwritten.push_back(std::move(unwritten));
-  }
-  return d;
+  OutputEncoding e;
+  e.element_bytes = [](const std::string&) { return size_t(2); };  // bf16
+  e.value = [](uint32_t bits, size_t) { return double(fmt::bf16_to_float(uint16_t(bits))); };
+  e.poison_byte = [](size_t at) { return uint8_t(kPlenaPoisonBf16 >> (8 * (at % 2))); };
+  return decode_poisoned_outputs(tensors_, read, "plena", e);
 }
 
 std::string PlenaLayout::text() const {

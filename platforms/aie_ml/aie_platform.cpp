@@ -5,8 +5,7 @@
 
 #include "models/sim_context.h"
 #include "platforms/aie_ml/kernel_file.h"
-#include "traces/perfetto_writer.h"
-#include "traces/vcd_writer.h"
+#include "platforms/run_traces.h"
 
 namespace tlmcraft::aie_ml {
 
@@ -180,19 +179,9 @@ RunResult AiePlatform::run(const RunLimits& limits, const TraceOptions& traces) 
   if (!kernel_) throw InputError("aie_ml: load() a program before run()");
   if (ran_) throw InputError("aie_ml: load() the program again before another run (memories start empty)");
   ran_ = true;
-  std::unique_ptr<traces::TraceRecorder> rec;
-  if (!traces.vcd_path.empty() || !traces.perfetto_path.empty()) {
-    traces::TraceConfig tc;
-    tc.window_begin = traces.window_begin;
-    tc.window_end = traces.window_end;
-    tc.clock = traces::TraceClock::from_period_ns(cfg_.clock_ns);
-    rec = std::make_unique<traces::TraceRecorder>(tc);
-  }
+  const auto rec = make_trace_recorder(traces, cfg_.clock_ns);
   RunResult r = array_->run(limits, rec.get());
-  if (rec) {
-    if (!traces.vcd_path.empty()) traces::write_vcd_file(*rec, traces.vcd_path);
-    if (!traces.perfetto_path.empty()) traces::write_perfetto_file(*rec, traces.perfetto_path);
-  }
+  write_trace_files(rec.get(), traces);
   return r;
 }
 

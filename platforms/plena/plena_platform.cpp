@@ -4,8 +4,7 @@
 
 #include "isa/assembler.h"
 #include "models/sim_context.h"
-#include "traces/perfetto_writer.h"
-#include "traces/vcd_writer.h"
+#include "platforms/run_traces.h"
 
 namespace tlmcraft::plena {
 
@@ -89,19 +88,9 @@ std::vector<uint8_t> PlenaPlatform::read_memory(const std::string& memory, uint6
 RunResult PlenaPlatform::run(const RunLimits& limits, const TraceOptions& traces) {
   if (ran_) throw InputError("plena: load() the program again before another run (memories start empty)");
   ran_ = true;
-  std::unique_ptr<traces::TraceRecorder> rec;
-  if (!traces.vcd_path.empty() || !traces.perfetto_path.empty()) {
-    traces::TraceConfig tc;
-    tc.window_begin = traces.window_begin;
-    tc.window_end = traces.window_end;
-    tc.clock = traces::TraceClock::from_period_ns(cfg_.clock_ns);
-    rec = std::make_unique<traces::TraceRecorder>(tc);
-  }
+  const auto rec = make_trace_recorder(traces, cfg_.clock_ns);
   RunResult r = top_->run(loaded_, limits, rec.get());
-  if (rec) {
-    if (!traces.vcd_path.empty()) traces::write_vcd_file(*rec, traces.vcd_path);
-    if (!traces.perfetto_path.empty()) traces::write_perfetto_file(*rec, traces.perfetto_path);
-  }
+  write_trace_files(rec.get(), traces);
   return r;
 }
 

@@ -10,16 +10,8 @@
 namespace tlmcraft::agent::search::aie {
 
 namespace ia = isa::aie_ml;
-using isa::aie_ml::AieOp;
-using isa::aie_ml::AieLine;
-using isa::aie_ml::AieTile;
-using isa::aie_ml::assemble_op;
-using isa::aie_ml::register_units;
-using isa::aie_ml::OpEffects;
-using isa::aie_ml::effects_of;
-using isa::aie_ml::TileStructure;
-using isa::aie_ml::analyse_structure;
-using ia::RegClass;
+// The program model and its analyses (isa/aie_ml) are this file's vocabulary.
+using namespace isa::aie_ml;
 
 namespace {
 

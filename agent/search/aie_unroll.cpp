@@ -12,19 +12,8 @@
 namespace tlmcraft::agent::search::aie {
 
 namespace ia = isa::aie_ml;
-using isa::aie_ml::AieOp;
-using isa::aie_ml::AieLine;
-using isa::aie_ml::AieTile;
-using isa::aie_ml::assemble_op;
-using isa::aie_ml::register_units;
-using isa::aie_ml::OpEffects;
-using isa::aie_ml::effects_of;
-using isa::aie_ml::ZeroOverheadLoop;
-using isa::aie_ml::TileStructure;
-using isa::aie_ml::analyse_structure;
-using isa::aie_ml::liveness;
-using isa::aie_ml::label_operand;
-using ia::RegClass;
+// The program model and its analyses (isa/aie_ml) are this file's vocabulary.
+using namespace isa::aie_ml;
 
 namespace {
 

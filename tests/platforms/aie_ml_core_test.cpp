@@ -12,12 +12,6 @@ namespace {
 
 uint32_t latency(const char* cls) { return isa::aie_ml::AieIsa::get().latency.at(cls); }
 
-uint32_t word(const std::vector<uint8_t>& b) {
-  uint32_t v;
-  std::memcpy(&v, b.data(), 4);
-  return v;
-}
-
 TEST(AieMlCore, LatencyTableAssumedByTheseTests) {
   // The derivations below use these values of isa/aie_ml/aie_ml.yaml.
   EXPECT_EQ(latency("load"), 7u);

@@ -11,12 +11,6 @@
 namespace tlmcraft::aie_ml::test {
 namespace {
 
-uint32_t word(const std::vector<uint8_t>& b) {
-  uint32_t v;
-  std::memcpy(&v, b.data(), 4);
-  return v;
-}
-
 // Phase 'produce' (tile (0,0)):
 //   MOVXM p0 @0 (readable 1), MOV r1 @1 (readable 2), ST @2, DONE @3: halts at 4.
 // Reconfiguration: 1000 fixed + phase 'consume''s program, 5 bundles x 16 bytes / 4 =

@@ -42,6 +42,13 @@ inline std::string joined(const std::vector<isa::Diagnostic>& diags) {
   return all;
 }
 
+// The little-endian 32-bit word at the start of `b`.
+inline uint32_t word(const std::vector<uint8_t>& b) {
+  uint32_t v;
+  std::memcpy(&v, b.data(), 4);
+  return v;
+}
+
 inline std::vector<uint8_t> pattern(size_t n, uint8_t seed) {
   std::vector<uint8_t> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = static_cast<uint8_t>(seed + i * 7);

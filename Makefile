@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: deps build demo test bench clean
+.PHONY: deps build demo test bench fidelity-coral clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -28,6 +28,11 @@ bench: build
 	@$(BUILD)/bench/bench_coral
 	@$(BUILD)/bench/bench_riscv_iss
 	@$(BUILD)/bench/bench_aie_ml
+
+# Coral NPU model against its RTL (docs/FIDELITY.md): needs the coral-rtl oracle, found
+# through CORAL_RTL or ../shared/oracles/coral-rtl/coral-rtl.
+fidelity-coral: build
+	@$(BUILD)/bench/coral_fidelity --json $(BUILD)/coral_fidelity.json
 
 clean:
 	rm -rf $(BUILD) out

@@ -95,6 +95,33 @@ Shape resolve(const Hart& h, const DecodedInsn& d, Mode mode) {
   throw Trap{store ? TrapCause::StoreMisaligned : TrapCause::LoadMisaligned, addr, text};
 }
 
+// 16-byte blocks accessed (StepInfo::mem_blocks): a new block starts whenever an element's
+// block or register differs from the previous active element's.
+template <typename Address>
+uint16_t count_blocks(const Hart& h, const Shape& s, bool masked, bool contiguous, unsigned first, Address address) {
+  uint16_t blocks = 0;
+  if (contiguous) {  // each register's bytes are one run: the blocks they span
+    const uint32_t lo = address(first), hi = address(s.evl - 1) + s.data_bytes;
+    for (uint32_t at = lo; at < hi;) {
+      const uint32_t reg_end = std::min(hi, at + (kVlenBytes - (at - lo) % kVlenBytes));
+      blocks += uint16_t(((reg_end - 1) >> 4) - (at >> 4) + 1);
+      at = reg_end;
+    }
+    return blocks;
+  }
+  uint64_t previous = ~uint64_t(0);
+  for (unsigned f = 0; f < s.nf; ++f)
+    for (unsigned i = first; i < s.evl; ++i) {
+      if (!active(h, masked, i)) continue;
+      const uint32_t a = address(i) + f * s.data_bytes;
+      const uint64_t reg = f * s.field_regs + (i * s.data_bytes) / kVlenBytes;
+      const uint64_t key = (reg << 32) | (a >> 4);
+      if (key != previous) ++blocks;
+      previous = key;
+    }
+  return blocks;
+}
+
 template <Mode kMode, bool kStore> void exec_memory(Hart& h, const DecodedInsn& d) {
   const Shape s = resolve(h, d, kMode);
   const bool masked = (kMode == Mode::Whole || kMode == Mode::Mask) ? false : is_masked(d);
@@ -150,6 +177,8 @@ template <Mode kMode, bool kStore> void exec_memory(Hart& h, const DecodedInsn& 
   h.info.mem_addr = hi > lo ? uint32_t(lo) : base;
   h.info.mem_bytes = hi > lo ? uint32_t(hi - lo) : 0;
   h.info.mem_strided = kMode == Mode::Strided || kMode == Mode::Indexed || s.nf > 1;
+  const bool contiguous = !masked && s.nf == 1 && kMode != Mode::Strided && kMode != Mode::Indexed;
+  if (first < s.evl) h.info.mem_blocks = count_blocks(h, s, masked, contiguous, first, address);
   unsigned end = s.evl;
 
   const MemoryRegion* region = nullptr;
@@ -163,9 +192,6 @@ template <Mode kMode, bool kStore> void exec_memory(Hart& h, const DecodedInsn& 
   }
   if (region != nullptr) {
     uint8_t* host = region->data - region->base;  // host address of guest address 0
-    const bool contiguous =
-        !masked && s.nf == 1 && (kMode == Mode::Unit || kMode == Mode::UnitFF ||
-                                 kMode == Mode::Whole || kMode == Mode::Mask);
     if (contiguous) {
       const uint32_t n = (s.evl - first) * s.data_bytes;
       if (kStore) std::memcpy(host + uint32_t(lo), reg_ptr(first, 0), n);

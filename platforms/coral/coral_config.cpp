@@ -132,10 +132,13 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     Section div = s.sub("div");
     st.div_base = div.num<uint32_t>("base", 0, 64);
     div.finish();
+    st.retirement_buffer = s.num<uint32_t>("retirement_buffer", 1, 256);
     Section lsu = s.sub("lsu");
-    st.lsu_issue_interval = lsu.num<uint32_t>("issue_interval", 1, 64);
-    st.load_latency = lsu.num<uint32_t>("load_latency", 1, 64);
-    st.store_latency = lsu.num<uint32_t>("store_latency", 1, 64);
+    st.lsu_queue = lsu.num<uint32_t>("queue", 1, 64);
+    st.tcm_load_cycles = lsu.num<uint32_t>("tcm_load_cycles", 0, 64);
+    st.tcm_store_cycles = lsu.num<uint32_t>("tcm_store_cycles", 0, 64);
+    st.axi_load_cycles = lsu.num<uint32_t>("axi_load_cycles", 0, 64);
+    st.axi_store_cycles = lsu.num<uint32_t>("axi_store_cycles", 0, 64);
     lsu.finish();
     Section fpu = s.sub("fpu");
     st.fpu_queue = fpu.num<uint32_t>("queue", 1, 64);
@@ -157,6 +160,8 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     vt.rob = v.num<uint32_t>("rob", 1, 1024);
     vt.alu_units = v.num<uint32_t>("alu_units", 1, 8);
     vt.mul_units = v.num<uint32_t>("mul_units", 1, 8);
+    vt.permute_units = v.num<uint32_t>("permute_units", 1, 8);
+    vt.div_units = v.num<uint32_t>("div_units", 1, 8);
     Section lat = v.sub("latency");
     vt.alu = lat.num<uint32_t>("alu", 1, 256);
     vt.fixed_point = lat.num<uint32_t>("fixed_point", 1, 256);
@@ -166,9 +171,16 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     vt.permute = lat.num<uint32_t>("permute", 1, 256);
     vt.mask = lat.num<uint32_t>("mask", 1, 256);
     vt.to_scalar = lat.num<uint32_t>("to_scalar", 0, 256);
+    vt.writeback = lat.num<uint32_t>("writeback", 0, 256);
+    vt.reduction_interval = lat.num<uint32_t>("reduction_interval", 1, 256);
     lat.finish();
-    vt.lsu_bytes_per_cycle = v.num<uint32_t>("lsu_bytes_per_cycle", 1, 1024);
-    vt.strided_elements_per_cycle = v.num<uint32_t>("strided_elements_per_cycle", 1, 64);
+    Section vm = v.sub("memory");
+    vt.lsu_start = vm.num<uint32_t>("lsu_start", 0, 64);
+    vt.lsu_op_cycles = vm.num<uint32_t>("op_cycles", 0, 64);
+    vt.store_data_cycles = vm.num<uint32_t>("store_data_cycles", 0, 64);
+    vt.load_writeback = vm.num<uint32_t>("load_writeback", 0, 64);
+    vt.memory_interval = vm.num<uint32_t>("dispatch_interval", 1, 64);
+    vm.finish();
     v.finish();
 
     Section d = top.sub("dma");

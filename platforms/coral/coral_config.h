@@ -23,16 +23,27 @@ struct ScalarTiming {
   uint32_t taken_same_line = 1, taken = 2, mispredict = 5;
   uint32_t mul_latency = 4, mul_queue = 2;
   uint32_t div_base = 3;
-  uint32_t lsu_issue_interval = 2, load_latency = 4, store_latency = 4;
+  uint32_t retirement_buffer = 8;  // in-order window of dispatched, unfinished instructions
+  // The LSU: one slot serving scalar and vector memory operations in program order.
+  uint32_t lsu_queue = 4;          // operations dispatched and waiting for the slot
+  uint32_t tcm_load_cycles = 3;    // TCM: beyond one cycle per block request (pipelined)
+  uint32_t tcm_store_cycles = 1;
+  uint32_t axi_load_cycles = 4;    // AXI: beyond the read latency, per transaction (one in flight)
+  uint32_t axi_store_cycles = 3;   // beyond the write latency, per transaction (waits for B)
   uint32_t fpu_queue = 2;
   uint32_t fp_add = 4, fp_mul = 4, fp_fma = 5, fp_div = 12, fp_sqrt = 12, fp_cvt = 3, fp_cmp = 2;
 };
 
 struct VectorTiming {
   uint32_t command_queue = 8, commands_per_cycle = 2, uop_queue = 16, rob = 16;
-  uint32_t alu_units = 2, mul_units = 2;
-  uint32_t alu = 2, fixed_point = 3, mul = 3, div = 12, reduction = 4, permute = 2, mask = 1, to_scalar = 2;
-  uint32_t lsu_bytes_per_cycle = 16, strided_elements_per_cycle = 1;
+  uint32_t alu_units = 2, mul_units = 2, permute_units = 1, div_units = 1;
+  uint32_t alu = 2, fixed_point = 3, mul = 3, div = 12, reduction = 4, permute = 2, mask = 1, to_scalar = 3, writeback = 2;
+  uint32_t reduction_interval = 1;  // cycles a reduction micro-op holds the permute unit
+  uint32_t lsu_start = 2;          // a vector memory command reaches the LSU slot
+  uint32_t lsu_op_cycles = 1;      // slot cycles per vector memory operation
+  uint32_t store_data_cycles = 1;  // slot cycles per register a vector store reads
+  uint32_t load_writeback = 2;     // LSU data -> vector register (and retirement)
+  uint32_t memory_interval = 2;    // vector memory instructions dispatch this far apart
 };
 
 struct AxiTiming {

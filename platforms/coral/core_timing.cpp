@@ -17,6 +17,8 @@ const char* unit_name(Unit u) {
     case kVecAlu1: return "vector_alu1";
     case kVecMul0: return "vector_mul0";
     case kVecMul1: return "vector_mul1";
+    case kVecPermute: return "vector_permute";
+    case kVecDiv: return "vector_div";
     case kVecLsu: return "vector_lsu";
     case kAxi: return "axi";
     case kNumUnits: break;
@@ -34,6 +36,8 @@ CoreTiming::CoreTiming(const CoralConfig& cfg)
     : cfg_(cfg), st_(cfg.scalar), vt_(cfg.vector) {
   mul_starts_.assign(st_.mul_queue, 0);
   fpu_starts_.assign(st_.fpu_queue, 0);
+  rb_leave_.assign(st_.retirement_buffer, 0);
+  lsu_starts_.assign(st_.lsu_queue, 0);
   cq_leave_.assign(vt_.command_queue, 0);
   uop_issue_.assign(vt_.uop_queue, 0);
   rob_retire_.assign(vt_.rob, 0);
@@ -55,7 +59,38 @@ uint32_t CoreTiming::divider_iterations(uint32_t dividend, uint32_t divisor, boo
 uint64_t CoreTiming::slot_floor(bool alu_ok) const {
   uint64_t t = std::max(cycle_, next_min_);
   if (t == cycle_ && (slots_ >= st_.dispatch_width || (after_branch_ && !alu_ok))) ++t;
+  // A full retirement buffer: the entry `retirement_buffer` places back must have left
+  // (the space shows the cycle after it leaves).
+  if (insns_ >= st_.retirement_buffer) t = std::max(t, rb_leave_[insns_ % st_.retirement_buffer] + 1);
   return t;
+}
+
+void CoreTiming::retire(uint64_t written) {
+  last_leave_ = std::max(last_leave_, written);
+  rb_leave_[insns_++ % st_.retirement_buffer] = last_leave_;
+}
+
+uint64_t CoreTiming::lsu_queue_floor() const {
+  return lsu_ops_ >= st_.lsu_queue ? lsu_starts_[lsu_ops_ % st_.lsu_queue] : 0;
+}
+
+// One operation in the LSU slot: TCM block requests pipeline (one per cycle, then the
+// data path); external transactions go one at a time and each waits for its data or write
+// response. Vector operations add a cycle per instruction and, for stores, per register
+// read from the vector register file.
+CoreTiming::LsuOp CoreTiming::lsu_operation(uint64_t earliest, bool store, bool axi, uint32_t blocks,
+                                            uint32_t registers, bool vector) {
+  uint64_t cycles = vector ? vt_.lsu_op_cycles + (store ? uint64_t(registers) * vt_.store_data_cycles : 0) : 0;
+  if (axi)
+    cycles += uint64_t(blocks) * (store ? cfg_.axi.write_latency + st_.axi_store_cycles
+                                        : cfg_.axi.read_latency + st_.axi_load_cycles);
+  else if (blocks)
+    cycles += blocks + uint64_t(registers) * (store ? st_.tcm_store_cycles : st_.tcm_load_cycles);
+  const uint64_t start = std::max(earliest, lsu_free_);
+  lsu_free_ = start + cycles;
+  lsu_starts_[lsu_ops_++ % st_.lsu_queue] = start;
+  if (axi) axi_access(start, blocks, start + cycles);
+  return {start, start + cycles};
 }
 
 void CoreTiming::take_slot(uint64_t t) {
@@ -82,10 +117,10 @@ void CoreTiming::busy(Unit u, uint64_t begin, uint64_t cycles, uint64_t stall) {
   if (events_) events_->push_back({u, begin, begin + cycles});
 }
 
-void CoreTiming::axi_access(uint64_t begin, uint64_t beats, uint64_t done) {
+void CoreTiming::axi_access(uint64_t begin, uint64_t transactions, uint64_t done) {
   UnitCounters& c = units_[kAxi];
-  ++c.instructions;
-  c.busy += beats;
+  c.instructions += transactions;
+  c.busy += done - begin;
   if (events_) events_->push_back({kAxi, begin, done});
 }
 
@@ -109,6 +144,7 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
       take_slot(t);
       set_ready(dst, t + st_.alu_latency);
       complete_at(t + st_.alu_latency + 1);  // written back one cycle after forwarding
+      retire(t + st_.alu_latency);
       busy(kScalarAlu, t, 1, t - floor);
       return t;
     }
@@ -119,6 +155,7 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
       take_slot(t);
       set_ready(dst, t + st_.alu_latency);  // link register
       complete_at(t + 1);
+      retire(t + 1);
       busy(kScalarAlu, t, 1, t - floor);
       const bool jalr = (s.insn->raw & 0x7f) == 0x67;
       const bool backward = s.insn->imm < 0;  // branch offset: static prediction backward-taken
@@ -147,6 +184,7 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
       mul_next_ = start + 1;
       set_ready(dst, start + st_.mul_latency);
       complete_at(start + st_.mul_latency);
+      retire(start + st_.mul_latency);
       busy(kMul, start, 1, start - floor);
       return t;
     }
@@ -161,6 +199,7 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
       dvu_free_ = done;
       set_ready(dst, done);
       complete_at(done);
+      retire(done);
       busy(kDiv, t, cycles, t - floor);
       return t;
     }
@@ -169,27 +208,15 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
     case OpClass::Store:
     case OpClass::FpStore: {
       const bool store = cls == OpClass::Store || cls == OpClass::FpStore;
-      const uint64_t floor = std::max(slot_floor(false), earliest);
-      uint64_t t = std::max({floor, lsu_free_, src_ready(d), vector_store_done_});
+      const uint64_t floor = std::max({slot_floor(false), earliest, lsu_queue_floor()});
+      uint64_t t = std::max(floor, src_ready(d));
       if (!store) t = std::max(t, ready_[dst]);
       take_slot(t);
-      const uint32_t bytes = s.mem_bytes ? s.mem_bytes : 4;
-      uint64_t done, occupancy;
-      if (kind_of(s.mem_addr) == MemKind::Tcm) {
-        occupancy = st_.lsu_issue_interval;
-        done = t + (store ? st_.store_latency : st_.load_latency);
-      } else {
-        const uint64_t beats = ceil_div(bytes, cfg_.axi.bytes_per_cycle);
-        // External accesses hold the LSU until the data returns (loads) or has been sent (stores).
-        done = store ? t + beats + cfg_.axi.write_latency : t + cfg_.axi.read_latency + beats;
-        occupancy = std::max<uint64_t>(st_.lsu_issue_interval, store ? beats : done - t);
-        axi_access(t, beats, done);
-      }
-      lsu_free_ = t + occupancy;
-      if (store) scalar_store_done_ = std::max(scalar_store_done_, done);
-      else set_ready(dst, done);
-      complete_at(done);
-      busy(kLsu, t, occupancy, t - floor);
+      const LsuOp op = lsu_operation(t, store, kind_of(s.mem_addr) == MemKind::Axi, 1, 1, false);
+      if (!store) set_ready(dst, op.done);
+      complete_at(op.done);
+      retire(store ? t + 1 : op.done);  // a store leaves the window once queued
+      busy(kLsu, op.start, op.done - op.start, op.start - floor);
       return t;
     }
     case OpClass::FpAdd:
@@ -223,6 +250,7 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
       if (iterative) fpu_div_free_ = start + lat;
       set_ready(dst, start + lat);
       complete_at(start + lat);
+      retire(start + lat);
       busy(kFpu, start, iterative ? lat : 1, start - floor);
       return t;
     }
@@ -239,6 +267,7 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
       next_min_ = std::max(next_min_, t + 1);
       set_ready(dst, t + st_.alu_latency);
       complete_at(t + (cls == OpClass::Csr ? st_.csr_latency : 1));
+      retire(t + 1);
       busy(kScalarAlu, t, 1, 0);
       return t;
     }
@@ -246,22 +275,29 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
       break;
   }
   // Vector instructions: the scalar core dispatches them into the command queue.
-  const uint64_t floor = std::max(slot_floor(false), earliest);
+  const bool memory = cls == OpClass::VecLoad || cls == OpClass::VecStore;
+  uint64_t floor = std::max(slot_floor(false), earliest);
+  if (memory) {
+    floor = std::max(floor, lsu_queue_floor());
+    if (any_vector_memory_) floor = std::max(floor, last_vector_memory_ + vt_.memory_interval);
+  }
   const uint64_t queue = commands_ >= vt_.command_queue ? cq_leave_[commands_ % vt_.command_queue] : 0;
-  const uint64_t t = std::max({floor, queue, scalar_src_ready(d)});
+  const uint64_t scalar_waw = dst != rv::kNoReg && dst < rv::kVecBase ? ready_[dst] : 0;  // vmv.x.s & co
+  const uint64_t t = std::max({floor, queue, scalar_src_ready(d), scalar_waw});
   take_slot(t);
-  vector_command(s, t);
+  if (memory) {
+    last_vector_memory_ = t;
+    any_vector_memory_ = true;
+  }
+  const uint64_t written = vector_command(s, t);
+  const bool writes_register = dst != rv::kNoReg && cls != OpClass::VecStore;
+  retire(writes_register ? written : t + 1);
   return t;
 }
 
-// Splits one vector command into micro-ops and times them through the backend.
-uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
-  const rv::DecodedInsn& d = *s.insn;
-  const OpClass cls = d.cls;
-  const uint32_t uops = std::max<uint32_t>({s.dst_group, s.src_group, 1});
-
-  // Decode into micro-ops: at most commands_per_cycle per cycle, and only when the
-  // micro-op queue has room for all of them.
+// Decodes one vector command: it leaves the command queue at most `commands_per_cycle`
+// per cycle, once the micro-op queue has room for all its micro-ops.
+uint64_t CoreTiming::decode_command(uint64_t t, uint32_t uops) {
   uint64_t td = std::max(t + 1, last_decode_);
   if (td == last_decode_ && decodes_in_cycle_ >= vt_.commands_per_cycle) ++td;
   const uint64_t need = uops_ + uops;  // micro-ops ever queued once this command is in
@@ -270,25 +306,71 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   last_decode_ = td;
   ++decodes_in_cycle_;
   cq_leave_[commands_++ % vt_.command_queue] = td;
+  return td;
+}
 
-  // Unit, latency and per-micro-op occupancy.
-  const bool mem = cls == OpClass::VecLoad || cls == OpClass::VecStore;
-  const bool is_store = cls == OpClass::VecStore;
-  const bool mul_class = cls == OpClass::VecMul || cls == OpClass::VecDiv;
+// The latest ready cycle of every register of the command's vector source groups.
+uint64_t CoreTiming::vector_sources_ready(const rv::StepInfo& s) const {
+  uint64_t ready = 0;
+  const uint32_t group = std::max<uint32_t>(s.src_group, 1);
+  for (uint8_t r : s.insn->src)
+    if (r != rv::kNoReg && r >= rv::kVecBase)
+      for (uint32_t k = 0; k < group && r + k < rv::kVecBase + 32; ++k) ready = std::max(ready, ready_[r + k]);
+  return ready;
+}
+
+// A vector load or store: one operation in the scalar LSU's slot, in program order with the
+// scalar memory operations. Returns when the loaded registers are written.
+uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t) {
+  const rv::DecodedInsn& d = *s.insn;
+  const bool store = d.cls == OpClass::VecStore;
+  const uint32_t registers = std::max<uint32_t>(store ? s.src_group : s.dst_group, 1);
+  const uint64_t earliest = std::max(t + vt_.lsu_start, vector_sources_ready(s));
+  const LsuOp op = lsu_operation(earliest, store, kind_of(s.mem_addr) == MemKind::Axi, s.mem_blocks, registers, true);
+  const uint64_t written = op.done + (store ? 0 : vt_.load_writeback);
+  if (!store && d.dst[0] != rv::kNoReg)
+    for (uint32_t k = 0; k < registers && d.dst[0] + k < rv::kVecBase + 32; ++k)
+      ready_[d.dst[0] + k] = std::max(ready_[d.dst[0] + k], written);
+  last_retire_ = std::max(last_retire_, written);
+  complete_at(written);
+  busy(kVecLsu, op.start, op.done - op.start, op.start - earliest);
+  return written;
+}
+
+// The execution units of a vector operation class: 2 ALUs, 2 multipliers, one
+// permute/reduction unit and one divider (rvv_backend_define.svh: NUM_ALU, NUM_MUL,
+// NUM_PMTRDT, NUM_DIV).
+CoreTiming::UnitPool CoreTiming::unit_pool(OpClass cls) {
+  switch (cls) {
+    case OpClass::VecMul: return {&vmul_free_, vt_.mul_units, kVecMul0, kVecMul1};
+    case OpClass::VecDiv: return {&vdiv_free_, vt_.div_units, kVecDiv, kVecDiv};
+    case OpClass::VecReduction:
+    case OpClass::VecPermute: return {&vperm_free_, vt_.permute_units, kVecPermute, kVecPermute};
+    default: return {&valu_free_, vt_.alu_units, kVecAlu0, kVecAlu1};
+  }
+}
+
+// Splits one vector command into micro-ops and times them through the backend. Returns
+// when its result is written (the last micro-op retired, or the scalar register written).
+uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
+  const rv::DecodedInsn& d = *s.insn;
+  const OpClass cls = d.cls;
+  const uint32_t uops = std::max<uint32_t>({s.dst_group, s.src_group, 1});
+  const bool memory = cls == OpClass::VecLoad || cls == OpClass::VecStore;
+  const uint64_t td = decode_command(t, memory ? 0 : uops);
+  if (memory) return vector_memory(s, t);
+
   uint32_t lat = vt_.alu, occ = 1;
   switch (cls) {
     case OpClass::VecMul: lat = vt_.mul; break;
     case OpClass::VecDiv: lat = occ = vt_.div; break;
     case OpClass::VecFixedPoint: lat = vt_.fixed_point; break;
-    case OpClass::VecReduction: lat = vt_.reduction; break;
+    case OpClass::VecReduction: lat = vt_.reduction, occ = vt_.reduction_interval; break;
     case OpClass::VecPermute: lat = vt_.permute; break;
     case OpClass::VecMask: lat = vt_.mask; break;
     case OpClass::VecToScalar: lat = vt_.mask; break;
     default: break;
   }
-  const bool axi = mem && kind_of(s.mem_addr) == MemKind::Axi;
-  const uint64_t bytes_per_uop = mem ? ceil_div(s.mem_bytes, uops) : 0;
-  const uint64_t elems_per_uop = ceil_div(std::max<uint32_t>(s.vl, 1), uops);
 
   // Vector register operands (first register of each group).
   uint8_t vsrc[4];
@@ -313,46 +395,18 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
       ready = std::max(ready, ready_[reg]);
     }
     if (cls == OpClass::VecReduction && j > 0) ready = std::max(ready, last_done);  // accumulates serially
-    if (mem && !is_store) ready = std::max(ready, scalar_store_done_);
     if (uops_ >= vt_.rob) ready = std::max(ready, rob_retire_[uops_ % vt_.rob]);  // ROB full: wait for a retire
 
-    // Choose the unit: the earliest free of its kind.
-    Unit unit;
-    uint64_t* free_at;
-    if (mem) {
-      unit = kVecLsu;
-      free_at = &vlsu_free_;
-    } else if (mul_class) {
-      uint32_t best = 0;
-      for (uint32_t u = 1; u < vt_.mul_units && u < vmul_free_.size(); ++u)
-        if (vmul_free_[u] < vmul_free_[best]) best = u;
-      unit = best == 0 ? kVecMul0 : kVecMul1;
-      free_at = &vmul_free_[best];
-    } else {
-      uint32_t best = 0;
-      for (uint32_t u = 1; u < vt_.alu_units && u < valu_free_.size(); ++u)
-        if (valu_free_[u] < valu_free_[best]) best = u;
-      unit = best == 0 ? kVecAlu0 : kVecAlu1;
-      free_at = &valu_free_[best];
-    }
-    const uint64_t issue = std::max(ready, *free_at);
-
-    uint64_t done, busy_cycles = occ;
-    if (mem) {
-      if (axi) {
-        const uint64_t beats = ceil_div(bytes_per_uop, cfg_.axi.bytes_per_cycle);
-        busy_cycles = s.mem_strided ? elems_per_uop : beats;
-        done = issue + busy_cycles + (is_store ? cfg_.axi.write_latency : cfg_.axi.read_latency);
-        axi_access(issue, busy_cycles, done);
-      } else {
-        busy_cycles = s.mem_strided ? ceil_div(elems_per_uop, vt_.strided_elements_per_cycle)
-                                    : ceil_div(std::max<uint64_t>(bytes_per_uop, 1), vt_.lsu_bytes_per_cycle);
-        done = issue + busy_cycles - 1 + (is_store ? cfg_.scalar.store_latency : cfg_.scalar.load_latency);
-      }
-    } else {
-      done = issue + lat;
-    }
-    *free_at = issue + busy_cycles;
+    // The earliest free unit of its kind.
+    const UnitPool up = unit_pool(cls);
+    uint32_t best = 0;
+    for (uint32_t u = 1; u < up.units && u < up.free->size(); ++u)
+      if ((*up.free)[u] < (*up.free)[best]) best = u;
+    auto& pool = *up.free;
+    const Unit unit = static_cast<Unit>(up.first + std::min<uint32_t>(best, up.last - up.first));
+    const uint64_t issue = std::max(ready, pool[best]);
+    const uint64_t done = issue + lat;
+    pool[best] = issue + occ;
     last_issue_ = issue;
     uop_issue_[uops_ % vt_.uop_queue] = issue;
     const uint64_t retire = std::max(done, last_retire_);
@@ -363,17 +417,18 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
       const uint32_t reg = std::min<uint32_t>(vdst + (j * dgroup) / uops, rv::kVecBase + 31);
       ready_[reg] = std::max(ready_[reg], done);
     }
-    if (is_store) vector_store_done_ = std::max(vector_store_done_, done);
     last_done = std::max(last_done, done);
     complete_at(retire);
-    busy(unit, issue, busy_cycles, issue - in_order);
+    busy(unit, issue, occ, issue - in_order);
   }
   // A scalar result (vmv.x.s, vcpop.m, vfirst.m) reaches the x register file later.
   if (cls == OpClass::VecToScalar) {
     set_ready(d.dst[0], last_done + vt_.to_scalar);
     complete_at(last_done + vt_.to_scalar);
+    return last_done + vt_.to_scalar;
   }
-  return last_done;
+  complete_at(last_retire_ + vt_.writeback);
+  return last_retire_ + vt_.writeback;
 }
 
 }  // namespace tlmcraft::coral

@@ -25,7 +25,7 @@ namespace tlmcraft::coral {
 namespace rv = tlmcraft::isa::riscv;
 
 enum Unit : uint8_t {
-  kScalarAlu, kMul, kDiv, kLsu, kFpu, kVecAlu0, kVecAlu1, kVecMul0, kVecMul1, kVecLsu,
+  kScalarAlu, kMul, kDiv, kLsu, kFpu, kVecAlu0, kVecAlu1, kVecMul0, kVecMul1, kVecPermute, kVecDiv, kVecLsu,
   kAxi,  // the external-memory port: accesses, data-bus cycles (trace: request to data)
   kNumUnits
 };
@@ -83,6 +83,14 @@ class CoreTiming {
   };
   uint64_t slot_floor(bool alu_like) const;
   void take_slot(uint64_t t);
+  // The retirement buffer: an instruction leaves it, in order, once its result is written.
+  void retire(uint64_t written);
+  // The LSU slot: the dispatch floor from its queue, and one operation's start and done.
+  uint64_t lsu_queue_floor() const;
+  struct LsuOp {
+    uint64_t start, done;
+  };
+  LsuOp lsu_operation(uint64_t earliest, bool store, bool axi, uint32_t blocks, uint32_t registers, bool vector);
   MemKind kind_of(uint32_t addr) const {
     return addr - cfg_.ext_base < cfg_.ext_bytes ? MemKind::Axi : MemKind::Tcm;
   }
@@ -98,8 +106,17 @@ class CoreTiming {
     if (t > complete_) complete_ = t;
   }
   void busy(Unit u, uint64_t begin, uint64_t cycles, uint64_t stall);
-  void axi_access(uint64_t begin, uint64_t beats, uint64_t done);
+  void axi_access(uint64_t begin, uint64_t transactions, uint64_t done);
   uint64_t vector_command(const rv::StepInfo& s, uint64_t t);
+  uint64_t decode_command(uint64_t t, uint32_t uops);
+  struct UnitPool {
+    std::array<uint64_t, 8>* free;
+    uint32_t units;
+    Unit first, last;
+  };
+  UnitPool unit_pool(rv::OpClass cls);
+  uint64_t vector_sources_ready(const rv::StepInfo& s) const;
+  uint64_t vector_memory(const rv::StepInfo& s, uint64_t t);
 
   const CoralConfig& cfg_;
   const ScalarTiming& st_;
@@ -114,13 +131,17 @@ class CoreTiming {
   uint64_t complete_ = 0;       // latest completion of everything dispatched
   std::array<uint64_t, 256> ready_{};  // per register id: usable by dependents (x0 and 255 stay 0)
 
-  uint64_t lsu_free_ = 0;       // the LSU accepts its next access
+  std::vector<uint64_t> rb_leave_;  // ring: cycle each instruction left the retirement buffer
+  uint64_t insns_ = 0, last_leave_ = 0;
+  uint64_t lsu_free_ = 0;           // the LSU slot finishes its current operation
+  std::vector<uint64_t> lsu_starts_;  // ring (lsu_queue): start cycles of memory operations
+  uint64_t lsu_ops_ = 0;
+  uint64_t last_vector_memory_ = 0;   // dispatch of the latest vector memory instruction
+  bool any_vector_memory_ = false;
   uint64_t dvu_free_ = 0;
   uint64_t mul_next_ = 0, fpu_next_ = 0, fpu_div_free_ = 0;  // unit issue slots
   std::vector<uint64_t> mul_starts_, fpu_starts_;  // rings: start cycles of queued ops
   uint64_t mul_count_ = 0, fpu_count_ = 0;
-  uint64_t scalar_store_done_ = 0;  // completion of the latest scalar store
-  uint64_t vector_store_done_ = 0;  // completion of the latest vector store
 
   // Vector backend state.
   std::vector<uint64_t> cq_leave_;    // ring: cycle each command left the command queue
@@ -131,8 +152,7 @@ class CoreTiming {
   std::vector<uint64_t> rob_retire_;  // ring (rob): retire cycle of each micro-op
   uint64_t uops_ = 0;
   uint64_t last_issue_ = 0, last_retire_ = 0;
-  std::array<uint64_t, 8> valu_free_{}, vmul_free_{};
-  uint64_t vlsu_free_ = 0;
+  std::array<uint64_t, 8> valu_free_{}, vmul_free_{}, vperm_free_{}, vdiv_free_{};
 
   std::array<UnitCounters, kNumUnits> units_{};
   std::vector<TimedEvent>* events_ = nullptr;

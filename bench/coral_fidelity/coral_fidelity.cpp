@@ -1,0 +1,217 @@
+// The Coral NPU fidelity campaign: every task baseline at C1..C5, every CPU program and
+// the generated probe programs, each run on the tlmcraft model and on the RTL oracle
+// (coral-rtl), with per-case cycles and error and the error distribution per kind.
+// docs/FIDELITY.md holds its results; `make fidelity-coral` runs it.
+//
+//   coral_fidelity [--oracle PATH] [--only SUBSTR] [--no-tasks] [--no-probes]
+//                  [--kernels DIR] [--jobs N] [--json FILE] [--set KEY=VALUE]...
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
+#include "bench/coral_fidelity/elf_writer.h"
+#include "bench/coral_fidelity/fidelity_stats.h"
+#include "bench/coral_fidelity/model_runner.h"
+#include "bench/coral_fidelity/oracle_cache.h"
+#include "bench/coral_fidelity/probe_programs.h"
+#include "platforms/registry.h"
+
+namespace po = boost::program_options;
+using namespace tlmcraft;
+using namespace tlmcraft::bench;
+
+namespace {
+
+struct Options {
+  std::string oracle, only, kernels_dir, json_path, cache_path;
+  bool tasks = true, probes = true, cached_only = false;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::string> overrides;
+};
+
+std::vector<FidelityCase> kernel_dir_cases(const std::string& dir) {
+  std::vector<FidelityCase> cases;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string ext = e.path().extension();
+    if (ext != ".s" && ext != ".S" && ext != ".c") continue;
+    std::ifstream f(e.path());
+    std::stringstream ss;
+    ss << f.rdbuf();
+    cases.push_back({"kernel", e.path().filename(), "", "", e.path().filename(), ss.str()});
+  }
+  std::sort(cases.begin(), cases.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return cases;
+}
+
+std::vector<FidelityCase> collect(const Options& o) {
+  std::vector<FidelityCase> all;
+  if (o.tasks)
+    for (auto& c : task_cases()) all.push_back(std::move(c));
+  if (o.probes)
+    for (auto& p : generate_probe_programs()) all.push_back({p.kind, p.name, "", "", "probe.s", p.source});
+  if (!o.kernels_dir.empty())
+    for (auto& c : kernel_dir_cases(o.kernels_dir)) all.push_back(std::move(c));
+  std::vector<FidelityCase> kept;
+  for (auto& c : all)
+    if (o.only.empty() || c.name.find(o.only) != std::string::npos) kept.push_back(std::move(c));
+  return kept;
+}
+
+uint64_t oracle_key(const ModelRun& m, const OracleOptions& oo) {
+  const std::vector<uint8_t> elf = write_elf32(m.program);
+  uint64_t h = fnv1a64(elf.data(), elf.size());
+  const uint32_t lat[2] = {oo.read_latency, oo.write_latency};
+  h = fnv1a64(lat, sizeof lat, h);
+  for (const ExtRegion& r : m.inputs) {
+    h = fnv1a64(&r.address, sizeof r.address, h);
+    h = fnv1a64(r.bytes.data(), r.bytes.size(), h);
+  }
+  return h;
+}
+
+CachedOracle run_oracle(const ModelRun& m, const OracleOptions& oo) {
+  const OracleRun r = run_on_rtl(oo, write_elf32(m.program), m.inputs, m.inputs);
+  CachedOracle c{r.ok, r.error, r.cycles, r.dispatched, {}};
+  for (const ExtRegion& d : r.dumps) c.dump_hashes.push_back(fnv1a64(d.bytes.data(), d.bytes.size()));
+  return c;
+}
+
+bool outputs_match(const ModelRun& m, const CachedOracle& c) {
+  if (c.dump_hashes.size() != m.outputs.size()) return false;
+  for (size_t i = 0; i < m.outputs.size(); ++i)
+    if (fnv1a64(m.outputs[i].bytes.data(), m.outputs[i].bytes.size()) != c.dump_hashes[i]) return false;
+  return true;
+}
+
+// Runs the oracle for every model run (cached), `jobs` at a time.
+std::vector<CachedOracle> run_oracles(const std::vector<ModelRun>& runs, const OracleOptions& oo,
+                                      OracleCache& cache, unsigned jobs, bool cached_only) {
+  std::vector<CachedOracle> out(runs.size());
+  std::atomic<size_t> next{0}, done{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < runs.size();) {
+      if (!runs[i].ok) continue;
+      const uint64_t key = oracle_key(runs[i], oo);
+      if (!cache.find(key, out[i])) {
+        if (cached_only) {
+          out[i].error = "not in the oracle results file (--cached-only)";
+          continue;
+        }
+        out[i] = run_oracle(runs[i], oo);
+        cache.store(key, out[i]);
+      }
+      std::fprintf(stderr, "\roracle %zu/%zu", ++done, runs.size());
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned j = 0; j < jobs; ++j) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  std::fprintf(stderr, "\n");
+  return out;
+}
+
+void print_results(const std::vector<CaseResult>& results, const std::vector<std::string>& failures) {
+  std::printf("%-12s %-44s %12s %12s %9s\n", "kind", "program", "model", "rtl", "error");
+  for (const CaseResult& r : results)
+    std::printf("%-12s %-44s %12llu %12llu %+8.2f%%%s\n", r.kind.c_str(), r.name.c_str(),
+                static_cast<unsigned long long>(r.model), static_cast<unsigned long long>(r.reference),
+                100 * r.error(), r.outputs_match ? "" : "  OUTPUTS DIFFER");
+  for (const std::string& f : failures) std::printf("FAILED %s\n", f.c_str());
+  std::printf("\n| kind | programs | median abs error | 95th percentile | worst | worst program | median signed |\n");
+  std::printf("|---|---:|---:|---:|---:|---|---:|\n");
+  for (const auto& [kind, s] : summarise(results))
+    std::printf("| %s | %zu | %.2f%% | %.2f%% | %.2f%% | %s | %+.2f%% |\n", kind.c_str(), s.n, 100 * s.median_abs,
+                100 * s.p95_abs, 100 * s.max_abs, s.worst.c_str(), 100 * s.median_signed);
+}
+
+void write_json(const std::string& path, const std::vector<CaseResult>& results) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const CaseResult& r : results)
+    j.push_back({{"kind", r.kind}, {"name", r.name}, {"model", r.model}, {"rtl", r.reference},
+                 {"error", r.error()}, {"outputs_match", r.outputs_match}});
+  std::ofstream(path) << j.dump(1) << "\n";
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  po::options_description d("coral_fidelity options");
+  d.add_options()("help,h", "this text")(
+      "oracle", po::value(&o.oracle), "coral-rtl binary (default: $CORAL_RTL, else ../shared/oracles/coral-rtl)")(
+      "only", po::value(&o.only), "only programs whose name contains this")(
+      "no-tasks", "skip the task baselines and CPU programs")(
+      "cached-only", "use only oracle results already in the results file (no RTL runs)")("no-probes", "skip the generated probe programs")(
+      "kernels", po::value(&o.kernels_dir), "also every .s/.c file of this directory")(
+      "jobs,j", po::value(&o.jobs), "oracle runs at a time")(
+      "json", po::value(&o.json_path), "write per-program results here")(
+      "cache", po::value(&o.cache_path), "oracle results file (default ~/.cache/tlmcraft/coral_rtl_results.jsonl)")(
+      "set", po::value(&o.overrides)->composing(), "model platform-config override KEY=VALUE");
+  po::variables_map vm;
+  po::store(po::parse_command_line(argc, argv, d), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << d << "\nExample: coral_fidelity --only gemm --no-probes\n";
+    std::exit(0);
+  }
+  o.tasks = !vm.count("no-tasks");
+  o.probes = !vm.count("no-probes");
+  o.cached_only = vm.count("cached-only") > 0;
+  if (o.cache_path.empty()) {
+    const char* home = std::getenv("HOME");
+    const std::string dir = std::string(home ? home : "/tmp") + "/.cache/tlmcraft";
+    std::filesystem::create_directories(dir);
+    o.cache_path = dir + "/coral_rtl_results.jsonl";
+  }
+  return o;
+}
+
+OracleOptions oracle_options(const Options& o) {
+  OracleOptions oo;
+  oo.binary = find_coral_rtl(o.oracle);
+  const nlohmann::json cfg = make_platform("coral", "default", o.overrides)->config();
+  oo.read_latency = cfg["memory"]["axi"]["read_latency"];
+  oo.write_latency = cfg["memory"]["axi"]["write_latency"];
+  return oo;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Options o = parse(argc, argv);
+  const OracleOptions oo = oracle_options(o);
+  if (oo.binary.empty()) {
+    std::fprintf(stderr, "coral_fidelity: no coral-rtl oracle (give --oracle PATH or set CORAL_RTL)\n");
+    return 2;
+  }
+  const std::vector<FidelityCase> cases = collect(o);
+  std::vector<ModelRun> runs;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    std::fprintf(stderr, "\rmodel %zu/%zu", i + 1, cases.size());
+    runs.push_back(run_on_model(cases[i], o.overrides));
+  }
+  std::fprintf(stderr, "\n");
+  OracleCache cache(o.cache_path);
+  const std::vector<CachedOracle> rtl = run_oracles(runs, oo, cache, o.jobs, o.cached_only);
+  std::vector<CaseResult> results;
+  std::vector<std::string> failures;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (!runs[i].ok || !rtl[i].ok) {
+      failures.push_back(cases[i].name + ": " + (runs[i].ok ? "rtl: " + rtl[i].error : "model: " + runs[i].error));
+      continue;
+    }
+    results.push_back({cases[i].kind, cases[i].name, runs[i].cycles, rtl[i].cycles, outputs_match(runs[i], rtl[i])});
+  }
+  print_results(results, failures);
+  if (!o.json_path.empty()) write_json(o.json_path, results);
+  return failures.empty() ? 0 : 1;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "coral_fidelity: %s\n", e.what());
+  return 2;
+}

@@ -95,9 +95,9 @@ struct StepInfo {
   uint32_t mem_addr = 0;       // first byte accessed (scalar and vector memory ops)
   uint32_t mem_bytes = 0;      // total bytes accessed (0 = no memory access)
   bool mem_strided = false;    // vector strided/indexed/segment access (not one burst)
-  // Vector memory ops: 16-byte-aligned blocks accessed, counted per destination/source
-  // register and per run of elements in one block (the transactions of a bus as wide as
-  // a register that does not merge elements across registers or runs).
+  // Vector memory ops: 16-byte-aligned blocks accessed, counted per register of the data
+  // group as the distinct blocks its elements touch (the transactions of a bus as wide as
+  // a register that serves all of a register's elements in one block at once).
   uint16_t mem_blocks = 0;
   uint16_t vl = 0;             // elements processed by a vector instruction
   uint8_t sew_bytes = 0;       // element width of the operation

@@ -95,8 +95,8 @@ Shape resolve(const Hart& h, const DecodedInsn& d, Mode mode) {
   throw Trap{store ? TrapCause::StoreMisaligned : TrapCause::LoadMisaligned, addr, text};
 }
 
-// 16-byte blocks accessed (StepInfo::mem_blocks): a new block starts whenever an element's
-// block or register differs from the previous active element's.
+// 16-byte blocks accessed (StepInfo::mem_blocks): per register of the data group, the
+// distinct blocks its active elements touch.
 template <typename Address>
 uint16_t count_blocks(const Hart& h, const Shape& s, bool masked, bool contiguous, unsigned first, Address address) {
   uint16_t blocks = 0;
@@ -109,15 +109,18 @@ uint16_t count_blocks(const Hart& h, const Shape& s, bool masked, bool contiguou
     }
     return blocks;
   }
-  uint64_t previous = ~uint64_t(0);
+  // Per register (field f, register r of the group): the distinct blocks its elements touch.
+  const unsigned per_reg = kVlenBytes / s.data_bytes;
   for (unsigned f = 0; f < s.nf; ++f)
-    for (unsigned i = first; i < s.evl; ++i) {
-      if (!active(h, masked, i)) continue;
-      const uint32_t a = address(i) + f * s.data_bytes;
-      const uint64_t reg = f * s.field_regs + (i * s.data_bytes) / kVlenBytes;
-      const uint64_t key = (reg << 32) | (a >> 4);
-      if (key != previous) ++blocks;
-      previous = key;
+    for (unsigned r0 = first - first % per_reg; r0 < s.evl; r0 += per_reg) {
+      uint32_t seen[kVlenBytes];
+      unsigned n = 0;
+      for (unsigned i = std::max(r0, first); i < std::min(s.evl, r0 + per_reg); ++i) {
+        if (!active(h, masked, i)) continue;
+        const uint32_t block = (address(i) + f * s.data_bytes) >> 4;
+        if (std::find(seen, seen + n, block) == seen + n) seen[n++] = block;
+      }
+      blocks += uint16_t(n);
     }
   return blocks;
 }

@@ -135,10 +135,9 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     st.retirement_buffer = s.num<uint32_t>("retirement_buffer", 1, 256);
     Section lsu = s.sub("lsu");
     st.lsu_queue = lsu.num<uint32_t>("queue", 1, 64);
-    st.tcm_load_cycles = lsu.num<uint32_t>("tcm_load_cycles", 0, 64);
-    st.tcm_store_cycles = lsu.num<uint32_t>("tcm_store_cycles", 0, 64);
-    st.axi_load_cycles = lsu.num<uint32_t>("axi_load_cycles", 0, 64);
-    st.axi_store_cycles = lsu.num<uint32_t>("axi_store_cycles", 0, 64);
+    st.load_tail = lsu.num<uint32_t>("load_tail", 0, 64);
+    st.store_tail = lsu.num<uint32_t>("store_tail", 0, 64);
+    st.axi_write_response = lsu.num<uint32_t>("axi_write_response", 0, 64);
     lsu.finish();
     Section fpu = s.sub("fpu");
     st.fpu_queue = fpu.num<uint32_t>("queue", 1, 64);

@@ -26,10 +26,9 @@ struct ScalarTiming {
   uint32_t retirement_buffer = 8;  // in-order window of dispatched, unfinished instructions
   // The LSU: one slot serving scalar and vector memory operations in program order.
   uint32_t lsu_queue = 4;          // operations dispatched and waiting for the slot
-  uint32_t tcm_load_cycles = 3;    // TCM: beyond one cycle per block request (pipelined)
-  uint32_t tcm_store_cycles = 1;
-  uint32_t axi_load_cycles = 4;    // AXI: beyond the read latency, per transaction (one in flight)
-  uint32_t axi_store_cycles = 3;   // beyond the write latency, per transaction (waits for B)
+  uint32_t load_tail = 3;          // per register: last block's data -> register written
+  uint32_t store_tail = 1;         // per register: after the last block is written
+  uint32_t axi_write_response = 1; // per external store register: the B handshake
   uint32_t fpu_queue = 2;
   uint32_t fp_add = 4, fp_mul = 4, fp_fma = 5, fp_div = 12, fp_sqrt = 12, fp_cvt = 3, fp_cmp = 2;
 };

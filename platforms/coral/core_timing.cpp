@@ -74,18 +74,17 @@ uint64_t CoreTiming::lsu_queue_floor() const {
   return lsu_ops_ >= st_.lsu_queue ? lsu_starts_[lsu_ops_ % st_.lsu_queue] : 0;
 }
 
-// One operation in the LSU slot: TCM block requests pipeline (one per cycle, then the
-// data path); external transactions go one at a time and each waits for its data or write
-// response. Vector operations add a cycle per instruction and, for stores, per register
-// read from the vector register file.
+// One operation in the LSU slot, register by register: each distinct 16-byte block of a
+// register is one request (TCM: one per cycle; external memory: one transaction at a time,
+// each waiting for its data or write response), then the register's tail. Vector
+// operations add a cycle per instruction and, for stores, per register read from the
+// vector register file.
 CoreTiming::LsuOp CoreTiming::lsu_operation(uint64_t earliest, bool store, bool axi, uint32_t blocks,
                                             uint32_t registers, bool vector) {
   uint64_t cycles = vector ? vt_.lsu_op_cycles + (store ? uint64_t(registers) * vt_.store_data_cycles : 0) : 0;
-  if (axi)
-    cycles += uint64_t(blocks) * (store ? cfg_.axi.write_latency + st_.axi_store_cycles
-                                        : cfg_.axi.read_latency + st_.axi_load_cycles);
-  else if (blocks)
-    cycles += blocks + uint64_t(registers) * (store ? st_.tcm_store_cycles : st_.tcm_load_cycles);
+  const uint64_t latency = axi ? (store ? cfg_.axi.write_latency : cfg_.axi.read_latency) : 0;
+  const uint64_t tail = store ? st_.store_tail + (axi ? st_.axi_write_response : 0) : st_.load_tail;
+  if (blocks) cycles += blocks * (1 + latency) + std::min<uint64_t>(registers, blocks) * tail;
   const uint64_t start = std::max(earliest, lsu_free_);
   lsu_free_ = start + cycles;
   lsu_starts_[lsu_ops_++ % st_.lsu_queue] = start;

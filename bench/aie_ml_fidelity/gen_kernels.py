@@ -42,9 +42,9 @@ class Op:
     latency; addr: data-memory byte address touched (bank rule) or None.
     """
 
-    def __init__(self, text, slot, reads, writes, lat, addr=None):
+    def __init__(self, text, slot, reads, writes, lat, addr=None, late=()):
         self.text, self.slot, self.reads, self.writes = text, slot, reads, writes
-        self.lat, self.addr = lat, addr
+        self.lat, self.addr, self.late = lat, addr, late   # late: read acc_read cycles after issue
 
 
 def unit(reg):
@@ -73,7 +73,7 @@ def acc_units(reg):
     return [unit(reg)]
 
 
-def schedule(ops, max_bundles=1000):
+def schedule(ops, max_bundles=1000, acc_read=0):
     """Greedy list scheduling in list order: each op goes to the earliest bundle where
     its slot is free, its operands are ready (model latencies), it does not precede the
     last reader/writer of a register it writes, and no other access of the bundle uses
@@ -94,7 +94,7 @@ def schedule(ops, max_bundles=1000):
         earliest = 0
         for r in op.reads:
             for u in acc_units(r):
-                earliest = max(earliest, ready.get(u, 0))
+                earliest = max(earliest, ready.get(u, 0) - (acc_read if r in op.late else 0))
         for w in op.writes:
             for u in acc_units(w):
                 earliest = max(earliest, last_read.get(u, 0), last_write.get(u, 0))
@@ -253,7 +253,7 @@ def vsmul_vector_pipelined():
             "  VBCST.16 x11, r2"] + ["  " + l for l in body] + ["  DONE"]
 
 
-def tnzr_bf16():
+def tnzr_bf16(acc_read=0):
     """The XDNA1 tensor-contraction kernel of 'Hello XDNA' (scalable-analyses/xdna,
     xdna1_kernel): C[32x32] += A[32x32] B[32x32] in bf16 with fp32 accumulation, tiles of
     the BF16 4x8x4 VMAC (A [m1=8][k1=4][4][8], B [k1=4][n1=8][8][4], C [m1=8][n1=8][4][4]),
@@ -297,7 +297,8 @@ def tnzr_bf16():
                         ab.append(Op("VLD? %s, %s" % (w, mem(pb, addr + 32 * h)), "ld", [], [w], LAT["load"], addr + 32 * h))
                 order = [(r, t) for t in range(4) for r in range(2)] if t_major else [(r, t) for r in range(2) for t in range(4)]
                 macs = [Op("VMAC.BF16 %s, %s, %s, %s" % (accs[4 * r + t], accs[4 * r + t], xa[r], xb[t]), "vec",
-                           [accs[4 * r + t], xa[r], xb[t]], [accs[4 * r + t]], LAT["vmac"]) for r, t in order]
+                           [accs[4 * r + t], xa[r], xb[t]], [accs[4 * r + t]], LAT["vmac"],
+                           late=(accs[4 * r + t],)) for r, t in order]
                 ks.append((ab, macs))
             steps.append(ks)
         return cl, steps, st
@@ -326,7 +327,7 @@ def tnzr_bf16():
                         if spread and n + 1 < len(blocks):
                             ops += cl[n + 1][4 * k1:4 * k1 + 4]
                     ops += st[n]
-                body = schedule(ops)
+                body = schedule(ops, acc_read=acc_read)
                 if best is None or len(body) < len(best):
                     best = body
     body = best
@@ -449,6 +450,9 @@ KERNELS = {
     "vsmul_pipelined": (vsmul_vector_pipelined, "vectorised and pipelined", "mlir-aie programming guide 4c: 72 cycles"),
     "tnzr_bf16_32x32x32": (tnzr_bf16, "bf16 32x32x32 tensor contraction (XDNA1)",
                            "Hello XDNA (tnzr.org): 288 instructions, 398 GFLOPS at 1.8 GHz"),
+    "tnzr_bf16_32x32x32_accfwd": (lambda: tnzr_bf16(acc_read=2),
+                                  "the same, scheduled for compute.acc_read_cycles=2 (run it with that setting)",
+                                  "Hello XDNA (tnzr.org): 288 instructions, 398 GFLOPS at 1.8 GHz"),
     "xd100_i8_64x64x64": (xd100_i8, "int8 64x64x64 matrix multiply, int16 out",
                           "Vitis tutorial XD100 (AIE-ML): 1121 cycles (aiesimulator)"),
     "dma_stream_2kb": (lambda: dma("dma_stream_2kb"), "2048 bytes over one DMA stream",

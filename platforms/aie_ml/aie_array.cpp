@@ -333,17 +333,19 @@ void AieArray::step_core(int k, uint64_t t) {
   // earlier by as much (off by default; docs/platforms/aie-ml.md).
   uint64_t ready = t;
   for (const auto& op : b.ops) {
-    const aie::Operand* acc_in = nullptr;
     if (cfg_.acc_read_cycles && op.n_operands == 4 && op.operands[1].kind == aie::Operand::Kind::Reg &&
-        aie::AieIsa::get().ops[op.op].latency_class == "vmac")
-      acc_in = &op.operands[1];
-    const std::vector<uint16_t> late = acc_in ? aie::storage_units(acc_in->cls, acc_in->num) : std::vector<uint16_t>{};
-    for (uint16_t u : op.reads) {
-      if (u >= c.unit_ready.size()) continue;
-      uint64_t r = c.unit_ready[u];
-      if (std::find(late.begin(), late.end(), u) != late.end()) r = r > cfg_.acc_read_cycles ? r - cfg_.acc_read_cycles : 0;
-      ready = std::max(ready, r);
+        aie::AieIsa::get().ops[op.op].latency_class == "vmac") {
+      const std::vector<uint16_t> late = aie::storage_units(op.operands[1].cls, op.operands[1].num);
+      for (uint16_t u : op.reads) {
+        if (u >= c.unit_ready.size()) continue;
+        uint64_t r = c.unit_ready[u];
+        if (std::find(late.begin(), late.end(), u) != late.end()) r = r > cfg_.acc_read_cycles ? r - cfg_.acc_read_cycles : 0;
+        ready = std::max(ready, r);
+      }
+      continue;
     }
+    for (uint16_t u : op.reads)
+      if (u < c.unit_ready.size()) ready = std::max(ready, c.unit_ready[u]);
   }
   if (ready > t) {
     c.stall_register += ready - t;

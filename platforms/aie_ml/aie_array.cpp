@@ -328,10 +328,25 @@ void AieArray::step_core(int k, uint64_t t) {
     c.blocked = false;
   }
   // Register interlock: wait until every register the bundle reads is written back.
+  // With compute.acc_read_cycles > 0 a multiply-accumulate reads its accumulator input
+  // that many cycles after issue (AMD's AIE2 itineraries: stage 3), so it may issue
+  // earlier by as much (off by default; docs/platforms/aie-ml.md).
   uint64_t ready = t;
-  for (const auto& op : b.ops)
+  for (const auto& op : b.ops) {
+    if (cfg_.acc_read_cycles && op.n_operands == 4 && op.operands[1].kind == aie::Operand::Kind::Reg &&
+        aie::AieIsa::get().ops[op.op].latency_class == "vmac") {
+      const std::vector<uint16_t> late = aie::storage_units(op.operands[1].cls, op.operands[1].num);
+      for (uint16_t u : op.reads) {
+        if (u >= c.unit_ready.size()) continue;
+        uint64_t r = c.unit_ready[u];
+        if (std::find(late.begin(), late.end(), u) != late.end()) r = r > cfg_.acc_read_cycles ? r - cfg_.acc_read_cycles : 0;
+        ready = std::max(ready, r);
+      }
+      continue;
+    }
     for (uint16_t u : op.reads)
       if (u < c.unit_ready.size()) ready = std::max(ready, c.unit_ready[u]);
+  }
   if (ready > t) {
     c.stall_register += ready - t;
     if (rec_) rec_->slice(c.stall_track, t, ready, "register");

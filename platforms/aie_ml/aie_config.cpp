@@ -83,6 +83,8 @@ AieConfig load_aie_config(const std::string& name_or_path, const std::vector<std
   if (c.compute.dma_dims > 3) throw InputError(yaml_where(file, root["compute"]) + ": compute.dma_dims is at most 3");
   c.program_memory_bytes = static_cast<uint32_t>(get(root["compute"], "compute", "program_memory_bytes", file, 16, 1u << 24));
   c.bundle_bytes = static_cast<uint32_t>(get(root["compute"], "compute", "bundle_bytes", file, 1, 256));
+  if (root["compute"]["acc_read_cycles"])  // optional: older config files do not have it
+    c.acc_read_cycles = static_cast<uint32_t>(get(root["compute"], "compute", "acc_read_cycles", file, 0, 16));
   c.stream_bytes_per_cycle = static_cast<uint32_t>(get(root["stream"], "stream", "bytes_per_cycle", file, 4, 64));
   if (c.stream_bytes_per_cycle % 4) throw InputError(yaml_where(file, root["stream"]) + ": stream.bytes_per_cycle must be a multiple of 4");
   c.hop_cycles = static_cast<uint32_t>(get(root["stream"], "stream", "hop_cycles", file, 0, 1000));

@@ -31,6 +31,9 @@ struct AieConfig {
   TileKindConfig shim{0, 1, 16, 2, 2, 3};
   uint32_t program_memory_bytes = 16384;
   uint32_t bundle_bytes = 16;
+  // Cycles after issue at which a multiply-accumulate reads its accumulator input (AMD's
+  // AIE2 itineraries: 2, stage 3). 0 (default) reads it at issue like every operand.
+  uint32_t acc_read_cycles = 0;
   uint32_t stream_bytes_per_cycle = 4;
   uint32_t hop_cycles = 1;
   uint32_t bd_setup_cycles = 4;

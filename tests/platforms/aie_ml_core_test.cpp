@@ -42,6 +42,28 @@ TEST(AieMlCore, PostModifiedPointerComesFromTheAguNotTheLoad) {
   EXPECT_EQ(word(p->read_memory("tile_0_0", 8, 4)), 42u);
 }
 
+TEST(AieMlCore, AccumulatorInputReadLateWhenConfigured) {
+  // compute.acc_read_cycles (default 0): a multiply-accumulate reads its accumulator input
+  // that many cycles after issue, as AMD's AIE2 itineraries read it in stage 3 (= 2).
+  EXPECT_EQ(latency("vmac"), 6u);
+  const char* k = R"(.tile 0 0
+  MOVXM p0, 0x70000            ; 0
+  VLDA am0, [p0, #0]           ; 1: bm0 readable at 8
+  VMAC.BF16 bm0, bm0, x0, x1   ; at 8 (default) or 6 (read 2 late); result 6 later
+  VMAC.BF16 bm1, bm0, x0, x1   ; accumulator input bm0: at 14 / 10
+  VADD.F bm2, bm1, bm1         ; an ordinary read of bm1: at 20 / 16
+  DONE                         ; 21 / 17: halts at 22 / 18
+)";
+  for (const auto& [set, cycles] : std::vector<std::pair<std::string, uint64_t>>{
+           {"compute.acc_read_cycles=0", 22}, {"compute.acc_read_cycles=2", 18}}) {
+    auto p = make({set});
+    load(*p, k);
+    const RunResult r = run(*p);
+    ASSERT_TRUE(r.ok()) << r.message;
+    EXPECT_EQ(r.cycles, cycles) << set;
+  }
+}
+
 TEST(AieMlCore, BundleSequenceWithRegisterStalls) {
   const char* k = R"(.tile 0 0
   MOVXM p0, 0x70000     ; cycle 0; p0 readable at 1

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Reruns the AIE-ML fidelity comparison and prints it as a markdown table.
+
+Every row runs one kernel of bench/aie_ml_fidelity/kernels/ (or one of
+platforms/aie_ml/kernels/) on tlmcraft's aie_ml model and sets the model's figure next
+to a published AIE-ML / XDNA1 measurement (sources in docs/platforms/aie-ml.md,
+"Published measurements against the model"). gap = (model - published) / published.
+
+Usage:
+  python3 bench/aie_ml_fidelity/run.py [--tlmcraft PATH] [--set KEY=VALUE ...]
+The binary defaults to $TLMCRAFT, then build/harness/tlmcraft. --set is passed to every
+run (e.g. --set compute.banks=4 --set stream.hop_cycles=4 to try other parameters).
+The script first checks that the committed kernels match gen_kernels.py.
+Only the Python 3 standard library is used.
+"""
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+K = os.path.join(HERE, "kernels")
+
+
+def run(tlmcraft, kernel, sets):
+    cmd = [tlmcraft, "run", "--platform", "aie_ml", kernel, "--json"]
+    for s in sets:
+        cmd += ["--set", s]
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        r = json.loads(out.stdout)
+    except ValueError:
+        raise SystemExit("tlmcraft failed on %s:\n%s%s" % (kernel, out.stdout, out.stderr))
+    if r.get("stop") != "halted":
+        raise SystemExit("%s did not halt: %s" % (kernel, r.get("message")))
+    return r
+
+
+def busy(r, unit):
+    for u in r.get("units", []):
+        if u["name"] == unit:
+            return u["busy_cycles"]
+    raise KeyError(unit)
+
+
+def dma_bytes(r, prefix):
+    return sum(v["bytes"] for k, v in r["memory"]["dma"].items() if k.startswith(prefix))
+
+
+# (what, kernel, extra --set, model figure from the result, unit, published, source, note)
+# The published figure and how it is derived are documented in docs/platforms/aie-ml.md.
+ROWS = [
+    ("int8 x int8 MACs per cycle, back-to-back VMAC", "peak_i8", [],
+     lambda r: 1536 * 256 / r["cycles"], "MAC/cycle", 256.0, "AM020 Functional Overview; Riallto 3_2"),
+    ("int16 x int16 MACs per cycle", "peak_i16", [],
+     lambda r: 1536 * 64 / r["cycles"], "MAC/cycle", 64.0, "AM020; Riallto 3_2; mlir-aie guide 4c"),
+    ("bf16 MACs per cycle", "peak_bf16", [],
+     lambda r: 1536 * 128 / r["cycles"], "MAC/cycle", 128.0, "AM020; Riallto 3_2; Hello XDNA"),
+    ("int16 element-wise MACs per cycle", "eltwise_i16", [],
+     lambda r: 1536 * 16 / r["cycles"], "MAC/cycle", 32.0, "mlir-aie guide 4c (32 accumulator lanes)"),
+    ("scale 1024 int16, scalar loop", "vsmul_scalar", [],
+     lambda r: r["cycles"], "cycles", 10250.0, "mlir-aie guide 4c (trace, ~10,250)"),
+    ("scale 1024 int16, vector, not pipelined", "vsmul_vector", [],
+     lambda r: r["cycles"], "cycles", 495.0, "mlir-aie guide 4c (trace, ~495; 15-cycle loop)"),
+    ("scale 1024 int16, vector, pipelined", "vsmul_pipelined", [],
+     lambda r: r["cycles"], "cycles", 72.0, "mlir-aie guide 4c (trace, 72)"),
+    ("bf16 32x32x32 contraction, cycles per call", "tnzr_bf16_32x32x32", [],
+     lambda r: r["cycles"], "cycles", 32768 * 2 / 398e9 * 1.8e9, "Hello XDNA: 398 GFLOPS at 1.8 GHz"),
+    ("bf16 32x32x32 contraction, MACs per cycle", "tnzr_bf16_32x32x32", [],
+     lambda r: 32768 / r["cycles"], "MAC/cycle", 398e9 / 2 / 1.8e9, "Hello XDNA: 398 GFLOPS at 1.8 GHz"),
+    ("int8 64x64x64 matmul, int16 out", "xd100_i8_64x64x64", ["compute.program_memory_bytes=32768"],
+     lambda r: r["cycles"], "cycles", 1121.0, "Vitis tutorial XD100 (aiesimulator)"),
+    ("2 KiB over one DMA stream (MM2S busy)", "dma_stream_2kb", [],
+     lambda r: busy(r, "mem0.mm2s0"), "cycles", 512.0, "mlir-aie guide 4c (trace, 512)"),
+    ("shim MM2S, one channel", "shim_read_2ch", [],
+     lambda r: 65536 / busy(r, "shim0.mm2s0"), "B/cycle", 4.0, "AM020 Array Interface DMA"),
+    ("shim MM2S, both channels together", "shim_read_2ch", [],
+     lambda r: 131072 / r["cycles"], "B/cycle", 8.0, "AM020 Array Interface DMA"),
+    ("memory tile read, six MM2S at once", "memtile_rw_6ch", [],
+     lambda r: dma_bytes(r, "mem0.mm2s") / r["cycles"], "B/cycle", 30.0, "Riallto 3_2: 30 GB/s at 1 GHz"),
+    ("memory tile write, six S2MM at once", "memtile_rw_6ch", [],
+     lambda r: dma_bytes(r, "mem0.s2mm") / r["cycles"], "B/cycle", 30.0, "Riallto 3_2: 30 GB/s at 1 GHz"),
+]
+
+# Variants: a documented difference switched on (not counted in the summary).
+VARIANTS = [
+    ("bf16 32x32x32 with accumulator forwarding (compute.acc_read_cycles=2, kernel scheduled for it)",
+     "tnzr_bf16_32x32x32_accfwd", ["compute.acc_read_cycles=2"],
+     lambda r: r["cycles"], "cycles", 32768 * 2 / 398e9 * 1.8e9, "Hello XDNA: 398 GFLOPS at 1.8 GHz"),
+]
+
+# Context rows: published whole-array figures next to the repository's own GEMM kernels.
+# Different kernels and sizes, so no gap is computed.
+CONTEXT = [
+    ("16-tile bf16 GEMM 128x512x1024 (baseline kernel), MACs/cycle per tile",
+     os.path.join(ROOT, "platforms", "aie_ml", "kernels", "gemm_multitile_16_C5.aie"),
+     lambda r: 128 * 512 * 1024 / r["cycles"] / 16,
+     "Taka et al. 2025: 3.14 bf16 TOPS on XDNA = 78 (20 tiles at 1.0 GHz) to 49 (at 1.6 GHz) MAC/cycle per tile"),
+    ("int8 single-tile matmul (xd100 kernel), % of 256 MAC/cycle",
+     os.path.join(K, "xd100_i8_64x64x64.aie"), lambda r: 64 ** 3 / r["cycles"] / 256 * 100,
+     "Mhatre, Taka, Arora 2025 (GAMA, VEK280): whole-array int8 GEMM at 85% of peak"),
+    ("bf16 single-tile contraction (32x32x32 kernel), % of 128 MAC/cycle",
+     os.path.join(K, "tnzr_bf16_32x32x32.aie"), lambda r: 32 ** 3 / r["cycles"] / 128 * 100,
+     "GAMA: whole-array bf16 GEMM at 86% of peak"),
+]
+
+
+def fmt(v):
+    return "{:,.0f}".format(v) if abs(v) >= 1000 else ("%.1f" % v if abs(v) >= 10 else "%.2f" % v)
+
+
+def main():
+    args = sys.argv[1:]
+    tlmcraft = os.environ.get("TLMCRAFT", os.path.join(ROOT, "build", "harness", "tlmcraft"))
+    sets = []
+    i = 0
+    while i < len(args):
+        if args[i] == "--tlmcraft":
+            tlmcraft = args[i + 1]
+            i += 2
+        elif args[i] == "--set":
+            sets.append(args[i + 1])
+            i += 2
+        else:
+            raise SystemExit(__doc__)
+    gen = subprocess.run([sys.executable, os.path.join(HERE, "gen_kernels.py"), "--check"])
+    if gen.returncode:
+        raise SystemExit("kernels are stale")
+    cache = {}
+    print("| measurement | model | published | gap | unit | published source |")
+    print("|---|---:|---:|---:|---|---|")
+    gaps = []
+    for what, kernel, extra, model, unit, published, source in ROWS:
+        key = (kernel, tuple(extra))
+        if key not in cache:
+            cache[key] = run(tlmcraft, os.path.join(K, kernel + ".aie"), sets + extra)
+        m = model(cache[key])
+        gap = (m - published) / published * 100
+        gaps.append(abs(gap))
+        print("| %s | %s | %s | %+.1f%% | %s | %s |" % (what, fmt(m), fmt(published), gap, unit, source))
+    gaps.sort()
+    n = len(gaps)
+    median = gaps[n // 2] if n % 2 else (gaps[n // 2 - 1] + gaps[n // 2]) / 2
+    print()
+    print("%d comparisons: median |gap| %.1f%%, worst %.1f%%%s" % (
+        n, median, gaps[-1], (" (with --set " + " --set ".join(sets) + ")") if sets else ""))
+    print()
+    print("| variant (not counted above) | model | published | gap | unit | published source |")
+    print("|---|---:|---:|---:|---|---|")
+    for what, kernel, extra, model, unit, published, source in VARIANTS:
+        m = model(run(tlmcraft, os.path.join(K, kernel + ".aie"), sets + extra))
+        print("| %s | %s | %s | %+.1f%% | %s | %s |" % (what, fmt(m), fmt(published), (m - published) / published * 100,
+                                                     unit, source))
+    print()
+    print("| context (not like for like) | model | published |")
+    print("|---|---:|---|")
+    for what, kernel, model, published in CONTEXT:
+        r = run(tlmcraft, kernel, sets + (["compute.program_memory_bytes=32768"] if "xd100" in kernel else []))
+        print("| %s | %s | %s |" % (what, fmt(model(r)), published))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

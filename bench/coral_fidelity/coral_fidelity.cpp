@@ -31,7 +31,7 @@ using namespace tlmcraft::bench;
 namespace {
 
 struct Options {
-  std::string oracle, only, kernels_dir, json_path, cache_path;
+  std::string oracle, only, kernels_dir, json_path, cache_path, save_dir;
   bool tasks = true, probes = true, cached_only = false;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::string> overrides;
@@ -118,6 +118,32 @@ std::vector<CachedOracle> run_oracles(const std::vector<ModelRun>& runs, const O
   return out;
 }
 
+std::string hex32(uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", v);
+  return buf;
+}
+
+// <dir>/<name>/: kernel.elf, in<k>.bin and run.sh (the coral-rtl command line).
+void save_case(const std::string& dir, const FidelityCase& c, const ModelRun& m, const OracleOptions& oo) {
+  std::string name = c.name;
+  std::replace(name.begin(), name.end(), '/', '_');
+  const std::filesystem::path d = std::filesystem::path(dir) / name;
+  std::filesystem::create_directories(d);
+  const std::vector<uint8_t> elf = write_elf32(m.program);
+  std::ofstream(d / "kernel.elf", std::ios::binary).write(reinterpret_cast<const char*>(elf.data()), elf.size());
+  std::string cmd = oo.binary + " kernel.elf --json --ext-latency " + std::to_string(oo.read_latency - 1) +
+                    " --ext-wlatency " + std::to_string(oo.write_latency - 1);
+  for (size_t k = 0; k < m.inputs.size(); ++k) {
+    const std::string f = "in" + std::to_string(k) + ".bin";
+    std::ofstream(d / f, std::ios::binary)
+        .write(reinterpret_cast<const char*>(m.inputs[k].bytes.data()), m.inputs[k].bytes.size());
+    cmd += " --ext " + f + "@" + hex32(m.inputs[k].address);
+  }
+  std::ofstream(d / "run.sh") << "#!/bin/sh\n# model: " << m.cycles << " cycles\ncd \"$(dirname \"$0\")\"\n"
+                              << cmd << " \"$@\"\n";
+}
+
 void print_results(const std::vector<CaseResult>& results, const std::vector<std::string>& failures) {
   std::printf("%-12s %-44s %12s %12s %9s\n", "kind", "program", "model", "rtl", "error");
   for (const CaseResult& r : results)
@@ -152,7 +178,8 @@ Options parse(int argc, char** argv) {
       "jobs,j", po::value(&o.jobs), "oracle runs at a time")(
       "json", po::value(&o.json_path), "write per-program results here")(
       "cache", po::value(&o.cache_path), "oracle results file (default ~/.cache/tlmcraft/coral_rtl_results.jsonl)")(
-      "set", po::value(&o.overrides)->composing(), "model platform-config override KEY=VALUE");
+      "set", po::value(&o.overrides)->composing(), "model platform-config override KEY=VALUE")(
+      "save", po::value(&o.save_dir), "write each program's ELF, inputs and coral-rtl command here");
   po::variables_map vm;
   po::store(po::parse_command_line(argc, argv, d), vm);
   po::notify(vm);
@@ -197,6 +224,9 @@ int main(int argc, char** argv) try {
     runs.push_back(run_on_model(cases[i], o.overrides));
   }
   std::fprintf(stderr, "\n");
+  if (!o.save_dir.empty())
+    for (size_t i = 0; i < cases.size(); ++i)
+      if (runs[i].ok) save_case(o.save_dir, cases[i], runs[i], oo);
   OracleCache cache(o.cache_path);
   const std::vector<CachedOracle> rtl = run_oracles(runs, oo, cache, o.jobs, o.cached_only);
   std::vector<CaseResult> results;

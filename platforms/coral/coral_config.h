@@ -37,7 +37,10 @@ struct VectorTiming {
   uint32_t command_queue = 8, commands_per_cycle = 2, uop_queue = 16, rob = 16;
   uint32_t alu_units = 2, mul_units = 2, permute_units = 1, div_units = 1;
   uint32_t alu = 2, fixed_point = 3, mul = 3, div = 12, reduction = 4, permute = 2, mask = 1, to_scalar = 3, writeback = 2;
-  uint32_t reduction_interval = 1;  // cycles a reduction micro-op holds the permute unit
+  uint32_t reduction_interval = 1;
+  uint32_t div_interval = 2;        // cycles a divide micro-op holds the divider
+  uint32_t div_bits_per_cycle = 3;
+  uint32_t div_overlap = 2;         // the next divide micro-op starts this long before a result  // quotient bits the divider retires per cycle  // cycles a reduction micro-op holds the permute unit
   uint32_t lsu_start = 2;          // a vector memory command reaches the LSU slot
   uint32_t lsu_op_cycles = 1;      // slot cycles per vector memory operation
   uint32_t store_data_cycles = 1;  // slot cycles per register a vector store reads

@@ -289,7 +289,9 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
     any_vector_memory_ = true;
   }
   const uint64_t written = vector_command(s, t);
-  const bool writes_register = dst != rv::kNoReg && cls != OpClass::VecStore;
+  // Vector stores hold their entry too: the LSU reports the store's completion to the
+  // vector core, which writes back its data register's entry like a result.
+  const bool writes_register = dst != rv::kNoReg || cls == OpClass::VecStore;
   retire(writes_register ? written : t + 1);
   return t;
 }
@@ -326,7 +328,7 @@ uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t) {
   const uint32_t registers = std::max<uint32_t>(store ? s.src_group : s.dst_group, 1);
   const uint64_t earliest = std::max(t + vt_.lsu_start, vector_sources_ready(s));
   const LsuOp op = lsu_operation(earliest, store, kind_of(s.mem_addr) == MemKind::Axi, s.mem_blocks, registers, true);
-  const uint64_t written = op.done + (store ? 0 : vt_.load_writeback);
+  const uint64_t written = op.done + vt_.load_writeback;
   if (!store && d.dst[0] != rv::kNoReg)
     for (uint32_t k = 0; k < registers && d.dst[0] + k < rv::kVecBase + 32; ++k)
       ready_[d.dst[0] + k] = std::max(ready_[d.dst[0] + k], written);
@@ -362,7 +364,10 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   uint32_t lat = vt_.alu, occ = 1;
   switch (cls) {
     case OpClass::VecMul: lat = vt_.mul; break;
-    case OpClass::VecDiv: lat = occ = vt_.div; break;
+    case OpClass::VecDiv:  // data-dependent: a few quotient bits per cycle; the next micro-op starts div_overlap cycles before the result
+      lat = vt_.div + (s.div_quotient_bits + vt_.div_bits_per_cycle - 1) / vt_.div_bits_per_cycle;
+      occ = std::max(vt_.div_interval, lat > vt_.div_overlap ? lat - vt_.div_overlap : 1);
+      break;
     case OpClass::VecFixedPoint: lat = vt_.fixed_point; break;
     case OpClass::VecReduction: lat = vt_.reduction, occ = vt_.reduction_interval; break;
     case OpClass::VecPermute: lat = vt_.permute; break;

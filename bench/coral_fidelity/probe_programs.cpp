@@ -157,11 +157,9 @@ int budget(Rng& r) {
 }
 
 // Trip count for a budget, given a per-iteration cost in tenths of a cycle.
-int g_est = 0;  // TEMP calibration
 int trips_for(int budget_cycles, int per_iter_tenths, int min_trips = 2, int max_trips = 4000) {
   const int t = budget_cycles * 10 / std::max(1, per_iter_tenths);
   const int n = std::max(min_trips, std::min(max_trips, t));
-  g_est = n * per_iter_tenths / 10;
   return n;
 }
 
@@ -248,7 +246,7 @@ std::string gen_scalar_alu(Rng& r, Asm& a, int idx, std::string& what) {
       else if (s == 2) body.push_back(cat("li ", d, ", ", int32_t(r.word())));
       else body.push_back(cat("addi ", c, ", ", c, ", ", r.range(-2048, 2047)));
     }
-    per_op = 6;
+    per_op = 7;
     name = cat("imm_k", k, "_u", unroll);
     what = cat("lui/auipc/li constants mixed with ", k, " addi chains, unrolled ", unroll);
   }
@@ -931,7 +929,7 @@ std::string gen_vec_arith(Rng& r, Asm& a, int idx, std::string& what) {
       for (int j = 0; j < n; ++j) body.push_back(cat("vadd.vv v12, ", chain ? "v12" : "v16", ", v20"));
     }
     a.op("vsetvli t6, zero, ", vtype(sew, lmul));
-    per_op = 20 + n * (chain ? 30 : 6 * std::max(lmul, lmul2));
+    per_op = 10 + n * (chain ? 15 : 3 * std::max(lmul, lmul2));
     opname = cat("vsetvl_e", sew2, "m", lmul2, "_n", n, imm ? "_imm" : "_max");
     vl = vl1;
   }
@@ -1017,8 +1015,8 @@ std::string gen_vec_mem(Rng& r, Asm& a, int idx, bool ext, std::string& what) {
     }
     lines = int(seen.size());
   }
-  int ld_cost = ext ? 260 * lines + 20 * elems : 45 * regs_touched + 15 * elems;
-  int st_cost = ext ? 150 * lines : 45 * regs_touched + 12 * elems;
+  int ld_cost = ext ? 260 * lines + 20 * elems : strided ? 50 + 12 * vl : 45 * regs_touched;
+  int st_cost = ext ? (strided ? 150 : 200) * lines : strided ? 40 + 10 * vl : 45 * regs_touched;
   if (variant == 5) {  // segments: each field's register gathers from the whole span
     ld_cost = ext ? 260 * nf * regs_touched : 45 * regs_touched + 8 * vl * nf;
     st_cost = ext ? 150 * nf * regs_touched : 45 * regs_touched + 8 * vl * nf;
@@ -1079,7 +1077,7 @@ std::string gen_vec_mem(Rng& r, Asm& a, int idx, bool ext, std::string& what) {
     case 4: per += unroll * st_cost; opname = cat("vsse", eew); opdesc = cat("strided stores, stride ", stride); break;
     case 5: per += unroll * (ld_cost + st_cost) / 2; opname = cat("seg", nf, "e", eew); opdesc = cat("segment loads/stores, ", nf, " fields"); break;
     case 6: per += unroll * (ld_cost + st_cost) / 2; opname = cat("whole", nreg, "re", eew); opdesc = cat("whole-register loads/stores of ", nreg, " registers"); break;
-    default: per += unroll * (ld_cost + 60 * lmul); opname = cat("ld_use", eew); opdesc = "unit-stride loads each followed by a dependent vadd"; break;
+    default: per += unroll * (ld_cost + 20 * lmul) * (ext ? 10 : 6) / 10; opname = cat("ld_use", eew); opdesc = "unit-stride loads each followed by a dependent vadd"; break;
   }
   const int trips = trips_for(budget(r), per);
   nested(a, trips, inner_max, reset, body);
@@ -1153,7 +1151,7 @@ std::string gen_gather(Rng& r, Asm& a, int idx, std::string& what) {
   // external stores: one per element.
   int changes = 0;
   for (int i = 0; i < vl; ++i) changes += i == 0 || (offs[i] >> 4) != (offs[i - 1] >> 4);
-  const int op_cost = ext ? (scatter ? 150 * vl : 260 * changes + 20 * vl) : 12 * vl + 20;
+  const int op_cost = ext ? (scatter ? 150 * vl : 260 * changes + 20 * vl) : 20 + 4 * vl + 8 * changes;
   const int per = unroll * (op_cost + 20 + (use ? 30 * lmul : 0)) + 20;
   const int trips = trips_for(budget(r), per, 2);
   loop(a, "a7", trips, [&] {
@@ -1200,7 +1198,7 @@ std::string gen_reduction(Rng& r, Asm& a, int idx, std::string& what) {
     if (sew == 32 && o.rfind("vw", 0) == 0) o = "vredsum";
     return o;
   };
-  const int per_red = (mode == "indep" ? 12 : 30) + 5 * lmul;
+  const int per_red = (mode == "indep" ? 12 : 30) + (op.rfind("vw", 0) == 0 ? 10 : 5) * lmul;
   int per = 20;
   auto body = [&] {
     for (int i = 0; i < unroll; ++i) {
@@ -1253,7 +1251,7 @@ std::string gen_mixed(Rng& r, Asm& a, int idx, std::string& what) {
     const int n = r.pick<int>({0, 1, 2, 4, 6, 7, 8, 10, 12, 16, 24});
     const bool dep = r.chance(30);
     const int vl = set_vl(a, r, sew, lmul, 25);
-    const int per = (ext ? 300 * lmul : 50 * lmul) + n * (dep ? 10 : 3) + 60;
+    const int per = (ext ? 300 * lmul : 30 * lmul) + n * (dep ? 10 : 3) + 60;
     const int trips = trips_for(b, per);
     const int step = 16 * lmul;
     const int region = ext ? 65536 : 4096;
@@ -1408,7 +1406,7 @@ std::string gen_mixed(Rng& r, Asm& a, int idx, std::string& what) {
     a.op("li a2, ", r.range(3, 1000));
     const int unroll = r.pick<int>({4, 6, 8});
     const bool vchain = r.chance(50);
-    const int per = unroll * ((div ? 100 : 15) + (vchain ? 30 : 7 * lmul)) + 20;
+    const int per = unroll * ((div ? 220 : 7) + (vchain ? 15 : 4 * lmul)) + 20;
     const int trips = trips_for(b, per);
     loop(a, "a7", trips, [&] {
       for (int i = 0; i < unroll; ++i) {
@@ -1495,7 +1493,7 @@ std::vector<ProbeProgram> generate_probe_programs(uint64_t seed, int per_kind) {
       ProbeProgram p;
       p.kind = e.kind;
       p.name = std::string(e.kind) + "/" + variant + "_" + pad3(i);
-      p.source = a.source(p.name, what) + "# est " + std::to_string(g_est) + "\n";
+      p.source = a.source(p.name, what);
       out.push_back(std::move(p));
     }
     ++k;

@@ -1237,6 +1237,7 @@ std::string gen_reduction(Rng& r, Asm& a, int idx, std::string& what) {
 std::string gen_mixed(Rng& r, Asm& a, int idx, std::string& what) {
   const int variant = idx % 8;
   vsrc_table(a, r);
+  init_operands(a, r);
   init_chains(a, r, 8);
   const int b = budget(r);
   const int sew = r.pick<int>({8, 16, 32});

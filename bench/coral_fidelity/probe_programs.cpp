@@ -872,7 +872,10 @@ std::string gen_vec_arith(Rng& r, Asm& a, int idx, std::string& what) {
       }
     }
     opname = one ? fixed : (cls == 0 ? "addmix" : cls == 1 ? "mulmix" : "divmix");
-    per_op = cls == 4 ? 40 * lmul * (chain ? 2 : 1) : chain ? std::max(41, 10 * lmul) : 8 * lmul;
+    // Vector divide: about 0.35 / 1 / 3 cycles per element at e8 / e16 / e32 (coral-rtl);
+    // a chained divide's refreshing vadd shares the per-op cost (two ops per divide).
+    const int div_cost = 10 + vl * (sew == 8 ? 4 : sew == 16 ? 10 : 30) + (chain ? 30 : 0);
+    per_op = cls == 4 ? div_cost / (chain ? 2 : 1) : chain ? std::max(41, 10 * lmul) : 8 * lmul;
   } else if (cls == 2) {
     static const std::vector<std::string> kMacc = {"vmacc", "vnmsac", "vmadd", "vnmsub"};
     const std::string o = r.pick(kMacc);

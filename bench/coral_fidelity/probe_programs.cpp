@@ -548,7 +548,9 @@ std::string gen_div(Rng& r, Asm& a, int idx, std::string& what) {
   const int unroll = r.pick<int>({2, 4, 8});
   a.op("li a1, ", x);
   a.op("li a2, ", d);
-  const int trips = trips_for(b, unroll * 200 + 20);
+  // coral-rtl: a zero dividend takes ~5 cycles, by zero and overflow ~35, the others 13-30.
+  const int cost = c == "zero" ? 55 : (c == "byzero" || c == "overflow") ? 350 : 230;
+  const int trips = trips_for(b, unroll * cost + 20);
   loop(a, "a7", trips, [&] {
     for (int i = 0; i < unroll; ++i) a.op(sop, " ", kChain[1 + i % 4], ", a1, a2");
   });
@@ -837,7 +839,8 @@ std::string gen_vec_arith(Rng& r, Asm& a, int idx, std::string& what) {
     a.op("vor.vi v", s1, ", v", s1, ", 1");
     a.op("vor.vi v", s2, ", v", s2, ", 1");
   }
-  a.op("li a1, ", int32_t(r.word() | 1));
+  // Scalar operand; for divides a small divisor (2-12 bits), so quotients stay long.
+  a.op("li a1, ", cls == 4 ? r.range(3, 1 << r.range(2, std::min(12, sew - 1))) : int32_t(r.word() | 1));
   int vl = 0;
   if (cls != 7) vl = set_vl(a, r, sew, lmul);
   std::vector<std::string> body;
@@ -872,9 +875,11 @@ std::string gen_vec_arith(Rng& r, Asm& a, int idx, std::string& what) {
       }
     }
     opname = one ? fixed : (cls == 0 ? "addmix" : cls == 1 ? "mulmix" : "divmix");
-    // Vector divide: about 0.35 / 1 / 3 cycles per element at e8 / e16 / e32 (coral-rtl);
-    // a chained divide's refreshing vadd shares the per-op cost (two ops per divide).
-    const int div_cost = 10 + vl * (sew == 8 ? 4 : sew == 16 ? 10 : 30) + (chain ? 30 : 0);
+    // Vector divide on coral-rtl: about 5 / 8.5 / 13 cycles per register of elements at
+    // e8 / e16 / e32, less for a single register; a chained divide's refreshing vadd
+    // shares the per-op cost (two ops per divide).
+    const int regs = (vl * sew + 127) / 128;
+    const int div_cost = regs * (sew == 8 ? 50 : sew == 16 ? 85 : 130) - (sew == 8 ? 25 : 30) + (chain ? 30 : 0);
     per_op = cls == 4 ? div_cost / (chain ? 2 : 1) : chain ? std::max(41, 10 * lmul) : 8 * lmul;
   } else if (cls == 2) {
     static const std::vector<std::string> kMacc = {"vmacc", "vnmsac", "vmadd", "vnmsub"};
@@ -901,6 +906,7 @@ std::string gen_vec_arith(Rng& r, Asm& a, int idx, std::string& what) {
   } else if (cls == 5) {
     // Masks: compares into v0 and v1..v3, masked ops and merges.
     a.op("vmslt.vv v0, ", sv1, ", ", sv2);
+    int total = 0;
     for (int i = 0; i < unroll; ++i) {
       const std::string d = cat("v", dests[i % k]);
       const int s = r.range(0, 3);
@@ -909,9 +915,10 @@ std::string gen_vec_arith(Rng& r, Asm& a, int idx, std::string& what) {
       else if (s == 1) body.push_back(cat("vmerge.vvm ", d, ", ", sv1, ", ", sv2, ", v0"));
       else body.push_back(cat(r.pick<std::string>({"vadd", "vsub", "vxor", "vmax"}), ".vv ", d, ", ",
                               chain ? d : sv1, ", ", sv2, ", v0.t"));
+      total += s >= 2 && chain ? std::max(41, 10 * lmul) : 10 * lmul;
     }
     opname = "mask";
-    per_op = chain ? std::max(41, 10 * lmul) : 10 * lmul;
+    per_op = total / unroll;
   } else if (cls == 6) {
     // Permutations: slides, vrgather, vmv.v.v (destinations never overlap sources).
     static const std::vector<std::string> kP = {"vslidedown.vi", "vslideup.vi", "vslide1down.vx",
@@ -1031,8 +1038,8 @@ std::string gen_vec_mem(Rng& r, Asm& a, int idx, bool ext, std::string& what) {
   int ld_cost = ext ? 260 * lines + 20 * elems : strided ? 50 + 12 * vl : 45 * regs_touched;
   int st_cost = ext ? (strided ? 150 : 200) * lines : strided ? 40 + 3 * vl + 12 * lines : 45 * regs_touched;
   if (variant == 5) {  // segments: each field's register gathers from the whole span
-    ld_cost = ext ? 260 * nf * regs_touched : 45 * regs_touched + 8 * vl * nf;
-    st_cost = ext ? 150 * nf * regs_touched : 45 * regs_touched + 8 * vl * nf;
+    ld_cost = ext ? 260 * nf * regs_touched : 45 * regs_touched + 3 * vl * nf;
+    st_cost = ext ? 150 * nf * regs_touched : 45 * regs_touched + 3 * vl * nf;
   }
   // Data registers: v8, v16, v24 rotate (aligned to every group size used here).
   auto vd = [&](int i) { return cat("v", i % 2 == 0 ? 8 : 16); };
@@ -1164,7 +1171,9 @@ std::string gen_gather(Rng& r, Asm& a, int idx, std::string& what) {
   // external stores: one per element.
   int changes = 0;
   for (int i = 0; i < vl; ++i) changes += i == 0 || (offs[i] >> 4) != (offs[i - 1] >> 4);
-  const int op_cost = ext ? (scatter ? 150 * vl : 260 * changes + 20 * vl) : 20 + 4 * vl + 8 * changes;
+  // External scatters: one write per element to a repeated address, else per line change.
+  const int op_cost = ext ? (scatter ? 150 * (pat == "same" ? vl : changes) + 20 * vl : 260 * changes + 20 * vl)
+                          : 20 + 4 * vl + 8 * changes;
   const int per = unroll * (op_cost + 20 + (use ? 30 * lmul : 0)) + 20;
   const int trips = trips_for(budget(r), per, 2);
   loop(a, "a7", trips, [&] {

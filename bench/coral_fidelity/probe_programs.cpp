@@ -153,7 +153,8 @@ void nested(Asm& a, int trips, int inner_max, const std::function<void()>& reset
 // A cycle budget for one program (680-8,800 cycles, skewed towards the low end).
 int budget(Rng& r) {
   static const int kSteps[] = {800, 1000, 1250, 1600, 2000, 2500, 3200, 4000, 5200, 6800};
-  return kSteps[r.range(0, 9)] * r.range(85, 130) / 100;
+  const int step = kSteps[r.range(0, 9)];
+  return step * r.range(85, 130) / 100;
 }
 
 // Trip count for a budget, given a per-iteration cost in tenths of a cycle.
@@ -189,9 +190,11 @@ const std::vector<std::string> kSI = {"slli", "srli", "srai"};
 // One ALU instruction rd <- f(rs, an operand register or immediate).
 std::string alu(Rng& r, const std::string& rd, const std::string& rs) {
   const int c = r.range(0, 9);
-  if (c < 5) return cat(r.pick(kRR), " ", rd, ", ", rs, ", ", r.pick<std::string>({"a1", "a2", "a3"}));
-  if (c < 8) return cat(r.pick(kRI), " ", rd, ", ", rs, ", ", r.range(-2048, 2047));
-  return cat(r.pick(kSI), " ", rd, ", ", rs, ", ", r.range(0, 31));
+  // One draw per statement: argument evaluation order differs between compilers.
+  const std::string op = r.pick(c < 5 ? kRR : c < 8 ? kRI : kSI);
+  if (c < 5) return cat(op, " ", rd, ", ", rs, ", ", r.pick<std::string>({"a1", "a2", "a3"}));
+  if (c < 8) return cat(op, " ", rd, ", ", rs, ", ", r.range(-2048, 2047));
+  return cat(op, " ", rd, ", ", rs, ", ", r.range(0, 31));
 }
 
 void init_operands(Asm& a, Rng& r) {
@@ -222,10 +225,16 @@ std::string gen_scalar_alu(Rng& r, Asm& a, int idx, std::string& what) {
       const std::string& c = kChain[i % k];
       if (shifts) {
         const int s = r.range(0, 5);
-        if (s == 0) body.push_back(cat(r.pick(kSI), " ", c, ", ", c, ", ", r.range(0, 31)));
+        if (s == 0) {
+          const std::string op = r.pick(kSI);
+          body.push_back(cat(op, " ", c, ", ", c, ", ", r.range(0, 31)));
+        }
         else if (s == 1) body.push_back(cat(r.pick<std::string>({"sll", "srl", "sra"}), " ", c, ", ", c, ", a3"));
         else if (s == 2) body.push_back(cat(r.pick<std::string>({"slt", "sltu"}), " ", c, ", ", c, ", a1"));
-        else if (s == 3) body.push_back(cat(r.pick<std::string>({"slti", "sltiu"}), " ", c, ", ", c, ", ", r.range(-100, 100)));
+        else if (s == 3) {
+          const std::string op = r.pick<std::string>({"slti", "sltiu"});
+          body.push_back(cat(op, " ", c, ", ", c, ", ", r.range(-100, 100)));
+        }
         else body.push_back(cat(r.pick<std::string>({"add", "xor"}), " ", c, ", ", c, ", a2"));
       } else {
         body.push_back(alu(r, c, c));
@@ -1425,7 +1434,8 @@ std::string gen_mixed(Rng& r, Asm& a, int idx, std::string& what) {
     // Vector arithmetic with independent scalar mul/div work alongside.
     set_vl(a, r, sew, lmul, 30);
     const bool div = r.chance(40);
-    a.op("li a1, ", int32_t(r.word() >> r.range(1, 20)));
+    const uint32_t w = r.word();
+    a.op("li a1, ", int32_t(w >> r.range(1, 20)));
     a.op("li a2, ", r.range(3, 1000));
     const int unroll = r.pick<int>({4, 6, 8});
     const bool vchain = r.chance(50);

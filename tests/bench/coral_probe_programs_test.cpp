@@ -4,10 +4,12 @@
 // oracle check itself (assemble, link, run on coral-rtl) is
 // bench/coral_fidelity/check_probes.sh.
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -78,6 +80,23 @@ TEST(CoralProbePrograms, GenerationIsDeterministic) {
     EXPECT_EQ(a[i].name, b[i].name);
     EXPECT_EQ(a[i].source, b[i].source) << a[i].name;
   }
+}
+
+uint64_t fnv1a(const std::vector<ProbeProgram>& programs) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (const auto& p : programs)
+    for (const std::string* f : {&p.kind, &p.name, &p.source})
+      for (unsigned char c : *f + '\n') h = (h ^ c) * 0x100000001b3ull;
+  return h;
+}
+
+// The default campaign, pinned: the generator uses no floating point and no library
+// randomness, so every compiler and host must produce these bytes (g++ 12 and clang++ 16
+// agree). A deliberate generator change updates the value (the failure prints the new one)
+// and re-runs bench/coral_fidelity/check_probes.sh.
+TEST(CoralProbePrograms, DefaultCampaignBytesArePinned) {
+  const uint64_t h = fnv1a(generate_probe_programs());
+  EXPECT_EQ(h, 0xf3489a723566da7cull) << "new value: 0x" << std::hex << h;
 }
 
 TEST(CoralProbePrograms, SeedChangesThePrograms) {

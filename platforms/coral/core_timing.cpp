@@ -124,7 +124,9 @@ void CoreTiming::axi_access(uint64_t begin, uint64_t transactions, uint64_t done
 }
 
 uint64_t CoreTiming::csr_dispatch_cycle() const {
-  uint64_t t = std::max(slot_floor(false), complete_);
+  // Waits for all older work and for the retirement buffer to be empty (the space shows
+  // the cycle after the last entry leaves).
+  uint64_t t = std::max({slot_floor(false), complete_, last_leave_ + 1});
   if (t == cycle_ && slots_ > 0) ++t;  // alone in its cycle
   return t;
 }

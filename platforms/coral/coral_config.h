@@ -21,8 +21,8 @@ struct ScalarTiming {
   uint32_t alu_latency = 1;
   uint32_t csr_latency = 2;
   uint32_t taken_same_line = 1, taken = 2, mispredict = 5;
-  uint32_t mul_latency = 4, mul_queue = 2;
-  uint32_t div_base = 3;
+  uint32_t mul_latency = 2, mul_queue = 2;
+  uint32_t div_base = 4;
   uint32_t retirement_buffer = 8;  // in-order window of dispatched, unfinished instructions
   // The LSU: one slot serving scalar and vector memory operations in program order.
   uint32_t lsu_queue = 4;          // operations dispatched and waiting for the slot
@@ -30,7 +30,7 @@ struct ScalarTiming {
   uint32_t store_tail = 1;         // per register: after the last block is written
   uint32_t axi_write_response = 1; // per external store register: the B handshake
   uint32_t fpu_queue = 2;
-  uint32_t fp_add = 4, fp_mul = 4, fp_fma = 5, fp_div = 12, fp_sqrt = 12, fp_cvt = 3, fp_cmp = 2;
+  uint32_t fp_add = 2, fp_mul = 2, fp_fma = 2, fp_div = 16, fp_sqrt = 19, fp_cvt = 2, fp_cmp = 2;
 };
 
 struct VectorTiming {

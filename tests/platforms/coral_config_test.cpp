@@ -31,9 +31,10 @@ TEST(CoralConfig, DefaultMatchesTheCoralNpu) {
   EXPECT_EQ(c.ext_base, 0x20000000u);
   EXPECT_EQ(c.ext_bytes, 4u << 20);
   EXPECT_EQ(c.axi.bytes_per_cycle, 16u);  // 128-bit AXI
-  EXPECT_EQ(c.vector.command_queue, 8u);
-  EXPECT_EQ(c.vector.uop_queue, 16u);
-  EXPECT_EQ(c.vector.rob, 16u);
+  EXPECT_EQ(c.vector.command_queue, 16u);  // rvv_backend_define.svh: CQ_DEPTH
+  EXPECT_EQ(c.vector.uop_queue, 16u);      // UQ_DEPTH
+  EXPECT_EQ(c.vector.rob, 8u);             // ROB_DEPTH
+  EXPECT_EQ(c.scalar.retirement_buffer, 8u);
   EXPECT_EQ(c.vector.alu_units, 2u);
   EXPECT_EQ(c.vector.mul_units, 2u);
   EXPECT_FALSE(c.dma.enabled);

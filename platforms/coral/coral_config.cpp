@@ -118,6 +118,7 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     st.dispatch_width = s.num<uint32_t>("dispatch_width", 1, 8);
     st.fetch_line_bytes = s.num<uint32_t>("fetch_line_bytes", 4, 256);
     if (st.fetch_line_bytes & (st.fetch_line_bytes - 1)) throw InputError(file + ": scalar.fetch_line_bytes must be a power of two");
+    st.fetch_interval = s.num<uint32_t>("fetch_interval", 1, 64);
     st.alu_latency = s.num<uint32_t>("alu_latency", 1, 64);
     st.csr_latency = s.num<uint32_t>("csr_latency", 1, 64);
     Section br = s.sub("branch");

@@ -17,7 +17,7 @@ constexpr uint32_t kCsrBytes = 16;
 
 struct ScalarTiming {
   uint32_t dispatch_width = 2;
-  uint32_t fetch_line_bytes = 16;
+  uint32_t fetch_line_bytes = 16, fetch_interval = 2;
   uint32_t alu_latency = 1;
   uint32_t csr_latency = 2;
   uint32_t taken_same_line = 1, taken = 2, mispredict = 5;

@@ -283,6 +283,7 @@ void CoralTop::execute() {
         b = hart.x[(raw >> 20) & 31];
       }
     }
+    tm.fetch(pc);
     try {
       hart.step();
     } catch (const rv::Trap& tr) {

@@ -56,12 +56,32 @@ uint32_t CoreTiming::divider_iterations(uint32_t dividend, uint32_t divisor, boo
 
 // The earliest cycle the next instruction may dispatch in, from slot occupancy alone.
 uint64_t CoreTiming::slot_floor(bool alu_ok) const {
-  uint64_t t = std::max(cycle_, next_min_);
+  uint64_t t = std::max({cycle_, next_min_, line_arrival_});
   if (t == cycle_ && (slots_ >= st_.dispatch_width || (after_branch_ && !alu_ok))) ++t;
   // A full retirement buffer: the entry `retirement_buffer` places back must have left
   // (the space shows the cycle after it leaves).
   if (insns_ >= st_.retirement_buffer) t = std::max(t, rb_leave_[insns_ % st_.retirement_buffer] + 1);
   return t;
+}
+
+void CoreTiming::fetch(uint32_t pc) {
+  const uint32_t line = pc / st_.fetch_line_bytes;
+  if (redirected_) {  // the target of a taken branch or jump
+    redirected_ = false;
+    if (line != line_ || redirect_arrival_ > line_arrival_) {
+      line_ = line;
+      line_arrival_ = redirect_arrival_;
+      line_dispatched_ = false;
+    }
+    return;
+  }
+  if (line == line_) return;
+  // The next line in sequence: one line per fetch interval, requested once the current
+  // line starts dispatching (the fetch buffer holds one line).
+  const uint64_t after = (line_dispatched_ ? line_first_dispatch_ : line_arrival_) + st_.fetch_interval;
+  line_ = line;
+  line_arrival_ = std::max(line_arrival_ + st_.fetch_interval, after);
+  line_dispatched_ = false;
 }
 
 void CoreTiming::retire(uint64_t written) {
@@ -92,6 +112,10 @@ CoreTiming::LsuOp CoreTiming::lsu_operation(uint64_t earliest, bool store, bool 
 }
 
 void CoreTiming::take_slot(uint64_t t) {
+  if (!line_dispatched_) {
+    line_dispatched_ = true;
+    line_first_dispatch_ = t;
+  }
   if (t != cycle_) {
     cycle_ = t;
     slots_ = 0;
@@ -165,12 +189,21 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
       } else if (s.taken != backward) {
         redirect = st_.mispredict;  // static prediction: backward taken, forward not taken
       }
-      if (redirect == 0 && (s.taken || cls == OpClass::Jump)) {
+      if (redirect) {  // resolved when the branch executes: the target line is fetched then
+        next_min_ = std::max(next_min_, t + redirect);
+        redirected_ = true;
+        redirect_arrival_ = t + redirect;
+      } else if (s.taken || cls == OpClass::Jump) {
+        // Predicted taken: the fetch unit redirects when it fetches the branch's line; a
+        // backward branch into its own line finds it still in the fetch buffer.
         const uint32_t line = st_.fetch_line_bytes;
-        redirect = (next_pc / line == s.pc / line) ? st_.taken_same_line : st_.taken;
+        const bool loop = next_pc / line == s.pc / line && next_pc < s.pc;
+        next_min_ = std::max(next_min_, t + st_.taken_same_line);
+        redirected_ = true;
+        redirect_arrival_ = loop ? line_arrival_ : line_arrival_ + st_.taken;
+      } else {
+        after_branch_ = true;
       }
-      if (redirect) next_min_ = std::max(next_min_, t + redirect);
-      else after_branch_ = true;
       return t;
     }
     case OpClass::Mul: {
@@ -399,7 +432,6 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
       const uint32_t reg = std::min<uint32_t>(vsrc[k] + off, rv::kVecBase + 31);
       ready = std::max(ready, ready_[reg]);
     }
-    if (cls == OpClass::VecReduction && j > 0) ready = std::max(ready, last_done);  // accumulates serially
     if (uops_ >= vt_.rob) ready = std::max(ready, rob_retire_[uops_ % vt_.rob]);  // ROB full: wait for a retire
 
     // The earliest free unit of its kind.

@@ -50,6 +50,11 @@ class CoreTiming {
  public:
   explicit CoreTiming(const CoralConfig& cfg);
 
+  // The fetch unit delivers the instruction at `pc` (called before it executes): its
+  // 16-byte line arrives fetch.interval cycles after the previous line, or after the
+  // predicted-taken branch that redirected to it; dispatch waits for it.
+  void fetch(uint32_t pc);
+
   // The dispatch cycle of a CSR instruction about to execute now (the mcycle value it
   // reads): CSR accesses wait for all older instructions and dispatch alone.
   uint64_t csr_dispatch_cycle() const;
@@ -128,6 +133,12 @@ class CoreTiming {
   uint32_t last_slot_ = 0;
   bool after_branch_ = false;   // a not-taken branch dispatched in cycle_: only ALU/branch may follow in it
   uint64_t next_min_ = 0;       // earliest next dispatch (redirects, CSR)
+  // Fetch: the line being dispatched from, when it arrived, the first dispatch from it,
+  // and where a taken branch sends the fetch unit (its target line's arrival).
+  uint32_t line_ = ~0u;
+  uint64_t line_arrival_ = 0, line_first_dispatch_ = 0;
+  bool line_dispatched_ = false, redirected_ = false;
+  uint64_t redirect_arrival_ = 0;
   uint64_t complete_ = 0;       // latest completion of everything dispatched
   std::array<uint64_t, 256> ready_{};  // per register id: usable by dependents (x0 and 255 stay 0)
 

@@ -72,7 +72,7 @@ TEST(CoralConfig, FileErrorsNameFileAndLine) {
   {
     std::ifstream in(coral_config_path("default"));
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    text.replace(text.find("  dispatch_width: 2"), 19, "  dispatch_width: 2\n  dispach_width: 4");
+    text.replace(text.find("  dispatch_width: 4"), 19, "  dispatch_width: 4\n  dispach_width: 4");
     std::ofstream(f) << text;
   }
   const std::string e = error_of({}, f.string());

@@ -22,7 +22,7 @@ struct ScalarTiming {
   uint32_t csr_latency = 2;
   uint32_t taken_same_line = 1, taken = 2, mispredict = 5;
   uint32_t mul_latency = 2, mul_queue = 2;
-  uint32_t div_base = 4;
+  uint32_t div_base = 2;
   uint32_t retirement_buffer = 8;  // in-order window of dispatched, unfinished instructions
   // The LSU: one slot serving scalar and vector memory operations in program order.
   uint32_t lsu_queue = 4;          // operations dispatched and waiting for the slot

@@ -44,14 +44,16 @@ CoreTiming::CoreTiming(const CoralConfig& cfg)
 }
 
 uint32_t CoreTiming::divider_iterations(uint32_t dividend, uint32_t divisor, bool is_signed) {
-  // One quotient bit per cycle, from the dividend's top bit aligned to the divisor's:
-  // bits(|dividend|) - bits(|divisor|) + 1 (none for a smaller dividend); division by zero
-  // runs 30 (measured on coral-rtl: about 35 cycles in all).
-  if (divisor == 0) return 30;
-  auto magnitude = [&](uint32_t v) { return is_signed && (v >> 31) ? ~v + 1u : v; };
-  auto bits = [](uint32_t v) { return v ? 32 - __builtin_clz(v) : 0; };
-  const int q = bits(magnitude(dividend)) - bits(magnitude(divisor)) + 1;
-  return q > 0 ? std::min<uint32_t>(uint32_t(q), 30) : 0;  // at most 30, as division by zero
+  // One bit per cycle from the dividend's top bit (one position early; the divisor does not
+  // matter: 24182 / 8173822 takes as long as 24182 / 3 on the RTL); at most 32, and 32 for
+  // division by zero.
+  if (divisor == 0) return 32;
+  uint32_t inp = dividend;
+  if (is_signed && (inp >> 31)) inp = ~inp + 1u;
+  if (inp >> 31) return 32;
+  const uint32_t low = inp & 0x7fffffffu;
+  const uint32_t lz31 = low == 0 ? 30 : static_cast<uint32_t>(__builtin_clz(low)) - 1;  // zeros in bits 30..0, capped at 30
+  return 32 - lz31;
 }
 
 // The earliest cycle the next instruction may dispatch in, from slot occupancy alone.
@@ -418,6 +420,9 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   const uint8_t vdst = (d.dst[0] != rv::kNoReg && d.dst[0] >= rv::kVecBase) ? d.dst[0] : rv::kNoReg;
   const uint32_t dgroup = std::max<uint32_t>(s.dst_group, 1), sgroup = std::max<uint32_t>(s.src_group, 1);
   const uint32_t vs2 = (d.raw >> 20) & 31;
+  // vmacc, vnmsac and the widening vwmacc* add into their destination.
+  const uint32_t funct6 = d.raw >> 26;
+  const bool multiply_add = cls == OpClass::VecMul && (funct6 == 0x2d || funct6 == 0x2f || funct6 >= 0x3c);
 
   uint64_t last_done = td;
   for (uint32_t j = 0; j < uops; ++j) {
@@ -430,7 +435,13 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
       const bool single = mask || (cls == OpClass::VecReduction && uint32_t(vsrc[k] - rv::kVecBase) != vs2);
       const uint32_t off = single ? 0 : (j * sgroup) / uops;
       const uint32_t reg = std::min<uint32_t>(vsrc[k] + off, rv::kVecBase + 31);
-      ready = std::max(ready, ready_[reg]);
+      // Operands consumed late: a multiply-add's accumulator (its destination) and a
+      // reduction's scalar operand vs1 enter at the unit's last stage.
+      const bool accumulator = multiply_add && vsrc[k] == vdst;
+      const bool late = accumulator || (cls == OpClass::VecReduction && single && !mask);
+      const uint64_t need = ready_[reg];
+      const uint32_t early = late ? lat - 1 : 0;
+      ready = std::max(ready, need > early ? need - early : 0);
     }
     if (uops_ >= vt_.rob) ready = std::max(ready, rob_retire_[uops_ % vt_.rob]);  // ROB full: wait for a retire
 

@@ -94,10 +94,10 @@ TEST(CoralRtlCalibration, DependentMulLoop) {
 }
 
 TEST(CoralRtlCalibration, DependentDivLoop) {
-  // RTL 1749. The divider's result comes 4 cycles + one per quotient bit after it starts
-  // (bits of the dividend beyond the divisor's, plus one: 12 for 8140..8191, 13 for
-  // 8192..8239 over 3), and it takes the next division the cycle after: s2 counts down from
-  // 8239, 48 divisions of 18 cycles and 52 of 17 = D+1749.
+  // RTL 1749. The divider iterates one bit per cycle from one position above the
+  // dividend's top bit: 14 for 8140..8191, 15 for 8192..8239, + 2 cycles, and the divider
+  // takes the next division a cycle after the result; s2 counts down
+  // from 8239 (48 divisions of 18 cycles, 52 of 17), each waiting for the previous one.
   EXPECT_EQ(measure(program("  li t0, 100\n  li s2, 8239\n  li a1, 3\n",
                             "1:\n  div a0, s2, a1\n  addi s2, s2, -1\n  addi t0, t0, -1\n  bnez t0, 1b\n")),
             1749u);

@@ -69,8 +69,8 @@ TEST(CoralScalarTiming, ExternalMemoryAccessesAreOneTransactionAtATime) {
   expect_rtl(measure(program("  li a0, 0\n  li a3, 0x20000000\n  li a1, 0\n", "  sw a0, 0(a3)\n  sw a0, 4(a3)\n")), 33, 31);
 }
 
-TEST(CoralScalarTiming, DividerLatencyFollowsTheQuotientBits) {
-  // 5 cycles + one per quotient bit (bits of |dividend| - bits of |divisor| + 1).
+TEST(CoralScalarTiming, DividerLatencyFollowsTheDividend) {
+  // 2 cycles + one per bit of |dividend| from one position above its top bit.
   expect_rtl(measure(program("  li a0, 1\n  li a1, 3\n  li a2, 0\n", "  div a2, a0, a1\n")), 6);
   expect_rtl(measure(program("  li a0, 0\n  li a1, 3\n  li a2, 0\n", "  div a2, a0, a1\n")), 6);
   expect_rtl(measure(program("  li a0, -1\n  li a1, 3\n  li a2, 0\n", "  div a2, a0, a1\n")), 6);
@@ -82,13 +82,14 @@ TEST(CoralScalarTiming, DividerLatencyFollowsTheQuotientBits) {
 }
 
 TEST(CoralScalarTiming, DivideIterationCount) {
-  EXPECT_EQ(CoreTiming::divider_iterations(0, 3, true), 0u);
-  EXPECT_EQ(CoreTiming::divider_iterations(1, 3, true), 0u);
-  EXPECT_EQ(CoreTiming::divider_iterations(8191, 3, true), 12u);
-  EXPECT_EQ(CoreTiming::divider_iterations(8192, 3, true), 13u);
-  EXPECT_EQ(CoreTiming::divider_iterations(uint32_t(-8192), 3, true), 13u);  // magnitude
-  EXPECT_EQ(CoreTiming::divider_iterations(0x80000000u, 3, false), 30u);     // capped
-  EXPECT_EQ(CoreTiming::divider_iterations(5, 0, false), 30u);              // by zero
+  EXPECT_EQ(CoreTiming::divider_iterations(0, 3, true), 2u);
+  EXPECT_EQ(CoreTiming::divider_iterations(1, 3, true), 2u);
+  EXPECT_EQ(CoreTiming::divider_iterations(8191, 3, true), 14u);
+  EXPECT_EQ(CoreTiming::divider_iterations(8192, 3, true), 15u);
+  EXPECT_EQ(CoreTiming::divider_iterations(24182, 8173822, false), 16u);  // the divisor does not matter
+  EXPECT_EQ(CoreTiming::divider_iterations(0x40000000u, 3, true), 32u);
+  EXPECT_EQ(CoreTiming::divider_iterations(0x80000000u, 3, false), 32u);
+  EXPECT_EQ(CoreTiming::divider_iterations(5, 0, false), 32u);
 }
 
 }  // namespace

@@ -117,7 +117,7 @@ class Assembler {
   };
   std::vector<OpenLoop> loops_;
   // Per-line scratch, reused so a line allocates nothing once they have grown.
-  std::vector<OperandToken> toks_;
+  std::vector<OperandToken> toks_, op_toks_;
   std::vector<int64_t> values_;
   std::vector<bool> ok_;
 
@@ -157,6 +157,8 @@ class Assembler {
   }
 
   bool operand(const InstructionSpec& ins, size_t idx, const OperandToken& t, uint32_t line, int64_t& value);
+  const std::vector<OperandToken>& operand_tokens(const InstructionSpec& ins, const std::vector<OperandToken>& toks,
+                                                  uint32_t col);
   void mnemonic_error(std::string_view word, uint32_t line, uint32_t col);
   void static_checks(const InstructionSpec& ins, const std::vector<int64_t>& values, const std::vector<bool>& ok,
                      const std::vector<OperandToken>& toks, uint32_t line, uint32_t col);
@@ -211,6 +213,10 @@ bool Assembler::operand(const InstructionSpec& ins, size_t idx, const OperandTok
       if (parse_integer(t.text, num)) {
         if (op.literal_zero && num == 0) {
           value = rc.zero_register;
+          return true;
+        }
+        if (rc.bare_numbers && num >= 0 && num < rc.count) {  // "M_MM_WO 3, gp0, 0" as the templates write it
+          value = num;
           return true;
         }
         report(Severity::Error, line, t.col, t.text, expected() + ", got '" + std::string(tok_view) + "'",
@@ -340,6 +346,29 @@ void Assembler::static_checks(const InstructionSpec& ins, const std::vector<int6
   }
 }
 
+// Token of each operand position. Omissible placeholders are left out (empty text) when
+// the line has fewer operands than the full form's required ones, first ones first.
+const std::vector<OperandToken>& Assembler::operand_tokens(const InstructionSpec& ins,
+                                                           const std::vector<OperandToken>& toks, uint32_t col) {
+  size_t required = 0, omissible = 0;
+  for (const auto& op : ins.operands) {
+    required += !op.optional;
+    omissible += op.omissible;
+  }
+  size_t omit = toks.size() < required ? std::min(omissible, required - toks.size()) : 0;
+  op_toks_.clear();
+  size_t next = 0;
+  for (const auto& op : ins.operands) {
+    if (op.omissible && omit > 0) {
+      --omit;
+      op_toks_.push_back({std::string_view(), col});
+    } else if (next < toks.size()) {
+      op_toks_.push_back(toks[next++]);
+    }
+  }
+  return op_toks_;
+}
+
 void Assembler::line(std::string_view text, uint32_t lineno, Program& out) {
   // Cut at the first comment marker.
   size_t cut = text.size();
@@ -441,15 +470,16 @@ void Assembler::line(std::string_view text, uint32_t lineno, Program& out) {
   std::vector<bool>& ok = ok_;
   values.assign(max_ops, 0);
   ok.assign(max_ops, true);
+  const std::vector<OperandToken>& op_toks = operand_tokens(*ins, toks, col);
   for (size_t i = 0; i < max_ops; ++i) {
-    if (i < toks.size()) {
-      ok[i] = operand(*ins, i, toks[i], lineno, values[i]);
+    if (i < op_toks.size() && !op_toks[i].text.empty()) {
+      ok[i] = operand(*ins, i, op_toks[i], lineno, values[i]);
       line_ok = line_ok && ok[i];
     } else {
       values[i] = ins->operands[i].default_value;
     }
   }
-  static_checks(*ins, values, ok, toks, lineno, col);
+  static_checks(*ins, values, ok, op_toks, lineno, col);
   if (!line_ok) return;
 
   Instruction in;

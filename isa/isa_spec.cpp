@@ -90,8 +90,9 @@ std::string RegisterClass::range_text() const {
 
 size_t InstructionSpec::min_operands() const {
   size_t n = 0;
-  while (n < operands.size() && !operands[n].optional) ++n;
-  return n;
+  size_t omitted = 0;
+  while (n < operands.size() && !operands[n].optional) omitted += operands[n++].omissible;
+  return n - omitted;
 }
 
 std::string InstructionSpec::syntax() const {
@@ -100,6 +101,11 @@ std::string InstructionSpec::syntax() const {
   for (const auto& op : operands) {
     // Placeholder operands are written as the literal 0 they must be.
     const std::string text = op.placeholder ? "0" : op.name;
+    if (op.omissible) {  // "M_MV_WO rd[, 0], imm"
+      s += first ? " [0]" : "[, 0]";
+      first = false;
+      continue;
+    }
     if (op.optional && !in_optional) {
       s += first ? " [" : "[, ";
       in_optional = true;
@@ -346,7 +352,8 @@ void IsaSpecLoader::load_fields(const YAML::Node& root) {
 void IsaSpecLoader::load_register_classes(const YAML::Node& root) {
   each(root, "register_classes", true, [&](const YAML::Node& n) {
     if (!is_map(n, "register_classes entry")) return;
-    check_keys(n, {"name", "prefix", "count", "zero_register", "zero_writes_dropped", "doc"}, "register_classes entry");
+    check_keys(n, {"name", "prefix", "count", "zero_register", "zero_writes_dropped", "bare_numbers", "doc"},
+               "register_classes entry");
     RegisterClass rc;
     rc.name = str(n, "name", "register class", true);
     const std::string what = "register class " + rc.name;
@@ -361,6 +368,7 @@ void IsaSpecLoader::load_register_classes(const YAML::Node& root) {
                                     std::to_string(rc.count - 1) + ")");
     rc.zero_register = int(z);
     rc.zero_writes_dropped = boolean(n, "zero_writes_dropped", what, false);
+    rc.bare_numbers = boolean(n, "bare_numbers", what, false);
     rc.doc = str(n, "doc", what, false);
     if (index_of(s_.reg_classes_, rc.name) >= 0) error(n, "duplicate register class '" + rc.name + "'");
     for (const auto& other : s_.reg_classes_)
@@ -475,7 +483,8 @@ void IsaSpecLoader::load_syntax(const YAML::Node& root) {
 bool IsaSpecLoader::load_operand(const YAML::Node& n, InstructionSpec& ins, OperandSpec& op) {
   const std::string where = ins.mnemonic + " operand";
   if (!is_map(n, where)) return false;
-  check_keys(n, {"name", "kind", "field", "role", "optional", "default", "literal_zero", "min", "max", "range_hint", "doc"},
+  check_keys(n, {"name", "kind", "field", "role", "optional", "omissible", "default", "literal_zero", "min", "max",
+                 "range_hint", "doc"},
              where);
   op.name = str(n, "name", where, true);
   const std::string what = ins.mnemonic + " operand '" + op.name + "'";
@@ -507,6 +516,9 @@ bool IsaSpecLoader::load_operand(const YAML::Node& n, InstructionSpec& ins, Oper
   op.optional = boolean(n, "optional", what, false);
   integer(n, "default", what, false, op.default_value);
   op.literal_zero = boolean(n, "literal_zero", what, false);
+  op.omissible = boolean(n, "omissible", what, false);
+  if (op.omissible && (k.type != KindType::Zero || op.field >= 0 || op.optional))
+    error(n["omissible"], what + ": only a not-encoded zero placeholder that is not optional can be omissible");
   op.has_min = integer(n, "min", what, false, op.min);
   op.has_max = integer(n, "max", what, false, op.max);
   op.range_hint = str(n, "range_hint", what, false);

@@ -132,7 +132,7 @@ TEST(PlenaRun, OutOfRangeVramAddressFaultsWithPcAndLine) {
 }
 
 TEST(PlenaRun, HbmAddressOutsideHbmFaults) {
-  const RunResult r = run_text("S_LUI_INT gp1, 1\nC_SET_ADDR_REG a0, gp0, gp1\nH_PREFETCH_V gp0, gp0, a0, 0, 0\n");
+  const RunResult r = run_text("S_LUI_INT gp1, 1\nC_SET_ADDR_REG a0, gp1, gp0\nH_PREFETCH_V gp0, gp0, a0, 0, 0\n");
   EXPECT_EQ(r.stop, StopReason::Fault);
   EXPECT_NE(r.message.find("PC 2 (line 3: H_PREFETCH_V gp0, gp0, a0, 0, 0): HBM access [0x100000000000, "),
             std::string::npos)

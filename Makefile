@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: deps build demo test bench clean
+.PHONY: deps build demo test bench fidelity-plena clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -28,6 +28,13 @@ bench: build
 	@$(BUILD)/bench/bench_coral
 	@$(BUILD)/bench/bench_riscv_iss
 	@$(BUILD)/bench/bench_aie_ml
+
+# PLENA serial mode against the reference-timing oracle (PLENA_REF=path or the shared
+# default; skipped with a message when absent). Results: docs/FIDELITY.md.
+fidelity-plena:
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target plena_fidelity
+	@$(BUILD)/bench/plena_fidelity --quiet $(if $(PLENA_REF),--oracle $(PLENA_REF))
 
 clean:
 	rm -rf $(BUILD) out

@@ -219,6 +219,13 @@ bool Assembler::operand(const InstructionSpec& ins, size_t idx, const OperandTok
           value = num;
           return true;
         }
+        if (rc.bare_numbers) {
+          report(Severity::Error, line, t.col, t.text,
+                 "register number out of range: '" + std::string(tok_view) + "' (" + rc.name + " registers are " +
+                     rc.range_text() + ", or the numbers 0.." + std::to_string(rc.count - 1) + ")",
+                 where(ins, idx));
+          return false;
+        }
         report(Severity::Error, line, t.col, t.text, expected() + ", got '" + std::string(tok_view) + "'",
                "registers are written " + rc.prefix + "0.." + rc.prefix + std::to_string(rc.count - 1) +
                    ", not as numbers; " + where(ins, idx));

@@ -16,7 +16,7 @@ std::vector<uint64_t> DramCommandEngine::requests_for(uint64_t addr, uint64_t by
   return out;
 }
 
-void DramCommandEngine::step(const std::vector<uint64_t>& requests, bool write, size_t& offered, uint64_t first_id) {
+void DramCommandEngine::offer(const std::vector<uint64_t>& requests, bool write, size_t& offered, uint64_t first_id) {
   while (offered < requests.size()) {
     DramRequest r;
     r.id = first_id + offered;
@@ -26,6 +26,9 @@ void DramCommandEngine::step(const std::vector<uint64_t>& requests, bool write, 
     if (!channels_[r.at.channel].accept(r, time_)) break;
     ++offered;
   }
+}
+
+void DramCommandEngine::step(uint64_t first_id) {
   // The controllers' clock during the step at cycle t is t + 1.
   for (DramChannel& ch : channels_) {
     uint64_t id = 0;
@@ -39,8 +42,6 @@ void DramCommandEngine::step(const std::vector<uint64_t>& requests, bool write, 
 }
 
 void DramCommandEngine::catch_up(uint64_t cycle) {
-  static const std::vector<uint64_t> none;
-  size_t zero = 0;
   // Idle steps only matter for buffered writes; with none left the clock just jumps.
   while (time_ < cycle) {
     bool busy = false;
@@ -49,7 +50,7 @@ void DramCommandEngine::catch_up(uint64_t cycle) {
       time_ = cycle;
       break;
     }
-    step(none, false, zero, next_id_);
+    step(next_id_);
   }
 }
 
@@ -61,7 +62,10 @@ uint64_t DramCommandEngine::read(const std::vector<uint64_t>& requests, uint64_t
   batch_done_ = 0;
   batch_last_ = start;
   size_t offered = 0;
-  while (batch_done_ < requests.size()) step(requests, false, offered, first);
+  while (batch_done_ < requests.size()) {
+    offer(requests, false, offered, first);
+    step(first);
+  }
   return std::max(start, batch_last_);
 }
 
@@ -71,15 +75,14 @@ uint64_t DramCommandEngine::write(const std::vector<uint64_t>& requests, uint64_
   const uint64_t first = next_id_;
   next_id_ += requests.size();
   size_t offered = 0;
-  uint64_t accepted_at = std::max(start, time_);
-  for (;;) {
-    const size_t before = offered;
-    const uint64_t now = time_;
-    step(requests, true, offered, first);
-    if (offered > before) accepted_at = now;
-    if (offered == requests.size()) break;
+  offer(requests, true, offered, first);
+  uint64_t accepted = start;  // all accepted at once: no cycle passes
+  while (offered < requests.size()) {
+    step(first);
+    accepted = time_;  // offered again before the step at this cycle
+    offer(requests, true, offered, first);
   }
-  return std::max(start, accepted_at);
+  return std::max(start, accepted);
 }
 
 nlohmann::json DramCommandEngine::stats() const {

@@ -32,8 +32,9 @@ class DramCommandEngine {
   nlohmann::json stats() const;
 
  private:
-  // Offers what it can (in order, stopping at the first refusal), then steps one cycle.
-  void step(const std::vector<uint64_t>& requests, bool write, size_t& offered, uint64_t first_id);
+  // Offers what it can at the current cycle (in order, stopping at the first refusal).
+  void offer(const std::vector<uint64_t>& requests, bool write, size_t& offered, uint64_t first_id);
+  void step(uint64_t first_id);  // one DRAM cycle of every channel
   void catch_up(uint64_t cycle);
 
   DramCommandConfig cfg_;

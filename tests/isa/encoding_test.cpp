@@ -93,6 +93,7 @@ std::string nonzero_text(const IsaSpec& s, const InstructionSpec& ins, bool high
   while (n > 0 && ins.operands[n - 1].optional && ins.operands[n - 1].placeholder) --n;
   for (size_t i = 0; i < n; ++i) {
     const OperandSpec& op = ins.operands[i];
+    if (op.omissible) continue;  // the canonical (disassembled) form leaves it out
     const OperandKind& k = s.kinds()[op.kind];
     std::string v;
     if (k.type == KindType::Zero) {
@@ -104,7 +105,7 @@ std::string nonzero_text(const IsaSpec& s, const InstructionSpec& ins, bool high
       const int64_t lo = s.operand_min(op), hi = s.operand_max(op);
       v = std::to_string(high ? hi : std::max<int64_t>(lo, hi / 3) | 1);
     }
-    t += (i ? ", " : " ") + v;
+    t += (t.size() > ins.mnemonic.size() ? ", " : " ") + v;
   }
   return t;
 }

@@ -1,0 +1,42 @@
+#include "bench/plena_fidelity/programs.h"
+
+#include "platforms/plena/plena_platform.h"
+#include "tasks/baselines/baseline.h"
+#include "tasks/baselines/plena/template_kernels.h"
+#include "tasks/registry.h"
+
+namespace tlmcraft::bench {
+
+std::vector<FidelityProgram> template_programs() {
+  std::vector<FidelityProgram> out;
+  for (uint32_t n : {256u, 1024u, 2048u, 8192u, 16384u})
+    out.push_back({"template-silu", "template_silu_" + std::to_string(n), tasks::plena::template_silu_kernel(n)});
+  const uint32_t gemm[5][3] = {{4, 64, 64}, {8, 128, 128}, {16, 128, 256}, {32, 256, 256}, {64, 256, 512}};
+  for (const auto& g : gemm)
+    out.push_back({"template-gemm",
+                   "template_gemm_" + std::to_string(g[0]) + "x" + std::to_string(g[1]) + "x" + std::to_string(g[2]),
+                   tasks::plena::template_gemm_kernel(g[0], g[1], g[2])});
+  return out;
+}
+
+std::vector<FidelityProgram> baseline_programs() {
+  std::vector<FidelityProgram> out;
+  const auto& reg = tasks::Registry::builtin();
+  const nlohmann::json cfg = plena::PlenaPlatform(plena::load_plena_config("default")).config();
+  for (const auto& task : reg.tasks()) {
+    for (const char* c : {"C1", "C2", "C3", "C4", "C5"}) {
+      try {
+        const tasks::Instance in = reg.instance(task.name, "plena", c);
+        if (!tasks::has_baseline(in)) continue;
+        const std::string text = tasks::baseline_kernel(in, cfg);
+        const bool stores = text.find("H_STORE_V") != std::string::npos;
+        out.push_back({"baseline", "baseline_" + task.name + "_" + c, text, stores ? Measure::NonHbm : Measure::Total});
+      } catch (const std::exception&) {
+        // the task has no PLENA cell at this configuration
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace tlmcraft::bench

@@ -29,7 +29,7 @@ TEST(PlenaConfig, DefaultIsTheBenchmarkConfiguration) {
   EXPECT_EQ(c.latency_of("map_v_fp"), 128u);  // serial: the reference's 2 x VLEN
   EXPECT_EQ(load_plena_config("default", {"timing.mode=pipelined"}).latency_of("map_v_fp"), 64u);
   EXPECT_EQ(c.serial_free_when_rd_zero.count("V_RED_SUM"), 1u);
-  EXPECT_EQ(c.loop_iteration_limit, 10000u);
+  EXPECT_EQ(c.loop_iteration_limit, 0u);  // the reference's 10000 is opt-in (some C5 baselines exceed it)
   EXPECT_EQ(c.hbm_timing_preset, "hbm2_8gb_2gbps");
   EXPECT_EQ(c.ii_of("matrix_mm"), 4u);
   EXPECT_EQ(c.ii_of("vector_add"), 1u);

@@ -121,6 +121,7 @@ void summary(const std::vector<Row>& rows) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // one line per program as it finishes
   const Options o = parse(argc, argv);
   const std::vector<FidelityProgram> programs = all_programs(o);
   if (!o.write_dir.empty()) {

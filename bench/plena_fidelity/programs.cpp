@@ -19,6 +19,26 @@ std::vector<FidelityProgram> template_programs() {
   return out;
 }
 
+namespace {
+
+// The kernel with every H_STORE_V line commented out (line numbers kept).
+std::string without_stores(const std::string& text) {
+  std::string out;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    std::string line = text.substr(pos, nl - pos);
+    const size_t first = line.find_first_not_of(" \t");
+    if (first != std::string::npos && line.compare(first, 9, "H_STORE_V") == 0) line = "; (store removed) " + line;
+    out += line + "\n";
+    pos = nl + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<FidelityProgram> baseline_programs() {
   std::vector<FidelityProgram> out;
   const auto& reg = tasks::Registry::builtin();
@@ -31,6 +51,10 @@ std::vector<FidelityProgram> baseline_programs() {
         const std::string text = tasks::baseline_kernel(in, cfg);
         const bool stores = text.find("H_STORE_V") != std::string::npos;
         out.push_back({"baseline", "baseline_" + task.name + "_" + c, text, stores ? Measure::NonHbm : Measure::Total});
+        // The oracle does not replay stores: the same kernel without them measures its
+        // prefetches (C1..C3, to keep the campaign short).
+        if (stores && c[1] <= '3')
+          out.push_back({"baseline-no-store", "baseline_nostore_" + task.name + "_" + c, without_stores(text)});
       } catch (const std::exception&) {
         // the task has no PLENA cell at this configuration
       }

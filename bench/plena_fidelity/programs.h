@@ -14,14 +14,16 @@ namespace tlmcraft::bench {
 enum class Measure { Total, NonHbm };
 
 struct FidelityProgram {
-  std::string kind;  // "template-silu", "template-gemm", "baseline", "prefetch", "compute", "mixed"
+  // "template-silu", "template-gemm", "baseline", "baseline-no-store", "prefetch", "compute", "mixed"
+  std::string kind;
   std::string name;  // file stem, unique
   std::string text;
   Measure measure = Measure::Total;
 };
 
 std::vector<FidelityProgram> template_programs();
-std::vector<FidelityProgram> baseline_programs();  // every PLENA task baseline, C1..C5
+// Every PLENA task baseline, C1..C5; those with stores also without them at C1..C3.
+std::vector<FidelityProgram> baseline_programs();
 std::vector<FidelityProgram> generated_programs(const std::string& kind, int count, uint64_t seed);
 
 }  // namespace tlmcraft::bench

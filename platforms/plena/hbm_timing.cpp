@@ -95,8 +95,10 @@ HbmTiming HbmTimer::transfer(const sem::HbmTransfer& t, uint64_t issue) {
     q.done.pop_front();
   }
   const uint64_t start = std::max(r.accept, q.free);
+  // The SRAM side streams alongside the HBM side (rows are written as they arrive, read
+  // as they are sent) at bytes_per_cycle: a transfer takes at least the SRAM's time.
   const uint64_t sram = sram_cycles(t, dma.bytes_per_cycle);
-  r.done = to_sram ? prefetch(t, start) + sram : store(t, start + sram);
+  r.done = std::max(to_sram ? prefetch(t, start) : store(t, start), start + sram);
   q.free = r.done;
   q.done.push_back(r.done);
   return r;

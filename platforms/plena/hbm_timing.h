@@ -6,7 +6,8 @@
 // (complete on acceptance), then reads and writes back the block holding its scales.
 // Serial mode: a transfer starts at its issue cycle. Pipelined mode adds the DMA engine
 // queue (queue_depth transfers per engine), one transfer at a time per engine, and the
-// SRAM side (bytes_per_cycle) after a prefetch's data / before a store's.
+// SRAM side (bytes_per_cycle), streaming alongside the HBM side: a transfer takes at
+// least bytes / bytes_per_cycle.
 #pragma once
 #include <cstdint>
 #include <deque>

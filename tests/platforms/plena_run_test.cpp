@@ -89,10 +89,10 @@ TEST(PlenaRun, SiluSerialCyclesAreTheLatencyTablePlusTransfers) {
   EXPECT_EQ(r.instructions_by_class.at("H"), 2u);
 }
 
-// Same result in both modes. This kernel has nothing to overlap (the loop needs the
-// prefetched rows, the store the loop's), so pipelined mode is not faster here: it adds
-// the SRAM side of each transfer (4 rows x 128 B at 64 B/cycle = 8 cycles, twice), which
-// the reference (serial mode) does not charge.
+// Same result in both modes. The loop needs the prefetched rows and the store the loop's;
+// pipelined mode still gains by issuing independent instructions back to back, but its
+// store takes the SRAM side's 8 cycles (4 rows x 128 B at 64 B/cycle), which the reference
+// (serial mode) does not charge.
 TEST(PlenaRun, PipelinedSiluComputesTheSame) {
   PlenaPlatform ps(testing::config("serial")), pp(testing::config("pipelined"));
   std::vector<uint16_t> ys, yp;

@@ -1,5 +1,7 @@
 #include "bench/plena_fidelity/programs.h"
 
+#include <algorithm>
+
 #include "platforms/plena/plena_platform.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/baselines/plena/template_kernels.h"
@@ -37,6 +39,26 @@ std::string without_stores(const std::string& text) {
   return out;
 }
 
+// True when an H_PREFETCH_M/V line has precision operand 2 (BF16 in HBM).
+bool prefetches_bf16(const std::string& text) {
+  size_t pos = 0;
+  while ((pos = text.find("H_PREFETCH_", pos)) != std::string::npos) {
+    const size_t end = std::min(text.find('\n', pos), text.find(';', pos));
+    const std::string line = text.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    size_t comma = 0;
+    for (int i = 0; i < 4 && comma != std::string::npos; ++i) comma = line.find(',', comma + 1);
+    if (comma != std::string::npos) {
+      const size_t next = line.find(',', comma + 1);
+      std::string prec = line.substr(comma + 1, next == std::string::npos ? std::string::npos : next - comma - 1);
+      prec.erase(0, prec.find_first_not_of(" \t"));
+      prec.erase(prec.find_last_not_of(" \t\r") + 1);
+      if (prec == "2") return true;
+    }
+    pos += 11;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<FidelityProgram> baseline_programs() {
@@ -52,8 +74,9 @@ std::vector<FidelityProgram> baseline_programs() {
         const bool stores = text.find("H_STORE_V") != std::string::npos;
         out.push_back({"baseline", "baseline_" + task.name + "_" + c, text, stores ? Measure::NonHbm : Measure::Total});
         // The oracle does not replay stores: the same kernel without them measures its
-        // prefetches (C1..C3, to keep the campaign short).
-        if (stores && c[1] <= '3')
+        // prefetches (C1..C3, to keep the campaign short), unless it prefetches BF16
+        // (precision 2, a tlmcraft extension the reference reads as MX).
+        if (stores && c[1] <= '3' && !prefetches_bf16(text))
           out.push_back({"baseline-no-store", "baseline_nostore_" + task.name + "_" + c, without_stores(text)});
       } catch (const std::exception&) {
         // the task has no PLENA cell at this configuration

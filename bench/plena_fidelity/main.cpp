@@ -132,8 +132,12 @@ int main(int argc, char** argv) {
   }
   const std::string oracle_path = PlenaOracle::locate(o.oracle);
   if (oracle_path.empty()) {
-    std::printf("plena_fidelity: no PLENA reference oracle found (--oracle PATH, $PLENA_REF or "
-                "/work/shared/oracles/plena-ref/plena-ref); skipping the campaign.\n");
+    const char* env = std::getenv("PLENA_REF");
+    const std::string tried = !o.oracle.empty() ? "--oracle " + o.oracle
+                              : env            ? std::string("$PLENA_REF=") + env
+                                               : std::string("/work/shared/oracles/plena-ref/plena-ref");
+    std::printf("plena_fidelity: no PLENA reference oracle at %s (not an executable file; give one with --oracle "
+                "PATH or $PLENA_REF); skipping the campaign.\n", tried.c_str());
     return 0;
   }
   const PlenaOracle oracle(oracle_path);

@@ -23,7 +23,7 @@ bool DramChannel::accept(DramRequest r, uint64_t clk) {
   return true;
 }
 
-int DramChannel::pick(Buffer& b, uint64_t clk) {
+int DramChannel::pick(Buffer& b, uint64_t clk, bool arrival_ordered) {
   int best = -1;
   bool best_ready = false;
   for (int i = 0; i < int(b.size()); ++i) {
@@ -34,7 +34,10 @@ int DramChannel::pick(Buffer& b, uint64_t clk) {
       best = i;
       best_ready = ready;
     }
+    // In a buffer kept in arrival order the first ready request is the oldest ready one.
+    if (ready && arrival_ordered) break;
   }
+  if (arrival_ordered && !best_ready && best >= 0) best = 0;  // none ready: the oldest
   return best;
 }
 
@@ -56,14 +59,14 @@ bool DramChannel::bank_has_activating(const DramCoord& at) const {
 bool DramChannel::schedule(uint64_t clk, Buffer*& from, int& index) {
   bool found = false;
   // Requests whose row is being opened go first (no wasted ACT).
-  if ((index = pick(active_, clk)) >= 0 && banks_.ready(active_[index].next, active_[index].at, clk)) {
+  if ((index = pick(active_, clk, false)) >= 0 && banks_.ready(active_[index].next, active_[index].at, clk)) {
     from = &active_;
     found = true;
   }
   if (!found) {
     update_write_mode();
     Buffer& b = write_mode_ ? writes_ : reads_;
-    if ((index = pick(b, clk)) >= 0) {
+    if ((index = pick(b, clk, true)) >= 0) {
       from = &b;
       found = banks_.ready(b[index].next, b[index].at, clk);
     }

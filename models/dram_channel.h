@@ -45,7 +45,8 @@ class DramChannel {
   };
   using Buffer = std::vector<DramRequest>;
   // Index of the FR-FCFS choice in `b` (ready first, then oldest), or -1 when empty.
-  int pick(Buffer& b, uint64_t clk);
+  // `arrival_ordered`: b is in arrival order (reads, writes), so the scan can stop early.
+  int pick(Buffer& b, uint64_t clk, bool arrival_ordered);
   bool schedule(uint64_t clk, Buffer*& from, int& index);
   bool bank_has_activating(const DramCoord& at) const;
   void update_write_mode();

@@ -310,7 +310,17 @@ void Assembler::static_checks(const InstructionSpec& ins, const std::vector<int6
              "use another " + rc.name + " register");
   }
 
-  // Hardware loops: balanced, properly nested, one counter per open loop.
+  // Hardware loops: balanced, properly nested, one counter per open loop. A break leaves
+  // the innermost loop (which then needs no end; an end for it finds no open loop).
+  if (ins.loop == LoopRole::Break) {
+    if (loops_.empty())
+      report(Severity::Warning, line, mnemonic_col, ins.mnemonic,
+             ins.mnemonic + " outside any loop faults when it executes",
+             ins.mnemonic + " leaves the innermost open hardware loop");
+    else
+      loops_.pop_back();
+    return;
+  }
   if (ins.loop == LoopRole::None || ins.loop_counter < 0 || !ok[ins.loop_counter]) return;
   const OperandSpec& cop = ins.operands[ins.loop_counter];
   const int cls = spec_.kinds()[cop.kind].register_class;

@@ -710,8 +710,10 @@ void IsaSpecLoader::load_instructions(const YAML::Node& root) {
     const std::string loop = str(n, "loop", what, false);
     if (loop == "start") ins.loop = LoopRole::Start;
     else if (loop == "end") ins.loop = LoopRole::End;
-    else if (!loop.empty()) error(n["loop"], what + ": loop must be 'start' or 'end', got '" + loop + "'");
-    const std::string counter = str(n, "loop_counter", what, ins.loop != LoopRole::None);
+    else if (loop == "break") ins.loop = LoopRole::Break;
+    else if (!loop.empty()) error(n["loop"], what + ": loop must be 'start', 'end' or 'break', got '" + loop + "'");
+    const bool counted = ins.loop == LoopRole::Start || ins.loop == LoopRole::End;
+    const std::string counter = str(n, "loop_counter", what, counted);
     if (!counter.empty()) {
       for (size_t i = 0; i < ins.operands.size(); ++i)
         if (ins.operands[i].name == counter) ins.loop_counter = int(i);
@@ -719,7 +721,7 @@ void IsaSpecLoader::load_instructions(const YAML::Node& root) {
         error(n["loop_counter"], what + ": loop_counter '" + counter + "' is not one of its operands");
       else if (s_.kinds_[ins.operands[ins.loop_counter].kind].type != KindType::Register)
         error(n["loop_counter"], what + ": loop_counter '" + counter + "' must be a register operand");
-      if (ins.loop == LoopRole::None) error(n["loop_counter"], what + ": loop_counter needs loop: start or loop: end");
+      if (!counted) error(n["loop_counter"], what + ": loop_counter needs loop: start or loop: end");
     }
 
     ins.id = uint16_t(s_.instructions_.size());

@@ -86,7 +86,7 @@ struct OperandSpec {
   std::string doc;
 };
 
-enum class LoopRole { None, Start, End };
+enum class LoopRole { None, Start, End, Break };  // Break: leaves the innermost open loop
 
 struct InstructionSpec {
   uint16_t id = 0;

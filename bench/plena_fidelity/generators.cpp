@@ -1,6 +1,6 @@
 // Generated fidelity programs. Prefetch: HBM bases, scale offsets, strides and offsets
-// drawn to hit every channel/bank pattern (contiguous, 64-byte to 2 KiB strides, large
-// bases), short non-HBM gaps between prefetches. Compute: straight-line and looped
+// drawn to hit every channel/bank pattern (contiguous, 8-element to 2 KiB strides, rows
+// straddling 64-byte blocks, large bases), short non-HBM gaps between prefetches. Compute: straight-line and looped
 // vector, scalar-FP (including f0 destinations), integer and matrix code. Mixed: both.
 #include <random>
 
@@ -27,9 +27,10 @@ class Gen {
   std::string prefetch_block() {
     std::string s = set(12, pick<uint64_t>({0, 4096, 16384, 262144, below(4096) * 8}));
     s += "C_SET_SCALE_REG gp12\n";
-    s += set(13, pick<uint64_t>({64, 128, 256, 512, 1024, 2048, (below(63) + 1) * 64}));
+    // Multiples of 8 elements that are not multiples of 64 put rows across two 64-byte blocks.
+    s += set(13, pick<uint64_t>({64, 128, 256, 512, 1024, 2048, (below(63) + 1) * 64, (below(255) + 1) * 8}));
     s += "C_SET_STRIDE_REG gp13\n";
-    s += set(14, pick<uint64_t>({0, 64, below(1000) * 64}));
+    s += set(14, pick<uint64_t>({0, 64, below(1000) * 64, below(8000) * 8}));
     for (uint64_t k = below(4); k > 0; --k) s += "S_ADDI_INT gp15, gp15, 1\n";
     const bool m = below(2);
     const std::string dst = m ? "gp0" : "gp" + n(1 + below(4));

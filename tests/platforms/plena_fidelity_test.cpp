@@ -22,15 +22,15 @@ uint64_t serial_cycles(const std::string& kernel) {
   return r.cycles;
 }
 
-// Oracle: plena-ref template_silu_<n>.asm (TOTAL cycles=...). SiLU 256 is the paper's
-// 92 with the paper-era vector add of 2 cycles (84 with today's 1).
+// Oracle: `plena-ref template_silu_<n>.asm` (TOTAL cycles=...; files from --write-kernels).
+// SiLU 256 is the paper's 92 with the paper-era vector add of 2 cycles (84 with today's 1).
 TEST(PlenaFidelity, TemplateSiluAtThePapersFiveSizesMatchesTheReference) {
   const std::pair<uint32_t, uint64_t> golden[] = {{256, 84}, {1024, 277}, {2048, 530}, {8192, 2062}, {16384, 4116}};
   for (auto [n, cycles] : golden) EXPECT_EQ(serial_cycles(tk::template_silu_kernel(n)), cycles) << "SiLU n = " << n;
 }
 
-// Oracle: plena-ref template_gemm_<m>x<k>x<n>.asm. GEMM (64,256,512) is the paper's
-// 556,366-cycle baseline (plena-ref 556,361: 549,439 non-HBM + 96 prefetches).
+// Oracle: `plena-ref template_gemm_<m>x<k>x<n>.asm` (files from --write-kernels).
+// GEMM (64,256,512) is the paper's 556,366-cycle baseline (plena-ref 556,361: 549,439 non-HBM + 96 prefetches).
 TEST(PlenaFidelity, TemplateGemmAtThePapersFiveSizesMatchesTheReference) {
   struct G {
     uint32_t m, k, n;
@@ -48,8 +48,8 @@ TEST(PlenaFidelity, TemplateGemmAtThePapersFiveSizesMatchesTheReference) {
   EXPECT_LT(std::abs(double(serial_cycles(tk::template_gemm_kernel(64, 256, 512))) - paper) / paper, 0.005);
 }
 
-// Oracle: plena-ref probe_prefetch.asm -> H_PREFETCH_M 152, H_PREFETCH_V 32, H_PREFETCH_V 40,
-// H_PREFETCH_M 200 (TOTAL cycles=430, 6 non-HBM). Strided M tiles (64 rows 1 KiB apart:
+// Oracle: the kernel below saved as probe_prefetch.asm, `plena-ref probe_prefetch.asm` ->
+// H_PREFETCH_M 152, H_PREFETCH_V 32, H_PREFETCH_V 40, H_PREFETCH_M 200 (TOTAL cycles=430, 6 non-HBM). Strided M tiles (64 rows 1 KiB apart:
 // every block's four requests on channels 0-3) and V rows, one with the bare-number
 // address register and the 6th operand the template compiler writes.
 TEST(PlenaFidelity, PrefetchProbeMatchesTheReferenceHbm) {
@@ -60,7 +60,8 @@ TEST(PlenaFidelity, PrefetchProbeMatchesTheReferenceHbm) {
   EXPECT_EQ(serial_cycles(k), 430u);
 }
 
-// Oracle: plena-ref probe_rules.asm -> TOTAL cycles=213: 1 + V_RED_SUM f0 0 + V_RED_SUM f1 8
+// Oracle: the kernel below saved as probe_rules.asm, `plena-ref probe_rules.asm` ->
+// TOTAL cycles=213: 1 + V_RED_SUM f0 0 + V_RED_SUM f1 8
 // + V_RED_MAX f0 0 + V_RED_MAX f2 4 + S_ADD_FP f0 0 + S_MUL_FP 1 + S_EXP_FP f0 0
 // + S_MAP_V_FP 128 (2 x VLEN) + V_MAX_VF 4 + V_RECI_V 2 + M_MM 64 + M_MM_WO 1.
 TEST(PlenaFidelity, SerialRulesForZeroDestinationsAndMapMatchTheReference) {
@@ -69,6 +70,19 @@ TEST(PlenaFidelity, SerialRulesForZeroDestinationsAndMapMatchTheReference) {
       "V_RED_MAX f2, gp1, 0\nS_ADD_FP f0, f1, f2\nS_MUL_FP f3, f1, f2\nS_EXP_FP f0, f1\nS_MAP_V_FP gp1, gp0, 0\n"
       "V_MAX_VF gp1, gp1, f1, 0\nV_RECI_V gp1, gp1, 0\nM_MM 0, gp0, gp1\nM_MM_WO 3, gp0, 0\n";
   EXPECT_EQ(serial_cycles(k), 213u);
+}
+
+// Oracle: the kernel below saved as probe_break.asm, `plena-ref probe_break.asm` ->
+// TOTAL cycles=38: S_ADDI 1 + C_LOOP_START 1 + 3 x (C_LOOP_START 1 + S_ADDI 1 + C_BREAK 1
+// + V_RED_SUM 8 + C_LOOP_END 1). C_BREAK pops the inner loop and execution continues; the
+// inner loop has no C_LOOP_END (one would find no open loop).
+TEST(PlenaFidelity, BreakPopsTheInnermostLoopAndContinues) {
+  const RunResult r = pt::run("serial",
+                              "S_ADDI_INT gp2, gp0, 0\nC_LOOP_START gp3, 3\n  C_LOOP_START gp1, 5\n"
+                              "    S_ADDI_INT gp2, gp2, 1\n    C_BREAK\n    V_RED_SUM f1, gp0, 0\nC_LOOP_END gp3\n");
+  ASSERT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(r.cycles, 38u);
+  EXPECT_EQ(r.instructions, 2u + 3 * 5);
 }
 
 // The reference's MAX_LOOP_INSTRUCTIONS (10,000) counts the instructions of the current

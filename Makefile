@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: deps build demo test bench fidelity-coral clean
+.PHONY: deps build demo test bench fidelity-coral fidelity-plena clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -31,8 +31,17 @@ bench: build
 
 # Coral NPU model against its RTL (docs/FIDELITY.md): needs the coral-rtl oracle, found
 # through CORAL_RTL or ../shared/oracles/coral-rtl/coral-rtl.
-fidelity-coral: build
+fidelity-coral:
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target coral_fidelity
 	@$(BUILD)/bench/coral_fidelity --json $(BUILD)/coral_fidelity.json
+
+# PLENA serial mode against the reference-timing oracle (PLENA_REF=path or the shared
+# default; skipped with a message when absent). Results: docs/FIDELITY.md.
+fidelity-plena:
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target plena_fidelity
+	@$(BUILD)/bench/plena_fidelity --quiet $(if $(PLENA_REF),--oracle $(PLENA_REF))
 
 clean:
 	rm -rf $(BUILD) out

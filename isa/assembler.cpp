@@ -117,7 +117,7 @@ class Assembler {
   };
   std::vector<OpenLoop> loops_;
   // Per-line scratch, reused so a line allocates nothing once they have grown.
-  std::vector<OperandToken> toks_;
+  std::vector<OperandToken> toks_, op_toks_;
   std::vector<int64_t> values_;
   std::vector<bool> ok_;
 
@@ -157,6 +157,8 @@ class Assembler {
   }
 
   bool operand(const InstructionSpec& ins, size_t idx, const OperandToken& t, uint32_t line, int64_t& value);
+  const std::vector<OperandToken>& operand_tokens(const InstructionSpec& ins, const std::vector<OperandToken>& toks,
+                                                  uint32_t col);
   void mnemonic_error(std::string_view word, uint32_t line, uint32_t col);
   void static_checks(const InstructionSpec& ins, const std::vector<int64_t>& values, const std::vector<bool>& ok,
                      const std::vector<OperandToken>& toks, uint32_t line, uint32_t col);
@@ -212,6 +214,17 @@ bool Assembler::operand(const InstructionSpec& ins, size_t idx, const OperandTok
         if (op.literal_zero && num == 0) {
           value = rc.zero_register;
           return true;
+        }
+        if (rc.bare_numbers && num >= 0 && num < rc.count) {  // "M_MM_WO 3, gp0, 0" as the templates write it
+          value = num;
+          return true;
+        }
+        if (rc.bare_numbers) {
+          report(Severity::Error, line, t.col, t.text,
+                 "register number out of range: '" + std::string(tok_view) + "' (" + rc.name + " registers are " +
+                     rc.range_text() + ", or the numbers 0.." + std::to_string(rc.count - 1) + ")",
+                 where(ins, idx));
+          return false;
         }
         report(Severity::Error, line, t.col, t.text, expected() + ", got '" + std::string(tok_view) + "'",
                "registers are written " + rc.prefix + "0.." + rc.prefix + std::to_string(rc.count - 1) +
@@ -297,7 +310,17 @@ void Assembler::static_checks(const InstructionSpec& ins, const std::vector<int6
              "use another " + rc.name + " register");
   }
 
-  // Hardware loops: balanced, properly nested, one counter per open loop.
+  // Hardware loops: balanced, properly nested, one counter per open loop. A break leaves
+  // the innermost loop (which then needs no end; an end for it finds no open loop).
+  if (ins.loop == LoopRole::Break) {
+    if (loops_.empty())
+      report(Severity::Warning, line, mnemonic_col, ins.mnemonic,
+             ins.mnemonic + " outside any loop faults when it executes",
+             ins.mnemonic + " leaves the innermost open hardware loop");
+    else
+      loops_.pop_back();
+    return;
+  }
   if (ins.loop == LoopRole::None || ins.loop_counter < 0 || !ok[ins.loop_counter]) return;
   const OperandSpec& cop = ins.operands[ins.loop_counter];
   const int cls = spec_.kinds()[cop.kind].register_class;
@@ -338,6 +361,29 @@ void Assembler::static_checks(const InstructionSpec& ins, const std::vector<int6
            "close the innermost loop first: " + ins.mnemonic + " " + top_name);
     report(Severity::Note, top.line, top.col, top_name, "the innermost open loop (counter " + top_name + ") starts here");
   }
+}
+
+// Token of each operand position. Omissible placeholders are left out (empty text) when
+// the line has fewer operands than the full form's required ones, first ones first.
+const std::vector<OperandToken>& Assembler::operand_tokens(const InstructionSpec& ins,
+                                                           const std::vector<OperandToken>& toks, uint32_t col) {
+  size_t required = 0, omissible = 0;
+  for (const auto& op : ins.operands) {
+    required += !op.optional;
+    omissible += op.omissible;
+  }
+  size_t omit = toks.size() < required ? std::min(omissible, required - toks.size()) : 0;
+  op_toks_.clear();
+  size_t next = 0;
+  for (const auto& op : ins.operands) {
+    if (op.omissible && omit > 0) {
+      --omit;
+      op_toks_.push_back({std::string_view(), col});
+    } else if (next < toks.size()) {
+      op_toks_.push_back(toks[next++]);
+    }
+  }
+  return op_toks_;
 }
 
 void Assembler::line(std::string_view text, uint32_t lineno, Program& out) {
@@ -441,15 +487,16 @@ void Assembler::line(std::string_view text, uint32_t lineno, Program& out) {
   std::vector<bool>& ok = ok_;
   values.assign(max_ops, 0);
   ok.assign(max_ops, true);
+  const std::vector<OperandToken>& op_toks = operand_tokens(*ins, toks, col);
   for (size_t i = 0; i < max_ops; ++i) {
-    if (i < toks.size()) {
-      ok[i] = operand(*ins, i, toks[i], lineno, values[i]);
+    if (i < op_toks.size() && !op_toks[i].text.empty()) {
+      ok[i] = operand(*ins, i, op_toks[i], lineno, values[i]);
       line_ok = line_ok && ok[i];
     } else {
       values[i] = ins->operands[i].default_value;
     }
   }
-  static_checks(*ins, values, ok, toks, lineno, col);
+  static_checks(*ins, values, ok, op_toks, lineno, col);
   if (!line_ok) return;
 
   Instruction in;

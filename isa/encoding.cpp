@@ -85,10 +85,13 @@ std::string disassemble(const IsaSpec& spec, const Instruction& in) {
   size_t n = values.size();
   while (n > 0 && ins.operands[n - 1].optional && values[n - 1] == ins.operands[n - 1].default_value) --n;
   std::string s = ins.mnemonic;
+  bool first = true;
   for (size_t i = 0; i < n; ++i) {
     const OperandSpec& op = ins.operands[i];
+    if (op.omissible) continue;  // the short form
     const OperandKind& k = spec.kinds()[op.kind];
-    s += i ? ", " : " ";
+    s += first ? " " : ", ";
+    first = false;
     if (k.type == KindType::Register) s += spec.register_classes()[k.register_class].prefix + std::to_string(values[i]);
     else if (k.type == KindType::Zero) s += "0";
     else s += std::to_string(values[i]);

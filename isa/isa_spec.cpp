@@ -90,8 +90,9 @@ std::string RegisterClass::range_text() const {
 
 size_t InstructionSpec::min_operands() const {
   size_t n = 0;
-  while (n < operands.size() && !operands[n].optional) ++n;
-  return n;
+  size_t omitted = 0;
+  while (n < operands.size() && !operands[n].optional) omitted += operands[n++].omissible;
+  return n - omitted;
 }
 
 std::string InstructionSpec::syntax() const {
@@ -100,6 +101,11 @@ std::string InstructionSpec::syntax() const {
   for (const auto& op : operands) {
     // Placeholder operands are written as the literal 0 they must be.
     const std::string text = op.placeholder ? "0" : op.name;
+    if (op.omissible) {  // "M_MV_WO rd[, 0], imm"
+      s += first ? " [0]" : "[, 0]";
+      first = false;
+      continue;
+    }
     if (op.optional && !in_optional) {
       s += first ? " [" : "[, ";
       in_optional = true;
@@ -346,7 +352,8 @@ void IsaSpecLoader::load_fields(const YAML::Node& root) {
 void IsaSpecLoader::load_register_classes(const YAML::Node& root) {
   each(root, "register_classes", true, [&](const YAML::Node& n) {
     if (!is_map(n, "register_classes entry")) return;
-    check_keys(n, {"name", "prefix", "count", "zero_register", "zero_writes_dropped", "doc"}, "register_classes entry");
+    check_keys(n, {"name", "prefix", "count", "zero_register", "zero_writes_dropped", "bare_numbers", "doc"},
+               "register_classes entry");
     RegisterClass rc;
     rc.name = str(n, "name", "register class", true);
     const std::string what = "register class " + rc.name;
@@ -361,6 +368,7 @@ void IsaSpecLoader::load_register_classes(const YAML::Node& root) {
                                     std::to_string(rc.count - 1) + ")");
     rc.zero_register = int(z);
     rc.zero_writes_dropped = boolean(n, "zero_writes_dropped", what, false);
+    rc.bare_numbers = boolean(n, "bare_numbers", what, false);
     rc.doc = str(n, "doc", what, false);
     if (index_of(s_.reg_classes_, rc.name) >= 0) error(n, "duplicate register class '" + rc.name + "'");
     for (const auto& other : s_.reg_classes_)
@@ -475,7 +483,8 @@ void IsaSpecLoader::load_syntax(const YAML::Node& root) {
 bool IsaSpecLoader::load_operand(const YAML::Node& n, InstructionSpec& ins, OperandSpec& op) {
   const std::string where = ins.mnemonic + " operand";
   if (!is_map(n, where)) return false;
-  check_keys(n, {"name", "kind", "field", "role", "optional", "default", "literal_zero", "min", "max", "range_hint", "doc"},
+  check_keys(n, {"name", "kind", "field", "role", "optional", "omissible", "default", "literal_zero", "min", "max",
+                 "range_hint", "doc"},
              where);
   op.name = str(n, "name", where, true);
   const std::string what = ins.mnemonic + " operand '" + op.name + "'";
@@ -507,6 +516,9 @@ bool IsaSpecLoader::load_operand(const YAML::Node& n, InstructionSpec& ins, Oper
   op.optional = boolean(n, "optional", what, false);
   integer(n, "default", what, false, op.default_value);
   op.literal_zero = boolean(n, "literal_zero", what, false);
+  op.omissible = boolean(n, "omissible", what, false);
+  if (op.omissible && (k.type != KindType::Zero || op.field >= 0 || op.optional))
+    error(n["omissible"], what + ": only a not-encoded zero placeholder that is not optional can be omissible");
   op.has_min = integer(n, "min", what, false, op.min);
   op.has_max = integer(n, "max", what, false, op.max);
   op.range_hint = str(n, "range_hint", what, false);
@@ -698,8 +710,10 @@ void IsaSpecLoader::load_instructions(const YAML::Node& root) {
     const std::string loop = str(n, "loop", what, false);
     if (loop == "start") ins.loop = LoopRole::Start;
     else if (loop == "end") ins.loop = LoopRole::End;
-    else if (!loop.empty()) error(n["loop"], what + ": loop must be 'start' or 'end', got '" + loop + "'");
-    const std::string counter = str(n, "loop_counter", what, ins.loop != LoopRole::None);
+    else if (loop == "break") ins.loop = LoopRole::Break;
+    else if (!loop.empty()) error(n["loop"], what + ": loop must be 'start', 'end' or 'break', got '" + loop + "'");
+    const bool counted = ins.loop == LoopRole::Start || ins.loop == LoopRole::End;
+    const std::string counter = str(n, "loop_counter", what, counted);
     if (!counter.empty()) {
       for (size_t i = 0; i < ins.operands.size(); ++i)
         if (ins.operands[i].name == counter) ins.loop_counter = int(i);
@@ -707,7 +721,7 @@ void IsaSpecLoader::load_instructions(const YAML::Node& root) {
         error(n["loop_counter"], what + ": loop_counter '" + counter + "' is not one of its operands");
       else if (s_.kinds_[ins.operands[ins.loop_counter].kind].type != KindType::Register)
         error(n["loop_counter"], what + ": loop_counter '" + counter + "' must be a register operand");
-      if (ins.loop == LoopRole::None) error(n["loop_counter"], what + ": loop_counter needs loop: start or loop: end");
+      if (!counted) error(n["loop_counter"], what + ": loop_counter needs loop: start or loop: end");
     }
 
     ins.id = uint16_t(s_.instructions_.size());

@@ -49,6 +49,7 @@ struct RegisterClass {
   int count = 0;
   int zero_register = -1;            // hardwired-zero register number, -1 if none
   bool zero_writes_dropped = false;  // writes to it are ignored (else: an assembler error)
+  bool bare_numbers = false;         // a bare number N is accepted as register N (PLENA template compiler)
   std::string doc;
   std::string range_text() const;  // "gp0-gp15"
 };
@@ -78,13 +79,14 @@ struct OperandSpec {
   int64_t default_value = 0;
   bool placeholder = false;   // a Zero-kind operand, written as the literal 0
   bool literal_zero = false;  // register operand that also accepts the literal 0 for the zero register
+  bool omissible = false;     // a not-encoded placeholder that may be left out anywhere (form without it)
   bool has_min = false, has_max = false;  // per-operand range narrowing the kind's
   int64_t min = 0, max = 0;
   std::string range_hint;  // shown when the value is out of range; {value}, {value >> N}, {value & M} are filled in
   std::string doc;
 };
 
-enum class LoopRole { None, Start, End };
+enum class LoopRole { None, Start, End, Break };  // Break: leaves the innermost open loop
 
 struct InstructionSpec {
   uint16_t id = 0;
@@ -103,7 +105,7 @@ struct InstructionSpec {
   int loop_counter = -1;  // operand index of the loop counter register
   int line = 0;           // YAML line (1-based) of the entry, for messages
 
-  size_t min_operands() const;  // operands before the first optional one
+  size_t min_operands() const;  // operands before the first optional one, omissible ones not counted
   // "V_RED_SUM rd, rs1[, rmask]", placeholders written as 0.
   std::string syntax() const;
 };

@@ -150,7 +150,7 @@ bool Values::computed_value(const Op& op, int& dest, Val& v) {
     return true;
   }
   if (m == "C_SET_ADDR_REG") {
-    const Val lo = gp("rs1"), hi = gp("rs2");
+    const Val hi = gp("rs1"), lo = gp("rs2");  // aD = {gp[rs1], gp[rs2]}
     dest = 32 + static_cast<int>(op.operand("rd"));
     v = lo.is_const() && hi.is_const() ? Val{0, (hi.off << 32) | lo.off} : term(kAddr, lo, hi);
     return true;

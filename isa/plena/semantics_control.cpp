@@ -7,16 +7,19 @@
 // params.loop_depth. Faults: counter in gp0, count 0, stack overflow, C_LOOP_END with no
 // open loop or with a register other than the innermost loop's, and a C_LOOP_START
 // reusing the counter of an enclosing open loop (it would clobber the outer count).
-// C_BREAK ends the program (the spec's "breakpoint exception" has no debugger to stop in).
+// C_BREAK leaves the innermost open loop as the reference simulator does: it pops the loop,
+// clears its counter and continues with the next instruction; with no open loop it faults
+// (the reference stops with an error there too).
 #include "isa/plena/semantics_internal.h"
 
 namespace tlmcraft::isa::plena::detail {
 
-// C_SET_ADDR_REG aD, rs1, rs2: aD = {gp[rs2] (high 32 bits), gp[rs1] (low 32 bits)}
+// C_SET_ADDR_REG aD, rs1, rs2: aD = {gp[rs1] (high 32 bits), gp[rs2] (low 32 bits)}, as the
+// spec's example (a1 = {gp1, gp0}), the template compiler and the reference simulator.
 void exec_c_set_addr_reg(Exec& x) {
   uint32_t rd, rs1, rs2;
   if (!x.a_reg(isa::kRd, rd) || !x.gp_reg(isa::kRs1, rs1) || !x.gp_reg(isa::kRs2, rs2)) return;
-  x.s.a[rd] = (uint64_t(x.gp(rs2)) << 32) | x.gp(rs1);
+  x.s.a[rd] = (uint64_t(x.gp(rs1)) << 32) | x.gp(rs2);
 }
 
 void exec_c_set_scale_reg(Exec& x) {
@@ -72,6 +75,10 @@ void exec_c_loop_end(Exec& x) {
   }
 }
 
-void exec_c_break(Exec& x) { x.r.halt = true; }
+void exec_c_break(Exec& x) {
+  if (x.s.loop_count == 0) return void(x.fail("C_BREAK with no open loop (it leaves the innermost loop)"));
+  const LoopFrame& top = x.s.loops[--x.s.loop_count];
+  x.set_gp(top.counter_reg, 0);
+}
 
 }  // namespace tlmcraft::isa::plena::detail

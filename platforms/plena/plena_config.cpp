@@ -32,6 +32,10 @@ T get(const YAML::Node& parent, const char* key, const std::string& file, T lo, 
 }  // namespace
 
 uint32_t PlenaConfig::latency_of(const std::string& cls) const {
+  if (mode == TimingMode::Serial) {
+    auto s = serial_latency.find(cls);
+    if (s != serial_latency.end()) return s->second;
+  }
   auto it = latency.find(cls);
   if (it == latency.end())
     throw InputError("platform config " + name + ": no latency for class '" + cls + "' (timing.latency)");
@@ -46,6 +50,29 @@ uint32_t PlenaConfig::ii_of(const std::string& cls) const {
 std::string plena_config_path(const std::string& name_or_path) {
   return platform_config_path("plena", name_or_path);
 }
+
+namespace {
+
+// timing.serial: {latency: {class: cycles}, free_when_rd_zero: [MNEMONIC, ...]}
+void read_serial_rules(const YAML::Node& s, const std::string& file, PlenaConfig& c) {
+  if (!s.IsMap()) throw InputError(yaml_where(file, s) + ": timing.serial must be a mapping");
+  for (const auto& kv : s) {
+    const auto k = kv.first.as<std::string>();
+    if (k != "latency" && k != "free_when_rd_zero")
+      throw InputError(yaml_where(file, kv.first) + ": unknown key timing.serial." + k + " (latency, free_when_rd_zero)");
+  }
+  if (const auto n = s["latency"]) {
+    if (!n.IsMap()) throw InputError(yaml_where(file, n) + ": timing.serial.latency must be a mapping");
+    for (const auto& kv : n)
+      c.serial_latency[kv.first.as<std::string>()] = get<uint32_t>(n, kv.first.as<std::string>().c_str(), file, 0, 1u << 20);
+  }
+  if (const auto f = s["free_when_rd_zero"]) {
+    if (!f.IsSequence()) throw InputError(yaml_where(file, f) + ": timing.serial.free_when_rd_zero must be a list");
+    for (const auto& e : f) c.serial_free_when_rd_zero.insert(e.as<std::string>());
+  }
+}
+
+}  // namespace
 
 PlenaConfig load_plena_config(const std::string& name_or_path, const std::vector<std::string>& overrides) {
   const std::string file = plena_config_path(name_or_path);
@@ -94,8 +121,9 @@ PlenaConfig load_plena_config(const std::string& name_or_path, const std::vector
   c.hbm_overrides = nlohmann::json::object();
   for (const auto& kv : hbm) {
     const auto k = kv.first.as<std::string>();
-    if (k != "preset" && k != "size_bytes") c.hbm_overrides[k] = yaml_to_json(kv.second);
+    if (k != "preset" && k != "size_bytes" && k != "timing_preset") c.hbm_overrides[k] = yaml_to_json(kv.second);
   }
+  if (hbm["timing_preset"]) c.hbm_timing_preset = hbm["timing_preset"].as<std::string>();
   if (const auto f = mem["hbm_formats"]) {
     if (!f.IsSequence() || f.size() == 0 || f.size() > 16)
       throw InputError(yaml_where(file, f) + ": hbm_formats must be a list of 1..16 formats");
@@ -127,6 +155,9 @@ PlenaConfig load_plena_config(const std::string& name_or_path, const std::vector
       dst->bytes_per_cycle = get<uint32_t>(d[key], "bytes_per_cycle", file, 1, 1u << 16);
     }
   }
+  if (const auto s = timing["serial"]) read_serial_rules(s, file, c);
+  if (const auto l = root["limits"])
+    c.loop_iteration_limit = get<uint64_t>(l, "loop_iteration_instructions", file, 0, 1ull << 40);
   if (timing["sram_bank_conflicts"]) c.sram_bank_conflicts = timing["sram_bank_conflicts"].as<bool>();
   if (timing["quantum_cycles"]) c.quantum_cycles = get<uint64_t>(timing, "quantum_cycles", file, 1, 1ull << 40);
   c.raw = yaml_to_json(root);

@@ -6,6 +6,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "isa/isa_spec.h"
+#include "platforms/plena/hbm_timing.h"
 #include "platforms/plena/hbm_transfer.h"
 
 namespace tlmcraft::plena {
@@ -101,6 +103,7 @@ PlenaTop::PlenaTop(sc_core::sc_module_name name, const PlenaConfig& cfg)
       prefetch_dma("prefetch_dma", dma(cfg, "prefetch_dma", cfg.prefetch)),
       store_dma("store_dma", dma(cfg, "store_dma", cfg.store)),
       cfg_(cfg),
+      hbm_timing_(hbm_timing_config(cfg)),
       state_(params(cfg)) {
   prefetch_dma.socket.bind(router.target_socket);
   store_dma.socket.bind(router.target_socket);
@@ -160,6 +163,8 @@ void PlenaTop::execute_program() {
   state_.reset();
 
   TimingModel tm(cfg_);
+  HbmTimer hbm_timer(cfg_, hbm_timing_);
+  std::vector<uint64_t> iteration_start(isa::plena::kLoopStackCapacity, 0);  // `executed` when each open loop's iteration began
   std::vector<Range> ranges;
   std::vector<uint64_t> pc_cycles(code.size(), 0), pc_execs(code.size(), 0);
   uint64_t executed = 0, synced = 0;
@@ -190,7 +195,9 @@ void PlenaTop::execute_program() {
         stop(StopReason::InstructionLimit, "Program " + lim + " at " + where(pc));
       break;
     }
+    if (loop_limit_exceeded(executed, iteration_start)) break;
     const StaticInfo& si = prog_->info[pc];
+    const uint32_t loops_before = state_.loop_count;
     sem::execute(code[pc], state_, step_);
     if (!step_.ok()) {
       stop(StopReason::Fault, where(pc) + ": " + step_.fault);
@@ -214,14 +221,16 @@ void PlenaTop::execute_program() {
       ranges.insert(ranges.end(), bt.hbm_ranges.begin(), bt.hbm_ranges.end());
       issue = tm.earliest_issue(si, ranges);
       bt.descriptor.label = prog_->mnemonic[pc] + " at PC " + std::to_string(pc);
+      // The DMA engine moves (and converts) the data; the HBM timer gives the cycles.
       models::DmaEngine& engine = si.unit == kStore ? store_dma : prefetch_dma;
       const models::DmaCompletion c = engine.submit(bt.descriptor, base + issue);
       if (!c.ok) {
         stop(StopReason::Fault, where(pc) + ": " + c.error);
         break;
       }
-      issue = std::max(issue, c.accept_cycle - base);  // a full queue holds the controller
-      done = c.done_cycle - base;
+      const HbmTiming ht = hbm_timer.transfer(step_.transfer, issue);
+      issue = std::max(issue, ht.accept);  // a full queue holds the controller
+      done = ht.done;
     } else {
       issue = tm.earliest_issue(si, ranges);
       done = issue + si.latency;
@@ -231,6 +240,10 @@ void PlenaTop::execute_program() {
 
     ++executed;
     ++pc_execs[pc];
+    // A loop entered or looped back starts a new iteration (limits.loop_iteration_instructions).
+    if (state_.loop_count > loops_before) iteration_start[state_.loop_count - 1] = executed;
+    else if (prog_->loop[pc] == uint8_t(isa::LoopRole::End) && state_.loop_count == loops_before && state_.loop_count > 0)
+      iteration_start[state_.loop_count - 1] = executed;
     pc_cycles[pc] += tm.frontier() - frontier_before;  // cycles this instruction added to the critical frontier
     if (rec_) {
       rec_->slice(tracks[si.unit], issue, done, prog_->mnemonic[pc], {{"pc", pc}, {"line", code[pc].line}});
@@ -278,12 +291,24 @@ void PlenaTop::execute_program() {
   }
   for (const auto& [_, l] : lines) res.lines.push_back(l);
   std::stable_sort(res.lines.begin(), res.lines.end(), [](const LineStats& a, const LineStats& b) { return a.cycles > b.cycles; });
-  res.memory = {{"hbm", hbm.stats()},          {"msram", msram.stats()},         {"vram", vram.stats()},
+  res.memory = {{"hbm", hbm_timer.stats()},          {"msram", msram.stats()},         {"vram", vram.stats()},
                 {"router", router.stats()},    {"dma_prefetch", prefetch_dma.stats()}, {"dma_store", store_dma.stats()}};
   if (rec_) rec_->extend_to(res.cycles);
   // Let simulated time reach the end of the run (DMA completions are notified there).
   sc_core::wait(clock.delay_until(base + res.cycles));
   res.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The reference's MAX_LOOP_INSTRUCTIONS: an iteration of an open loop may run at most the
+// limit's instructions (counting the next one). The outermost loop's iteration began first,
+// so it is the one to check. Stops the run with the reference's message.
+bool PlenaTop::loop_limit_exceeded(uint64_t executed, const std::vector<uint64_t>& iteration_start) {
+  const uint64_t limit = cfg_.loop_iteration_limit;
+  if (limit == 0 || state_.loop_count == 0 || executed + 1 - iteration_start[0] <= limit) return false;
+  result_.stop = StopReason::InstructionLimit;
+  result_.message = "Loop at " + where(state_.loops[0].body_pc - 1) + " exceeded max instructions limit (" +
+                    std::to_string(limit) + ") in one iteration (limits.loop_iteration_instructions)";
+  return true;
 }
 
 // Pipelined mode: an instruction reads its VRAM rows in its issue cycle and writes them in

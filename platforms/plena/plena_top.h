@@ -15,6 +15,7 @@
 #include "models/router.h"
 #include "models/scratchpad.h"
 #include "platforms/platform.h"
+#include "models/dram_command_config.h"
 #include "platforms/plena/plena_config.h"
 #include "platforms/plena/timing_model.h"
 #include "traces/trace_recorder.h"
@@ -27,6 +28,7 @@ struct LoadedProgram {
   std::vector<StaticInfo> info;         // per PC
   std::vector<std::string> mnemonic;    // per PC
   std::vector<char> cls;                // per PC: M, V, S, H, C
+  std::vector<uint8_t> loop;            // per PC: isa::LoopRole (none, start, end)
 };
 
 class PlenaTop : public sc_core::sc_module {
@@ -50,7 +52,10 @@ class PlenaTop : public sc_core::sc_module {
   std::string where(uint32_t pc) const;  // "PC 12 (line 14: V_ADD_VV gp1, gp2, gp3, 0)"
   void book_vram_banks(uint64_t& issue, uint64_t& done, uint64_t base);
 
+  bool loop_limit_exceeded(uint64_t executed, const std::vector<uint64_t>& iteration_start);
+
   const PlenaConfig& cfg_;
+  models::DramCommandConfig hbm_timing_;
   isa::plena::PlenaState state_;
   sc_core::sc_event start_;
   // Per-run inputs and outputs of the controller thread.

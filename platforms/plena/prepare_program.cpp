@@ -26,6 +26,17 @@ uint8_t resource_of(const std::string& name) {
   throw InputError("ISA YAML: implicit resource '" + name + "' is unknown to the PLENA timing model");
 }
 
+// The instruction's rd operand is a register class's hardwired-zero register (f0, gp0).
+bool writes_zero_register(const isa::IsaSpec& spec, const isa::InstructionSpec& is, const isa::Instruction& in) {
+  for (const auto& op : is.operands) {
+    if (op.name != "rd" || op.field < 0) continue;
+    const isa::OperandKind& k = spec.kinds()[op.kind];
+    if (k.type != isa::KindType::Register) return false;
+    return in.field[op.field] == spec.register_classes()[k.register_class].zero_register;
+  }
+  return false;
+}
+
 }  // namespace
 
 LoadedProgram prepare_program(const isa::IsaSpec& spec, const isa::Program& program, const PlenaConfig& cfg) {
@@ -40,6 +51,8 @@ LoadedProgram prepare_program(const isa::IsaSpec& spec, const isa::Program& prog
     si.unit = unit_of(is.unit);
     const bool dma = si.unit == kPrefetch || si.unit == kStore;
     si.latency = dma ? 0 : cfg.latency_of(is.latency_class);
+    if (cfg.mode == TimingMode::Serial && writes_zero_register(spec, is, in) && cfg.serial_free_when_rd_zero.count(is.mnemonic))
+      si.latency = 0;
     si.ii = dma ? 1 : cfg.ii_of(is.latency_class);
     spec.accesses(in, acc);
     auto reg = [&](const isa::RegisterRef& r) -> uint8_t {
@@ -69,6 +82,7 @@ LoadedProgram prepare_program(const isa::IsaSpec& spec, const isa::Program& prog
     lp.info.push_back(si);
     lp.mnemonic.push_back(is.mnemonic);
     lp.cls.push_back(is.cls);
+    lp.loop.push_back(static_cast<uint8_t>(is.loop));
   }
   return lp;
 }

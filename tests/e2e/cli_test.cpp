@@ -53,7 +53,7 @@ std::string read(const std::string& path) {
 // arithmetic; `store_input` stores x instead of y.
 std::string silu_c2(int blocks, bool compute = true, bool store_input = false) {
   std::string k =
-      "S_ADDI_INT gp1, gp0, 1024\nC_SET_SCALE_REG gp1\nS_ADDI_INT gp2, gp0, 4096\nC_SET_ADDR_REG a1, gp2, gp0\n"
+      "S_ADDI_INT gp1, gp0, 1024\nC_SET_SCALE_REG gp1\nS_ADDI_INT gp2, gp0, 4096\nC_SET_ADDR_REG a1, gp0, gp2\n"
       "S_LD_FP f1, gp0, 1\nS_ADDI_INT gp7, gp0, 0\nC_LOOP_START gp8, " + std::to_string(blocks) + "\n"
       "  H_PREFETCH_V gp0, gp7, a0, 0, 0\n  S_ADDI_INT gp3, gp0, 0\n  S_ADDI_INT gp5, gp0, 256\n";
   if (compute)

@@ -53,7 +53,10 @@ const char* kKernel =
 TEST(Assembler, TemplateKernel) {
   auto a = assemble_text(kKernel);
   ASSERT_TRUE(a.ok) << (a.lines.empty() ? "" : a.lines[0]);
-  EXPECT_TRUE(a.diags.empty());
+  // The only diagnostic: C_BREAK outside a loop faults when it executes (a warning).
+  ASSERT_EQ(a.diags.size(), 1u);
+  EXPECT_EQ(a.lines[0], "k.asm:36:1: warning: C_BREAK outside any loop faults when it executes (hint: C_BREAK leaves "
+                        "the innermost open hardware loop)");
   const Program& p = a.program;
   EXPECT_EQ(p.isa, "plena");
   EXPECT_EQ(p.source_name, "k.asm");
@@ -154,9 +157,10 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"S_ADD_INT GP1, gp1, gp2\n",
                   "k.asm:1:11: error: expected a gp register (gp0-gp15), got 'GP1' (hint: register names are lower "
                   "case: gp1; operand 1 (rd) of S_ADD_INT; syntax: S_ADD_INT rd, rs1, rs2)"},
-        ErrorCase{"S_ADD_INT gp1, 5, gp2\n",
-                  "k.asm:1:16: error: expected a gp register (gp0-gp15), got '5' (hint: registers are written "
-                  "gp0..gp15, not as numbers; operand 2 (rs1) of S_ADD_INT; syntax: S_ADD_INT rd, rs1, rs2)"},
+        // A bare number is a register number (as the template compiler writes), 0..15 only.
+        ErrorCase{"S_ADD_INT gp1, 16, gp2\n",
+                  "k.asm:1:16: error: register number out of range: '16' (gp registers are gp0-gp15, or the numbers "
+                  "0..15) (hint: operand 2 (rs1) of S_ADD_INT; syntax: S_ADD_INT rd, rs1, rs2)"},
         // 2^18 = 262144 is one past the imm18 range; 300000 >> 12 = 73, 300000 & 0xFFF = 992.
         ErrorCase{"S_ADDI_INT gp1, gp0, 300000\n",
                   "k.asm:1:22: error: immediate out of range: expected 0..262143 for imm of S_ADDI_INT, got "
@@ -184,7 +188,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "rstride is 0 or 1 (1: rows are STRIDE elements apart; 0: rows are contiguous))"},
         ErrorCase{"H_STORE_V gp1, gp2, a0, 0, 16\n",
                   "k.asm:1:28: error: immediate out of range: expected 0..15 for precision of H_STORE_V, got '16' "
-                  "(hint: operand 5 (precision) of H_STORE_V; syntax: H_STORE_V rd, rs1, rs2, rstride, precision)"},
+                  "(hint: operand 5 (precision) of H_STORE_V; syntax: H_STORE_V rd, rs1, rs2, rstride, precision[, 0])"},
         ErrorCase{"M_MM gp1, gp2, gp3\n",
                   "k.asm:1:6: error: expected the placeholder 0 (or gp0), got 'gp1' (hint: this operand position is "
                   "unused and must be 0; operand 1 of M_MM; syntax: M_MM 0, rs1, rs2)"},
@@ -226,8 +230,8 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"C_LOOP_START gp0, 3\nC_LOOP_END gp0\n",
                   "k.asm:1:14: error: the loop counter of C_LOOP_START cannot be 'gp0' (it always reads 0) (hint: "
                   "use a free gp register as the counter, e.g. gp15)"},
-        ErrorCase{"C_BREAK 1\n",
-                  "k.asm:1:9: error: expected the placeholder 0 (or gp0), got '1' (hint: this operand position is "
+        ErrorCase{"C_LOOP_START gp1, 2\nC_BREAK 1\n",
+                  "k.asm:2:9: error: expected the placeholder 0 (or gp0), got '1' (hint: this operand position is "
                   "unused and must be 0; operand 1 of C_BREAK; syntax: C_BREAK [0, 0, 0])"}));
 
 TEST(Assembler, MismatchedLoopEndNamesBothLines) {
@@ -385,6 +389,23 @@ TEST(Diagnostic, FormatAppendsAnUnmentionedToken) {
   EXPECT_EQ(d.format(), "a.asm:3:7: warning: gp9 is bad");
   d.message = "gp90 is bad";  // gp9 inside gp90 does not count as mentioned
   EXPECT_EQ(d.format(), "a.asm:3:7: warning: gp90 is bad 'gp9'");
+}
+
+// The template compiler's operand forms (AICrossSim/PLENA_Compiler asm_templates) assemble
+// unmodified: bare register numbers, the 6th H_PREFETCH_V operand, 3-operand M_MV_WO.
+TEST(Assembler, TemplateCompilerOperandForms) {
+  auto a = assemble_text(
+      "M_MM_WO 3, gp0, 0\nM_MV_WO gp5, gp0, 8\nM_MV_WO gp5, 8\nH_PREFETCH_V gp1, gp2, a0, 0, 0, 0\n"
+      "M_MM 0, gp2, gp3\nC_SET_ADDR_REG 1, gp0, gp2\nM_BMM_WO gp4, 0\n");
+  ASSERT_TRUE(a.ok) << (a.lines.empty() ? "" : a.lines[0]);
+  const auto& c = a.program.code;
+  ASSERT_EQ(c.size(), 7u);
+  EXPECT_EQ(c[0].field[0], 3);  // rd = gp3
+  EXPECT_EQ(c[1].field, c[2].field);  // the unused middle operand changes nothing
+  EXPECT_EQ(c[5].field[0], 1);  // a1
+  // A 6th operand other than 0 is an error, as is a 4th M_MV_WO operand.
+  EXPECT_FALSE(assemble_text("H_PREFETCH_V gp1, gp2, a0, 0, 0, 1\n").ok);
+  EXPECT_FALSE(assemble_text("M_MV_WO gp5, gp0, 8, 0\n").ok);
 }
 
 }  // namespace

@@ -93,6 +93,7 @@ std::string nonzero_text(const IsaSpec& s, const InstructionSpec& ins, bool high
   while (n > 0 && ins.operands[n - 1].optional && ins.operands[n - 1].placeholder) --n;
   for (size_t i = 0; i < n; ++i) {
     const OperandSpec& op = ins.operands[i];
+    if (op.omissible) continue;  // the canonical (disassembled) form leaves it out
     const OperandKind& k = s.kinds()[op.kind];
     std::string v;
     if (k.type == KindType::Zero) {
@@ -104,7 +105,7 @@ std::string nonzero_text(const IsaSpec& s, const InstructionSpec& ins, bool high
       const int64_t lo = s.operand_min(op), hi = s.operand_max(op);
       v = std::to_string(high ? hi : std::max<int64_t>(lo, hi / 3) | 1);
     }
-    t += (i ? ", " : " ") + v;
+    t += (t.size() > ins.mnemonic.size() ? ", " : " ") + v;
   }
   return t;
 }
@@ -122,6 +123,9 @@ TEST(Encoding, RoundTripEveryInstruction) {
       size_t pick = 0;
       if (ins.loop == LoopRole::Start) {
         src += "C_LOOP_END gp" + std::to_string(1 + (ins.id + ins.loop_counter) % 15) + "\n";
+      } else if (ins.loop == LoopRole::Break) {  // leaves the loop: no end needed
+        src = "C_LOOP_START gp1, 5\n" + src;
+        pick = 1;
       } else if (ins.loop == LoopRole::End) {
         src = "C_LOOP_START gp" + std::to_string(1 + (ins.id + ins.loop_counter) % 15) + ", 5\n" + src;
         pick = 1;
@@ -150,6 +154,7 @@ TEST(Encoding, RoundTripEveryInstruction) {
       std::string src2 = dis + "\n";
       if (ins.loop == LoopRole::Start) src2 += "C_LOOP_END gp" + std::to_string(first.field[kRd]) + "\n";
       if (ins.loop == LoopRole::End) src2 = "C_LOOP_START gp" + std::to_string(first.field[kRd]) + ", 5\n" + src2;
+      if (ins.loop == LoopRole::Break) src2 = "C_LOOP_START gp1, 5\n" + src2;
       auto again = assemble_text(src2, opt);
       ASSERT_TRUE(again.ok) << dis;
       EXPECT_EQ(again.program.code[pick].field, first.field) << dis;

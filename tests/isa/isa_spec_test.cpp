@@ -112,8 +112,9 @@ TEST(PlenaSpec, OperandsMatchTheContractTable) {
       {"M_MV", "zero:rd gp:rs1 gp:rs2"}, {"M_TMV", "zero:rd gp:rs1 gp:rs2"},
       {"M_BMV", "zero:rd gp:rs1 gp:rs2"}, {"M_BTMV", "zero:rd gp:rs1 gp:rs2"},
       {"M_BMM", "gp:rd gp:rs1 gp:rs2"}, {"M_BTMM", "gp:rd gp:rs1 gp:rs2"},
-      {"M_MM_WO", "gp:rd gp:rs1 imm18:imm"}, {"M_BMM_WO", "gp:rd imm18:imm"},
-      {"M_MV_WO", "gp:rd imm18:imm"}, {"M_BMV_WO", "gp:rd imm18:imm"},
+      // The other _WO forms take the template compiler's unused middle operand (omissible).
+      {"M_MM_WO", "gp:rd gp:rs1 imm18:imm"}, {"M_BMM_WO", "gp:rd zero:- imm18:imm"},
+      {"M_MV_WO", "gp:rd zero:- imm18:imm"}, {"M_BMV_WO", "gp:rd zero:- imm18:imm"},
       {"V_ADD_VV", "gp:rd gp:rs1 gp:rs2 flag:rs3"}, {"V_SUB_VV", "gp:rd gp:rs1 gp:rs2 flag:rs3"},
       {"V_MUL_VV", "gp:rd gp:rs1 gp:rs2 flag:rs3"}, {"V_ADD_VF", "gp:rd gp:rs1 fp:rs2 flag:rs3"},
       {"V_MUL_VF", "gp:rd gp:rs1 fp:rs2 flag:rs3"}, {"V_MAX_VF", "gp:rd gp:rs1 fp:rs2 flag:rs3"},
@@ -129,10 +130,11 @@ TEST(PlenaSpec, OperandsMatchTheContractTable) {
       {"S_SUB_INT", "gp:rd gp:rs1 gp:rs2"}, {"S_MUL_INT", "gp:rd gp:rs1 gp:rs2"},
       {"S_ADDI_INT", "gp:rd gp:rs1 imm18:imm"}, {"S_LUI_INT", "gp:rd imm22:imm"},
       {"S_LD_INT", "gp:rd gp:rs1 imm18:imm"}, {"S_ST_INT", "gp:rd gp:rs1 imm18:imm"},
-      // precision widens the contract's flag to a 0..15 HBM format selector (same funct1 field).
-      {"H_PREFETCH_M", "gp:rd gp:rs1 addr:rs2 flag:rs3 precision:funct1"},
-      {"H_PREFETCH_V", "gp:rd gp:rs1 addr:rs2 flag:rs3 precision:funct1"},
-      {"H_STORE_V", "gp:rd gp:rs1 addr:rs2 flag:rs3 precision:funct1"}, {"C_SET_ADDR_REG", "addr:rd gp:rs1 gp:rs2"},
+      // precision widens the contract's flag to a 0..15 HBM format selector (same funct1 field);
+      // the optional 6th operand is the 0 the template compiler sometimes writes.
+      {"H_PREFETCH_M", "gp:rd gp:rs1 addr:rs2 flag:rs3 precision:funct1 [zero:-]"},
+      {"H_PREFETCH_V", "gp:rd gp:rs1 addr:rs2 flag:rs3 precision:funct1 [zero:-]"},
+      {"H_STORE_V", "gp:rd gp:rs1 addr:rs2 flag:rs3 precision:funct1 [zero:-]"}, {"C_SET_ADDR_REG", "addr:rd gp:rs1 gp:rs2"},
       {"C_SET_SCALE_REG", "gp:rd"}, {"C_SET_STRIDE_REG", "gp:rd"}, {"C_SET_V_MASK_REG", "gp:rd"},
       {"C_LOOP_START", "gp:rd imm22:imm"}, {"C_LOOP_END", "gp:rd [zero:-]"},
       {"C_BREAK", "[zero:-] [zero:-] [zero:-]"}, {"C_HADAMARD_TRANSFORM", "gp:rd gp:rs1"},

@@ -26,7 +26,11 @@ TEST(PlenaConfig, DefaultIsTheBenchmarkConfiguration) {
   EXPECT_EQ(c.mode, TimingMode::Serial);
   EXPECT_EQ(c.latency_of("matrix_mm"), 64u);
   EXPECT_EQ(c.latency_of("vector_sum"), 8u);
-  EXPECT_EQ(c.latency_of("map_v_fp"), 64u);
+  EXPECT_EQ(c.latency_of("map_v_fp"), 128u);  // serial: the reference's 2 x VLEN
+  EXPECT_EQ(load_plena_config("default", {"timing.mode=pipelined"}).latency_of("map_v_fp"), 64u);
+  EXPECT_EQ(c.serial_free_when_rd_zero.count("V_RED_SUM"), 1u);
+  EXPECT_EQ(c.loop_iteration_limit, 0u);  // the reference's 10000 is opt-in (some C5 baselines exceed it)
+  EXPECT_EQ(c.hbm_timing_preset, "hbm2_8gb_2gbps");
   EXPECT_EQ(c.ii_of("matrix_mm"), 4u);
   EXPECT_EQ(c.ii_of("vector_add"), 1u);
   ASSERT_EQ(c.hbm_formats.size(), 3u);
@@ -47,7 +51,7 @@ TEST(PlenaConfig, OverridesChangeAnyEntry) {
 TEST(PlenaConfig, BadInputGetsClearErrors) {
   EXPECT_EQ(error_of({"timing.lantency.vector_exp=6"}),
             "--set 'timing.lantency.vector_exp=6': unknown key 'timing.lantency' (known here: mode, latency, "
-            "initiation_interval, dma, sram_bank_conflicts, quantum_cycles)");
+            "serial, initiation_interval, dma, sram_bank_conflicts, quantum_cycles)");
   EXPECT_EQ(error_of({"timing.mode"}), "--set 'timing.mode': expected KEY=VALUE, e.g. timing.mode=pipelined");
   EXPECT_NE(error_of({"timing.mode=fast"}).find("timing.mode must be 'serial' or 'pipelined', got 'fast'"),
             std::string::npos);

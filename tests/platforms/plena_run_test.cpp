@@ -66,37 +66,40 @@ TEST(PlenaRun, SiluSerialCyclesAreTheLatencyTablePlusTransfers) {
   // Non-HBM instructions by the latency table: 5 set-up (S_ADDI, C_SET_SCALE, S_ADDI,
   // C_SET_ADDR, S_ADDI) + S_LD_FP + S_ADDI + C_LOOP_START + 4 x (SUB 1, EXP 1, ADD 1,
   // RECI 2, MUL 1, 2 S_ADDI, LOOP_END 1 = 9) + S_ADDI = 45.
-  // Prefetch issued at 5 (docs/models.md): data misses on channels 0..3 done 35..38; the
-  // 4 scale pieces (channel 4) leave at 9: miss 39, hits 41, 43, 45; VRAM writes 45..52,
-  // done 53: 48 cycles.
-  // Store issued at 93: VRAM reads 93..100 (done 101); 8 HBM writes leave 101..108 to
-  // channels 0..7, bank 0 row 0: open on channels 0..4 (hits, +16: 117..121), closed on
-  // 5..7 (misses, +30: 136..138): 45 cycles. Total 45 + 48 + 45 = 138.
+  // Prefetch issued at 5: 30 cycles on the HBM engine (the derivation of
+  // PlenaTiming.PrefetchThenUseSerial: the last of 4 RDs per channel returns 30 later).
+  // Store issued at 75: 4 BF16 rows = 8 blocks = 32 write requests, 4 per channel, all
+  // accepted at once; a write completes on acceptance (as in the reference): 0 cycles.
+  // Total 45 + 30 + 0 = 75.
   PlenaPlatform p(testing::config("serial"));
   std::vector<uint16_t> y;
   const RunResult r = run_silu(p, y);
   ASSERT_TRUE(r.ok()) << r.message;
-  EXPECT_EQ(r.cycles, 138u);
+  EXPECT_EQ(r.cycles, 75u);
   EXPECT_EQ(r.instructions, 5u + 1 + 3 + 4 * 8 + 2);
   uint64_t prefetch = 0, store = 0;
   for (const auto& u : r.units) {
     if (u.name == "dma.prefetch") prefetch = u.busy_cycles;
     if (u.name == "dma.store") store = u.busy_cycles;
   }
-  EXPECT_EQ(prefetch, 48u);
-  EXPECT_EQ(store, 45u);
+  EXPECT_EQ(prefetch, 30u);
+  EXPECT_EQ(store, 0u);
   EXPECT_EQ(r.cycles - prefetch - store, 45u);
   EXPECT_EQ(r.instructions_by_class.at("V"), 20u);
   EXPECT_EQ(r.instructions_by_class.at("H"), 2u);
 }
 
-TEST(PlenaRun, PipelinedSiluIsFasterAndComputesTheSame) {
+// Same result in both modes. The loop needs the prefetched rows and the store the loop's;
+// pipelined mode still gains by issuing independent instructions back to back, but its
+// store takes the SRAM side's 8 cycles (4 rows x 128 B at 64 B/cycle), which the reference
+// (serial mode) does not charge.
+TEST(PlenaRun, PipelinedSiluComputesTheSame) {
   PlenaPlatform ps(testing::config("serial")), pp(testing::config("pipelined"));
   std::vector<uint16_t> ys, yp;
   const RunResult rs = run_silu(ps, ys), rp = run_silu(pp, yp);
   ASSERT_TRUE(rp.ok()) << rp.message;
   EXPECT_EQ(ys, yp);
-  EXPECT_LT(rp.cycles, rs.cycles);
+  EXPECT_LE(rp.cycles, rs.cycles + 16);
 }
 
 RunResult run_text(const std::string& kernel, RunLimits limits = {}) {
@@ -132,7 +135,7 @@ TEST(PlenaRun, OutOfRangeVramAddressFaultsWithPcAndLine) {
 }
 
 TEST(PlenaRun, HbmAddressOutsideHbmFaults) {
-  const RunResult r = run_text("S_LUI_INT gp1, 1\nC_SET_ADDR_REG a0, gp0, gp1\nH_PREFETCH_V gp0, gp0, a0, 0, 0\n");
+  const RunResult r = run_text("S_LUI_INT gp1, 1\nC_SET_ADDR_REG a0, gp1, gp0\nH_PREFETCH_V gp0, gp0, a0, 0, 0\n");
   EXPECT_EQ(r.stop, StopReason::Fault);
   EXPECT_NE(r.message.find("PC 2 (line 3: H_PREFETCH_V gp0, gp0, a0, 0, 0): HBM access [0x100000000000, "),
             std::string::npos)

@@ -94,15 +94,19 @@ TEST(PlenaTiming, NestedLoops) {
   }
 }
 
-// H_PREFETCH_V of 4 MXFP8 rows from HBM 0 (SCALE 256) issued at cycle 2, derivation:
-//   data: 4 x 64 B at 0..255 -> channels 0..3, leaving at 2+0..2+3 (64 B/cycle), all row
-//         misses: done 2+30 .. 2+33 = 32..35
-//   scales: 4 x 8 B at 256..287 (channel 4), leaving at 2 + floor(256/64) = 6: the first a
-//         miss (done 36), the others row hits behind it on the bus: 38, 40, 42 -> reads done 42
-//   write: 4 VRAM rows of 128 B as 8 accesses of 64 B leaving at 42..49, rows 0..3 in
-//         banks 0..3 (each row's two halves in consecutive cycles), write latency 1:
-//         the last done 49 + 1 = 50.
-constexpr uint64_t kPrefetchDone = 50;
+// H_PREFETCH_V of 4 MXFP8 rows from HBM 0 (SCALE 256) issued at cycle 2, on the HBM2
+// command engine (docs/models.md), derivation:
+//   blocks: data 0, 64, 128, 192 and, per row, the scale block 256 (the four rows' scales
+//         share it): 8 blocks = 32 requests of 16 B, all offered at cycle 2.
+//   MOP4CLXOR: request k of block b goes to channel (b/64) XOR k, pseudo-channel 0, bank
+//         group 0, bank 0, row 0, column k: channels 0-3 get one request of each data
+//         block (columns 0..3), channels 4-7 four requests each to one scale address.
+//   per channel: ACT in the step at cycle 2 (clock 3); RDs at clocks 10, 14, 18, 22 (tRCD 7,
+//         then nBL 4 apart on the pseudo-channel bus); the last data at clock 22 + 11 = 33,
+//         served in the step at cycle 32. Serial: the prefetch ends at 32 (30 cycles).
+//   pipelined: the SRAM side (4 rows x 128 B at 64 B/cycle = 8 cycles, 2..10) streams
+//   alongside: done max(32, 10) = 32.
+constexpr uint64_t kPrefetchDone = 32, kPrefetchDonePipelined = 32;
 const char* kPrefetchThenIndependent = R"(
 S_ADDI_INT gp1, gp0, 256
 C_SET_SCALE_REG gp1
@@ -119,16 +123,16 @@ V_EXP_V gp2, gp0, 0
 )";
 
 TEST(PlenaTiming, PrefetchThenUseSerial) {
-  // Serial: the prefetch blocks until 50, then S_ADDI and V_EXP: 52 for either use.
+  // Serial: the prefetch blocks until 32, then S_ADDI and V_EXP: 34 for either use.
   EXPECT_EQ(run("serial", kPrefetchThenIndependent).cycles, kPrefetchDone + 2);
   EXPECT_EQ(run("serial", kPrefetchThenDependent).cycles, kPrefetchDone + 2);
 }
 
 TEST(PlenaTiming, PrefetchThenUsePipelined) {
   // Independent: S_ADDI 3, V_EXP on row 8 at 4 (done 5); the run ends when the prefetch
-  // completes at 50. Dependent: V_EXP reads row 0, written by the prefetch: issue 50, done 51.
-  EXPECT_EQ(run("pipelined", kPrefetchThenIndependent).cycles, kPrefetchDone);
-  EXPECT_EQ(run("pipelined", kPrefetchThenDependent).cycles, kPrefetchDone + 1);
+  // completes at 32. Dependent: V_EXP reads row 0, written by the prefetch: issue 32, done 33.
+  EXPECT_EQ(run("pipelined", kPrefetchThenIndependent).cycles, kPrefetchDonePipelined);
+  EXPECT_EQ(run("pipelined", kPrefetchThenDependent).cycles, kPrefetchDonePipelined + 1);
 }
 
 TEST(PlenaTiming, CountsDoNotDependOnTheQuantum) {

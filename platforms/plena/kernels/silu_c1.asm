@@ -6,7 +6,7 @@
 S_ADDI_INT gp1, gp0, 256        ; MX scale offset of x = its element count
 C_SET_SCALE_REG gp1
 S_ADDI_INT gp2, gp0, 4096
-C_SET_ADDR_REG a1, gp2, gp0     ; a1 = 4096: output base
+C_SET_ADDR_REG a1, gp0, gp2     ; a1 = {0, 4096}: output base
 S_ADDI_INT gp3, gp0, 0          ; VRAM address of x (rows 0-3)
 H_PREFETCH_V gp3, gp0, a0, 0, 0 ; 4 rows of x from HBM a0 + 0, MXFP8 -> BF16
 S_LD_FP f1, gp0, 1              ; f1 = 1.0

@@ -32,7 +32,7 @@ void AsmWriter::add_const(int rd, int rs, uint64_t value, const std::string& com
 
 void AsmWriter::set_addr(int ad, int tmp, uint64_t value, const std::string& comment) {
   set(tmp, value, comment);
-  op("C_SET_ADDR_REG a" + std::to_string(ad) + ", " + gp(tmp) + ", gp0");
+  op("C_SET_ADDR_REG a" + std::to_string(ad) + ", gp0, " + gp(tmp));  // {high, low}
 }
 
 void AsmWriter::loop_start(int counter, uint32_t count, const std::string& comment) {

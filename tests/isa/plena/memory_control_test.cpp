@@ -8,10 +8,10 @@ using Dir = pl::HbmTransfer::Direction;
 
 TEST(PlenaMemory, PrefetchMDescriptorWithStride) {
   Machine m;
-  // a1 = {gp2 (high), gp3 (low)} = 0x1_0000_1000 via C_SET_ADDR_REG a1, gp3, gp2.
+  // a1 = {gp2 (high), gp3 (low)} = 0x1_0000_1000 via C_SET_ADDR_REG a1, gp2, gp3.
   m.s.gp[2] = 1;
   m.s.gp[3] = 0x1000;
-  ASSERT_TRUE(m.exec(Opcode::C_SET_ADDR_REG, 1, 3, 2).ok());
+  ASSERT_TRUE(m.exec(Opcode::C_SET_ADDR_REG, 1, 2, 3).ok());
   EXPECT_EQ(m.s.a[1], 0x100001000ull);
   m.s.gp[4] = 256;
   ASSERT_TRUE(m.exec(Opcode::C_SET_STRIDE_REG, 4).ok());
@@ -98,12 +98,19 @@ TEST(PlenaControl, SpecialRegistersAndBreak) {
   m.s.gp[1] = 0b11;
   ASSERT_TRUE(m.exec(Opcode::C_SET_V_MASK_REG, 1).ok());
   EXPECT_EQ(m.s.v_mask, 3u);
+  // C_BREAK outside a loop faults (the reference simulator stops with an error).
   m.s.pc = 5;
+  EXPECT_FALSE(m.exec(Opcode::C_BREAK).ok());
+  // Inside a loop it pops the innermost loop, clears its counter and falls through.
+  m.s.pc = 5;
+  ASSERT_TRUE(m.exec(Opcode::C_LOOP_START, 3, 0, 0, 0, 0, 4).ok());
+  m.s.pc = 7;
   auto r = m.exec(Opcode::C_BREAK);
   ASSERT_TRUE(r.ok());
-  EXPECT_TRUE(r.halt);
-  EXPECT_TRUE(m.s.halted);
-  EXPECT_EQ(r.next_pc, 6u);
+  EXPECT_FALSE(r.halt);
+  EXPECT_EQ(m.s.loop_count, 0u);
+  EXPECT_EQ(m.s.gp[3], 0u);
+  EXPECT_EQ(r.next_pc, 8u);
 }
 
 TEST(PlenaControl, NestedLoopsRunTheirBodies) {
@@ -116,20 +123,18 @@ TEST(PlenaControl, NestedLoopsRunTheirBodies) {
       inst(Opcode::C_LOOP_END, 2),                   // 4:   end inner
       inst(Opcode::S_ADDI_INT, 6, 6, 0, 0, 0, 10),  // 5:   gp6 += 10
       inst(Opcode::C_LOOP_END, 1),                   // 6: end outer
-      inst(Opcode::C_BREAK),                         // 7
-      inst(Opcode::S_ADDI_INT, 7, 0, 0, 0, 0, 1),   // 8: never reached
+      inst(Opcode::S_ADDI_INT, 7, 0, 0, 0, 0, 1),   // 7: after the loops
   };
   Machine m;
   const auto rr = m.run(program);
   EXPECT_EQ(rr.fault, "");
-  EXPECT_TRUE(rr.halted);
   EXPECT_EQ(m.s.gp[5], 12u);  // 3 * 4
   EXPECT_EQ(m.s.gp[6], 30u);  // 3 * 10
-  EXPECT_EQ(m.s.gp[7], 0u);
+  EXPECT_EQ(m.s.gp[7], 1u);
   EXPECT_EQ(m.s.gp[1], 0u);
   EXPECT_EQ(m.s.gp[2], 0u);
   EXPECT_EQ(m.s.loop_count, 0u);
-  // Executed: 2 + 3 * (1 + 4 * 2 + 1 + 1) + 1 (C_BREAK) = 36 instructions.
+  // Executed: 2 + 3 * (1 + 4 * 2 + 1 + 1) + 1 = 36 instructions.
   EXPECT_EQ(rr.steps, 36u);
   EXPECT_EQ(m.s.pc, 8u);
 }

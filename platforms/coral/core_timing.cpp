@@ -209,10 +209,13 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
       return t;
     }
     case OpClass::Mul: {
-      // Dispatch waits only for a queue slot; the operands are awaited in the unit.
+      // Dispatch waits only for a queue slot, one multiply per cycle (one multiplier
+      // lane); the operands are awaited in the unit.
       const uint64_t floor = std::max(slot_floor(false), earliest);
       const uint64_t queue = mul_count_ >= st_.mul_queue ? mul_starts_[mul_count_ % st_.mul_queue] : 0;
-      const uint64_t t = std::max(floor, queue);
+      const uint64_t lane = mul_count_ ? last_mul_dispatch_ + 1 : 0;
+      const uint64_t t = std::max({floor, queue, lane});
+      last_mul_dispatch_ = t;
       take_slot(t);
       const uint64_t start = std::max({t, src_ready(d), mul_next_});
       mul_starts_[mul_count_++ % st_.mul_queue] = start;

@@ -152,7 +152,7 @@ class CoreTiming {
   uint64_t dvu_free_ = 0;
   uint64_t mul_next_ = 0, fpu_next_ = 0, fpu_div_free_ = 0;  // unit issue slots
   std::vector<uint64_t> mul_starts_, fpu_starts_;  // rings: start cycles of queued ops
-  uint64_t mul_count_ = 0, fpu_count_ = 0;
+  uint64_t mul_count_ = 0, fpu_count_ = 0, last_mul_dispatch_ = 0;
 
   // Vector backend state.
   std::vector<uint64_t> cq_leave_;    // ring: cycle each command left the command queue

@@ -99,9 +99,9 @@ struct StepInfo {
   // group as the distinct blocks its elements touch (the transactions of a bus as wide as
   // a register that serves all of a register's elements in one block at once).
   uint16_t mem_blocks = 0;
-  // Vector divides: the most quotient bits of any element (bits of |dividend| beyond
-  // those of |divisor|, plus one), for data-dependent divider timing.
-  uint8_t div_quotient_bits = 0;
+  // Vector divides: the most significant bits of any element's |dividend|, for
+  // data-dependent divider timing.
+  uint8_t div_dividend_bits = 0;
   uint16_t vl = 0;             // elements processed by a vector instruction
   uint8_t sew_bytes = 0;       // element width of the operation
   uint8_t dst_group = 1;       // registers written by the vector destination group

@@ -24,13 +24,11 @@ struct MulHSU {  // vs2 signed, vs1 unsigned
 };
 // Division by zero and signed overflow follow the scalar M extension: x/0 = all ones
 // (-1 signed), x%0 = x, MIN/-1 = MIN, MIN%-1 = 0.
-// Records the quotient bits of one element division (StepInfo::div_quotient_bits):
-// significant bits of |dividend| beyond those of |divisor|, plus one.
-template <class U> void note_quotient_bits(Hart& h, uint64_t dividend, uint64_t divisor) {
-  const int a = dividend ? 64 - __builtin_clzll(dividend) : 0;
-  const int b = divisor ? 64 - __builtin_clzll(divisor) : 0;
-  const int q = std::max(0, a - b + 1);
-  if (q > h.info.div_quotient_bits) h.info.div_quotient_bits = uint8_t(q);
+// Records the significant bits of one element division's |dividend|
+// (StepInfo::div_dividend_bits): the divider iterates over them.
+template <class U> void note_dividend_bits(Hart& h, uint64_t dividend) {
+  const int bits = dividend ? 64 - __builtin_clzll(dividend) : 0;
+  if (bits > h.info.div_dividend_bits) h.info.div_dividend_bits = uint8_t(bits);
 }
 template <class U> uint64_t magnitude(U v, bool is_signed) {
   const int64_t x = sext(v);
@@ -39,19 +37,19 @@ template <class U> uint64_t magnitude(U v, bool is_signed) {
 
 struct DivU {
   template <class U> static U apply(U a, U b, Hart& h) {
-    note_quotient_bits<U>(h, a, b);
+    note_dividend_bits<U>(h, a);
     return b == 0 ? U(~U(0)) : U(a / b);
   }
 };
 struct RemU {
   template <class U> static U apply(U a, U b, Hart& h) {
-    note_quotient_bits<U>(h, a, b);
+    note_dividend_bits<U>(h, a);
     return b == 0 ? a : U(a % b);
   }
 };
 struct Div {
   template <class U> static U apply(U a, U b, Hart& h) {
-    note_quotient_bits<U>(h, magnitude(a, true), magnitude(b, true));
+    note_dividend_bits<U>(h, magnitude(a, true));
     if (b == 0) return U(~U(0));
     const int64_t x = sext(a), y = sext(b);
     return U(uint64_t(x / y));  // MIN / -1 = 2^(SEW-1), which truncates back to MIN
@@ -59,7 +57,7 @@ struct Div {
 };
 struct Rem {
   template <class U> static U apply(U a, U b, Hart& h) {
-    note_quotient_bits<U>(h, magnitude(a, true), magnitude(b, true));
+    note_dividend_bits<U>(h, magnitude(a, true));
     if (b == 0) return a;
     const int64_t x = sext(a), y = sext(b);
     return U(uint64_t(x % y));

@@ -33,20 +33,23 @@ struct ScalarTiming {
   uint32_t fp_add = 2, fp_mul = 2, fp_fma = 2, fp_div = 16, fp_sqrt = 19, fp_cvt = 2, fp_cmp = 2;
 };
 
-struct VectorTiming {
-  uint32_t command_queue = 8, commands_per_cycle = 2, uop_queue = 16, rob = 16;
+struct VectorTiming {  // defaults = configs/default.yaml (rvv_backend_define.svh, coral-rtl probes)
+  uint32_t command_queue = 16, commands_per_cycle = 2, uop_queue = 16, rob = 8;
   uint32_t alu_units = 2, mul_units = 2, permute_units = 1, div_units = 1;
-  uint32_t alu = 2, fixed_point = 3, mul = 3, div = 12, reduction = 4, permute = 2, mask = 1, to_scalar = 3, writeback = 2;
-  uint32_t reduction_interval = 1;
-  uint32_t div_interval = 2;        // cycles a divide micro-op holds the divider
-  uint32_t div_bits_per_cycle = 3;
-  uint32_t div_overlap = 2;         // the next divide micro-op starts this long before a result  // quotient bits the divider retires per cycle  // cycles a reduction micro-op holds the permute unit
-  uint32_t lsu_start = 2;          // a vector memory command reaches the LSU slot
-  uint32_t lsu_op_cycles = 1;      // slot cycles per vector memory operation
-  uint32_t store_data_cycles = 1;  // slot cycles per register a vector store reads
-  uint32_t load_writeback = 2;     // LSU data -> vector register (and retirement)
-  uint32_t memory_interval = 2;    // vector memory instructions dispatch this far apart
+  uint32_t alu = 2, fixed_point = 2, mul = 3, div = 3, reduction = 3, permute = 3, mask = 1;
+  uint32_t to_scalar = 3;           // a vector result moved to an x register
+  uint32_t writeback = 2;           // a retired result reaches the retirement buffer
+  uint32_t reduction_interval = 1;  // cycles a reduction micro-op holds the permute unit
+  uint32_t div_bits_per_cycle = 3;  // dividend bits the divider iterates per cycle
+  uint32_t div_interval = 2;        // divide micro-ops start at least this far apart ...
+  uint32_t div_overlap = 2;         // ... and this long before the previous result
+  uint32_t lsu_start = 2;           // a vector memory command reaches the LSU slot
+  uint32_t lsu_op_cycles = 1;       // slot cycles per vector memory operation
+  uint32_t store_data_cycles = 1;   // slot cycles per register a vector store reads
+  uint32_t load_writeback = 2;      // LSU done -> register written (and retired)
+  uint32_t memory_interval = 2;     // vector memory instructions dispatch this far apart
 };
+
 
 struct AxiTiming {
   uint32_t read_latency = 24, write_latency = 12, bytes_per_cycle = 16;

@@ -390,12 +390,21 @@ CoreTiming::UnitPool CoreTiming::unit_pool(OpClass cls) {
   }
 }
 
+// One micro-op per register of the larger group that holds elements below vl (a short vl
+// leaves the tail registers out): the SEW-wide group holds vl * SEW bytes.
+uint32_t CoreTiming::micro_ops(const rv::StepInfo& s) {
+  const uint32_t full = std::max<uint32_t>({s.dst_group, s.src_group, 1});
+  const uint32_t base = std::max<uint32_t>(std::min<uint32_t>(s.dst_group, s.src_group), 1);
+  const uint64_t bytes = uint64_t(std::max<uint32_t>(s.vl, 1)) * std::max<uint32_t>(s.sew_bytes, 1) * full / base;
+  return uint32_t(std::min<uint64_t>(full, std::max<uint64_t>(1, (bytes + rv::kVlenBytes - 1) / rv::kVlenBytes)));
+}
+
 // Splits one vector command into micro-ops and times them through the backend. Returns
 // when its result is written (the last micro-op retired, or the scalar register written).
 uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   const rv::DecodedInsn& d = *s.insn;
   const OpClass cls = d.cls;
-  const uint32_t uops = std::max<uint32_t>({s.dst_group, s.src_group, 1});
+  const uint32_t uops = micro_ops(s);
   const bool memory = cls == OpClass::VecLoad || cls == OpClass::VecStore;
   const uint64_t td = decode_command(t, memory ? 0 : uops);
   if (memory) return vector_memory(s, t);
@@ -403,8 +412,8 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   uint32_t lat = vt_.alu, occ = 1;
   switch (cls) {
     case OpClass::VecMul: lat = vt_.mul; break;
-    case OpClass::VecDiv:  // data-dependent: a few quotient bits per cycle; the next micro-op starts div_overlap cycles before the result
-      lat = vt_.div + (s.div_quotient_bits + vt_.div_bits_per_cycle - 1) / vt_.div_bits_per_cycle;
+    case OpClass::VecDiv:  // data-dependent: a few dividend bits per cycle; the next micro-op starts div_overlap cycles before the result
+      lat = vt_.div + (s.div_dividend_bits + vt_.div_bits_per_cycle - 1) / vt_.div_bits_per_cycle;
       occ = std::max(vt_.div_interval, lat > vt_.div_overlap ? lat - vt_.div_overlap : 1);
       break;
     case OpClass::VecFixedPoint: lat = vt_.fixed_point; break;

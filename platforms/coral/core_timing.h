@@ -114,6 +114,7 @@ class CoreTiming {
   void axi_access(uint64_t begin, uint64_t transactions, uint64_t done);
   uint64_t vector_command(const rv::StepInfo& s, uint64_t t);
   uint64_t decode_command(uint64_t t, uint32_t uops);
+  static uint32_t micro_ops(const rv::StepInfo& s);
   struct UnitPool {
     std::array<uint64_t, 8>* free;
     uint32_t units;

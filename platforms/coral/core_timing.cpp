@@ -200,7 +200,9 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
         // backward branch into its own line finds it still in the fetch buffer.
         const uint32_t line = st_.fetch_line_bytes;
         const bool loop = next_pc / line == s.pc / line && next_pc < s.pc;
-        next_min_ = std::max(next_min_, t + st_.taken_same_line);
+        // Out of the line, the target comes `taken` cycles after the branch could have
+        // dispatched (however long its operands then kept it waiting).
+        next_min_ = std::max({next_min_, t + st_.taken_same_line, loop ? 0 : floor + st_.taken});
         redirected_ = true;
         redirect_arrival_ = loop ? line_arrival_ : line_arrival_ + st_.taken;
       } else {

@@ -419,7 +419,12 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
       occ = std::max(vt_.div_interval, lat > vt_.div_overlap ? lat - vt_.div_overlap : 1);
       break;
     case OpClass::VecFixedPoint: lat = vt_.fixed_point; break;
-    case OpClass::VecReduction: lat = vt_.reduction, occ = vt_.reduction_interval; break;
+    case OpClass::VecReduction: {  // widening sums (vwredsum[u]) take a cycle more, twice the unit
+      const bool widening = (d.raw >> 26) == 0x30 || (d.raw >> 26) == 0x31;
+      lat = vt_.reduction + (widening ? 1 : 0);
+      occ = vt_.reduction_interval * (widening ? 2 : 1);
+      break;
+    }
     case OpClass::VecPermute: lat = vt_.permute; break;
     case OpClass::VecMask: lat = vt_.mask; break;
     case OpClass::VecToScalar: lat = vt_.mask; break;
@@ -449,12 +454,14 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
       const bool single = mask || (cls == OpClass::VecReduction && uint32_t(vsrc[k] - rv::kVecBase) != vs2);
       const uint32_t off = single ? 0 : (j * sgroup) / uops;
       const uint32_t reg = std::min<uint32_t>(vsrc[k] + off, rv::kVecBase + 31);
-      // Operands consumed late: a multiply-add's accumulator (its destination) and a
-      // reduction's scalar operand vs1 enter at the unit's last stage.
+      // Operands consumed late: a multiply-add's accumulator (its destination) enters at
+      // the unit's last stage.
       const bool accumulator = multiply_add && vsrc[k] == vdst;
-      const bool late = accumulator || (cls == OpClass::VecReduction && single && !mask);
+      // A reduction folds its source registers first, one per cycle, and its scalar
+      // operand vs1 only with the last: the first micro-op may start uops - 1 cycles early.
+      const bool reduction_scalar = cls == OpClass::VecReduction && single && !mask;
       const uint64_t need = ready_[reg];
-      const uint32_t early = late ? lat - 1 : 0;
+      const uint32_t early = accumulator ? lat - 1 : reduction_scalar ? uops - 1 : 0;
       ready = std::max(ready, need > early ? need - early : 0);
     }
     if (uops_ >= vt_.rob) ready = std::max(ready, rob_retire_[uops_ % vt_.rob]);  // ROB full: wait for a retire

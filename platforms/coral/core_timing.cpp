@@ -187,9 +187,11 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
       const bool backward = s.insn->imm < 0;  // branch offset: static prediction backward-taken
       uint32_t redirect = 0;
       if (cls == OpClass::Jump) {
-        redirect = jalr ? st_.mispredict : 0;  // jal: predicted, costed as a taken branch below
+        redirect = jalr ? st_.mispredict_taken : 0;  // jal: predicted, costed as a taken branch below
       } else if (s.taken != backward) {
-        redirect = st_.mispredict;  // static prediction: backward taken, forward not taken
+        // Static prediction: backward taken, forward not taken. A branch that turns out
+        // taken redirects to its target; one that falls through recovers a cycle later.
+        redirect = s.taken ? st_.mispredict_taken : st_.mispredict;
       }
       if (redirect) {  // resolved when the branch executes: the target line is fetched then
         next_min_ = std::max(next_min_, t + redirect);

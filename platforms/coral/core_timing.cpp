@@ -26,12 +26,6 @@ const char* unit_name(Unit u) {
   return "unknown";
 }
 
-namespace {
-
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-
-}  // namespace
-
 CoreTiming::CoreTiming(const CoralConfig& cfg)
     : cfg_(cfg), st_(cfg.scalar), vt_(cfg.vector) {
   mul_starts_.assign(st_.mul_queue, 0);
@@ -156,166 +150,170 @@ uint64_t CoreTiming::csr_dispatch_cycle() const {
   return t;
 }
 
-uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t rs1_value, uint32_t rs2_value,
-                             uint64_t earliest) {
+uint64_t CoreTiming::dispatch_alu(const rv::StepInfo& s, uint64_t earliest) {
+  const rv::DecodedInsn& d = *s.insn;
+  const uint8_t dst = d.dst[0];
+  const uint64_t floor = std::max(slot_floor(true), earliest);
+  uint64_t t = std::max({floor, src_ready(d), ready_[dst]});
+  take_slot(t);
+  set_ready(dst, t + st_.alu_latency);
+  complete_at(t + st_.alu_latency + 1);  // written back one cycle after forwarding
+  retire(t + st_.alu_latency);
+  busy(kScalarAlu, t, 1, t - floor);
+  return t;
+}
+
+uint64_t CoreTiming::dispatch_branch(const rv::StepInfo& s, uint32_t next_pc, uint64_t earliest) {
   const rv::DecodedInsn& d = *s.insn;
   const OpClass cls = d.cls;
   const uint8_t dst = d.dst[0];
-
-  switch (cls) {
-    case OpClass::Alu:
-    case OpClass::VecConfig: {
-      const uint64_t floor = std::max(slot_floor(true), earliest);
-      uint64_t t = std::max({floor, src_ready(d), ready_[dst]});
-      take_slot(t);
-      set_ready(dst, t + st_.alu_latency);
-      complete_at(t + st_.alu_latency + 1);  // written back one cycle after forwarding
-      retire(t + st_.alu_latency);
-      busy(kScalarAlu, t, 1, t - floor);
-      return t;
-    }
-    case OpClass::Branch:
-    case OpClass::Jump: {
-      const uint64_t floor = std::max(slot_floor(true), earliest);
-      const uint64_t t = std::max({floor, src_ready(d), ready_[dst]});
-      take_slot(t);
-      set_ready(dst, t + st_.alu_latency);  // link register
-      complete_at(t + 1);
-      retire(t + 1);
-      busy(kScalarAlu, t, 1, t - floor);
-      const bool jalr = (s.insn->raw & 0x7f) == 0x67;
-      const bool backward = s.insn->imm < 0;  // branch offset: static prediction backward-taken
-      uint32_t redirect = 0;
-      if (cls == OpClass::Jump) {
-        redirect = jalr ? st_.mispredict_taken : 0;  // jal: predicted, costed as a taken branch below
-      } else if (s.taken != backward) {
-        // Static prediction: backward taken, forward not taken. A branch that turns out
-        // taken redirects to its target; one that falls through recovers a cycle later.
-        redirect = s.taken ? st_.mispredict_taken : st_.mispredict;
-      }
-      if (redirect) {  // resolved when the branch executes: the target line is fetched then
-        next_min_ = std::max(next_min_, t + redirect);
-        redirected_ = true;
-        redirect_arrival_ = t + redirect;
-      } else if (s.taken || cls == OpClass::Jump) {
-        // Predicted taken: the fetch unit redirects when it fetches the branch's line; a
-        // backward branch into its own line finds it still in the fetch buffer.
-        const uint32_t line = st_.fetch_line_bytes;
-        const bool loop = next_pc / line == s.pc / line && next_pc < s.pc;
-        // Out of the line, the target comes `taken` cycles after the branch could have
-        // dispatched (however long its operands then kept it waiting).
-        next_min_ = std::max({next_min_, t + st_.taken_same_line, loop ? 0 : floor + st_.taken});
-        redirected_ = true;
-        redirect_arrival_ = loop ? line_arrival_ : line_arrival_ + st_.taken;
-      } else {
-        after_branch_ = true;
-      }
-      return t;
-    }
-    case OpClass::Mul: {
-      // Dispatch waits only for a queue slot, one multiply per cycle (one multiplier
-      // lane); the operands are awaited in the unit.
-      const uint64_t floor = std::max(slot_floor(false), earliest);
-      const uint64_t queue = mul_count_ >= st_.mul_queue ? mul_starts_[mul_count_ % st_.mul_queue] : 0;
-      const uint64_t lane = mul_count_ ? last_mul_dispatch_ + 1 : 0;
-      const uint64_t t = std::max({floor, queue, lane});
-      last_mul_dispatch_ = t;
-      take_slot(t);
-      const uint64_t start = std::max({t, src_ready(d), mul_next_});
-      mul_starts_[mul_count_++ % st_.mul_queue] = start;
-      mul_next_ = start + 1;
-      set_ready(dst, start + st_.mul_latency);
-      complete_at(start + st_.mul_latency);
-      retire(start + st_.mul_latency);
-      busy(kMul, start, 1, start - floor);
-      return t;
-    }
-    case OpClass::Div: {
-      // Blocking: the divider takes a new operation once the previous one is done.
-      const uint64_t floor = std::max(slot_floor(false), earliest);
-      const uint64_t t = std::max({floor, dvu_free_, src_ready(d), ready_[dst]});
-      take_slot(t);
-      const uint32_t funct3 = (s.insn->raw >> 12) & 7;  // div=4 divu=5 rem=6 remu=7
-      const uint64_t cycles = st_.div_base + divider_iterations(rs1_value, rs2_value, funct3 == 4 || funct3 == 6);
-      const uint64_t done = t + cycles;
-      dvu_free_ = done + 1;  // the divider takes its next operation the cycle after a result
-      set_ready(dst, done);
-      complete_at(done);
-      retire(done);
-      busy(kDiv, t, cycles, t - floor);
-      return t;
-    }
-    case OpClass::Load:
-    case OpClass::FpLoad:
-    case OpClass::Store:
-    case OpClass::FpStore: {
-      const bool store = cls == OpClass::Store || cls == OpClass::FpStore;
-      const uint64_t floor = std::max({slot_floor(false), earliest, lsu_queue_floor()});
-      uint64_t t = std::max(floor, src_ready(d));
-      if (!store) t = std::max(t, ready_[dst]);
-      take_slot(t);
-      const LsuOp op = lsu_operation(t, store, kind_of(s.mem_addr) == MemKind::Axi, 1, 1, false);
-      if (!store) set_ready(dst, op.done);
-      complete_at(op.done);
-      retire(store ? t + 1 : op.done);  // a store leaves the window once queued
-      busy(kLsu, op.start, op.done - op.start, op.start - floor);
-      return t;
-    }
-    case OpClass::FpAdd:
-    case OpClass::FpMul:
-    case OpClass::FpFma:
-    case OpClass::FpCvt:
-    case OpClass::FpCmp:
-    case OpClass::FpMove:
-    case OpClass::FpDiv:
-    case OpClass::FpSqrt: {
-      const uint64_t floor = std::max(slot_floor(false), earliest);
-      const uint64_t queue = fpu_count_ >= st_.fpu_queue ? fpu_starts_[fpu_count_ % st_.fpu_queue] : 0;
-      const uint64_t t = std::max(floor, queue);
-      take_slot(t);
-      const bool iterative = cls == OpClass::FpDiv || cls == OpClass::FpSqrt;
-      uint64_t start = std::max({t, src_ready(d), fpu_next_});
-      if (iterative) start = std::max(start, fpu_div_free_);
-      uint32_t lat = st_.fp_add;
-      switch (cls) {
-        case OpClass::FpMul: lat = st_.fp_mul; break;
-        case OpClass::FpFma: lat = st_.fp_fma; break;
-        case OpClass::FpCvt: lat = st_.fp_cvt; break;
-        case OpClass::FpCmp:
-        case OpClass::FpMove: lat = st_.fp_cmp; break;
-        case OpClass::FpDiv: lat = st_.fp_div; break;
-        case OpClass::FpSqrt: lat = st_.fp_sqrt; break;
-        default: break;
-      }
-      fpu_starts_[fpu_count_++ % st_.fpu_queue] = start;
-      fpu_next_ = start + 1;
-      if (iterative) fpu_div_free_ = start + lat;
-      set_ready(dst, start + lat);
-      complete_at(start + lat);
-      retire(start + lat);
-      busy(kFpu, start, iterative ? lat : 1, start - floor);
-      return t;
-    }
-    case OpClass::Csr:
-    case OpClass::Fence:
-    case OpClass::System:
-    case OpClass::Halt: {
-      // Serialising: waits until all older instructions (scalar and vector) are complete,
-      // and dispatches alone.
-      uint64_t t = std::max(csr_dispatch_cycle(), earliest);
-      if (cls == OpClass::Csr) t = std::max(t, src_ready(d));
-      take_slot(t);
-      slots_ = st_.dispatch_width;
-      next_min_ = std::max(next_min_, t + 1);
-      set_ready(dst, t + st_.alu_latency);
-      complete_at(t + (cls == OpClass::Csr ? st_.csr_latency : 1));
-      retire(t + 1);
-      busy(kScalarAlu, t, 1, 0);
-      return t;
-    }
-    default:
-      break;
+  const uint64_t floor = std::max(slot_floor(true), earliest);
+  const uint64_t t = std::max({floor, src_ready(d), ready_[dst]});
+  take_slot(t);
+  set_ready(dst, t + st_.alu_latency);  // link register
+  complete_at(t + 1);
+  retire(t + 1);
+  busy(kScalarAlu, t, 1, t - floor);
+  const bool jalr = (s.insn->raw & 0x7f) == 0x67;
+  const bool backward = s.insn->imm < 0;  // branch offset: static prediction backward-taken
+  uint32_t redirect = 0;
+  if (cls == OpClass::Jump) {
+    redirect = jalr ? st_.mispredict_taken : 0;  // jal: predicted, costed as a taken branch below
+  } else if (s.taken != backward) {
+    // Static prediction: backward taken, forward not taken. A branch that turns out
+    // taken redirects to its target; one that falls through recovers a cycle later.
+    redirect = s.taken ? st_.mispredict_taken : st_.mispredict;
   }
+  if (redirect) {  // resolved when the branch executes: the target line is fetched then
+    next_min_ = std::max(next_min_, t + redirect);
+    redirected_ = true;
+    redirect_arrival_ = t + redirect;
+  } else if (s.taken || cls == OpClass::Jump) {
+    // Predicted taken: the fetch unit redirects when it fetches the branch's line; a
+    // backward branch into its own line finds it still in the fetch buffer.
+    const uint32_t line = st_.fetch_line_bytes;
+    const bool loop = next_pc / line == s.pc / line && next_pc < s.pc;
+    // Out of the line, the target comes `taken` cycles after the branch could have
+    // dispatched (however long its operands then kept it waiting).
+    next_min_ = std::max({next_min_, t + st_.taken_same_line, loop ? 0 : floor + st_.taken});
+    redirected_ = true;
+    redirect_arrival_ = loop ? line_arrival_ : line_arrival_ + st_.taken;
+  } else {
+    after_branch_ = true;
+  }
+  return t;
+}
+
+uint64_t CoreTiming::dispatch_mul(const rv::StepInfo& s, uint64_t earliest) {
+  const rv::DecodedInsn& d = *s.insn;
+  const uint8_t dst = d.dst[0];
+  // Dispatch waits only for a queue slot, one multiply per cycle (one multiplier
+  // lane); the operands are awaited in the unit.
+  const uint64_t floor = std::max(slot_floor(false), earliest);
+  const uint64_t queue = mul_count_ >= st_.mul_queue ? mul_starts_[mul_count_ % st_.mul_queue] : 0;
+  const uint64_t lane = mul_count_ ? last_mul_dispatch_ + 1 : 0;
+  const uint64_t t = std::max({floor, queue, lane});
+  last_mul_dispatch_ = t;
+  take_slot(t);
+  const uint64_t start = std::max({t, src_ready(d), mul_next_});
+  mul_starts_[mul_count_++ % st_.mul_queue] = start;
+  mul_next_ = start + 1;
+  set_ready(dst, start + st_.mul_latency);
+  complete_at(start + st_.mul_latency);
+  retire(start + st_.mul_latency);
+  busy(kMul, start, 1, start - floor);
+  return t;
+}
+
+uint64_t CoreTiming::dispatch_div(const rv::StepInfo& s, uint32_t rs1_value, uint32_t rs2_value, uint64_t earliest) {
+  const rv::DecodedInsn& d = *s.insn;
+  const uint8_t dst = d.dst[0];
+  // Blocking: the divider takes a new operation once the previous one is done.
+  const uint64_t floor = std::max(slot_floor(false), earliest);
+  const uint64_t t = std::max({floor, dvu_free_, src_ready(d), ready_[dst]});
+  take_slot(t);
+  const uint32_t funct3 = (s.insn->raw >> 12) & 7;  // div=4 divu=5 rem=6 remu=7
+  const uint64_t cycles = st_.div_base + divider_iterations(rs1_value, rs2_value, funct3 == 4 || funct3 == 6);
+  const uint64_t done = t + cycles;
+  dvu_free_ = done + 1;  // the divider takes its next operation the cycle after a result
+  set_ready(dst, done);
+  complete_at(done);
+  retire(done);
+  busy(kDiv, t, cycles, t - floor);
+  return t;
+}
+
+uint64_t CoreTiming::dispatch_memory(const rv::StepInfo& s, uint64_t earliest) {
+  const rv::DecodedInsn& d = *s.insn;
+  const OpClass cls = d.cls;
+  const uint8_t dst = d.dst[0];
+  const bool store = cls == OpClass::Store || cls == OpClass::FpStore;
+  const uint64_t floor = std::max({slot_floor(false), earliest, lsu_queue_floor()});
+  uint64_t t = std::max(floor, src_ready(d));
+  if (!store) t = std::max(t, ready_[dst]);
+  take_slot(t);
+  const LsuOp op = lsu_operation(t, store, kind_of(s.mem_addr) == MemKind::Axi, 1, 1, false);
+  if (!store) set_ready(dst, op.done);
+  complete_at(op.done);
+  retire(store ? t + 1 : op.done);  // a store leaves the window once queued
+  busy(kLsu, op.start, op.done - op.start, op.start - floor);
+  return t;
+}
+
+uint64_t CoreTiming::dispatch_fpu(const rv::StepInfo& s, uint64_t earliest) {
+  const rv::DecodedInsn& d = *s.insn;
+  const OpClass cls = d.cls;
+  const uint8_t dst = d.dst[0];
+  const uint64_t floor = std::max(slot_floor(false), earliest);
+  const uint64_t queue = fpu_count_ >= st_.fpu_queue ? fpu_starts_[fpu_count_ % st_.fpu_queue] : 0;
+  const uint64_t t = std::max(floor, queue);
+  take_slot(t);
+  const bool iterative = cls == OpClass::FpDiv || cls == OpClass::FpSqrt;
+  uint64_t start = std::max({t, src_ready(d), fpu_next_});
+  if (iterative) start = std::max(start, fpu_div_free_);
+  uint32_t lat = st_.fp_add;
+  switch (cls) {
+    case OpClass::FpMul: lat = st_.fp_mul; break;
+    case OpClass::FpFma: lat = st_.fp_fma; break;
+    case OpClass::FpCvt: lat = st_.fp_cvt; break;
+    case OpClass::FpCmp:
+    case OpClass::FpMove: lat = st_.fp_cmp; break;
+    case OpClass::FpDiv: lat = st_.fp_div; break;
+    case OpClass::FpSqrt: lat = st_.fp_sqrt; break;
+    default: break;
+  }
+  fpu_starts_[fpu_count_++ % st_.fpu_queue] = start;
+  fpu_next_ = start + 1;
+  if (iterative) fpu_div_free_ = start + lat;
+  set_ready(dst, start + lat);
+  complete_at(start + lat);
+  retire(start + lat);
+  busy(kFpu, start, iterative ? lat : 1, start - floor);
+  return t;
+}
+
+uint64_t CoreTiming::dispatch_serialising(const rv::StepInfo& s, uint64_t earliest) {
+  const rv::DecodedInsn& d = *s.insn;
+  const OpClass cls = d.cls;
+  const uint8_t dst = d.dst[0];
+  // Serialising: waits until all older instructions (scalar and vector) are complete,
+  // and dispatches alone.
+  uint64_t t = std::max(csr_dispatch_cycle(), earliest);
+  if (cls == OpClass::Csr) t = std::max(t, src_ready(d));
+  take_slot(t);
+  slots_ = st_.dispatch_width;
+  next_min_ = std::max(next_min_, t + 1);
+  set_ready(dst, t + st_.alu_latency);
+  complete_at(t + (cls == OpClass::Csr ? st_.csr_latency : 1));
+  retire(t + 1);
+  busy(kScalarAlu, t, 1, 0);
+  return t;
+}
+
+uint64_t CoreTiming::dispatch_vector(const rv::StepInfo& s, uint64_t earliest) {
+  const rv::DecodedInsn& d = *s.insn;
+  const OpClass cls = d.cls;
+  const uint8_t dst = d.dst[0];
   // Vector instructions: the scalar core dispatches them into the command queue.
   const bool memory = cls == OpClass::VecLoad || cls == OpClass::VecStore;
   uint64_t floor = std::max(slot_floor(false), earliest);
@@ -337,6 +335,35 @@ uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t r
   const bool writes_register = dst != rv::kNoReg || cls == OpClass::VecStore;
   retire(writes_register ? written : t + 1);
   return t;
+}
+
+uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t rs1_value, uint32_t rs2_value,
+                             uint64_t earliest) {
+  switch (s.insn->cls) {
+    case OpClass::Alu:
+    case OpClass::VecConfig: return dispatch_alu(s, earliest);
+    case OpClass::Branch:
+    case OpClass::Jump: return dispatch_branch(s, next_pc, earliest);
+    case OpClass::Mul: return dispatch_mul(s, earliest);
+    case OpClass::Div: return dispatch_div(s, rs1_value, rs2_value, earliest);
+    case OpClass::Load:
+    case OpClass::FpLoad:
+    case OpClass::Store:
+    case OpClass::FpStore: return dispatch_memory(s, earliest);
+    case OpClass::FpAdd:
+    case OpClass::FpMul:
+    case OpClass::FpFma:
+    case OpClass::FpCvt:
+    case OpClass::FpCmp:
+    case OpClass::FpMove:
+    case OpClass::FpDiv:
+    case OpClass::FpSqrt: return dispatch_fpu(s, earliest);
+    case OpClass::Csr:
+    case OpClass::Fence:
+    case OpClass::System:
+    case OpClass::Halt: return dispatch_serialising(s, earliest);
+    default: return dispatch_vector(s, earliest);
+  }
 }
 
 // Decodes one vector command: it leaves the command queue at most `commands_per_cycle`

@@ -112,6 +112,16 @@ class CoreTiming {
   }
   void busy(Unit u, uint64_t begin, uint64_t cycles, uint64_t stall);
   void axi_access(uint64_t begin, uint64_t transactions, uint64_t done);
+  // One per instruction class: the dispatch cycle, and the unit, register and
+  // retirement-buffer bookkeeping of that class.
+  uint64_t dispatch_alu(const rv::StepInfo& s, uint64_t earliest);
+  uint64_t dispatch_branch(const rv::StepInfo& s, uint32_t next_pc, uint64_t earliest);
+  uint64_t dispatch_mul(const rv::StepInfo& s, uint64_t earliest);
+  uint64_t dispatch_div(const rv::StepInfo& s, uint32_t rs1_value, uint32_t rs2_value, uint64_t earliest);
+  uint64_t dispatch_memory(const rv::StepInfo& s, uint64_t earliest);
+  uint64_t dispatch_fpu(const rv::StepInfo& s, uint64_t earliest);
+  uint64_t dispatch_serialising(const rv::StepInfo& s, uint64_t earliest);
+  uint64_t dispatch_vector(const rv::StepInfo& s, uint64_t earliest);
   uint64_t vector_command(const rv::StepInfo& s, uint64_t t);
   uint64_t decode_command(uint64_t t, uint32_t uops);
   static uint32_t micro_ops(const rv::StepInfo& s);

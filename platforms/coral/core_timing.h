@@ -1,16 +1,18 @@
 // The Coral NPU timing model: computes, for each instruction the functional hart has
 // executed, the cycle at which it dispatches and when its results and units are ready,
-// arithmetically (no per-cycle simulation). Rules and their calibration against the RTL
-// measurements: docs/platforms/coral.md ("Timing model").
+// arithmetically (no per-cycle simulation). The structure follows the RTL and every number
+// was measured on it: docs/platforms/coral.md ("Timing model"), docs/FIDELITY.md.
 //
-// Scalar core: in-order dispatch of up to `dispatch_width` instructions per cycle, a
-// register scoreboard (per-register ready cycles), static branch prediction (backward
-// taken), 1-cycle ALU, a pipelined multiplier and an FPU fed through small operand-wait
-// queues, a blocking early-terminating divider, an LSU accepting one access every
-// `issue_interval` cycles, CSR accesses that wait for all older work. Vector backend:
-// commands queue (8), are split into one micro-op per register of a group, issue in
-// order from a 16-entry micro-op queue to 2 ALUs / 2 multipliers / the vector LSU and
-// retire in order through a 16-entry reorder buffer.
+// Scalar core: a fetch unit delivering 16-byte lines (one per 2 cycles, redirected by
+// predicted-taken branches), up to `dispatch_width` in-order dispatches per cycle, a
+// register scoreboard, an 8-entry retirement buffer that instructions leave in order at
+// write-back, a pipelined multiplier and an FPU fed through small operand-wait queues, a
+// blocking early-terminating divider, CSR accesses that wait for all older work. One LSU
+// slot serves scalar and vector memory operations in program order (TCM block requests
+// pipelined, external memory one AXI transaction at a time). Vector backend: commands are
+// split into one micro-op per register of a group, issue in order to 2 ALUs, 2
+// multipliers, a permute/reduction unit and a divider, retire in order through an 8-entry
+// reorder buffer and are written back to the scalar core's retirement buffer.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -26,7 +28,7 @@ namespace rv = tlmcraft::isa::riscv;
 
 enum Unit : uint8_t {
   kScalarAlu, kMul, kDiv, kLsu, kFpu, kVecAlu0, kVecAlu1, kVecMul0, kVecMul1, kVecPermute, kVecDiv, kVecLsu,
-  kAxi,  // the external-memory port: accesses, data-bus cycles (trace: request to data)
+  kAxi,  // the external-memory port: transactions, the cycles they hold it (trace: one slice each)
   kNumUnits
 };
 const char* unit_name(Unit u);

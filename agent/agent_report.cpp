@@ -9,21 +9,30 @@ namespace tlmcraft::agent {
 using nlohmann::json;
 
 json agent_report(const Workload& w, int level, const LoopResult& r, const Workspace& ws, const std::string& provider,
-                  const std::string& transcript_path) {
+                  const std::string& transcript_path, const json& verdict) {
   json rep;
-  if (r.best_version > 0) {
+  if (!verdict.is_null()) {
+    rep = verdict;
+    if (rep.value("status", "") != "pass") {
+      const std::string why = rep.value("reason", "");
+      rep["reason"] = "version " + std::to_string(r.best_version) +
+                      " passed its development evaluations but failed the final verdict on fresh inputs: " + why;
+      rep["speedup"] = nullptr;
+    }
+  } else if (r.best_version > 0) {
     if (auto best = ws.report(w, r.best_version)) rep = *best;
   }
   if (rep.is_null()) {
     if (auto last = ws.last_report(w)) rep = last->second;
   }
   const bool solved = r.best_version > 0 && rep.value("status", "") == "pass";
+  const bool failed_verdict = !verdict.is_null() && !solved;
   if (rep.is_null()) {
     rep = {{"schema", "tlmcraft.report/1"}, {"platform", w.platform}, {"task", w.task}, {"level", level},
            {"config", w.config}, {"kernel", {{"path", ""}, {"source", "agent"}}}, {"baseline_cycles", nullptr},
            {"speedup", nullptr}};
   }
-  if (!solved) {
+  if (!solved && !failed_verdict) {
     // The run's outcome is "not solved", whatever its last evaluation said.
     const std::string last_status = rep.value("status", "");
     rep["status"] = last_status.empty() || last_status == "pass" ? "fail" : last_status;

@@ -16,8 +16,11 @@ namespace tlmcraft::agent {
 // "agent": {provider, stop_reason, error, rounds, budget, first_correct_round,
 // evaluations, tool_calls, tool_errors, tokens {input, output}, best_version,
 // transcript, workspace}. `level` fills the report's level when nothing was evaluated.
+// `verdict` (agent/verdict.h), when not null, decides: the report is the verdict's
+// evaluation, and a best version that fails it leaves the workload not solved.
 nlohmann::json agent_report(const Workload& workload, int level, const LoopResult& result, const Workspace& workspace,
-                            const std::string& provider, const std::string& transcript_path);
+                            const std::string& provider, const std::string& transcript_path,
+                            const nlohmann::json& verdict = nullptr);
 
 // Readable summary of a run ("solved silu/plena/C1 in 3 rounds: 120 cycles, baseline
 // 140, speedup 1.17x; stop: submit; tokens 400 in / 40 out").

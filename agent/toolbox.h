@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,10 @@ struct ToolboxOptions {
   std::string platform_config = "default"; // platform YAML config name or path
   std::vector<std::string> overrides;      // KEY=VALUE platform-config overrides
   int trials = 3;
-  uint64_t seed = 1;
+  // Development evaluations' first seed: evaluation k of a workload uses seed + k*trials ..;
+  // none = fresh seeds from the OS for each evaluation. The final verdict never uses these
+  // (agent/verdict.h).
+  std::optional<uint64_t> seed;
   // Longest ToolResult.text given to a model; longer texts (a level-3 baseline kernel
   // can be 270 KB) are cut at a line end with a note saying how much was left out. The
   // JSON data is never cut. 0 = no limit.

@@ -280,10 +280,10 @@ class HarnessToolbox : public Toolbox {
     const KernelVersion v = current(w);
     EvalOptions o = eval_options(w);
     o.kernel_path = v.path;
-    // Fresh inputs per evaluation: the k-th evaluation of a workload in this workspace
-    // uses seeds seed + k*trials .. seed + k*trials + trials - 1 (reproducible from the
-    // workspace's history, never the same inputs twice).
-    o.seed = opt_.seed + uint64_t(ws_.evaluations(w)) * uint64_t(std::max(1, opt_.trials));
+    // Fresh inputs per evaluation: seeds from the OS, or, when the user fixed --seed, the
+    // k-th evaluation of a workload in this workspace uses seeds seed + k*trials ..
+    // seed + k*trials + trials - 1 (reproducible from the workspace's history).
+    if (opt_.seed) o.seed = *opt_.seed + uint64_t(ws_.evaluations(w)) * uint64_t(std::max(1, opt_.trials));
     json rep = evaluate(platform(w.platform), o);
     if (rep.value("status", "") == "pass") {
       if (const auto base = baseline_cycles(w)) {

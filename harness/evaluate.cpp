@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/memory_guard.h"
+#include "harness/seeds.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
 
@@ -61,6 +63,7 @@ RunResult run_trial(Platform& platform, const isa::Program& prog, const tasks::I
   const tasks::TensorSet inputs = inst.generate_inputs(seed);
   for (const auto& w : layout->encode_inputs(inputs)) platform.write_memory(w.memory, w.address, w.bytes);
   for (const auto& w : layout->poison_outputs()) platform.write_memory(w.memory, w.address, w.bytes);
+  const MemoryGuard guard(platform, *layout);
   const RunResult r = platform.run(o.limits, traces);
   trial = {{"seed", seed}, {"stop", to_string(r.stop)}, {"message", r.message}, {"cycles", r.cycles},
            {"instructions", r.instructions}};
@@ -71,10 +74,38 @@ RunResult run_trial(Platform& platform, const isa::Program& prog, const tasks::I
   const tasks::DecodedOutputs got = layout->decode_outputs(
       [&](const std::string& m, uint64_t a, uint64_t n) { return platform.read_memory(m, a, n); });
   const tasks::CheckResult c = inst.check(got, inst.reference_outputs(inputs));
-  trial["status"] = c.passed() ? "pass" : "fail";
+  const std::vector<OutsideWrite> outside = guard.changes(platform);
+  trial["status"] = c.passed() && outside.empty() ? "pass" : "fail";
   trial["check"] = c.to_json();
-  trial["summary"] = c.summary();
+  std::string summary = c.summary();
+  trial["outside_writes"] = json::array();
+  for (const OutsideWrite& w : outside) {
+    trial["outside_writes"].push_back(w.to_json());
+    summary += "; " + w.describe();
+  }
+  trial["summary"] = summary;
   return r;
+}
+
+// How "cycles" was taken from the trials, each trial's cycles, and a flag when they differ
+// on a task whose work does not depend on the values (the kernel's timing depends on the
+// data it was given: a known-input fast path, or data-dependent branches).
+json cycles_over_trials(const json& trials, bool data_dependent_task) {
+  json per_trial = json::array();
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (const json& t : trials) {
+    const uint64_t c = t.value("cycles", uint64_t(0));
+    per_trial.push_back(c);
+    lo = std::min(lo, c);
+    hi = std::max(hi, c);
+  }
+  json j = {{"rule", "max"}, {"per_trial", per_trial}, {"min", trials.empty() ? 0 : lo}, {"max", hi}};
+  j["varies"] = !trials.empty() && lo != hi;
+  j["flag"] = nullptr;
+  if (lo != hi && !trials.empty() && !data_dependent_task)
+    j["flag"] = "cycles differ between trials (" + std::to_string(lo) + " .. " + std::to_string(hi) +
+                ") on a task whose work does not depend on the input values: the kernel's timing depends on its data";
+  return j;
 }
 
 }  // namespace
@@ -111,6 +142,9 @@ json evaluate(Platform& platform, const EvalOptions& o) {
               {"shape", inst.shape_json()}};
   size_t lines = std::count(source.begin(), source.end(), '\n') + (!source.empty() && source.back() != '\n');
   rep["kernel"] = {{"path", path}, {"fnv1a64", fnv1a64(source)}, {"lines", lines}, {"source", origin}};
+  const std::vector<uint64_t> seeds = trial_seeds(o.seed, o.trials);
+  rep["seeds"] = seeds;
+  rep["seed_source"] = o.seed ? "fixed" : "os";
   rep["baseline_cycles"] = nullptr;
   rep["speedup"] = nullptr;
 
@@ -135,17 +169,17 @@ json evaluate(Platform& platform, const EvalOptions& o) {
   }
 
   json trials = json::array();
-  RunResult first;
+  RunResult first;  // the reported trial: the slowest one (the failing one if any fails)
   std::string status = "pass", reason;
-  for (int k = 0; k < o.trials; ++k) {
+  for (size_t k = 0; k < seeds.size(); ++k) {
     json trial;
-    const RunResult r = run_trial(platform, prog, inst, o.seed + k, o, k == 0 ? o.traces : TraceOptions{}, trial);
-    if (k == 0) first = r;
+    const RunResult r = run_trial(platform, prog, inst, seeds[k], o, k == 0 ? o.traces : TraceOptions{}, trial);
     const std::string ts = trial["status"];
+    if (k == 0 || r.cycles > first.cycles || ts != "pass") first = r;
     trials.push_back(trial);
     if (ts != "pass") {
       status = ts;
-      reason = "trial seed " + std::to_string(o.seed + k) + ": " +
+      reason = "trial seed " + std::to_string(seeds[k]) + ": " +
                (trial.contains("summary") ? trial["summary"].get<std::string>() : r.message);
       break;  // a kernel passes only if every trial passes
     }
@@ -154,6 +188,7 @@ json evaluate(Platform& platform, const EvalOptions& o) {
   rep["status"] = status;
   rep["reason"] = status == "pass" ? "all " + std::to_string(o.trials) + " trials match" : reason;
   rep["cycles"] = first.cycles;
+  rep["cycles_over_trials"] = cycles_over_trials(trials, inst.task().data_dependent_cycles);
   rep["latency_ns"] = double(first.cycles) * platform.config().value("clock_ns", 1.0);
   rep["instructions"] = first.instructions;
   rep["instructions_by_class"] = first.instructions_by_class;
@@ -183,7 +218,7 @@ json evaluate(Platform& platform, const EvalOptions& o) {
       if (platform.assemble(tasks::baseline_kernel(inst, platform.config()), tasks::baseline_file_name(inst), bp,
                             bd)) {
         json bt;
-        const RunResult br = run_trial(platform, bp, inst, o.seed, o, {}, bt);
+        const RunResult br = run_trial(platform, bp, inst, seeds[0], o, {}, bt);
         base = br.ok() ? br.cycles : 0;
       }
     }

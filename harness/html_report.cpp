@@ -109,6 +109,11 @@ std::string cell_tooltip(const TaskRow& row, const std::string& config, const Wo
   if (cell->baseline_cycles) t << ", baseline " << *cell->baseline_cycles;
   if (cell->speedup) t << ", speedup " << fmt(*cell->speedup, 2) << "x";
   if (!cell->kernel.empty()) t << "\nkernel " << cell->kernel;
+  if (!cell->seeds.empty()) {
+    t << "\nseeds";
+    for (uint64_t s : cell->seeds) t << " " << s;
+    t << " (--seed " << cell->seeds.front() << " reproduces them)";
+  }
   return t.str();
 }
 

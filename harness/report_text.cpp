@@ -68,10 +68,22 @@ std::string format_report_text(const nlohmann::json& j) {
     if (j.contains("baseline_cycles") && !j["baseline_cycles"].is_null())
       os << " (baseline " << j["baseline_cycles"].get<uint64_t>() << ", speedup " << std::fixed << std::setprecision(3)
          << j["speedup"].get<double>() << "x)";
+    if (j.contains("cycles_over_trials") && j["cycles_over_trials"].value("varies", false))
+      os << " (max over trials; " << j["cycles_over_trials"]["min"].get<uint64_t>() << " .. "
+         << j["cycles_over_trials"]["max"].get<uint64_t>() << ")";
     os << "\n  instructions: " << j.value("instructions", 0) << "\n";
   }
+  if (j.contains("cycles_over_trials") && j["cycles_over_trials"]["flag"].is_string())
+    os << "  FLAG: " << j["cycles_over_trials"]["flag"].get<std::string>() << "\n";
+  if (j.contains("seeds") && j["seeds"].is_array()) {
+    os << "  seeds:        ";
+    for (size_t i = 0; i < j["seeds"].size(); ++i) os << (i ? ", " : "") << j["seeds"][i].dump();
+    os << (j.value("seed_source", "") == "os" ? " (fresh from the OS; --seed " : " (fixed; --seed ")
+       << (j["seeds"].empty() ? "" : j["seeds"][0].dump()) << " reproduces them)\n";
+  }
   for (const auto& t : j.value("trials", nlohmann::json::array())) {
-    os << "  trial seed " << t.value("seed", 0) << ": " << t.value("status", "?");
+    os << "  trial seed " << t.value("seed", uint64_t(0)) << ": " << t.value("status", "?") << ", "
+       << t.value("cycles", uint64_t(0)) << " cycles";
     if (t.contains("check")) {
       const auto& c = t["check"];
       os << "  match " << pct(c.value("match_rate", 0.0)) << "  max_abs_err " << c.value("max_abs_err", 0.0)
@@ -79,6 +91,10 @@ std::string format_report_text(const nlohmann::json& j) {
     }
     if (!t.value("message", "").empty()) os << "  (" << t["message"].get<std::string>() << ")";
     os << "\n";
+    for (const auto& w : t.value("outside_writes", nlohmann::json::array()))
+      os << "    write outside the outputs: " << w.value("memory", "") << " bytes [" << w.value("first", uint64_t(0)) << ", "
+         << w.value("last", uint64_t(0)) << "] (" << w.value("changed_bytes", uint64_t(0)) << " changed, first in "
+         << w.value("where", "") << "): " << w.value("before", "") << " -> " << w.value("after", "") << "\n";
     if (t.contains("check"))
       for (const auto& m : t["check"].value("first_mismatches", nlohmann::json::array())) os << "    mismatch " << m.dump() << "\n";
   }

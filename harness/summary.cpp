@@ -32,6 +32,7 @@ struct RecordView {
   int level = -1;
   std::optional<uint64_t> cycles, baseline_cycles;
   std::optional<double> speedup;
+  std::vector<uint64_t> seeds;
 };
 
 // The suite's "job" object is authoritative; a bare report (no job) also works.
@@ -54,6 +55,9 @@ RecordView view_of(const json& r) {
   v.cycles = count_field(r, "cycles");
   v.baseline_cycles = count_field(r, "baseline_cycles");
   v.speedup = record_speedup(r);
+  if (r.contains("seeds") && r["seeds"].is_array())
+    for (const json& s : r["seeds"])
+      if (s.is_number_unsigned()) v.seeds.push_back(s.get<uint64_t>());
   return v;
 }
 
@@ -327,6 +331,7 @@ Summary summarize(const std::vector<json>& records, const SummaryOptions& option
         cell.kernel = best->kernel;
         cell.cycles = best->cycles;
         cell.baseline_cycles = best->baseline_cycles;
+        cell.seeds = best->seeds;
         if (best->status == "pass") cell.speedup = best->speedup;
         row.configs[config] = cell;
       }
@@ -391,6 +396,7 @@ json summary_to_json(const Summary& s) {
         cj["cycles"] = c.cycles ? json(*c.cycles) : json(nullptr);
         cj["baseline_cycles"] = c.baseline_cycles ? json(*c.baseline_cycles) : json(nullptr);
         cj["speedup"] = c.speedup ? json(*c.speedup) : json(nullptr);
+        cj["seeds"] = c.seeds;
         t["configs"][config] = cj;
       }
       p["tasks"].push_back(t);

@@ -32,6 +32,7 @@ struct WorkloadCell {
   std::optional<uint64_t> cycles;
   std::optional<uint64_t> baseline_cycles;
   std::optional<double> speedup;  // best passing sample's speedup
+  std::vector<uint64_t> seeds;    // of the best sample: its trials' input seeds
   bool supported() const { return status != "unsupported"; }
 };
 

@@ -232,6 +232,14 @@ void Dram::load(uint64_t addr, uint8_t* dst, uint64_t bytes, const unsigned char
   }
 }
 
+std::vector<uint64_t> Dram::allocated_page_offsets() const {
+  std::vector<uint64_t> out;
+  out.reserve(pages_.size());
+  for (const auto& [page, bytes] : pages_) out.push_back(page * cfg_.page_bytes);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 void Dram::read_bytes(uint64_t addr, void* dst, uint64_t bytes) const {
   check_range(addr, bytes, "read");
   load(addr, static_cast<uint8_t*>(dst), bytes, nullptr, 0);

@@ -84,6 +84,9 @@ class Dram : public sc_core::sc_module {
   void read_bytes(uint64_t addr, void* dst, uint64_t bytes) const;
   void write_bytes(uint64_t addr, const void* src, uint64_t bytes);
   uint64_t allocated_bytes() const { return pages_.size() * cfg_.page_bytes; }
+  // Byte offsets of the allocated pages (each page_bytes long), ascending; every byte
+  // outside them reads as zero.
+  std::vector<uint64_t> allocated_page_offsets() const;
 
   nlohmann::json stats() const;
   void reset_stats();

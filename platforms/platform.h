@@ -5,6 +5,7 @@
 #include <memory>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -56,6 +57,18 @@ struct RunResult {
   nlohmann::json to_json() const;
 };
 
+// Where one memory may hold non-zero bytes, for the harness's check that a kernel
+// changed nothing outside its outputs (harness/memory_guard.h): `unit` bytes per address
+// step of read_memory/write_memory, `bytes` its size, and the byte ranges (offset, length)
+// outside which every byte is zero: a dense memory is one range, a sparse DRAM lists the
+// pages it has allocated.
+struct MemoryExtents {
+  std::string memory;
+  uint64_t unit = 1;
+  uint64_t bytes = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+};
+
 // Thrown for bad input (config, addresses given by the user): the CLI maps it to exit 2.
 struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -73,6 +86,8 @@ class Platform {
   virtual std::vector<std::string> memories() const = 0;
   virtual void write_memory(const std::string& memory, uint64_t addr, const std::vector<uint8_t>& bytes) = 0;
   virtual std::vector<uint8_t> read_memory(const std::string& memory, uint64_t addr, uint64_t len) const = 0;
+  // Every named memory's extents (MemoryExtents), in memories() order.
+  virtual std::vector<MemoryExtents> memory_extents() const = 0;
   virtual RunResult run(const RunLimits& limits, const TraceOptions& traces) = 0;
   virtual nlohmann::json config() const = 0;  // the effective platform configuration
   // Task-specific defaults for kernels that leave parts out (AIE-ML: the `.movement`

@@ -10,6 +10,45 @@
 
 namespace tlmcraft::tasks {
 
+namespace {
+
+// Per-row error sums for the row rules (Tolerance::kRowRelRms, Tolerance::small_rel).
+struct RowErrors {
+  double err_sq = 0, want_sq = 0;            // finite written elements
+  double small_err = 0, small_want = 0;      // elements whose |want| is below the floor
+  bool broken = false;                       // an unwritten or non-finite element (already a mismatch)
+};
+
+std::string percent(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f%%", v * 100.0);
+  return b;
+}
+
+// Applies the row rules to one finished row; appends a failure text when it fails.
+void close_row(const std::string& tensor, int64_t row, const RowErrors& e, const Tolerance& tol,
+               const CheckOptions& options, CheckResult& r) {
+  if (tol.kind == Tolerance::Kind::Exact || e.broken) return;
+  std::string why;
+  if (e.want_sq > 0 && std::sqrt(e.err_sq / e.want_sq) > Tolerance::kRowRelRms)
+    why = "relative RMS error " + percent(std::sqrt(e.err_sq / e.want_sq)) + " > " + percent(Tolerance::kRowRelRms);
+  if (tol.small_rel > 0 && e.small_want > 0) {
+    const double rel = e.small_err / e.small_want;
+    r.max_small_rel_err = std::max(r.max_small_rel_err, rel);
+    if (rel > tol.small_rel) {
+      char floor[32];
+      std::snprintf(floor, sizeof floor, "%g", tol.abs);
+      why += std::string(why.empty() ? "" : ", ") + "outputs below " + floor + ": relative error " + percent(rel) + " > " +
+             percent(tol.small_rel);
+    }
+  }
+  if (why.empty()) return;
+  if (r.rows_failed++ < int64_t(options.max_row_failures))
+    r.row_failures.push_back(tensor + " row " + std::to_string(row) + ": " + why);
+}
+
+}  // namespace
+
 bool within(double got, double want, const Tolerance& tol) {
   if (!std::isfinite(got)) return false;
   const double e = std::fabs(got - want);
@@ -34,9 +73,12 @@ CheckResult check(const std::vector<CheckTensor>& tensors, const Tolerance& tol,
                                   std::to_string(n) + " expected for shape " + shape_text(t.shape));
     const int64_t row_len = t.shape.back();
     double err_sq = 0, want_sq = 0;  // over finite written elements, for the tensor-level guard
+    RowErrors row_errors;
     for (size_t i = 0; i < n; ++i) {
       const int64_t row = int64_t(i) / row_len;
       if (i % size_t(row_len) == 0) {
+        if (i > 0) close_row(t.name, row - 1, row_errors, tol, options, r);
+        row_errors = RowErrors{};
         RowStats s;
         s.tensor = t.name;
         s.row = row;
@@ -63,11 +105,19 @@ CheckResult check(const std::vector<CheckTensor>& tensors, const Tolerance& tol,
         sq_sum += e * e;
         err_sq += e * e;
         want_sq += want * want;
+        row_errors.err_sq += e * e;
+        row_errors.want_sq += want * want;
+        if (std::fabs(want) < tol.abs) {
+          row_errors.small_err += e;
+          row_errors.small_want += std::fabs(want);
+        }
         ++compared;
       } else if (unwritten) {
         ++r.unwritten;
+        row_errors.broken = true;
       } else {
         ++r.non_finite;
+        row_errors.broken = true;
       }
       if (!within(got, want, tol)) {
         ++r.mismatches;
@@ -76,6 +126,7 @@ CheckResult check(const std::vector<CheckTensor>& tensors, const Tolerance& tol,
           r.first_mismatches.push_back({t.name, unflatten(int64_t(i), t.shape), got, want, unwritten});
       }
     }
+    if (n > 0) close_row(t.name, int64_t(n - 1) / row_len, row_errors, tol, options, r);
     if (tol.kind != Tolerance::Kind::Exact && want_sq > 0) {
       const double rel_rms = std::sqrt(err_sq / want_sq);
       r.tensor_rel_rms.emplace_back(t.name, rel_rms);
@@ -120,6 +171,9 @@ nlohmann::json CheckResult::to_json() const {
   j["tensor_rel_rms"] = nlohmann::json::object();
   for (const auto& [name, v] : tensor_rel_rms) j["tensor_rel_rms"][name] = v;
   j["scale_failures"] = scale_failures;
+  j["rows_failed"] = rows_failed;
+  j["row_failures"] = row_failures;
+  j["max_small_rel_err"] = max_small_rel_err;
   j["first_mismatches"] = nlohmann::json::array();
   for (const auto& m : first_mismatches) {
     nlohmann::json e{{"tensor", m.tensor}, {"index", m.index}, {"got", number(m.got)}, {"want", number(m.want)}};
@@ -149,6 +203,10 @@ std::string CheckResult::summary() const {
   if (non_finite) s += "; NaN/inf written: " + std::to_string(non_finite);
   s += ")";
   for (const auto& f : scale_failures) s += "; " + f;
+  if (rows_failed) {
+    s += "; " + std::to_string(rows_failed) + " row(s) fail the row rules";
+    if (!row_failures.empty()) s += " (first: " + row_failures.front() + ")";
+  }
   return s;
 }
 

@@ -27,6 +27,7 @@ struct CheckTensor {
 
 struct CheckOptions {
   size_t max_first_mismatches = 10;
+  size_t max_row_failures = 5;
   size_t max_rows = 16;
 };
 
@@ -62,8 +63,14 @@ struct CheckResult {
   // and the tensors above Tolerance::kTensorRelRms ("y: relative RMS error 100% > 5%").
   std::vector<std::pair<std::string, double>> tensor_rel_rms;
   std::vector<std::string> scale_failures;
+  // Rows failing Tolerance::kRowRelRms or the small-output rule (Tolerance::small_rel):
+  // how many, and the first few as text ("y row 3: small outputs' relative error 100% > 5%").
+  int64_t rows_failed = 0;
+  std::vector<std::string> row_failures;
+  // Over all rows: the largest relative error of the small outputs (0 if the rule is off).
+  double max_small_rel_err = 0;
 
-  bool passed() const { return elements > 0 && mismatches == 0 && scale_failures.empty(); }
+  bool passed() const { return elements > 0 && mismatches == 0 && scale_failures.empty() && rows_failed == 0; }
   // The report's "check" object.
   nlohmann::json to_json() const;
   // "match 75.00% (64 of 256 wrong; output never written: 64)".

@@ -32,7 +32,27 @@ nlohmann::json PlatformLayout::to_json() const {
   j["constants"] = nlohmann::json::array();
   for (const auto& c : constants_)
     j["constants"].push_back({{"memory", c.memory}, {"index", c.index}, {"value", c.value}, {"meaning", c.meaning}});
+  j["scratch"] = nlohmann::json::array();
+  for (const auto& s : scratch_) {
+    nlohmann::json e{{"memory", s.memory}, {"begin", s.begin}, {"purpose", s.purpose}};
+    e["end"] = s.end == UINT64_MAX ? nlohmann::json(nullptr) : nlohmann::json(s.end);
+    j["scratch"].push_back(e);
+  }
   return j;
+}
+
+std::string PlatformLayout::scratch_text() const {
+  std::string o =
+      "\nBesides its outputs a kernel may change only this memory (everything else, in every memory, must hold\n"
+      "after the run exactly what it held before: inputs, other tensors, unused space and the poisoned guard\n"
+      "bytes around each output; any change fails the trial, naming the address):\n";
+  for (const auto& s : scratch_) {
+    o += "  " + s.memory;
+    if (s.begin != 0 || s.end != UINT64_MAX)
+      o += " bytes " + hex_text(s.begin) + (s.end == UINT64_MAX ? " to the end" : " .. " + hex_text(s.end - 1));
+    o += ": " + s.purpose + "\n";
+  }
+  return o;
 }
 
 bool has_layout(PlatformId p) { return p == PlatformId::Plena || p == PlatformId::Coral || p == PlatformId::AieMl; }

@@ -40,6 +40,17 @@ struct LayoutConstant {
   std::string meaning;             // "1/n", "eps", ...
 };
 
+// Memory a kernel may change besides its outputs: on-chip scratchpads, the stack, a
+// declared workspace. Byte offsets [begin, end) of a platform memory; an end past the
+// memory means "to its end". Everything else must hold after a run what it held before
+// (harness/memory_guard.h).
+struct ScratchRegion {
+  std::string memory;              // a memory name, or a prefix ending in '*' ("tile_*": every compute tile)
+  uint64_t begin = 0;
+  uint64_t end = UINT64_MAX;
+  std::string purpose;             // "VRAM: on-chip scratchpad", "HBM workspace after the tensors"
+};
+
 struct MemoryWrite {
   std::string memory;
   uint64_t address = 0;
@@ -60,6 +71,7 @@ class PlatformLayout {
   virtual PlatformId platform() const = 0;
   const std::vector<TensorPlacement>& tensors() const { return tensors_; }
   const std::vector<LayoutConstant>& constants() const { return constants_; }
+  const std::vector<ScratchRegion>& scratch() const { return scratch_; }
   // Throws std::out_of_range naming the tensor if absent.
   const TensorPlacement& placement(const std::string& name) const;
 
@@ -79,6 +91,9 @@ class PlatformLayout {
  protected:
   std::vector<TensorPlacement> tensors_;
   std::vector<LayoutConstant> constants_;
+  std::vector<ScratchRegion> scratch_;
+  // The scratch list as prompt text ("Memory a kernel may change besides its outputs: ...").
+  std::string scratch_text() const;
 };
 
 // The layout of a task configuration on platform p. Throws std::invalid_argument for a

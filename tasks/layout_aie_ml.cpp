@@ -89,6 +89,11 @@ AieMlLayout::AieMlLayout(const TaskSpec& task, const Params& params) : task_name
     throw std::invalid_argument("aie_ml layout: task " + task.name + " needs " + std::to_string(outputs_end_) +
                                 " bytes of DDR, which has " + std::to_string(kDdrBytes));
   plan_movement(task);
+  // Tile and memory-tile SRAM belong to the kernel; DDR after the outputs is the workspace
+  // through which `.phase`s hand on intermediate results.
+  scratch_ = {{"tile_*", 0, UINT64_MAX, "every compute tile's data memory"},
+              {"mem*", 0, UINT64_MAX, "every memory tile's SRAM"},
+              {"ddr", outputs_end_, UINT64_MAX, "workspace after the outputs (intermediate results between phases)"}};
 }
 
 // Chooses the block count (a power of two) so that one block of every input and one of
@@ -300,6 +305,7 @@ std::string AieMlLayout::text() const {
   if (!p.available) {
     o << "\nNo default data movement for this task (" << p.reason << "): the kernel file must bring its\n"
          "own `.movement` section.\n";
+    o << scratch_text();
     return o.str();
   }
   o << "\nDefault data movement (used when the kernel file has no `.movement` section): the inputs go\n"
@@ -323,6 +329,7 @@ std::string AieMlLayout::text() const {
     << ", 1`;\nfor each of the " << p.chunks << " output blocks `ACQ " << p.lock_out_empty << ", 1` (free), write it, `REL "
     << p.lock_out_full << ", 1`. End with DONE.\n";
   o << "The section, for reference (a kernel may bring its own instead):\n.movement\n" << p.yaml;
+  o << scratch_text();
   return o.str();
 }
 

@@ -50,6 +50,10 @@ CoralLayout::CoralLayout(const TaskSpec& task, const Params& params, CoralLayout
   ints_ = coral::constants(task.name, params);
   for (size_t i = 0; i < ints_.size(); ++i)
     constants_.push_back({"immediate", int64_t(i), double(ints_[i].value), ints_[i].name + ": " + ints_[i].meaning});
+  // The tightly coupled memories are the kernel's own (code, data, stack); "ext" holds the
+  // tensors and nothing else may change there.
+  scratch_ = {{"itcm", 0, UINT64_MAX, "the kernel's code"},
+              {"dtcm", 0, UINT64_MAX, "the kernel's data, .bss and stack"}};
 }
 
 uint64_t CoralLayout::cpu_address(const std::string& tensor) const { return kCoralExtBase + placement(tensor).address; }
@@ -150,6 +154,7 @@ std::string CoralLayout::text() const {
        "the top of DTCM, calls main, then executes `mpause` (a kernel may also end with its own mpause).\n"
        "Code lives in ITCM (8 KB at 0x00000000), data, bss and the stack in DTCM (32 KB at 0x00010000,\n"
        "single-cycle, usable as scratch space). VLEN = 128 bits, ELEN = 32 (Zve32x: integer vectors).\n";
+  o << scratch_text();
   return o.str();
 }
 

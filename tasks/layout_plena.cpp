@@ -78,6 +78,14 @@ PlenaLayout::PlenaLayout(const TaskSpec& task, const Params& params, PlenaLayout
     tensors_.push_back(pl);
   }
   constants_ = plena_constants(task, params);
+  // On-chip SRAMs are the kernel's; HBM after the tensors (from the next 4 KB page, where
+  // the baselines' stage buffers start) is its workspace.
+  const uint64_t workspace = (cursor + 4095) / 4096 * 4096;
+  scratch_ = {{"vram", 0, UINT64_MAX, "on-chip vector scratchpad"},
+              {"msram", 0, UINT64_MAX, "on-chip matrix scratchpad"},
+              {"fp_mem", 0, UINT64_MAX, "on-chip scalar FP memory (the constants above may be overwritten once used)"},
+              {"int_mem", 0, UINT64_MAX, "on-chip scalar integer memory"},
+              {"hbm", workspace, UINT64_MAX, "workspace after the tensors (intermediate results)"}};
 }
 
 std::vector<MemoryWrite> PlenaLayout::encode_inputs(const TensorSet& inputs) const {
@@ -160,6 +168,7 @@ std::string PlenaLayout::text() const {
   }
   o << "INT_MEM starts zeroed. Before the run every output element holds the BF16 pattern 0x7FC1 (a NaN);\n"
        "an element still holding it afterwards counts as never written.\n";
+  o << scratch_text();
   return o.str();
 }
 

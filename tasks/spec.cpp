@@ -70,8 +70,12 @@ std::string Tolerance::describe() const {
     case Kind::Exact: o << "exact: got == want"; break;
   }
   if (kind != Kind::Exact)
-    o << " for every element, and per output tensor a relative RMS error sqrt(sum (got - want)^2 / sum want^2) <= "
+    o << " for every element, and per output tensor and per row a relative RMS error sqrt(sum (got - want)^2 / sum "
+         "want^2) <= "
       << kTensorRelRms;
+  if (small_rel > 0)
+    o << ", and per row, over the elements whose reference is below " << abs
+      << " in magnitude, a relative error sum |got - want| / sum |want| <= " << small_rel;
   return o.str();
 }
 
@@ -316,7 +320,9 @@ TaskSpec load_task(const std::string& path, const std::map<PlatformId, PlatformS
   Reader r(path);
   const YAML::Node root = r.load();
   r.expect_map(root, "a task file");
-  r.allow_keys(root, {"name", "level", "title", "description", "params", "tensors", "platforms"}, "a task file");
+  r.allow_keys(root, {"name", "level", "title", "description", "params", "tensors", "platforms", "data_dependent_cycles",
+                      "small_outputs_rel"},
+               "a task file");
   TaskSpec t;
   t.file = path;
   t.name = r.str(r.need(root, "name", "the task"), "name");
@@ -326,6 +332,7 @@ TaskSpec load_task(const std::string& path, const std::map<PlatformId, PlatformS
   if (t.level < 1 || t.level > 3) r.fail(root["level"], "level must be 1, 2 or 3");
   t.title = r.str(r.need(root, "title", "the task"), "title");
   t.description = r.str(r.need(root, "description", "the task"), "description");
+  if (root["data_dependent_cycles"]) t.data_dependent_cycles = r.boolean(root["data_dependent_cycles"], "data_dependent_cycles");
 
   const YAML::Node params = r.need(root, "params", "the task");
   if (!params.IsSequence() || params.size() == 0) r.fail(params, "params must be a non-empty list of names");
@@ -402,6 +409,11 @@ TaskSpec load_task(const std::string& path, const std::map<PlatformId, PlatformS
     ps.line = r.line(n);
     ps.supported = r.boolean(r.need(n, "supported", "platform " + pn), "supported");
     if (n["tolerance"]) ps.tolerance = r.tolerance(n["tolerance"]);
+    if (root["small_outputs_rel"] && ps.tolerance.kind != Tolerance::Kind::Exact) {
+      ps.tolerance.small_rel = r.num(root["small_outputs_rel"], "small_outputs_rel");
+      if (!(ps.tolerance.small_rel > 0 && ps.tolerance.small_rel < 1))
+        r.fail(root["small_outputs_rel"], "small_outputs_rel must lie in (0, 1)");
+    }
     if (n["dtype"]) ps.dtype = r.str(n["dtype"], "dtype");
     if (n["notes"]) ps.notes = r.str(n["notes"], "notes");
     if (!ps.supported) {

@@ -85,6 +85,13 @@ struct Tolerance {
   // exceed this. The element rule's absolute floor alone would let zeros pass for outputs
   // far below it (softmax over 16384 values is about 6e-5 everywhere).
   static constexpr double kTensorRelRms = 0.05;
+  // The same bound for every row (rows with a non-zero reference): a row whose values all
+  // lie below the absolute floor cannot be left at zero.
+  static constexpr double kRowRelRms = 0.05;
+  // > 0 (the task's small_outputs_rel, softmax-like outputs): per row, the elements whose
+  // reference lies below the absolute floor must also meet sum |got - want| / sum |want|
+  // <= small_rel, so a kernel cannot zero the small outputs (a "top k per row" softmax).
+  double small_rel = 0;
   std::string describe() const;
 };
 
@@ -110,6 +117,9 @@ struct TaskSpec {
   std::vector<TensorSpec> tensors;        // inputs in layout order, then outputs
   std::map<PlatformId, PlatformSpec> platforms;
   std::string file;
+  // The algorithm's work depends on the input values (sorting); otherwise a kernel whose
+  // cycles differ between trials is flagged (its timing depends on the data it was given).
+  bool data_dependent_cycles = false;
 
   const PlatformSpec& platform(PlatformId p) const { return platforms.at(p); }
   bool supports(PlatformId p) const { return platforms.at(p).supported; }

@@ -12,6 +12,7 @@
 #include "agent/providers.h"
 #include "agent/system_prompt.h"
 #include "agent/toolbox.h"
+#include "agent/verdict.h"
 #include "agent/workspace.h"
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
@@ -103,7 +104,11 @@ int cmd_agent(const Args& args) {
       ("transcript", po::value<std::string>(), "transcript JSONL (default: WORKSPACE/<task>_<platform>_<config>.jsonl)")
       ("resume", po::bool_switch(), "continue from the transcript's last complete round")
       ("trials", po::value<int>()->default_value(3), "trials per evaluation")
-      ("seed", po::value<uint64_t>()->default_value(1), "first input seed (and the search agent's candidate order)")
+      ("seed", po::value<uint64_t>(),
+       "development evaluations' first input seed and the search agent's candidate order (default: fresh input seeds "
+       "from the OS, candidate order 1)")
+      ("verdict-seed", po::value<uint64_t>(),
+       "first seed of the final verdict (default: fresh from the OS, never one a development evaluation used)")
       ("json", po::bool_switch(), "print the result as one report JSON line (docs/agent.md)")
       ("quiet,q", po::bool_switch(), "no progress lines on stderr");
   po::variables_map vm;
@@ -135,7 +140,7 @@ int cmd_agent(const Args& args) {
   if (vm.count("replay")) po.replay_path = vm["replay"].as<std::string>();
   if (po.kind == "replay" && po.replay_path.empty()) throw InputError("--provider replay needs --replay FILE");
   po.workload = w;
-  po.seed = vm["seed"].as<uint64_t>();
+  po.seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : 1;
 
   const std::string workspace_dir = vm["workspace"].as<std::string>();
   const std::string transcript = vm.count("transcript") ? vm["transcript"].as<std::string>()
@@ -156,7 +161,7 @@ int cmd_agent(const Args& args) {
   to.platform_config = platform_config;
   to.overrides = overrides;
   to.trials = vm["trials"].as<int>();
-  to.seed = vm["seed"].as<uint64_t>();
+  if (vm.count("seed")) to.seed = vm["seed"].as<uint64_t>();
   auto toolbox = agent::make_toolbox(to);
   agent::Workspace workspace(workspace_dir);
 
@@ -169,7 +174,8 @@ int cmd_agent(const Args& args) {
   agent::PromptOptions pr{w, platform_config, overrides, lo.budget > 0 ? lo.budget : agent::default_budget(level)};
   lo.prompt = agent::build_system_prompt(pr);
   lo.run_info = {{"provider", po.kind}, {"model", po.model}, {"base_url", po.base_url}, {"platform_config", platform_config},
-                 {"overrides", overrides}, {"trials", to.trials}, {"seed", to.seed}, {"workspace", workspace_dir}};
+                 {"overrides", overrides}, {"trials", to.trials}, {"seed", to.seed ? json(*to.seed) : json(nullptr)},
+                 {"workspace", workspace_dir}};
   const bool quiet = vm["quiet"].as<bool>();
   if (!quiet) lo.log = [&](const std::string& line) { std::cerr << "[agent " << w.key() << "] " << line << "\n"; };
 
@@ -182,10 +188,23 @@ int cmd_agent(const Args& args) {
     throw InputError(e.what());  // unusable transcript (resume of another workload, unreadable file)
   }
 
-  const json rep = agent::agent_report(w, level, result, workspace, provider->name(), transcript);
-  if (vm["json"].as<bool>()) std::cout << rep.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
-  else std::cout << agent::agent_result_text(w, result) << "transcript: " << transcript << "\nworkspace: " << workspace_dir << "\n";
-  if (result.solved()) return 0;
+  // The verdict runs after the loop: the agent never sees its seeds or outputs.
+  const std::optional<uint64_t> verdict_seed =
+      vm.count("verdict-seed") ? std::optional<uint64_t>(vm["verdict-seed"].as<uint64_t>()) : std::nullopt;
+  const json verdict = agent::final_verdict(w, result, workspace, to, verdict_seed);
+  const json rep = agent::agent_report(w, level, result, workspace, provider->name(), transcript, verdict);
+  const bool solved = result.solved() && rep.value("status", "") == "pass";
+  if (vm["json"].as<bool>()) {
+    std::cout << rep.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
+  } else {
+    std::cout << agent::agent_result_text(w, result);
+    if (!verdict.is_null())
+      std::cout << "final verdict on fresh inputs (seeds " << verdict["verdict"]["seeds"].dump() << "): "
+                << rep.value("status", "") << ", " << rep.value("cycles", uint64_t(0)) << " cycles"
+                << (solved ? "" : " - " + rep.value("reason", "")) << "\n";
+    std::cout << "transcript: " << transcript << "\nworkspace: " << workspace_dir << "\n";
+  }
+  if (solved) return 0;
   return result.stop_reason == "provider_error" && result.rounds == 0 ? 2 : 1;
 }
 

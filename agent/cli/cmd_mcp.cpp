@@ -77,7 +77,7 @@ int cmd_mcp(const Args& args) {
       ("workspace", po::value<std::string>()->default_value("mcp-workspace"),
        "directory for kernel versions and reports (created if missing)")
       ("trials", po::value<int>()->default_value(3), "trials per evaluation")
-      ("seed", po::value<uint64_t>()->default_value(1), "first trial's seed");
+      ("seed", po::value<uint64_t>(), "first trial's seed (default: fresh seeds from the OS for every evaluation)");
   po::positional_options_description pos;
   po::variables_map vm;
   if (!parse_or_help(args, opts, pos, vm)) return vm.count("help") ? 0 : 2;
@@ -91,7 +91,7 @@ int cmd_mcp(const Args& args) {
   o.platform_config = vm["platform-config"].as<std::string>();
   o.overrides = vm["set"].as<std::vector<std::string>>();
   o.trials = vm["trials"].as<int>();
-  o.seed = vm["seed"].as<uint64_t>();
+  if (vm.count("seed")) o.seed = vm["seed"].as<uint64_t>();
   std::error_code ec;
   std::filesystem::create_directories(o.workspace_dir, ec);
   if (ec) throw InputError("cannot create workspace " + o.workspace_dir + ": " + ec.message());

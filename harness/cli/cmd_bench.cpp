@@ -138,7 +138,9 @@ int cmd_bench(const Args& args) {
       ("platform-config", po::value<std::string>(), "platform config name or YAML file, passed to every worker")
       ("set", po::value<std::vector<std::string>>()->composing(), "KEY=VALUE platform-config override, passed on")
       ("trials", po::value<int>(), "trials per evaluation, passed on (default: run's default)")
-      ("seed", po::value<uint64_t>(), "first trial's seed, passed on")
+      ("seed", po::value<uint64_t>(),
+       "first trial's seed, passed on (default: 1 for the baselines, whose cycle tables are compared across runs; "
+       "fresh from the OS for --kernels)")
       ("fast-p", po::value<std::string>()->default_value("0,1"), "comma list of p for fast_p in the summary")
       ("pass-k", po::value<std::string>()->default_value("1,5,10"), "comma list of k for pass@k in the summary")
       ("json", po::bool_switch(), "print the summary as JSON (stdout) instead of the table")
@@ -219,7 +221,10 @@ int cmd_bench(const Args& args) {
   for (const auto& s : vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{})
     extra.insert(extra.end(), {"--set", s});
   if (vm.count("trials")) extra.insert(extra.end(), {"--trials", std::to_string(vm["trials"].as<int>())});
+  // Baselines are our own kernels, benchmarked to be compared across runs and platform
+  // variants: fixed inputs by default. Kernels under test get fresh inputs unless fixed.
   if (vm.count("seed")) extra.insert(extra.end(), {"--seed", std::to_string(vm["seed"].as<uint64_t>())});
+  else if (!use_kernels) extra.insert(extra.end(), {"--seed", "1"});
 
   // Jobs, in benchmark order; unsupported cells carry their known result.
   std::vector<harness::SuiteJob> jobs;

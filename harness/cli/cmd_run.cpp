@@ -65,7 +65,7 @@ int cmd_run(const Args& args) {
       ("config", po::value<std::string>(), "task configuration C1..C5")
       ("baseline", po::bool_switch(), "evaluate the platform's baseline kernel for the task")
       ("trials", po::value<int>()->default_value(3), "trials with fresh inputs (evaluation)")
-      ("seed", po::value<uint64_t>()->default_value(1), "first trial's seed (evaluation)")
+      ("seed", po::value<uint64_t>(), "first trial's seed (evaluation; default: fresh from the OS, printed in the report)")
       ("hbm-in", po::value<std::vector<std::string>>()->composing()->default_value({}, ""),
        "FILE[@ADDR]: load a binary file into HBM at byte ADDR (default 0)")
       ("dump", po::value<std::vector<std::string>>()->composing()->default_value({}, ""),
@@ -88,7 +88,7 @@ int cmd_run(const Args& args) {
     o.task = vm["task"].as<std::string>();
     o.config = vm["config"].as<std::string>();
     o.trials = vm["trials"].as<int>();
-    o.seed = vm["seed"].as<uint64_t>();
+    if (vm.count("seed")) o.seed = vm["seed"].as<uint64_t>();
     o.limits = limits_from(vm);
     o.traces = traces_from(vm);
     if (vm["baseline"].as<bool>()) {

@@ -175,6 +175,23 @@ std::vector<uint8_t> AiePlatform::read_memory(const std::string& memory, uint64_
   return out;
 }
 
+std::vector<MemoryExtents> AiePlatform::memory_extents() const {
+  std::vector<MemoryExtents> out;
+  for (const std::string& m : memories()) {
+    uint64_t size = 0;
+    const uint8_t* p = on_chip(*array_, cfg_, m, size);
+    MemoryExtents e{m, 1, size, {}};
+    if (p) {
+      e.ranges.emplace_back(0, size);
+    } else {
+      const uint64_t page = array_->ddr().config().page_bytes;
+      for (uint64_t off : array_->ddr().allocated_page_offsets()) e.ranges.emplace_back(off, std::min(page, size - off));
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 RunResult AiePlatform::run(const RunLimits& limits, const TraceOptions& traces) {
   if (!kernel_) throw InputError("aie_ml: load() a program before run()");
   if (ran_) throw InputError("aie_ml: load() the program again before another run (memories start empty)");

@@ -88,6 +88,15 @@ std::vector<uint8_t> CoralPlatform::read_memory(const std::string& memory, uint6
   return std::vector<uint8_t>(r.data + addr, r.data + addr + len);
 }
 
+std::vector<MemoryExtents> CoralPlatform::memory_extents() const {
+  std::vector<MemoryExtents> out;
+  for (const std::string& m : memories()) {
+    const MemoryRef r = memory_ref(*top_, cfg_, m);
+    out.push_back({m, 1, r.size, {{0, r.size}}});  // all three memories are dense arrays
+  }
+  return out;
+}
+
 RunResult CoralPlatform::run(const RunLimits& limits, const TraceOptions& traces) {
   if (!loaded_) throw InputError("coral: load() a program before run()");
   if (ran_) throw InputError("coral: load() the program again before another run (memories start empty)");

@@ -27,6 +27,7 @@ class CoralPlatform : public Platform {
   // Addresses are byte offsets inside the memory (ext offset 0 = address 0x20000000).
   void write_memory(const std::string& memory, uint64_t addr, const std::vector<uint8_t>& bytes) override;
   std::vector<uint8_t> read_memory(const std::string& memory, uint64_t addr, uint64_t len) const override;
+  std::vector<MemoryExtents> memory_extents() const override;
   RunResult run(const RunLimits& limits, const TraceOptions& traces) override;
   nlohmann::json config() const override;
   // C kernels are compiled after these lines (the task layout's #defines: X_ADDR, DIM_N, ...).

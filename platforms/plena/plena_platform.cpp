@@ -85,6 +85,22 @@ std::vector<uint8_t> PlenaPlatform::read_memory(const std::string& memory, uint6
   return out;
 }
 
+std::vector<MemoryExtents> PlenaPlatform::memory_extents() const {
+  std::vector<MemoryExtents> out;
+  for (const std::string& m : memories()) {
+    const MemoryRef r = on_chip(*top_, m);
+    MemoryExtents e{m, r.unit, r.size, {}};
+    if (r.data) {
+      e.ranges.emplace_back(0, r.size);
+    } else {
+      const uint64_t page = top_->hbm.config().page_bytes;
+      for (uint64_t off : top_->hbm.allocated_page_offsets()) e.ranges.emplace_back(off, std::min(page, r.size - off));
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 RunResult PlenaPlatform::run(const RunLimits& limits, const TraceOptions& traces) {
   if (ran_) throw InputError("plena: load() the program again before another run (memories start empty)");
   ran_ = true;

@@ -30,6 +30,7 @@ class PlenaPlatform : public Platform {
   // int_mem: u32 words (addr counts words). Lengths are in bytes.
   void write_memory(const std::string& memory, uint64_t addr, const std::vector<uint8_t>& bytes) override;
   std::vector<uint8_t> read_memory(const std::string& memory, uint64_t addr, uint64_t len) const override;
+  std::vector<MemoryExtents> memory_extents() const override;
   RunResult run(const RunLimits& limits, const TraceOptions& traces) override;
   nlohmann::json config() const override;
 

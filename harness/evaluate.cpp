@@ -188,7 +188,7 @@ json evaluate(Platform& platform, const EvalOptions& o) {
   rep["status"] = status;
   rep["reason"] = status == "pass" ? "all " + std::to_string(o.trials) + " trials match" : reason;
   rep["cycles"] = first.cycles;
-  rep["cycles_over_trials"] = cycles_over_trials(trials, inst.task().data_dependent_cycles);
+  rep["cycles_over_trials"] = cycles_over_trials(trials, inst.task().data_dependent_cycles || inst.platform_spec().data_dependent_cycles);
   rep["latency_ns"] = double(first.cycles) * platform.config().value("clock_ns", 1.0);
   rep["instructions"] = first.instructions;
   rep["instructions_by_class"] = first.instructions_by_class;

@@ -27,8 +27,8 @@ struct CheckTensor {
 
 struct CheckOptions {
   size_t max_first_mismatches = 10;
-  size_t max_row_failures = 5;
   size_t max_rows = 16;
+  size_t max_row_failures = 5;
 };
 
 struct Mismatch {

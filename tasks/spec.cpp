@@ -404,7 +404,8 @@ TaskSpec load_task(const std::string& path, const std::map<PlatformId, PlatformS
     const YAML::Node n = plats[pn];
     if (!n) r.fail(plats, "platform '" + pn + "' is missing (every task says supported: true or false for each)");
     r.expect_map(n, "platform " + pn);
-    r.allow_keys(n, {"supported", "reason", "configs", "tolerance", "dtype", "notes"}, "platform " + pn);
+    r.allow_keys(n, {"supported", "reason", "configs", "tolerance", "dtype", "notes", "data_dependent_cycles"},
+                 "platform " + pn);
     PlatformSpec ps = defaults.at(p);
     ps.line = r.line(n);
     ps.supported = r.boolean(r.need(n, "supported", "platform " + pn), "supported");
@@ -415,6 +416,7 @@ TaskSpec load_task(const std::string& path, const std::map<PlatformId, PlatformS
         r.fail(root["small_outputs_rel"], "small_outputs_rel must lie in (0, 1)");
     }
     if (n["dtype"]) ps.dtype = r.str(n["dtype"], "dtype");
+    if (n["data_dependent_cycles"]) ps.data_dependent_cycles = r.boolean(n["data_dependent_cycles"], "data_dependent_cycles");
     if (n["notes"]) ps.notes = r.str(n["notes"], "notes");
     if (!ps.supported) {
       ps.reason = r.str(r.need(n, "reason", "an unsupported platform"), "reason");

@@ -103,6 +103,7 @@ struct PlatformSpec {
   std::string numerics;        // one-line numerics policy
   std::string notes;           // task-specific text for this platform (staged numerics, int8 formulation)
   std::vector<ConfigSpec> configs;  // C1..C5 when supported
+  bool data_dependent_cycles = false;  // this platform's formulation (e.g. table lookups): see TaskSpec
   int line = 0;
 
   const ConfigSpec* config(const std::string& name) const;

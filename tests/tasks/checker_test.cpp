@@ -77,8 +77,11 @@ TEST(Checker, CountsCoordinatesAndStatistics) {
   EXPECT_EQ(r.rows[1].got_max, 3.5);
   EXPECT_FALSE(r.passed());
   // Tensor guard over the finite written elements 1, 2, 3.5, 4: sqrt(0.5^2 / (1 + 4 + 9 + 16)) = 9.1%.
+  // Row 0 (1, 2, 3.5 against 1, 2, 3) fails the row rule: sqrt(0.25 / 14) = 13.4%; row 1
+  // has broken elements and is left to the element rule.
   EXPECT_EQ(r.summary(), "match 50.00% (3 of 6 wrong; output never written: 1; NaN/inf written: 1); "
-            "y: relative RMS error 9.1% > 5%");
+            "y: relative RMS error 9.1% > 5%; 1 row(s) fail the row rules (first: y row 0: relative RMS error 13.4% > "
+            "5.0%)");
 }
 
 TEST(Checker, JsonHasTheReportFields) {

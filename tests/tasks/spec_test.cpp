@@ -96,7 +96,7 @@ TEST_F(SpecFiles, LoadsAValidTaskWithDefaultsAndProvenance) {
 TEST_F(SpecFiles, RejectsBadFilesNamingLineAndCause) {
   EXPECT_EQ(error("name: t", "name: u"), "1: task name 'u' differs from the file name 't'");
   EXPECT_EQ(error("level: 1", "level: 4"), "2: level must be 1, 2 or 3");
-  EXPECT_EQ(error("title: \"T\"", "titel: \"T\""), "3: unknown key 'titel' in a task file (allowed: description, level, name, params, platforms, tensors, title)");
+  EXPECT_EQ(error("title: \"T\"", "titel: \"T\""), "3: unknown key 'titel' in a task file (allowed: data_dependent_cycles, description, level, name, params, platforms, small_outputs_rel, tensors, title)");
   EXPECT_EQ(error("params: [n]", "params: [n, n]"), "5: parameter 'n' is listed twice");
   EXPECT_EQ(error("role: input", "role: inptu"), "7: unknown role 'inptu' (input, weight, kv, output)");
   EXPECT_EQ(error("shape: [n], init", "shape: [m], init"), "7: expression \"m\" uses 'm', which is not a parameter of the task");

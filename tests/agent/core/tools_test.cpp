@@ -16,6 +16,7 @@ class ToolsTest : public ::testing::Test {
     ToolboxOptions o;
     o.workspace_dir = dir.str();
     o.workload = {"plena", "silu", "C1"};
+    o.seed = 1;  // evaluation k uses seeds 1 + 3k ..
     tools = make_toolbox(o);
   }
   ToolResult call(const std::string& name, const json& a = json::object()) { return tools->call(name, args(a)); }
@@ -189,6 +190,27 @@ TEST_F(ToolsTest, TaskHardwareListAndBaseline) {
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_TRUE(r.data["cycles"].is_number());
   EXPECT_FALSE(r.data["source"].get<std::string>().empty());
+}
+
+TEST_F(ToolsTest, WithoutASeedEveryEvaluationDrawsFreshSeeds) {
+  ToolboxOptions o;
+  o.workspace_dir = dir / "fresh";
+  o.workload = {"plena", "silu", "C1"};
+  auto fresh = make_toolbox(o);
+  ASSERT_FALSE(fresh->call("write_code", args({{"code", test::silu_c1_kernel()}})).is_error);
+  const auto a = fresh->call("run_evaluation", "{}");
+  const auto b = fresh->call("run_evaluation", "{}");
+  ASSERT_EQ(a.data["status"], "pass") << a.text;
+  EXPECT_EQ(a.data["seed_source"], "os");
+  EXPECT_EQ(b.data["seed_source"], "os");
+  EXPECT_EQ(a.data["seeds"].size(), 3u);
+  EXPECT_NE(a.data["seeds"], b.data["seeds"]);
+}
+
+TEST_F(ToolsTest, AFixedSeedGivesEachEvaluationTheNextSeeds) {
+  call("write_code", {{"code", test::silu_c1_kernel()}});
+  EXPECT_EQ(call("run_evaluation").data["seeds"], json({1, 2, 3}));
+  EXPECT_EQ(call("run_evaluation").data["seeds"], json({4, 5, 6}));
 }
 
 TEST_F(ToolsTest, LongTextsAreCutAtALineEndButDataIsComplete) {

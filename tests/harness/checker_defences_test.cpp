@@ -12,6 +12,7 @@
 #include "harness/evaluate.h"
 #include "harness/memory_guard.h"
 #include "harness/report_text.h"
+#include "harness/seeds.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/layout_aie_ml.h"

@@ -55,6 +55,7 @@ json final_verdict(const Workload& w, const LoopResult& r, const Workspace& ws, 
   e.seed = seeds.front();
   auto platform = make_platform(w.platform, o.platform_config, o.overrides);
   json rep = evaluate(*platform, e);
+  rep["seed_source"] = verdict_seed ? "fixed" : "os";  // drawn here rather than in evaluate()
   rep["verdict"] = {{"version", r.best_version}, {"seeds", seeds}, {"development_seeds", used.size()}};
   return rep;
 }

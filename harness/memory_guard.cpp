@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 
 namespace tlmcraft {
@@ -92,15 +93,29 @@ MemoryGuard::MemoryGuard(Platform& platform, const tasks::PlatformLayout& layout
   }
   // The guards may have allocated DRAM pages: copy the extents as they are now.
   const std::vector<MemoryExtents> now = platform.memory_extents();
-  for (Snapshot& s : snapshots_) {
-    for (const MemoryExtents& m : now) {
-      if (m.memory != s.memory) continue;
-      for (const auto& [off, len] : m.ranges) {
-        const bool needed = std::any_of(s.protected_ranges.begin(), s.protected_ranges.end(),
-                                        [&](const Interval& p) { return p.begin < off + len && p.end > off; });
-        if (needed) s.extents.emplace_back(off, platform.read_memory(s.memory, off / s.unit, len));
-      }
-    }
+  for (Snapshot& s : snapshots_)
+    for (const MemoryExtents& m : now)
+      if (m.memory == s.memory)
+        for (const auto& [off, len] : m.ranges)
+          for_each_chunk(off, off + len, [&](uint64_t b, uint64_t e) {
+            if (!touches_protected(s, b, e)) return;
+            std::vector<uint8_t> bytes = platform.read_memory(s.memory, b / s.unit, e - b);
+            if (std::any_of(bytes.begin(), bytes.end(), [](uint8_t v) { return v != 0; }))
+              s.extents.emplace(b, std::move(bytes));
+          });
+}
+
+bool MemoryGuard::touches_protected(const Snapshot& s, uint64_t begin, uint64_t end) {
+  const auto it = std::upper_bound(s.protected_ranges.begin(), s.protected_ranges.end(), begin,
+                                   [](uint64_t v, const Interval& p) { return v < p.end; });
+  return it != s.protected_ranges.end() && it->begin < end;
+}
+
+void MemoryGuard::for_each_chunk(uint64_t begin, uint64_t end, const std::function<void(uint64_t, uint64_t)>& f) {
+  while (begin < end) {
+    const uint64_t next = std::min(end, (begin / kChunkBytes + 1) * kChunkBytes);
+    f(begin, next);
+    begin = next;
   }
 }
 
@@ -108,6 +123,38 @@ std::string MemoryGuard::label(const Snapshot& s, uint64_t offset) const {
   for (const Interval& l : s.labels)
     if (offset >= l.begin && offset < l.end) return l.what;
   return "unused memory";
+}
+
+void MemoryGuard::compare_chunk(const Snapshot& s, uint64_t b, uint64_t e, const std::vector<uint8_t>& after,
+                                OutsideWrite& w) const {
+  // The copy of exactly this chunk, else one assembled from the overlapping copies (each
+  // at most one chunk long; bytes in none were zero).
+  const auto exact = s.extents.find(b);
+  std::vector<uint8_t> assembled;
+  if (exact == s.extents.end() || exact->second.size() != after.size()) {
+    assembled.assign(after.size(), 0);
+    for (auto it = s.extents.lower_bound(b >= kChunkBytes ? b - kChunkBytes : 0); it != s.extents.end() && it->first < e; ++it) {
+      const uint64_t lo = std::max(it->first, b), hi = std::min(it->first + it->second.size(), e);
+      if (lo < hi) std::memcpy(assembled.data() + (lo - b), it->second.data() + (lo - it->first), hi - lo);
+    }
+  }
+  const std::vector<uint8_t>& before = assembled.empty() ? exact->second : assembled;
+  for (const Interval& p : s.protected_ranges) {
+    const uint64_t lo = std::max(p.begin, b), hi = std::min(p.end, e);
+    if (lo >= hi || std::memcmp(before.data() + (lo - b), after.data() + (lo - b), hi - lo) == 0) continue;
+    for (uint64_t i = lo; i < hi; ++i) {
+      if (before[i - b] == after[i - b]) continue;
+      if (w.changed_bytes++ == 0) {
+        w.first = i;
+        w.words_at = std::max(b, i & ~uint64_t(3));
+        const uint64_t n = std::min<uint64_t>(16, e - w.words_at);
+        w.before.assign(before.begin() + long(w.words_at - b), before.begin() + long(w.words_at - b + n));
+        w.after.assign(after.begin() + long(w.words_at - b), after.begin() + long(w.words_at - b + n));
+        w.where = label(s, i);
+      }
+      w.last = i;
+    }
+  }
 }
 
 std::vector<OutsideWrite> MemoryGuard::changes(const Platform& platform) const {
@@ -126,33 +173,10 @@ std::vector<OutsideWrite> MemoryGuard::changes(const Platform& platform) const {
       else merged.push_back(r);
     }
     OutsideWrite w;
-    for (const Range& r : merged) {
-      const bool needed = std::any_of(s.protected_ranges.begin(), s.protected_ranges.end(),
-                                      [&](const Interval& p) { return p.begin < r.second && p.end > r.first; });
-      if (!needed) continue;
-      const std::vector<uint8_t> after = platform.read_memory(s.memory, r.first / s.unit, r.second - r.first);
-      std::vector<uint8_t> before(after.size(), 0);  // bytes in no extent were zero
-      for (const auto& [off, bytes] : s.extents) {
-        const uint64_t b = std::max(off, r.first), e = std::min(off + bytes.size(), r.second);
-        if (b < e) std::memcpy(before.data() + (b - r.first), bytes.data() + (b - off), e - b);
-      }
-      for (const Interval& p : s.protected_ranges) {
-        const uint64_t b = std::max(p.begin, r.first), e = std::min(p.end, r.second);
-        if (b >= e || std::memcmp(before.data() + (b - r.first), after.data() + (b - r.first), e - b) == 0) continue;
-        for (uint64_t i = b; i < e; ++i) {
-          if (before[i - r.first] == after[i - r.first]) continue;
-          if (w.changed_bytes++ == 0) {
-            w.first = i;
-            w.words_at = std::max(r.first, i & ~uint64_t(3));
-            const uint64_t n = std::min<uint64_t>(16, r.second - w.words_at);
-            w.before.assign(before.begin() + (w.words_at - r.first), before.begin() + (w.words_at - r.first + n));
-            w.after.assign(after.begin() + (w.words_at - r.first), after.begin() + (w.words_at - r.first + n));
-            w.where = label(s, i);
-          }
-          w.last = i;
-        }
-      }
-    }
+    for (const Range& r : merged)
+      for_each_chunk(r.first, r.second, [&](uint64_t b, uint64_t e) {
+        if (touches_protected(s, b, e)) compare_chunk(s, b, e, platform.read_memory(s.memory, b / s.unit, e - b), w);
+      });
     if (w.changed_bytes) {
       w.memory = s.memory;
       w.unit = s.unit;

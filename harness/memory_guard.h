@@ -4,6 +4,8 @@
 // (tasks::ScratchRegion) is copied; after the run each such byte must be unchanged.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -56,8 +58,17 @@ class MemoryGuard {
     uint64_t unit = 1, bytes = 0;
     std::vector<Interval> protected_ranges;  // sorted, disjoint: neither output nor scratch
     std::vector<Interval> labels;            // tensors and guards, to name a changed byte
-    std::vector<std::pair<uint64_t, std::vector<uint8_t>>> extents;  // byte offset, contents
+    // Copies of the protected chunks that held a non-zero byte, by byte offset; every
+    // byte in none was zero.
+    std::map<uint64_t, std::vector<uint8_t>> extents;
   };
+  // Memory is copied and compared in chunks aligned to this size: small enough to reuse
+  // heap blocks (no fresh pages per trial), and all-zero chunks need no copy.
+  static constexpr uint64_t kChunkBytes = 64 * 1024;
+  static bool touches_protected(const Snapshot& s, uint64_t begin, uint64_t end);
+  static void for_each_chunk(uint64_t begin, uint64_t end, const std::function<void(uint64_t, uint64_t)>& f);
+  void compare_chunk(const Snapshot& s, uint64_t begin, uint64_t end, const std::vector<uint8_t>& after,
+                     OutsideWrite& w) const;
   std::string label(const Snapshot& s, uint64_t offset) const;
   std::vector<Snapshot> snapshots_;
 };

@@ -105,7 +105,7 @@ std::string memoising_kernel(bool fake_fast) {
     for (size_t i = 0; i < out[0].data.size(); ++i) answers << (i ? "," : "") << int(out[0].data[i]);
     answers << "}";
   }
-  std::string src = "#include \"prelude.c\"\n"
+  std::string src = "#include <stddef.h>\n#include <stdint.h>\n#include <riscv_vector.h>\n"
                     "static const int8_t known[3][8] = {" + known.str() + "};\n"
                     "static const int8_t answers[3][DIM_N] = {" + answers.str() + "};\n"
                     "int main(void) {\n"
@@ -182,7 +182,7 @@ TEST(OutsideWrites, CoralByteAfterTheOutputFailsWithItsAddress) {
   const auto layout = tasks::Registry::builtin().instance("relu", "coral", "C1").layout();
   const auto& y = layout->placement("y");
   const std::string kernel =
-      "#include \"prelude.c\"\n"
+      "#include <stddef.h>\n#include <stdint.h>\n#include <riscv_vector.h>\n"
       "int main(void) {\n"
       "  const int8_t* x = (const int8_t*)X_ADDR;\n"
       "  int8_t* y = (int8_t*)Y_ADDR;\n"
@@ -212,7 +212,7 @@ TEST(OutsideWrites, CoralByteInAnInputFailsWithItsAddress) {
   const auto layout = tasks::Registry::builtin().instance("relu", "coral", "C1").layout();
   const auto& x = layout->placement("x");
   const std::string kernel =
-      "#include \"prelude.c\"\n"
+      "#include <stddef.h>\n#include <stdint.h>\n#include <riscv_vector.h>\n"
       "int main(void) {\n"
       "  int8_t* x = (int8_t*)X_ADDR;\n"
       "  int8_t* y = (int8_t*)Y_ADDR;\n"
@@ -232,7 +232,8 @@ TEST(OutsideWrites, PlenaRowAfterTheOutputFailsWithItsAddress) {
   // PLENA writes HBM a vector row at a time: the baseline, then its last block stored
   // once more right after y.
   const tasks::Instance inst = tasks::Registry::builtin().instance("relu", "plena", "C1");
-  const auto& y = inst.layout()->placement("y");
+  const auto layout = inst.layout();
+  const auto& y = layout->placement("y");
   auto p = make_platform("plena");
   const std::string kernel = tasks::baseline_kernel(inst, p->config()) +
                              "S_ADDI_INT gp3, gp0, 256\n"

@@ -140,6 +140,7 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     st.load_tail = lsu.num<uint32_t>("load_tail", 0, 64);
     st.store_tail = lsu.num<uint32_t>("store_tail", 0, 64);
     st.axi_write_response = lsu.num<uint32_t>("axi_write_response", 0, 64);
+    st.lsu_operand_read = lsu.num<uint32_t>("operand_read", 0, 64);
     lsu.finish();
     Section fpu = s.sub("fpu");
     st.fpu_queue = fpu.num<uint32_t>("queue", 1, 64);

@@ -29,6 +29,7 @@ struct ScalarTiming {
   uint32_t load_tail = 3;          // per register: last block's data -> register written
   uint32_t store_tail = 1;         // per register: after the last block is written
   uint32_t axi_write_response = 1; // per external store register: the B handshake
+  uint32_t lsu_operand_read = 1;   // address/store data read without forwarding: extra cycles
   uint32_t fpu_queue = 2;
   uint32_t fp_add = 2, fp_mul = 2, fp_fma = 2, fp_div = 16, fp_sqrt = 19, fp_cvt = 2, fp_cmp = 2;
 };

@@ -249,7 +249,10 @@ uint64_t CoreTiming::dispatch_memory(const rv::StepInfo& s, uint64_t earliest) {
   const uint8_t dst = d.dst[0];
   const bool store = cls == OpClass::Store || cls == OpClass::FpStore;
   const uint64_t floor = std::max({slot_floor(false), earliest, lsu_queue_floor()});
-  uint64_t t = std::max(floor, src_ready(d));
+  // The LSU reads its address (and a store its data) from the register file, which has no
+  // write forwarding on that port: a producer's result is usable a cycle later there.
+  const uint64_t operands = std::max(ready_[d.src[0]], store ? ready_[d.src[1]] : 0);
+  uint64_t t = std::max(floor, operands + st_.lsu_operand_read);
   if (!store) t = std::max(t, ready_[dst]);
   take_slot(t);
   const LsuOp op = lsu_operation(t, store, kind_of(s.mem_addr) == MemKind::Axi, 1, 1, false);
@@ -422,11 +425,11 @@ CoreTiming::UnitPool CoreTiming::unit_pool(OpClass cls) {
 }
 
 // One micro-op per register of the larger group that holds elements below vl (a short vl
-// leaves the tail registers out): the SEW-wide group holds vl * SEW bytes.
+// leaves the tail registers out): vl elements of the widest operand's width. A reduction,
+// a compare into a mask or an extension has groups of different sizes at one width.
 uint32_t CoreTiming::micro_ops(const rv::StepInfo& s) {
   const uint32_t full = std::max<uint32_t>({s.dst_group, s.src_group, 1});
-  const uint32_t base = std::max<uint32_t>(std::min<uint32_t>(s.dst_group, s.src_group), 1);
-  const uint64_t bytes = uint64_t(std::max<uint32_t>(s.vl, 1)) * std::max<uint32_t>(s.sew_bytes, 1) * full / base;
+  const uint64_t bytes = uint64_t(std::max<uint32_t>(s.vl, 1)) * std::max<uint32_t>(s.sew_bytes, 1) * s.element_scale;
   return uint32_t(std::min<uint64_t>(full, std::max<uint64_t>(1, (bytes + rv::kVlenBytes - 1) / rv::kVlenBytes)));
 }
 

@@ -175,6 +175,7 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     vt.to_scalar = lat.num<uint32_t>("to_scalar", 0, 256);
     vt.writeback = lat.num<uint32_t>("writeback", 0, 256);
     vt.reduction_interval = lat.num<uint32_t>("reduction_interval", 1, 256);
+    vt.slide_interval = lat.num<uint32_t>("slide_interval", 1, 256);
     vt.div_interval = lat.num<uint32_t>("div_interval", 1, 256);
     vt.div_bits_per_cycle = lat.num<uint32_t>("div_bits_per_cycle", 1, 64);
     vt.div_overlap = lat.num<uint32_t>("div_overlap", 0, 64);

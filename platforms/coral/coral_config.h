@@ -41,6 +41,7 @@ struct VectorTiming {  // defaults = configs/default.yaml (rvv_backend_define.sv
   uint32_t to_scalar = 3;           // a vector result moved to an x register
   uint32_t writeback = 2;           // a retired result reaches the retirement buffer
   uint32_t reduction_interval = 1;  // cycles a reduction micro-op holds the permute unit
+  uint32_t slide_interval = 2;      // ... a slide/gather micro-op after the first
   uint32_t div_bits_per_cycle = 3;  // dividend bits the divider iterates per cycle
   uint32_t div_interval = 2;        // divide micro-ops start at least this far apart ...
   uint32_t div_overlap = 1;         // ... and this long before the previous result

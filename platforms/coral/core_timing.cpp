@@ -486,9 +486,10 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   const uint8_t vdst = (d.dst[0] != rv::kNoReg && d.dst[0] >= rv::kVecBase) ? d.dst[0] : rv::kNoReg;
   const uint32_t dgroup = std::max<uint32_t>(s.dst_group, 1), sgroup = std::max<uint32_t>(s.src_group, 1);
   const uint32_t vs2 = (d.raw >> 20) & 31;
-  // vmacc, vnmsac and the widening vwmacc* add into their destination.
   const uint32_t funct6 = d.raw >> 26;
-  const bool multiply_add = cls == OpClass::VecMul && (funct6 == 0x2d || funct6 == 0x2f || funct6 >= 0x3c);
+  // Widening multiply-adds (vwmacc*) take their accumulator at the unit's last stage; a
+  // vmacc/vnmsac chain waits for the full latency (measured: 3 cycles per dependent op).
+  const bool widening_multiply_add = cls == OpClass::VecMul && funct6 >= 0x3c;
   // Slides and gathers hold the permute unit longer for every micro-op after the first
   // (measured: m2 3 cycles, m4 7, m8 16 per instruction).
   const bool slide_or_gather = cls == OpClass::VecPermute && (funct6 == 0x0c || funct6 == 0x0e || funct6 == 0x0f);
@@ -504,13 +505,11 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
       const bool single = mask || (cls == OpClass::VecReduction && uint32_t(vsrc[k] - rv::kVecBase) != vs2);
       const uint32_t off = single ? 0 : (j * sgroup) / uops;
       const uint32_t reg = std::min<uint32_t>(vsrc[k] + off, rv::kVecBase + 31);
-      // Operands consumed late: a multiply-add's accumulator (its destination) enters at
-      // the unit's last stage.
-      const bool accumulator = multiply_add && vsrc[k] == vdst;
       // A reduction folds its source registers first, one per cycle, and its scalar
       // operand vs1 only with the last: the first micro-op may start uops - 1 cycles early.
       const bool reduction_scalar = cls == OpClass::VecReduction && single && !mask;
       const uint64_t need = ready_[reg];
+      const bool accumulator = widening_multiply_add && vsrc[k] == vdst;
       const uint32_t early = accumulator ? lat - 1 : reduction_scalar ? uops - 1 : 0;
       ready = std::max(ready, need > early ? need - early : 0);
     }

@@ -225,7 +225,7 @@ class HarnessToolbox : public Toolbox {
     add("grep_docs",
         "Case-insensitive search of the ISA reference, the platform documentation and the task text. The query is a "
         "regular expression or a few words; returns matching lines as file:line with the next line as context.",
-        object_schema(with_workload({{"query", {{"type", "string"}, {"minLength", 1}}},
+        object_schema(with_workload({{"query", {{"type", "string"}, {"minLength", 1}, {"maxLength", kGrepMaxQuery}}},
                                      {"max_results", {{"type", "integer"}, {"minimum", 1}, {"maximum", 200}}}}),
                       {"query"}),
         [this](const json& a) { return grep(a); });

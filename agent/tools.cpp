@@ -282,8 +282,9 @@ class HarnessToolbox : public Toolbox {
     o.kernel_path = v.path;
     // Fresh inputs per evaluation: the k-th evaluation of a workload in this workspace
     // uses seeds seed + k*trials .. seed + k*trials + trials - 1 (reproducible from the
-    // workspace's history, never the same inputs twice).
-    o.seed = opt_.seed + uint64_t(ws_.evaluations(w)) * uint64_t(std::max(1, opt_.trials));
+    // workspace's history, never the same inputs twice). k is reserved under a lock, so
+    // processes sharing the workspace never use the same seeds.
+    o.seed = opt_.seed + ws_.reserve_evaluation(w) * uint64_t(std::max(1, opt_.trials));
     json rep = evaluate(platform(w.platform), o);
     if (rep.value("status", "") == "pass") {
       if (const auto base = baseline_cycles(w)) {

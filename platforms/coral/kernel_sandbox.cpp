@@ -29,8 +29,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
-
 // The statements of one assembly line: split at ';' outside strings, '#' comments dropped.
 std::vector<std::string> statements(const std::string& line) {
   std::vector<std::string> out;

@@ -121,8 +121,10 @@ bool mentions_memory_exhaustion(const std::string& out) {
 
 LimitHit classify(const ToolRun& r) {
   if (r.timed_out) return LimitHit::Timeout;
-  if (r.signal == SIGXCPU) return LimitHit::CpuTime;
-  if (r.signal == SIGXFSZ || r.output.find("File too large") != std::string::npos) return LimitHit::FileSize;
+  // Killed by the signal, or a shell or driver reporting its child's death as 128 + signal.
+  if (r.signal == SIGXCPU || r.exit_code == 128 + SIGXCPU) return LimitHit::CpuTime;
+  if (r.signal == SIGXFSZ || r.exit_code == 128 + SIGXFSZ || r.output.find("File too large") != std::string::npos)
+    return LimitHit::FileSize;
   if (r.exit_code != 0 && mentions_memory_exhaustion(r.output)) return LimitHit::Memory;
   // A tool that hit its address-space limit may also just die of SIGSEGV/SIGABRT.
   if (r.signal == SIGKILL || r.signal == SIGABRT || r.signal == SIGSEGV)

@@ -93,15 +93,17 @@ std::string read_text_file(const std::string& path) {
   return ss.str();
 }
 
-bool assemble_file(const Platform& p, const std::string& path, isa::Program& out, std::ostream& err) {
-  std::vector<isa::Diagnostic> diags;
-  std::string source;
+std::string read_kernel_text(const std::string& path) {
   try {
-    source = isa::read_kernel_file(path);
+    return isa::read_kernel_file(path);
   } catch (const std::runtime_error& e) {
     throw InputError(e.what());
   }
-  const bool ok = p.assemble(source, path, out, diags);
+}
+
+bool assemble_file(const Platform& p, const std::string& path, isa::Program& out, std::ostream& err) {
+  std::vector<isa::Diagnostic> diags;
+  const bool ok = p.assemble(read_kernel_text(path), path, out, diags);
   isa::cap_diagnostics(diags, isa::max_diagnostics());
   for (const auto& d : diags) err << d.format() << "\n";
   return ok;

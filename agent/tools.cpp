@@ -15,6 +15,7 @@
 #include "agent/toolbox.h"
 #include "agent/workspace.h"
 #include "harness/evaluate.h"
+#include "isa/input_limits.h"
 #include "isa/isa_spec.h"
 #include "isa/riscv/hart.h"
 #include "platforms/registry.h"
@@ -263,6 +264,7 @@ class HarnessToolbox : public Toolbox {
     std::vector<isa::Diagnostic> diags;
     platform(w.platform).set_task_defaults(instance(w).layout()->kernel_defaults());
     const bool ok_ = platform(w.platform).assemble(code, "v" + std::to_string(v.number) + "." + v.extension, prog, diags);
+    isa::cap_diagnostics(diags, isa::max_diagnostics());
     json errors = json::array(), warnings = json::array();
     for (const auto& d : diags) (d.severity == isa::Severity::Error ? errors : warnings).push_back(d.format());
     const size_t n = static_instructions(prog);

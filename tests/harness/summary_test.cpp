@@ -91,6 +91,16 @@ TEST(Summary, PerTaskSolvedCountsAndCells) {
   EXPECT_EQ(conv.configs.at("C1").status, "unsupported");
 }
 
+TEST(Summary, CellsCarryTheirRecordsSeeds) {
+  json rec = {{"platform", "plena"}, {"task", "silu"}, {"level", 1}, {"config", "C1"},
+              {"status", "pass"}, {"cycles", 50}, {"seeds", {9007199254740000ull, 9007199254740001ull}},
+              {"kernel", {{"path", "k.asm"}, {"source", "file"}}}};
+  const Summary s = summarize({rec});
+  const auto& cell = task(platform(s, "plena"), "silu").configs.at("C1");
+  EXPECT_EQ(cell.seeds, (std::vector<uint64_t>{9007199254740000ull, 9007199254740001ull}));
+  EXPECT_EQ(summary_to_json(s)["platforms"][0]["tasks"][0]["configs"]["C1"]["seeds"], rec["seeds"]);
+}
+
 TEST(Summary, TaskOrderWithinALevel) {
   SummaryOptions opts;
   opts.task_order = {"silu", "gemm"};  // conv2d is not listed: after them

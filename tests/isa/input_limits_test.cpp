@@ -67,6 +67,9 @@ TEST(Diagnostics, AreCappedWithACountOfTheRest) {
   EXPECT_EQ(d.back().severity, Severity::Note);
   EXPECT_EQ(d.back().format(), "k.asm: note: ... and 150 more diagnostics (hint: fix these first; TLMCRAFT_MAX_DIAGNOSTICS "
                                "raises the limit of 100)");
+  cap_diagnostics(d, 100);  // capping again keeps the count of the first cap
+  ASSERT_EQ(d.size(), 101u);
+  EXPECT_EQ(d.back().message, "... and 150 more diagnostics");
   std::vector<Diagnostic> few(3);
   cap_diagnostics(few, 100);
   EXPECT_EQ(few.size(), 3u);

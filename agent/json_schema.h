@@ -19,7 +19,7 @@ std::vector<std::string> validate_json(const nlohmann::json& value, const nlohma
 // Bounds on JSON from untrusted sources (model tool calls, MCP clients), checked on the
 // text before parsing: copying, dumping and validating parsed JSON recurse per level.
 constexpr size_t kMaxJsonDepth = 64;
-constexpr size_t kMaxArgumentBytes = 2u << 20;  // one tool call's arguments
+constexpr size_t kMaxArgumentBytes = 8u << 20;  // one tool call's arguments (a 4 MB kernel, escaped)
 
 // The deepest nesting of arrays and objects in JSON text (strings skipped), scanning no
 // further than one level past `limit`.

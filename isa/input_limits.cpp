@@ -83,8 +83,14 @@ void check_kernel_size(size_t bytes, const std::string& what) {
   if (bytes > max_kernel_bytes()) throw std::runtime_error(too_large(bytes, what));
 }
 
+static bool is_cap_note(const Diagnostic& d) {
+  return d.severity == Severity::Note && d.message.rfind("... and ", 0) == 0 && d.message.find("diagnostics") != std::string::npos;
+}
+
 void cap_diagnostics(std::vector<Diagnostic>& diags, size_t max, bool known_complete) {
   if (diags.size() <= max && known_complete) return;
+  // Already capped by the producer (which stopped early): keep its note.
+  if (diags.size() == max + 1 && is_cap_note(diags.back())) return;
   const size_t dropped = diags.size() > max ? diags.size() - max : 0;
   const std::string file = diags.empty() ? std::string() : diags.front().file;
   if (diags.size() > max) diags.resize(max);

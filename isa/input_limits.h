@@ -12,7 +12,7 @@
 
 namespace tlmcraft::isa {
 
-constexpr uint64_t kDefaultMaxKernelBytes = 1u << 20;  // TLMCRAFT_MAX_KERNEL_BYTES
+constexpr uint64_t kDefaultMaxKernelBytes = 4u << 20;  // TLMCRAFT_MAX_KERNEL_BYTES (generated AIE-ML kernels reach 2.1 MB)
 constexpr size_t kDefaultMaxDiagnostics = 100;         // TLMCRAFT_MAX_DIAGNOSTICS
 
 uint64_t max_kernel_bytes();

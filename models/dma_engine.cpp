@@ -171,6 +171,14 @@ DmaCompletion DmaEngine::submit(const DmaDescriptor& d, uint64_t issue_cycle) {
     return c;
   };
 
+  // Transfers still running at this issue cycle (completions are in order). An owner that
+  // does not stall on accept_cycle can run ahead of the engine; what each pending transfer
+  // booked in the memories stays until the owner catches up, so their number is bounded.
+  while (!pending_done_.empty() && pending_done_.front() <= issue_cycle) pending_done_.pop_front();
+  if (pending_done_.size() >= kMaxPendingTransfers)
+    return fail(who + ": more than " + std::to_string(kMaxPendingTransfers) +
+                " transfers are pending (the kernel issues transfers faster than the engine completes them; wait for "
+                "earlier transfers, e.g. by using their data, before issuing more)");
   // Completion notifications wait in the event queue until simulated time reaches them:
   // a kernel issuing transfers faster than they complete must not grow it without bound.
   if (notify_ && notifications_pending_ >= kMaxPendingNotifications)
@@ -240,6 +248,7 @@ DmaCompletion DmaEngine::submit(const DmaDescriptor& d, uint64_t issue_cycle) {
 void DmaEngine::finish(const DmaCompletion& c) {
   engine_free_ = std::max(engine_free_, c.done_cycle);
   queued_done_.push_back(c.done_cycle);
+  if (c.ok && pending_done_.size() < kMaxPendingTransfers) pending_done_.push_back(c.done_cycle);
   ++stats_.descriptors;
   if (!c.ok) ++stats_.errors;
   stats_.bytes_in += c.bytes_read;

@@ -78,7 +78,7 @@ int cmd_mcp(const Args& args) {
        "directory for kernel versions and reports (created if missing)")
       ("trials", po::value<int>()->default_value(3), "trials per evaluation")
       ("seed", po::value<uint64_t>(), "first trial's seed (default: fresh seeds from the OS for every evaluation)")
-      ("max-message-mb", po::value<unsigned>()->default_value(4), "longest JSON-RPC message accepted (MB)")
+      ("max-message-mb", po::value<unsigned>()->default_value(8), "longest JSON-RPC message accepted (MB)")
       ("max-reply-mb", po::value<unsigned>()->default_value(4), "longest tool reply sent; longer ones are cut (MB)");
   po::positional_options_description pos;
   po::variables_map vm;

@@ -34,7 +34,7 @@ struct McpServerInfo {
 
 // Bounds on what a client may send and what one reply may hold (docs/reliability.md).
 struct McpLimits {
-  size_t max_message_bytes = 4u << 20;  // one JSON-RPC line; longer ones get an error and are skipped
+  size_t max_message_bytes = 8u << 20;  // one JSON-RPC line; longer ones get an error and are skipped
   size_t max_depth = 64;                // nesting of arrays/objects, checked before parsing
   size_t max_reply_bytes = 4u << 20;    // a tool result beyond this is cut, with a note
 };

@@ -270,8 +270,12 @@ void PlenaTop::execute_program() {
         break;
       }
     }
-    // Bank bookings before the in-order issue point can no longer matter.
-    if ((executed & 0xFFF) == 0 && !tm.serial()) vram.prune(base + issue);
+    // Bank bookings before the in-order issue point can no longer matter (in both modes:
+    // DMA transfers book VRAM and MSRAM banks too, and a prefetch loop grew them unbounded).
+    if ((executed & 0xFFF) == 0) {
+      vram.prune(base + issue);
+      msram.prune(base + issue);
+    }
     if (issue - synced >= cfg_.quantum_cycles) {
       synced = issue;
       sc_core::wait(clock.delay_until(base + issue));

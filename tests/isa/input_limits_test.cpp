@@ -50,12 +50,12 @@ TEST_F(KernelFiles, DevicesFifosAndDirectoriesAreRefused) {
 
 TEST_F(KernelFiles, FilesOverTheSizeLimitAreRefused) {
   { std::ofstream(path("big.asm")); }
-  fs::resize_file(path("big.asm"), 3u << 20);  // sparse: no 3 MB written
+  fs::resize_file(path("big.asm"), 5u << 20);  // sparse: no 5 MB written
   EXPECT_EQ(error_of(path("big.asm")), path("big.asm") +
-                                           ": the kernel file is 3145728 bytes, over the kernel size limit of 1048576 "
+                                           ": the kernel file is 5242880 bytes, over the kernel size limit of 4194304 "
                                            "bytes (raise it with TLMCRAFT_MAX_KERNEL_BYTES)");
-  setenv("TLMCRAFT_MAX_KERNEL_BYTES", "4194304", 1);
-  EXPECT_EQ(read_kernel_file(path("big.asm")).size(), 3u << 20);
+  setenv("TLMCRAFT_MAX_KERNEL_BYTES", "8388608", 1);
+  EXPECT_EQ(read_kernel_file(path("big.asm")).size(), 5u << 20);
   unsetenv("TLMCRAFT_MAX_KERNEL_BYTES");
 }
 
@@ -67,6 +67,9 @@ TEST(Diagnostics, AreCappedWithACountOfTheRest) {
   EXPECT_EQ(d.back().severity, Severity::Note);
   EXPECT_EQ(d.back().format(), "k.asm: note: ... and 150 more diagnostics (hint: fix these first; TLMCRAFT_MAX_DIAGNOSTICS "
                                "raises the limit of 100)");
+  cap_diagnostics(d, 100);  // capping again keeps the count of the first cap
+  ASSERT_EQ(d.size(), 101u);
+  EXPECT_EQ(d.back().message, "... and 150 more diagnostics");
   std::vector<Diagnostic> few(3);
   cap_diagnostics(few, 100);
   EXPECT_EQ(few.size(), 3u);

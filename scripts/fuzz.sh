@@ -37,7 +37,7 @@ for f in "${fuzzers[@]}"; do
   [ -f "fuzz/dict/$f.dict" ] && dict=(-dict="fuzz/dict/$f.dict")
   # New inputs go to the first (build-tree) directory; the committed ones stay untouched.
   if "$build/fuzz/$f" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-       "${dict[@]}" -artifact_prefix="$artifacts/" "$corpus" "fuzz/corpus/$f" "fuzz/regressions/$f" >"$log" 2>&1; then
+       "${dict[@]}" -artifact_prefix="$artifacts/" "$corpus" "fuzz/corpus/$f" $(ls -d "fuzz/regressions/$f" 2>/dev/null) >"$log" 2>&1; then
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     echo "$f: ${execs:-?} inputs in ${seconds} s, no finding"
   else

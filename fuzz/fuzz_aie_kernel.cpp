@@ -12,6 +12,7 @@
 
 #include "fuzz/fuzz_input.h"
 #include "isa/aie_ml/program_text.h"
+#include "isa/assembler.h"
 #include "platforms/aie_ml/aie_config.h"
 #include "platforms/aie_ml/aie_platform.h"
 

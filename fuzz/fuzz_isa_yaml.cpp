@@ -22,13 +22,16 @@ namespace {
 
 constexpr const char* kFile = "fuzz.yaml";
 
-// A few lines in PLENA syntax: with a mutated description some assemble, some do not.
-constexpr const char* kKernel =
+// Kernels in PLENA syntax and in the toy ISA of the seed corpus (fuzz/corpus/fuzz_isa_yaml/
+// toy16.yaml): with a mutated description some assemble, some do not.
+constexpr const char* kKernels[] = {
     "S_ADDI_INT gp1, gp0, 256\n"
     "C_LOOP_START gp6, 4\n"
     "  V_ADD_VF gp5, gp5, f1, 0\n"
     "C_LOOP_END gp6\n"
-    "H_STORE_V gp5, gp0, a1, 0, 2\n";
+    "H_STORE_V gp5, gp0, a1, 0, 2\n",
+    "ADD r1, r2\nADDI r3, 7\nADD r0, r3\n",
+};
 
 [[noreturn]] void fail(const std::string& what) {
   std::fprintf(stderr, "fuzz_isa_yaml: %s\n", what.c_str());
@@ -36,9 +39,10 @@ constexpr const char* kKernel =
 }
 
 void use_spec(const isa::IsaSpec& spec) {
-  isa::Program program;
-  std::vector<isa::Diagnostic> diags;
-  if (isa::assemble(spec, kKernel, "kernel.asm", program, diags)) {
+  for (const char* kernel : kKernels) {
+    isa::Program program;
+    std::vector<isa::Diagnostic> diags;
+    if (!isa::assemble(spec, kernel, "kernel.asm", program, diags)) continue;
     const auto words = isa::encode_program(spec, program);
     isa::Program decoded;
     (void)isa::decode_program(spec, words, decoded);

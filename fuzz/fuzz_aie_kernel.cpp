@@ -25,8 +25,8 @@ const aie_ml::AieConfig& aie_config() {
   return cfg;
 }
 
-[[noreturn]] void fail(const char* what) {
-  std::fprintf(stderr, "fuzz_aie_kernel: property violated: %s\n", what);
+[[noreturn]] void fail(const char* what, const std::string& detail = "") {
+  std::fprintf(stderr, "fuzz_aie_kernel: property violated: %s\n%s\n", what, detail.c_str());
   std::abort();
 }
 
@@ -43,7 +43,7 @@ void check_kernel_file(const std::string& text) {
   if (!ok && isa::error_count(diags) == 0) fail("a refused kernel file has no error diagnostic");
   const size_t lines = line_count(text);
   for (const auto& d : diags) {
-    if (d.file == "fuzz.aie" && (d.line == 0 || d.line > lines)) fail("a diagnostic names a line outside the input");
+    if (d.file == "fuzz.aie" && (d.line == 0 || d.line > lines)) fail("a diagnostic names a line outside the input", d.format());
     (void)d.format();
   }
 }

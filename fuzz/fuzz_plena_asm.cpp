@@ -30,8 +30,8 @@ const plena::PlenaConfig& plena_config() {
   return cfg;
 }
 
-[[noreturn]] void fail(const char* what) {
-  std::fprintf(stderr, "fuzz_plena_asm: property violated: %s\n", what);
+[[noreturn]] void fail(const char* what, const std::string& detail = "") {
+  std::fprintf(stderr, "fuzz_plena_asm: property violated: %s\n%s\n", what, detail.c_str());
   std::abort();
 }
 
@@ -45,7 +45,7 @@ void check_diagnostics(bool ok, const std::vector<isa::Diagnostic>& diags, const
   if (!ok && isa::error_count(diags) == 0) fail("assembly failed without an error diagnostic");
   const size_t lines = line_count(text);
   for (const auto& d : diags) {
-    if (d.line == 0 || d.line > lines) fail("a diagnostic names a line outside the input");
+    if (d.line == 0 || d.line > lines) fail("a diagnostic names a line outside the input", d.format());
     (void)d.format();
   }
 }

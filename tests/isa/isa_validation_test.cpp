@@ -145,8 +145,8 @@ TEST_F(Validation, UnknownRegisterClassOfAKindUsedByOperands) {
   std::string head = kHead;
   head.replace(head.find("register_class: r}"), 18, "register_class: Vr}");
   std::string add = kAdd;
-  add.replace(add.find("role: write}"), 12, "role: write, optional: true, default: 99}");
-  EXPECT_EQ(load_error(head + add), path_of("toy.yaml") + ":11:55: operand kind reg: unknown register class 'Vr' (known: r)");
+  add.replace(add.find("field: rs}"), 10, "field: rs, optional: true, default: 99}");
+  EXPECT_EQ(load_error(head + add), path_of("toy.yaml") + ":11:49: operand kind reg: unknown register class 'Vr' (known: r)");
 }
 
 TEST_F(Validation, OpcodeTooLargeForItsBits) {

@@ -3,6 +3,7 @@
 // operand, so a 10,000-line kernel assembles in a few milliseconds. Errors never stop
 // the pass; every line is checked and every problem reported.
 #include "isa/assembler.h"
+#include "isa/input_limits.h"
 
 #include <algorithm>
 #include <cctype>
@@ -551,6 +552,8 @@ bool assemble(const IsaSpec& spec, const std::string& source, const std::string&
     pos = nl + 1;
   }
   as.finish(lineno);
+  // A file of bad lines gives one message per line: keep the first ones.
+  if (diags.size() > max_diagnostics()) cap_diagnostics(diags, max_diagnostics());
   if (as.errors() > 0) {
     out.code.clear();
     return false;

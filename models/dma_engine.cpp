@@ -171,6 +171,12 @@ DmaCompletion DmaEngine::submit(const DmaDescriptor& d, uint64_t issue_cycle) {
     return c;
   };
 
+  // Completion notifications wait in the event queue until simulated time reaches them:
+  // a kernel issuing transfers faster than they complete must not grow it without bound.
+  if (notify_ && notifications_pending_ >= kMaxPendingNotifications)
+    return fail(who + ": more than " + std::to_string(kMaxPendingNotifications) +
+                " transfers are pending completion (the kernel issues transfers faster than the engine completes them)");
+
   // Reject malformed segments before touching any memory.
   uint64_t src_bytes = 0, dst_bytes = 0;
   for (int side = 0; side < 2; ++side) {
@@ -242,14 +248,18 @@ void DmaEngine::finish(const DmaCompletion& c) {
   stats_.write_accesses += c.write_accesses;
   stats_.busy_cycles += c.done_cycle - c.start_cycle;
 
-  // Events can only be scheduled while the kernel can still run.
+  // Events can only be scheduled while the kernel can still run; nothing is kept for
+  // owners that time transfers themselves (notifications off).
+  if (!notify_ || notifications_pending_ >= kMaxPendingNotifications) return;
   const sc_core::sc_status st = sc_core::sc_get_status();
   if (st == sc_core::SC_STOPPED || st == sc_core::SC_END_OF_SIMULATION) return;
   events_.notify(clock_.delay_until(c.done_cycle));
+  ++notifications_pending_;
   if (callback_) pending_callbacks_.emplace(c.done_cycle, c);
 }
 
 void DmaEngine::dispatch() {
+  if (notifications_pending_ > 0) --notifications_pending_;  // one trigger per notification
   const uint64_t now = clock_.to_cycles_floor(sc_core::sc_time_stamp());
   while (!pending_callbacks_.empty() && pending_callbacks_.begin()->first <= now) {
     const DmaCompletion c = pending_callbacks_.begin()->second;

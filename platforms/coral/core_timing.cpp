@@ -95,8 +95,10 @@ uint64_t CoreTiming::lsu_queue_floor() const {
 // operations add a cycle per instruction and, for stores, per register read from the
 // vector register file.
 CoreTiming::LsuOp CoreTiming::lsu_operation(uint64_t earliest, bool store, bool axi, uint32_t blocks,
-                                            uint32_t registers, bool vector) {
-  uint64_t cycles = vector ? vt_.lsu_op_cycles + (store ? uint64_t(registers) * vt_.store_data_cycles : 0) : 0;
+                                            uint32_t registers, bool vector, uint32_t idle_registers) {
+  uint64_t cycles = vector ? vt_.lsu_op_cycles + (store ? uint64_t(registers) * vt_.store_data_cycles : 0) +
+                                 uint64_t(idle_registers) * vt_.idle_register_cycles
+                           : 0;
   const uint64_t latency = axi ? (store ? cfg_.axi.write_latency : cfg_.axi.read_latency) : 0;
   const uint64_t tail = store ? st_.store_tail + (axi ? st_.axi_write_response : 0) : st_.load_tail;
   if (blocks) cycles += blocks * (1 + latency) + std::min<uint64_t>(registers, blocks) * tail;
@@ -249,7 +251,10 @@ uint64_t CoreTiming::dispatch_memory(const rv::StepInfo& s, uint64_t earliest) {
   const uint8_t dst = d.dst[0];
   const bool store = cls == OpClass::Store || cls == OpClass::FpStore;
   const uint64_t floor = std::max({slot_floor(false), earliest, lsu_queue_floor()});
-  uint64_t t = std::max(floor, src_ready(d));
+  // The LSU reads its address (and a store its data) from the register file, which has no
+  // write forwarding on that port: a producer's result is usable a cycle later there.
+  const uint64_t operands = std::max(ready_[d.src[0]], store ? ready_[d.src[1]] : 0);
+  uint64_t t = std::max(floor, operands + st_.lsu_operand_read);
   if (!store) t = std::max(t, ready_[dst]);
   take_slot(t);
   const LsuOp op = lsu_operation(t, store, kind_of(s.mem_addr) == MemKind::Axi, 1, 1, false);
@@ -396,8 +401,17 @@ uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t) {
   const rv::DecodedInsn& d = *s.insn;
   const bool store = d.cls == OpClass::VecStore;
   const uint32_t registers = std::max<uint32_t>(store ? s.src_group : s.dst_group, 1);
+  // The registers of each field's group that hold elements below vl are accessed; the
+  // others, up to a power of two (micro_ops), still cost the slot a little.
+  const uint32_t fields = std::max<uint32_t>(s.fields, 1);
+  const uint32_t per_field = uint32_t((uint64_t(std::max<uint32_t>(s.vl, 1)) * std::max<uint32_t>(s.sew_bytes, 1) +
+                                       rv::kVlenBytes - 1) / rv::kVlenBytes);
+  const uint32_t held = std::min(registers, fields * std::min(per_field, std::max(registers / fields, 1u)));
+  uint32_t slots = 1;
+  while (slots < held) slots *= 2;
+  const uint32_t idle = std::min(slots, registers) - held;
   const uint64_t earliest = std::max(t + vt_.lsu_start, vector_sources_ready(s));
-  const LsuOp op = lsu_operation(earliest, store, kind_of(s.mem_addr) == MemKind::Axi, s.mem_blocks, registers, true);
+  const LsuOp op = lsu_operation(earliest, store, kind_of(s.mem_addr) == MemKind::Axi, s.mem_blocks, held, true, idle);
   const uint64_t written = op.done + vt_.load_writeback;
   if (!store && d.dst[0] != rv::kNoReg)
     for (uint32_t k = 0; k < registers && d.dst[0] + k < rv::kVecBase + 32; ++k)
@@ -421,13 +435,17 @@ CoreTiming::UnitPool CoreTiming::unit_pool(OpClass cls) {
   }
 }
 
-// One micro-op per register of the larger group that holds elements below vl (a short vl
-// leaves the tail registers out): the SEW-wide group holds vl * SEW bytes.
+// One micro-op per register of the larger group, as many as the registers that hold
+// elements below vl (vl elements of the widest operand's width) rounded up to a power of
+// two: the backend splits by an effective group size (measured: an m8 vadd at vl 40, three
+// registers of elements, takes as long as four). A reduction, a compare into a mask or an
+// extension has groups of different sizes at one width.
 uint32_t CoreTiming::micro_ops(const rv::StepInfo& s) {
   const uint32_t full = std::max<uint32_t>({s.dst_group, s.src_group, 1});
-  const uint32_t base = std::max<uint32_t>(std::min<uint32_t>(s.dst_group, s.src_group), 1);
-  const uint64_t bytes = uint64_t(std::max<uint32_t>(s.vl, 1)) * std::max<uint32_t>(s.sew_bytes, 1) * full / base;
-  return uint32_t(std::min<uint64_t>(full, std::max<uint64_t>(1, (bytes + rv::kVlenBytes - 1) / rv::kVlenBytes)));
+  const uint64_t bytes = uint64_t(std::max<uint32_t>(s.vl, 1)) * std::max<uint32_t>(s.sew_bytes, 1) * s.element_scale;
+  uint32_t used = 1;
+  while (uint64_t(used) * rv::kVlenBytes < bytes) used *= 2;
+  return std::min(full, used);
 }
 
 // Splits one vector command into micro-ops and times them through the backend. Returns
@@ -454,7 +472,7 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
       occ = vt_.reduction_interval * (widening ? 2 : 1);
       break;
     }
-    case OpClass::VecPermute: lat = vt_.permute; break;
+    case OpClass::VecPermute: lat = vt_.permute; break;  // slides and gathers: see below
     case OpClass::VecMask: lat = vt_.mask; break;
     case OpClass::VecToScalar: lat = vt_.mask; break;
     default: break;
@@ -468,9 +486,13 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   const uint8_t vdst = (d.dst[0] != rv::kNoReg && d.dst[0] >= rv::kVecBase) ? d.dst[0] : rv::kNoReg;
   const uint32_t dgroup = std::max<uint32_t>(s.dst_group, 1), sgroup = std::max<uint32_t>(s.src_group, 1);
   const uint32_t vs2 = (d.raw >> 20) & 31;
-  // vmacc, vnmsac and the widening vwmacc* add into their destination.
   const uint32_t funct6 = d.raw >> 26;
-  const bool multiply_add = cls == OpClass::VecMul && (funct6 == 0x2d || funct6 == 0x2f || funct6 >= 0x3c);
+  // Widening multiply-adds (vwmacc*) take their accumulator at the unit's last stage; a
+  // vmacc/vnmsac chain waits for the full latency (measured: 3 cycles per dependent op).
+  const bool widening_multiply_add = cls == OpClass::VecMul && funct6 >= 0x3c;
+  // Slides and gathers hold the permute unit longer for every micro-op after the first
+  // (measured: m2 3 cycles, m4 7, m8 16 per instruction).
+  const bool slide_or_gather = cls == OpClass::VecPermute && (funct6 == 0x0c || funct6 == 0x0e || funct6 == 0x0f);
 
   uint64_t last_done = td;
   for (uint32_t j = 0; j < uops; ++j) {
@@ -483,13 +505,11 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
       const bool single = mask || (cls == OpClass::VecReduction && uint32_t(vsrc[k] - rv::kVecBase) != vs2);
       const uint32_t off = single ? 0 : (j * sgroup) / uops;
       const uint32_t reg = std::min<uint32_t>(vsrc[k] + off, rv::kVecBase + 31);
-      // Operands consumed late: a multiply-add's accumulator (its destination) enters at
-      // the unit's last stage.
-      const bool accumulator = multiply_add && vsrc[k] == vdst;
       // A reduction folds its source registers first, one per cycle, and its scalar
       // operand vs1 only with the last: the first micro-op may start uops - 1 cycles early.
       const bool reduction_scalar = cls == OpClass::VecReduction && single && !mask;
       const uint64_t need = ready_[reg];
+      const bool accumulator = widening_multiply_add && vsrc[k] == vdst;
       const uint32_t early = accumulator ? lat - 1 : reduction_scalar ? uops - 1 : 0;
       ready = std::max(ready, need > early ? need - early : 0);
     }
@@ -504,7 +524,7 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
     const Unit unit = static_cast<Unit>(up.first + std::min<uint32_t>(best, up.last - up.first));
     const uint64_t issue = std::max(ready, pool[best]);
     const uint64_t done = issue + lat;
-    pool[best] = issue + occ;
+    pool[best] = issue + (j > 0 && slide_or_gather ? vt_.slide_interval : occ);
     last_issue_ = issue;
     uop_issue_[uops_ % vt_.uop_queue] = issue;
     const uint64_t retire = std::max(done, last_retire_);

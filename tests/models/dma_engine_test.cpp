@@ -387,5 +387,27 @@ TEST_F(DeterminismTest, CompletionEventFiresForEveryDescriptor) {
   EXPECT_EQ(seen, (std::vector<uint64_t>{82, 99}));
 }
 
+TEST_F(DeterminismTest, CompletionNotificationsAreFreedAndCanBeTurnedOff) {
+  System s(dma_config());
+  elaborate();
+  DmaDescriptor a;
+  a.src = {DmaSegment::linear(0, 64)};
+  a.dst = {DmaSegment::linear(kSpad, 64)};
+  for (int i = 0; i < 3; ++i) s.dma.submit(a, 0);
+  EXPECT_EQ(s.dma.pending_notifications(), 3u);
+  sc_core::sc_start(500, sc_core::SC_NS);
+  EXPECT_EQ(s.dma.pending_notifications(), 0u);  // delivered: nothing kept
+  // Undelivered notifications are bounded: the descriptor beyond the limit fails.
+  for (size_t i = 0; i < DmaEngine::kMaxPendingNotifications; ++i) ASSERT_TRUE(s.dma.submit(a, 0).ok);
+  const DmaCompletion over = s.dma.submit(a, 0);
+  EXPECT_FALSE(over.ok);
+  EXPECT_NE(over.error.find("more than 65536 transfers are pending completion"), std::string::npos) << over.error;
+  s.dma.set_completion_notifications(false);  // an owner that never waits (PLENA): nothing is kept
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  const size_t before = s.dma.pending_notifications();
+  for (int i = 0; i < 1000; ++i) EXPECT_TRUE(s.dma.submit(a, 0).ok);
+  EXPECT_EQ(s.dma.pending_notifications(), before);
+}
+
 }  // namespace
 }  // namespace tlmcraft::models

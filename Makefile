@@ -3,7 +3,14 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: deps build demo test bench fidelity-coral fidelity-plena clean
+# Seconds each fuzzer runs in `make fuzz`; `make test` (CI) gives each CI_FUZZ_SECONDS.
+FUZZ_SECONDS ?= 10
+CI_FUZZ_SECONDS ?= 10
+SANITIZE_BUILD ?= build-sanitize
+# SystemC switches coroutine stacks, which ASan cannot follow for fake stacks.
+SANITIZE_ASAN_OPTIONS ?= detect_stack_use_after_return=0
+
+.PHONY: deps build demo test fuzz test-sanitize bench fidelity-coral fidelity-plena clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -22,6 +29,25 @@ test: deps
 	@command -v npm >/dev/null || bash scripts/install-deps.sh nodejs npm
 	@$(MAKE) --no-print-directory build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
+
+# libFuzzer harnesses (fuzz/, docs/reliability.md): clang-16 with its runtime
+# (libclang-rt-16-dev), built in build-fuzz; replays fuzz/regressions and fuzz/corpus,
+# then runs each fuzzer FUZZ_SECONDS seconds.
+fuzz: deps
+	@bash scripts/install-deps.sh libclang-rt-16-dev
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) JOBS=$(JOBS) bash scripts/fuzz.sh
+
+# The whole test suite built with g++ -fsanitize=address,undefined in its own build
+# directory (docs/reliability.md lists what it found and the suppressions, with reasons).
+test-sanitize: deps
+	@bash scripts/install-deps.sh chromium qemu-user
+	@command -v npm >/dev/null || bash scripts/install-deps.sh nodejs npm
+	@cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Release -DTLMCRAFT_SANITIZE=ON >/dev/null
+	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	@cd $(SANITIZE_BUILD) && ASAN_OPTIONS=$(SANITIZE_ASAN_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp \
+	  ctest --output-on-failure -j $(JOBS) --timeout 600
 
 bench: build
 	@$(BUILD)/bench/bench_plena 5
@@ -44,4 +70,4 @@ fidelity-plena:
 	@$(BUILD)/bench/plena_fidelity --quiet $(if $(PLENA_REF),--oracle $(PLENA_REF))
 
 clean:
-	rm -rf $(BUILD) out
+	rm -rf $(BUILD) build-fuzz $(SANITIZE_BUILD) out

@@ -1,6 +1,7 @@
 #include "agent/json_schema.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tlmcraft::agent {
 namespace {
@@ -29,8 +30,11 @@ bool has_type(const json& v, const std::string& type) {
   if (type == "null") return v.is_null();
   if (type == "integer") {
     if (v.is_number_integer()) return true;
-    // 3.0 is an integer in JSON Schema; 3.5 is not.
-    return v.is_number_float() && v.get<double>() == static_cast<double>(static_cast<long long>(v.get<double>()));
+    // 3.0 is an integer in JSON Schema; 3.5 is not. Integral values beyond the int64 range
+    // (1e300) are refused too: no tool can take them as an integer.
+    if (!v.is_number_float()) return false;
+    const double d = v.get<double>();
+    return std::isfinite(d) && std::trunc(d) == d && std::fabs(d) < 0x1p63;
   }
   if (type == "number") return v.is_number();
   return false;

@@ -527,7 +527,8 @@ bool IsaSpecLoader::load_operand(const YAML::Node& n, InstructionSpec& ins, Oper
   if (k.type == KindType::Register) {
     if (op.field < 0) error(n, what + ": a register operand needs a field to be encoded in");
     if (op.has_min || op.has_max) error(n, what + ": min/max apply to immediates, not registers");
-    if (op.literal_zero && s_.reg_classes_[k.register_class].zero_register < 0)
+    // register_class is -1 when the kind named an unknown class (already an error).
+    if (op.literal_zero && k.register_class >= 0 && s_.reg_classes_[k.register_class].zero_register < 0)
       error(n["literal_zero"], what + ": literal_zero needs a register class with a zero_register");
   } else if (op.literal_zero) {
     error(n["literal_zero"], what + ": literal_zero applies to register operands only");
@@ -544,7 +545,8 @@ bool IsaSpecLoader::load_operand(const YAML::Node& n, InstructionSpec& ins, Oper
                             " needs a fixed field (or a kind with lsb/msb)");
     if (!k.has_bits() && f.has_bits()) {
       const int w = f.width();
-      if (k.type == KindType::Register && s_.reg_classes_[k.register_class].count > (1 << std::min(w, 30)))
+      if (k.type == KindType::Register && k.register_class >= 0 &&
+          s_.reg_classes_[k.register_class].count > (1 << std::min(w, 30)))
         error(n["field"], what + ": field " + f.name + " has " + std::to_string(w) + " bits, too few for " +
                               std::to_string(s_.reg_classes_[k.register_class].count) + " " + k.name + " registers");
       if (k.type == KindType::Immediate && (k.min < 0 || k.max >= (int64_t(1) << std::min(w, 62))))
@@ -563,7 +565,7 @@ bool IsaSpecLoader::load_operand(const YAML::Node& n, InstructionSpec& ins, Oper
                                                  std::to_string(lo) + ".." + std::to_string(hi));
   } else if (op.default_value != 0 && k.type == KindType::Zero) {
     error(n["default"], what + ": a zero placeholder's default must be 0");
-  } else if (k.type == KindType::Register && op.optional &&
+  } else if (k.type == KindType::Register && op.optional && k.register_class >= 0 &&
              (op.default_value < 0 || op.default_value >= s_.reg_classes_[k.register_class].count)) {
     error(n["default"] ? n["default"] : n, what + ": default register " + std::to_string(op.default_value) +
                                                " is outside " + s_.reg_classes_[k.register_class].range_text());

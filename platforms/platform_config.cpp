@@ -13,6 +13,11 @@ std::string yaml_where(const std::string& file, const YAML::Node& n) {
   return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
 }
 
+std::string yaml_error_message(const std::string& file, const YAML::Exception& e) {
+  if (e.mark.is_null()) return file + ": " + e.msg;
+  return file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) + ": " + e.msg;
+}
+
 nlohmann::json yaml_to_json(const YAML::Node& n) {
   switch (n.Type()) {
     case YAML::NodeType::Map: {

@@ -10,6 +10,9 @@ namespace tlmcraft {
 
 // "file:line:col" of a node ("file" when the node has no position).
 std::string yaml_where(const std::string& file, const YAML::Node& node);
+// "file:line:col: cause" for a yaml-cpp exception (a subscript of a scalar, a bad
+// conversion) thrown while a loader reads `file`'s tree.
+std::string yaml_error_message(const std::string& file, const YAML::Exception& e);
 // The YAML tree as JSON: integers (decimal or 0x), numbers and booleans become JSON
 // values; quoted scalars stay strings.
 nlohmann::json yaml_to_json(const YAML::Node& node);

@@ -176,17 +176,33 @@ struct Loader {
   }
 };
 
+std::string yaml_error(const std::string& file, const YAML::Exception& e, const char* what) {
+  return file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) + ": " + what + e.msg;
+}
+
+// Reads and validates the parsed tree; yaml-cpp throws on values of an unexpected shape.
+AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file);
+
 }  // namespace
 
 AieIsaDetails parse_aie_isa(const std::string& yaml_text, const std::string& file) {
-  Loader L{file, {}};
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);
   } catch (const YAML::Exception& e) {
-    throw std::runtime_error(file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-                             ": YAML syntax error: " + e.msg);
+    throw std::runtime_error(yaml_error(file, e, "YAML syntax error: "));
   }
+  try {
+    return read_aie_isa(root, file);
+  } catch (const YAML::Exception& e) {  // e.g. a scalar where a mapping belongs
+    throw std::runtime_error(yaml_error(file, e, ""));
+  }
+}
+
+namespace {
+
+AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
+  Loader L{file, {}};
   AieIsaDetails d;
   d.isa.file = file;
   d.name = L.text(root, "name");
@@ -286,6 +302,8 @@ AieIsaDetails parse_aie_isa(const std::string& yaml_text, const std::string& fil
   }
   return d;
 }
+
+}  // namespace
 
 const AieIsaDetails& aie_isa_details() {
   static std::once_flag once;

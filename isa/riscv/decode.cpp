@@ -11,16 +11,22 @@ namespace {
 inline uint8_t xreg(uint32_t r) { return r == 0 ? kNoReg : static_cast<uint8_t>(r); }  // x0: no dependency
 inline uint8_t freg(uint32_t r) { return static_cast<uint8_t>(kFpBase + r); }
 
+// The low `bits` bits of `value` as a two's-complement number. Computed in unsigned
+// arithmetic: shifting a negative int left is undefined behaviour in C++17.
+int32_t sign_extend(uint32_t value, unsigned bits) {
+  const uint32_t sign = 1u << (bits - 1);
+  return static_cast<int32_t>(((value & ((sign << 1) - 1)) ^ sign) - sign);
+}
+
 int32_t imm_i(uint32_t raw) { return static_cast<int32_t>(raw) >> 20; }
-int32_t imm_s(uint32_t raw) { return ((static_cast<int32_t>(raw) >> 25) << 5) | ((raw >> 7) & 0x1f); }
+int32_t imm_s(uint32_t raw) { return sign_extend((raw >> 25) << 5 | ((raw >> 7) & 0x1f), 12); }
 int32_t imm_b(uint32_t raw) {
-  return ((static_cast<int32_t>(raw) >> 31) << 12) | ((raw >> 7) & 1) << 11 | ((raw >> 25) & 0x3f) << 5 |
-         ((raw >> 8) & 0xf) << 1;
+  return sign_extend((raw >> 31) << 12 | ((raw >> 7) & 1) << 11 | ((raw >> 25) & 0x3f) << 5 | ((raw >> 8) & 0xf) << 1, 13);
 }
 int32_t imm_u(uint32_t raw) { return static_cast<int32_t>(raw & 0xfffff000u); }
 int32_t imm_j(uint32_t raw) {
-  return ((static_cast<int32_t>(raw) >> 31) << 20) | ((raw >> 12) & 0xff) << 12 | ((raw >> 20) & 1) << 11 |
-         ((raw >> 21) & 0x3ff) << 1;
+  return sign_extend((raw >> 31) << 20 | ((raw >> 12) & 0xff) << 12 | ((raw >> 20) & 1) << 11 | ((raw >> 21) & 0x3ff) << 1,
+                     21);
 }
 
 struct Builder {

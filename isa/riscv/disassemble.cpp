@@ -55,7 +55,9 @@ std::string csr_name(uint32_t csr) {
 std::string rm_suffix(uint32_t rm) { return rm == 7 ? "" : std::string(",") + kRmNames[rm]; }
 
 int32_t imm_i(uint32_t raw) { return static_cast<int32_t>(raw) >> 20; }
-int32_t imm_s(uint32_t raw) { return ((static_cast<int32_t>(raw) >> 25) << 5) | ((raw >> 7) & 0x1f); }
+// imm[11:5] shifted into place by an arithmetic right shift (a negative int shifted left
+// would be undefined behaviour in C++17).
+int32_t imm_s(uint32_t raw) { return (static_cast<int32_t>(raw & 0xfe000000u) >> 20) | ((raw >> 7) & 0x1f); }
 
 std::string fence_set(uint32_t bits) {
   std::string s;

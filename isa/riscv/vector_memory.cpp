@@ -101,9 +101,11 @@ template <typename Address>
 uint16_t count_blocks(const Hart& h, const Shape& s, bool masked, bool contiguous, unsigned first, Address address) {
   uint16_t blocks = 0;
   if (contiguous) {  // each register's bytes are one run: the blocks they span
-    const uint32_t lo = address(first), hi = address(s.evl - 1) + s.data_bytes;
-    for (uint32_t at = lo; at < hi;) {
-      const uint32_t reg_end = std::min(hi, at + (kVlenBytes - (at - lo) % kVlenBytes));
+    // 64-bit: near the top of the address space `at + ...` wrapped in 32 bits and the loop
+    // went back to 0 (a 4-billion-byte walk; fuzz_riscv_step timeout). The access faults later.
+    const uint64_t lo = address(first), hi = uint64_t(address(s.evl - 1)) + s.data_bytes;
+    for (uint64_t at = lo; at < hi;) {
+      const uint64_t reg_end = std::min(hi, at + (kVlenBytes - (at - lo) % kVlenBytes));
       blocks += uint16_t(((reg_end - 1) >> 4) - (at >> 4) + 1);
       at = reg_end;
     }

@@ -48,6 +48,9 @@ TileKindConfig tile_kind(const YAML::Node& root, const std::string& section, con
   return t;
 }
 
+// Reads the validated tree; yaml-cpp throws on values of an unexpected shape.
+AieConfig read_aie_config(YAML::Node root, const std::string& file);
+
 }  // namespace
 
 std::string aie_config_path(const std::string& name_or_path) {
@@ -65,7 +68,16 @@ AieConfig load_aie_config(const std::string& name_or_path, const std::vector<std
   }
   if (!root.IsMap()) throw InputError(file + ": expected a mapping at the top level");
   for (const auto& o : overrides) apply_config_override(root, o, "array.columns=2");
+  try {
+    return read_aie_config(root, file);
+  } catch (const YAML::Exception& e) {  // e.g. a subscript of a scalar: still an input error
+    throw InputError(yaml_error_message(file, e));
+  }
+}
 
+namespace {
+
+AieConfig read_aie_config(YAML::Node root, const std::string& file) {
   AieConfig c;
   c.name = std::filesystem::path(file).stem().string();
   if (!root["clock_ns"]) throw InputError(file + ": missing key 'clock_ns'");
@@ -107,4 +119,5 @@ AieConfig load_aie_config(const std::string& name_or_path, const std::vector<std
   return c;
 }
 
+}  // namespace
 }  // namespace tlmcraft::aie_ml

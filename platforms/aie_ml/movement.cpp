@@ -256,7 +256,11 @@ bool parse_movement_impl(const std::string& text, const std::string& file, uint3
   } catch (const YAML::ParserException& e) {
     isa::Diagnostic d;
     d.file = file;
-    d.line = first_line + static_cast<uint32_t>(std::max(0, e.mark.line));
+    // An error at the end of the text (an unclosed flow) is marked one line past its last
+    // line; name the last line instead.
+    const uint32_t last_line = first_line + static_cast<uint32_t>(std::max<ptrdiff_t>(
+                                                std::count(text.begin(), text.end(), '\n') - (text.empty() || text.back() == '\n'), 0));
+    d.line = std::min(last_line, first_line + static_cast<uint32_t>(std::max(0, e.mark.line)));
     d.col = static_cast<uint32_t>(std::max(0, e.mark.column) + 1);
     d.message = "data-movement YAML: " + e.msg;
     diags.push_back(d);
@@ -505,7 +509,11 @@ bool parse_movement(const std::string& text, const std::string& file, uint32_t f
     // Shapes the checks above did not anticipate still end in a diagnostic, never a crash.
     isa::Diagnostic d;
     d.file = file;
-    d.line = first_line + static_cast<uint32_t>(std::max(0, e.mark.line));
+    // An error at the end of the text (an unclosed flow) is marked one line past its last
+    // line; name the last line instead.
+    const uint32_t last_line = first_line + static_cast<uint32_t>(std::max<ptrdiff_t>(
+                                                std::count(text.begin(), text.end(), '\n') - (text.empty() || text.back() == '\n'), 0));
+    d.line = std::min(last_line, first_line + static_cast<uint32_t>(std::max(0, e.mark.line)));
     d.col = static_cast<uint32_t>(std::max(0, e.mark.column) + 1);
     d.message = "data-movement YAML: " + e.msg;
     diags.push_back(d);

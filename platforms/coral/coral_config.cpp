@@ -202,7 +202,7 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     sim.finish();
     top.finish();
   } catch (const YAML::Exception& e) {
-    throw InputError(file + ": " + e.msg);
+    throw InputError(yaml_error_message(file, e));
   }
   // The fixed map: ITCM, DTCM, CSR block, optional DMA registers and external memory must not overlap.
   struct Range { const char* name; uint64_t lo, hi; };

@@ -72,6 +72,9 @@ void read_serial_rules(const YAML::Node& s, const std::string& file, PlenaConfig
   }
 }
 
+// Reads the validated tree; yaml-cpp throws on values of an unexpected shape.
+PlenaConfig read_plena_config(YAML::Node root, const std::string& file);
+
 }  // namespace
 
 PlenaConfig load_plena_config(const std::string& name_or_path, const std::vector<std::string>& overrides) {
@@ -86,7 +89,16 @@ PlenaConfig load_plena_config(const std::string& name_or_path, const std::vector
   }
   if (!root.IsMap()) throw InputError(file + ": expected a mapping at the top level");
   for (const auto& o : overrides) apply_config_override(root, o, "timing.mode=pipelined");
+  try {
+    return read_plena_config(root, file);
+  } catch (const YAML::Exception& e) {  // e.g. a subscript of a scalar: still an input error
+    throw InputError(yaml_error_message(file, e));
+  }
+}
 
+namespace {
+
+PlenaConfig read_plena_config(YAML::Node root, const std::string& file) {
   PlenaConfig c;
   c.name = std::filesystem::path(file).stem().string();
   const auto arch = root["arch"], mem = root["memory"], timing = root["timing"];
@@ -164,4 +176,5 @@ PlenaConfig load_plena_config(const std::string& name_or_path, const std::vector
   return c;
 }
 
+}  // namespace
 }  // namespace tlmcraft::plena

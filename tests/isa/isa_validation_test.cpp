@@ -139,6 +139,16 @@ TEST_F(Validation, FieldOverlappingTheOpcode) {
   EXPECT_EQ(load_error(head + kAdd), path_of("toy.yaml") + ":5:5: field rd (bits 7:3) overlaps the opcode (bits 3:0)");
 }
 
+TEST_F(Validation, UnknownRegisterClassOfAKindUsedByOperands) {
+  // Operands of a kind whose register class is unknown used to index the class table at -1
+  // (fuzz_isa_yaml finding, UBSan); now the one error is reported.
+  std::string head = kHead;
+  head.replace(head.find("register_class: r}"), 18, "register_class: Vr}");
+  std::string add = kAdd;
+  add.replace(add.find("field: rs}"), 10, "field: rs, optional: true, default: 99}");
+  EXPECT_EQ(load_error(head + add), path_of("toy.yaml") + ":11:49: operand kind reg: unknown register class 'Vr' (known: r)");
+}
+
 TEST_F(Validation, OpcodeTooLargeForItsBits) {
   const std::string err = load_error(std::string(kHead) + kAdd + instr("BIG", 16, "      - {name: rd, kind: reg, field: rd}\n"));
   EXPECT_EQ(err, path_of("toy.yaml") + ":31:13: instruction BIG: opcode 16 does not fit the opcode bits 3:0 (0..15)");

@@ -109,6 +109,20 @@ routes:
   EXPECT_EQ(w[15], 27);  // 3 * 8 + 3
 }
 
+TEST(AieMlMovement, UnclosedFlowAtTheEndNamesTheLastLine) {
+  // yaml-cpp marks this error one line past the text (fuzz_aie_kernel finding); the file
+  // has 4 lines and the diagnostic names the last one.
+  for (const char* tail : {"", "\n"}) {
+    MovementSpec m;
+    std::vector<isa::Diagnostic> d;
+    EXPECT_FALSE(parse_movement(std::string("bds:\n  - {name: x, dims: [[2, 1]") + tail, "k.s", 3,
+                                load_aie_config("default"), m, d));
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].line, 4u) << d[0].format();
+    EXPECT_NE(d[0].message.find("data-movement YAML: end of sequence flow not found"), std::string::npos) << d[0].format();
+  }
+}
+
 TEST(AieMlMovement, ErrorsNameTheFileLine) {
   EXPECT_NE(movement_errors("buffers:\n  - {name: a, tile: [0, 0], address: 65000, size: 1024}\n")
                 .find("k.s:4:5: error: buffer 'a' [65000, 66024) exceeds tile(0,0)'s 65536-byte memory"),

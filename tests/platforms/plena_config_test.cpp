@@ -61,6 +61,11 @@ TEST(PlenaConfig, BadInputGetsClearErrors) {
   EXPECT_NE(e.find("default.yaml:"), std::string::npos) << e;  // names file and line
   EXPECT_NE(e.find("'vlen' = 0 is out of range [4, 1024]"), std::string::npos) << e;
   EXPECT_NE(error_of({"memory.hbm_formats=[fp4]"}).find("unknown HBM format 'fp4'"), std::string::npos);
+  // A scalar where a mapping belongs: yaml-cpp's own error, as an InputError naming the file
+  // (fuzz_platform_config finding: it escaped the loader and ended the process).
+  const std::string dma = error_of({"timing.dma=5"});
+  EXPECT_NE(dma.find("default.yaml:"), std::string::npos) << dma;
+  EXPECT_NE(dma.find("operator[] call on a scalar (key: \"prefetch\")"), std::string::npos) << dma;
 }
 
 TEST(PlenaConfig, MissingFileIsAnInputError) {

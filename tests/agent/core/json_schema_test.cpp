@@ -35,6 +35,11 @@ TEST(JsonSchema, EachViolationNamesTheField) {
   EXPECT_EQ(validate_json(json{{"code", ""}}, kSchema), V{"field 'code': must have at least 1 character(s), got 0"});
   EXPECT_EQ(validate_json(json{{"code", "x"}, {"n", 2.5}}, kSchema), V{"field 'n': expected an integer, got a number"});
   EXPECT_EQ(validate_json(json{{"code", "x"}, {"n", 11}}, kSchema), V{"field 'n': 11 is above the maximum 10"});
+  // Integral but beyond int64 (fuzz_mcp finding: the check itself overflowed): not an integer.
+  EXPECT_EQ(validate_json(json::parse(R"({"code":"x","n":1e300})"), kSchema),
+            V{"field 'n': expected an integer, got a number"});
+  EXPECT_EQ(validate_json(json::parse(R"({"code":"x","n":-9.3e18})"), kSchema),
+            V{"field 'n': expected an integer, got a number"});
   EXPECT_EQ(validate_json(json{{"code", "x"}, {"mode", "c"}}, kSchema), V{"field 'mode': \"c\" is not one of \"a\", \"b\""});
   EXPECT_EQ(validate_json(json{{"code", "x"}, {"flag", "yes"}}, kSchema), V{"field 'flag': expected a boolean, got a string"});
   EXPECT_EQ(validate_json(json::parse(R"({"code":"x","rows":[1,"2"]})"), kSchema),

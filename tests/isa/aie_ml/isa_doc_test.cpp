@@ -50,5 +50,15 @@ TEST(AieIsaDoc, BadDescriptionsAreRejectedWithLocations) {
   }
 }
 
+TEST(AieIsaDoc, AScalarWhereAMappingBelongsNamesTheFile) {
+  // yaml-cpp's own error used to escape without the file's name (fuzz_isa_yaml finding).
+  try {
+    parse_aie_isa("notes:\n  - just text\n", "bad.yaml");
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "bad.yaml:2:5: operator[] call on a scalar (key: \"title\")");
+  }
+}
+
 }  // namespace
 }  // namespace aie_test

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <deque>
 
 #include "isa/aie_ml/bundle_schedule.h"
 #include "isa/aie_ml/control_flow.h"
@@ -95,9 +96,10 @@ TEST(AieDefUse, LaneMaskCompareWritesTheRegisterPair) {
 }
 
 TEST(AieDefUse, OrderRules) {
-  auto info = [](const AieOp& o, PointerTracker& pt) {
+  std::deque<AieOp> ops;  // owns the ops the OpInfos point to (a deque never moves them)
+  auto info = [&ops](const AieOp& o, PointerTracker& pt) {
     OpInfo i;
-    i.op = new AieOp(o);  // leaked on purpose: lives for the test
+    i.op = &ops.emplace_back(o);
     i.fx = effects_of(o);
     i.mem = pt.access(o, i.fx);
     return i;

@@ -1,0 +1,20 @@
+; ReLU over n = 256: blocks of 4 rows of 64
+S_ADDI_INT gp1, gp0, 0               ; a0 = x
+C_SET_ADDR_REG a0, gp0, gp1
+S_ADDI_INT gp1, gp0, 4096            ; a1 = y
+C_SET_ADDR_REG a1, gp0, gp1
+S_ADDI_INT gp1, gp0, 256             ; SCALE = elements of x
+C_SET_SCALE_REG gp1
+S_ADDI_INT gp5, gp0, 0               ; VRAM block
+S_ADDI_INT gp4, gp0, 256             ; VRAM scratch row
+S_ADDI_INT gp3, gp0, 0               ; element offset of the block
+C_LOOP_START gp10, 1                 ; blocks
+  H_PREFETCH_V gp5, gp3, a0, 0, 0    ; x block -> VRAM
+  S_ADD_INT gp2, gp5, gp0            ; first row
+  C_LOOP_START gp11, 4               ; rows of the block
+    V_MAX_VF gp2, gp2, f0, 0         ; y = max(x, 0)
+    S_ADDI_INT gp2, gp2, 64
+  C_LOOP_END gp11
+  H_STORE_V gp5, gp3, a1, 0, 2       ; y block -> HBM (BF16)
+  S_ADDI_INT gp3, gp3, 256
+C_LOOP_END gp10

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses (fuzz/) with clang-16 in their own build directory,
+# replays the committed regression and seed inputs (ctest -L fuzz), then runs each fuzzer
+# for FUZZ_SECONDS seconds, one at a time (docs/reliability.md).
+#
+# usage: scripts/fuzz.sh [FUZZER...]      (default: every harness)
+# env:   FUZZ_SECONDS  time per fuzzer (default 10; 0 = only build and replay)
+#        FUZZ_BUILD    build directory (default build-fuzz)
+#        JOBS          parallel compile jobs (default nproc)
+# Exit status 1 when a replay fails or a fuzzer finds a crash, leak, UB, timeout or
+# out-of-memory; the input is then in $FUZZ_BUILD/artifacts/<fuzzer>/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${FUZZ_SECONDS:-10}
+build=${FUZZ_BUILD:-build-fuzz}
+jobs=${JOBS:-$(nproc)}
+all=(fuzz_plena_asm fuzz_aie_kernel fuzz_riscv_step fuzz_platform_config fuzz_isa_yaml fuzz_mcp)
+if [ $# -gt 0 ]; then fuzzers=("$@"); else fuzzers=("${all[@]}"); fi
+
+for f in "${fuzzers[@]}"; do
+  [[ " ${all[*]} " == *" $f "* ]] || { echo "fuzz.sh: unknown fuzzer '$f' (fuzzers: ${all[*]})" >&2; exit 2; }
+done
+
+CC=clang-16 CXX=clang++-16 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DTLMCRAFT_FUZZ=ON \
+  -DTLMCRAFT_TESTS=OFF >/dev/null
+cmake --build "$build" -j "$jobs" --target "${fuzzers[@]}"
+
+regex=$(IFS='|'; echo "${fuzzers[*]}")
+(cd "$build" && ctest -L fuzz -R "fuzz_regressions_($regex)\$" --output-on-failure)
+
+[ "$seconds" -gt 0 ] || exit 0
+status=0
+for f in "${fuzzers[@]}"; do
+  corpus="$build/corpus/$f" artifacts="$build/artifacts/$f" log="$build/logs/$f.log"
+  mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
+  dict=()
+  [ -f "fuzz/dict/$f.dict" ] && dict=(-dict="fuzz/dict/$f.dict")
+  # New inputs go to the first (build-tree) directory; the committed ones stay untouched.
+  if "$build/fuzz/$f" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+       "${dict[@]}" -artifact_prefix="$artifacts/" "$corpus" "fuzz/corpus/$f" $(ls -d "fuzz/regressions/$f" 2>/dev/null) >"$log" 2>&1; then
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    echo "$f: ${execs:-?} inputs in ${seconds} s, no finding"
+  else
+    status=1
+    echo "$f: FINDING (log $log, input in $artifacts/):"
+    grep -E "ERROR:|SUMMARY:|runtime error|property violated" "$log" | head -5
+  fi
+done
+exit $status

@@ -551,6 +551,8 @@ SuiteOutcome run_suite(const std::vector<SuiteJob>& jobs, const SuiteOptions& op
     }
   }
 
+  if (options.header) write_line(fd, dump_line(*options.header) + "\n", options.out_path);
+
   // Jobs to run, in the order given, each once.
   std::set<std::string> asked;
   std::vector<SuiteJob> pending;

@@ -15,6 +15,7 @@
 #include "agent/workspace.h"
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/executor_options.h"
 #include "harness/suite_runner.h"
 #include "harness/summary.h"
 #include "platforms/registry.h"
@@ -108,12 +109,14 @@ int cmd_agent_bench(const Args& args) {
       ("pass-k", po::value<std::string>(), "comma list of k for pass@k (default: 1 and --samples)")
       ("json", po::bool_switch(), "print {summary, agent} as JSON instead of the tables")
       ("quiet,q", po::bool_switch(), "no progress output");
+  opts.add(executor_options());
   po::variables_map vm;
   if (!parse_or_help(args, opts, po::positional_options_description{}, vm)) return vm.count("help") ? 0 : 2;
   const auto list = [&](const char* name) {
     return vm.count(name) ? split_lists(vm[name].as<std::vector<std::string>>()) : std::vector<std::string>{};
   };
   if (!vm.count("out")) throw InputError("--out DIR is required (see tlmcraft agent-bench --help)");
+  const std::unique_ptr<harness::Executor> executor = make_executor(vm);
   const std::string out = vm["out"].as<std::string>();
   const int samples = vm["samples"].as<int>();
   if (samples < 1) throw InputError("--samples must be at least 1");
@@ -237,12 +240,12 @@ int cmd_agent_bench(const Args& args) {
   const bool quiet = vm["quiet"].as<bool>();
   so.progress = quiet ? harness::ProgressMode::Quiet : harness::ProgressMode::Auto;
   if (!quiet)
-    std::cerr << "agent-bench: " << jobs.size() << " runs, " << (so.jobs ? so.jobs : harness::usable_cpus())
-              << " workers, results in " << so.out_path << "\n";
+    std::cerr << "agent-bench: " << jobs.size() << " runs, " << executor->describe(so) << ", results in " << so.out_path
+              << "\n";
 
   harness::SuiteOutcome outcome;
   try {
-    outcome = harness::run_suite(jobs, so);
+    outcome = executor->run(jobs, so);
   } catch (const std::runtime_error& e) {
     throw InputError(e.what());
   }

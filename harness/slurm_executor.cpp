@@ -384,8 +384,9 @@ SuiteOutcome SlurmRun::run(const std::vector<SuiteJob>& jobs) {
   int squeue_failures = 0;
   for (;;) {
     std::vector<std::string> array_ids;
-    for (const auto& [n, s] : shards_)
-      if (!s.state.slurm_job.empty()) array_ids.push_back(s.state.slurm_job.substr(0, s.state.slurm_job.find('_')));
+    for (const auto& [n, s] : shards_)  // only shards still waited for: complete ones need no squeue
+      if (!s.state.slurm_job.empty() && pending(s) && !s.gave_up && s.blocked.empty())
+        array_ids.push_back(s.state.slurm_job.substr(0, s.state.slurm_job.find('_')));
     const QueueSnapshot snap = query_queue(array_ids);
     if (!snap.ok && ++squeue_failures >= 10)
       throw std::runtime_error(snap.error + " (10 times in a row); the submitted jobs keep running, rerun to collect");

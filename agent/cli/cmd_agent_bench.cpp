@@ -47,10 +47,12 @@ examples:
   tlmcraft agent-bench --platform plena --tasks silu,relu,softmax --configs C1,C2 --out out/agent-bench
   tlmcraft agent-bench --platform plena --level 1 --jobs 2 --out out/search-l1
   tlmcraft agent-bench --platform plena --tasks gemm --samples 5 --provider openai --model gpt-5.2 --out out/gpt
+  tlmcraft agent-bench --platform plena --level 1 --out out/l1 --executor slurm --time 2:00:00 --shard-size 5
   tlmcraft report out/agent-bench/results.jsonl -o out/agent-bench/report.html
 
 exit codes: 0 every supported workload was solved (by at least one sample); 1 some was
-not; 2 usage or input error; 130 interrupted (rerun to resume)
+not; 2 usage or input error; 130 interrupted, or Slurm shards still running or given up
+(rerun to resume)
 
 options)";
 

@@ -50,11 +50,13 @@ examples:
   tlmcraft bench --platform plena --level 1 --kernels my_kernels --out out/mine.jsonl
   tlmcraft bench --platform plena --set timing.mode=serial --out out/serial.jsonl --fresh
   tlmcraft bench --platform plena --json > summary.json
+  tlmcraft bench --executor slurm --partition batch --time 30 --cpus-per-task 4   # on a cluster
   tlmcraft report out/bench-plena.jsonl -o report.html   # then the HTML report
 
 exit codes: 0 every job ran and every supported job passed; 1 some job failed (wrong
 output, assembly error, limit, crash, timeout) or kernels were missing; 2 usage or input
-error; 130 interrupted (results so far are kept; rerun to resume)
+error; 130 interrupted, or Slurm shards still running or given up (results so far are
+kept; rerun to resume)
 
 options)";
 

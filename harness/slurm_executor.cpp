@@ -128,6 +128,7 @@ class SlurmRun {
   std::vector<int> decide(const QueueSnapshot& snap);
   void submit(const std::vector<int>& shards);
   void show_progress(const QueueSnapshot& snap, bool force);
+  void note(const std::string& event);
   void sleep_poll() const;
   SuiteOutcome finish();
 
@@ -140,7 +141,7 @@ class SlurmRun {
   std::map<std::string, SuiteJob> jobs_;
   std::map<int, Shard> shards_;
   std::map<std::string, int> shard_of_key_;
-  std::set<std::string> merged_files_warned_;
+  std::set<std::string> reported_;             // files and warnings already reported (merge runs every poll)
   SuiteOutcome outcome_;
   size_t ran_ = 0;
   Clock::time_point start_ = Clock::now(), last_progress_{};
@@ -193,6 +194,7 @@ void SlurmRun::load_shards() {
     }
     if (states.count(spec.shard)) s.state = states[spec.shard];
     s.state.attempts = 0;  // retries are bounded per driver run; a rerun tries again
+    fs::remove(dir_.refusal(spec.shard), ec);  // so does a shard an earlier run's tasks refused
   }
 }
 
@@ -222,11 +224,11 @@ void SlurmRun::merge() {
     const int n = shard_of_file(file);
     if (!r.refused.empty()) {
       if (shards_.count(n) && shards_[n].blocked.empty()) shards_[n].blocked = r.refused;
-      if (merged_files_warned_.insert(file).second) outcome_.warnings.push_back("not merged: " + r.refused);
+      if (reported_.insert(file).second) outcome_.warnings.push_back("not merged: " + r.refused);
       continue;
     }
     for (const auto& w : r.warnings)
-      if (merged_files_warned_.insert(w).second) outcome_.warnings.push_back(w);
+      if (reported_.insert(w).second) outcome_.warnings.push_back(w);
     for (const auto& record : r.records) {
       const std::string key = record_key(record);
       if (jobs_.count(key) && store_->add(key, record)) ++ran_;
@@ -247,8 +249,11 @@ std::vector<int> SlurmRun::decide(const QueueSnapshot& snap) {
     if (!pending(s) || s.gave_up) continue;
     if (s.blocked.empty()) {
       std::error_code ec;
-      if (fs::exists(dir_.refusal(n), ec))
-        s.blocked = "shard " + std::to_string(n) + " refused by its array task: " + read_text_file(dir_.refusal(n), "refusal");
+      if (fs::exists(dir_.refusal(n), ec)) {
+        std::string reason = read_text_file(dir_.refusal(n), "refusal");
+        while (!reason.empty() && reason.back() == '\n') reason.pop_back();
+        s.blocked = "its array task refused: " + reason;
+      }
     }
     if (!s.blocked.empty()) {
       s.gave_up = true;
@@ -259,7 +264,7 @@ std::vector<int> SlurmRun::decide(const QueueSnapshot& snap) {
       const auto it = snap.states.find(s.state.slurm_job);
       if (!snap.ok || (it != snap.states.end() && !is_final_state(it->second))) continue;  // queued, running or unknown
       std::string state = it != snap.states.end() ? it->second : accounting_state(s.state.slurm_job);
-      s.state.last_state = state.empty() ? "ended (no longer known to Slurm)" : state;
+      s.state.last_state = state.empty() ? "(no longer known to Slurm)" : state;
     }
     if (s.state.attempts > slurm_.max_retries) {
       s.gave_up = true;
@@ -270,9 +275,8 @@ std::vector<int> SlurmRun::decide(const QueueSnapshot& snap) {
       continue;
     }
     if (s.state.attempts > 0 || !s.state.slurm_job.empty())
-      outcome_.warnings.push_back("shard " + std::to_string(n) + " (" + s.state.slurm_job + ") ended " +
-                                  s.state.last_state + " with " + std::to_string(missing_count(s)) +
-                                  " job(s) missing: resubmitted");
+      note("shard " + std::to_string(n) + " (" + s.state.slurm_job + ") ended " + s.state.last_state + " with " +
+           std::to_string(missing_count(s)) + " job(s) missing: resubmitted");
     submit_now.push_back(n);
   }
   return submit_now;
@@ -344,6 +348,17 @@ void SlurmRun::show_progress(const QueueSnapshot& snap, bool force) {
      << running << " running, " << queued << " queued, " << finished << "/" << shards_.size() << " done  elapsed "
      << duration_text(elapsed) << "  ETA " << eta << "\n";
   const std::string line = os.str();
+  (void)!write(suite_.progress_fd, line.data(), line.size());
+}
+
+// An event worth seeing while the run goes on (a resubmission): a progress line, or with
+// progress off a warning at the end.
+void SlurmRun::note(const std::string& event) {
+  if (suite_.progress == ProgressMode::Quiet) {
+    outcome_.warnings.push_back(event);
+    return;
+  }
+  const std::string line = "slurm: " + event + "\n";
   (void)!write(suite_.progress_fd, line.data(), line.size());
 }
 

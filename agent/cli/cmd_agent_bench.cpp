@@ -169,7 +169,8 @@ int cmd_agent_bench(const Args& args) {
 
   if (vm["fresh"].as<bool>()) {
     std::error_code ec;
-    for (const char* sub : {"results.jsonl", "results.jsonl.slurm", "transcripts", "workspaces", "summary.json"}) fs::remove_all(fs::path(out) / sub, ec);
+    for (const char* sub : {"results.jsonl", "results.jsonl.slurm", "transcripts", "workspaces", "summary.json"})
+      fs::remove_all(fs::path(out) / sub, ec);
   }
   fs::create_directories(fs::path(out) / "transcripts");
 

@@ -1,7 +1,9 @@
 // The Slurm executor against a real Slurm: each test starts its own single-node cluster
 // (scripts/slurm-local-cluster.sh, own state directory and ports) and stops it at the end.
 // Without Slurm installed the tests skip, except under CI=true where they must run.
+#include <netinet/in.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,6 +35,26 @@ bool slurm_installed() {
   return std::system("command -v slurmctld >/dev/null 2>&1 || test -x /usr/sbin/slurmctld") == 0 &&
          std::system("command -v sbatch >/dev/null 2>&1") == 0 &&
          std::system("command -v munged >/dev/null 2>&1 || test -x /usr/sbin/munged") == 0;
+}
+
+bool port_free(int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(uint16_t(port));
+  addr.sin_addr.s_addr = htonl(INADDR_ANY);
+  const bool ok = fd >= 0 && bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  if (fd >= 0) close(fd);
+  return ok;
+}
+
+// Two free ports (slurmctld, slurmd), so concurrent test runs on one machine do not meet.
+int free_port_pair() {
+  for (int i = 0; i < 500; ++i) {
+    const int port = 20000 + int((unsigned(getpid()) * 7 + unsigned(i) * 2) % 20000);
+    if (port_free(port) && port_free(port + 1)) return port;
+  }
+  return 6917;
 }
 
 // A running single-node cluster; SLURM_CONF points at it while the object lives.
@@ -126,7 +148,7 @@ size_t result_lines(const std::string& path) {
 TEST(SlurmCluster, ShardCancelledMidwayIsResubmittedAndEveryResultLandsOnce) {
   REQUIRE_SLURM();
   test::ScratchDir dir;
-  LocalCluster cluster(dir.file("cluster"), 6917);
+  LocalCluster cluster(dir.file("cluster"), free_port_pair());
   ASSERT_TRUE(cluster.started()) << cluster.start_log();
 
   const std::string selection = "bench --platform plena,coral --config C1 --trials 1 --timeout 60 --quiet --json";
@@ -174,7 +196,7 @@ TEST(SlurmCluster, ShardCancelledMidwayIsResubmittedAndEveryResultLandsOnce) {
 TEST(SlurmCluster, ShardOverItsTimeLimitIsResubmitted) {
   REQUIRE_SLURM();
   test::ScratchDir dir;
-  LocalCluster cluster(dir.file("cluster"), 6927);
+  LocalCluster cluster(dir.file("cluster"), free_port_pair());
   ASSERT_TRUE(cluster.started()) << cluster.start_log();
   const SlurmRunDir rd(dir.file("run"));
   // A site template whose first attempt of shard 1 stalls (a hung node, a slow filesystem).

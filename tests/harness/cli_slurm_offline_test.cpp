@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <map>
 
 #include <gtest/gtest.h>
@@ -19,8 +20,8 @@ namespace {
 using json = nlohmann::json;
 
 #ifdef TLMCRAFT_EXE
-int run(const std::string& args, const std::string& out_file, const std::string& err_file) {
-  const std::string cmd = std::string("'") + TLMCRAFT_EXE + "' " + args + " > '" + out_file + "' 2> '" + err_file + "'";
+int run(const std::string& args, const std::string& out_file, const std::string& err_file, const std::string& env = "") {
+  const std::string cmd = env + "'" + TLMCRAFT_EXE + "' " + args + " > '" + out_file + "' 2> '" + err_file + "'";
   const int rc = std::system(cmd.c_str());
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
@@ -146,6 +147,45 @@ TEST(CliSlurmOffline, SlurmOptionsNeedTheSlurmExecutor) {
                 dir.file("o"), dir.file("e")),
             2);
   EXPECT_EQ(test::read_text(dir.file("e")), "tlmcraft agent-bench: error: --shard-size must be at least 1\n");
+#endif
+}
+
+
+// A stand-in Slurm on PATH whose array tasks always fail without running: the driver
+// resubmits up to --max-retries, then gives up naming the shard, its state and its log.
+TEST(CliSlurmOffline, ShardThatKeepsFailingIsGivenUpAfterTheRetries) {
+#ifndef TLMCRAFT_EXE
+  GTEST_SKIP() << "the tlmcraft executable is not part of this build";
+#else
+  test::ScratchDir dir;
+  const std::string bin = dir.file("bin");
+  std::filesystem::create_directories(bin);
+  // sbatch: logs its arguments, answers job ids 77, 78, ...; squeue: every task FAILED.
+  test::write_text(bin + "/sbatch", "#!/bin/sh\necho \"$@\" >> '" + dir.file("sbatch.log") +
+                                        "'\nn=$(wc -l < '" + dir.file("sbatch.log") + "')\necho $((76 + n))\n");
+  test::write_text(bin + "/squeue", "#!/bin/sh\nn=$(wc -l < '" + dir.file("sbatch.log") +
+                                        "')\nfor i in $(seq 1 $n); do echo \"$((76 + i))|1|FAILED|NonZeroExitCode\"; done\n");
+  std::filesystem::permissions(bin + "/sbatch", std::filesystem::perms::owner_all);
+  std::filesystem::permissions(bin + "/squeue", std::filesystem::perms::owner_all);
+
+  const std::string run_dir = dir.file("run");
+  const int rc = run("bench --platform plena --task relu --config C1 --out '" + dir.file("r.jsonl") +
+                         "' --executor slurm --slurm-dir '" + run_dir + "' --poll 0.05 --max-retries 1 --partition batch "
+                         "--sbatch-option=--account=hw --quiet",
+                     dir.file("o"), dir.file("e"), "PATH='" + bin + "':\"$PATH\" ");
+  const std::string err = test::read_text(dir.file("e"));
+  EXPECT_EQ(rc, 130) << err;
+  EXPECT_NE(err.find("shard 1 (77_1) ended FAILED with 1 job(s) missing: resubmitted"), std::string::npos) << err;
+  EXPECT_NE(err.find("shard 1 (78_1) gave up after 2 attempts, last FAILED; 1 job(s) missing (log: " + run_dir +
+                     "/logs/78_1.out); rerun to try again"),
+            std::string::npos)
+      << err;
+  const auto submissions = test::read_lines(dir.file("sbatch.log"));
+  ASSERT_EQ(submissions.size(), 2u);
+  EXPECT_EQ(submissions[0], "--parsable --array=1 --job-name=tlmcraft --output=" + run_dir + "/logs/%A_%a.out --chdir=" +
+                                std::filesystem::current_path().string() + " --cpus-per-task=1 --partition=batch "
+                                "--account=hw " + run_dir + "/shard.sbatch");
+  EXPECT_EQ(read_jsonl(dir.file("r.jsonl")).records.size(), 0u);
 #endif
 }
 

@@ -1,12 +1,15 @@
 #include "agent/docs_index.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
+#include <stdexcept>
 
 #include "isa/isa_doc.h"
 #include "isa/isa_spec.h"
@@ -128,17 +131,27 @@ std::vector<std::string> split_lines(const std::string& text) {
 
 std::vector<DocMatch> grep_docs(const std::vector<DocFile>& files, const std::string& query, size_t max_results,
                                 size_t& total, std::string& mode) {
+  if (query.size() > kGrepMaxQuery)
+    throw std::invalid_argument("query of " + std::to_string(query.size()) + " characters is longer than the limit of " +
+                                std::to_string(kGrepMaxQuery));
   std::vector<std::string> words;
   {
     std::istringstream in(lower(query));
     std::string w;
     while (in >> w) words.push_back(w);
   }
+  // The client's pattern runs on RE2 (linear time, bounded memory), within a time budget.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kGrepTimeLimitMs);
+  bool out_of_time = false;
   auto collect = [&](auto&& matches_line) {
     std::vector<DocMatch> out;
     total = 0;
     for (const auto& f : files) {
       for (size_t i = 0; i < f.lines.size(); ++i) {
+        if ((i & 63) == 0 && std::chrono::steady_clock::now() > deadline) {
+          out_of_time = true;
+          return out;
+        }
         if (!matches_line(f.lines[i])) continue;
         ++total;
         if (out.size() >= max_results) continue;
@@ -157,16 +170,21 @@ std::vector<DocMatch> grep_docs(const std::vector<DocFile>& files, const std::st
     const std::string l = lower(line);
     return !words.empty() && std::all_of(words.begin(), words.end(), [&](const std::string& w) { return l.find(w) != std::string::npos; });
   };
-  try {
-    const std::regex re(query, std::regex::ECMAScript | std::regex::icase);
+  RE2::Options options;
+  options.set_case_sensitive(false);
+  options.set_log_errors(false);
+  options.set_max_mem(kGrepRegexMemory);
+  const RE2 re(query, options);
+  if (re.ok()) {
     mode = "regex";
-    auto out = collect([&](const std::string& line) { return std::regex_search(line, re); });
-    if (total > 0 || words.empty()) return out;
-  } catch (const std::regex_error&) {
-    // not a regex: fall through to the word search
+    auto out = collect([&](const std::string& line) { return RE2::PartialMatch(line, re); });
+    if (out_of_time) mode = "regex (stopped after the time limit; results incomplete)";
+    if (total > 0 || words.empty() || out_of_time) return out;
   }
   mode = "words";
-  return collect(by_words);
+  auto out = collect(by_words);
+  if (out_of_time) mode = "words (stopped after the time limit; results incomplete)";
+  return out;
 }
 
 }  // namespace tlmcraft::agent

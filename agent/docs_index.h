@@ -3,6 +3,7 @@
 // as data, e.g. PLENA; docs/isa/<isa>*.md files otherwise), docs/platforms/<platform>.md,
 // and the task text.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -32,11 +33,18 @@ struct DocMatch {
   std::string context;              // the next non-empty line (may be empty)
 };
 
-// Case-insensitive search. The query is used as an ECMAScript regular expression when
-// it is one; when it is not a valid regex, or the regex finds nothing, a line matches
-// when it contains every blank-separated word of the query literally ("sigmoid(x)",
-// "vector exp"). `total` is the number of
-// matches before truncation to max_results.
+// Bounds on a client's query (the query comes from an agent or MCP client: untrusted).
+constexpr size_t kGrepMaxQuery = 500;             // characters
+constexpr int kGrepTimeLimitMs = 2000;            // whole search
+constexpr int64_t kGrepRegexMemory = 8 << 20;     // RE2's compiled-program budget
+
+// Case-insensitive search. The query is used as an RE2 regular expression (linear-time
+// matching: no catastrophic backtracking) when it is one; when it is not a valid RE2
+// pattern, or the regex finds nothing, a line matches when it contains every
+// blank-separated word of the query literally ("sigmoid(x)", "vector exp"). `total` is
+// the number of matches before truncation to max_results. Stops after kGrepTimeLimitMs
+// (mode then says the results are incomplete); throws std::invalid_argument for a query
+// longer than kGrepMaxQuery.
 std::vector<DocMatch> grep_docs(const std::vector<DocFile>& files, const std::string& query, size_t max_results,
                                 size_t& total, std::string& mode);
 

@@ -118,10 +118,39 @@ std::vector<std::string> validate_json(const json& value, const json& schema, co
   return errors;
 }
 
+size_t json_nesting_depth(const std::string& text, size_t limit) {
+  size_t depth = 0, deepest = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > limit) return deepest;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 bool parse_arguments(const std::string& text, json& out, std::string& error) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
     out = json::object();
     return true;
+  }
+  if (text.size() > kMaxArgumentBytes) {
+    error = "arguments of " + std::to_string(text.size()) + " bytes exceed the limit of " + std::to_string(kMaxArgumentBytes) +
+            " bytes";
+    return false;
+  }
+  if (json_nesting_depth(text) > kMaxJsonDepth) {
+    error = "arguments are nested deeper than the limit of " + std::to_string(kMaxJsonDepth) + " levels";
+    return false;
   }
   try {
     out = json::parse(text);

@@ -15,6 +15,7 @@
 #include "agent/toolbox.h"
 #include "agent/workspace.h"
 #include "harness/evaluate.h"
+#include "isa/input_limits.h"
 #include "isa/isa_spec.h"
 #include "isa/riscv/hart.h"
 #include "platforms/registry.h"
@@ -225,7 +226,7 @@ class HarnessToolbox : public Toolbox {
     add("grep_docs",
         "Case-insensitive search of the ISA reference, the platform documentation and the task text. The query is a "
         "regular expression or a few words; returns matching lines as file:line with the next line as context.",
-        object_schema(with_workload({{"query", {{"type", "string"}, {"minLength", 1}}},
+        object_schema(with_workload({{"query", {{"type", "string"}, {"minLength", 1}, {"maxLength", kGrepMaxQuery}}},
                                      {"max_results", {{"type", "integer"}, {"minimum", 1}, {"maximum", 200}}}}),
                       {"query"}),
         [this](const json& a) { return grep(a); });
@@ -263,6 +264,7 @@ class HarnessToolbox : public Toolbox {
     std::vector<isa::Diagnostic> diags;
     platform(w.platform).set_task_defaults(instance(w).layout()->kernel_defaults());
     const bool ok_ = platform(w.platform).assemble(code, "v" + std::to_string(v.number) + "." + v.extension, prog, diags);
+    isa::cap_diagnostics(diags, isa::max_diagnostics());
     json errors = json::array(), warnings = json::array();
     for (const auto& d : diags) (d.severity == isa::Severity::Error ? errors : warnings).push_back(d.format());
     const size_t n = static_instructions(prog);
@@ -282,8 +284,9 @@ class HarnessToolbox : public Toolbox {
     o.kernel_path = v.path;
     // Fresh inputs per evaluation: the k-th evaluation of a workload in this workspace
     // uses seeds seed + k*trials .. seed + k*trials + trials - 1 (reproducible from the
-    // workspace's history, never the same inputs twice).
-    o.seed = opt_.seed + uint64_t(ws_.evaluations(w)) * uint64_t(std::max(1, opt_.trials));
+    // workspace's history, never the same inputs twice). k is reserved under a lock, so
+    // processes sharing the workspace never use the same seeds.
+    o.seed = opt_.seed + ws_.reserve_evaluation(w) * uint64_t(std::max(1, opt_.trials));
     json rep = evaluate(platform(w.platform), o);
     if (rep.value("status", "") == "pass") {
       if (const auto base = baseline_cycles(w)) {

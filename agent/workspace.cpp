@@ -1,6 +1,7 @@
 #include "agent/workspace.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +12,8 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include "isa/input_limits.h"
 
 namespace tlmcraft::agent {
 namespace {
@@ -88,6 +91,9 @@ void append_line(const std::string& path, const std::string& line) {
   ::close(fd);
 }
 
+// Reports may hold a kernel's bytes: never fail on invalid UTF-8.
+std::string dump_json(const json& j) { return j.dump(1, ' ', false, json::error_handler_t::replace); }
+
 }  // namespace
 
 void write_file_atomic(const std::string& path, const std::string& text) {
@@ -147,6 +153,7 @@ std::optional<KernelVersion> Workspace::current(const Workload& w) const {
 
 KernelVersion Workspace::write_version(const Workload& w, const std::string& code, const std::string& extension) {
   if (extension != "asm" && extension != "c") throw std::invalid_argument("kernel extension must be asm or c, got '" + extension + "'");
+  isa::check_kernel_size(code.size(), "the kernel code");
   const std::string dir = slot_dir(w);
   int next = 1;
   if (const auto cur = current(w)) next = cur->number + 1;
@@ -173,23 +180,42 @@ KernelVersion Workspace::write_version(const Workload& w, const std::string& cod
 }
 
 std::string Workspace::read_version(const KernelVersion& v) const {
-  const auto text = read_text(v.path);
-  if (!text) throw std::runtime_error(v.path + ": cannot read kernel version");
-  return *text;
+  return isa::read_kernel_file(v.path);  // bounded: a regular file within the kernel size limit
 }
 
 void Workspace::store_report(const Workload& w, int version, const json& report) {
   const std::string dir = slot_dir(w);
-  write_file_atomic(dir + "/" + version_stem(version) + ".report.json", report.dump(1) + "\n");
+  write_file_atomic(dir + "/" + version_stem(version) + ".report.json", dump_json(report) + "\n");
   // The evaluation log: one line per evaluation, so the order survives a restart.
   json line = {{"version", version}, {"status", report.value("status", "")}};
   if (report.contains("cycles")) line["cycles"] = report["cycles"];
   if (report.contains("seed")) line["seed"] = report["seed"];
-  append_line(dir + "/evaluations.jsonl", line.dump());
+  append_line(dir + "/evaluations.jsonl", line.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
 std::optional<json> Workspace::report(const Workload& w, int version) const {
   return read_json(slot_dir(w) + "/" + version_stem(version) + ".report.json");
+}
+
+uint64_t Workspace::reserve_evaluation(const Workload& w) {
+  const std::string dir = slot_dir(w);
+  const std::string path = dir + "/evaluations.next";
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) throw sys_error("cannot open the evaluation counter", path);
+  if (::flock(fd, LOCK_EX) != 0) {
+    const auto e = sys_error("cannot lock the evaluation counter", path);
+    ::close(fd);
+    throw e;
+  }
+  char buf[32] = {};
+  const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+  uint64_t next = n > 0 ? std::strtoull(buf, nullptr, 10) : 0;
+  next = std::max<uint64_t>(next, uint64_t(evaluations(w)));
+  const std::string text = std::to_string(next + 1) + "\n";
+  const bool written = ::ftruncate(fd, 0) == 0 && ::pwrite(fd, text.data(), text.size(), 0) == ssize_t(text.size());
+  ::close(fd);  // releases the lock
+  if (!written) throw sys_error("cannot update the evaluation counter", path);
+  return next;
 }
 
 int Workspace::evaluations(const Workload& w) const {
@@ -224,7 +250,7 @@ bool Workspace::offer_best(const Workload& w, const KernelVersion& version, cons
   // Kernel and report first, then best.json: a crash in between leaves the previous
   // best.json, which still names an existing version file.
   write_file_atomic(dir + "/best." + version.extension, read_version(version));
-  write_file_atomic(dir + "/best.report.json", report.dump(1) + "\n");
+  write_file_atomic(dir + "/best.report.json", dump_json(report) + "\n");
   json meta = {{"version", version.number}, {"cycles", cycles}, {"path", version.path},
                {"baseline_cycles", report.value("baseline_cycles", json())}, {"speedup", report.value("speedup", json())}};
   write_file_atomic(dir + "/best.json", meta.dump(1) + "\n");

@@ -57,6 +57,10 @@ class Workspace {
   std::optional<std::pair<int, nlohmann::json>> last_report(const Workload& w) const;
   // How many evaluations were stored for this workload (all versions, this run and before).
   int evaluations(const Workload& w) const;
+  // The number of the next evaluation of this workload, taken under a file lock so that
+  // processes sharing the workspace (two MCP servers) never get the same number, and
+  // hence never the same seeds. Starts at evaluations() for older workspaces.
+  uint64_t reserve_evaluation(const Workload& w);
 
   // Makes `version` the best if its report passed with fewer cycles than the current
   // best (ties keep the earlier one). Returns true when it became the best.

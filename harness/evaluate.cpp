@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/report_bounds.h"
+#include "isa/input_limits.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
 
@@ -77,9 +79,18 @@ RunResult run_trial(Platform& platform, const isa::Program& prog, const tasks::I
   return r;
 }
 
+// A kernel file within the input bounds (isa/input_limits.h), or an InputError.
+std::string read_kernel(const std::string& path) {
+  try {
+    return isa::read_kernel_file(path);
+  } catch (const std::runtime_error& e) {
+    throw InputError(e.what());
+  }
+}
+
 }  // namespace
 
-json evaluate(Platform& platform, const EvalOptions& o) {
+static json evaluate_kernel(Platform& platform, const EvalOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   const tasks::Instance inst = instance_of(platform, o);
   if (o.trials < 1) throw InputError("--trials must be at least 1");
@@ -90,12 +101,13 @@ json evaluate(Platform& platform, const EvalOptions& o) {
     path = "baseline:" + o.task + ":" + o.config;
     origin = "baseline";
   } else if (!o.kernel_path.empty()) {
-    std::ifstream in(o.kernel_path, std::ios::binary);
-    if (!in) throw InputError(o.kernel_path + ": cannot open kernel file");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    source = ss.str();
+    source = read_kernel(o.kernel_path);
   } else {
+    try {
+      isa::check_kernel_size(o.kernel_source.size(), "the kernel source");
+    } catch (const std::runtime_error& e) {
+      throw InputError(e.what());
+    }
     source = o.kernel_source;
     path = "kernel.asm";
     origin = "text";
@@ -122,6 +134,7 @@ json evaluate(Platform& platform, const EvalOptions& o) {
   // The toolchain sees a file name whose extension gives the language (Coral baselines are C).
   const bool assembled = platform.assemble(source, o.use_baseline ? tasks::baseline_file_name(inst) : path, prog, diags);
   json dj = json::array();
+  isa::cap_diagnostics(diags, isa::max_diagnostics());
   for (const auto& d : diags) dj.push_back(d.format());
   rep["assemble"] = {{"ok", assembled}, {"diagnostics", dj}, {"instructions", prog.code.size()}};
   if (!assembled) {
@@ -193,6 +206,13 @@ json evaluate(Platform& platform, const EvalOptions& o) {
     }
   }
   rep["host_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return rep;
+}
+
+// Every report, also one built from hostile input, is valid and bounded JSON.
+json evaluate(Platform& platform, const EvalOptions& o) {
+  json rep = evaluate_kernel(platform, o);
+  bound_report(rep);
   return rep;
 }
 

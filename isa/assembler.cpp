@@ -3,6 +3,7 @@
 // operand, so a 10,000-line kernel assembles in a few milliseconds. Errors never stop
 // the pass; every line is checked and every problem reported.
 #include "isa/assembler.h"
+#include "isa/input_limits.h"
 
 #include <algorithm>
 #include <cctype>
@@ -549,8 +550,12 @@ bool assemble(const IsaSpec& spec, const std::string& source, const std::string&
     out.source_lines.emplace_back(line);
     as.line(line, lineno, out);
     pos = nl + 1;
+    // A file of bad lines gives one message per line: past the cap, stop reading.
+    if (diags.size() > max_diagnostics() && as.errors() > 0) break;
   }
-  as.finish(lineno);
+  const bool stopped = pos < src.size();
+  if (!stopped) as.finish(lineno);
+  if (diags.size() > max_diagnostics() || stopped) cap_diagnostics(diags, max_diagnostics(), !stopped);
   if (as.errors() > 0) {
     out.code.clear();
     return false;

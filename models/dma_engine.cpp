@@ -171,6 +171,20 @@ DmaCompletion DmaEngine::submit(const DmaDescriptor& d, uint64_t issue_cycle) {
     return c;
   };
 
+  // Transfers still running at this issue cycle (completions are in order). An owner that
+  // does not stall on accept_cycle can run ahead of the engine; what each pending transfer
+  // booked in the memories stays until the owner catches up, so their number is bounded.
+  while (!pending_done_.empty() && pending_done_.front() <= issue_cycle) pending_done_.pop_front();
+  if (pending_done_.size() >= kMaxPendingTransfers)
+    return fail(who + ": more than " + std::to_string(kMaxPendingTransfers) +
+                " transfers are pending (the kernel issues transfers faster than the engine completes them; wait for "
+                "earlier transfers, e.g. by using their data, before issuing more)");
+  // Completion notifications wait in the event queue until simulated time reaches them:
+  // a kernel issuing transfers faster than they complete must not grow it without bound.
+  if (notify_ && notifications_pending_ >= kMaxPendingNotifications)
+    return fail(who + ": more than " + std::to_string(kMaxPendingNotifications) +
+                " transfers are pending completion (the kernel issues transfers faster than the engine completes them)");
+
   // Reject malformed segments before touching any memory.
   uint64_t src_bytes = 0, dst_bytes = 0;
   for (int side = 0; side < 2; ++side) {
@@ -234,6 +248,7 @@ DmaCompletion DmaEngine::submit(const DmaDescriptor& d, uint64_t issue_cycle) {
 void DmaEngine::finish(const DmaCompletion& c) {
   engine_free_ = std::max(engine_free_, c.done_cycle);
   queued_done_.push_back(c.done_cycle);
+  if (c.ok && pending_done_.size() < kMaxPendingTransfers) pending_done_.push_back(c.done_cycle);
   ++stats_.descriptors;
   if (!c.ok) ++stats_.errors;
   stats_.bytes_in += c.bytes_read;
@@ -242,14 +257,18 @@ void DmaEngine::finish(const DmaCompletion& c) {
   stats_.write_accesses += c.write_accesses;
   stats_.busy_cycles += c.done_cycle - c.start_cycle;
 
-  // Events can only be scheduled while the kernel can still run.
+  // Events can only be scheduled while the kernel can still run; nothing is kept for
+  // owners that time transfers themselves (notifications off).
+  if (!notify_ || notifications_pending_ >= kMaxPendingNotifications) return;
   const sc_core::sc_status st = sc_core::sc_get_status();
   if (st == sc_core::SC_STOPPED || st == sc_core::SC_END_OF_SIMULATION) return;
   events_.notify(clock_.delay_until(c.done_cycle));
+  ++notifications_pending_;
   if (callback_) pending_callbacks_.emplace(c.done_cycle, c);
 }
 
 void DmaEngine::dispatch() {
+  if (notifications_pending_ > 0) --notifications_pending_;  // one trigger per notification
   const uint64_t now = clock_.to_cycles_floor(sc_core::sc_time_stamp());
   while (!pending_callbacks_.empty() && pending_callbacks_.begin()->first <= now) {
     const DmaCompletion c = pending_callbacks_.begin()->second;

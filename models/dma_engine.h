@@ -92,6 +92,16 @@ class DmaEngine : public sc_core::sc_module {
 
   // Notified at every completion time (one notification per descriptor).
   const sc_core::sc_event& completion_event() const { return events_.default_event(); }
+  // Owners that compute transfer timing themselves and never wait for completions (the
+  // PLENA and Coral cores) turn notifications off: then no bookkeeping outlives submit().
+  void set_completion_notifications(bool on) { notify_ = on; }
+  // Notifications scheduled and not yet delivered; submit() fails a descriptor beyond
+  // kMaxPendingNotifications.
+  size_t pending_notifications() const { return notifications_pending_; }
+  static constexpr size_t kMaxPendingNotifications = 1u << 16;
+  // Transfers not complete at a submit's issue cycle; submit() fails a descriptor beyond this.
+  static constexpr size_t kMaxPendingTransfers = 16384;
+  size_t pending_transfers() const { return pending_done_.size(); }
   // Called from an SC_METHOD at each descriptor's completion time (needs a running simulation).
   void set_completion_callback(std::function<void(const DmaCompletion&)> cb) { callback_ = std::move(cb); }
   // Cycle at which the engine finishes everything submitted so far.
@@ -119,6 +129,9 @@ class DmaEngine : public sc_core::sc_module {
   std::function<void(const DmaCompletion&)> callback_;
   std::multimap<uint64_t, DmaCompletion> pending_callbacks_;
   std::deque<uint64_t> queued_done_;  // completion cycles of accepted descriptors, oldest first
+  std::deque<uint64_t> pending_done_;  // completion cycles of transfers not known complete, in order
+  bool notify_ = true;
+  size_t notifications_pending_ = 0;
   uint64_t engine_free_ = 0;
   uint64_t next_id_ = 0;
   tlm::tlm_generic_payload trans_;

@@ -77,7 +77,9 @@ int cmd_mcp(const Args& args) {
       ("workspace", po::value<std::string>()->default_value("mcp-workspace"),
        "directory for kernel versions and reports (created if missing)")
       ("trials", po::value<int>()->default_value(3), "trials per evaluation")
-      ("seed", po::value<uint64_t>()->default_value(1), "first trial's seed");
+      ("seed", po::value<uint64_t>()->default_value(1), "first trial's seed")
+      ("max-message-mb", po::value<unsigned>()->default_value(8), "longest JSON-RPC message accepted (MB)")
+      ("max-reply-mb", po::value<unsigned>()->default_value(4), "longest tool reply sent; longer ones are cut (MB)");
   po::positional_options_description pos;
   po::variables_map vm;
   if (!parse_or_help(args, opts, pos, vm)) return vm.count("help") ? 0 : 2;
@@ -115,7 +117,12 @@ int cmd_mcp(const Args& args) {
       "check_syntax, then run_evaluation; reach a correct kernel, then reduce cycles (profile shows where they go).";
   std::cerr << "tlmcraft mcp: serving " << o.workload.platform << (task.empty() ? "" : " " + task + " " + config)
             << " tools on stdio, workspace " << o.workspace_dir << "\n";
-  agent::McpServer server(*toolbox, info, &std::cerr);
+  agent::McpLimits limits;
+  if (vm["max-message-mb"].as<unsigned>() < 1 || vm["max-reply-mb"].as<unsigned>() < 1)
+    throw InputError("--max-message-mb and --max-reply-mb must be at least 1");
+  limits.max_message_bytes = size_t(vm["max-message-mb"].as<unsigned>()) << 20;
+  limits.max_reply_bytes = size_t(vm["max-reply-mb"].as<unsigned>()) << 20;
+  agent::McpServer server(*toolbox, info, &std::cerr, limits);
   server.serve(std::cin, protocol);
   protocol.flush();
   ::close(protocol_fd);

@@ -1,5 +1,7 @@
 #include "agent/mcp/mcp_server.h"
 
+#include "agent/json_schema.h"
+
 #include <algorithm>
 #include <set>
 
@@ -29,8 +31,27 @@ const std::vector<std::string>& McpServer::supported_versions() {
   return v;
 }
 
-McpServer::McpServer(Toolbox& toolbox, McpServerInfo info, std::ostream* log)
-    : toolbox_(toolbox), info_(std::move(info)), log_(log) {}
+McpServer::McpServer(Toolbox& toolbox, McpServerInfo info, std::ostream* log, McpLimits limits)
+    : toolbox_(toolbox), info_(std::move(info)), log_(log), limits_(limits) {}
+
+// Too long or too deep to parse safely: the error to answer, else nothing.
+std::string McpServer::refuse_size(size_t bytes) const {
+  note("message of " + std::to_string(bytes) + " bytes refused");
+  return text_of(error_response(nullptr, jsonrpc::kInvalidRequest,
+                                "Invalid Request: message of " + std::to_string(bytes) + " bytes exceeds the limit of " +
+                                    std::to_string(limits_.max_message_bytes) + " bytes (tlmcraft mcp --max-message-mb)"));
+}
+
+std::optional<std::string> McpServer::refuse_unbounded(const std::string& raw) const {
+  if (raw.size() > limits_.max_message_bytes) return refuse_size(raw.size());
+  if (json_nesting_depth(raw, limits_.max_depth) > limits_.max_depth) {
+    note("message nested too deeply refused");
+    return text_of(error_response(nullptr, jsonrpc::kInvalidRequest,
+                                  "Invalid Request: JSON nested deeper than the limit of " + std::to_string(limits_.max_depth) +
+                                      " levels"));
+  }
+  return std::nullopt;
+}
 
 void McpServer::note(const std::string& text) const {
   if (log_) *log_ << "tlmcraft mcp: " << text << "\n" << std::flush;
@@ -39,6 +60,7 @@ void McpServer::note(const std::string& text) const {
 std::optional<std::string> McpServer::handle_line(const std::string& raw) {
   const auto first = raw.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) return std::nullopt;  // blank line: nothing to answer
+  if (auto refused = refuse_unbounded(raw)) return refused;
   json id = nullptr;
   try {
     const json msg = json::parse(raw, nullptr, false);
@@ -193,15 +215,52 @@ json McpServer::call_tool(const json& params) {
     result["structuredContent"] = r.data;
   else if (!r.data.is_null() && !r.data.is_object())
     result["structuredContent"] = {{"result", r.data}};
+  return capped_result(std::move(result), r.text.size());
+}
+
+// A reply over the limit keeps the start of its text and drops the structured copy.
+json McpServer::capped_result(json result, size_t text_bytes) const {
+  const size_t bytes = text_of(result).size();
+  if (bytes <= limits_.max_reply_bytes) return result;
+  const std::string note_text = "\n... (reply of " + std::to_string(bytes) + " bytes cut to the limit of " +
+                                std::to_string(limits_.max_reply_bytes) + " bytes; structuredContent dropped)";
+  std::string text = result["content"][0]["text"].get<std::string>();
+  const size_t keep = std::min(text_bytes, limits_.max_reply_bytes / 2);
+  text = text.substr(0, keep) + note_text;
+  result["content"][0]["text"] = text;
+  result["structuredContent"] = {{"truncated", true}, {"reply_bytes", bytes}};
+  note("reply of " + std::to_string(bytes) + " bytes cut");
   return result;
+}
+
+// Reads one line into `line`, keeping at most `max` bytes (the rest is skipped; `cut` is
+// set). False at end of input with nothing read.
+static bool read_bounded_line(std::istream& in, std::string& line, size_t max, size_t& total) {
+  line.clear();
+  total = 0;
+  std::streambuf* sb = in.rdbuf();
+  bool any = false;
+  for (;;) {
+    const int c = sb->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(std::ios::eofbit);
+      return any;
+    }
+    any = true;
+    if (c == '\n') return true;
+    ++total;
+    if (line.size() < max) line += static_cast<char>(c);
+  }
 }
 
 size_t McpServer::serve(std::istream& in, std::ostream& out) {
   size_t handled = 0;
   std::string line;
-  while (std::getline(in, line)) {
+  size_t total = 0;
+  while (read_bounded_line(in, line, limits_.max_message_bytes, total)) {
     ++handled;
-    if (const auto response = handle_line(line)) out << *response << '\n' << std::flush;
+    const auto response = total > limits_.max_message_bytes ? refuse_size(total) : handle_line(line);
+    if (response) out << *response << '\n' << std::flush;
     if (!out) {  // the client closed its end: nobody is listening any more
       note("output closed; stopping");
       break;

@@ -32,19 +32,27 @@ struct McpServerInfo {
   std::string instructions;  // optional text for the client's model (omitted when empty)
 };
 
+// Bounds on what a client may send and what one reply may hold (docs/reliability.md).
+struct McpLimits {
+  size_t max_message_bytes = 8u << 20;  // one JSON-RPC line; longer ones get an error and are skipped
+  size_t max_depth = 64;                // nesting of arrays/objects, checked before parsing
+  size_t max_reply_bytes = 4u << 20;    // a tool result beyond this is cut, with a note
+};
+
 class McpServer {
  public:
   // Protocol revisions this server speaks, oldest first.
   static const std::vector<std::string>& supported_versions();
 
-  McpServer(Toolbox& toolbox, McpServerInfo info = {}, std::ostream* log = nullptr);
+  McpServer(Toolbox& toolbox, McpServerInfo info = {}, std::ostream* log = nullptr, McpLimits limits = {});
 
   // One incoming line: the response line (without the newline) or nothing (notifications,
   // responses from the client, blank lines).
   std::optional<std::string> handle_line(const std::string& line);
 
   // Reads messages until EOF on `in`, writing each response as one line to `out` (flushed).
-  // Returns the number of messages handled.
+  // A line longer than the message limit is answered with an error without being kept
+  // in memory. Returns the number of messages handled.
   size_t serve(std::istream& in, std::ostream& out);
 
   bool initialized() const { return state_ != State::AwaitingInitialize; }
@@ -57,12 +65,16 @@ class McpServer {
   nlohmann::json initialize(const nlohmann::json& params);
   nlohmann::json list_tools() const;
   nlohmann::json call_tool(const nlohmann::json& params);
+  std::optional<std::string> refuse_unbounded(const std::string& raw) const;
+  std::string refuse_size(size_t bytes) const;
+  nlohmann::json capped_result(nlohmann::json result, size_t text_bytes) const;
   void notification(const std::string& method);
   void note(const std::string& text) const;
 
   Toolbox& toolbox_;
   McpServerInfo info_;
   std::ostream* log_;
+  McpLimits limits_;
   State state_ = State::AwaitingInitialize;
   std::string protocol_version_;
 };

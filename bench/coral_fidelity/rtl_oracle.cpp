@@ -59,7 +59,12 @@ OracleRun run_on_rtl(const OracleOptions& o, const std::vector<uint8_t>& elf, co
   for (size_t i = 0; i < dump.size(); ++i)
     argv.insert(argv.end(), {"--dump", hex(dump[i].address) + ":" + std::to_string(dump[i].bytes.size()) + ":" +
                                            dir.file("out" + std::to_string(i) + ".bin")});
-  const coral::ToolRun r = coral::run_tool(argv, dir.path(), 3600.0);
+  coral::ToolLimits limits;  // the oracle is trusted: an hour, and room for long programs
+  limits.timeout_seconds = 3600.0;
+  limits.cpu_seconds = 3600;
+  limits.memory_bytes = 8ull << 30;
+  limits.file_size_bytes = 1ull << 30;
+  const coral::ToolRun r = coral::run_tool(argv, dir.path(), limits);
   const size_t brace = r.output.rfind("\n{");
   const std::string text = brace == std::string::npos ? r.output : r.output.substr(brace + 1);
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);

@@ -1,12 +1,15 @@
 #include "harness/cli/cli_util.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 
 #include "harness/report_text.h"
+#include "isa/input_limits.h"
 #include "platforms/registry.h"
 
 namespace tlmcraft::cli {
@@ -78,6 +81,11 @@ TraceOptions traces_from(const po::variables_map& vm) {
 }
 
 std::string read_text_file(const std::string& path) {
+  // A regular file only: /dev/zero or a FIFO would never end.
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+    throw InputError(path + ": not a regular file (a directory, FIFO or device cannot be read as input)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open file");
   std::ostringstream ss;
@@ -85,9 +93,18 @@ std::string read_text_file(const std::string& path) {
   return ss.str();
 }
 
+std::string read_kernel_text(const std::string& path) {
+  try {
+    return isa::read_kernel_file(path);
+  } catch (const std::runtime_error& e) {
+    throw InputError(e.what());
+  }
+}
+
 bool assemble_file(const Platform& p, const std::string& path, isa::Program& out, std::ostream& err) {
   std::vector<isa::Diagnostic> diags;
-  const bool ok = p.assemble(read_text_file(path), path, out, diags);
+  const bool ok = p.assemble(read_kernel_text(path), path, out, diags);
+  isa::cap_diagnostics(diags, isa::max_diagnostics());
   for (const auto& d : diags) err << d.format() << "\n";
   return ok;
 }
@@ -113,6 +130,14 @@ void load_input_file(Platform& p, const std::string& spec) {
   p.write_memory(memory, addr, std::vector<uint8_t>(bytes.begin(), bytes.end()));
 }
 
+uint64_t max_dump_bytes() {
+  const char* v = std::getenv("TLMCRAFT_MAX_DUMP_BYTES");
+  if (!v || !*v) return 16u << 20;
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(v, &end, 10);
+  return end && *end == '\0' && n > 0 ? n : 16u << 20;
+}
+
 void dump_memory(const Platform& p, const std::string& spec, nlohmann::json& out, std::ostream& text) {
   std::stringstream ss(spec);
   std::string mem, a, l;
@@ -125,6 +150,9 @@ void dump_memory(const Platform& p, const std::string& spec, nlohmann::json& out
   } catch (const std::exception&) {
     throw InputError("--dump '" + spec + "': ADDR and LEN must be numbers");
   }
+  if (len > max_dump_bytes())
+    throw InputError("--dump '" + spec + "': LEN " + std::to_string(len) + " is over the dump limit of " +
+                     std::to_string(max_dump_bytes()) + " bytes (raise it with TLMCRAFT_MAX_DUMP_BYTES)");
   const std::vector<uint8_t> bytes = p.read_memory(mem, addr, len);
   nlohmann::json j = {{"memory", mem}, {"addr", addr}, {"len", len}};
   std::ostringstream hex;

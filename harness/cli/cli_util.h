@@ -27,6 +27,9 @@ RunLimits limits_from(const po::variables_map& vm);
 TraceOptions traces_from(const po::variables_map& vm);
 
 std::string read_text_file(const std::string& path);  // throws InputError
+// A kernel file within the input bounds (a regular file of at most
+// TLMCRAFT_MAX_KERNEL_BYTES, isa/input_limits.h); InputError otherwise.
+std::string read_kernel_text(const std::string& path);
 // Assembles a kernel file, printing every diagnostic to `err`; false on errors.
 bool assemble_file(const Platform& p, const std::string& path, isa::Program& out, std::ostream& err);
 // FILE[@ADDR] into the platform's HBM.

@@ -322,7 +322,7 @@ int cmd_bench(const Args& args) {
               << "'; use --fresh or another --out to compare configs\n";
 
   const harness::Summary summary = harness::summarize(outcome.results, summary_options);
-  if (vm["json"].as<bool>()) std::cout << harness::summary_to_json(summary).dump(2) << "\n";
+  if (vm["json"].as<bool>()) std::cout << harness::summary_to_json(summary).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else std::cout << harness::summary_to_text(summary) << "results: " << out << "   (HTML: tlmcraft report " << out
                  << " -o report.html)\n";
 

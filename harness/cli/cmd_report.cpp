@@ -95,7 +95,7 @@ int cmd_report(const Args& args) {
   if (records.empty()) throw InputError("no results in the given files");
 
   if (vm["json"].as<bool>()) {
-    std::cout << harness::summary_to_json(harness::summarize(records, ro.summary)).dump(2) << "\n";
+    std::cout << harness::summary_to_json(harness::summarize(records, ro.summary)).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return 0;
   }
   ro.generated = timestamp();

@@ -47,7 +47,8 @@ int raw_run(Platform& p, const std::string& kernel, const po::variables_map& vm,
     j["config"] = p.config();
     j["kernel"] = kernel;
     j["dumps"] = dumps;
-    std::cout << j.dump() << "\n";
+    // Kernel paths may hold any bytes: keep the JSON valid.
+    std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << format_run(p, prog, r) << dump_text.str();
   }

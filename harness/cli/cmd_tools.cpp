@@ -160,14 +160,14 @@ int cmd_asm(const Args& args) {
   const std::string path = vm["kernel"].as<std::string>();
   isa::Program prog;
   std::vector<isa::Diagnostic> diags;
-  const bool ok = isa::assemble(spec, read_text_file(path), path, prog, diags);
+  const bool ok = isa::assemble(spec, read_kernel_text(path), path, prog, diags);
   const isa::InstructionCounts counts = count_instructions(spec, prog);
   if (vm["json"].as<bool>()) {
     nlohmann::json j = {{"ok", ok}, {"instructions", counts.total}, {"by_class", counts.by_class},
                         {"by_unit", counts.by_unit}};
     j["diagnostics"] = nlohmann::json::array();
     for (const auto& d : diags) j["diagnostics"].push_back(d.format());
-    std::cout << j.dump() << "\n";
+    std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     for (const auto& d : diags) std::cerr << d.format() << "\n";
   }

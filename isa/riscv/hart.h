@@ -107,6 +107,7 @@ struct StepInfo {
   uint8_t dst_group = 1;       // registers written by the vector destination group
   uint8_t src_group = 1;       // registers read per vector source group
   uint8_t element_scale = 1;   // widest group's element size / sew_bytes (2: widening, narrowing)
+  uint8_t fields = 1;          // vector memory: fields per segment (each a group of its own)
 };
 
 // Hooks the platform provides: counter CSRs come from its timing model.

@@ -7,6 +7,8 @@
 #include "platforms/aie_ml/kernel_file.h"
 #include "platforms/run_traces.h"
 
+#include "isa/input_limits.h"
+
 namespace tlmcraft::aie_ml {
 
 namespace {
@@ -19,6 +21,7 @@ bool assemble_phase(const AieConfig& cfg, const PhaseText& text, const std::stri
   KernelParts parts;
   bool ok = split_kernel(text.source, file, cfg.columns, cfg.rows, parts, diags);
   for (const auto& t : parts.tiles) {
+    if (isa::diagnostics_full(diags)) return false;
     std::vector<isa::Diagnostic> d;
     AieKernel::Core core;
     core.column = t.column;
@@ -64,8 +67,14 @@ bool assemble_kernel(const AieConfig& cfg, const std::string& source, const std:
   std::vector<PhaseText> phases;
   bool ok = split_phases(source, file, phases, diags);
   for (const PhaseText& p : phases) {
+    if (isa::diagnostics_full(diags)) break;
     out.phases.emplace_back();
     if (!assemble_phase(cfg, p, file, default_movement, out.phases.back(), diags)) ok = false;
+  }
+  // A producer that stopped at the cap: keep the first ones and say there were more.
+  if (isa::diagnostics_full(diags)) {
+    isa::cap_diagnostics(diags, isa::max_diagnostics(), false);
+    return false;
   }
   return ok;
 }

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "isa/input_limits.h"
+
 namespace tlmcraft::aie_ml {
 namespace {
 
@@ -83,7 +85,14 @@ bool split_phases(const std::string& source, const std::string& file, std::vecto
         diags.push_back(diag(file, ln, col, code, "phase '" + name + "' is defined twice",
                              "its first '.phase' is on line " + std::to_string(r.line)));
         ok = false;
+        break;
       }
+    if (ranges.size() >= kMaxPhases) {
+      diags.push_back(diag(file, ln, col, code, "more than " + std::to_string(kMaxPhases) + " phases",
+                           "a kernel has at most " + std::to_string(kMaxPhases) + " phases; merge phases"));
+      return false;
+    }
+    if (isa::diagnostics_full(diags)) return false;
     if (!ranges.empty()) ranges.back().last = i;
     ranges.push_back({name, ln, i + 1, lines.size()});
   }
@@ -146,10 +155,13 @@ bool split_kernel(const std::string& source, const std::string& file, uint32_t c
         continue;
       }
       for (const auto& t : out.tiles)
-        if (t.column == c && t.row == r)
+        if (t.column == c && t.row == r) {  // one message per duplicate, naming the first
           diags.push_back(diag(file, ln, static_cast<uint32_t>(col), code,
                                "tile (" + std::to_string(c) + ", " + std::to_string(r) + ") already has a program",
                                "its first '.tile' is on line " + std::to_string(t.directive_line)));
+          break;
+        }
+      if (isa::diagnostics_full(diags)) return false;
       saw_tile = true;
       TileSection t;
       t.column = static_cast<uint32_t>(c);

@@ -27,6 +27,9 @@ struct KernelParts {
 // The file's lines (a trailing '\r' dropped), line N at index N - 1.
 std::vector<std::string> kernel_lines(const std::string& source);
 
+// Phases per kernel file: each phase re-reads the whole file, so their number is bounded.
+constexpr size_t kMaxPhases = 256;
+
 // One phase of a kernel file (`.phase [name]` lines start phases; code before the first
 // `.phase` is a phase of its own). `source` is the whole file with every line outside the
 // phase blanked, so split_kernel's line numbers stay the file's.

@@ -95,8 +95,10 @@ uint64_t CoreTiming::lsu_queue_floor() const {
 // operations add a cycle per instruction and, for stores, per register read from the
 // vector register file.
 CoreTiming::LsuOp CoreTiming::lsu_operation(uint64_t earliest, bool store, bool axi, uint32_t blocks,
-                                            uint32_t registers, bool vector) {
-  uint64_t cycles = vector ? vt_.lsu_op_cycles + (store ? uint64_t(registers) * vt_.store_data_cycles : 0) : 0;
+                                            uint32_t registers, bool vector, uint32_t idle_registers) {
+  uint64_t cycles = vector ? vt_.lsu_op_cycles + (store ? uint64_t(registers) * vt_.store_data_cycles : 0) +
+                                 uint64_t(idle_registers) * vt_.idle_register_cycles
+                           : 0;
   const uint64_t latency = axi ? (store ? cfg_.axi.write_latency : cfg_.axi.read_latency) : 0;
   const uint64_t tail = store ? st_.store_tail + (axi ? st_.axi_write_response : 0) : st_.load_tail;
   if (blocks) cycles += blocks * (1 + latency) + std::min<uint64_t>(registers, blocks) * tail;
@@ -399,8 +401,17 @@ uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t) {
   const rv::DecodedInsn& d = *s.insn;
   const bool store = d.cls == OpClass::VecStore;
   const uint32_t registers = std::max<uint32_t>(store ? s.src_group : s.dst_group, 1);
+  // The registers of each field's group that hold elements below vl are accessed; the
+  // others, up to a power of two (micro_ops), still cost the slot a little.
+  const uint32_t fields = std::max<uint32_t>(s.fields, 1);
+  const uint32_t per_field = uint32_t((uint64_t(std::max<uint32_t>(s.vl, 1)) * std::max<uint32_t>(s.sew_bytes, 1) +
+                                       rv::kVlenBytes - 1) / rv::kVlenBytes);
+  const uint32_t held = std::min(registers, fields * std::min(per_field, std::max(registers / fields, 1u)));
+  uint32_t slots = 1;
+  while (slots < held) slots *= 2;
+  const uint32_t idle = std::min(slots, registers) - held;
   const uint64_t earliest = std::max(t + vt_.lsu_start, vector_sources_ready(s));
-  const LsuOp op = lsu_operation(earliest, store, kind_of(s.mem_addr) == MemKind::Axi, s.mem_blocks, registers, true);
+  const LsuOp op = lsu_operation(earliest, store, kind_of(s.mem_addr) == MemKind::Axi, s.mem_blocks, held, true, idle);
   const uint64_t written = op.done + vt_.load_writeback;
   if (!store && d.dst[0] != rv::kNoReg)
     for (uint32_t k = 0; k < registers && d.dst[0] + k < rv::kVecBase + 32; ++k)
@@ -475,9 +486,10 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   const uint8_t vdst = (d.dst[0] != rv::kNoReg && d.dst[0] >= rv::kVecBase) ? d.dst[0] : rv::kNoReg;
   const uint32_t dgroup = std::max<uint32_t>(s.dst_group, 1), sgroup = std::max<uint32_t>(s.src_group, 1);
   const uint32_t vs2 = (d.raw >> 20) & 31;
-  // vmacc, vnmsac and the widening vwmacc* add into their destination.
   const uint32_t funct6 = d.raw >> 26;
-  const bool multiply_add = cls == OpClass::VecMul && (funct6 == 0x2d || funct6 == 0x2f || funct6 >= 0x3c);
+  // Widening multiply-adds (vwmacc*) take their accumulator at the unit's last stage; a
+  // vmacc/vnmsac chain waits for the full latency (measured: 3 cycles per dependent op).
+  const bool widening_multiply_add = cls == OpClass::VecMul && funct6 >= 0x3c;
   // Slides and gathers hold the permute unit longer for every micro-op after the first
   // (measured: m2 3 cycles, m4 7, m8 16 per instruction).
   const bool slide_or_gather = cls == OpClass::VecPermute && (funct6 == 0x0c || funct6 == 0x0e || funct6 == 0x0f);
@@ -493,13 +505,11 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
       const bool single = mask || (cls == OpClass::VecReduction && uint32_t(vsrc[k] - rv::kVecBase) != vs2);
       const uint32_t off = single ? 0 : (j * sgroup) / uops;
       const uint32_t reg = std::min<uint32_t>(vsrc[k] + off, rv::kVecBase + 31);
-      // Operands consumed late: a multiply-add's accumulator (its destination) enters at
-      // the unit's last stage.
-      const bool accumulator = multiply_add && vsrc[k] == vdst;
       // A reduction folds its source registers first, one per cycle, and its scalar
       // operand vs1 only with the last: the first micro-op may start uops - 1 cycles early.
       const bool reduction_scalar = cls == OpClass::VecReduction && single && !mask;
       const uint64_t need = ready_[reg];
+      const bool accumulator = widening_multiply_add && vsrc[k] == vdst;
       const uint32_t early = accumulator ? lat - 1 : reduction_scalar ? uops - 1 : 0;
       ready = std::max(ready, need > early ? need - early : 0);
     }

@@ -97,7 +97,8 @@ class CoreTiming {
   struct LsuOp {
     uint64_t start, done;
   };
-  LsuOp lsu_operation(uint64_t earliest, bool store, bool axi, uint32_t blocks, uint32_t registers, bool vector);
+  LsuOp lsu_operation(uint64_t earliest, bool store, bool axi, uint32_t blocks, uint32_t registers, bool vector,
+                      uint32_t idle_registers = 0);
   MemKind kind_of(uint32_t addr) const {
     return addr - cfg_.ext_base < cfg_.ext_bytes ? MemKind::Axi : MemKind::Tcm;
   }

@@ -1,5 +1,6 @@
 #include "platforms/coral/toolchain.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <sstream>
 
 #include "platforms/coral/elf_image.h"
+#include "platforms/coral/kernel_sandbox.h"
 #include "platforms/coral/subprocess.h"
 
 namespace tlmcraft::coral {
@@ -31,13 +33,43 @@ const std::vector<std::string> kClangFlags = {"--target=riscv32", "-march=rv32im
                                               "-ffreestanding", "-fno-builtin", "-nostdlib", "-g",
                                               "-fno-color-diagnostics", "-fno-caret-diagnostics"};
 // Bumped when the build recipe or the cached format changes.
-const char* kCacheVersion = "coral-toolchain-1";
+const char* kCacheVersion = "coral-toolchain-2";
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// The installed tool `name` resolves to: "realpath size mtime" (a package upgrade changes
+// it, and with it the cache key; clang's own headers come with the compiler binary).
+std::string tool_identity(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "/usr/bin:/bin");
+  for (std::string d; std::getline(dirs, d, ':');) {
+    const std::string candidate = (d.empty() ? "." : d) + "/" + name;
+    char real[4096];
+    if (!realpath(candidate.c_str(), real)) continue;
+    struct stat st {};
+    if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    return std::string(real) + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtime);
+  }
+  return name + " (not found)";
+}
+
+// clang's own headers (riscv_vector.h, stdint.h, ...): the only directory C kernels may include from.
+std::string clang_header_dir(const ToolLimits& limits) {
+  static std::mutex m;
+  static std::string dir;
+  std::lock_guard<std::mutex> lock(m);
+  if (dir.empty()) {
+    const ToolRun r = run_tool({kClang, "-print-resource-dir"}, "", limits);
+    std::string out = r.output;
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+    if (r.ok() && !out.empty()) dir = out + "/include";
+  }
+  return dir;
 }
 
 std::vector<uint8_t> read_bytes(const std::string& path) {
@@ -170,14 +202,15 @@ void store_disk(const std::string& dir, const std::string& path, const CachedBui
 
 // ---- tool steps ---------------------------------------------------------------------
 
-std::string tool_failure_text(const std::string& tool, const ToolRun& r, double timeout) {
+std::string tool_failure_text(const std::string& tool, const ToolRun& r, const ToolLimits& limits) {
   if (r.not_found) return tool + " could not be started (is it installed? see docs/platforms/coral.md)";
-  if (r.timed_out) return tool + " did not finish within " + std::to_string(static_cast<int>(timeout)) + " s and was stopped";
+  if (r.limit != LimitHit::None) return limit_text(tool, r, limits);
+  if (r.signal) return tool + " was killed by signal " + std::to_string(r.signal);
   return tool + " failed (exit status " + std::to_string(r.exit_code) + ")";
 }
 
 // The crt0 object, assembled once per process.
-bool crt0_object(std::vector<uint8_t>& out, std::string& error, double timeout) {
+bool crt0_object(std::vector<uint8_t>& out, std::string& error, const ToolLimits& timeout) {
   static std::mutex m;
   static std::vector<uint8_t> obj;
   static std::string err;
@@ -206,7 +239,7 @@ bool crt0_object(std::vector<uint8_t>& out, std::string& error, double timeout) 
 
 // Kernel line of each code address from the DWARF line table (objdump --dwarf=decodedline).
 std::vector<std::pair<uint64_t, uint32_t>> line_table(const std::string& elf_path, const std::string& tool_file,
-                                                      const std::string& cwd, double timeout) {
+                                                      const std::string& cwd, const ToolLimits& timeout) {
   std::vector<std::pair<uint64_t, uint32_t>> table;
   const ToolRun r = run_tool({kObjdump, "--dwarf=decodedline", elf_path}, cwd, timeout);
   if (!r.ok()) return table;
@@ -226,6 +259,79 @@ std::vector<std::pair<uint64_t, uint32_t>> line_table(const std::string& elf_pat
   return table;
 }
 
+bool has_error(const std::vector<isa::Diagnostic>& diags) {
+  return std::any_of(diags.begin(), diags.end(), [](const isa::Diagnostic& d) { return d.severity == isa::Severity::Error; });
+}
+
+// A message about a file other than the kernel means the kernel made a tool read it: its
+// text may quote that file, so it never reaches the user.
+bool mentions_foreign_file(const std::vector<isa::Diagnostic>& diags, const std::string& user_file) {
+  return std::any_of(diags.begin(), diags.end(), [&](const isa::Diagnostic& d) { return !d.file.empty() && d.file != user_file; });
+}
+
+// Assembles the kernel; refusals (kernel_sandbox.h) replace everything the tool said.
+ToolRun assemble_step(const std::string& tool_file, const std::string& file_name, const std::vector<std::string>& src_lines,
+                      const TempDir& dir, const ToolchainOptions& o, std::vector<isa::Diagnostic>& diags) {
+  std::vector<std::string> argv = {kAs};
+  argv.insert(argv.end(), kAsFlags.begin(), kAsFlags.end());
+  // The listing with macro expansions shows every statement the assembler processed.
+  argv.insert(argv.end(), {"-alm=kernel.lst", "-o", "kernel.o", runtime_dir() + "/prelude.s", tool_file});
+  const ToolRun r = run_tool(argv, dir.path(), o.limits);
+  diags = parse_gnu_as_messages(r.output, tool_file, file_name, src_lines);
+  auto refused = check_assembly_listing(read_text(dir.file("kernel.lst")), file_name);
+  if (refused.empty() && mentions_foreign_file(diags, file_name))
+    refused.push_back(make_diag(isa::Severity::Error, file_name, 0, 0, "",
+                                "the kernel made the assembler read another file; kernels may not read files", ""));
+  if (!refused.empty()) {
+    diags = std::move(refused);
+    ToolRun failed = r;
+    failed.exit_code = 1;
+    return failed;
+  }
+  return r;
+}
+
+// Preprocesses, checks and compiles a C kernel. Returns the compiler's run (failed when refused).
+ToolRun compile_step(const std::string& tool_file, const std::string& file_name, const std::vector<std::string>& src_lines,
+                     const TempDir& dir, const ToolchainOptions& o, std::vector<isa::Diagnostic>& diags) {
+  ToolRun refused_run;
+  refused_run.exit_code = 1;
+  diags = check_c_source(src_lines, file_name);
+  if (!diags.empty()) return refused_run;
+  const std::string headers = clang_header_dir(o.limits);
+  // Only clang's own headers are visible: no system include directories at all.
+  std::vector<std::string> argv = {kClang};
+  argv.insert(argv.end(), kClangFlags.begin(), kClangFlags.end());
+  argv.insert(argv.end(), {"-nostdinc", "-isystem", headers, "-E", tool_file, "-o", "kernel.i"});
+  ToolRun r = run_tool(argv, dir.path(), o.limits);
+  diags = parse_clang_messages(r.output, tool_file, file_name);
+  if (mentions_foreign_file(diags, file_name)) {
+    diags = {make_diag(isa::Severity::Error, file_name, 0, 0, "", "the kernel made the compiler read another file; kernels may not read files", "")};
+    return refused_run;
+  }
+  if (!r.ok()) return r;
+  const std::string preprocessed = read_text(dir.file("kernel.i"));
+  diags = check_preprocessed_c(preprocessed, tool_file, {headers, runtime_dir()}, file_name);
+  if (!diags.empty()) return refused_run;
+  if (may_contain_inline_asm(preprocessed)) {
+    // The IR holds each asm statement's text after string literals are joined, unparsed.
+    std::vector<std::string> ir_argv = {kClang, "--target=riscv32", "-march=rv32imf_zve32x", "-mabi=ilp32", "-ffreestanding",
+                                        "-O0", "-S", "-emit-llvm", "-x", "cpp-output", "kernel.i", "-o", "kernel.ll"};
+    const ToolRun ir = run_tool(ir_argv, dir.path(), o.limits);
+    diags = check_inline_asm_ir(read_text(dir.file("kernel.ll")), src_lines, file_name);
+    if (!diags.empty()) return refused_run;
+    if (!ir.ok()) {  // the compile below reports why
+      diags.clear();
+    }
+  }
+  argv = {kClang};
+  argv.insert(argv.end(), kClangFlags.begin(), kClangFlags.end());
+  argv.insert(argv.end(), {"-x", "cpp-output", "-c", "kernel.i", "-o", "kernel.o"});
+  r = run_tool(argv, dir.path(), o.limits);
+  diags = parse_clang_messages(r.output, tool_file, file_name);
+  return r;
+}
+
 CachedBuild run_build(const std::string& source, const std::string& file_name, KernelLanguage lang,
                       const ToolchainOptions& o) {
   CachedBuild b;
@@ -235,6 +341,11 @@ CachedBuild run_build(const std::string& source, const std::string& file_name, K
     b.diags.push_back(make_diag(isa::Severity::Error, file_name, 0, 0, "", msg, hint));
     return b;
   };
+  // Refused before any tool runs, when the source text already shows it.
+  if (lang == KernelLanguage::Assembly) {
+    b.diags = check_assembly_source(src_lines, file_name);
+    if (!b.diags.empty()) return b;
+  }
   std::unique_ptr<TempDir> dir;
   try {
     dir = std::make_unique<TempDir>();
@@ -243,53 +354,43 @@ CachedBuild run_build(const std::string& source, const std::string& file_name, K
   }
   std::vector<uint8_t> crt0;
   std::string crt0_error;
-  if (!crt0_object(crt0, crt0_error, o.timeout_seconds)) return fail(crt0_error);
+  if (!crt0_object(crt0, crt0_error, o.limits)) return fail(crt0_error);
   write_file(dir->file("crt0.o"), crt0.data(), crt0.size());
   const std::string text =
       lang == KernelLanguage::C && !o.c_prelude.empty() ? o.c_prelude + "\n#line 1\n" + source : source;
   write_file(dir->file(tool_file), text.data(), text.size());
 
   // Compile or assemble.
-  ToolRun r;
-  if (lang == KernelLanguage::C) {
-    std::vector<std::string> argv = {kClang};
-    argv.insert(argv.end(), kClangFlags.begin(), kClangFlags.end());
-    argv.insert(argv.end(), {"-c", tool_file, "-o", "kernel.o"});
-    r = run_tool(argv, dir->path(), o.timeout_seconds);
-    b.diags = parse_clang_messages(r.output, tool_file, file_name);
-  } else {
-    std::vector<std::string> argv = {kAs};
-    argv.insert(argv.end(), kAsFlags.begin(), kAsFlags.end());
-    argv.insert(argv.end(), {"-o", "kernel.o", runtime_dir() + "/prelude.s", tool_file});
-    r = run_tool(argv, dir->path(), o.timeout_seconds);
-    b.diags = parse_gnu_as_messages(r.output, tool_file, file_name, src_lines);
-  }
+  ToolRun r = lang == KernelLanguage::C ? compile_step(tool_file, file_name, src_lines, *dir, o, b.diags)
+                                        : assemble_step(tool_file, file_name, src_lines, *dir, o, b.diags);
   const char* compiler = lang == KernelLanguage::C ? kClang : kAs;
   if (!r.ok()) {
-    const bool has_error = std::any_of(b.diags.begin(), b.diags.end(), [](const isa::Diagnostic& d) { return d.severity == isa::Severity::Error; });
-    if (!has_error) fail(tool_failure_text(compiler, r, o.timeout_seconds) + (trim(r.output).empty() ? "" : ": " + trim(r.output)));
+    if (r.limit != LimitHit::None || !has_error(b.diags))
+      fail(tool_failure_text(compiler, r, o.limits) + (r.limit != LimitHit::None || trim(r.output).empty() ? "" : ": " + trim(r.output)),
+           r.limit != LimitHit::None ? "see docs/reliability.md, \"Limits on untrusted input\"" : "");
     return b;
   }
 
   // Link.
   const std::string script = runtime_dir() + "/coral.ld";
   if (lang == KernelLanguage::C)
-    r = run_tool({kLld, "-T", script, "-o", "kernel.elf", "crt0.o", "kernel.o"}, dir->path(), o.timeout_seconds);
+    r = run_tool({kLld, "-T", script, "-o", "kernel.elf", "crt0.o", "kernel.o"}, dir->path(), o.limits);
   else
     r = run_tool({kGnuLd, "-m", "elf32lriscv", "-T", script, "-o", "kernel.elf", "crt0.o", "kernel.o"}, dir->path(),
-                 o.timeout_seconds);
+                 o.limits);
   if (!r.ok()) {
-    auto link = parse_linker_messages(r.output, tool_file, file_name, lang);
+    auto link = r.limit == LimitHit::None ? parse_linker_messages(r.output, tool_file, file_name, lang)
+                                          : std::vector<isa::Diagnostic>{};
     if (link.empty())
       link.push_back(make_diag(isa::Severity::Error, file_name, 0, 0, "",
-                               tool_failure_text(lang == KernelLanguage::C ? kLld : kGnuLd, r, o.timeout_seconds) +
-                                   (trim(r.output).empty() ? "" : ": " + trim(r.output)),
+                               tool_failure_text(lang == KernelLanguage::C ? kLld : kGnuLd, r, o.limits) +
+                                   (r.limit != LimitHit::None || trim(r.output).empty() ? "" : ": " + trim(r.output)),
                                ""));
     b.diags.insert(b.diags.end(), link.begin(), link.end());
     return b;
   }
   b.elf = read_bytes(dir->file("kernel.elf"));
-  b.lines = line_table("kernel.elf", tool_file, dir->path(), o.timeout_seconds);
+  b.lines = line_table("kernel.elf", tool_file, dir->path(), o.limits);
   b.ok = true;
   return b;
 }
@@ -426,11 +527,18 @@ std::vector<isa::Diagnostic> parse_linker_messages(const std::string& output, co
 bool build_kernel(const std::string& source, const std::string& file_name, isa::Program& out,
                   std::vector<isa::Diagnostic>& diags, const ToolchainOptions& o) {
   const KernelLanguage lang = language_of(file_name);
-  // Key: recipe version, language, the runtime (crt0, prelude, linker script), the name
-  // diagnostics carry, the source.
+  // Key: everything that goes into the image: recipe version, language, the tools (their
+  // installed files; clang's headers come with clang), the runtime (crt0, prelude, linker
+  // script), flags, the C prelude, the name diagnostics carry, the source. Kernels can
+  // include nothing else (kernel_sandbox.h).
   static const std::string runtime_text =
       read_text(runtime_dir() + "/crt0.s") + read_text(runtime_dir() + "/prelude.s") + read_text(runtime_dir() + "/coral.ld");
-  std::string key_text = std::string(kCacheVersion) + (lang == KernelLanguage::C ? "|c|" : "|s|");
+  static const std::string tools_text = [] {
+    std::string t;
+    for (const char* tool : {kAs, kGnuLd, kObjdump, kClang, kLld}) t += tool_identity(tool) + "|";
+    return t;
+  }();
+  std::string key_text = std::string(kCacheVersion) + tools_text + (lang == KernelLanguage::C ? "|c|" : "|s|");
   for (const auto& f : (lang == KernelLanguage::C ? kClangFlags : kAsFlags)) key_text += f + " ";
   if (lang == KernelLanguage::C) key_text += "|prelude|" + o.c_prelude;
   const uint64_t key = fnv1a(source, fnv1a(file_name + "\x1f", fnv1a(runtime_text, fnv1a(key_text))));

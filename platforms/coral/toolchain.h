@@ -1,13 +1,16 @@
 // The Coral kernel toolchain: RISC-V assembly through GNU binutils, C through clang-16 and
 // ld.lld-16, both linked with the platform's crt0 and linker script (platforms/coral/
 // runtime/). Tool messages become isa::Diagnostic on the kernel's own lines; results are
-// cached by a hash of (language, file name, source, flags), in memory and on disk.
+// cached by a hash of everything that goes into the image (recipe, tool identities, flags,
+// runtime files, C prelude, file name, source), in memory and on disk. Kernels stay in
+// their sandbox (kernel_sandbox.h) and every tool runs under ToolLimits.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "isa/program.h"
+#include "platforms/coral/subprocess.h"
 
 namespace tlmcraft::coral {
 
@@ -20,7 +23,7 @@ KernelLanguage language_of(const std::string& file_name);
 std::string runtime_dir();
 
 struct ToolchainOptions {
-  double timeout_seconds = 30.0;  // per tool invocation
+  ToolLimits limits = ToolLimits::from_environment();  // per tool invocation
   bool memory_cache = true;
   bool disk_cache = true;         // $XDG_CACHE_HOME/tlmcraft/coral (off if TLMCRAFT_CORAL_DISK_CACHE=0)
   // C only: text compiled before the kernel (the task layout's #defines), followed by

@@ -107,6 +107,11 @@ PlenaTop::PlenaTop(sc_core::sc_module_name name, const PlenaConfig& cfg)
       state_(params(cfg)) {
   prefetch_dma.socket.bind(router.target_socket);
   store_dma.socket.bind(router.target_socket);
+  // The core times transfers arithmetically (HbmTimer) and never waits for a completion:
+  // no per-transfer notification may pile up in the event queue (a prefetch loop grew it
+  // without bound).
+  prefetch_dma.set_completion_notifications(false);
+  store_dma.set_completion_notifications(false);
   router.initiator(0).bind(hbm.socket);
   router.initiator(1).bind(msram.socket);
   router.initiator(2).bind(vram.socket);
@@ -126,7 +131,7 @@ RunResult PlenaTop::run(const LoadedProgram& prog, const RunLimits& limits, trac
   rec_ = recorder;
   result_ = RunResult{};
   start_.notify(sc_core::SC_ZERO_TIME);
-  sc_core::sc_start();  // returns when the controller and every DMA completion are done
+  sc_core::sc_start();  // returns when the controller is done (the DMA engines schedule no events)
   prog_ = nullptr;
   return result_;
 }
@@ -265,8 +270,12 @@ void PlenaTop::execute_program() {
         break;
       }
     }
-    // Bank bookings before the in-order issue point can no longer matter.
-    if ((executed & 0xFFF) == 0 && !tm.serial()) vram.prune(base + issue);
+    // Bank bookings before the in-order issue point can no longer matter (in both modes:
+    // DMA transfers book VRAM and MSRAM banks too, and a prefetch loop grew them unbounded).
+    if ((executed & 0xFFF) == 0) {
+      vram.prune(base + issue);
+      msram.prune(base + issue);
+    }
     if (issue - synced >= cfg_.quantum_cycles) {
       synced = issue;
       sc_core::wait(clock.delay_until(base + issue));

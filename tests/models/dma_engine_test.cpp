@@ -387,5 +387,59 @@ TEST_F(DeterminismTest, CompletionEventFiresForEveryDescriptor) {
   EXPECT_EQ(seen, (std::vector<uint64_t>{82, 99}));
 }
 
+TEST_F(DeterminismTest, CompletionNotificationsAreFreedAndCanBeTurnedOff) {
+  System s(dma_config());
+  elaborate();
+  DmaDescriptor a;
+  a.src = {DmaSegment::linear(0, 64)};
+  a.dst = {DmaSegment::linear(kSpad, 64)};
+  for (int i = 0; i < 3; ++i) s.dma.submit(a, 0);
+  EXPECT_EQ(s.dma.pending_notifications(), 3u);
+  sc_core::sc_start(500, sc_core::SC_NS);
+  EXPECT_EQ(s.dma.pending_notifications(), 0u);  // delivered: nothing kept
+  // Undelivered notifications are bounded: the descriptor beyond the limit fails. (Each
+  // is issued when the previous one completes, so transfers never pile up.)
+  uint64_t at = 1000;
+  for (size_t i = 0; i < DmaEngine::kMaxPendingNotifications; ++i) {
+    const DmaCompletion c = s.dma.submit(a, at);
+    ASSERT_TRUE(c.ok) << c.error;
+    at = c.done_cycle;
+  }
+  EXPECT_LE(s.dma.pending_transfers(), 1u);
+  const DmaCompletion over = s.dma.submit(a, at);
+  EXPECT_FALSE(over.ok);
+  EXPECT_NE(over.error.find("more than 65536 transfers are pending completion"), std::string::npos) << over.error;
+  s.dma.set_completion_notifications(false);  // an owner that never waits (PLENA): nothing is kept
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  const size_t before = s.dma.pending_notifications();
+  for (int i = 0; i < 1000; ++i) {
+    const DmaCompletion c = s.dma.submit(a, at);
+    EXPECT_TRUE(c.ok) << c.error;
+    at = c.done_cycle;
+  }
+  EXPECT_EQ(s.dma.pending_notifications(), before);
+}
+
+TEST_F(DeterminismTest, TransfersIssuedFasterThanTheyCompleteAreBounded) {
+  System s(dma_config());
+  elaborate();
+  s.dma.set_completion_notifications(false);
+  DmaDescriptor a;
+  a.src = {DmaSegment::linear(0, 64)};
+  a.dst = {DmaSegment::linear(kSpad, 64)};
+  // All issued at cycle 0 by an owner that ignores accept_cycle: they queue up in the engine.
+  for (size_t i = 0; i < DmaEngine::kMaxPendingTransfers; ++i) ASSERT_TRUE(s.dma.submit(a, 0).ok);
+  EXPECT_EQ(s.dma.pending_transfers(), DmaEngine::kMaxPendingTransfers);
+  const DmaCompletion over = s.dma.submit(a, 0);
+  EXPECT_FALSE(over.ok);
+  EXPECT_NE(over.error.find("more than 16384 transfers are pending (the kernel issues transfers faster than the engine "
+                            "completes them"),
+            std::string::npos)
+      << over.error;
+  // Once the owner's time passes their completions, transfers are accepted again.
+  EXPECT_TRUE(s.dma.submit(a, s.dma.free_cycle()).ok);
+  EXPECT_EQ(s.dma.pending_transfers(), 1u);
+}
+
 }  // namespace
 }  // namespace tlmcraft::models

@@ -181,20 +181,48 @@ TEST(CoralToolchain, MessageParsersKeepForeignFilesApart) {
   EXPECT_NE(l[0].message.find("overflowed by 12 bytes"), std::string::npos);
 }
 
+ToolLimits timeout_of(double seconds) {
+  ToolLimits l;
+  l.timeout_seconds = seconds;
+  return l;
+}
+
 TEST(CoralToolchain, HungToolIsKilledAtTheTimeout) {
   TempDir dir;
-  const ToolRun r = run_tool({"sleep", "30"}, dir.path(), 0.2);
+  const ToolRun r = run_tool({"sleep", "30"}, dir.path(), timeout_of(0.2));
   EXPECT_TRUE(r.timed_out);
+  EXPECT_EQ(r.limit, LimitHit::Timeout);
   EXPECT_FALSE(r.ok());
+  EXPECT_EQ(limit_text("sleep", r, timeout_of(0.2)),
+            "sleep did not finish within its wall-clock limit of 0 s and was stopped (raise it with "
+            "TLMCRAFT_TOOL_TIMEOUT_SECONDS)");
+}
+
+TEST(CoralToolchain, CpuBoundToolIsStoppedByItsCpuLimit) {
+  TempDir dir;
+  ToolLimits l;
+  l.cpu_seconds = 1;
+  const ToolRun r = run_tool({"sh", "-c", "while :; do :; done"}, dir.path(), l);
+  EXPECT_EQ(r.limit, LimitHit::CpuTime);
+  EXPECT_NE(limit_text("sh", r, l).find("exceeded its CPU time limit of 1 s"), std::string::npos);
+}
+
+TEST(CoralToolchain, ToolWritingTooMuchIsStoppedByItsFileSizeLimit) {
+  TempDir dir;
+  ToolLimits l;
+  l.file_size_bytes = 1 << 20;
+  const ToolRun r = run_tool({"sh", "-c", "head -c 5000000 /dev/zero > big"}, dir.path(), l);
+  EXPECT_EQ(r.limit, LimitHit::FileSize);
+  EXPECT_NE(limit_text("sh", r, l).find("output file size limit of 1 MB"), std::string::npos);
 }
 
 TEST(CoralToolchain, ToolOutputAndMissingTools) {
   TempDir dir;
-  const ToolRun echo = run_tool({"sh", "-c", "echo out; echo err >&2; exit 3"}, dir.path(), 10);
+  const ToolRun echo = run_tool({"sh", "-c", "echo out; echo err >&2; exit 3"}, dir.path(), timeout_of(10));
   EXPECT_EQ(echo.exit_code, 3);
   EXPECT_NE(echo.output.find("out"), std::string::npos);
   EXPECT_NE(echo.output.find("err"), std::string::npos);
-  const ToolRun missing = run_tool({"tlmcraft-no-such-tool"}, dir.path(), 10);
+  const ToolRun missing = run_tool({"tlmcraft-no-such-tool"}, dir.path(), timeout_of(10));
   EXPECT_TRUE(missing.not_found);
   EXPECT_FALSE(missing.ok());
 }

@@ -1,0 +1,223 @@
+// Coral kernels stay in their sandbox and the toolchain stays bounded: no kernel reads a
+// host file (.incbin/.include, #include of absolute or parent paths, macro tricks, inline
+// asm), expansion bombs hit a resource limit with a message naming it, and temporary
+// directories never outlive their process (signals, start-up sweep).
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "platforms/coral/kernel_sandbox.h"
+#include "platforms/coral/subprocess.h"
+#include "platforms/coral/toolchain.h"
+#include "tests/platforms/coral_test_util.h"
+
+namespace tlmcraft::coral {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Built {
+  bool ok = false;
+  isa::Program prog;
+  std::vector<isa::Diagnostic> diags;
+  std::string all_text() const {
+    std::string t;
+    for (const auto& d : diags) t += d.format() + "\n";
+    return t;
+  }
+};
+
+Built build(const std::string& src, const std::string& name, ToolchainOptions o = {}) {
+  o.memory_cache = false;
+  o.disk_cache = false;
+  Built b;
+  b.ok = build_kernel(src, name, b.prog, b.diags, o);
+  return b;
+}
+
+const std::string kHead = "  .text\n  .globl main\nmain:\n";
+
+// A private TMPDIR so tests can count the toolchain's temporary directories.
+class PrivateTmp {
+ public:
+  PrivateTmp() : dir_(fs::temp_directory_path() / ("coral_sandbox_" + std::to_string(getpid()))) {
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    const char* old = std::getenv("TMPDIR");
+    saved_ = old ? old : "";
+    had_ = old != nullptr;
+    setenv("TMPDIR", dir_.c_str(), 1);
+  }
+  ~PrivateTmp() {
+    if (had_) setenv("TMPDIR", saved_.c_str(), 1);
+    else unsetenv("TMPDIR");
+    fs::remove_all(dir_);
+  }
+  size_t coral_dirs() const {
+    size_t n = 0;
+    for (const auto& e : fs::directory_iterator(dir_)) n += e.path().filename().string().rfind("tlmcraft-coral-", 0) == 0;
+    return n;
+  }
+  const fs::path& path() const { return dir_; }
+
+ private:
+  fs::path dir_;
+  std::string saved_;
+  bool had_ = false;
+};
+
+void expect_refused(const Built& b, uint32_t line, const std::string& cause) {
+  EXPECT_FALSE(b.ok);
+  ASSERT_FALSE(b.diags.empty());
+  EXPECT_EQ(b.diags[0].severity, isa::Severity::Error);
+  EXPECT_EQ(b.diags[0].line, line) << b.all_text();
+  EXPECT_NE(b.diags[0].format().find(cause), std::string::npos) << b.all_text();
+  // Nothing of the host file may come back.
+  EXPECT_EQ(b.all_text().find("root:"), std::string::npos) << b.all_text();
+  EXPECT_EQ(b.all_text().find("NAME="), std::string::npos) << b.all_text();
+}
+
+TEST(CoralSandbox, IncbinOfAHostFileIsRefused) {
+  const Built b = build(kHead + "  ret\n  .incbin \"/etc/os-release\"\n", "k.s");
+  expect_refused(b, 5, ".incbin reads a file: kernels may not read files");
+  EXPECT_EQ(b.diags[0].file, "k.s");
+}
+
+TEST(CoralSandbox, IncludeAndParentPathsAndNolistAreRefused) {
+  expect_refused(build(kHead + "  .include \"/etc/passwd\"\n", "k.s"), 4, ".include reads a file");
+  expect_refused(build(kHead + "  ret\n  .file 1 \"../../etc/passwd\"\n", "k.s"), 5, "names an absolute or parent");
+  expect_refused(build(kHead + "  .nolist\n  ret\n", "k.s"), 4, ".nolist is not allowed");
+  expect_refused(build("lbl: .INCBIN \"/etc/passwd\"\n", "k.s"), 1, "reads a file");
+}
+
+TEST(CoralSandbox, DirectivesBuiltByMacrosAreRefused) {
+  // .inc\()bin becomes .incbin when the macro expands; .irp substitutes \d.
+  expect_refused(build(".macro m\n  .inc\\()bin \"/etc/passwd\"\n.endm\n" + kHead + "  m\n  ret\n", "k.s"), 2,
+                 "built from macro arguments");
+  expect_refused(build(kHead + ".irp d,incbin\n  .\\d \"/etc/passwd\"\n.endr\n  ret\n", "k.s"), 5,
+                 "built from macro arguments");
+}
+
+TEST(CoralSandbox, ListingCheckSeesMacroExpansions) {
+  // The assembler's listing marks expanded lines with '>': they are checked like source.
+  const std::string listing = "GAS LISTING k.s \t\t\tpage 1\n\n\n   6              \t  m\n   6 0000 766D0A   \t> .incbin \"/etc/hostname\"\n";
+  const auto d = check_assembly_listing(listing, "k.s");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].line, 6u);
+  EXPECT_EQ(d[0].token, ".incbin");
+  EXPECT_TRUE(check_assembly_listing("  12 0006 13000000 \t> nop\n", "k.s").empty());
+}
+
+TEST(CoralSandbox, CIncludeOfAHostFileIsRefused) {
+  expect_refused(build("#include \"/etc/passwd\"\nint main(void) { return 0; }\n", "k.c"), 1,
+                 "#include names an absolute or parent ('..') path ('/etc/passwd')");
+  expect_refused(build("#include <../../../../etc/passwd>\nint main(void) { return 0; }\n", "k.c"), 1, "parent");
+  expect_refused(build("#if __has_include(\"/etc/passwd\")\n#endif\nint main(void) { return 0; }\n", "k.c"), 1,
+                 "__has_include is not allowed");
+  expect_refused(build("#include_next <stdint.h>\nint main(void) { return 0; }\n", "k.c"), 1, "#include_next is not allowed");
+}
+
+TEST(CoralSandbox, CIncludeThroughAMacroIsRefusedAfterPreprocessing) {
+  const Built b = build("#define P \"/etc/passwd\"\n#include P\nint main(void) { return 0; }\n", "k.c");
+  expect_refused(b, 2, "the kernel includes '/etc/passwd', which is outside the kernel and the allowed headers");
+}
+
+TEST(CoralSandbox, InlineAsmIncbinIsRefusedEvenWhenSplitAcrossStringLiterals) {
+  const Built b = build("int main(void) {\n  __asm__ volatile(\".inc\" \"bin \\\"/etc/passwd\\\"\");\n  return 0;\n}\n", "k.c");
+  expect_refused(b, 2, ".incbin reads a file");
+  expect_refused(build("int main(void) {\n  asm(\".macro m\\n.endm\");\n  return 0;\n}\n", "k.c"), 2,
+                 ".macro is not allowed in inline asm");
+}
+
+TEST(CoralSandbox, CompilerHeadersAndPlainInlineAsmStillBuild) {
+  const Built b = build("#include <stdint.h>\n#include <riscv_vector.h>\nint main(void) {\n  uint32_t x = 3;\n"
+                        "  asm volatile(\"addi %0, %0, 1\" : \"+r\"(x));\n  return (int)x;\n}\n", "k.c");
+  EXPECT_TRUE(b.ok) << b.all_text();
+}
+
+TEST(CoralSandbox, ReptBombTripsTheCpuLimitAndLeavesNoTemporaryDirectory) {
+  PrivateTmp tmp;
+  ToolchainOptions o;
+  o.limits.cpu_seconds = 1;
+  const auto t0 = std::chrono::steady_clock::now();
+  const Built b = build(kHead + "  .rept 100000000\n  nop\n  .endr\n  ret\n", "bomb.s", o);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 8.0);
+  ASSERT_FALSE(b.ok);
+  const std::string text = b.all_text();
+  EXPECT_TRUE(text.find("CPU time limit of 1 s") != std::string::npos ||
+              text.find("output file size limit") != std::string::npos ||
+              text.find("memory limit") != std::string::npos)
+      << text;
+  EXPECT_NE(text.find("TLMCRAFT_TOOL_"), std::string::npos) << text;
+  EXPECT_EQ(tmp.coral_dirs(), 0u);
+}
+
+TEST(CoralSandbox, SkipBombTripsTheOutputOrMemoryLimit) {
+  PrivateTmp tmp;
+  ToolchainOptions o;
+  o.limits.memory_bytes = 512ull << 20;
+  o.limits.file_size_bytes = 16ull << 20;
+  const auto t0 = std::chrono::steady_clock::now();
+  const Built b = build(kHead + "  ret\n  .data\n  .skip 4000000000\n", "skip.s", o);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 8.0);
+  ASSERT_FALSE(b.ok);
+  const std::string text = b.all_text();
+  EXPECT_TRUE(text.find("memory limit of 512 MB") != std::string::npos ||
+              text.find("output file size limit of 16 MB") != std::string::npos ||
+              text.find("DTCM") != std::string::npos)
+      << text;
+  EXPECT_EQ(tmp.coral_dirs(), 0u);
+}
+
+TEST(CoralSandbox, TemporaryDirectoriesOfDeadProcessesAreSweptAway) {
+  PrivateTmp tmp;
+  // A process id that cannot be alive: a child that has already exited.
+  const pid_t dead = fork();
+  if (dead == 0) _exit(0);
+  waitpid(dead, nullptr, 0);
+  const fs::path stale = tmp.path() / ("tlmcraft-coral-" + std::to_string(dead) + "-abcdef");
+  const fs::path live = tmp.path() / ("tlmcraft-coral-" + std::to_string(getpid()) + "-abcdef");
+  fs::create_directories(stale);
+  fs::create_directories(live);
+  { std::ofstream(stale / "kernel.o") << "x"; }
+  EXPECT_EQ(remove_stale_temp_dirs(tmp.path().string()), 1);
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(live));
+}
+
+TEST(CoralSandbox, TemporaryDirectoryIsRemovedWhenTheProcessIsTerminated) {
+  PrivateTmp tmp;
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    TempDir d;
+    { std::ofstream(d.file("kernel.s")) << "nop\n"; }
+    const std::string p = d.path() + "\n";
+    if (write(fds[1], p.data(), p.size()) < 0) _exit(3);
+    raise(SIGTERM);
+    _exit(2);  // not reached: SIGTERM ends the process after the cleanup
+  }
+  close(fds[1]);
+  char buf[600] = {};
+  const ssize_t n = read(fds[0], buf, sizeof buf - 1);
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_GT(n, 0);
+  std::string path(buf, size_t(n));
+  path.pop_back();
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+  EXPECT_FALSE(fs::exists(path)) << path;
+  EXPECT_EQ(tmp.coral_dirs(), 0u);
+}
+
+}  // namespace
+}  // namespace tlmcraft::coral

@@ -23,9 +23,10 @@ demo: build
 	@bash scripts/demo.sh $(BUILD)
 
 # Test-only dependencies: Chromium (HTML report browser test), qemu-user (the RISC-V
-# differential tests), Node.js and npm (the MCP client test).
+# differential tests), slurm-wlm and munge (the single-node Slurm of the Slurm executor
+# tests), Node.js and npm (the MCP client test).
 test: deps
-	@bash scripts/install-deps.sh chromium qemu-user
+	@bash scripts/install-deps.sh chromium qemu-user slurm-wlm munge
 	@command -v npm >/dev/null || bash scripts/install-deps.sh nodejs npm
 	@$(MAKE) --no-print-directory build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

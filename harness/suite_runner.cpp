@@ -551,6 +551,8 @@ SuiteOutcome run_suite(const std::vector<SuiteJob>& jobs, const SuiteOptions& op
     }
   }
 
+  if (options.header) write_line(fd, dump_line(*options.header) + "\n", options.out_path);
+
   // Jobs to run, in the order given, each once.
   std::set<std::string> asked;
   std::vector<SuiteJob> pending;
@@ -667,6 +669,12 @@ SuiteOutcome run_suite(const std::vector<SuiteJob>& jobs, const SuiteOptions& op
         if (w.err_fd >= 0) read_available(w, w.err_fd, false);
         close_fd(w.out_fd);
         close_fd(w.err_fd);
+        // Killed by a signal while this run is being stopped: the signal that stops the run
+        // reached the worker too (Slurm signals every process of a job), so no result.
+        if (g_interrupted && WIFSIGNALED(w.wait_status) && !w.timed_out) {
+          it = running.erase(it);
+          continue;
+        }
         try {
           finish(w);
         } catch (const std::exception& e) {

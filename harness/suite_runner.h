@@ -63,6 +63,9 @@ struct SuiteOptions {
   size_t stderr_tail_lines = 5;      // stderr lines quoted in crash/timeout reasons
   bool handle_interrupts = true;     // SIGINT/SIGTERM: kill workers, stop, return interrupted
   double lock_wait_seconds = 2;      // wait this long for another run's lock on out_path
+  // Appended (fsynced) once the lock is held, before any result: a line that says who wrote
+  // what follows (a Slurm shard's version stamp). It has no "job" object, so it is no result.
+  std::optional<nlohmann::json> header;
 };
 
 struct SuiteOutcome {

@@ -15,6 +15,7 @@
 #include "agent/workspace.h"
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/executor_options.h"
 #include "harness/suite_runner.h"
 #include "harness/summary.h"
 #include "platforms/registry.h"
@@ -46,10 +47,12 @@ examples:
   tlmcraft agent-bench --platform plena --tasks silu,relu,softmax --configs C1,C2 --out out/agent-bench
   tlmcraft agent-bench --platform plena --level 1 --jobs 2 --out out/search-l1
   tlmcraft agent-bench --platform plena --tasks gemm --samples 5 --provider openai --model gpt-5.2 --out out/gpt
+  tlmcraft agent-bench --platform plena --level 1 --out out/l1 --executor slurm --time 2:00:00 --shard-size 5
   tlmcraft report out/agent-bench/results.jsonl -o out/agent-bench/report.html
 
 exit codes: 0 every supported workload was solved (by at least one sample); 1 some was
-not; 2 usage or input error; 130 interrupted (rerun to resume)
+not; 2 usage or input error; 130 interrupted, or Slurm shards still running or given up
+(rerun to resume)
 
 options)";
 
@@ -108,12 +111,14 @@ int cmd_agent_bench(const Args& args) {
       ("pass-k", po::value<std::string>(), "comma list of k for pass@k (default: 1 and --samples)")
       ("json", po::bool_switch(), "print {summary, agent} as JSON instead of the tables")
       ("quiet,q", po::bool_switch(), "no progress output");
+  opts.add(executor_options());
   po::variables_map vm;
   if (!parse_or_help(args, opts, po::positional_options_description{}, vm)) return vm.count("help") ? 0 : 2;
   const auto list = [&](const char* name) {
     return vm.count(name) ? split_lists(vm[name].as<std::vector<std::string>>()) : std::vector<std::string>{};
   };
   if (!vm.count("out")) throw InputError("--out DIR is required (see tlmcraft agent-bench --help)");
+  const std::unique_ptr<harness::Executor> executor = make_executor(vm);
   const std::string out = vm["out"].as<std::string>();
   const int samples = vm["samples"].as<int>();
   if (samples < 1) throw InputError("--samples must be at least 1");
@@ -164,7 +169,8 @@ int cmd_agent_bench(const Args& args) {
 
   if (vm["fresh"].as<bool>()) {
     std::error_code ec;
-    for (const char* sub : {"results.jsonl", "transcripts", "workspaces", "summary.json"}) fs::remove_all(fs::path(out) / sub, ec);
+    for (const char* sub : {"results.jsonl", "results.jsonl.slurm", "transcripts", "workspaces", "summary.json"})
+      fs::remove_all(fs::path(out) / sub, ec);
   }
   fs::create_directories(fs::path(out) / "transcripts");
 
@@ -237,12 +243,12 @@ int cmd_agent_bench(const Args& args) {
   const bool quiet = vm["quiet"].as<bool>();
   so.progress = quiet ? harness::ProgressMode::Quiet : harness::ProgressMode::Auto;
   if (!quiet)
-    std::cerr << "agent-bench: " << jobs.size() << " runs, " << (so.jobs ? so.jobs : harness::usable_cpus())
-              << " workers, results in " << so.out_path << "\n";
+    std::cerr << "agent-bench: " << jobs.size() << " runs, " << executor->describe(so) << ", results in " << so.out_path
+              << "\n";
 
   harness::SuiteOutcome outcome;
   try {
-    outcome = harness::run_suite(jobs, so);
+    outcome = executor->run(jobs, so);
   } catch (const std::runtime_error& e) {
     throw InputError(e.what());
   }

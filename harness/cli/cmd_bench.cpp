@@ -13,6 +13,7 @@
 
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/executor_options.h"
 #include "harness/suite_runner.h"
 #include "harness/summary.h"
 #include "platforms/registry.h"
@@ -49,11 +50,13 @@ examples:
   tlmcraft bench --platform plena --level 1 --kernels my_kernels --out out/mine.jsonl
   tlmcraft bench --platform plena --set timing.mode=serial --out out/serial.jsonl --fresh
   tlmcraft bench --platform plena --json > summary.json
+  tlmcraft bench --executor slurm --partition batch --time 30 --cpus-per-task 4   # on a cluster
   tlmcraft report out/bench-plena.jsonl -o report.html   # then the HTML report
 
 exit codes: 0 every job ran and every supported job passed; 1 some job failed (wrong
 output, assembly error, limit, crash, timeout) or kernels were missing; 2 usage or input
-error; 130 interrupted (results so far are kept; rerun to resume)
+error; 130 interrupted, or Slurm shards still running or given up (results so far are
+kept; rerun to resume)
 
 options)";
 
@@ -145,10 +148,12 @@ int cmd_bench(const Args& args) {
       ("pass-k", po::value<std::string>()->default_value("1,5,10"), "comma list of k for pass@k in the summary")
       ("json", po::bool_switch(), "print the summary as JSON (stdout) instead of the table")
       ("quiet,q", po::bool_switch(), "no progress output");
+  opts.add(executor_options());
   po::variables_map vm;
   if (!parse_or_help(args, opts, po::positional_options_description{}, vm)) return vm.count("help") ? 0 : 2;
   if (vm["fresh"].as<bool>() && vm["resume"].as<bool>()) throw InputError("--fresh and --resume exclude each other");
   if (vm["baseline"].as<bool>() && vm.count("kernels")) throw InputError("--baseline and --kernels exclude each other");
+  const std::unique_ptr<harness::Executor> executor = make_executor(vm);
   const auto list = [&](const char* name) {
     return vm.count(name) ? split_lists(vm[name].as<std::vector<std::string>>()) : std::vector<std::string>{};
   };
@@ -300,12 +305,12 @@ int cmd_bench(const Args& args) {
   so.command = harness::tlmcraft_run_command(self_exe());
   so.progress = quiet ? harness::ProgressMode::Quiet : harness::ProgressMode::Auto;
   if (!quiet)
-    std::cerr << "bench: " << jobs.size() << " jobs on " << joined(platforms) << ", "
-              << (so.jobs ? so.jobs : harness::usable_cpus()) << " workers, results in " << out << "\n";
+    std::cerr << "bench: " << jobs.size() << " jobs on " << joined(platforms) << ", " << executor->describe(so)
+              << ", results in " << out << "\n";
 
   harness::SuiteOutcome outcome;
   try {
-    outcome = harness::run_suite(jobs, so);
+    outcome = executor->run(jobs, so);
   } catch (const std::runtime_error& e) {
     throw InputError(e.what());
   }

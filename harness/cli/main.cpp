@@ -5,6 +5,7 @@
 #include <map>
 
 #include "harness/cli/commands.h"
+#include "harness/version.h"
 
 namespace {
 
@@ -36,7 +37,7 @@ bool tlmcraft::cli::register_command(const char* name, CommandFn fn, const char*
 namespace {
 
 void usage(std::ostream& os) {
-  os << "usage: tlmcraft <command> [options]   (tlmcraft <command> --help for details)\n\ncommands:\n";
+  os << "usage: tlmcraft <command> [options]   (tlmcraft <command> --help for details; tlmcraft --version)\n\ncommands:\n";
   for (const auto& [name, c] : commands()) os << "  " << name << std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') << c.summary << "\n";
   os << "\nexit codes: 0 ok, 1 kernel or task failure, 2 usage or input error\n";
 }
@@ -48,6 +49,10 @@ int main(int argc, char** argv) {
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     usage(argc < 2 ? std::cerr : std::cout);
     return argc < 2 ? 2 : 0;
+  }
+  if (std::string(argv[1]) == "--version") {
+    std::cout << "tlmcraft " << tlmcraft::harness::tlmcraft_version() << "\n";
+    return 0;
   }
   const auto it = commands().find(argv[1]);
   if (it == commands().end()) {

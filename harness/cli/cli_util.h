@@ -27,6 +27,8 @@ RunLimits limits_from(const po::variables_map& vm);
 TraceOptions traces_from(const po::variables_map& vm);
 
 std::string read_text_file(const std::string& path);  // throws InputError
+// Writes next to `path` and renames, so a reader never sees half a file; throws InputError.
+void write_text_file_atomically(const std::string& path, const std::string& text);
 // Assembles a kernel file, printing every diagnostic to `err`; false on errors.
 bool assemble_file(const Platform& p, const std::string& path, isa::Program& out, std::ostream& err);
 // FILE[@ADDR] into the platform's HBM.

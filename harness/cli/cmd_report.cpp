@@ -101,20 +101,7 @@ int cmd_report(const Args& args) {
   ro.generated = timestamp();
   const std::string out = vm["output"].as<std::string>();
   const std::string html = harness::render_html_report(records, ro);
-  // Write next to the target and rename: a reader never sees half a report.
-  const std::string tmp = out + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw InputError("cannot write '" + tmp + "'");
-    f << html;
-    if (!f.flush()) throw InputError("cannot write '" + tmp + "'");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, out, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw InputError("cannot write '" + out + "': " + ec.message());
-  }
+  write_text_file_atomically(out, html);
   std::cerr << "wrote " << out << " (" << records.size() << " results, " << html.size() << " bytes)\n";
   return 0;
 }

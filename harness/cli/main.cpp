@@ -5,6 +5,7 @@
 #include <map>
 
 #include "harness/cli/commands.h"
+#include "harness/provenance.h"
 
 namespace {
 
@@ -23,6 +24,8 @@ std::map<std::string, Command>& commands() {
       {"baseline", {cmd_baseline, "emit the baseline kernel of a task configuration"}},
       {"bench", {cmd_bench, "suite run over platforms x tasks x configs"}},
       {"report", {cmd_report, "HTML report from suite results"}},
+      {"sweep", {cmd_sweep, "suite runs over hardware/ISA variants into one results store"}},
+      {"compare", {cmd_compare, "A/B comparison of two result sets or two sweep variants"}},
   };
   return table;
 }
@@ -38,6 +41,7 @@ namespace {
 void usage(std::ostream& os) {
   os << "usage: tlmcraft <command> [options]   (tlmcraft <command> --help for details)\n\ncommands:\n";
   for (const auto& [name, c] : commands()) os << "  " << name << std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') << c.summary << "\n";
+  os << "\n  --version   print the tlmcraft version and git commit\n";
   os << "\nexit codes: 0 ok, 1 kernel or task failure, 2 usage or input error\n";
 }
 
@@ -48,6 +52,10 @@ int main(int argc, char** argv) {
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     usage(argc < 2 ? std::cerr : std::cout);
     return argc < 2 ? 2 : 0;
+  }
+  if (std::string(argv[1]) == "--version") {
+    std::cout << tlmcraft::harness::version_text() << "\n";
+    return 0;
   }
   const auto it = commands().find(argv[1]);
   if (it == commands().end()) {

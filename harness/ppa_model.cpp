@@ -1,5 +1,6 @@
 #include "harness/ppa_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -133,6 +134,25 @@ std::string component_of(const json& entry, const std::string& at) {
   return entry["component"].get<std::string>();
 }
 
+// Sums a counter path over the report; InputError when nothing matches.
+double counter_value(const json& report, const std::string& counter, const std::string& at) {
+  int matches = 0;
+  const double v = sum_path(report, split(counter, '/'), 0, matches);
+  if (matches == 0) throw InputError("platform config " + at + ": counter '" + counter + "' is not in the run's report");
+  return v;
+}
+
+// An expression (as `per`) or a list of expressions, summed.
+double peak_value(const json& roof, const char* field, const json& config) {
+  const std::string at = std::string("ppa.roofline.") + field;
+  if (!roof.contains(field)) throw InputError("platform config " + at + " is missing");
+  const json& v = roof[field];
+  double total = 0;
+  for (const auto& item : v.is_array() ? v : json::array({v})) total += per_value(json{{"per", item}}, at, config);
+  if (!(total > 0)) throw InputError("platform config " + at + " must be positive");
+  return total;
+}
+
 }  // namespace
 
 bool has_ppa_model(const json& config) { return config.is_object() && config.contains("ppa") && config["ppa"].is_object(); }
@@ -165,9 +185,7 @@ json ppa_estimates(const json& report, const json& config) {
     if (!list[i].contains("counter") || !list[i]["counter"].is_string())
       throw InputError("platform config " + at + ": 'counter' must be a report counter path");
     const std::string counter = list[i]["counter"].get<std::string>();
-    int matches = 0;
-    const double count = sum_path(report, split(counter, '/'), 0, matches);
-    if (matches == 0) throw InputError("platform config " + at + ": counter '" + counter + "' is not in the run's report");
+    const double count = counter_value(report, counter, at);
     const double per = per_value(list[i], at, config), pj_each = entry_value(list[i], "pj", at) * s;
     const double pj = count * per * pj_each;
     by[c] = by.value(c, 0.0) + pj;
@@ -181,12 +199,53 @@ json ppa_estimates(const json& report, const json& config) {
   return {{"energy", energy}, {"area", area_estimate(config)}};
 }
 
+json roofline_estimate(const json& report, const json& config) {
+  const json& ppa = config["ppa"];
+  if (!ppa.contains("roofline")) return nullptr;
+  const json& roof = ppa["roofline"];
+  if (!roof.is_object()) throw InputError("platform config ppa.roofline must be a map");
+  double ops = 0, bytes = 0;
+  const json& op_terms = ppa_list(roof, "ops");
+  for (size_t i = 0; i < op_terms.size(); ++i) {
+    const std::string at = "ppa.roofline.ops[" + std::to_string(i) + "]";
+    if (!op_terms[i].is_object() || !op_terms[i].contains("counter") || !op_terms[i]["counter"].is_string())
+      throw InputError("platform config " + at + ": each entry needs a 'counter'");
+    ops += counter_value(report, op_terms[i]["counter"].get<std::string>(), at) * per_value(op_terms[i], at, config);
+  }
+  const json& byte_terms = ppa_list(roof, "offchip_bytes");
+  for (size_t i = 0; i < byte_terms.size(); ++i) {
+    const std::string at = "ppa.roofline.offchip_bytes[" + std::to_string(i) + "]";
+    if (!byte_terms[i].is_string()) throw InputError("platform config " + at + " must be a counter path");
+    bytes += counter_value(report, byte_terms[i].get<std::string>(), at);
+  }
+  const double peak_ops = peak_value(roof, "peak_ops_per_cycle", config);
+  const double peak_bw = peak_value(roof, "peak_offchip_bytes_per_cycle", config);
+  const double cycles = report.value("cycles", 0.0);
+  const json intensity = bytes > 0 ? json(ops / bytes) : json(nullptr);
+  // Attainable: the lower of the compute roof and the bandwidth slope at this intensity.
+  const double attainable = bytes > 0 ? std::min(peak_ops, ops / bytes * peak_bw) : peak_ops;
+  const double achieved = cycles > 0 ? ops / cycles : 0;
+  return {{"ops", ops},
+          {"offchip_bytes", bytes},
+          {"operational_intensity", intensity},
+          {"ops_per_cycle", achieved},
+          {"offchip_bytes_per_cycle", cycles > 0 ? bytes / cycles : 0.0},
+          {"peak_ops_per_cycle", peak_ops},
+          {"peak_offchip_bytes_per_cycle", peak_bw},
+          {"attainable_ops_per_cycle", attainable},
+          {"fraction_of_peak", achieved / peak_ops},
+          {"fraction_of_attainable", attainable > 0 ? achieved / attainable : 0.0},
+          {"bound", attainable < peak_ops ? "memory" : "compute"}};
+}
+
 void add_ppa_estimates(json& report, const json& config) {
   if (!has_ppa_model(config)) return;
   if (!report.contains("units") || !report["units"].is_array() || !report.contains("cycles")) return;
   const json e = ppa_estimates(report, config);
   report["energy"] = e["energy"];
   report["area"] = e["area"];
+  const json roof = roofline_estimate(report, config);
+  if (!roof.is_null()) report["roofline"] = roof;
 }
 
 }  // namespace tlmcraft::harness

@@ -10,6 +10,12 @@
 //     area:                    # mm2 = product(per) x mm2 x area_scale
 //       - {component: vram, per: memory.vram.elements*2/1024, mm2: 0.0047}
 //
+//     roofline:                # operations and off-chip bytes of a run against the peaks
+//       ops: [{counter: units/matrix/busy_cycles, per: arch.blen*arch.blen*2}]
+//       offchip_bytes: [memory/dma_prefetch/bytes_in, memory/dma_store/bytes_out]
+//       peak_ops_per_cycle: [arch.blen*arch.blen*2, arch.vlen]     # summed
+//       peak_offchip_bytes_per_cycle: timing.dma.prefetch.bytes_per_cycle
+//
 // A counter is a '/'-separated path into the report: "cycles", "units/<unit>/<field>"
 // (units by name), "memory/<memory>/<field>..."; a segment with '*' sums every match
 // (e.g. "units/tile*.vec/busy_cycles"). `per` is a product of numbers and config keys
@@ -29,10 +35,16 @@ bool has_ppa_model(const nlohmann::json& platform_config);
 // naming the ppa entry when a counter or config key does not resolve or a value is bad.
 nlohmann::json ppa_estimates(const nlohmann::json& report, const nlohmann::json& platform_config);
 
+// The roofline figures of a run: {ops, offchip_bytes, operational_intensity,
+// ops_per_cycle, offchip_bytes_per_cycle, peak_ops_per_cycle, peak_offchip_bytes_per_cycle,
+// attainable_ops_per_cycle, fraction_of_peak, fraction_of_attainable, bound}; null
+// without a ppa.roofline section. Throws InputError like ppa_estimates.
+nlohmann::json roofline_estimate(const nlohmann::json& report, const nlohmann::json& platform_config);
+
 // The area alone (needs no run): {"total_mm2", "by_component"}.
 nlohmann::json area_estimate(const nlohmann::json& platform_config);
 
-// Adds "energy" and "area" to a report whose run produced counters (status pass, fail or
+// Adds "energy", "area" and "roofline" to a report whose run produced counters (status pass, fail or
 // limit); leaves other reports unchanged. No-op without a `ppa` section.
 void add_ppa_estimates(nlohmann::json& report, const nlohmann::json& platform_config);
 

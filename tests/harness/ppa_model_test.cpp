@@ -89,6 +89,35 @@ TEST(PpaModel, BadEntriesNameTheEntryAndTheCause) {
   }
 }
 
+TEST(PpaModel, RooflineFromCountersAndPeaks) {
+  json c = config();
+  c["ppa"]["roofline"] = json::parse(R"({
+    "ops": [{"counter": "units/matrix/busy_cycles", "per": "arch.blen*arch.blen*2"}],
+    "offchip_bytes": ["memory/dma/*/bytes"],
+    "peak_ops_per_cycle": ["arch.blen*arch.blen*2", "arch.vlen"],
+    "peak_offchip_bytes_per_cycle": 4
+  })");
+  const json r = roofline_estimate(report(), c);
+  // ops 100 x 32 = 3200 over 1000 cycles = 3.2/cycle; bytes 100 -> intensity 32 ops/byte;
+  // peak 32 + 64 = 96; attainable min(96, 32 x 4 = 128) = 96: compute bound.
+  EXPECT_DOUBLE_EQ(r["ops"].get<double>(), 3200.0);
+  EXPECT_DOUBLE_EQ(r["operational_intensity"].get<double>(), 32.0);
+  EXPECT_DOUBLE_EQ(r["peak_ops_per_cycle"].get<double>(), 96.0);
+  EXPECT_DOUBLE_EQ(r["attainable_ops_per_cycle"].get<double>(), 96.0);
+  EXPECT_DOUBLE_EQ(r["fraction_of_peak"].get<double>(), 3.2 / 96.0);
+  EXPECT_EQ(r["bound"], "compute");
+  c["ppa"]["roofline"]["peak_offchip_bytes_per_cycle"] = 1;  // 32 x 1 = 32 < 96: memory bound
+  EXPECT_EQ(roofline_estimate(report(), c)["bound"], "memory");
+  EXPECT_DOUBLE_EQ(roofline_estimate(report(), c)["fraction_of_attainable"].get<double>(), 0.1);
+  c["ppa"]["roofline"].erase("peak_ops_per_cycle");
+  try {
+    roofline_estimate(report(), c);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "platform config ppa.roofline.peak_ops_per_cycle is missing");
+  }
+}
+
 TEST(PpaModel, AddedOnlyToReportsWithCountersAndAModel) {
   json r = {{"status", "assemble_error"}};
   add_ppa_estimates(r, config());

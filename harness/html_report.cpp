@@ -81,7 +81,8 @@ std::vector<JobView> platform_jobs(const std::vector<json>& records, const Platf
     v.status = str_field(r, "status");
     v.reason = str_field(r, "reason");
     v.record = &r;
-    by_key[v.task + '\x1f' + v.config + '\x1f' + v.kernel] = v;
+    // Results of other hardware/ISA variants are separate jobs (job.variant).
+    by_key[v.task + '\x1f' + v.config + '\x1f' + v.kernel + '\x1f' + str_field(job, "variant")] = v;
   }
   std::vector<JobView> jobs;
   for (auto& [k, v] : by_key) jobs.push_back(v);

@@ -34,10 +34,25 @@ std::string job_of(const json& r, const char* f) {
   return str_of(r, f);
 }
 
+// Set per section: whether rows must name their variant (results of several variants).
+thread_local bool g_name_variants = false;
+
+std::string variant_of(const json& r) {
+  return r.contains("job") && r["job"].is_object() ? str_of(r["job"], "variant") : "";
+}
+
+void decide_variant_names(const RecordRefs& records) {
+  std::set<std::string> ids;
+  for (const json* r : records) ids.insert(variant_of(*r));
+  g_name_variants = ids.size() > 1;
+}
+
 std::string row_label(const json& r) {
   std::string s = job_of(r, "task") + " " + job_of(r, "config");
   const std::string kernel = job_of(r, "kernel");
   if (!kernel.empty() && kernel != "baseline") s += " (" + kernel.substr(kernel.find_last_of('/') + 1) + ")";
+  if (g_name_variants)
+    s += " [" + (r.contains("provenance") ? variant_label(r["provenance"]) : std::string("unrecorded variant")) + "]";
   return s;
 }
 
@@ -101,6 +116,7 @@ void cycles_table(std::ostream& os, const PlatformSummary& ps) {
 }
 
 void run_figures_table(std::ostream& os, const std::string& platform, const RecordRefs& records) {
+  decide_variant_names(records);
   const std::string pid = id_token(platform);
   os << "<h3>Run figures</h3>\n";
   RecordRefs ran;
@@ -150,6 +166,7 @@ void run_figures_table(std::ostream& os, const std::string& platform, const Reco
 }
 
 void roofline_chart(std::ostream& os, const std::string& platform, const RecordRefs& records) {
+  decide_variant_names(records);
   const std::string pid = id_token(platform);
   std::vector<const json*> pts;
   for (const json* r : records)
@@ -201,11 +218,12 @@ void roofline_chart(std::ostream& os, const std::string& platform, const RecordR
 }
 
 std::string unit_group(const std::string& name) {
-  static const std::regex numbers("\\([0-9, ]+\\)|[0-9]+");
+  static const std::regex numbers("\\([0-9, ]+\\)|[0-9]+(?=\\.|$)");  // indices end a name part
   return std::regex_replace(name, numbers, "*");
 }
 
 void unit_group_utilisation(std::ostream& os, const std::string& platform, const RecordRefs& records) {
+  decide_variant_names(records);
   const std::string pid = id_token(platform);
   std::vector<std::string> groups;
   struct Row {
@@ -248,6 +266,7 @@ void unit_group_utilisation(std::ostream& os, const std::string& platform, const
 }
 
 void tile_heatmaps(std::ostream& os, const std::string& platform, const RecordRefs& records) {
+  decide_variant_names(records);
   static const std::regex tile_core("tile\\(([0-9]+),([0-9]+)\\)\\.core");
   std::ostringstream maps;
   int count = 0;
@@ -282,6 +301,7 @@ void tile_heatmaps(std::ostream& os, const std::string& platform, const RecordRe
 }
 
 void agent_table(std::ostream& os, const std::string& platform, const RecordRefs& records) {
+  decide_variant_names(records);
   RecordRefs agent;
   for (const json* r : records)
     if (r->contains("agent") && (*r)["agent"].is_object()) agent.push_back(r);

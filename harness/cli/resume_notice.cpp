@@ -58,7 +58,7 @@ void print_resume_notice(std::ostream& os, const std::string& command, const std
                          const std::vector<harness::SuiteJob>& jobs) {
   const ResumeCounts c = count_resume(out_path, jobs);
   if (c.reused)
-    os << command << ": resuming: " << c.reused << " of " << jobs.size() << " result(s) of this variant are already in "
+    os << command << ": resuming: " << c.reused << " of " << jobs.size() << " result(s) (same job, same variant) are already in "
        << out_path << " and are reused (--fresh to rerun them)\n";
   if (c.other_commits)
     os << command << ": warning: " << c.other_commits << " reused result(s) were built by another tlmcraft commit\n";

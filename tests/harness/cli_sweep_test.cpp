@@ -64,7 +64,7 @@ TEST(CliSweep, VariantsStayApartAcrossSweepsAndBench) {
 
   // The same sweep again: everything resumed, nothing added.
   ASSERT_EQ(run(sweep + "--grid " + kBw + "=64,32", dir.file("o2"), dir.file("e2")), 0);
-  EXPECT_NE(test::read_text(dir.file("e2")).find("sweep: resuming: 2 of 2 result(s) of this variant"), std::string::npos)
+  EXPECT_NE(test::read_text(dir.file("e2")).find("sweep: resuming: 2 of 2 result(s) (same job, same variant)"), std::string::npos)
       << test::read_text(dir.file("e2"));
   EXPECT_EQ(read_jsonl(store).records.size(), 2u);
 

@@ -106,6 +106,7 @@ struct StepInfo {
   uint8_t sew_bytes = 0;       // element width of the operation
   uint8_t dst_group = 1;       // registers written by the vector destination group
   uint8_t src_group = 1;       // registers read per vector source group
+  uint8_t element_scale = 1;   // widest group's element size / sew_bytes (2: widening, narrowing)
 };
 
 // Hooks the platform provides: counter CSRs come from its timing model.

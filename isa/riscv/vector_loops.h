@@ -132,6 +132,7 @@ template <class Op, Src S, bool WideA> void exec_widening(Hart& h, const Decoded
     }
   });
   finish(h, h.vstart, h.vl, t.sew_bytes, group_regs(wl), group_regs(t.lmul_log2));
+  h.info.element_scale = 2;
 }
 
 // Widening multiply-add: 2*SEW vd[i] = Op(vd[i], ext(vs2[i]), ext(op1)).
@@ -159,6 +160,7 @@ template <class Op, Src S> void exec_widening_ternary(Hart& h, const DecodedInsn
     }
   });
   finish(h, h.vstart, h.vl, t.sew_bytes, group_regs(wl), group_regs(t.lmul_log2));
+  h.info.element_scale = 2;
 }
 
 // Narrowing: SEW vd[i] = Op(2*SEW vs2[i], shift amount from vs1[i]/rs1/uimm).
@@ -182,6 +184,7 @@ template <class Op, Src S> void exec_narrowing(Hart& h, const DecodedInsn& d) {
     }
   });
   finish(h, h.vstart, h.vl, t.sew_bytes, group_regs(t.lmul_log2), group_regs(wl));
+  h.info.element_scale = 2;
 }
 
 }  // namespace tlmcraft::isa::riscv::vec

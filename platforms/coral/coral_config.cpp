@@ -141,6 +141,7 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     st.load_tail = lsu.num<uint32_t>("load_tail", 0, 64);
     st.store_tail = lsu.num<uint32_t>("store_tail", 0, 64);
     st.axi_write_response = lsu.num<uint32_t>("axi_write_response", 0, 64);
+    st.lsu_operand_read = lsu.num<uint32_t>("operand_read", 0, 64);
     lsu.finish();
     Section fpu = s.sub("fpu");
     st.fpu_queue = fpu.num<uint32_t>("queue", 1, 64);
@@ -175,6 +176,7 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     vt.to_scalar = lat.num<uint32_t>("to_scalar", 0, 256);
     vt.writeback = lat.num<uint32_t>("writeback", 0, 256);
     vt.reduction_interval = lat.num<uint32_t>("reduction_interval", 1, 256);
+    vt.slide_interval = lat.num<uint32_t>("slide_interval", 1, 256);
     vt.div_interval = lat.num<uint32_t>("div_interval", 1, 256);
     vt.div_bits_per_cycle = lat.num<uint32_t>("div_bits_per_cycle", 1, 64);
     vt.div_overlap = lat.num<uint32_t>("div_overlap", 0, 64);

@@ -29,6 +29,7 @@ struct ScalarTiming {
   uint32_t load_tail = 3;          // per register: last block's data -> register written
   uint32_t store_tail = 1;         // per register: after the last block is written
   uint32_t axi_write_response = 1; // per external store register: the B handshake
+  uint32_t lsu_operand_read = 1;   // address/store data read without forwarding: extra cycles
   uint32_t fpu_queue = 2;
   uint32_t fp_add = 2, fp_mul = 2, fp_fma = 2, fp_div = 16, fp_sqrt = 19, fp_cvt = 2, fp_cmp = 2;
 };
@@ -40,6 +41,7 @@ struct VectorTiming {  // defaults = configs/default.yaml (rvv_backend_define.sv
   uint32_t to_scalar = 3;           // a vector result moved to an x register
   uint32_t writeback = 2;           // a retired result reaches the retirement buffer
   uint32_t reduction_interval = 1;  // cycles a reduction micro-op holds the permute unit
+  uint32_t slide_interval = 2;      // ... a slide/gather micro-op after the first
   uint32_t div_bits_per_cycle = 3;  // dividend bits the divider iterates per cycle
   uint32_t div_interval = 2;        // divide micro-ops start at least this far apart ...
   uint32_t div_overlap = 1;         // ... and this long before the previous result

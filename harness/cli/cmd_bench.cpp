@@ -36,7 +36,10 @@ process (`tlmcraft run --platform P --task T --config C (--baseline | KERNEL) --
 --jobs at a time. A worker that crashes, prints garbage or exceeds --timeout only fails
 its own job (status "crash" or "timeout" with the reason). Each result is appended to
 the --out JSONL file as soon as it finishes and fsynced; run the same command again after
-an interruption (Ctrl-C, a kill, a reboot) and only the missing jobs run. Cells a
+an interruption (Ctrl-C, a kill, a reboot) and only the missing jobs run. The variant
+(--platform-config content, --set overrides, ISA files) is part of each job's identity:
+results of another variant in the same file are kept but never reused, and bench says
+what it resumes. To run several variants at once use `tlmcraft sweep`. Cells a
 platform does not support are recorded as "unsupported" without running anything.
 Prints the summary table (per task: configs passed / run; per level; geometric-mean
 speedup; fast_0, fast_1; pass@k with several kernel samples) when done.

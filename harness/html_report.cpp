@@ -1,5 +1,7 @@
 #include "harness/html_report.h"
 
+#include "harness/html_sections.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -32,7 +34,8 @@ svg text{font:12px system-ui,sans-serif;fill:#1d2228}
 .unity{stroke:#1d2228;stroke-width:1.5}.grid{stroke:#e3e6e9}
 .util-bg{fill:#eef0f2}.util-bar{fill:#3568a8}
 .legend .swatch{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:-1px}
-.muted{color:#6a737d}
+.muted{color:#6a737d}.warning{background:#fff4e5;border-left:4px solid #e0822a;padding:6px 10px}.axis{stroke:#8a939c}
+figure.tile-map{display:inline-block;margin:4px 8px}figure.tile-map figcaption{font-size:11px}
 )css";
 
 std::string fmt(double v, int digits) {
@@ -78,7 +81,8 @@ std::vector<JobView> platform_jobs(const std::vector<json>& records, const Platf
     v.status = str_field(r, "status");
     v.reason = str_field(r, "reason");
     v.record = &r;
-    by_key[v.task + '\x1f' + v.config + '\x1f' + v.kernel] = v;
+    // Results of other hardware/ISA variants are separate jobs (job.variant).
+    by_key[v.task + '\x1f' + v.config + '\x1f' + v.kernel + '\x1f' + str_field(job, "variant")] = v;
   }
   std::vector<JobView> jobs;
   for (auto& [k, v] : by_key) jobs.push_back(v);
@@ -175,6 +179,12 @@ void speedup_chart(std::ostream& os, const PlatformSummary& ps) {
   for (const auto& row : ps.tasks)
     if (row.geomean_speedup) values.push_back(*row.geomean_speedup);
   os << "<h3>Speedup over the baseline per task</h3>\n";
+  if (!values.empty() && std::all_of(values.begin(), values.end(), [](double v) { return std::fabs(v - 1) < 1e-9; })) {
+    os << "<p id=\"speedup-chart-" << pid << "\" class=\"speedup-chart unity-only muted\">every speedup is 1.00x: "
+       << "these are baseline kernels measured against themselves (see the cycles table; compare hardware variants "
+       << "with <code>tlmcraft compare</code>)</p>\n";
+    return;
+  }
   if (values.empty()) {
     os << "<p id=\"speedup-chart-" << pid << "\" class=\"speedup-chart empty muted\">no correct kernel with a known "
        << "baseline: no speedups to show</p>\n";
@@ -296,6 +306,18 @@ void utilisation_chart(std::ostream& os, const PlatformSummary& ps, const std::v
   os << "</svg>\n</details>\n";
 }
 
+// Above this many distinct units the utilisation is shown per unit group and tile.
+constexpr size_t kMaxUnitColumns = 16;
+
+size_t distinct_units(const std::vector<JobView>& jobs) {
+  std::set<std::string> names;
+  for (const auto& j : jobs)
+    if (j.record->contains("units") && (*j.record)["units"].is_array())
+      for (const auto& u : (*j.record)["units"])
+        if (u.is_object()) names.insert(str_field(u, "name"));
+  return names.size();
+}
+
 void failures_table(std::ostream& os, const PlatformSummary& ps, const std::vector<JobView>& jobs) {
   const std::string pid = id_token(ps.platform);
   std::vector<const JobView*> failed;
@@ -327,7 +349,9 @@ void summary_table(std::ostream& os, const Summary& s) {
   for (const auto& ps : s.platforms) collect(ps.aggregate);
   collect(s.overall);
   os << "<table id=\"summary-table\" class=\"summary\"><thead><tr><th>platform</th><th>solved</th>";
-  for (int l : levels) os << "<th>" << (l > 0 ? "level " + std::to_string(l) : std::string("level ?")) << "</th>";
+  for (int l : levels)
+    os << "<th>" << (l > 0 ? "level " + std::to_string(l) : l == 0 ? std::string("CPU programs") : std::string("unknown level"))
+       << "</th>";
   os << "<th>geomean speedup</th>";
   for (double p : fast) {
     std::ostringstream k;
@@ -427,6 +451,9 @@ std::string render_html_report(const std::vector<json>& records, const HtmlRepor
   os << "<dt>report schema</dt><dd>" << html_escape(joined(schemas)) << "</dd>\n";
   os << "<dt>evaluation time</dt><dd>" << fmt(host_seconds, 2) << " s (sum over jobs)</dd>\n</dl>\n</header>\n";
 
+  os << "<section id=\"provenance\">\n<h2>Variants and provenance</h2>\n";
+  variants_table(os, records, options.record_sources);
+  os << "</section>\n";
   os << "<section id=\"summary\">\n<h2>Summary</h2>\n";
   if (summary.platforms.empty()) os << "<p class=\"muted\">no task results in the input</p>\n";
   else summary_table(os, summary);
@@ -440,9 +467,21 @@ std::string render_html_report(const std::vector<json>& records, const HtmlRepor
     const auto jobs = platform_jobs(records, ps);
     os << "<section id=\"platform-" << pid << "\" class=\"platform\">\n<h2>" << html_escape(ps.platform) << " <span class=\"muted\">"
        << ps.aggregate.total.passed << "/" << ps.aggregate.total.run << " solved</span></h2>\n";
+    RecordRefs refs;
+    for (const auto& j : jobs) refs.push_back(j.record);
     pass_matrix(os, ps);
+    cycles_table(os, ps);
     speedup_chart(os, ps);
-    utilisation_chart(os, ps, jobs);
+    run_figures_table(os, ps.platform, refs);
+    roofline_chart(os, ps.platform, refs);
+    if (distinct_units(jobs) > kMaxUnitColumns) {
+      os << "<h3>Per-unit utilisation</h3>\n";
+      unit_group_utilisation(os, ps.platform, refs);
+      tile_heatmaps(os, ps.platform, refs);
+    } else {
+      utilisation_chart(os, ps, jobs);
+    }
+    agent_table(os, ps.platform, refs);
     failures_table(os, ps, jobs);
     os << "</section>\n";
   }

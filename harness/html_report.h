@@ -19,6 +19,7 @@ namespace tlmcraft::harness {
 struct HtmlReportOptions {
   std::string title = "tlmcraft suite report";
   std::vector<std::string> sources;  // result files, listed in the metadata
+  std::vector<std::string> record_sources;  // the file of each record (same order), for the variants table
   std::string generated;             // time stamp text; empty = left out
   SummaryOptions summary;
 };

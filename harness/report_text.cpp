@@ -110,6 +110,24 @@ std::string format_report_text(const nlohmann::json& j) {
        << u.value("busy_cycles", 0) << " (" << pct(u.value("utilisation", 0.0)) << ")\n";
   for (const auto& l : j.value("hot_lines", nlohmann::json::array()))
     os << "  hot line " << l.value("line", 0) << ": " << l.value("cycles", 0) << " cycles  " << l.value("text", "") << "\n";
+  if (j.contains("energy") && j["energy"].is_object()) {
+    const auto& e = j["energy"];
+    os << "  energy:       " << std::fixed << std::setprecision(1) << e.value("total_pj", 0.0) / 1000 << " nJ, "
+       << (e["average_power_mw"].is_number() ? e["average_power_mw"].get<double>() : 0.0) << " mW (estimate;";
+    const nlohmann::json by = e.value("by_component", nlohmann::json::object());  // named: items() must not outlive it
+    for (const auto& [c, pj] : by.items())
+      os << " " << c << " " << std::setprecision(1) << pj.get<double>() / 1000;
+    os << " nJ)\n";
+  }
+  if (j.contains("area") && j["area"].is_object())
+    os << "  area:         " << std::setprecision(3) << j["area"].value("total_mm2", 0.0) << " mm2 (estimate)\n";
+  if (j.contains("roofline") && j["roofline"].is_object()) {
+    const auto& r = j["roofline"];
+    os << "  roofline:     " << std::setprecision(2) << r.value("ops_per_cycle", 0.0) << " ops/cycle of "
+       << r.value("peak_ops_per_cycle", 0.0) << " peak (" << pct(r.value("fraction_of_peak", 0.0)) << "), "
+       << r.value("offchip_bytes_per_cycle", 0.0) << " off-chip bytes/cycle, " << r.value("bound", std::string("?"))
+       << " bound\n";
+  }
   if (j.contains("traces"))
     for (const auto& [k, v] : j["traces"].items()) os << "  trace " << k << ": " << v.get<std::string>() << "\n";
   return os.str();

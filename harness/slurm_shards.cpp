@@ -67,6 +67,8 @@ json shard_job_json(const ShardJob& j) {
   json job = job_json(j.job);
   job["level"] = j.job.level;
   job["extra_args"] = j.job.extra_args;
+  // A sweep variant's provenance goes into the node's records as into local ones.
+  if (!j.job.provenance.is_null()) job["provenance"] = j.job.provenance;
   return {{"job", job}, {"argv", j.argv}};
 }
 
@@ -81,6 +83,8 @@ ShardJob shard_job_from(const json& entry, const std::string& where) {
   out.job.kernel = string_field(j, "kernel", where);
   out.job.level = j.value("level", 0);
   out.job.extra_args = string_list(j, "extra_args", where);
+  if (j.contains("variant")) out.job.variant = string_field(j, "variant", where);
+  if (j.contains("provenance")) out.job.provenance = j["provenance"];
   out.argv = string_list(entry, "argv", where);
   if (out.argv.empty()) throw std::runtime_error(where + ": job " + out.job.task + "/" + out.job.config + " has no argv");
   return out;

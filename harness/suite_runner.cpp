@@ -283,6 +283,7 @@ json build_record(const Worker& w, const SuiteOptions& options) {
   if (w.job.known_result) {
     record = *w.job.known_result;
     record["job"] = job_json(w.job);
+    if (!w.job.provenance.is_null()) record["provenance"] = w.job.provenance;
     return record;  // no worker ran
   }
   if (!w.spawn_error.empty()) {
@@ -319,6 +320,7 @@ json build_record(const Worker& w, const SuiteOptions& options) {
   }
   if (!stderr_tail.empty()) worker["stderr_tail"] = stderr_tail;
   record["job"] = job_json(w.job);
+  if (!w.job.provenance.is_null()) record["provenance"] = w.job.provenance;  // also for crashes
   record["worker"] = worker;
   return record;
 }
@@ -407,11 +409,13 @@ bool is_failure(const json& r) {
 // ---- public helpers ----------------------------------------------------------------------
 std::string job_key(const SuiteJob& job) {
   // Unit separator: cannot occur in names or paths typed by users.
-  return job.platform + '\x1f' + job.task + '\x1f' + job.config + '\x1f' + job.kernel;
+  return job.platform + '\x1f' + job.task + '\x1f' + job.config + '\x1f' + job.kernel + '\x1f' + job.variant;
 }
 
 json job_json(const SuiteJob& job) {
-  return {{"platform", job.platform}, {"task", job.task}, {"config", job.config}, {"kernel", job.kernel}};
+  json j = {{"platform", job.platform}, {"task", job.task}, {"config", job.config}, {"kernel", job.kernel}};
+  if (!job.variant.empty()) j["variant"] = job.variant;
+  return j;
 }
 
 std::string record_key(const json& record) {
@@ -425,6 +429,8 @@ std::string record_key(const json& record) {
     if (f == it->end() || !f->is_string()) return "";
     *target = f->get<std::string>();
   }
+  const auto variant = it->find("variant");  // absent in records of runs without variants
+  if (variant != it->end() && variant->is_string()) job.variant = variant->get<std::string>();
   return job_key(job);
 }
 

@@ -25,12 +25,16 @@ struct SuiteJob {
   std::string kernel = "baseline";      // "baseline" or a kernel file path
   std::vector<std::string> extra_args;  // appended to the worker command line
   int level = 0;                        // task level when known (0 = unknown); used in synthesized lines
+  // The hardware/ISA variant (harness/provenance.h): its id is part of the job's identity,
+  // its provenance is stored in the record. Empty/null for jobs outside any variant.
+  std::string variant;
+  nlohmann::json provenance;
   // A result known without running anything (e.g. status "unsupported" from the task
   // registry): recorded like a worker's report, with the same durability and resume.
   std::optional<nlohmann::json> known_result;
 };
 
-// Identity of a job in a JSONL file: platform, task, config and kernel.
+// Identity of a job in a JSONL file: platform, task, config, kernel and variant id.
 std::string job_key(const SuiteJob& job);
 // The key of a JSONL record (from its "job" object); empty when it has none.
 std::string record_key(const nlohmann::json& record);

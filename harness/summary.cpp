@@ -61,19 +61,6 @@ RecordView view_of(const json& r) {
   return v;
 }
 
-// "C2" < "C10": compare the text before the digits, then the number.
-bool config_less(const std::string& a, const std::string& b) {
-  const auto split = [](const std::string& s) {
-    size_t i = s.size();
-    while (i > 0 && std::isdigit(static_cast<unsigned char>(s[i - 1]))) --i;
-    const long n = i < s.size() && s.size() - i < 10 ? std::stol(s.substr(i)) : -1;
-    return std::make_pair(s.substr(0, i), n);
-  };
-  const auto sa = split(a), sb = split(b);
-  if (sa != sb) return sa < sb;
-  return a < b;
-}
-
 // Ordering of samples for the cell shown: a pass beats any failure (faster pass first),
 // any failure beats "unsupported".
 int status_rank(const std::string& s) {
@@ -198,6 +185,20 @@ std::string pad_left(const std::string& s, size_t w) { return s.size() >= w ? s 
 std::string pad_right(const std::string& s, size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
 
 }  // namespace
+
+// "C2" < "C10": compare the text before the digits, then the number.
+bool config_less(const std::string& a, const std::string& b) {
+  const auto split = [](const std::string& s) {
+    size_t i = s.size();
+    while (i > 0 && std::isdigit(static_cast<unsigned char>(s[i - 1]))) --i;
+    const long n = i < s.size() && s.size() - i < 10 ? std::stol(s.substr(i)) : -1;
+    return std::make_pair(s.substr(0, i), n);
+  };
+  const auto sa = split(a), sb = split(b);
+  if (sa != sb) return sa < sb;
+  return a < b;
+}
+
 
 double pass_at_k(int n, int c, int k) {
   if (n < 1 || c < 0 || c > n || k < 1 || k > n)

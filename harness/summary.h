@@ -96,6 +96,9 @@ std::optional<double> record_speedup(const nlohmann::json& record);
 // "1".."3" for task levels, "CPU" for the CPU programs (level 0), "?" when unknown.
 std::string level_label(int level);
 
+// Config names in their natural order: "C2" < "C10".
+bool config_less(const std::string& a, const std::string& b);
+
 // Short cell text for a status ("pass", "FAIL", "ASM", ...).
 std::string status_abbreviation(const std::string& status);
 

@@ -63,8 +63,12 @@ bool parse_integer(std::string_view t, int64_t& out) {
 }
 
 std::string isa_yaml_path(const std::string& isa_name) {
-  if (const char* dir = std::getenv("TLMCRAFT_ISA_DIR"); dir && *dir) {
-    const std::string d(dir);
+  const char* dir = std::getenv("TLMCRAFT_ISA_DIR");
+  return isa_yaml_path_in(dir ? dir : "", isa_name);
+}
+
+std::string isa_yaml_path_in(const std::string& d, const std::string& isa_name) {
+  if (!d.empty()) {
     const std::string nested = d + "/" + isa_name + "/" + isa_name + ".yaml";
     if (file_exists(nested)) return nested;
     const std::string flat = d + "/" + isa_name + ".yaml";

@@ -26,6 +26,8 @@ struct IsaSpecError : std::runtime_error {
 // $TLMCRAFT_ISA_DIR/<name>.yaml when that variable is set (first one that exists),
 // otherwise <source dir>/isa/<name>/<name>.yaml.
 std::string isa_yaml_path(const std::string& isa_name);
+// The same lookup in `dir` instead of TLMCRAFT_ISA_DIR ("" = the source tree's isa/).
+std::string isa_yaml_path_in(const std::string& dir, const std::string& isa_name);
 
 // Integer text as the assembler and the YAML loader accept it: optional sign, decimal or
 // 0x hex digits. Values beyond int64 saturate (so they are

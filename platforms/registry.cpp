@@ -8,6 +8,12 @@ namespace tlmcraft {
 
 std::vector<std::string> platform_names() { return {"plena", "coral", "aie_ml"}; }
 
+std::vector<std::string> platform_isa_names(const std::string& name) {
+  if (name == "plena") return {"plena"};
+  if (name == "aie_ml") return {"aie_ml"};
+  return {};
+}
+
 std::unique_ptr<Platform> make_platform(const std::string& name, const std::string& config,
                                         const std::vector<std::string>& overrides) {
   if (name == "plena") return std::make_unique<plena::PlenaPlatform>(plena::load_plena_config(config, overrides));

@@ -1,5 +1,7 @@
 #include "harness/cli/cli_util.h"
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -20,7 +22,8 @@ void add_platform_options(po::options_description& opts) {
       ("platform,p", po::value<std::string>()->default_value("plena"), "platform name (tlmcraft list platforms)")
       ("platform-config", po::value<std::string>()->default_value("default"), "platform config name or YAML file")
       ("set", po::value<std::vector<std::string>>()->composing()->default_value({}, ""),
-       "KEY=VALUE: override a platform-config entry, e.g. timing.mode=pipelined");
+       "KEY=VALUE: override a platform-config entry, e.g. timing.mode=pipelined")
+      ("isa-dir", po::value<std::string>(), "read ISA descriptions from DIR (as TLMCRAFT_ISA_DIR)");
 }
 
 void add_run_options(po::options_description& opts) {
@@ -49,6 +52,8 @@ bool parse_or_help(const Args& args, const po::options_description& opts,
 }
 
 std::unique_ptr<Platform> make_platform_from(const po::variables_map& vm) {
+  // Before any ISA description is loaded (they are loaded once per process).
+  if (vm.count("isa-dir")) setenv("TLMCRAFT_ISA_DIR", vm["isa-dir"].as<std::string>().c_str(), 1);
   return make_platform(vm["platform"].as<std::string>(), vm["platform-config"].as<std::string>(),
                        vm["set"].as<std::vector<std::string>>());
 }
@@ -165,6 +170,22 @@ void dump_memory(const Platform& p, const std::string& spec, nlohmann::json& out
     for (size_t k = i; k < std::min(bytes.size(), i + 16); ++k)
       text << " " << std::setw(2) << int(bytes[k]);
     text << std::dec << "\n";
+  }
+}
+
+void write_text_file_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw InputError("cannot write '" + tmp + "'");
+    f << text;
+    if (!f.flush()) throw InputError("cannot write '" + tmp + "'");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw InputError("cannot write '" + path + "': " + ec.message());
   }
 }
 

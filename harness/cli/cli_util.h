@@ -30,6 +30,8 @@ std::string read_text_file(const std::string& path);  // throws InputError
 // A kernel file within the input bounds (a regular file of at most
 // TLMCRAFT_MAX_KERNEL_BYTES, isa/input_limits.h); InputError otherwise.
 std::string read_kernel_text(const std::string& path);
+// Writes next to `path` and renames, so a reader never sees half a file; throws InputError.
+void write_text_file_atomically(const std::string& path, const std::string& text);
 // Assembles a kernel file, printing every diagnostic to `err`; false on errors.
 bool assemble_file(const Platform& p, const std::string& path, isa::Program& out, std::ostream& err);
 // FILE[@ADDR] into the platform's HBM.

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <set>
@@ -14,6 +15,9 @@
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/executor_options.h"
+#include "harness/cli/job_selection.h"
+#include "harness/cli/resume_notice.h"
+#include "harness/provenance.h"
 #include "harness/suite_runner.h"
 #include "harness/summary.h"
 #include "platforms/registry.h"
@@ -33,7 +37,10 @@ process (`tlmcraft run --platform P --task T --config C (--baseline | KERNEL) --
 --jobs at a time. A worker that crashes, prints garbage or exceeds --timeout only fails
 its own job (status "crash" or "timeout" with the reason). Each result is appended to
 the --out JSONL file as soon as it finishes and fsynced; run the same command again after
-an interruption (Ctrl-C, a kill, a reboot) and only the missing jobs run. Cells a
+an interruption (Ctrl-C, a kill, a reboot) and only the missing jobs run. The variant
+(--platform-config content, --set overrides, ISA files) is part of each job's identity:
+results of another variant in the same file are kept but never reused, and bench says
+what it resumes. To run several variants at once use `tlmcraft sweep`. Cells a
 platform does not support are recorded as "unsupported" without running anything.
 Prints the summary table (per task: configs passed / run; per level; geometric-mean
 speedup; fast_0, fast_1; pass@k with several kernel samples) when done.
@@ -60,66 +67,6 @@ kept; rerun to resume)
 
 options)";
 
-// Repeatable options that also take comma lists: --task a,b --task c.
-std::vector<std::string> split_lists(const std::vector<std::string>& values) {
-  std::vector<std::string> out;
-  for (const auto& v : values) {
-    std::stringstream ss(v);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-      item.erase(0, item.find_first_not_of(" \t"));
-      item.erase(item.find_last_not_of(" \t") + 1);
-      if (!item.empty() && std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
-    }
-  }
-  return out;
-}
-
-std::string joined(const std::vector<std::string>& items, const std::string& sep = ", ") {
-  std::string s;
-  for (const auto& i : items) s += (s.empty() ? "" : sep) + i;
-  return s;
-}
-
-std::string self_exe() {
-  std::error_code ec;
-  const auto p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? "/proc/self/exe" : p.string();
-}
-
-fs::path nested_kernel_path(const std::string& dir, const std::string& platform, const std::string& task,
-                            const std::string& config) {
-  return (fs::path(dir) / platform / task / (config + ".asm")).lexically_normal();
-}
-
-// The kernel file of one job under DIR, or "" when there is none (see the help text).
-std::string find_kernel(const std::string& dir, const std::string& platform, const std::string& task,
-                        const std::string& config) {
-  const fs::path nested = nested_kernel_path(dir, platform, task, config);
-  const fs::path flat = (fs::path(dir) / (task + "_" + config + ".asm")).lexically_normal();
-  std::error_code ec;
-  if (fs::is_regular_file(nested, ec)) return nested.string();
-  if (fs::is_regular_file(flat, ec)) return flat.string();
-  return "";
-}
-
-nlohmann::json unsupported_record(const std::string& platform, const std::string& platform_config,
-                                  const tasks::TaskSpec& task, const std::string& config, const std::string& kernel,
-                                  const std::string& reason) {
-  nlohmann::json r;
-  r["schema"] = "tlmcraft.report/1";
-  r["platform"] = platform;
-  r["platform_config"] = platform_config;
-  r["task"] = task.name;
-  r["level"] = task.level;
-  r["config"] = config;
-  r["kernel"] = kernel == "baseline" ? nlohmann::json{{"path", "baseline:" + task.name + ":" + config}, {"source", "baseline"}}
-                                     : nlohmann::json{{"path", kernel}, {"source", "file"}};
-  r["status"] = "unsupported";
-  r["reason"] = reason.empty() ? task.name + " is not supported on " + platform : reason;
-  return r;
-}
-
 }  // namespace
 
 int cmd_bench(const Args& args) {
@@ -140,6 +87,7 @@ int cmd_bench(const Args& args) {
       ("fresh", po::bool_switch(), "discard --out's previous results first")
       ("platform-config", po::value<std::string>(), "platform config name or YAML file, passed to every worker")
       ("set", po::value<std::vector<std::string>>()->composing(), "KEY=VALUE platform-config override, passed on")
+      ("isa-dir", po::value<std::string>(), "ISA descriptions from DIR (as TLMCRAFT_ISA_DIR), passed on")
       ("trials", po::value<int>(), "trials per evaluation, passed on (default: run's default)")
       ("seed", po::value<uint64_t>(),
        "first trial's seed, passed on (default: 1 for the baselines, whose cycle tables are compared across runs; "
@@ -166,119 +114,31 @@ int cmd_bench(const Args& args) {
   }
   summary_options.task_order = tasks::benchmark_task_order();
 
-  // Platforms: runnable ones (platform registry) that the task registry knows.
-  const std::vector<std::string> known = platform_names();
-  std::vector<std::string> platforms = list("platform");
-  const bool all_platforms = platforms.empty();
-  if (all_platforms) platforms = known;
-  for (const auto& p : platforms) {
-    if (std::find(known.begin(), known.end(), p) == known.end())
-      throw InputError("unknown platform '" + p + "' (known: " + joined(known) + ")");
-    if (!tasks::parse_platform(p)) throw InputError("platform '" + p + "' has no tasks in the task registry");
-  }
-
-  const tasks::Registry& registry = tasks::Registry::builtin();
-  std::vector<const tasks::TaskSpec*> selected;
-  const auto task_names = list("task");
-  if (task_names.empty()) {
-    for (const auto& t : registry.tasks()) selected.push_back(&t);
-    // The CPU programs (Coral's scalar side) join every run that includes Coral.
-    if (std::find(platforms.begin(), platforms.end(), "coral") != platforms.end())
-      for (const auto& t : registry.cpu_tasks()) selected.push_back(&t);
-  } else {
-    for (const auto& name : task_names) {
-      try {
-        selected.push_back(&registry.task(name));
-      } catch (const tasks::TaskError& e) {
-        throw InputError(e.what());
-      }
-    }
-  }
-  const auto levels = list("level");
-  if (!levels.empty()) {
-    std::set<int> wanted;
-    for (const auto& l : levels) {
-      if (l == "cpu") {
-        wanted.insert(0);
-        continue;
-      }
-      if (l != "1" && l != "2" && l != "3") throw InputError("--level: '" + l + "' is not 1, 2, 3 or cpu");
-      wanted.insert(std::stoi(l));
-    }
-    selected.erase(std::remove_if(selected.begin(), selected.end(),
-                                  [&](const tasks::TaskSpec* t) { return !wanted.count(t->level); }),
-                   selected.end());
-  }
-  if (selected.empty()) throw InputError("no task matches the selection");
-  const std::vector<std::string> configs_asked = list("config");
-
-  const bool use_kernels = vm.count("kernels") > 0;
-  const std::string kernel_dir = use_kernels ? vm["kernels"].as<std::string>() : "";
-  if (use_kernels) {
-    std::error_code ec;
-    if (!fs::is_directory(kernel_dir, ec)) throw InputError("--kernels: '" + kernel_dir + "' is not a directory");
-  }
-
+  JobSelection selection;
+  selection.platforms = list("platform");
+  selection.tasks = list("task");
+  selection.configs = list("config");
+  selection.levels = list("level");
+  if (vm.count("kernels")) selection.kernel_dir = vm["kernels"].as<std::string>();
+  harness::VariantSpec variant;
+  if (vm.count("platform-config")) variant.platform_config = vm["platform-config"].as<std::string>();
+  if (vm.count("set")) variant.overrides = vm["set"].as<std::vector<std::string>>();
+  if (vm.count("isa-dir")) variant.isa_dir = vm["isa-dir"].as<std::string>();
+  else if (const char* d = std::getenv("TLMCRAFT_ISA_DIR")) variant.isa_dir = d;
+  selection.platform_config = variant.platform_config;
+  SelectedJobs selected = select_jobs(selection);
+  const std::vector<std::string>& platforms = selected.platforms;
+  const bool all_platforms = selected.all_platforms;
+  const std::vector<std::string>& missing = selected.missing;
+  const std::string& kernel_dir = selection.kernel_dir;
   std::vector<std::string> extra;
-  const std::string platform_config =
-      vm.count("platform-config") ? vm["platform-config"].as<std::string>() : std::string("default");
-  if (vm.count("platform-config")) extra.insert(extra.end(), {"--platform-config", platform_config});
-  for (const auto& s : vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{})
-    extra.insert(extra.end(), {"--set", s});
   if (vm.count("trials")) extra.insert(extra.end(), {"--trials", std::to_string(vm["trials"].as<int>())});
   // Baselines are our own kernels, benchmarked to be compared across runs and platform
   // variants: fixed inputs by default. Kernels under test get fresh inputs unless fixed.
   if (vm.count("seed")) extra.insert(extra.end(), {"--seed", std::to_string(vm["seed"].as<uint64_t>())});
-  else if (!use_kernels) extra.insert(extra.end(), {"--seed", "1"});
+  else if (selection.kernel_dir.empty()) extra.insert(extra.end(), {"--seed", "1"});
 
-  // Jobs, in benchmark order; unsupported cells carry their known result.
-  std::vector<harness::SuiteJob> jobs;
-  std::vector<std::string> missing;
-  for (const auto& platform : platforms) {
-    const tasks::PlatformId pid = *tasks::parse_platform(platform);
-    for (const tasks::TaskSpec* task : selected) {
-      const tasks::PlatformSpec& ps = task->platform(pid);
-      if (task->level == 0 && pid != tasks::PlatformId::Coral) continue;  // CPU programs exist only on Coral
-      std::vector<std::string> configs = configs_asked;
-      if (configs.empty()) {
-        for (const auto& c : ps.configs) configs.push_back(c.name);
-        if (configs.empty()) configs = {"C1", "C2", "C3", "C4", "C5"};
-      }
-      for (const auto& config : configs) {
-        if (ps.supported && !ps.config(config)) {
-          std::vector<std::string> names;
-          for (const auto& c : ps.configs) names.push_back(c.name);
-          throw InputError("unknown config '" + config + "' for " + task->name + " on " + platform + " (known: " +
-                           joined(names) + ")");
-        }
-        harness::SuiteJob job;
-        job.platform = platform;
-        job.task = task->name;
-        job.config = config;
-        job.level = task->level;
-        job.extra_args = extra;
-        if (use_kernels) {
-          job.kernel = find_kernel(kernel_dir, platform, task->name, config);
-          if (job.kernel.empty()) {
-            if (ps.supported) {
-              missing.push_back(platform + "/" + task->name + "/" + config);
-              continue;
-            }
-            // Unsupported cells are recorded anyway (grey in the report), under the nested name.
-            job.kernel = nested_kernel_path(kernel_dir, platform, task->name, config).string();
-          }
-        }
-        if (!ps.supported) {
-          job.known_result = unsupported_record(platform, platform_config, *task, config, job.kernel, ps.reason);
-        } else if (!use_kernels && !tasks::has_baseline(registry.instance(task->name, platform, config))) {
-          if (all_platforms) continue;  // a platform whose baselines do not exist yet is left out
-          job.known_result = unsupported_record(platform, platform_config, *task, config, job.kernel,
-                                                "no baseline kernel on " + platform + " yet");
-        }
-        jobs.push_back(std::move(job));
-      }
-    }
-  }
+  std::vector<harness::SuiteJob> jobs = with_variant(selected.jobs, variant, extra);
 
   std::string out = vm.count("out") ? vm["out"].as<std::string>() : "";
   if (out.empty())
@@ -308,6 +168,7 @@ int cmd_bench(const Args& args) {
     std::cerr << "bench: " << jobs.size() << " jobs on " << joined(platforms) << ", " << executor->describe(so)
               << ", results in " << out << "\n";
 
+  if (so.resume) print_resume_notice(std::cerr, "bench", out, jobs);
   harness::SuiteOutcome outcome;
   try {
     outcome = executor->run(jobs, so);
@@ -315,17 +176,6 @@ int cmd_bench(const Args& args) {
     throw InputError(e.what());
   }
   for (const auto& w : outcome.warnings) std::cerr << "tlmcraft bench: warning: " << w << "\n";
-  if (!quiet && outcome.skipped)
-    std::cerr << "bench: " << outcome.skipped << " result(s) were already in " << out << " (resumed)\n";
-  size_t other_config = 0;
-  for (const auto& r : outcome.results)
-    if (r.contains("platform_config") && r["platform_config"].is_string() && r["platform_config"] != platform_config)
-      ++other_config;
-  if (other_config)
-    std::cerr << "tlmcraft bench: warning: " << other_config << " result(s) in " << out
-              << " come from another platform config than '" << platform_config
-              << "'; use --fresh or another --out to compare configs\n";
-
   const harness::Summary summary = harness::summarize(outcome.results, summary_options);
   if (vm["json"].as<bool>()) std::cout << harness::summary_to_json(summary).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else std::cout << harness::summary_to_text(summary) << "results: " << out << "   (HTML: tlmcraft report " << out

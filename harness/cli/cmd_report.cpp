@@ -10,6 +10,7 @@
 
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
+#include "harness/compare.h"
 #include "harness/html_report.h"
 #include "harness/suite_runner.h"
 #include "harness/summary.h"
@@ -54,6 +55,30 @@ std::string timestamp() {
   return buf;
 }
 
+// "a.jsonl: 12 result(s), variant timing.mode=pipelined [0123abcd]" on stderr per file.
+void print_file_variants(const std::string& path, const std::vector<nlohmann::json>& records,
+                         const std::vector<std::string>& sources) {
+  std::vector<nlohmann::json> mine;
+  for (size_t i = 0; i < records.size(); ++i)
+    if (sources[i] == path) mine.push_back(records[i]);
+  for (const auto& g : harness::variant_groups(mine))
+    std::cerr << path << ": " << g.records.size() << " result(s), variant " << g.label
+              << (g.id.empty() ? "" : " [" + g.id.substr(0, 8) + "]") << "\n";
+}
+
+// Records of older runs (or of tools) without a level get it from the task registry.
+void fill_levels(std::vector<nlohmann::json>& records) {
+  for (auto& r : records) {
+    if (!r.is_object() || (r.contains("level") && r["level"].is_number_integer())) continue;
+    const std::string task = r.value("task", std::string());
+    try {
+      r["level"] = tasks::Registry::builtin().task(task).level;
+    } catch (const std::exception&) {
+      // not a known task: its level stays unknown
+    }
+  }
+}
+
 }  // namespace
 
 int cmd_report(const Args& args) {
@@ -89,10 +114,18 @@ int cmd_report(const Args& args) {
       throw InputError(e.what());
     }
     for (const auto& w : c.warnings) std::cerr << "tlmcraft report: warning: " << w << "\n";
-    for (auto& r : c.records) records.push_back(std::move(r));
+    for (auto& r : c.records) {
+      records.push_back(std::move(r));
+      ro.record_sources.push_back(path);
+    }
     ro.sources.push_back(path);
+    print_file_variants(path, records, ro.record_sources);
   }
   if (records.empty()) throw InputError("no results in the given files");
+  fill_levels(records);
+  if (const size_t n = harness::variant_groups(records).size(); n > 1)
+    std::cerr << "tlmcraft report: warning: the results hold " << n << " hardware/ISA variants; the summary treats "
+              << "them as samples of one workload (use tlmcraft compare A B for an A/B comparison)\n";
 
   if (vm["json"].as<bool>()) {
     std::cout << harness::summary_to_json(harness::summarize(records, ro.summary)).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
@@ -101,20 +134,7 @@ int cmd_report(const Args& args) {
   ro.generated = timestamp();
   const std::string out = vm["output"].as<std::string>();
   const std::string html = harness::render_html_report(records, ro);
-  // Write next to the target and rename: a reader never sees half a report.
-  const std::string tmp = out + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw InputError("cannot write '" + tmp + "'");
-    f << html;
-    if (!f.flush()) throw InputError("cannot write '" + tmp + "'");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, out, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw InputError("cannot write '" + out + "': " + ec.message());
-  }
+  write_text_file_atomically(out, html);
   std::cerr << "wrote " << out << " (" << records.size() << " results, " << html.size() << " bytes)\n";
   return 0;
 }

@@ -1,4 +1,5 @@
 // tlmcraft run: runs a kernel on a platform (raw run), or evaluates it against a task.
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -9,6 +10,8 @@
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
 #include "harness/evaluate.h"
+#include "harness/ppa_model.h"
+#include "harness/provenance.h"
 #include "platforms/registry.h"
 
 namespace po = boost::program_options;
@@ -47,6 +50,7 @@ int raw_run(Platform& p, const std::string& kernel, const po::variables_map& vm,
     j["config"] = p.config();
     j["kernel"] = kernel;
     j["dumps"] = dumps;
+    harness::add_ppa_estimates(j, p.config());
     // Kernel paths may hold any bytes: keep the JSON valid.
     std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
@@ -98,7 +102,13 @@ int cmd_run(const Args& args) {
       if (!vm.count("kernel")) throw InputError("give a KERNEL file or --baseline");
       o.kernel_path = vm["kernel"].as<std::string>();
     }
-    const nlohmann::json report = evaluate(*platform, o);
+    nlohmann::json report = evaluate(*platform, o);
+    harness::VariantSpec variant;
+    variant.platform_config = o.platform_config;
+    variant.overrides = o.overrides;
+    if (const char* isa_dir = std::getenv("TLMCRAFT_ISA_DIR")) variant.isa_dir = isa_dir;
+    report["provenance"] = harness::variant_provenance(o.platform, variant);
+    harness::add_ppa_estimates(report, platform->config());
     std::cout << (json ? report.dump() + "\n" : format_report(report));
     return report.value("status", "") == "pass" ? 0 : 1;
   }

@@ -15,6 +15,8 @@ int cmd_run(const Args& args);       // tlmcraft run --platform P [--task T --co
 int cmd_baseline(const Args& args);  // tlmcraft baseline --platform P --task T --config C
 int cmd_bench(const Args& args);     // tlmcraft bench (suite runs)
 int cmd_report(const Args& args);    // tlmcraft report RESULTS.jsonl -o report.html
+int cmd_sweep(const Args& args);     // tlmcraft sweep SPEC.yaml | --grid KEY=v1,v2 ...
+int cmd_compare(const Args& args);   // tlmcraft compare A.jsonl B.jsonl
 
 // Commands built outside harness/ (agent/cli: agent, agent-bench, mcp) add themselves to
 // the dispatch table from a static initialiser in a source file of the executable:

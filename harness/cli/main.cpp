@@ -24,6 +24,8 @@ std::map<std::string, Command>& commands() {
       {"baseline", {cmd_baseline, "emit the baseline kernel of a task configuration"}},
       {"bench", {cmd_bench, "suite run over platforms x tasks x configs"}},
       {"report", {cmd_report, "HTML report from suite results"}},
+      {"sweep", {cmd_sweep, "suite runs over hardware/ISA variants into one results store"}},
+      {"compare", {cmd_compare, "A/B comparison of two result sets or two sweep variants"}},
   };
   return table;
 }
@@ -39,6 +41,7 @@ namespace {
 void usage(std::ostream& os) {
   os << "usage: tlmcraft <command> [options]   (tlmcraft <command> --help for details; tlmcraft --version)\n\ncommands:\n";
   for (const auto& [name, c] : commands()) os << "  " << name << std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') << c.summary << "\n";
+  os << "\n  --version   print the tlmcraft version and git commit\n";
   os << "\nexit codes: 0 ok, 1 kernel or task failure, 2 usage or input error\n";
 }
 

@@ -92,6 +92,7 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
   try {
     Section top(root, "", file, "");
     top.skip("platform");
+    top.skip("ppa");  // energy and area tables, read by the harness (harness/ppa_model.h)
     if (root["platform"] && root["platform"].as<std::string>() != "coral")
       throw InputError(yaml_where(file, root["platform"]) + ": this is a config for platform '" +
                        root["platform"].as<std::string>() + "', not coral");

@@ -1,0 +1,126 @@
+#include "harness/provenance.h"
+
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "harness/build_info.h"
+#include "isa/isa_spec.h"
+#include "platforms/platform.h"
+#include "platforms/platform_config.h"
+#include "platforms/registry.h"
+
+namespace tlmcraft::harness {
+
+using nlohmann::json;
+
+namespace {
+
+std::string read_bytes(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(what + ": cannot read '" + path + "'");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Overrides as a key -> value object; a later override of the same key replaces the earlier.
+json override_object(const std::vector<std::string>& overrides) {
+  json out = json::object();
+  for (const auto& o : overrides) {
+    const auto eq = o.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError("override '" + o + "' is not KEY=VALUE (e.g. timing.mode=pipelined)");
+    out[o.substr(0, eq)] = o.substr(eq + 1);
+  }
+  return out;
+}
+
+json isa_files(const std::string& platform, const std::string& isa_dir) {
+  json files = json::array();
+  for (const auto& name : platform_isa_names(platform)) {
+    const std::string path = isa::isa_yaml_path_in(isa_dir, name);
+    files.push_back({{"name", name}, {"path", path}, {"fnv1a64", fnv1a64_hex(read_bytes(path, "ISA " + name))}});
+  }
+  return files;
+}
+
+// What decides the results: the platform, config content, effective overrides and ISA
+// content. Names and paths are left out, so a copied config file is the same variant.
+std::string variant_id(const std::string& platform, const json& p) {
+  json identity = {{"platform", platform},
+                   {"config", p["config_fnv1a64"]},
+                   {"overrides", p["overrides"]},
+                   {"isa", json::array()}};
+  for (const auto& f : p["isa"]) identity["isa"].push_back({f["name"], f["fnv1a64"]});
+  return fnv1a64_hex(identity.dump());
+}
+
+}  // namespace
+
+std::string fnv1a64_hex(const std::string& bytes) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+json variant_provenance(const std::string& platform, const VariantSpec& v) {
+  const std::string config_file = platform_config_path(platform, v.platform_config);
+  json p;
+  p["platform_config"] = v.platform_config;
+  p["config_file"] = config_file;
+  p["config_fnv1a64"] = fnv1a64_hex(read_bytes(config_file, "platform config '" + v.platform_config + "'"));
+  p["overrides"] = override_object(v.overrides);
+  p["isa_dir"] = v.isa_dir;
+  p["isa"] = isa_files(platform, v.isa_dir);
+  p["tlmcraft"] = {{"version", build_version()}, {"commit", build_commit()}, {"modified", build_dirty()}};
+  p["variant"] = variant_id(platform, p);
+  if (!v.name.empty()) p["name"] = v.name;
+  return p;
+}
+
+std::string provenance_variant(const json& provenance) {
+  if (!provenance.is_object()) return "";
+  const auto it = provenance.find("variant");
+  return it != provenance.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+std::string variant_label(const json& p) {
+  if (!p.is_object()) return "default";
+  if (p.contains("name") && p["name"].is_string()) return p["name"].get<std::string>();
+  std::string s;
+  const std::string config = p.value("platform_config", std::string("default"));
+  if (config != "default") s = config;
+  if (p.contains("overrides") && p["overrides"].is_object())
+    for (const auto& [k, val] : p["overrides"].items())
+      s += (s.empty() ? "" : ", ") + k + "=" + (val.is_string() ? val.get<std::string>() : val.dump());
+  const std::string isa_dir = p.value("isa_dir", std::string());
+  if (!isa_dir.empty()) s += (s.empty() ? "" : ", ") + std::string("isa ") + isa_dir;
+  return s.empty() ? "default" : s;
+}
+
+std::string variant_spec_label(const VariantSpec& v) {
+  std::string s = v.platform_config == "default" || v.platform_config.empty() ? "" : v.platform_config;
+  for (const auto& o : v.overrides) s += (s.empty() ? "" : ", ") + o;
+  if (!v.isa_dir.empty()) s += (s.empty() ? "" : ", ") + std::string("isa ") + v.isa_dir;
+  return s.empty() ? "default" : s;
+}
+
+std::vector<std::string> variant_worker_args(const VariantSpec& v) {
+  std::vector<std::string> args;
+  if (v.platform_config != "default") args.insert(args.end(), {"--platform-config", v.platform_config});
+  for (const auto& o : v.overrides) args.insert(args.end(), {"--set", o});
+  if (!v.isa_dir.empty()) args.insert(args.end(), {"--isa-dir", v.isa_dir});
+  return args;
+}
+
+std::string version_text() {
+  std::string s = std::string("tlmcraft ") + build_version() + " (commit " + build_commit();
+  if (build_dirty()) s += ", modified";
+  return s + ")";
+}
+
+}  // namespace tlmcraft::harness

@@ -1,0 +1,186 @@
+#include "harness/sweep_html.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "harness/html_report.h"
+#include "harness/provenance.h"
+#include "harness/summary.h"
+
+namespace tlmcraft::harness {
+namespace {
+
+using nlohmann::json;
+
+const char* kStyle = R"css(
+body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d2228}
+h1{font-size:22px}h2{font-size:18px;margin:24px 0 8px;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid #d0d5da;padding:3px 8px;text-align:left}
+th{background:#f3f5f7}td.num{text-align:right;font-variant-numeric:tabular-nums}
+td.slower{background:#fbe9dc}td.faster{background:#e3f1e4}td.fail{background:#f7d7d7}
+svg text{font:12px system-ui,sans-serif;fill:#1d2228}.axis{stroke:#8a939c}
+.point{fill:#8a939c}.point.pareto{fill:#c62828}.muted{color:#6a737d}code{font-size:12px}
+)css";
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string provenance_text(const json& p) {
+  if (!p.is_object()) return "<span class=\"muted\">none recorded</span>";
+  std::ostringstream os;
+  os << "config <code>" << html_escape(p.value("platform_config", std::string("?"))) << "</code> fnv "
+     << html_escape(p.value("config_fnv1a64", std::string("?")));
+  if (p.contains("isa") && p["isa"].is_array())
+    for (const auto& f : p["isa"])
+      os << "; ISA " << html_escape(f.value("name", std::string("?"))) << " fnv " << html_escape(f.value("fnv1a64", std::string("?")));
+  if (p.contains("tlmcraft") && p["tlmcraft"].is_object()) {
+    const std::string commit = p["tlmcraft"].value("commit", std::string("?"));
+    os << "; tlmcraft " << html_escape(p["tlmcraft"].value("version", std::string("?"))) << " @ "
+       << html_escape(commit.substr(0, 12)) << (p["tlmcraft"].value("modified", false) ? " (modified)" : "");
+  }
+  return os.str();
+}
+
+std::string variants_table(const SweepTable& t) {
+  std::ostringstream os;
+  os << "<table id=\"sweep-variants\"><tr><th></th><th>variant</th><th>id</th><th>passed</th><th>speedup vs "
+        "reference</th><th>energy vs reference</th><th>total cycles</th><th>total energy (uJ)</th><th>area (mm2)</th>"
+        "<th>provenance</th></tr>";
+  for (size_t v = 0; v < t.variants.size(); ++v) {
+    const auto& s = t.summaries[v];
+    os << "<tr data-variant=\"" << html_escape(t.variants[v].id) << "\"><td>v" << v + 1 << (v == t.reference ? " (reference)" : "")
+       << "</td><td>" << html_escape(t.variants[v].name) << "</td><td><code>" << html_escape(t.variants[v].id.substr(0, 8))
+       << "</code></td><td class=\"num\">" << s.passed << "/" << s.run << "</td><td class=\"num\">"
+       << (s.geomean_speedup ? fixed(*s.geomean_speedup, 3) + "x" : "-") << "</td><td class=\"num\">"
+       << (s.energy_ratio ? fixed(*s.energy_ratio, 3) + "x" : "-") << "</td><td class=\"num\">"
+       << (s.total_cycles ? std::to_string(*s.total_cycles) : "-") << "</td><td class=\"num\">"
+       << (s.total_energy_pj ? fixed(*s.total_energy_pj / 1e6, 3) : "-") << "</td><td class=\"num\">"
+       << (s.area_mm2 ? fixed(*s.area_mm2, 3) : "-") << "</td><td>" << provenance_text(t.variants[v].provenance)
+       << "</td></tr>";
+  }
+  os << "</table><p class=\"muted\">Totals are over the cells every variant passed; speedup = reference cycles / "
+        "variant cycles (geomean).</p>";
+  return os.str();
+}
+
+std::string cycles_table(const SweepTable& t) {
+  std::ostringstream os;
+  os << "<table id=\"sweep-cycles\"><tr><th>platform</th><th>level</th><th>task</th><th>config</th>";
+  for (size_t v = 0; v < t.variants.size(); ++v)
+    os << "<th title=\"" << html_escape(t.variants[v].name) << "\">v" << v + 1 << "</th>";
+  os << "</tr>";
+  for (const auto& row : t.rows) {
+    os << "<tr><td>" << html_escape(row.platform) << "</td><td>" << level_label(row.level) << "</td><td>"
+       << html_escape(row.task) << "</td><td>" << html_escape(row.config) << "</td>";
+    const auto& ref = row.cycles[t.reference];
+    for (size_t v = 0; v < t.variants.size(); ++v) {
+      const std::string& st = row.status[v];
+      if (st != "pass") {
+        os << "<td class=\"" << (st.empty() ? "" : "fail") << "\">" << (st.empty() ? "-" : html_escape(status_abbreviation(st)))
+           << "</td>";
+        continue;
+      }
+      const auto& c = row.cycles[v];
+      std::string cls, speed;
+      if (c && ref && *c > 0 && row.status[t.reference] == "pass") {
+        const double s = double(*ref) / double(*c);
+        cls = s < 0.98 ? "slower" : s > 1.02 ? "faster" : "";
+        speed = fixed(s, 3);
+      }
+      os << "<td class=\"num " << cls << "\" data-cycles=\"" << (c ? std::to_string(*c) : "") << "\""
+         << (speed.empty() ? "" : " data-speedup=\"" + speed + "\"") << " title=\"" << html_escape(t.variants[v].name)
+         << (speed.empty() ? "" : ": " + speed + "x vs reference") << "\">" << (c ? std::to_string(*c) : "?") << "</td>";
+    }
+    os << "</tr>";
+  }
+  os << "</table>";
+  return os.str();
+}
+
+struct Point {
+  double x, y;
+  std::string label;
+};
+
+// Points no other point beats on both axes (lower is better on both).
+std::vector<bool> pareto_front(const std::vector<Point>& pts) {
+  std::vector<bool> front(pts.size(), true);
+  for (size_t i = 0; i < pts.size(); ++i)
+    for (size_t j = 0; j < pts.size(); ++j)
+      if (j != i && pts[j].x <= pts[i].x && pts[j].y <= pts[i].y && (pts[j].x < pts[i].x || pts[j].y < pts[i].y))
+        front[i] = false;
+  return front;
+}
+
+std::string scatter(const std::string& id, const std::vector<Point>& pts, const std::string& xl, const std::string& yl) {
+  const int w = 520, h = 320, left = 70, bottom = 40, top = 10, right = 20;
+  double x0 = pts[0].x, x1 = pts[0].x, y0 = pts[0].y, y1 = pts[0].y;
+  for (const auto& p : pts) {
+    x0 = std::min(x0, p.x), x1 = std::max(x1, p.x), y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
+  }
+  const double xs = x1 > x0 ? x1 - x0 : 1, ys = y1 > y0 ? y1 - y0 : 1;
+  const auto px = [&](double x) { return left + 10 + (x - x0) / xs * (w - left - right - 20); };
+  const auto py = [&](double y) { return h - bottom - 10 - (y - y0) / ys * (h - bottom - top - 20); };
+  const auto front = pareto_front(pts);
+  std::ostringstream os;
+  os << "<svg id=\"" << id << "\" width=\"" << w << "\" height=\"" << h << "\" role=\"img\">";
+  os << "<line class=\"axis\" x1=\"" << left << "\" y1=\"" << h - bottom << "\" x2=\"" << w - right << "\" y2=\"" << h - bottom
+     << "\"/><line class=\"axis\" x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left << "\" y2=\"" << h - bottom << "\"/>";
+  os << "<text x=\"" << (w + left) / 2 << "\" y=\"" << h - 8 << "\" text-anchor=\"middle\">" << html_escape(xl) << "</text>";
+  os << "<text x=\"14\" y=\"" << (h - bottom) / 2 << "\" transform=\"rotate(-90 14 " << (h - bottom) / 2
+     << ")\" text-anchor=\"middle\">" << html_escape(yl) << "</text>";
+  os << "<text x=\"" << left << "\" y=\"" << h - bottom + 14 << "\">" << fixed(x0, 3) << "</text><text x=\"" << w - right
+     << "\" y=\"" << h - bottom + 14 << "\" text-anchor=\"end\">" << fixed(x1, 3) << "</text>";
+  os << "<text x=\"" << left - 4 << "\" y=\"" << h - bottom - 10 << "\" text-anchor=\"end\">" << fixed(y0, 0)
+     << "</text><text x=\"" << left - 4 << "\" y=\"" << top + 12 << "\" text-anchor=\"end\">" << fixed(y1, 0) << "</text>";
+  for (size_t i = 0; i < pts.size(); ++i)
+    os << "<circle class=\"point" << (front[i] ? " pareto" : "") << "\" cx=\"" << fixed(px(pts[i].x), 1) << "\" cy=\""
+       << fixed(py(pts[i].y), 1) << "\" r=\"5\"><title>" << html_escape(pts[i].label) << ": " << xl << " "
+       << fixed(pts[i].x, 3) << ", " << yl << " " << fixed(pts[i].y, 3) << "</title></circle>";
+  os << "</svg>";
+  return os.str();
+}
+
+std::string pareto_charts(const SweepTable& t) {
+  std::vector<Point> cycles_area, energy_cycles;
+  for (size_t v = 0; v < t.variants.size(); ++v) {
+    const auto& s = t.summaries[v];
+    const std::string label = "v" + std::to_string(v + 1) + " " + t.variants[v].name;
+    if (s.total_cycles && s.area_mm2) cycles_area.push_back({*s.area_mm2, double(*s.total_cycles), label});
+    if (s.total_cycles && s.total_energy_pj) energy_cycles.push_back({double(*s.total_cycles), *s.total_energy_pj / 1e6, label});
+  }
+  std::ostringstream os;
+  os << "<h2>Pareto charts</h2><p class=\"muted\">Red: Pareto-optimal variants (no other variant is better on both "
+        "axes). Totals over the cells every variant passed; energy and area are model estimates "
+        "(docs/energy-area.md).</p>";
+  if (cycles_area.empty() && energy_cycles.empty()) {
+    os << "<p>No energy or area estimates in these records.</p>";
+    return os.str();
+  }
+  if (!cycles_area.empty()) os << "<h3>Cycles vs area</h3>" << scatter("pareto-cycles-area", cycles_area, "area (mm2)", "cycles");
+  if (!energy_cycles.empty())
+    os << "<h3>Energy vs cycles</h3>" << scatter("pareto-energy-cycles", energy_cycles, "cycles", "energy (uJ)");
+  return os.str();
+}
+
+}  // namespace
+
+std::string render_sweep_html(const SweepTable& t, const std::string& title) {
+  std::ostringstream os;
+  os << "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << html_escape(title)
+     << "</title><style>" << kStyle << "</style></head><body><h1>" << html_escape(title) << "</h1>";
+  os << "<h2>Variants</h2>" << variants_table(t);
+  os << pareto_charts(t);
+  os << "<h2>Cycles per task and config</h2><p class=\"muted\">Green: faster than the reference variant by more than "
+        "2%, orange: slower; hover a cell for its speedup.</p>"
+     << cycles_table(t);
+  os << "</body></html>\n";
+  return os.str();
+}
+
+}  // namespace tlmcraft::harness

@@ -9,6 +9,7 @@
 
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/executor_options.h"
 #include "harness/cli/job_selection.h"
 #include "harness/cli/resume_notice.h"
 #include "harness/provenance.h"
@@ -121,11 +122,14 @@ int cmd_sweep(const Args& args) {
       ("timeout", po::value<double>()->default_value(300), "seconds per job before its worker is killed (0: none)")
       ("fresh", po::bool_switch(), "discard the store's previous results first")
       ("trials", po::value<int>(), "trials per evaluation, passed on")
-      ("seed", po::value<uint64_t>(), "first trial's seed, passed on")
+      ("seed", po::value<uint64_t>(),
+       "first trial's seed, passed on (default: 1 for the baselines, so every variant sees the same inputs; "
+       "fresh from the OS for --kernels)")
       ("html", po::value<std::string>(), "write the sweep page (HTML) to this file")
       ("json", po::bool_switch(), "print the sweep tables as JSON (schema tlmcraft.sweep/1)")
       ("dry-run", po::bool_switch(), "list the variants and the job count, run nothing")
       ("quiet,q", po::bool_switch(), "no progress output");
+  opts.add(executor_options());
   po::positional_options_description pos;
   pos.add("spec", 1);
   po::variables_map vm;
@@ -147,6 +151,7 @@ int cmd_sweep(const Args& args) {
   std::vector<std::string> extra;
   if (vm.count("trials")) extra.insert(extra.end(), {"--trials", std::to_string(vm["trials"].as<int>())});
   if (vm.count("seed")) extra.insert(extra.end(), {"--seed", std::to_string(vm["seed"].as<uint64_t>())});
+  else if (spec.kernel_dir.empty()) extra.insert(extra.end(), {"--seed", "1"});
 
   // Every variant's jobs; variants that are the same hardware (same id) share results.
   std::vector<harness::SuiteJob> jobs;
@@ -191,7 +196,7 @@ int cmd_sweep(const Args& args) {
   if (so.resume) print_resume_notice(std::cerr, "sweep", out, jobs);
   harness::SuiteOutcome outcome;
   try {
-    outcome = harness::run_suite(jobs, so);
+    outcome = make_executor(vm)->run(jobs, so);
   } catch (const std::runtime_error& e) {
     throw InputError(e.what());
   }

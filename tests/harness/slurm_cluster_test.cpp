@@ -223,3 +223,34 @@ TEST(SlurmCluster, ShardOverItsTimeLimitIsResubmitted) {
 
 }  // namespace
 }  // namespace tlmcraft::harness
+
+// `sweep --executor slurm`: a 2-variant grid over PLENA's prefetch bandwidth, run as shards
+// on the cluster, gives the same store and tables as the local sweep (variant and
+// provenance travel with each shard's jobs).
+TEST(SlurmCluster, SweepOnTheClusterEqualsTheLocalSweep) {
+  REQUIRE_SLURM();
+  test::ScratchDir dir;
+  LocalCluster cluster(dir.file("cluster"), free_port_pair());
+  ASSERT_TRUE(cluster.started()) << cluster.start_log();
+
+  const std::string sweep =
+      "sweep --platform plena --task gemv,silu,relu --config C1 --trials 1 --quiet --json "
+      "--set timing.mode=pipelined --grid timing.dma.prefetch.bytes_per_cycle=64,32 ";
+  const int local_rc = run(sweep + "--jobs 2 --out '" + dir.file("local.jsonl") + "'", dir.file("lo"), dir.file("le"));
+  ASSERT_EQ(local_rc, 0) << test::read_text(dir.file("le"));
+  const int rc = run(sweep + "--out '" + dir.file("slurm.jsonl") + "' --executor slurm --slurm-dir '" +
+                         dir.file("run") + "' --shard-size 2 --cpus-per-task 1 --poll 0.3",
+                     dir.file("so"), dir.file("se"));
+  ASSERT_EQ(rc, 0) << test::read_text(dir.file("se"));
+
+  const auto local = by_key(dir.file("local.jsonl"));
+  const auto slurm = by_key(dir.file("slurm.jsonl"));
+  ASSERT_EQ(local.size(), 6u);
+  ASSERT_EQ(slurm.size(), local.size());
+  for (const auto& [key, records] : slurm) {
+    ASSERT_EQ(records.size(), 1u) << key;
+    ASSERT_TRUE(local.count(key)) << key;
+    EXPECT_EQ(without_host_time(records[0]), without_host_time(local.at(key)[0])) << key;
+  }
+  EXPECT_EQ(json::parse(test::read_text(dir.file("so"))), json::parse(test::read_text(dir.file("lo"))));
+}

@@ -220,10 +220,6 @@ TEST(SlurmCluster, ShardOverItsTimeLimitIsResubmitted) {
   for (const auto& [key, records] : results) EXPECT_EQ(records.size(), 1u) << key;
   EXPECT_NE(test::read_text(rd.script()).find("#SBATCH --comment=tlmcraft-test\n"), std::string::npos);
 }
-
-}  // namespace
-}  // namespace tlmcraft::harness
-
 // `sweep --executor slurm`: a 2-variant grid over PLENA's prefetch bandwidth, run as shards
 // on the cluster, gives the same store and tables as the local sweep (variant and
 // provenance travel with each shard's jobs).
@@ -254,3 +250,7 @@ TEST(SlurmCluster, SweepOnTheClusterEqualsTheLocalSweep) {
   }
   EXPECT_EQ(json::parse(test::read_text(dir.file("so"))), json::parse(test::read_text(dir.file("lo"))));
 }
+
+
+}  // namespace
+}  // namespace tlmcraft::harness

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "harness/provenance.h"
 #include "harness/slurm_shards.h"
 #include "harness/suite_runner.h"
 #include "tests/harness/test_util.h"
@@ -35,11 +36,15 @@ std::string exe_version(const test::ScratchDir& dir) {
   return v;
 }
 
+// A PLENA C1 job of the default variant, as `bench` plans it (the variant is part of the key).
 SuiteJob plena_c1(const std::string& task) {
+  static const json provenance = variant_provenance("plena", VariantSpec{});
   SuiteJob j;
   j.platform = "plena";
   j.task = task;
   j.config = "C1";
+  j.variant = provenance["variant"].get<std::string>();
+  j.provenance = provenance;
   return j;
 }
 

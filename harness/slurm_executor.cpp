@@ -172,6 +172,7 @@ void SlurmRun::select_jobs(const std::vector<SuiteJob>& jobs) {
     } else if (job.known_result) {  // known without running anything: straight into the store
       json record = *job.known_result;
       record["job"] = job_json(job);
+      if (!job.provenance.is_null()) record["provenance"] = job.provenance;  // as the local runner does
       store_->add(key, record);
       ++ran_;
     }

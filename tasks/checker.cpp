@@ -49,9 +49,9 @@ void close_row(const std::string& tensor, int64_t row, const RowErrors& e, const
 
 }  // namespace
 
-bool within(double got, double want, const Tolerance& tol) {
+bool within(double got, double want, const Tolerance& tol, double slack) {
   if (!std::isfinite(got)) return false;
-  const double e = std::fabs(got - want);
+  const double e = std::fabs(got - want) - slack;
   switch (tol.kind) {
     case Tolerance::Kind::AbsOrRel: return e <= tol.abs || e <= tol.rel * std::fabs(want);
     case Tolerance::Kind::AllClose: return e <= tol.abs + tol.rel * std::fabs(want);
@@ -67,7 +67,7 @@ CheckResult check(const std::vector<CheckTensor>& tensors, const Tolerance& tol,
   std::vector<RowStats> rows;
   for (const CheckTensor& t : tensors) {
     const size_t n = t.want.size();
-    if (t.got.size() != n || (!t.unwritten.empty() && t.unwritten.size() != n) ||
+    if (t.got.size() != n || (!t.unwritten.empty() && t.unwritten.size() != n) || (!t.slack.empty() && t.slack.size() != n) ||
         int64_t(n) != element_count(t.shape) || t.shape.empty())
       throw std::invalid_argument("check: tensor '" + t.name + "' has " + std::to_string(t.got.size()) + " values, " +
                                   std::to_string(n) + " expected for shape " + shape_text(t.shape));
@@ -119,7 +119,7 @@ CheckResult check(const std::vector<CheckTensor>& tensors, const Tolerance& tol,
         ++r.non_finite;
         row_errors.broken = true;
       }
-      if (!within(got, want, tol)) {
+      if (!within(got, want, tol, t.slack.empty() ? 0.0 : t.slack[i])) {
         ++r.mismatches;
         ++s.mismatches;
         if (r.first_mismatches.size() < options.max_first_mismatches)

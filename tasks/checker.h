@@ -17,12 +17,14 @@ namespace tlmcraft::tasks {
 // One output tensor to compare. `shape` is the view rows and coordinates refer to
 // (e.g. PLENA's [n / VLEN, VLEN] rows); its last dimension is the row length.
 // `unwritten` is empty or holds one flag per element (1 = the poison pattern is still
-// there; its `got` value is ignored).
+// there; its `got` value is ignored). `slack` is empty or holds one extra elementwise
+// tolerance per element (the reference's rounding slack).
 struct CheckTensor {
   std::string name;
   std::vector<int64_t> shape;
   std::vector<double> got, want;
   std::vector<uint8_t> unwritten;
+  std::vector<double> slack;
 };
 
 struct CheckOptions {
@@ -77,8 +79,8 @@ struct CheckResult {
   std::string summary() const;
 };
 
-// True if got is within tolerance of want (NaN or infinite got never is).
-bool within(double got, double want, const Tolerance& tol);
+// True if got is within tolerance of want, widened by `slack` (NaN or infinite got never is).
+bool within(double got, double want, const Tolerance& tol, double slack = 0);
 
 // Throws std::invalid_argument if a tensor's got, want, unwritten and shape sizes disagree.
 CheckResult check(const std::vector<CheckTensor>& tensors, const Tolerance& tol, const CheckOptions& options = {});

@@ -1,6 +1,7 @@
 #include "tasks/numerics.h"
 
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include "isa/formats/bf16.h"
@@ -11,6 +12,22 @@ namespace tlmcraft::tasks {
 namespace fmt = tlmcraft::isa::formats;
 
 double bf16(double v) { return fmt::bf16_to_float(fmt::double_to_bf16(v)); }
+
+double bf16_stochastic(double v, std::mt19937_64& rng) {
+  const double nearest = bf16(v);
+  if (nearest == v || nearest == 0 || !std::isfinite(nearest)) return nearest;
+  // The other neighbour: one BF16 step (bit 16 of the float) away from `nearest`, towards v.
+  const float f = float(nearest);
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  const bool away_from_zero = (v > nearest) == (f > 0);
+  bits = away_from_zero ? bits + 0x10000u : bits - 0x10000u;
+  float other_f;
+  std::memcpy(&other_f, &bits, sizeof other_f);
+  const double other = other_f;
+  const double p_other = std::fabs(v - nearest) / std::fabs(other - nearest);
+  return std::uniform_real_distribution<double>(0.0, 1.0)(rng) < p_other ? other : nearest;
+}
 
 std::string element_type(const TensorSpec& t, PlatformId p) {
   const auto it = t.dtype_for.find(p);

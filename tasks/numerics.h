@@ -2,6 +2,7 @@
 // PLENA, BF16 on AIE-ML, integers on Coral) and how float references round.
 #pragma once
 #include <cstdint>
+#include <random>
 #include <string>
 
 #include "tasks/spec.h"
@@ -11,14 +12,19 @@ namespace tlmcraft::tasks {
 
 // Nearest BF16 value of v (one rounding, ties to even).
 double bf16(double v);
+// v rounded to one of its two BF16 neighbours at random, up with probability equal to its
+// distance from the lower one (unbiased stochastic rounding). Used to perturb a reference's
+// stages and measure how far BF16 staging can move each output (rounding_slack).
+double bf16_stochastic(double v, std::mt19937_64& rng);
 
 // How a float reference rounds. PLENA: every materialised stage and every FP_MEM
 // constant is BF16. AIE-ML: full precision until the output. Both: BF16 outputs.
 struct FloatNumerics {
   bool stage_bf16 = false;
   int64_t vlen = 64;  // PLENA reductions work on rows of VLEN lanes (see reduce_sum)
-  double r(double v) const { return stage_bf16 ? bf16(v) : v; }    // after a stage
-  double c(double v) const { return stage_bf16 ? bf16(v) : v; }    // a constant
+  std::mt19937_64* perturb = nullptr;  // unstaged only: stages rounded stochastically to BF16
+  double r(double v) const { return stage_bf16 ? bf16(v) : perturb ? bf16_stochastic(v, *perturb) : v; }  // after a stage
+  double c(double v) const { return r(v); }                                                               // a constant
   double out(double v) const { return bf16(v); }                  // an output element
   static FloatNumerics for_platform(PlatformId p) { return FloatNumerics{p == PlatformId::Plena}; }
 };

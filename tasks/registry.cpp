@@ -32,7 +32,10 @@ TensorSet Instance::generate_inputs(uint64_t seed) const {
 
 TensorSet Instance::reference_outputs(const TensorSet& inputs) const {
   if (cpu::is_cpu_program(task_->name)) return cpu::reference(*task_, params(), inputs);
-  return reference(*task_, platform_, params(), inputs);
+  TensorSet outputs = reference(*task_, platform_, params(), inputs);
+  std::vector<std::vector<double>> slack = rounding_slack(*task_, platform_, params(), inputs, outputs);
+  for (size_t t = 0; t < slack.size() && t < outputs.size(); ++t) outputs[t].slack = std::move(slack[t]);
+  return outputs;
 }
 
 std::vector<int64_t> Instance::view(const std::string& tensor) const {
@@ -58,7 +61,8 @@ CheckResult Instance::check(const TensorSet& got, const std::vector<std::vector<
     if (got[k].data.size() != w.data.size())
       throw std::invalid_argument("check: output '" + w.name + "' has " + std::to_string(got[k].data.size()) +
                                   " values, expected " + std::to_string(w.data.size()));
-    ts.push_back({w.name, view(w.name), got[k].data, w.data, unwritten.empty() ? std::vector<uint8_t>{} : unwritten[k]});
+    ts.push_back({w.name, view(w.name), got[k].data, w.data, unwritten.empty() ? std::vector<uint8_t>{} : unwritten[k],
+                  w.slack});
   }
   return tasks::check(ts, tolerance(), options);
 }

@@ -12,6 +12,9 @@ struct Tensor {
   std::string name;
   std::vector<int64_t> shape;
   std::vector<double> data;
+  // A reference output only: per element, the extra error a correct kernel may show
+  // (tasks::rounding_slack); empty when there is none.
+  std::vector<double> slack;
 
   Tensor() = default;
   Tensor(std::string n, std::vector<int64_t> s);  // zero-filled

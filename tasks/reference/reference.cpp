@@ -1,5 +1,9 @@
 #include "tasks/reference/reference.h"
 
+#include <algorithm>
+#include <cmath>
+#include <random>
+
 #include "tasks/numerics.h"
 #include "tasks/reference/reference_internal.h"
 
@@ -37,6 +41,26 @@ TensorSet reference(const TaskSpec& task, PlatformId p, const Params& params, co
   const ref::Ctx ctx{task, p, params, inputs};
   if (p == PlatformId::Coral) return ref::int8_tasks().at(task.name)(ctx);
   return ref::float_tasks().at(task.name)(ctx, FloatNumerics::for_platform(p));
+}
+
+std::vector<std::vector<double>> rounding_slack(const TaskSpec& task, PlatformId p, const Params& params,
+                                                const TensorSet& inputs, const TensorSet& exact) {
+  FloatNumerics N = FloatNumerics::for_platform(p);
+  if (p == PlatformId::Coral || N.stage_bf16 || !has_reference(task.name, p)) return {};
+  std::mt19937_64 rng(0x51ac4);  // fixed: the same inputs always get the same slack
+  N.perturb = &rng;
+  std::vector<std::vector<double>> slack;
+  for (const Tensor& t : exact) slack.emplace_back(t.data.size(), 0.0);
+  const ref::Ctx ctx{task, p, params, inputs};
+  for (int k = 0; k < kSlackSamples; ++k) {
+    const TensorSet sample = ref::float_tasks().at(task.name)(ctx, N);
+    for (size_t t = 0; t < exact.size() && t < sample.size(); ++t)
+      for (size_t i = 0; i < slack[t].size(); ++i) {
+        const double d = std::fabs(sample[t].data[i] - exact[t].data[i]);
+        if (std::isfinite(d)) slack[t][i] = std::max(slack[t][i], kSlackFactor * d);
+      }
+  }
+  return slack;
 }
 
 }  // namespace tlmcraft::tasks

@@ -4,6 +4,7 @@
 // Coral through the integer formulations (tasks/coral_int.h).
 #pragma once
 #include <stdexcept>
+#include <vector>
 
 #include "tasks/spec.h"
 #include "tasks/tensor.h"
@@ -15,6 +16,18 @@ namespace tlmcraft::tasks {
 // Throws std::invalid_argument for a task without a reference on that platform or
 // inputs that do not match the spec's names and shapes.
 TensorSet reference(const TaskSpec& task, PlatformId p, const Params& params, const TensorSet& inputs);
+
+// How far a correct kernel's outputs may land from an unstaged float reference (AIE-ML:
+// full precision until the output) because the kernel rounds its intermediate stages to
+// BF16: per output tensor, one extra tolerance per element (docs/tasks.md, "Rounding
+// slack"). Estimated by Monte Carlo arithmetic: the reference is rerun kSlackSamples times
+// with every stage rounded stochastically to BF16, and the slack is kSlackFactor times the
+// largest deviation from `exact` seen. Deterministic for given inputs. Empty for the staged
+// (PLENA) and exact (Coral) references, whose kernels round as the reference does.
+std::vector<std::vector<double>> rounding_slack(const TaskSpec& task, PlatformId p, const Params& params,
+                                                const TensorSet& inputs, const TensorSet& exact);
+constexpr int kSlackSamples = 8;
+constexpr double kSlackFactor = 3.0;
 
 // True if a reference exists for this task name on platform p.
 bool has_reference(const std::string& task, PlatformId p);

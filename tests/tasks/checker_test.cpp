@@ -31,7 +31,7 @@ TEST(Checker, ToleranceRules) {
 TEST(Checker, TensorGuardFailsZerosBelowTheAbsoluteFloor) {
   // Softmax-sized outputs: 1e-4 everywhere is far below the 0.012 absolute floor, so a
   // kernel writing zeros passes every element but has relative RMS error 100%.
-  CheckTensor zeros{"y", {4}, {0, 0, 0, 0}, {1e-4, 2e-4, 1e-4, 2e-4}, {}};
+  CheckTensor zeros{"y", {4}, {0, 0, 0, 0}, {1e-4, 2e-4, 1e-4, 2e-4}, {}, {}};
   const CheckResult z = check({zeros}, kPlena);
   EXPECT_EQ(z.mismatches, 0);
   EXPECT_FALSE(z.passed());
@@ -39,18 +39,18 @@ TEST(Checker, TensorGuardFailsZerosBelowTheAbsoluteFloor) {
   EXPECT_EQ(z.scale_failures[0], "y: relative RMS error 100.0% > 5%");
   EXPECT_NE(z.summary().find("y: relative RMS error 100.0% > 5%"), std::string::npos);
   // One bf16 ulp (2^-8 relative) off on every element: sqrt(sum (w/256)^2 / sum w^2) = 1/256 = 0.39%.
-  CheckTensor close{"y", {4}, {1e-4 * (1 + 1.0 / 256), 2e-4 * (1 + 1.0 / 256), 1e-4, 2e-4}, {1e-4, 2e-4, 1e-4, 2e-4}, {}};
+  CheckTensor close{"y", {4}, {1e-4 * (1 + 1.0 / 256), 2e-4 * (1 + 1.0 / 256), 1e-4, 2e-4}, {1e-4, 2e-4, 1e-4, 2e-4}, {}, {}};
   const CheckResult c = check({close}, kAie);
   EXPECT_TRUE(c.passed());
   ASSERT_EQ(c.tensor_rel_rms.size(), 1u);
   EXPECT_NEAR(c.tensor_rel_rms[0].second, std::sqrt((1e-8 + 4e-8) / 256.0 / 256.0 / (2e-8 + 8e-8)), 1e-12);
   // Exact tolerances have no tensor guard (every element is already exact).
-  EXPECT_TRUE(check({CheckTensor{"y", {2}, {3, 4}, {3, 4}, {}}}, kExact).tensor_rel_rms.empty());
+  EXPECT_TRUE(check({CheckTensor{"y", {2}, {3, 4}, {3, 4}, {}, {}}}, kExact).tensor_rel_rms.empty());
 }
 
 TEST(Checker, CountsCoordinatesAndStatistics) {
   // 2 x 3: element [0,2] off by 0.5, element [1,1] never written, [1,2] a written NaN.
-  CheckTensor t{"y", {2, 3}, {1, 2, 3.5, 4, 0, kNaN}, {1, 2, 3, 4, 5, 6}, {0, 0, 0, 0, 1, 0}};
+  CheckTensor t{"y", {2, 3}, {1, 2, 3.5, 4, 0, kNaN}, {1, 2, 3, 4, 5, 6}, {0, 0, 0, 0, 1, 0}, {}};
   const CheckResult r = check({t}, kPlena);
   EXPECT_EQ(r.elements, 6);
   EXPECT_EQ(r.mismatches, 3);
@@ -85,7 +85,7 @@ TEST(Checker, CountsCoordinatesAndStatistics) {
 }
 
 TEST(Checker, JsonHasTheReportFields) {
-  CheckTensor t{"y", {1, 2}, {0, kNaN}, {0, 1}, {}};
+  CheckTensor t{"y", {1, 2}, {0, kNaN}, {0, 1}, {}, {}};
   const nlohmann::json j = check({t}, kExact).to_json();
   for (const char* k : {"match_rate", "elements", "mismatches", "unwritten", "max_abs_err", "max_rel_err", "mse",
                         "first_mismatches", "rows"})
@@ -100,7 +100,7 @@ TEST(Checker, JsonHasTheReportFields) {
 
 TEST(Checker, CapsMismatchesAndRowsWorstFirst) {
   // 40 rows of 2; row r has r % 3 wrong elements (exact tolerance).
-  CheckTensor t{"y", {40, 2}, {}, {}, {}};
+  CheckTensor t{"y", {40, 2}, {}, {}, {}, {}};
   for (int r = 0; r < 40; ++r)
     for (int c = 0; c < 2; ++c) {
       t.want.push_back(1);
@@ -125,9 +125,9 @@ TEST(Checker, CapsMismatchesAndRowsWorstFirst) {
 }
 
 TEST(Checker, RejectsSizeDisagreements) {
-  EXPECT_THROW(check({CheckTensor{"y", {2}, {1}, {1, 2}, {}}}, kExact), std::invalid_argument);
-  EXPECT_THROW(check({CheckTensor{"y", {2}, {1, 2}, {1, 2}, {0}}}, kExact), std::invalid_argument);
-  EXPECT_THROW(check({CheckTensor{"y", {3}, {1, 2}, {1, 2}, {}}}, kExact), std::invalid_argument);
+  EXPECT_THROW(check({CheckTensor{"y", {2}, {1}, {1, 2}, {}, {}}}, kExact), std::invalid_argument);
+  EXPECT_THROW(check({CheckTensor{"y", {2}, {1, 2}, {1, 2}, {0}, {}}}, kExact), std::invalid_argument);
+  EXPECT_THROW(check({CheckTensor{"y", {3}, {1, 2}, {1, 2}, {}, {}}}, kExact), std::invalid_argument);
   EXPECT_FALSE(check({}, kExact).passed());  // nothing compared is not a pass
 }
 

@@ -24,7 +24,7 @@ TEST(RowRules, ARowOfSmallOutputsLeftAtZeroFails) {
   // Two rows of 4: the first carries the tensor's energy, the second lies far below the
   // absolute floor. Zeroing the second passes the element rule and the tensor's 5%
   // RMS bound (its energy is 1e-8 of the tensor's) but not the row rule.
-  CheckTensor t{"y", {2, 4}, {1, 2, 3, 4, 0, 0, 0, 0}, {1, 2, 3, 4, 1e-4, 2e-4, 1e-4, 2e-4}, {}};
+  CheckTensor t{"y", {2, 4}, {1, 2, 3, 4, 0, 0, 0, 0}, {1, 2, 3, 4, 1e-4, 2e-4, 1e-4, 2e-4}, {}, {}};
   const CheckResult r = check({t}, kPlena);
   EXPECT_EQ(r.mismatches, 0);
   EXPECT_TRUE(r.scale_failures.empty());
@@ -39,7 +39,7 @@ TEST(RowRules, ARowOfSmallOutputsLeftAtZeroFails) {
 
 TEST(RowRules, SmallOutputsMustBeRelativelyAccurateWhenTheTaskSaysSo) {
   // One large value keeps the row's RMS error small; the three small ones are zeroed.
-  CheckTensor t{"y", {1, 4}, {0.9, 0, 0, 0}, {0.9, 0.001, 0.002, 0.003}, {}};
+  CheckTensor t{"y", {1, 4}, {0.9, 0, 0, 0}, {0.9, 0.001, 0.002, 0.003}, {}, {}};
   Tolerance tol = kPlena;
   EXPECT_TRUE(check({t}, tol).passed());  // without the small-output rule: the loophole
   tol.small_rel = 0.05;
@@ -49,14 +49,14 @@ TEST(RowRules, SmallOutputsMustBeRelativelyAccurateWhenTheTaskSaysSo) {
   ASSERT_EQ(r.row_failures.size(), 1u);
   EXPECT_EQ(r.row_failures[0], "y row 0: outputs below 0.012: relative error 100.0% > 5.0%");
   // Within 4% on the small outputs passes.
-  CheckTensor close{"y", {1, 4}, {0.9, 0.00104, 0.00192, 0.00312}, {0.9, 0.001, 0.002, 0.003}, {}};
+  CheckTensor close{"y", {1, 4}, {0.9, 0.00104, 0.00192, 0.00312}, {0.9, 0.001, 0.002, 0.003}, {}, {}};
   const CheckResult c = check({close}, tol);
   EXPECT_TRUE(c.passed()) << c.summary();
   EXPECT_NEAR(c.max_small_rel_err, 0.04, 1e-9);
 }
 
 TEST(RowRules, CapsTheListedRowFailures) {
-  CheckTensor t{"y", {8, 2}, std::vector<double>(16, 0.0), std::vector<double>(16, 1e-3), {}};
+  CheckTensor t{"y", {8, 2}, std::vector<double>(16, 0.0), std::vector<double>(16, 1e-3), {}, {}};
   const CheckResult r = check({t}, kPlena, CheckOptions{10, 16, 3});
   EXPECT_EQ(r.rows_failed, 8);
   EXPECT_EQ(r.row_failures.size(), 3u);

@@ -104,9 +104,10 @@ struct StepInfo {
   uint32_t mem_addr = 0;       // first byte accessed (scalar and vector memory ops)
   uint32_t mem_bytes = 0;      // total bytes accessed (0 = no memory access)
   bool mem_strided = false;    // vector strided/indexed/segment access (not one burst)
-  // Vector memory ops: 16-byte-aligned blocks accessed, counted per register of the data
-  // group as the distinct blocks its elements touch (the transactions of a bus as wide as
-  // a register that serves all of a register's elements in one block at once).
+  // Vector memory ops: 16-byte-aligned block transactions, counted per register of the
+  // data group as the distinct blocks its elements touch (the transactions of a bus as
+  // wide as a register that serves all of a register's elements in one block at once),
+  // plus, for stores, one for each element that rewrites a byte of its block's current one.
   uint16_t mem_blocks = 0;
   // Vector divides: the operands of every element of the source registers (tail and
   // inactive ones too: the hardware divides whole registers), in element order, for

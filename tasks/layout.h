@@ -97,7 +97,7 @@ class PlatformLayout {
 };
 
 // The layout of a task configuration on platform p. Throws std::invalid_argument for a
-// platform without a layout implementation yet (Coral, AIE-ML) or an unsupported task.
+// platform whose pack registered no layout, or an unsupported task.
 std::unique_ptr<PlatformLayout> make_layout(const TaskSpec& task, PlatformId p, const Params& params);
 bool has_layout(PlatformId p);
 

@@ -1,8 +1,8 @@
 // The memory-layout contract a platform offers for a task configuration: where every
 // tensor lives, in which format, which constants are preloaded, how inputs are encoded
 // into memory bytes, how outputs are poisoned before a run and decoded after it, and
-// the text the agent is told. One implementation per platform (layout_plena.h; Coral
-// and AIE-ML layouts are to be added as sibling files).
+// the text the agent is told. One implementation per platform, in its pack
+// (platforms/<p>/pack/layout_<p>.h), registered in tasks/layout_registry.h.
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -1,4 +1,4 @@
-#include "agent/search/aie_unroll.h"
+#include "platforms/aie_ml/pack/agent/aie_unroll.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "agent/search/aie_offsets.h"
+#include "platforms/aie_ml/pack/agent/aie_offsets.h"
 
 #include <algorithm>
 #include <map>

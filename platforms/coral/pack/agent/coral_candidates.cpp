@@ -1,11 +1,11 @@
-#include "agent/search/coral_candidates.h"
+#include "platforms/coral/pack/agent/coral_candidates.h"
 
 #include <algorithm>
 #include <functional>
 #include <set>
 
-#include "agent/search/coral_source.h"
-#include "agent/search/coral_transforms.h"
+#include "platforms/coral/pack/agent/coral_source.h"
+#include "platforms/coral/pack/agent/coral_transforms.h"
 
 namespace tlmcraft::agent::search::coral {
 

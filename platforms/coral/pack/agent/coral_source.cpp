@@ -1,4 +1,4 @@
-#include "agent/search/coral_source.h"
+#include "platforms/coral/pack/agent/coral_source.h"
 
 #include <cctype>
 #include <regex>

@@ -1,12 +1,12 @@
-#include "agent/search/aie_candidates.h"
+#include "platforms/aie_ml/pack/agent/aie_candidates.h"
 
 #include <algorithm>
 #include <functional>
 #include <set>
 
-#include "agent/search/aie_offsets.h"
-#include "agent/search/aie_regalloc.h"
-#include "agent/search/aie_unroll.h"
+#include "platforms/aie_ml/pack/agent/aie_offsets.h"
+#include "platforms/aie_ml/pack/agent/aie_regalloc.h"
+#include "platforms/aie_ml/pack/agent/aie_unroll.h"
 #include "isa/aie_ml/bundle_schedule.h"
 #include "isa/aie_ml/control_flow.h"
 #include "isa/aie_ml/program_text.h"

@@ -1,4 +1,4 @@
-#include "agent/search/aie_regalloc.h"
+#include "platforms/aie_ml/pack/agent/aie_regalloc.h"
 
 #include <algorithm>
 #include <map>

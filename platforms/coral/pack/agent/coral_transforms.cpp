@@ -1,4 +1,4 @@
-#include "agent/search/coral_transforms.h"
+#include "platforms/coral/pack/agent/coral_transforms.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,7 +8,7 @@
 #include <set>
 #include <vector>
 
-#include "agent/search/coral_source.h"
+#include "platforms/coral/pack/agent/coral_source.h"
 
 namespace tlmcraft::agent::search::coral {
 

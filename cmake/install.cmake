@@ -86,6 +86,14 @@ foreach(dir ${TLMCRAFT_DATA_FOLDERS})
           PATTERN "*.cpp" EXCLUDE PATTERN "*.h" EXCLUDE PATTERN "CMakeLists.txt" EXCLUDE PATTERN "*.cmake" EXCLUDE)
 endforeach()
 
+# No empty folders in the data and header trees (their source folders held only code).
+function(tlmcraft_install_pruned folder component)
+  install(CODE "include(\"${CMAKE_SOURCE_DIR}/cmake/prune_empty_dirs.cmake\")
+prune_empty_dirs(\"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${folder}\")" COMPONENT ${component})
+endfunction()
+tlmcraft_install_pruned(${TLMCRAFT_DATA_DESTINATION} runtime)
+tlmcraft_install_pruned(${TLMCRAFT_INCLUDE_DESTINATION} development)
+
 install(EXPORT tlmcraftTargets NAMESPACE tlmcraft:: DESTINATION ${TLMCRAFT_PACKAGE_DESTINATION} COMPONENT development)
 configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/tlmcraftConfig.cmake.in
   ${CMAKE_BINARY_DIR}/cmake/tlmcraftConfig.cmake

@@ -22,10 +22,13 @@ double bf16_stochastic(double v, std::mt19937_64& rng);
 struct FloatNumerics {
   bool stage_bf16 = false;
   int64_t vlen = 64;  // PLENA reductions work on rows of VLEN lanes (see reduce_sum)
-  std::mt19937_64* perturb = nullptr;  // unstaged only: stages rounded stochastically to BF16
+  std::mt19937_64* perturb = nullptr;  // unstaged stages rounded stochastically to BF16 (rounding_slack)
   double r(double v) const { return stage_bf16 ? bf16(v) : perturb ? bf16_stochastic(v, *perturb) : v; }  // after a stage
   double c(double v) const { return r(v); }                                                               // a constant
   double out(double v) const { return bf16(v); }                  // an output element
+  // The numerics of a part a reference computes without staging (PLENA's FlashAttention
+  // softmax, whose staging depends on the kernel's blocks): exact, perturbed alike.
+  FloatNumerics unstaged() const { return FloatNumerics{false, vlen, perturb}; }
   static FloatNumerics for_platform(PlatformId p) { return FloatNumerics{p == PlatformId::Plena}; }
 };
 

@@ -87,6 +87,15 @@ struct DecodedInsn {
   uint8_t src[4] = {kNoReg, kNoReg, kNoReg, kNoReg};
 };
 
+// One element of a vector divide or remainder as a sign-magnitude divider holds it: the
+// magnitudes of its operands, the signs of quotient and remainder, and the cases that
+// need no iterations (division by zero, signed overflow MIN / -1).
+struct DivElement {
+  uint32_t dividend = 0, divisor = 0;
+  bool quotient_negative = false, remainder_negative = false;
+  bool by_zero = false, overflow = false;
+};
+
 // What the last step did, for the timing model (filled by handlers where relevant).
 struct StepInfo {
   uint32_t pc = 0;
@@ -95,13 +104,15 @@ struct StepInfo {
   uint32_t mem_addr = 0;       // first byte accessed (scalar and vector memory ops)
   uint32_t mem_bytes = 0;      // total bytes accessed (0 = no memory access)
   bool mem_strided = false;    // vector strided/indexed/segment access (not one burst)
-  // Vector memory ops: 16-byte-aligned blocks accessed, counted per register of the data
-  // group as the distinct blocks its elements touch (the transactions of a bus as wide as
-  // a register that serves all of a register's elements in one block at once).
+  // Vector memory ops: 16-byte-aligned block transactions, counted per register of the
+  // data group as the distinct blocks its elements touch (the transactions of a bus as
+  // wide as a register that serves all of a register's elements in one block at once),
+  // plus, for stores, one for each element that rewrites a byte of its block's current one.
   uint16_t mem_blocks = 0;
-  // Vector divides: the most significant bits of any element's |dividend|, for
+  // Vector divides: the operands of every element of the source registers (tail and
+  // inactive ones too: the hardware divides whole registers), in element order, for
   // data-dependent divider timing.
-  uint8_t div_dividend_bits = 0;
+  std::vector<DivElement> div_elements;
   uint16_t vl = 0;             // elements processed by a vector instruction
   uint8_t sew_bytes = 0;       // element width of the operation
   uint8_t dst_group = 1;       // registers written by the vector destination group

@@ -5,12 +5,14 @@
 //
 // Functor interfaces (U = unsigned element type, W = WideT<U>; a = vs2, b = vs1/rs1/imm):
 //   Binary:   template <class U> static U apply(U a, U b, Hart&)
+//             (optionally kRecordsOperands and static void record(Hart&, U a, U b): see below)
 //   Ternary:  template <class U> static U apply(U vd, U a, U b)
 //   Compare:  template <class U> static bool apply(U a, U b)
 //   Widening: static constexpr bool kSignedA, kSignedB;  template <class W> static W apply(W a, W b)
 //             (operands already extended; for ternary forms: apply(W vd, W a, W b))
 //   Narrow:   template <class U> static U apply(WideT<U> a, unsigned shift, Hart&)
 #pragma once
+#include <type_traits>
 #include "isa/riscv/vector_common.h"
 
 namespace tlmcraft::isa::riscv::vec {
@@ -25,6 +27,11 @@ inline U second_operand(const Hart& h, const DecodedInsn& d, unsigned i) {
   else return U(uint32_t(d.imm));
 }
 
+// Ops that first record the operands of every element of the source registers
+// (`kRecordsOperands` and `record(Hart&, U a, U b)`: vector divides, for the timing model).
+template <class Op, class = void> struct records_operands : std::false_type {};
+template <class Op> struct records_operands<Op, std::void_t<decltype(Op::kRecordsOperands)>> : std::true_type {};
+
 // vd[i] = Op(vs2[i], op1) for active body elements.
 template <class Op, Src S> void exec_binary(Hart& h, const DecodedInsn& d) {
   const VType t = current_vtype(h, d);
@@ -35,6 +42,10 @@ template <class Op, Src S> void exec_binary(Hart& h, const DecodedInsn& d) {
   const bool masked = is_masked(d);
   dispatch_sew(t.sew_log2, [&](auto z) {
     using U = decltype(z);
+    if constexpr (records_operands<Op>::value) {
+      const unsigned all = group_regs(t.lmul_log2) * unsigned(kVlenBytes / sizeof(U));
+      for (unsigned i = 0; i < all; ++i) Op::record(h, h.vget<U>(d.rs2, i), second_operand<U, S>(h, d, i));
+    }
     for (unsigned i = h.vstart, end = h.vl; i < end; ++i) {
       if (!active(h, masked, i)) continue;
       h.vset<U>(d.rd, i, Op::apply(h.vget<U>(d.rs2, i), second_operand<U, S>(h, d, i), h));

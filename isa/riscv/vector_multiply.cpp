@@ -23,41 +23,38 @@ struct MulHSU {  // vs2 signed, vs1 unsigned
   }
 };
 // Division by zero and signed overflow follow the scalar M extension: x/0 = all ones
-// (-1 signed), x%0 = x, MIN/-1 = MIN, MIN%-1 = 0.
-// Records the significant bits of one element division's |dividend|
-// (StepInfo::div_dividend_bits): the divider iterates over them.
-template <class U> void note_dividend_bits(Hart& h, uint64_t dividend) {
-  const int bits = dividend ? 64 - __builtin_clzll(dividend) : 0;
-  if (bits > h.info.div_dividend_bits) h.info.div_dividend_bits = uint8_t(bits);
-}
-template <class U> uint64_t magnitude(U v, bool is_signed) {
-  const int64_t x = sext(v);
-  return is_signed ? uint64_t(x < 0 ? -x : x) : uint64_t(v);
-}
+// (-1 signed), x%0 = x, MIN/-1 = MIN, MIN%-1 = 0. `record` notes one element's operands
+// for the timing model (StepInfo::div_elements; see exec_binary).
+template <bool Signed> struct DivideOperands {
+  static constexpr bool kRecordsOperands = true;
+  template <class U> static void record(Hart& h, U a, U b) {
+    DivElement e;
+    const int64_t x = Signed ? sext(a) : int64_t(a), y = Signed ? sext(b) : int64_t(b);
+    e.dividend = uint32_t(x < 0 ? -x : x);
+    e.divisor = uint32_t(y < 0 ? -y : y);
+    e.quotient_negative = (x < 0) != (y < 0);
+    e.remainder_negative = x < 0;
+    e.by_zero = b == 0;
+    e.overflow = Signed && a == U(U(1) << (kBits<U> - 1)) && y == -1;
+    h.info.div_elements.push_back(e);
+  }
+};
 
-struct DivU {
-  template <class U> static U apply(U a, U b, Hart& h) {
-    note_dividend_bits<U>(h, a);
-    return b == 0 ? U(~U(0)) : U(a / b);
-  }
+struct DivU : DivideOperands<false> {
+  template <class U> static U apply(U a, U b, Hart&) { return b == 0 ? U(~U(0)) : U(a / b); }
 };
-struct RemU {
-  template <class U> static U apply(U a, U b, Hart& h) {
-    note_dividend_bits<U>(h, a);
-    return b == 0 ? a : U(a % b);
-  }
+struct RemU : DivideOperands<false> {
+  template <class U> static U apply(U a, U b, Hart&) { return b == 0 ? a : U(a % b); }
 };
-struct Div {
-  template <class U> static U apply(U a, U b, Hart& h) {
-    note_dividend_bits<U>(h, magnitude(a, true));
+struct Div : DivideOperands<true> {
+  template <class U> static U apply(U a, U b, Hart&) {
     if (b == 0) return U(~U(0));
     const int64_t x = sext(a), y = sext(b);
     return U(uint64_t(x / y));  // MIN / -1 = 2^(SEW-1), which truncates back to MIN
   }
 };
-struct Rem {
-  template <class U> static U apply(U a, U b, Hart& h) {
-    note_dividend_bits<U>(h, magnitude(a, true));
+struct Rem : DivideOperands<true> {
+  template <class U> static U apply(U a, U b, Hart&) {
     if (b == 0) return a;
     const int64_t x = sext(a), y = sext(b);
     return U(uint64_t(x % y));

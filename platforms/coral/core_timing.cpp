@@ -448,6 +448,14 @@ uint32_t CoreTiming::micro_ops(const rv::StepInfo& s) {
   return std::min(full, used);
 }
 
+// A divide micro-op's latency and occupancy: its slowest lane's dividend bits, a few per
+// cycle (vector_divider.h); the next micro-op starts div_overlap cycles before the result.
+void CoreTiming::divide_timing(const rv::StepInfo& s, uint32_t uop, uint32_t& lat, uint32_t& occ) {
+  const uint32_t bits = divider_.micro_op_bits(s, uop);
+  lat = vt_.div + (bits + vt_.div_bits_per_cycle - 1) / vt_.div_bits_per_cycle;
+  occ = std::max(vt_.div_interval, lat > vt_.div_overlap ? lat - vt_.div_overlap : 1);
+}
+
 // Splits one vector command into micro-ops and times them through the backend. Returns
 // when its result is written (the last micro-op retired, or the scalar register written).
 uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
@@ -461,10 +469,7 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   uint32_t lat = vt_.alu, occ = 1;
   switch (cls) {
     case OpClass::VecMul: lat = vt_.mul; break;
-    case OpClass::VecDiv:  // data-dependent: a few dividend bits per cycle; the next micro-op starts div_overlap cycles before the result
-      lat = vt_.div + (s.div_dividend_bits + vt_.div_bits_per_cycle - 1) / vt_.div_bits_per_cycle;
-      occ = std::max(vt_.div_interval, lat > vt_.div_overlap ? lat - vt_.div_overlap : 1);
-      break;
+    case OpClass::VecDiv: break;  // per micro-op: see divide_timing
     case OpClass::VecFixedPoint: lat = vt_.fixed_point; break;
     case OpClass::VecReduction: {  // widening sums (vwredsum[u]) take a cycle more, twice the unit
       const bool widening = (d.raw >> 26) == 0x30 || (d.raw >> 26) == 0x31;
@@ -496,6 +501,7 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
 
   uint64_t last_done = td;
   for (uint32_t j = 0; j < uops; ++j) {
+    if (cls == OpClass::VecDiv) divide_timing(s, j, lat, occ);
     uint64_t ready = std::max(td, last_issue_);
     const uint64_t in_order = ready;
     for (int k = 0; k < nsrc; ++k) {

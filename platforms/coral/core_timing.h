@@ -21,6 +21,7 @@
 
 #include "isa/riscv/hart.h"
 #include "platforms/coral/coral_config.h"
+#include "platforms/coral/vector_divider.h"
 
 namespace tlmcraft::coral {
 
@@ -126,6 +127,7 @@ class CoreTiming {
   uint64_t dispatch_serialising(const rv::StepInfo& s, uint64_t earliest);
   uint64_t dispatch_vector(const rv::StepInfo& s, uint64_t earliest);
   uint64_t vector_command(const rv::StepInfo& s, uint64_t t);
+  void divide_timing(const rv::StepInfo& s, uint32_t uop, uint32_t& lat, uint32_t& occ);
   uint64_t decode_command(uint64_t t, uint32_t uops);
   static uint32_t micro_ops(const rv::StepInfo& s);
   struct UnitPool {
@@ -178,6 +180,7 @@ class CoreTiming {
   uint64_t uops_ = 0;
   uint64_t last_issue_ = 0, last_retire_ = 0;
   std::array<uint64_t, 8> valu_free_{}, vmul_free_{}, vperm_free_{}, vdiv_free_{};
+  VectorDivider divider_;  // the divider's lanes and the operands they remember
 
   std::array<UnitCounters, kNumUnits> units_{};
   std::vector<TimedEvent>* events_ = nullptr;

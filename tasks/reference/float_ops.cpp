@@ -208,7 +208,7 @@ Vec attention(const Vec& q, const Vec& k, const Vec& v, int64_t s_q, int64_t s_k
     Vec scores = matmul_bt(qh, kh, s_q, d, s_k, N);
     for (double& x : scores) x = N.r(x * c);
     // Exact: softmax and P V in double from the BF16 scores, one rounding at the output.
-    const FloatNumerics exact{};
+    const FloatNumerics exact = N.unstaged();
     const FloatNumerics& Ns = exact_softmax ? exact : N;
     const Vec p = softmax_rows(scores, s_q, s_k, Ns);
     Vec oh = matmul(p, vh, s_q, s_k, d, Ns);

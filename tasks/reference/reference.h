@@ -17,13 +17,14 @@ namespace tlmcraft::tasks {
 // inputs that do not match the spec's names and shapes.
 TensorSet reference(const TaskSpec& task, PlatformId p, const Params& params, const TensorSet& inputs);
 
-// How far a correct kernel's outputs may land from an unstaged float reference (AIE-ML:
-// full precision until the output) because the kernel rounds its intermediate stages to
-// BF16: per output tensor, one extra tolerance per element (docs/tasks.md, "Rounding
-// slack"). Estimated by Monte Carlo arithmetic: the reference is rerun kSlackSamples times
-// with every stage rounded stochastically to BF16, and the slack is kSlackFactor times the
-// largest deviation from `exact` seen. Deterministic for given inputs. Empty for the staged
-// (PLENA) and exact (Coral) references, whose kernels round as the reference does.
+// How far a correct kernel's outputs may land from a float reference because the kernel
+// rounds to BF16 stages the reference computes unstaged (all of AIE-ML's, which is full
+// precision until the output; PLENA's FlashAttention softmax): per output tensor, one extra
+// tolerance per element (docs/tasks.md, "Rounding slack"). Estimated by Monte Carlo
+// arithmetic: the reference is rerun kSlackSamples times with those stages rounded
+// stochastically to BF16, and the slack is kSlackFactor times the largest deviation from
+// `exact` seen. Deterministic for given inputs. Empty where every stage is staged as
+// kernels must (the other PLENA tasks: one rerun shows it) and for Coral (exact integers).
 std::vector<std::vector<double>> rounding_slack(const TaskSpec& task, PlatformId p, const Params& params,
                                                 const TensorSet& inputs, const TensorSet& exact);
 constexpr int kSlackSamples = 8;

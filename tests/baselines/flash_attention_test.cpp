@@ -108,5 +108,15 @@ TEST(FlashAttentionBaseline, PassesEveryConfigAndC1CyclesArePinned) {
   }
 }
 
+// Fresh seeds on which the baseline missed one element by 2 BF16 steps (its online softmax
+// rounds where the exact-softmax reference does not): found by `tlmcraft bench -p plena
+// --trials 60 --seed 9100000`; the reference's rounding slack covers them.
+TEST(FlashAttentionBaseline, PassesTheFreshSeedsThatOnceFailedIt) {
+  for (const auto& [config, seed] : {std::pair{"C1", 9100004u}, {"C2", 9100001u}, {"C3", 9100002u}}) {
+    const auto r = run_kernel(config, bp::plena_flash_attention(instance(config), {}), seed);
+    EXPECT_EQ(r.at("status"), "pass") << config << " seed " << seed << ": " << r.dump().substr(0, 800);
+  }
+}
+
 }  // namespace
 }  // namespace tlmcraft

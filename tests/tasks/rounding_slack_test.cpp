@@ -45,7 +45,19 @@ TEST(Checker, SlackWidensTheElementRule) {
   EXPECT_FALSE(within(NAN, 1.0, t, 1e9));
 }
 
-TEST(RoundingSlack, OnlyTheUnstagedReferenceHasOne) {
+TEST(RoundingSlack, PlenaFlashAttentionHasOneForItsUnstagedSoftmax) {
+  // The staged PLENA reference computes FlashAttention's softmax exactly (its staging
+  // depends on the kernel's blocks); a CI-style fresh seed, 9100001, once failed the
+  // C2 baseline by 2 BF16 steps at one element of 8192 without it.
+  const Instance inst = Registry::builtin().instance("flash_attention", "plena", "C1");
+  const TensorSet want = inst.reference_outputs(inst.generate_inputs(1));
+  ASSERT_EQ(want.at(0).slack.size(), want.at(0).data.size());
+  double largest = 0;
+  for (double s : want.at(0).slack) largest = std::max(largest, s);
+  EXPECT_GT(largest, 0.0);
+}
+
+TEST(RoundingSlack, OnlyUnstagedStagesHaveOne) {
   for (const char* p : {"plena", "coral"}) {
     const Instance inst = Registry::builtin().instance("ffn", p, "C1");
     for (const Tensor& t : inst.reference_outputs(inst.generate_inputs(1))) EXPECT_TRUE(t.slack.empty()) << p;
@@ -69,9 +81,7 @@ TEST(RoundingSlack, ZeroWhenNoStageRounds) {
   const TaskSpec& gemm = Registry::builtin().task("gemm");
   const Params params{{"M", 2}, {"K", 2}, {"N", 2}};
   const TensorSet exact = reference(gemm, PlatformId::AieMl, params, {a, b});
-  const auto slack = rounding_slack(gemm, PlatformId::AieMl, params, {a, b}, exact);
-  ASSERT_EQ(slack.size(), 1u);
-  EXPECT_EQ(slack[0], (std::vector<double>{0, 0, 0, 0}));
+  EXPECT_TRUE(rounding_slack(gemm, PlatformId::AieMl, params, {a, b}, exact).empty());
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the install tests: arguments, a scratch folder outside the source tree, and
 # an install of the build tree into it. Usage: source common.sh BUILD_DIR SOURCE_DIR CMAKE
 set -euo pipefail

@@ -2,6 +2,7 @@
 # `cpack -G DEB` builds tlmcraft and tlmcraft-dev with their Debian dependencies and
 # contents, and the CLI unpacked from the package runs with the data it carries.
 # Usage: debian_packages_test.sh BUILD_DIR SOURCE_DIR CMAKE
+# shellcheck source=tests/install/common.sh
 source "$(dirname "$0")/common.sh"
 
 cpack=$(dirname "$cmake")/cpack

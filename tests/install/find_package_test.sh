@@ -3,6 +3,7 @@
 # with find_package(tlmcraft) and evaluates PLENA's relu C1 baseline through the libraries,
 # with the cycles the installed CLI reports.
 # Usage: find_package_test.sh BUILD_DIR SOURCE_DIR CMAKE
+# shellcheck source=tests/install/common.sh
 source "$(dirname "$0")/common.sh"
 
 stage_install prefix

@@ -3,6 +3,7 @@
 # its binary holds no path to it, and (traced with strace) no file access goes there. The
 # relu baselines on Coral, PLENA and AIE-ML give the build tree's cycles.
 # Usage: relocated_install_test.sh BUILD_DIR SOURCE_DIR CMAKE
+# shellcheck source=tests/install/common.sh
 source "$(dirname "$0")/common.sh"
 
 stage_install staged
@@ -71,8 +72,9 @@ cp "$tl" "$work/lonely/bin/"
 status=0
 "$work/lonely/bin/tlmcraft" run --platform plena --task relu --config C1 --baseline >/dev/null 2>"$work/err.txt" || status=$?
 [ "$status" = 2 ] || fail "without data: exit $status, expected 2"
-grep -qF "cannot find the tlmcraft data folder" "$work/err.txt" && grep -qF "set TLMCRAFT_DATA_DIR" "$work/err.txt" ||
+if ! grep -qF "cannot find the tlmcraft data folder" "$work/err.txt" || ! grep -qF "set TLMCRAFT_DATA_DIR" "$work/err.txt"; then
   fail "without data: unexpected message: $(cat "$work/err.txt")"
+fi
 # ... and TLMCRAFT_DATA_DIR points it at one.
 TLMCRAFT_DATA_DIR=$prefix/share/tlmcraft "$work/lonely/bin/tlmcraft" run --platform plena --task relu --config C1 \
   --baseline --seed 1 --trials 1 >/dev/null || fail "TLMCRAFT_DATA_DIR=$prefix/share/tlmcraft did not help"

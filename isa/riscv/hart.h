@@ -119,6 +119,7 @@ struct StepInfo {
   uint8_t src_group = 1;       // registers read per vector source group
   uint8_t element_scale = 1;   // widest group's element size / sew_bytes (2: widening, narrowing)
   uint8_t fields = 1;          // vector memory: fields per segment (each a group of its own)
+  uint8_t index_bytes = 0;     // indexed vector memory: bytes of one index element
 };
 
 // Hooks the platform provides: counter CSRs come from its timing model.

@@ -250,6 +250,7 @@ template <Mode kMode, bool kStore> void exec_memory(Hart& h, const DecodedInsn& 
   finish(h, first, end, s.data_bytes, kStore ? 0 : s.nf * s.field_regs,
          kStore ? s.nf * s.field_regs : s.src_regs);
   h.info.fields = uint8_t(s.nf);
+  if constexpr (kMode == Mode::Indexed) h.info.index_bytes = uint8_t(s.index_bytes);
 }
 
 template <bool kStore> Handler handler_for(Mode mode) {

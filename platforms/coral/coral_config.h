@@ -49,6 +49,7 @@ struct VectorTiming {  // defaults = configs/default.yaml (rvv_backend_define.sv
   uint32_t lsu_op_cycles = 1;       // slot cycles per vector memory operation
   uint32_t store_data_cycles = 1;   // slot cycles per register a vector store reads
   uint32_t idle_register_cycles = 2; // slot cycles per register without elements (see micro_ops)
+  uint32_t index_register_cycles = 1; // slot cycles per index register beyond the data registers
   uint32_t load_writeback = 2;      // LSU done -> register written (and retired)
   uint32_t memory_interval = 2;     // vector memory instructions dispatch this far apart
 };

@@ -99,7 +99,7 @@ class CoreTiming {
     uint64_t start, done;
   };
   LsuOp lsu_operation(uint64_t earliest, bool store, bool axi, uint32_t blocks, uint32_t registers, bool vector,
-                      uint32_t idle_registers = 0);
+                      uint32_t extra_cycles = 0);
   MemKind kind_of(uint32_t addr) const {
     return addr - cfg_.ext_base < cfg_.ext_bytes ? MemKind::Axi : MemKind::Tcm;
   }

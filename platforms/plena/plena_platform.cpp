@@ -6,11 +6,15 @@
 
 #include "isa/assembler.h"
 #include "models/sim_context.h"
+#include "platforms/plena/plena_isa_tools.h"
 #include "platforms/run_traces.h"
 
 namespace tlmcraft::plena {
 
 namespace {
+
+// `tlmcraft asm/isa` find PLENA's tools here (this file is linked with every PLENA user).
+const bool kIsaToolsRegistered = isa::register_isa_tools(plena_isa_tools());
 
 // One parsed ISA per YAML path, so a process can run platforms with different ISA
 // directories (TLMCRAFT_ISA_DIR set between them, as the fused-instruction test does).

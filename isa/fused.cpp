@@ -78,10 +78,14 @@ bool expand_fused(const IsaSpec& spec, const Instruction& in, std::vector<Instru
     Program prog;
     std::vector<Diagnostic> diags;
     if (!assemble(spec, line, where, prog, diags) || prog.code.size() != 1) {
-      error = where + " as '" + line + "': ";
-      for (const auto& d : diags)
-        if (d.severity == Severity::Error) error += d.message + (d.token.empty() ? "" : " '" + d.token + "'") + "; ";
-      if (prog.code.size() > 1) error += "a step must be exactly one instruction";
+      std::string causes;
+      for (const auto& d : diags) {
+        if (d.severity != Severity::Error) continue;
+        const bool names_token = d.token.empty() || d.message.find(d.token) != std::string::npos;
+        causes += (causes.empty() ? "" : "; ") + d.message + (names_token ? "" : " '" + d.token + "'");
+      }
+      if (prog.code.size() > 1) causes = "a step must be exactly one instruction";
+      error = where + " as '" + line + "': " + causes;
       return false;
     }
     Instruction step = prog.code[0];

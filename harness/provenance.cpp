@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "harness/build_info.h"
+#include "harness/version.h"
 #include "isa/isa_spec.h"
 #include "platforms/platform.h"
 #include "platforms/platform_config.h"
@@ -117,10 +118,6 @@ std::vector<std::string> variant_worker_args(const VariantSpec& v) {
   return args;
 }
 
-std::string version_text() {
-  std::string s = std::string("tlmcraft ") + build_version() + " (commit " + build_commit();
-  if (build_dirty()) s += ", modified";
-  return s + ")";
-}
+std::string version_text() { return "tlmcraft " + tlmcraft_version(); }
 
 }  // namespace tlmcraft::harness

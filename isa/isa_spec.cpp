@@ -13,10 +13,7 @@
 #include <sstream>
 #include <sys/stat.h>
 
-
-#ifndef TLMCRAFT_SOURCE_DIR
-#define TLMCRAFT_SOURCE_DIR "."
-#endif
+#include "common/data_dir.h"
 
 namespace tlmcraft::isa {
 
@@ -77,7 +74,7 @@ std::string isa_yaml_path_in(const std::string& d, const std::string& isa_name) 
     if (file_exists(flat)) return flat;
     return nested;  // load() then names the path it could not open
   }
-  return std::string(TLMCRAFT_SOURCE_DIR) + "/isa/" + isa_name + "/" + isa_name + ".yaml";
+  return data::data_path("isa/" + isa_name + "/" + isa_name + ".yaml");
 }
 
 const char* role_name(Role r) {

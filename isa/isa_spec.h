@@ -24,9 +24,9 @@ struct IsaSpecError : std::runtime_error {
 
 // Path of an ISA's YAML description: $TLMCRAFT_ISA_DIR/<name>/<name>.yaml or
 // $TLMCRAFT_ISA_DIR/<name>.yaml when that variable is set (first one that exists),
-// otherwise <source dir>/isa/<name>/<name>.yaml.
+// otherwise isa/<name>/<name>.yaml in the data folder (common/data_dir.h).
 std::string isa_yaml_path(const std::string& isa_name);
-// The same lookup in `dir` instead of TLMCRAFT_ISA_DIR ("" = the source tree's isa/).
+// The same lookup in `dir` instead of TLMCRAFT_ISA_DIR ("" = the data folder's isa/).
 std::string isa_yaml_path_in(const std::string& dir, const std::string& isa_name);
 
 // Integer text as the assembler and the YAML loader accept it: optional sign, decimal or

@@ -6,6 +6,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "common/data_dir.h"
 #include "isa/isa_spec.h"
 #include "platforms/plena/hbm_timing.h"
 #include "platforms/plena/hbm_transfer.h"
@@ -31,7 +32,7 @@ models::ScratchpadConfig sram(const PlenaConfig& c, const char* name, uint64_t b
 }
 
 models::DramConfig hbm_config(const PlenaConfig& c) {
-  const std::string preset = std::string(TLMCRAFT_SOURCE_DIR) + "/models/presets/" + c.hbm_preset + ".yaml";
+  const std::string preset = data::data_path("models/presets/" + c.hbm_preset + ".yaml");
   if (!std::filesystem::exists(preset))
     throw InputError("memory.hbm.preset '" + c.hbm_preset + "': no such preset (" + preset + ")");
   YAML::Node node = YAML::LoadFile(preset);

@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "common/data_dir.h"
 #include "isa/riscv/hart.h"
 #include "platforms/coral/toolchain.h"
 
@@ -14,7 +15,7 @@ namespace {
 std::string reference_markdown() {
   std::string md;
   for (const char* name : {"riscv.md", "riscv-vector.md"}) {
-    const std::string path = std::string(TLMCRAFT_SOURCE_DIR) + "/docs/isa/" + name;
+    const std::string path = data::data_path(std::string("docs/isa/") + name);
     std::ifstream in(path);
     if (!in) throw std::runtime_error(path + ": cannot read the RISC-V reference");
     std::stringstream ss;

@@ -224,3 +224,31 @@ TEST(CliIsaTools, AsmRefusesAnExtensionNoIsaReadsAndAnUnknownIsa) {
 }
 
 }  // namespace
+
+namespace {
+
+// A fused instruction from an ISA directory: asm, isa doc and isa check read it, no rebuild.
+TEST(CliIsaTools, IsaDirAddsAFusedInstructionToAsmAndDoc) {
+  std::string y = read(std::string(TLMCRAFT_SOURCE_DIR) + "/isa/plena/plena.yaml");
+  y += "\n  - mnemonic: V_NEG_V\n    opcode: 0x38\n    class: V\n    unit: vector\n    latency_class: vector_add\n"
+       "    operands:\n      - {name: rd, kind: gp, field: rd}\n      - {name: rs1, kind: gp, field: rs1}\n"
+       "    doc: \"Negate every lane.\"\n    operation: \"VRAM[gp[rd]] = -VRAM[gp[rs1]]\"\n"
+       "    fused: [\"V_SUB_VF rd, rs1, f0, 0, 1\"]\n";
+  const fs::path dir = tmp_dir() / "isa_neg";
+  fs::create_directories(dir / "plena");
+  std::ofstream(dir / "plena" / "plena.yaml") << y;
+  const std::string kernel = write("neg.asm", "S_ADDI_INT gp1, gp0, 64\nV_NEG_V gp1, gp0\n");
+  const Result stock = tl("asm " + kernel);
+  EXPECT_EQ(stock.code, 1) << stock.out;
+  const Result a = tl("asm --isa-dir " + dir.string() + " --list " + kernel);
+  ASSERT_EQ(a.code, 0) << a.out;
+  EXPECT_NE(a.out.find("V_NEG_V gp1, gp0"), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find(": ok, 2 instructions, S 1, V 1"), std::string::npos) << a.out;
+  const Result d = tl("isa doc plena --isa-dir " + dir.string());
+  ASSERT_EQ(d.code, 0);
+  EXPECT_NE(d.out.find("- Fused: runs, in order, `V_SUB_VF rd, rs1, f0, 0, 1`"), std::string::npos);
+  const Result c = tl("isa check plena --isa-dir " + dir.string());
+  EXPECT_EQ(c.out, "plena: 56 instructions (1 fused), 6 fields, 3 register classes: ok\n");
+}
+
+}  // namespace

@@ -204,7 +204,8 @@ void PlenaTop::execute_program() {
     if (loop_limit_exceeded(executed, iteration_start)) break;
     const StaticInfo& si = prog_->info[pc];
     const uint32_t loops_before = state_.loop_count;
-    sem::execute(code[pc], state_, step_);
+    if (prog_->fused[pc].empty()) sem::execute(code[pc], state_, step_);
+    else sem::execute_fused(prog_->fused[pc], prog_->mnemonic[pc].c_str(), state_, step_);
     if (!step_.ok()) {
       stop(StopReason::Fault, where(pc) + ": " + step_.fault);
       break;

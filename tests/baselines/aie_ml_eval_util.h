@@ -1,6 +1,7 @@
 // The AIE-ML baseline tests' shared driver: evaluate() of a task's baseline (or of given
 // kernel text) on a fresh default aie_ml platform, and a one-line account of a report.
 #pragma once
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -14,7 +15,7 @@
 namespace tlmcraft::test {
 
 inline nlohmann::json evaluate_aie_ml(const std::string& task, const std::string& config, int trials,
-                                      const std::string& kernel = "") {
+                                      const std::string& kernel = "", uint64_t seed = 1) {
   setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   auto platform = make_platform("aie_ml");
   EvalOptions o;
@@ -24,7 +25,7 @@ inline nlohmann::json evaluate_aie_ml(const std::string& task, const std::string
   o.use_baseline = kernel.empty();
   o.kernel_source = kernel;
   o.trials = trials;
-  o.seed = 1;  // a fixed input set: the test must not depend on the OS seed
+  o.seed = seed;  // a fixed input set: the test must not depend on the OS seed
   o.compare_baseline = false;
   return evaluate(*platform, o);
 }

@@ -149,17 +149,7 @@ TEST(AieMlMlpBaselines, BadStagePlansAreRefusedWithTheirReason) {
 // 8192 (want -0.0664, got -0.0791: cancellation in y = s W2 after the hidden layer s was
 // rounded to BF16). The reference's rounding slack covers that error; it must pass.
 TEST(AieMlMlpBaselines, FfnPassesTheSeedWhoseHiddenLayerRoundingOnceFailedIt) {
-  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  auto platform = make_platform("aie_ml");
-  EvalOptions o;
-  o.platform = "aie_ml";
-  o.task = "ffn";
-  o.config = "C4";
-  o.use_baseline = true;
-  o.trials = 1;
-  o.seed = 2853807150367154ull;
-  o.compare_baseline = false;
-  const nlohmann::json r = evaluate(*platform, o);
+  const nlohmann::json r = test::evaluate_aie_ml("ffn", "C4", 1, "", 2853807150367154ull);
   EXPECT_EQ(r["status"], "pass") << test::describe_report(r);
 }
 

@@ -105,4 +105,27 @@ std::vector<nlohmann::json> hand_made_records() {
   return rs;
 }
 
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+nlohmann::json run_record(const std::string& task, uint64_t cycles, const std::string& variant, const std::string& bw) {
+  using nlohmann::json;
+  json r = {{"platform", "plena"}, {"task", task}, {"config", "C1"}, {"level", 1}, {"status", "pass"},
+            {"cycles", cycles}, {"instructions", 10}, {"speedup", 1.0}, {"baseline_cycles", cycles}};
+  r["job"] = {{"platform", "plena"}, {"task", task}, {"config", "C1"}, {"kernel", "baseline"}, {"variant", variant}};
+  r["provenance"] = {{"variant", variant}, {"platform_config", "default"}, {"config_fnv1a64", "00ff"},
+                     {"overrides", {{"timing.dma.prefetch.bytes_per_cycle", bw}}}};
+  r["units"] = json::array({{{"name", "tile(0,0).core"}, {"busy_cycles", cycles / 2}, {"stall_cycles", 3}},
+                            {{"name", "tile(1,0).core"}, {"busy_cycles", cycles / 4}, {"stall_cycles", 4}}});
+  r["memory"] = {{"ddr", {{"row_hits", 7}, {"row_misses", 2}}}, {"cores", {{"t", {{"stall_lock", 5}, {"stall_bank", 6}}}}}};
+  r["energy"] = {{"total_pj", 2000.0}, {"average_power_mw", 3.5}};
+  r["roofline"] = {{"ops", 100.0}, {"offchip_bytes", 50.0}, {"operational_intensity", 2.0}, {"ops_per_cycle", 1.0},
+                   {"offchip_bytes_per_cycle", 0.5}, {"peak_ops_per_cycle", 16.0}, {"peak_offchip_bytes_per_cycle", 4.0},
+                   {"fraction_of_peak", 0.0625}, {"bound", "memory"}};
+  return r;
+}
+
 }  // namespace tlmcraft::harness::test

@@ -31,4 +31,12 @@ std::vector<std::string> read_lines(const std::string& path);
 // coral: relu C1..C3 with five kernel samples each.
 std::vector<nlohmann::json> hand_made_records();
 
+// One passing PLENA baseline record of `task` at C1 with every figure the HTML pages show
+// (units, memory, energy, roofline), on variant `variant` whose override sets the prefetch
+// bandwidth to `bw`.
+nlohmann::json run_record(const std::string& task, uint64_t cycles, const std::string& variant, const std::string& bw);
+
+// Occurrences of `what` in `text`.
+size_t count(const std::string& text, const std::string& what);
+
 }  // namespace tlmcraft::harness::test

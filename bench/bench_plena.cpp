@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "platforms/plena/plena_platform.h"
-#include "tasks/baselines/plena/gemm.h"
+#include "platforms/plena/pack/baselines/gemm.h"
 
 using namespace tlmcraft;
 

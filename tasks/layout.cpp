@@ -3,9 +3,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "tasks/layout_aie_ml.h"
-#include "tasks/layout_coral.h"
-#include "tasks/layout_plena.h"
+#include "tasks/layout_registry.h"
 
 namespace tlmcraft::tasks {
 
@@ -55,14 +53,12 @@ std::string PlatformLayout::scratch_text() const {
   return o;
 }
 
-bool has_layout(PlatformId p) { return p == PlatformId::Plena || p == PlatformId::Coral || p == PlatformId::AieMl; }
+bool has_layout(PlatformId p) { return find_layout(p) != nullptr; }
 
 std::unique_ptr<PlatformLayout> make_layout(const TaskSpec& task, PlatformId p, const Params& params) {
   if (!task.supports(p))
     throw std::invalid_argument("task '" + task.name + "' is not supported on " + platform_name(p));
-  if (p == PlatformId::Plena) return std::make_unique<PlenaLayout>(task, params);
-  if (p == PlatformId::Coral) return std::make_unique<CoralLayout>(task, params);
-  if (p == PlatformId::AieMl) return std::make_unique<AieMlLayout>(task, params);
+  if (const LayoutRegistration* r = find_layout(p)) return r->make(task, params);
   throw std::invalid_argument(std::string("no memory layout is implemented for platform ") + platform_name(p) + " yet");
 }
 

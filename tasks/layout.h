@@ -1,8 +1,8 @@
 // The memory-layout contract a platform offers for a task configuration: where every
 // tensor lives, in which format, which constants are preloaded, how inputs are encoded
 // into memory bytes, how outputs are poisoned before a run and decoded after it, and
-// the text the agent is told. One implementation per platform (layout_plena.h; Coral
-// and AIE-ML layouts are to be added as sibling files).
+// the text the agent is told. One implementation per platform, in its pack
+// (platforms/<p>/pack/layout_<p>.h), registered in tasks/layout_registry.h.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -97,7 +97,7 @@ class PlatformLayout {
 };
 
 // The layout of a task configuration on platform p. Throws std::invalid_argument for a
-// platform without a layout implementation yet (Coral, AIE-ML) or an unsupported task.
+// platform whose pack registered no layout, or an unsupported task.
 std::unique_ptr<PlatformLayout> make_layout(const TaskSpec& task, PlatformId p, const Params& params);
 bool has_layout(PlatformId p);
 

@@ -8,7 +8,7 @@
 #include "common/data_dir.h"
 #include "tasks/cpu/cpu_programs.h"
 #include "tasks/generator.h"
-#include "tasks/layout_coral.h"
+#include "tasks/layout_registry.h"
 #include "tasks/numerics.h"
 #include "tasks/reference/reference.h"
 
@@ -69,9 +69,10 @@ CheckResult Instance::check(const TensorSet& got, const std::vector<std::vector<
 }
 
 CheckResult Instance::check(const DecodedOutputs& got, const TensorSet& want, const CheckOptions& options) const {
-  if (platform_ == PlatformId::Coral) {  // Coral's poison byte is a valid value: see coral_resolve_unwritten
+  const LayoutRegistration* layout = find_layout(platform_);
+  if (layout && layout->resolve_unwritten) {  // the platform's poison byte is a valid value
     DecodedOutputs resolved = got;
-    coral_resolve_unwritten(resolved, want);
+    layout->resolve_unwritten(resolved, want);
     return check(resolved.tensors, resolved.unwritten, want, options);
   }
   return check(got.tensors, got.unwritten, want, options);

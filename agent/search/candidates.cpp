@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <functional>
+#include <mutex>
+#include <stdexcept>
 #include <random>
 #include <set>
 
-#include "agent/search/aie_candidates.h"
-#include "agent/search/coral_candidates.h"
 #include "agent/search/transforms.h"
 
 namespace tlmcraft::agent::search {
@@ -78,11 +78,32 @@ int unroll_innermost(Kernel& k, size_t limit) {
   return done;
 }
 
+std::vector<CandidateGeneratorRegistration>& generators() {
+  static std::vector<CandidateGeneratorRegistration> all;
+  return all;
+}
+
+const CandidateGeneratorRegistration* find_generator(const SearchContext& ctx) {
+  static std::once_flag once;
+  std::call_once(once, register_agent_packs);
+  for (const auto& g : generators())
+    if (g.applies(ctx)) return &g;
+  return nullptr;
+}
+
 }  // namespace
 
+void register_candidate_generator(CandidateGeneratorRegistration registration) {
+  if (registration.name.empty() || !registration.applies || !registration.generate)
+    throw std::invalid_argument("candidate generator registration needs a name, applies and generate");
+  for (const auto& g : generators())
+    if (g.name == registration.name)
+      throw std::invalid_argument("candidate generator '" + registration.name + "' registered twice");
+  generators().push_back(std::move(registration));
+}
+
 std::vector<Candidate> generate_candidates(const std::string& parent_text, const SearchContext& ctx) {
-  if (ctx.language == "c") return coral::generate_coral_candidates(parent_text, ctx);
-  if (ctx.platform == "aie_ml") return aie::generate_aie_candidates(parent_text, ctx);
+  if (const CandidateGeneratorRegistration* g = find_generator(ctx)) return g->generate(parent_text, ctx);
   Kernel parent;
   std::string error;
   if (!parse_kernel(parent_text, parent, error)) return {};

@@ -4,7 +4,7 @@
 
 #include "platforms/plena/plena_platform.h"
 #include "tasks/baselines/baseline.h"
-#include "tasks/baselines/plena/template_kernels.h"
+#include "platforms/plena/pack/baselines/template_kernels.h"
 #include "tasks/registry.h"
 
 namespace tlmcraft::bench {

@@ -1,6 +1,6 @@
 // The paper's CPU case study (classic RISC-V benchmark programs) as Coral tasks: their
 // specs are tasks/specs/cpu/<name>.yaml (int32 tensors in external memory, sizes per
-// configuration), the C baselines are tasks/baselines/coral/templates/cpu/<name>.c
+// configuration), the C baselines are platforms/coral/pack/baselines/templates/cpu/<name>.c
 // (scalar C at -O2), and the exact references are here. The programs are our own
 // implementations of the classic algorithms, not copies of riscv-tests.
 #pragma once

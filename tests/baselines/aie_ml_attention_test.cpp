@@ -1,4 +1,4 @@
-// AIE-ML attention baselines (tasks/baselines/aie_ml/attention_tasks.cpp): every task and
+// AIE-ML attention baselines (platforms/aie_ml/pack/baselines/attention_tasks.cpp): every task and
 // configuration passes through evaluate() against the staged reference, with the
 // kernel's own `.movement` section.
 #include <cstdio>

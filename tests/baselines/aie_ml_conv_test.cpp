@@ -1,4 +1,4 @@
-// AIE-ML convolution baselines (tasks/baselines/aie_ml/conv_tasks.cpp): every registered
+// AIE-ML convolution baselines (platforms/aie_ml/pack/baselines/conv_tasks.cpp): every registered
 // task and configuration passes through evaluate() (allclose against the double-precision
 // reference), and the kernel brings its own data movement (padded image in tile memory).
 #include <cstdio>

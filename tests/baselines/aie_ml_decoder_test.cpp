@@ -1,4 +1,4 @@
-// AIE-ML decoder-block baselines (tasks/baselines/aie_ml/decoder_tasks.cpp): llama_decoder
+// AIE-ML decoder-block baselines (platforms/aie_ml/pack/baselines/decoder_tasks.cpp): llama_decoder
 // and t5_decoder pass C1..C5 through evaluate() as chains of phases; their phase lists are
 // the blocks' stages in the reference's order; a chain missing its last phase fails.
 #include <cstdio>
@@ -13,7 +13,7 @@
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
-#include "tasks/baselines/aie_ml/decoder_tasks.h"
+#include "platforms/aie_ml/pack/baselines/decoder_tasks.h"
 #include "tests/baselines/aie_ml_eval_util.h"
 
 namespace tlmcraft {

@@ -15,7 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "platforms/aie_ml/aie_platform.h"
-#include "tasks/baselines/aie_ml/matmul_kernel.h"
+#include "platforms/aie_ml/pack/baselines/matmul_kernel.h"
 
 namespace tlmcraft::tasks::aie_ml {
 namespace {

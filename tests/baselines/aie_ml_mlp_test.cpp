@@ -1,4 +1,4 @@
-// AIE-ML "mlp" group baselines (tasks/baselines/aie_ml/mlp_tasks.cpp, mlp_stages.*):
+// AIE-ML "mlp" group baselines (platforms/aie_ml/pack/baselines/mlp_tasks.cpp, mlp_stages.*):
 // SwiGLU, FFN and RoPE pass C1..C5 (3 trials) through evaluate(); broken variants (RoPE
 // sign or rotation, FFN/SwiGLU without their stage barriers) fail; bad plans are refused.
 #include <cstdio>
@@ -9,7 +9,7 @@
 
 #include "harness/evaluate.h"
 #include "platforms/registry.h"
-#include "tasks/baselines/aie_ml/mlp_stages.h"
+#include "platforms/aie_ml/pack/baselines/mlp_stages.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
 #include "tests/baselines/aie_ml_eval_util.h"

@@ -1,4 +1,4 @@
-// AIE-ML split-precision row stages (tasks/baselines/aie_ml/row_stages.*): each stage runs
+// AIE-ML split-precision row stages (platforms/aie_ml/pack/baselines/row_stages.*): each stage runs
 // alone on the aie_ml platform with random bf16 inputs in DDR and is compared with a
 // double-precision reference computed here from the same bf16 values, at the decoder
 // shapes C1..C5 (s, h, h_i) = (8,32,64) (16,64,128) (32,64,128) (64,128,256) (128,128,256).
@@ -22,8 +22,8 @@
 #include <gtest/gtest.h>
 
 #include "platforms/aie_ml/aie_platform.h"
-#include "tasks/baselines/aie_ml/row_stages.h"
-#include "tasks/layout_aie_ml.h"
+#include "platforms/aie_ml/pack/baselines/row_stages.h"
+#include "platforms/aie_ml/pack/layout_aie_ml.h"
 
 namespace tlmcraft {
 namespace {

@@ -1,4 +1,4 @@
-// AIE-ML split-precision attention stage (tasks/baselines/aie_ml/split_attention.*): the
+// AIE-ML split-precision attention stage (platforms/aie_ml/pack/baselines/split_attention.*): the
 // kernel runs directly on the platform with random split inputs in DDR; o_hi + o_lo is
 // compared with a double-precision reference computed here from the same split values,
 // and every DDR byte outside o_hi / o_lo must be unchanged. All five decoder shapes, with
@@ -20,8 +20,8 @@
 #include <gtest/gtest.h>
 
 #include "platforms/aie_ml/aie_platform.h"
-#include "tasks/baselines/aie_ml/split_attention.h"
-#include "tasks/layout_aie_ml.h"
+#include "platforms/aie_ml/pack/baselines/split_attention.h"
+#include "platforms/aie_ml/pack/layout_aie_ml.h"
 
 namespace tlmcraft {
 namespace {

@@ -1,4 +1,4 @@
-// AIE-ML vector-task baselines (tasks/baselines/aie_ml/vector_tasks.cpp): every task and
+// AIE-ML vector-task baselines (platforms/aie_ml/pack/baselines/vector_tasks.cpp): every task and
 // configuration passes 3 trials through evaluate() with the task's default data movement,
 // and the kernels are core programs only (no `.movement` section).
 #include <cstdio>

@@ -12,7 +12,7 @@
 #include "harness/evaluate.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
-#include "tasks/baselines/coral/c_baseline.h"
+#include "platforms/coral/pack/baselines/c_baseline.h"
 #include "tasks/cpu/cpu_programs.h"
 #include "tasks/registry.h"
 

@@ -11,7 +11,7 @@
 
 #include "harness/evaluate.h"
 #include "platforms/registry.h"
-#include "tasks/baselines/plena/flash_attention.h"
+#include "platforms/plena/pack/baselines/flash_attention.h"
 #include "tasks/registry.h"
 
 namespace tlmcraft {

@@ -12,12 +12,12 @@
 
 #include "harness/evaluate.h"
 #include "platforms/registry.h"
-#include "tasks/baselines/plena/asm_writer.h"
-#include "tasks/baselines/plena/elementwise.h"
-#include "tasks/baselines/plena/gemm.h"
-#include "tasks/baselines/plena/matvec.h"
-#include "tasks/baselines/plena/norms.h"
-#include "tasks/baselines/plena/row_ops.h"
+#include "platforms/plena/pack/baselines/asm_writer.h"
+#include "platforms/plena/pack/baselines/elementwise.h"
+#include "platforms/plena/pack/baselines/gemm.h"
+#include "platforms/plena/pack/baselines/matvec.h"
+#include "platforms/plena/pack/baselines/norms.h"
+#include "platforms/plena/pack/baselines/row_ops.h"
 #include "tasks/registry.h"
 
 namespace tlmcraft {

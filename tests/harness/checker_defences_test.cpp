@@ -18,7 +18,7 @@
 #include "harness/seeds.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
-#include "tasks/layout_aie_ml.h"
+#include "platforms/aie_ml/pack/layout_aie_ml.h"
 #include "tasks/registry.h"
 
 namespace tlmcraft {

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "platforms/plena/plena_platform.h"
-#include "tasks/baselines/plena/template_kernels.h"
+#include "platforms/plena/pack/baselines/template_kernels.h"
 #include "tests/platforms/plena_test_util.h"
 
 namespace {

@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include "tasks/layout_aie_ml.h"
+#include "platforms/aie_ml/pack/layout_aie_ml.h"
 #include "tasks/registry.h"
 
 namespace tlmcraft::tasks {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "tasks/layout_coral.h"
+#include "platforms/coral/pack/layout_coral.h"
 #include "tasks/registry.h"
 
 namespace tlmcraft::tasks {

@@ -6,7 +6,7 @@
 
 #include "isa/formats/bf16.h"
 #include "isa/formats/mxfp8.h"
-#include "tasks/layout_plena.h"
+#include "platforms/plena/pack/layout_plena.h"
 #include "tasks/registry.h"
 
 namespace tlmcraft::tasks {

@@ -4,7 +4,7 @@
 
 #include <regex>
 
-#include "tasks/layout_plena.h"
+#include "platforms/plena/pack/layout_plena.h"
 #include "tasks/registry.h"
 
 namespace tlmcraft::tasks {

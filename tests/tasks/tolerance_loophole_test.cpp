@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "tasks/checker.h"
-#include "tasks/layout_aie_ml.h"
+#include "platforms/aie_ml/pack/layout_aie_ml.h"
 #include "tasks/registry.h"
 
 namespace tlmcraft::tasks {

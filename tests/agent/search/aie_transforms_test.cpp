@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
-#include "agent/search/aie_offsets.h"
-#include "agent/search/aie_regalloc.h"
-#include "agent/search/aie_unroll.h"
+#include "platforms/aie_ml/pack/agent/aie_offsets.h"
+#include "platforms/aie_ml/pack/agent/aie_regalloc.h"
+#include "platforms/aie_ml/pack/agent/aie_unroll.h"
 #include "isa/aie_ml/bundle_schedule.h"
 #include "isa/aie_ml/program_text.h"
 

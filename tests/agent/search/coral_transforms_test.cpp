@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "agent/search/coral_candidates.h"
-#include "agent/search/coral_source.h"
-#include "agent/search/coral_transforms.h"
+#include "platforms/coral/pack/agent/coral_candidates.h"
+#include "platforms/coral/pack/agent/coral_source.h"
+#include "platforms/coral/pack/agent/coral_transforms.h"
 
 namespace tlmcraft::agent::search::coral {
 namespace {

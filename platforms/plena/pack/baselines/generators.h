@@ -1,0 +1,18 @@
+// PLENA baseline generators by task name, grouped by the file that implements them.
+#pragma once
+#include <functional>
+#include <map>
+#include <string>
+
+#include "platforms/plena/pack/baselines/gemm.h"
+#include "tasks/registry.h"
+
+namespace tlmcraft::tasks::plena {
+
+using Generator = std::function<std::string(const Instance&, const PlenaArch&)>;
+using GeneratorMap = std::map<std::string, Generator>;
+
+GeneratorMap level1_generators();   // level1.cpp: elementwise, normalisation, matrix tasks
+GeneratorMap level23_generators();  // level23.cpp: RoPE, FFN, SwiGLU, attention, decoder blocks
+
+}  // namespace tlmcraft::tasks::plena

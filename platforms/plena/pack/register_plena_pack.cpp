@@ -1,0 +1,49 @@
+// PLENA's benchmark glue registers itself: its memory layout and its baseline generators.
+#include <memory>
+
+#include "platforms/plena/pack/baselines/generators.h"
+#include "platforms/plena/pack/layout_plena.h"
+#include "tasks/baselines/baseline.h"
+#include "tasks/layout_registry.h"
+
+namespace tlmcraft::tasks {
+namespace {
+
+plena::PlenaArch plena_arch(const nlohmann::json& cfg) {
+  plena::PlenaArch a;
+  const auto& arch = cfg.at("arch");
+  a.mlen = arch.at("mlen").get<uint32_t>();
+  a.vlen = arch.at("vlen").get<uint32_t>();
+  a.blen = arch.at("blen").get<uint32_t>();
+  a.v_rows = arch.at("v_prefetch_rows").get<uint32_t>();
+  const auto& mem = cfg.at("memory");
+  a.msram_tiles = mem.at("msram").at("elements").get<uint32_t>() / (a.mlen * a.mlen);
+  a.vram_rows = mem.at("vram").at("elements").get<uint32_t>() / a.vlen;
+  return a;
+}
+
+const plena::GeneratorMap& plena_generators() {
+  static const plena::GeneratorMap g = [] {
+    plena::GeneratorMap all = plena::level1_generators();
+    for (auto& [name, gen] : plena::level23_generators()) all[name] = gen;
+    return all;
+  }();
+  return g;
+}
+
+}  // namespace
+
+void register_plena_pack() {
+  register_layout(PlatformId::Plena, {[](const TaskSpec& task, const Params& params) {
+                                        return std::make_unique<PlenaLayout>(task, params);
+                                      },
+                                      nullptr});
+  register_baselines(PlatformId::Plena,
+                     {[](const std::string& task) { return plena_generators().count(task) > 0; },
+                      [](const Instance& inst, const nlohmann::json& cfg) {
+                        return plena_generators().at(inst.task().name)(inst, plena_arch(cfg));
+                      },
+                      ".asm"});
+}
+
+}  // namespace tlmcraft::tasks

@@ -274,5 +274,27 @@ TEST(OutsideWrites, AieMlTransferOverAnInputFailsWithItsAddress) {
   EXPECT_EQ(w["where"], "input 'x'");
 }
 
+TEST(OutsideWrites, AieMlTransferPastTheLastOutputHitsItsGuard) {
+  // The outputs' DDR buffer moved 64 bytes up: the last 64 bytes land after output y, in
+  // the guard before the DDR workspace (which starts 64 bytes after the outputs).
+  const tasks::Instance inst = tasks::Registry::builtin().instance("relu", "aie_ml", "C1");
+  const tasks::AieMlLayout layout(inst.task(), inst.params());
+  const auto& y = layout.placement("y");
+  ASSERT_EQ(layout.workspace_begin(), layout.outputs_end() + 64);
+  std::string movement = layout.default_movement();
+  const std::string from = "name: ddr_out, tile: shim0, address: " + std::to_string(y.address);
+  ASSERT_NE(movement.find(from), std::string::npos);
+  movement.replace(movement.find(from), from.size(), "name: ddr_out, tile: shim0, address: " + std::to_string(y.address + 64));
+  auto p = make_platform("aie_ml");
+  const std::string kernel = tasks::baseline_kernel(inst, p->config()) + "\n.movement\n" + movement;
+  const json rep = evaluate_on("aie_ml", "relu", kernel, 1, 1);
+  EXPECT_EQ(rep["status"], "fail");
+  const json w = first_outside_write(rep);
+  ASSERT_FALSE(w.is_null()) << rep.dump().substr(0, 1500);
+  EXPECT_EQ(w["memory"], "ddr");
+  EXPECT_EQ(w["first"].get<uint64_t>(), layout.outputs_end());
+  EXPECT_EQ(w["where"], "guard after output 'y'");
+}
+
 }  // namespace
 }  // namespace tlmcraft

@@ -85,7 +85,7 @@ AieMlLayout::AieMlLayout(const TaskSpec& task, const Params& params) : task_name
   }
   if (!outputs_started) inputs_end_ = outputs_begin_ = align_up(cursor, kAieMlAlignment);
   outputs_end_ = align_up(cursor, kAieMlAlignment);
-  if (outputs_end_ > kDdrBytes)
+  if (workspace_begin() > kDdrBytes)
     throw std::invalid_argument("aie_ml layout: task " + task.name + " needs " + std::to_string(outputs_end_) +
                                 " bytes of DDR, which has " + std::to_string(kDdrBytes));
   plan_movement(task);
@@ -93,7 +93,8 @@ AieMlLayout::AieMlLayout(const TaskSpec& task, const Params& params) : task_name
   // through which `.phase`s hand on intermediate results.
   scratch_ = {{"tile_*", 0, UINT64_MAX, "every compute tile's data memory"},
               {"mem*", 0, UINT64_MAX, "every memory tile's SRAM"},
-              {"ddr", outputs_end_, UINT64_MAX, "workspace after the outputs (intermediate results between phases)"}};
+              {"ddr", workspace_begin(), UINT64_MAX,
+               "workspace from 64 bytes after the outputs (intermediate results between phases)"}};
 }
 
 // Chooses the block count (a power of two) so that one block of every input and one of

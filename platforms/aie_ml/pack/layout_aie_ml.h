@@ -59,6 +59,10 @@ class AieMlLayout : public PlatformLayout {
   std::string kernel_defaults() const override { return plan_.yaml; }
   uint64_t inputs_end() const { return inputs_end_; }     // first byte after the inputs (aligned)
   uint64_t outputs_end() const { return outputs_end_; }
+  // First byte of the DDR workspace: one guard's width after the outputs, so the memory
+  // guard's poisoned bytes (harness/memory_guard.h) also follow the last output.
+  uint64_t workspace_begin() const { return outputs_end_ + kWorkspaceGap; }
+  static constexpr uint64_t kWorkspaceGap = 64;
 
  private:
   void plan_movement(const TaskSpec& task);

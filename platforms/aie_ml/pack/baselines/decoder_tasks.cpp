@@ -38,7 +38,7 @@ struct Split {
 class DecoderKernel {
  public:
   DecoderKernel(const Instance& inst, const std::string& title, uint32_t columns, uint32_t rows)
-      : inst_(inst), scratch_(AieMlLayout(inst.task(), inst.params()).outputs_end()), columns_(columns), rows_(rows) {
+      : inst_(inst), scratch_(AieMlLayout(inst.task(), inst.params()).workspace_begin()), columns_(columns), rows_(rows) {
     text_ << "; " << title << "\n; " << inst.task().name << " " << inst.config().name
           << ": every stage is one phase; intermediates as bf16 high + low parts in DDR scratch from "
           << hex(scratch_) << "\n";

@@ -102,7 +102,7 @@ std::string rope(const Instance& inst, const nlohmann::json&) {
 std::string ffn(const Instance& inst, const nlohmann::json&) {
   const AieMlLayout layout(inst.task(), inst.params());
   const int64_t n = inst.params().at("n"), h = inst.params().at("h"), hi = inst.params().at("h_i");
-  const uint64_t scratch = layout.outputs_end();
+  const uint64_t scratch = layout.workspace_begin();
   MatmulPlan up;
   up.M = n, up.K = h, up.N = hi;
   up.a_offset = aie_ml_tensor_offset(inst, "x");
@@ -129,7 +129,7 @@ std::string swiglu(const Instance& inst, const nlohmann::json&) {
   q.wu_offset = aie_ml_tensor_offset(inst, "W_up");
   q.wd_offset = aie_ml_tensor_offset(inst, "W_down");
   q.y_offset = aie_ml_tensor_offset(inst, "y");
-  q.c_offset = layout.outputs_end();
+  q.c_offset = layout.workspace_begin();
   q.a_offset = q.c_offset + aligned(uint64_t(q.n * 4 * q.h_i) * 2);
   q.p_offset = q.a_offset + aligned(uint64_t(2 * q.n * q.h_i) * 2);
   return swiglu_split_mlp(q);

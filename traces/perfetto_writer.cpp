@@ -271,15 +271,19 @@ class PerfettoStream {
     for (auto [cycle, v] : samples) sample(cycle, v);
   }
 
-  // The thread (lane) of `track` whose slice covers `cycle`; its first lane when none does.
-  int tid_at(uint32_t track, uint64_t cycle) const {
+  // The thread (lane) of `track` whose slice covers `cycle` (covered = true); else the
+  // lane of the next slice to begin (the flow binds to it), or the first lane.
+  int tid_at(uint32_t track, uint64_t cycle, bool& covered) const {
     const Placed& p = placed_[track];
-    auto it = std::upper_bound(p.spans.begin(), p.spans.end(), std::make_pair(cycle, UINT64_MAX));
+    auto next = std::upper_bound(p.spans.begin(), p.spans.end(), std::make_pair(cycle, UINT64_MAX));
+    covered = true;
+    auto it = next;
     for (int back = 0; it != p.spans.begin() && back < 256; ++back) {
       --it;
       if (it->second > cycle || it->first == cycle) return p.first_tid + static_cast<int>(p.lanes[it - p.spans.begin()]);
     }
-    return p.first_tid;
+    covered = false;
+    return p.first_tid + (next == p.spans.end() ? 0 : static_cast<int>(p.lanes[next - p.spans.begin()]));
   }
 
   void write_flows() {
@@ -289,11 +293,15 @@ class PerfettoStream {
       const Placed &from = placed_[fl.from_track], &to = placed_[fl.to_track];
       if (!from.first_tid || !to.first_tid) continue;  // a track with no slices has no thread
       ++id;
+      bool covered = false;
+      const int from_tid = tid_at(fl.from_track, fl.from_cycle, covered);
       begin_event() << "\"ph\":\"s\",\"cat\":\"flow\",\"id\":" << id << ",\"pid\":" << from.pid
-                    << ",\"tid\":" << tid_at(fl.from_track, fl.from_cycle) << ",\"name\":" << esc(fl.name)
-                    << ",\"ts\":" << us(fl.from_cycle) << '}';
-      begin_event() << "\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"flow\",\"id\":" << id << ",\"pid\":" << to.pid
-                    << ",\"tid\":" << tid_at(fl.to_track, fl.to_cycle) << ",\"name\":" << esc(fl.name)
+                    << ",\"tid\":" << from_tid << ",\"name\":" << esc(fl.name) << ",\"ts\":" << us(fl.from_cycle)
+                    << '}';
+      // The arrow ends in the slice covering its cycle ("bp":"e"), else in the next one.
+      const int to_tid = tid_at(fl.to_track, fl.to_cycle, covered);
+      begin_event() << "\"ph\":\"f\"," << (covered ? "\"bp\":\"e\"," : "") << "\"cat\":\"flow\",\"id\":" << id
+                    << ",\"pid\":" << to.pid << ",\"tid\":" << to_tid << ",\"name\":" << esc(fl.name)
                     << ",\"ts\":" << us(fl.to_cycle) << '}';
     }
   }

@@ -96,7 +96,7 @@ TEST(PerfettoBudget, OverBudgetAggregatesShortSlicesIntoSummaries) {
 TEST(PerfettoBudget, BinnedCounterKeepsPeakAndLast) {
   const std::vector<std::pair<uint64_t, int64_t>> in = {{0, 1}, {1, 5}, {2, 2}, {4, 3}, {5, 3}};
   const std::vector<std::pair<uint64_t, int64_t>> out = binned_counter(in, 4);
-  const std::vector<std::pair<uint64_t, int64_t>> expected = {{1, 5}, {2, 2}, {5, 3}};
+  const std::vector<std::pair<uint64_t, int64_t>> expected = {{1, 5}, {2, 2}, {4, 3}, {5, 3}};
   EXPECT_EQ(out, expected);
   EXPECT_EQ(binned_counter(in, 1), in);
 }

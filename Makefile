@@ -2,6 +2,11 @@
 # packages, configure and build in build/ (Release), then run.
 BUILD ?= build
 JOBS ?= $(shell nproc)
+# Extra CMake options of `make build`: the default build is the CLI and the libraries;
+# `make test` adds the tests (-DTLMCRAFT_BUILD_TESTS=ON), `make bench` the benchmark programs.
+CMAKE_OPTIONS ?=
+# `make install` destination (docs/install.md).
+PREFIX ?= /usr/local
 
 # Seconds each fuzzer runs in `make fuzz`; `make test` (CI) gives each CI_FUZZ_SECONDS.
 FUZZ_SECONDS ?= 10
@@ -10,13 +15,13 @@ SANITIZE_BUILD ?= build-sanitize
 # SystemC switches coroutine stacks, which ASan cannot follow for fake stacks.
 SANITIZE_ASAN_OPTIONS ?= detect_stack_use_after_return=0
 
-.PHONY: deps build demo test fuzz test-sanitize bench fidelity-coral fidelity-plena clean
+.PHONY: deps build demo test fuzz test-sanitize bench fidelity-coral fidelity-plena install package clean
 
 deps:
 	@bash scripts/install-deps.sh
 
 build: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_OPTIONS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
@@ -24,11 +29,11 @@ demo: build
 
 # Test-only dependencies: Chromium (HTML report browser test), qemu-user (the RISC-V
 # differential tests), slurm-wlm and munge (the single-node Slurm of the Slurm executor
-# tests), Node.js and npm (the MCP client test).
+# tests), Node.js and npm (the MCP client test), strace (the relocated-install test).
 test: deps
-	@bash scripts/install-deps.sh chromium qemu-user slurm-wlm munge
+	@bash scripts/install-deps.sh chromium qemu-user slurm-wlm munge strace
 	@command -v npm >/dev/null || bash scripts/install-deps.sh nodejs npm
-	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory build CMAKE_OPTIONS=-DTLMCRAFT_BUILD_TESTS=ON
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
 
@@ -44,13 +49,14 @@ fuzz: deps
 test-sanitize: deps
 	@bash scripts/install-deps.sh chromium qemu-user
 	@command -v npm >/dev/null || bash scripts/install-deps.sh nodejs npm
-	@cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Release -DTLMCRAFT_SANITIZE=ON >/dev/null
+	@cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Release -DTLMCRAFT_SANITIZE=ON -DTLMCRAFT_BUILD_TESTS=ON >/dev/null
 	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	@cd $(SANITIZE_BUILD) && ASAN_OPTIONS=$(SANITIZE_ASAN_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp \
 	  ctest --output-on-failure -j $(JOBS) --timeout 600
 
-bench: build
+bench: deps
+	@$(MAKE) --no-print-directory build CMAKE_OPTIONS=-DTLMCRAFT_BUILD_BENCH=ON
 	@$(BUILD)/bench/bench_plena 5
 	@$(BUILD)/bench/bench_coral
 	@$(BUILD)/bench/bench_riscv_iss
@@ -59,16 +65,24 @@ bench: build
 # Coral NPU model against its RTL (docs/FIDELITY.md): needs the coral-rtl oracle, found
 # through CORAL_RTL or ../shared/oracles/coral-rtl/coral-rtl.
 fidelity-coral:
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTLMCRAFT_BUILD_BENCH=ON >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS) --target coral_fidelity
 	@$(BUILD)/bench/coral_fidelity --json $(BUILD)/coral_fidelity.json
 
 # PLENA serial mode against the reference-timing oracle (PLENA_REF=path or the shared
 # default; skipped with a message when absent). Results: docs/FIDELITY.md.
 fidelity-plena:
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTLMCRAFT_BUILD_BENCH=ON >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS) --target plena_fidelity
 	@$(BUILD)/bench/plena_fidelity --quiet $(if $(PLENA_REF),--oracle $(PLENA_REF))
+
+# The CLI, libraries, headers, data and CMake package under PREFIX (docs/install.md).
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
+
+# Debian packages tlmcraft and tlmcraft-dev in $(BUILD) (docs/install.md).
+package: build
+	@cd $(BUILD) && cpack -G DEB
 
 clean:
 	rm -rf $(BUILD) build-fuzz $(SANITIZE_BUILD) out

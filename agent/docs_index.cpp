@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/data_dir.h"
 #include "isa/isa_doc.h"
 #include "isa/isa_spec.h"
 
@@ -100,7 +101,7 @@ std::string isa_reference(const std::string& platform, const json& platform_conf
     }
   }
   // Hand-written references: docs/isa/<isa>*.md in name order.
-  const fs::path dir = fs::path(TLMCRAFT_SOURCE_DIR) / "docs" / "isa";
+  const fs::path dir = fs::path(data::data_path("docs/isa"));
   std::vector<fs::path> files;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
@@ -112,7 +113,7 @@ std::string isa_reference(const std::string& platform, const json& platform_conf
   for (const auto& f : files) text += (text.empty() ? "" : "\n") + read_file(f);
   if (p && *p->platform_section) {
     const std::string section =
-        markdown_section(read_file(fs::path(TLMCRAFT_SOURCE_DIR) / "docs" / "platforms" / (isa + ".md")), p->platform_section);
+        markdown_section(read_file(fs::path(data::data_path("docs/platforms/" + isa + ".md"))), p->platform_section);
     if (!section.empty()) text += "\n" + section;
   }
   return text;

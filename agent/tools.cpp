@@ -14,6 +14,7 @@
 #include "agent/tool_text.h"
 #include "agent/toolbox.h"
 #include "agent/workspace.h"
+#include "common/data_dir.h"
 #include "harness/evaluate.h"
 #include "isa/input_limits.h"
 #include "isa/isa_spec.h"
@@ -406,7 +407,7 @@ class HarnessToolbox : public Toolbox {
     // Platform docs are named with hyphens (docs/platforms/aie-ml.md for aie_ml).
     std::string doc = name;
     std::replace(doc.begin(), doc.end(), '_', '-');
-    std::ifstream in(std::string(TLMCRAFT_SOURCE_DIR) + "/docs/platforms/" + doc + ".md");
+    std::ifstream in(data::data_path("docs/platforms/" + doc + ".md"));
     if (in) {
       std::ostringstream ss;
       ss << in.rdbuf();

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "harness/evaluate.h"
+#include "harness/run_report.h"
 #include "harness/seeds.h"
 #include "platforms/registry.h"
 
@@ -54,7 +54,7 @@ json final_verdict(const Workload& w, const LoopResult& r, const Workspace& ws, 
   e.trials = trials;
   e.seed = seeds.front();
   auto platform = make_platform(w.platform, o.platform_config, o.overrides);
-  json rep = evaluate(*platform, e);
+  json rep = harness::evaluate_run(*platform, e);
   rep["seed_source"] = verdict_seed ? "fixed" : "os";  // drawn here rather than in evaluate()
   rep["verdict"] = {{"version", r.best_version}, {"seeds", seeds}, {"development_seeds", used.size()}};
   return rep;

@@ -121,6 +121,30 @@ std::string read_kernel(const std::string& path) {
 
 }  // namespace
 
+// What every report starts with: the platform, the variant's config, the task instance.
+static json report_head(Platform& platform, const EvalOptions& o, const tasks::Instance& inst) {
+  return {{"schema", "tlmcraft.report/1"},
+          {"platform", platform.name()},
+          {"platform_config", o.platform_config},
+          {"overrides", o.overrides},
+          {"task", o.task},
+          {"level", inst.task().level},
+          {"config", o.config},
+          {"shape", inst.shape_json()}};
+}
+
+// A baseline generator that cannot serve this hardware variant (e.g. PLENA's element-wise
+// template on a VLEN the task size is no multiple of): the cell is unsupported there, with
+// the generator's reason, not a crash of the run.
+static json no_baseline_report(Platform& platform, const EvalOptions& o, const tasks::Instance& inst,
+                               const std::string& why) {
+  json rep = report_head(platform, o, inst);
+  rep["kernel"] = {{"path", "baseline:" + o.task + ":" + o.config}, {"source", "baseline"}};
+  rep["status"] = "unsupported";
+  rep["reason"] = "no baseline kernel for this platform configuration: " + why;
+  return rep;
+}
+
 static json evaluate_kernel(Platform& platform, const EvalOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   const tasks::Instance inst = instance_of(platform, o);
@@ -128,7 +152,11 @@ static json evaluate_kernel(Platform& platform, const EvalOptions& o) {
 
   std::string source, path = o.kernel_path, origin = "file";
   if (o.use_baseline) {
-    source = tasks::baseline_kernel(inst, platform.config());
+    try {
+      source = tasks::baseline_kernel(inst, platform.config());
+    } catch (const std::invalid_argument& e) {
+      return no_baseline_report(platform, o, inst, e.what());
+    }
     path = "baseline:" + o.task + ":" + o.config;
     origin = "baseline";
   } else if (!o.kernel_path.empty()) {
@@ -144,14 +172,7 @@ static json evaluate_kernel(Platform& platform, const EvalOptions& o) {
     origin = "text";
   }
 
-  json rep = {{"schema", "tlmcraft.report/1"},
-              {"platform", platform.name()},
-              {"platform_config", o.platform_config},
-              {"overrides", o.overrides},
-              {"task", o.task},
-              {"level", inst.task().level},
-              {"config", o.config},
-              {"shape", inst.shape_json()}};
+  json rep = report_head(platform, o, inst);
   size_t lines = std::count(source.begin(), source.end(), '\n') + (!source.empty() && source.back() != '\n');
   rep["kernel"] = {{"path", path}, {"fnv1a64", fnv1a64(source)}, {"lines", lines}, {"source", origin}};
   const std::vector<uint64_t> seeds = trial_seeds(o.seed, o.trials);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "harness/build_info.h"
+#include "harness/version.h"
 #include "isa/isa_spec.h"
 #include "platforms/platform.h"
 #include "platforms/platform_config.h"
@@ -46,13 +47,24 @@ json isa_files(const std::string& platform, const std::string& isa_dir) {
   return files;
 }
 
-// What decides the results: the platform, config content, effective overrides and ISA
-// content. Names and paths are left out, so a copied config file is the same variant.
-std::string variant_id(const std::string& platform, const json& p) {
-  json identity = {{"platform", platform},
-                   {"config", p["config_fnv1a64"]},
-                   {"overrides", p["overrides"]},
-                   {"isa", json::array()}};
+// The config the platform reads: the file with the overrides applied (a key the file lacks
+// is an InputError, as in the platform's own loader), as JSON.
+json effective_config(const std::string& file, const std::vector<std::string>& overrides) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(file);
+  } catch (const YAML::Exception& e) {
+    throw InputError(yaml_error_message(file, e));
+  }
+  for (const auto& o : overrides) apply_config_override(root, o, "KEY=VALUE");
+  return yaml_to_json(root);
+}
+
+// What decides the results: the platform, the effective config and the ISA content. Names,
+// paths, comments and overrides that set a value the file already has are left out, so a
+// copied config file or `--set timing.mode=serial` on a serial config is the same variant.
+std::string variant_id(const std::string& platform, const json& p, const json& config) {
+  json identity = {{"platform", platform}, {"config", fnv1a64_hex(config.dump())}, {"isa", json::array()}};
   for (const auto& f : p["isa"]) identity["isa"].push_back({f["name"], f["fnv1a64"]});
   return fnv1a64_hex(identity.dump());
 }
@@ -74,10 +86,12 @@ json variant_provenance(const std::string& platform, const VariantSpec& v) {
   p["config_file"] = config_file;
   p["config_fnv1a64"] = fnv1a64_hex(read_bytes(config_file, "platform config '" + v.platform_config + "'"));
   p["overrides"] = override_object(v.overrides);
+  const json effective = effective_config(config_file, v.overrides);
+  p["effective_config_fnv1a64"] = fnv1a64_hex(effective.dump());
   p["isa_dir"] = v.isa_dir;
   p["isa"] = isa_files(platform, v.isa_dir);
   p["tlmcraft"] = {{"version", build_version()}, {"commit", build_commit()}, {"modified", build_dirty()}};
-  p["variant"] = variant_id(platform, p);
+  p["variant"] = variant_id(platform, p, effective);
   if (!v.name.empty()) p["name"] = v.name;
   return p;
 }
@@ -117,10 +131,6 @@ std::vector<std::string> variant_worker_args(const VariantSpec& v) {
   return args;
 }
 
-std::string version_text() {
-  std::string s = std::string("tlmcraft ") + build_version() + " (commit " + build_commit();
-  if (build_dirty()) s += ", modified";
-  return s + ")";
-}
+std::string version_text() { return "tlmcraft " + tlmcraft_version(); }
 
 }  // namespace tlmcraft::harness

@@ -355,7 +355,7 @@ class Progress {
     if (mode_ == ProgressMode::Bar && !force && since < 0.2) return;
     last_ = now;
     std::string eta = "?";
-    if (ran > 0 && done < total_) eta = duration(elapsed / double(ran) * double(total_ - done));
+    if (ran > 0 && done < total_) eta = duration_text(elapsed / double(ran) * double(total_ - done));
     if (done >= total_) eta = "0s";
     std::ostringstream os;
     if (mode_ == ProgressMode::Bar) {
@@ -366,7 +366,7 @@ class Progress {
       os << "bench: ";
     }
     os << done << "/" << total_ << "  pass " << passed << "  fail " << failed << "  running " << running
-       << "  elapsed " << duration(elapsed) << "  ETA " << eta;
+       << "  elapsed " << duration_text(elapsed) << "  ETA " << eta;
     if (mode_ == ProgressMode::Lines) os << "\n";
     emit(os.str());
   }
@@ -375,14 +375,6 @@ class Progress {
   }
 
  private:
-  static std::string duration(double s) {
-    const long t = long(std::lround(s));
-    std::ostringstream os;
-    if (t >= 3600) os << t / 3600 << "h" << (t % 3600) / 60 << "m";
-    else if (t >= 60) os << t / 60 << "m" << t % 60 << "s";
-    else os << t << "s";
-    return os.str();
-  }
   void emit(const std::string& s) {
     size_t off = 0;
     while (off < s.size()) {
@@ -443,6 +435,15 @@ CommandBuilder tlmcraft_run_command(const std::string& exe) {
     argv.insert(argv.end(), job.extra_args.begin(), job.extra_args.end());
     return argv;
   };
+}
+
+std::string duration_text(double seconds) {
+  const long t = long(std::lround(seconds));
+  std::ostringstream os;
+  if (t >= 3600) os << t / 3600 << "h" << (t % 3600) / 60 << "m";
+  else if (t >= 60) os << t / 60 << "m" << t % 60 << "s";
+  else os << t << "s";
+  return os.str();
 }
 
 unsigned usable_cpus() {

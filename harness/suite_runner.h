@@ -104,6 +104,9 @@ JsonlContents read_jsonl(const std::string& path);
 // Number of CPUs this process may run on.
 unsigned usable_cpus();
 
+// "42s", "3m7s", "1h12m": the progress lines' elapsed time and ETA (bench, Slurm driver).
+std::string duration_text(double seconds);
+
 // "SIGSEGV (Segmentation fault)".
 std::string describe_signal(int sig);
 

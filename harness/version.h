@@ -1,6 +1,7 @@
-// The version of this tlmcraft build (git describe of the source tree at build time, with
-// "-dirty" for uncommitted changes). Shards of a Slurm run record it, and a driver refuses
-// results written by another version.
+// The version of this tlmcraft build: "<project version> (commit <git commit>)", with
+// ", modified" when tracked files differed from the commit (harness/build_info.h). `tlmcraft
+// --version` prints it; shards of a Slurm run record it, and a driver refuses results
+// written by another version.
 #pragma once
 #include <string>
 

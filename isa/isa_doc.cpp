@@ -52,9 +52,16 @@ class Writer {
   const std::map<std::string, std::string>& notes_;
   std::ostringstream o_;
 
-  std::string latency_text(const std::string& cls) const {
+  // The platform's note for a class, else the YAML's own `cycles:` ("" if neither).
+  std::string cycles_note(const std::string& cls) const {
     auto it = notes_.find(cls);
-    return it == notes_.end() || it->second.empty() ? cls : cls + " (" + it->second + ")";
+    if (it != notes_.end() && !it->second.empty()) return it->second;
+    const int64_t c = s_.default_cycles(cls);
+    return c < 0 ? "" : std::to_string(c) + (c == 1 ? " cycle" : " cycles") + " (declared in the ISA)";
+  }
+  std::string latency_text(const std::string& cls) const {
+    const std::string note = cycles_note(cls);
+    return note.empty() ? cls : cls + " (" + note + ")";
   }
   std::string range_text(const OperandSpec& op) const;
   std::string kind_label(const OperandSpec& op) const;
@@ -225,8 +232,8 @@ void Writer::units() {
     std::vector<std::string> m;
     for (const auto& i : s_.instructions())
       if (i.latency_class == l.name) m.push_back(i.mnemonic);
-    auto it = notes_.find(l.name);
-    o_ << "| " << l.name << " | " << cell(it == notes_.end() || it->second.empty() ? "see platform" : it->second)
+    const std::string note = cycles_note(l.name);
+    o_ << "| " << l.name << " | " << cell(note.empty() ? "see platform" : note)
        << " | " << cell(l.doc) << " | " << join(m, ", ") << " |\n";
   }
   o_ << "\n";
@@ -280,6 +287,11 @@ void Writer::instruction(const InstructionSpec& ins) {
     o_ << "\n";
   }
   o_ << "- Encoding: " << encoding_text(ins) << "\n";
+  if (ins.is_fused()) {
+    o_ << "- Fused: runs, in order, ";
+    for (size_t k = 0; k < ins.fused.size(); ++k) o_ << (k ? ", then " : "") << "`" << ins.fused[k] << "`";
+    o_ << " (the operand names stand for this instruction's operands); one issue, its own latency\n";
+  }
   for (const auto& n : ins.notes) o_ << "- Note: " << n << "\n";
   o_ << "\n";
 }

@@ -2,6 +2,8 @@
 // Every problem is collected with its YAML line and column so one run shows them all.
 #include "isa/isa_spec.h"
 
+#include "isa/fused.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -11,10 +13,7 @@
 #include <sstream>
 #include <sys/stat.h>
 
-
-#ifndef TLMCRAFT_SOURCE_DIR
-#define TLMCRAFT_SOURCE_DIR "."
-#endif
+#include "common/data_dir.h"
 
 namespace tlmcraft::isa {
 
@@ -75,7 +74,7 @@ std::string isa_yaml_path_in(const std::string& d, const std::string& isa_name) 
     if (file_exists(flat)) return flat;
     return nested;  // load() then names the path it could not open
   }
-  return std::string(TLMCRAFT_SOURCE_DIR) + "/isa/" + isa_name + "/" + isa_name + ".yaml";
+  return data::data_path("isa/" + isa_name + "/" + isa_name + ".yaml");
 }
 
 const char* role_name(Role r) {
@@ -219,17 +218,37 @@ class IsaSpecLoader {
     for (const auto& item : list) f(item);
   }
 
-  void load_named_docs(const YAML::Node& root, const char* key, bool required, std::vector<NamedDoc>& out) {
+  // `on_entry(node, name)` reads keys beyond name and doc (listed in `extra_keys`).
+  template <class F>
+  void load_named_docs(const YAML::Node& root, const char* key, bool required, std::vector<NamedDoc>& out,
+                       std::initializer_list<const char*> keys, F&& on_entry) {
     std::set<std::string> seen;
     each(root, key, required, [&](const YAML::Node& n) {
       const std::string what = std::string(key) + " entry";
       if (!is_map(n, what)) return;
-      check_keys(n, {"name", "doc"}, what);
+      check_keys(n, keys, what);
       NamedDoc d{str(n, "name", what, true), str(n, "doc", what, false)};
       if (d.name.empty()) return;
       if (!seen.insert(d.name).second) error(n, "duplicate " + std::string(key) + " name '" + d.name + "'");
+      on_entry(n, d.name);
       out.push_back(std::move(d));
     });
+  }
+  void load_named_docs(const YAML::Node& root, const char* key, bool required, std::vector<NamedDoc>& out) {
+    load_named_docs(root, key, required, out, {"name", "doc"}, [](const YAML::Node&, const std::string&) {});
+  }
+  // latency_classes entries may declare `cycles:` (the default when a platform config has none).
+  void load_latency_classes(const YAML::Node& root) {
+    load_named_docs(root, "latency_classes", true, s_.latency_classes_, {"name", "doc", "cycles"},
+                    [&](const YAML::Node& n, const std::string& name) {
+                      int64_t c;
+                      if (!integer(n, "cycles", "latency class " + name, false, c)) return;
+                      if (c < 0 || c > (int64_t(1) << 20))
+                        error(n["cycles"], "latency class " + name + ": cycles must be 0..1048576, got " +
+                                               std::to_string(c));
+                      else
+                        s_.default_cycles_[name] = c;
+                    });
   }
 
   bool within_word(int lsb, int msb) const { return lsb >= 0 && msb >= lsb && msb < s_.word_bits_; }
@@ -275,7 +294,7 @@ void IsaSpecLoader::run(const YAML::Node& root) {
   load_kinds(root);
   load_named_docs(root, "resources", false, s_.resources_);
   load_named_docs(root, "units", true, s_.units_);
-  load_named_docs(root, "latency_classes", true, s_.latency_classes_);
+  load_latency_classes(root);
   load_classes(root);
   load_syntax(root);
   load_instructions(root);
@@ -613,7 +632,7 @@ void IsaSpecLoader::load_instructions(const YAML::Node& root) {
     if (!is_map(n, "instructions entry")) return;
     check_keys(n,
                {"mnemonic", "opcode", "class", "unit", "latency_class", "operands", "reads", "writes", "implemented",
-                "doc", "operation", "notes", "loop", "loop_counter"},
+                "doc", "operation", "notes", "loop", "loop_counter", "fused"},
                "instructions entry");
     InstructionSpec ins;
     ins.line = n.Mark().line + 1;
@@ -730,6 +749,16 @@ void IsaSpecLoader::load_instructions(const YAML::Node& root) {
       if (!counted) error(n["loop_counter"], what + ": loop_counter needs loop: start or loop: end");
     }
 
+    if (const YAML::Node f = n["fused"]) {
+      if (!f.IsSequence() || f.size() == 0) error(f, what + ": fused must be a non-empty list of assembly lines");
+      else
+        for (const auto& x : f) {
+          if (x.IsScalar()) ins.fused.push_back(x.Scalar());
+          else error(x, what + ": each fused step must be one assembly line, e.g. \"V_EXP_V rd, rd, rmask\"");
+        }
+      if (ins.loop != LoopRole::None) error(f, what + ": a fused instruction cannot be a loop instruction");
+    }
+
     ins.id = uint16_t(s_.instructions_.size());
     s_.instructions_.push_back(std::move(ins));
   });
@@ -766,6 +795,13 @@ IsaSpec IsaSpec::parse(const std::string& yaml_text, const std::string& file_nam
     spec.by_mnemonic_[ins.mnemonic] = ins.id;
     spec.by_opcode_[ins.opcode] = ins.id;
   }
+  // Fused steps are assembly lines: checked once the whole ISA is known.
+  const std::vector<std::string> fused_errors = check_fused_instructions(spec);
+  if (!fused_errors.empty()) {
+    std::string all;
+    for (const auto& e : fused_errors) all += (all.empty() ? "" : "\n") + e;
+    throw IsaSpecError(all);
+  }
   return spec;
 }
 
@@ -796,6 +832,11 @@ int find_by_name(const std::vector<T>& v, const std::string& name) {
   return -1;
 }
 }  // namespace
+
+int64_t IsaSpec::default_cycles(const std::string& latency_class) const {
+  const auto it = default_cycles_.find(latency_class);
+  return it == default_cycles_.end() ? -1 : it->second;
+}
 
 int IsaSpec::field_index(const std::string& name) const { return find_by_name(fields_, name); }
 int IsaSpec::register_class_index(const std::string& name) const { return find_by_name(reg_classes_, name); }

@@ -24,9 +24,9 @@ struct IsaSpecError : std::runtime_error {
 
 // Path of an ISA's YAML description: $TLMCRAFT_ISA_DIR/<name>/<name>.yaml or
 // $TLMCRAFT_ISA_DIR/<name>.yaml when that variable is set (first one that exists),
-// otherwise <source dir>/isa/<name>/<name>.yaml.
+// otherwise isa/<name>/<name>.yaml in the data folder (common/data_dir.h).
 std::string isa_yaml_path(const std::string& isa_name);
-// The same lookup in `dir` instead of TLMCRAFT_ISA_DIR ("" = the source tree's isa/).
+// The same lookup in `dir` instead of TLMCRAFT_ISA_DIR ("" = the data folder's isa/).
 std::string isa_yaml_path_in(const std::string& dir, const std::string& isa_name);
 
 // Integer text as the assembler and the YAML loader accept it: optional sign, decimal or
@@ -106,6 +106,12 @@ struct InstructionSpec {
   LoopRole loop = LoopRole::None;
   int loop_counter = -1;  // operand index of the loop counter register
   int line = 0;           // YAML line (1-based) of the entry, for messages
+  // A fused instruction: the existing instructions it runs, in order, each written as an
+  // assembly line whose operands are this instruction's operand names or literals
+  // ("V_EXP_V rd, rd, rmask"). Empty for ordinary instructions. See isa/fused.h.
+  std::vector<std::string> fused;
+
+  bool is_fused() const { return !fused.empty(); }
 
   size_t min_operands() const;  // operands before the first optional one, omissible ones not counted
   // "V_RED_SUM rd, rs1[, rmask]", placeholders written as 0.
@@ -172,6 +178,9 @@ class IsaSpec {
   const std::vector<Parameter>& parameters() const { return parameters_; }
   const std::vector<InstructionSpec>& instructions() const { return instructions_; }
   const SyntaxRules& syntax() const { return syntax_; }
+  // Cycles a latency class declares in the YAML (`cycles:`), used when the platform's
+  // configuration has no figure for the class (a fused instruction's own class); -1 if none.
+  int64_t default_cycles(const std::string& latency_class) const;
 
   // Lookups; nullptr / -1 when absent. Mnemonics are case-sensitive.
   const InstructionSpec* find(const std::string& mnemonic) const;
@@ -211,6 +220,7 @@ class IsaSpec {
   SyntaxRules syntax_;
   std::unordered_map<std::string, uint16_t> by_mnemonic_;
   std::unordered_map<uint32_t, uint16_t> by_opcode_;
+  std::unordered_map<std::string, int64_t> default_cycles_;
 
   friend class IsaSpecLoader;
 };

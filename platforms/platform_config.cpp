@@ -3,6 +3,7 @@
 #include <sstream>
 #include <vector>
 
+#include "common/data_dir.h"
 #include "platforms/platform.h"
 
 namespace tlmcraft {
@@ -86,7 +87,7 @@ void apply_config_override(YAML::Node root, const std::string& text, const std::
 std::string platform_config_path(const std::string& platform, const std::string& name_or_path) {
   if (name_or_path.find('/') != std::string::npos || name_or_path.find(".yaml") != std::string::npos)
     return name_or_path;
-  return std::string(TLMCRAFT_SOURCE_DIR) + "/platforms/" + platform + "/configs/" + name_or_path + ".yaml";
+  return data::data_path("platforms/" + platform + "/configs/" + name_or_path + ".yaml");
 }
 
 }  // namespace tlmcraft

@@ -20,7 +20,7 @@ nlohmann::json yaml_to_json(const YAML::Node& node);
 // an InputError listing the keys known at that level; `example` is shown in the usage text.
 void apply_config_override(YAML::Node root, const std::string& text, const std::string& example);
 // A config name ("default") resolves to platforms/<platform>/configs/<name>.yaml in the
-// source tree; anything with a '/' or ending in .yaml is taken as a path.
+// data folder (common/data_dir.h); anything with a '/' or ending in .yaml is taken as a path.
 std::string platform_config_path(const std::string& platform, const std::string& name_or_path);
 
 }  // namespace tlmcraft

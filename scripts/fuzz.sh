@@ -22,7 +22,7 @@ for f in "${fuzzers[@]}"; do
 done
 
 CC=clang-16 CXX=clang++-16 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DTLMCRAFT_FUZZ=ON \
-  -DTLMCRAFT_TESTS=OFF >/dev/null
+  -DTLMCRAFT_BUILD_TESTS=OFF >/dev/null
 cmake --build "$build" -j "$jobs" --target "${fuzzers[@]}"
 
 regex=$(IFS='|'; echo "${fuzzers[*]}")

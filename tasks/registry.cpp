@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "common/data_dir.h"
 #include "tasks/cpu/cpu_programs.h"
 #include "tasks/generator.h"
 #include "tasks/layout_coral.h"
@@ -160,8 +161,7 @@ Registry Registry::load(const std::string& specs_dir) {
 
 const Registry& Registry::builtin() {
   static const Registry r = [] {
-    const char* env = std::getenv("TLMCRAFT_TASKS_DIR");
-    return load(env && *env ? std::string(env) : std::string(TLMCRAFT_SOURCE_DIR) + "/tasks/specs");
+    return load(data::data_path_or_env("TLMCRAFT_TASKS_DIR", "tasks/specs"));
   }();
   return r;
 }

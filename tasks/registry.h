@@ -72,7 +72,7 @@ class Registry {
   // Loads specs_dir/platforms.yaml, specs_dir/cpu.yaml and every other *.yaml as a task.
   // Throws SpecError ("file:line: cause") for the first bad file.
   static Registry load(const std::string& specs_dir);
-  // The built-in specs (TLMCRAFT_TASKS_DIR if set, else <source>/tasks/specs), loaded once.
+  // The built-in specs (TLMCRAFT_TASKS_DIR if set, else tasks/specs in the data folder), loaded once.
   static const Registry& builtin();
 
   // Tasks in benchmark order: by level, then in the paper's listing order.

@@ -11,7 +11,7 @@
 #include "harness/cli/commands.h"
 #include "harness/evaluate.h"
 #include "harness/ppa_model.h"
-#include "harness/provenance.h"
+#include "harness/run_report.h"
 #include "platforms/registry.h"
 
 namespace po = boost::program_options;
@@ -102,13 +102,7 @@ int cmd_run(const Args& args) {
       if (!vm.count("kernel")) throw InputError("give a KERNEL file or --baseline");
       o.kernel_path = vm["kernel"].as<std::string>();
     }
-    nlohmann::json report = evaluate(*platform, o);
-    harness::VariantSpec variant;
-    variant.platform_config = o.platform_config;
-    variant.overrides = o.overrides;
-    if (const char* isa_dir = std::getenv("TLMCRAFT_ISA_DIR")) variant.isa_dir = isa_dir;
-    report["provenance"] = harness::variant_provenance(o.platform, variant);
-    harness::add_ppa_estimates(report, platform->config());
+    const nlohmann::json report = harness::evaluate_run(*platform, o);
     std::cout << (json ? report.dump() + "\n" : format_report(report));
     return report.value("status", "") == "pass" ? 0 : 1;
   }

@@ -9,12 +9,9 @@
 
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
-#include "isa/aie_ml/isa_tables.h"
-#include "isa/assembler.h"
 #include "isa/encoding.h"
-#include "isa/isa_doc.h"
 #include "isa/isa_spec.h"
-#include "platforms/plena/plena_config.h"
+#include "isa/isa_tools.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
@@ -22,30 +19,61 @@
 namespace tlmcraft::cli {
 namespace {
 
-const std::vector<std::string> kIsas = {"plena"};
-
-isa::IsaSpec load_isa(const std::string& name) {
-  if (std::find(kIsas.begin(), kIsas.end(), name) == kIsas.end())
-    throw InputError("unknown ISA '" + name + "' (known: plena)");
-  try {
-    return isa::IsaSpec::load(isa::isa_yaml_path(name));
-  } catch (const isa::IsaSpecError& e) {
-    throw InputError(e.what());
-  }
+// The registered tools of an ISA (each platform registers the ISA it runs).
+const isa::IsaTools& isa_tools(const std::string& name) {
+  if (const isa::IsaTools* t = isa::find_isa_tools(name)) return *t;
+  throw InputError("unknown ISA '" + name + "' (known: " + isa::isa_tools_names() + ")");
 }
 
-// Cycle notes for the ISA reference from a platform's default configuration.
-std::map<std::string, std::string> latency_notes(const std::string& isa_name) {
-  std::map<std::string, std::string> notes;
-  if (isa_name != "plena") return notes;
-  const plena::PlenaConfig c = plena::load_plena_config("default");
-  for (const auto& [cls, cycles] : c.latency) {
-    std::string s = std::to_string(cycles) + (cycles == 1 ? " cycle" : " cycles");
-    if (c.ii_of(cls) != 1) s += "; pipelined mode: a new one every " + std::to_string(c.ii_of(cls)) + " cycles";
-    notes[cls] = s;
+// The ISA whose kernels use the file's extension (when --isa is not given).
+const isa::IsaTools& isa_for_kernel(const std::string& path) {
+  const size_t dot = path.find_last_of('.');
+  const std::string ext = dot == std::string::npos ? "" : path.substr(dot);
+  std::vector<const isa::IsaTools*> match;
+  for (const isa::IsaTools* t : isa::all_isa_tools())
+    if (std::find(t->kernel_extensions.begin(), t->kernel_extensions.end(), ext) != t->kernel_extensions.end())
+      match.push_back(t);
+  if (match.size() == 1) return *match.front();
+  std::string names;
+  for (const isa::IsaTools* t : match) names += (names.empty() ? "" : ", ") + t->name;
+  throw InputError(path + ": " +
+                   (match.empty() ? "no ISA reads '" + ext + "' kernels" : "several ISAs read '" + ext + "' kernels (" + names + ")") +
+                   "; pass --isa NAME (known: " + isa::isa_tools_names() + ")");
+}
+
+void write_output(const po::variables_map& vm, const std::string& text) {
+  if (!vm.count("output")) {
+    std::cout << text;
+    return;
   }
-  notes["hbm"] = "set by the HBM model and the DMA engine (docs/platforms/plena.md)";
-  return notes;
+  std::ofstream out(vm["output"].as<std::string>());
+  if (!out) throw InputError(vm["output"].as<std::string>() + ": cannot write");
+  out << text;
+}
+
+int isa_check(const std::string& name, bool json) {
+  isa::IsaCheck c;
+  if (name.size() > 5 && name.compare(name.size() - 5, 5, ".yaml") == 0) {
+    std::string isa_name;
+    try {
+      isa_name = isa::isa_name_of_file(name);
+    } catch (const std::runtime_error& e) {
+      throw InputError(e.what());
+    }
+    // A file for a registered ISA gets that ISA's validator; any other the generic schema's.
+    const isa::IsaTools* t = isa::find_isa_tools(isa_name);
+    c = t ? t->check(name) : isa::check_table_isa_file(name);
+  } else {
+    c = isa_tools(name).check("");
+  }
+  if (json) {
+    std::cout << c.to_json().dump(2) << "\n";
+  } else if (c.ok()) {
+    std::cout << c.isa << ": " << c.summary << ": ok\n";
+  } else {
+    for (const auto& e : c.errors) std::cerr << e << "\n";
+  }
+  return c.ok() ? 0 : 1;
 }
 
 }  // namespace
@@ -63,11 +91,15 @@ int cmd_list(const Args& args) {
   const std::string what = vm["what"].as<std::string>();
   const bool json = vm["json"].as<bool>();
   if (what == "platforms") {
-    for (const auto& p : platform_names()) std::cout << p << "\n";
+    if (json) std::cout << nlohmann::json(platform_names()).dump(2) << "\n";
+    else for (const auto& p : platform_names()) std::cout << p << "\n";
   } else if (what == "isas") {
-    for (const auto& i : kIsas) std::cout << i << "\n";
-    std::cout << "aie_ml     (VLIW bundles, isa/aie_ml/aie_ml.yaml; tlmcraft isa doc aie_ml)\n"
-              << "riscv      (rv32imf_zve32x for Coral, assembled by GNU binutils; docs/isa/coral.md)\n";
+    nlohmann::json j = nlohmann::json::array();
+    for (const isa::IsaTools* t : isa::all_isa_tools()) {
+      j.push_back({{"name", t->name}, {"summary", t->summary}, {"kernel_extensions", t->kernel_extensions}});
+      if (!json) std::cout << std::left << std::setw(10) << t->name << " " << t->summary << "\n";
+    }
+    if (json) std::cout << j.dump(2) << "\n";
   } else if (what == "tasks") {
     const auto& reg = tasks::Registry::builtin();
     std::cout << (json ? reg.list_json().dump(2) + "\n" : reg.list_text());
@@ -79,113 +111,106 @@ int cmd_list(const Args& args) {
 
 int cmd_isa(const Args& args) {
   po::options_description opts(
-      "usage: tlmcraft isa doc NAME [-o FILE] [--latencies]   render the ISA reference (Markdown) from its YAML\n"
-      "       tlmcraft isa check NAME|FILE.yaml  validate an ISA description\n\n"
-      "examples:\n  tlmcraft isa doc plena -o docs/isa/plena.md\n  tlmcraft isa check my_isa.yaml\n\noptions");
+      "usage: tlmcraft isa doc NAME [-o FILE] [--latencies] [--json]   the ISA reference (Markdown)\n"
+      "       tlmcraft isa check NAME|FILE.yaml [--json]  validate an ISA description\n\n"
+      "A FILE.yaml is checked by the validator of the ISA its `name:` names (tlmcraft list isas),\n"
+      "any other name by the generic schema (docs/isa/README.md). --isa-dir DIR reads NAME's\n"
+      "description from DIR (as TLMCRAFT_ISA_DIR).\n\n"
+      "examples:\n  tlmcraft isa doc plena -o docs/isa/plena.md\n  tlmcraft isa check my_isa.yaml\n"
+      "  tlmcraft isa check aie_ml --json\n\noptions");
   opts.add_options()("help,h", "show this help")("action", po::value<std::string>(), "doc or check")(
       "name", po::value<std::string>(), "ISA name or YAML file")("output,o", po::value<std::string>(), "write to FILE")(
-      "latencies", po::bool_switch(), "add each latency class's cycles from the platform's default config");
+      "latencies", po::bool_switch(), "add each latency class's cycles from the platform's default config")(
+      "json", po::bool_switch(), "JSON output")("isa-dir", po::value<std::string>(),
+                                                 "read ISA descriptions from DIR (as TLMCRAFT_ISA_DIR)");
   po::positional_options_description pos;
   pos.add("action", 1).add("name", 1);
   po::variables_map vm;
   if (!parse_or_help(args, opts, pos, vm)) return vm.count("help") ? 0 : 2;
   if (!vm.count("action") || !vm.count("name")) throw InputError("isa: expected 'doc NAME' or 'check NAME'");
+  if (vm.count("isa-dir")) setenv("TLMCRAFT_ISA_DIR", vm["isa-dir"].as<std::string>().c_str(), 1);
   const std::string action = vm["action"].as<std::string>(), name = vm["name"].as<std::string>();
-  if (action == "check") {
-    try {
-      const isa::IsaSpec spec = name.find(".yaml") != std::string::npos ? isa::IsaSpec::load(name) : load_isa(name);
-      std::cout << spec.name() << ": " << spec.instructions().size() << " instructions, " << spec.fields().size()
-                << " fields, " << spec.register_classes().size() << " register classes: ok\n";
-      return 0;
-    } catch (const isa::IsaSpecError& e) {
-      std::cerr << e.what() << "\n";
-      return 1;
-    }
-  }
+  const bool json = vm["json"].as<bool>();
+  if (action == "check") return isa_check(name, json);
   if (action != "doc") throw InputError("isa: unknown action '" + action + "' (doc, check)");
-  if (name == "aie_ml" || name == "aie-ml") {  // the VLIW ISA has its own YAML schema and generator
-    const std::string md = isa::aie_ml::reference_markdown(isa::aie_ml::aie_isa_details());
-    if (vm.count("output")) {
-      std::ofstream out(vm["output"].as<std::string>());
-      if (!out) throw InputError(vm["output"].as<std::string>() + ": cannot write");
-      out << md;
-    } else {
-      std::cout << md;
-    }
-    return 0;
+  const isa::IsaTools& t = isa_tools(name);
+  std::string md;
+  try {
+    // Without --latencies the output is exactly docs/isa/<name>.md (the ISA knows no platform).
+    md = t.doc(vm["latencies"].as<bool>());
+  } catch (const std::runtime_error& e) {
+    throw InputError(e.what());
   }
-  // Without --latencies the output is exactly docs/isa/<name>.md (the ISA knows no platform).
-  const std::string md =
-      isa::render_isa_markdown(load_isa(name), vm["latencies"].as<bool>() ? latency_notes(name) : std::map<std::string, std::string>{});
-  if (vm.count("output")) {
-    std::ofstream out(vm["output"].as<std::string>());
-    if (!out) throw InputError(vm["output"].as<std::string>() + ": cannot write");
-    out << md;
-  } else {
-    std::cout << md;
-  }
+  write_output(vm, json ? nlohmann::json{{"isa", t.name}, {"markdown", md}}.dump(2) + "\n" : md);
   return 0;
 }
 
 int cmd_asm(const Args& args) {
   po::options_description opts(
-      "usage: tlmcraft asm [--check | --list | --encode OUT.bin | --decode IN.bin] KERNEL [--isa plena]\n\n"
+      "usage: tlmcraft asm [--check | --list | --encode OUT.bin | --decode IN.bin] KERNEL [--isa NAME] [--json]\n\n"
       "--check (default) reports every error as file:line:col with a hint, and instruction counts;\n"
-      "--list prints PC, line, encoding and disassembly; --encode writes 32-bit little-endian words;\n"
-      "--decode disassembles a binary.\n\nexamples:\n  tlmcraft asm kernel.asm\n"
-      "  tlmcraft asm --list kernel.asm\n  tlmcraft asm --encode kernel.bin kernel.asm\n\noptions");
-  opts.add_options()("help,h", "show this help")("isa", po::value<std::string>()->default_value("plena"), "ISA name")(
+      "--list prints each instruction (PC, line, encoding, disassembly); --encode writes 32-bit\n"
+      "little-endian words and --decode disassembles them (fixed-width table ISAs only).\n"
+      "Without --isa the kernel's extension picks the ISA (tlmcraft list isas --json).\n\n"
+      "examples:\n  tlmcraft asm kernel.asm\n  tlmcraft asm --list kernel.asm\n"
+      "  tlmcraft asm --encode kernel.bin kernel.asm\n  tlmcraft asm --isa aie_ml --json gemm.aie\n\noptions");
+  opts.add_options()("help,h", "show this help")("isa", po::value<std::string>(), "ISA name (tlmcraft list isas)")(
       "check", po::bool_switch(), "check only (default)")("list", po::bool_switch(), "print a listing")(
       "encode", po::value<std::string>(), "write the binary encoding to FILE")(
       "decode", po::value<std::string>(), "disassemble a binary FILE")("json", po::bool_switch(), "JSON output")(
+      "isa-dir", po::value<std::string>(), "read ISA descriptions from DIR (as TLMCRAFT_ISA_DIR)")(
       "kernel", po::value<std::string>(), "kernel file (positional)");
   po::positional_options_description pos;
   pos.add("kernel", 1);
   po::variables_map vm;
   if (!parse_or_help(args, opts, pos, vm)) return vm.count("help") ? 0 : 2;
-  const isa::IsaSpec spec = load_isa(vm["isa"].as<std::string>());
+  if (vm.count("isa-dir")) setenv("TLMCRAFT_ISA_DIR", vm["isa-dir"].as<std::string>().c_str(), 1);
+  const bool json = vm["json"].as<bool>();
   if (vm.count("decode")) {
+    if (!vm.count("isa")) throw InputError("asm --decode: pass --isa NAME (a binary does not say its ISA)");
+    const isa::IsaTools& t = isa_tools(vm["isa"].as<std::string>());
+    if (!t.decode) throw InputError("asm --decode: ISA '" + t.name + "' has no fixed-width binary encoding here");
     std::vector<uint32_t> words;
-    std::string err;
+    std::string err, text;
     if (!isa::read_binary_file(vm["decode"].as<std::string>(), words, &err)) throw InputError(err);
-    isa::Program prog;
-    if (!isa::decode_program(spec, words, prog, &err)) {
+    if (!t.decode(words, text, err)) {
       std::cerr << err << "\n";
       return 1;
     }
-    std::cout << isa::disassemble_program(spec, prog);
+    std::cout << (json ? nlohmann::json{{"ok", true}, {"text", text}}.dump(2) + "\n" : text);
     return 0;
   }
   if (!vm.count("kernel")) throw InputError("asm: missing KERNEL (see tlmcraft asm --help)");
   const std::string path = vm["kernel"].as<std::string>();
-  isa::Program prog;
-  std::vector<isa::Diagnostic> diags;
-  const bool ok = isa::assemble(spec, read_kernel_text(path), path, prog, diags);
-  const isa::InstructionCounts counts = count_instructions(spec, prog);
-  if (vm["json"].as<bool>()) {
-    nlohmann::json j = {{"ok", ok}, {"instructions", counts.total}, {"by_class", counts.by_class},
-                        {"by_unit", counts.by_unit}};
-    j["diagnostics"] = nlohmann::json::array();
-    for (const auto& d : diags) j["diagnostics"].push_back(d.format());
+  const isa::IsaTools& t = vm.count("isa") ? isa_tools(vm["isa"].as<std::string>()) : isa_for_kernel(path);
+  isa::AsmResult r;
+  try {
+    r = t.assemble(read_kernel_text(path), path);
+  } catch (const std::runtime_error& e) {
+    throw InputError(e.what());
+  }
+  if (json) {
+    nlohmann::json j = r.to_json();
+    j["isa"] = t.name;
+    if (!vm["list"].as<bool>()) j.erase("listing");
     std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
-    for (const auto& d : diags) std::cerr << d.format() << "\n";
+    for (const auto& d : r.diags) std::cerr << d.format() << "\n";
   }
-  if (!ok) return 1;
-  if (vm["list"].as<bool>()) {
-    for (size_t pc = 0; pc < prog.code.size(); ++pc)
-      std::cout << std::setw(5) << pc << "  line " << std::setw(4) << prog.code[pc].line << "  " << std::hex
-                << std::setw(8) << std::setfill('0') << isa::encode(spec, prog.code[pc]) << std::dec
-                << std::setfill(' ') << "  " << isa::disassemble(spec, prog.code[pc]) << "\n";
-  }
+  if (!r.ok) return 1;
+  if (vm["list"].as<bool>() && !json)
+    for (const auto& line : r.listing) std::cout << line << "\n";
   if (vm.count("encode")) {
+    if (!t.encode) throw InputError("asm --encode: ISA '" + t.name + "' has no fixed-width binary encoding here");
+    std::vector<uint32_t> words;
     std::string err;
-    if (!isa::write_binary_file(vm["encode"].as<std::string>(), isa::encode_program(spec, prog), &err))
+    if (!t.encode(read_kernel_text(path), path, words, err) ||
+        !isa::write_binary_file(vm["encode"].as<std::string>(), words, &err))
       throw InputError(err);
   }
-  if (!vm["json"].as<bool>()) {
-    std::cout << path << ": ok, " << counts.total << " instructions";
-    for (const auto& [c, n] : counts.by_class) std::cout << ", " << c << " " << n;
+  if (!json) {
+    std::cout << path << ": ok, " << r.instructions << " instructions";
+    for (const auto& [c, n] : r.by_class) std::cout << ", " << c << " " << n;
     std::cout << "\n";
   }
   return 0;

@@ -19,6 +19,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "isa/plena/opcodes.h"
 #include "isa/plena/state.h"
@@ -99,5 +100,10 @@ struct StepResult {
 StepResult execute(const isa::Instruction& inst, PlenaState& state);
 // Same, reusing `out` (no per-call construction of the result).
 void execute(const isa::Instruction& inst, PlenaState& state, StepResult& out);
+
+// Runs the steps of a fused instruction (isa::expand_fused) at state.pc as one
+// instruction named `mnemonic`: merged ranges, next_pc = pc + 1, faults name the step.
+void execute_fused(const std::vector<isa::Instruction>& steps, const char* mnemonic, PlenaState& state,
+                   StepResult& out);
 
 }  // namespace tlmcraft::isa::plena

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "models/sim_context.h"
+#include "platforms/aie_ml/aie_ml_isa_tools.h"
 #include "platforms/aie_ml/kernel_file.h"
 #include "platforms/run_traces.h"
 
@@ -12,6 +13,9 @@
 namespace tlmcraft::aie_ml {
 
 namespace {
+
+// `tlmcraft asm/isa` find AIE-ML's tools here (this file is linked with every AIE-ML user).
+const bool kIsaToolsRegistered = isa::register_isa_tools(aie_ml_isa_tools());
 
 // One phase: its core programs (each within program memory) and its data movement.
 bool assemble_phase(const AieConfig& cfg, const PhaseText& text, const std::string& file,

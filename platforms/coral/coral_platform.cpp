@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "models/sim_context.h"
+#include "platforms/coral/riscv_isa_tools.h"
 #include "platforms/coral/toolchain.h"
 #include "platforms/run_traces.h"
 
@@ -29,6 +30,9 @@ bool CoralPlatform::assemble(const std::string& source, const std::string& file_
 }
 
 namespace {
+
+// `tlmcraft asm/isa` find RISC-V's tools here (this file is linked with every Coral user).
+const bool kIsaToolsRegistered = isa::register_isa_tools(riscv_isa_tools());
 
 struct MemoryRef {
   uint8_t* data;

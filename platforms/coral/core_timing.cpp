@@ -417,9 +417,22 @@ uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t) {
   while (index_slots < index_held) index_slots *= 2;
   const uint32_t extra_index = index_slots > slots ? index_slots - slots : 0;
   const uint32_t extra = idle * vt_.idle_register_cycles + extra_index * vt_.index_register_cycles;
-  const uint64_t earliest = std::max(t + vt_.lsu_start, vector_sources_ready(s));
+  // Its micro-ops, one per register, take reorder-buffer entries in order like any other:
+  // with the buffer full the LSU starts once the oldest entry retires (the later
+  // registers' entries free up while the first ones are accessed).
+  const uint32_t uops = std::min(slots, registers);
+  const uint64_t rob_free = uops_ >= vt_.rob ? rob_retire_[uops_ % vt_.rob] : 0;
+  const uint64_t earliest = std::max({t + vt_.lsu_start, vector_sources_ready(s), rob_free});
   const LsuOp op = lsu_operation(earliest, store, kind_of(s.mem_addr) == MemKind::Axi, s.mem_blocks, held, true, extra);
   const uint64_t written = op.done + vt_.load_writeback;
+  // The slot works register by register: micro-op k is done after k + 1 of them.
+  uint64_t retire = last_retire_;
+  for (uint32_t k = 0; k < uops; ++k, ++uops_) {
+    const uint64_t done = op.start + (op.done - op.start) * (k + 1) / uops + vt_.load_writeback;
+    retire = std::max(retire, done);
+    uop_issue_[uops_ % vt_.uop_queue] = op.start;
+    rob_retire_[uops_ % vt_.rob] = retire;
+  }
   if (!store && d.dst[0] != rv::kNoReg)
     for (uint32_t k = 0; k < registers && d.dst[0] + k < rv::kVecBase + 32; ++k)
       ready_[d.dst[0] + k] = std::max(ready_[d.dst[0] + k], written);

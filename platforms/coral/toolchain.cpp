@@ -13,6 +13,7 @@
 #include <regex>
 #include <sstream>
 
+#include "common/data_dir.h"
 #include "platforms/coral/elf_image.h"
 #include "platforms/coral/kernel_sandbox.h"
 #include "platforms/coral/subprocess.h"
@@ -403,7 +404,7 @@ KernelLanguage language_of(const std::string& file_name) {
   return KernelLanguage::Assembly;
 }
 
-std::string runtime_dir() { return std::string(TLMCRAFT_SOURCE_DIR) + "/platforms/coral/runtime"; }
+std::string runtime_dir() { return data::data_path("platforms/coral/runtime"); }
 
 // ---- diagnostics parsers ------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ enum class KernelLanguage { Assembly, C };
 // ".c" -> C; everything else (".s", ".S", ".asm", no extension) is assembly.
 KernelLanguage language_of(const std::string& file_name);
 
-// Directory holding crt0.s, prelude.s and coral.ld.
+// Directory holding crt0.s, prelude.s and coral.ld (platforms/coral/runtime in the data folder).
 std::string runtime_dir();
 
 struct ToolchainOptions {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "common/data_dir.h"
 #include "models/yaml_config.h"
 #include "platforms/platform.h"
 
@@ -14,7 +15,7 @@ constexpr uint64_t kBlock = 64;  // bytes per HBM block (one 64-byte memory acce
 }
 
 models::DramCommandConfig hbm_timing_config(const PlenaConfig& c) {
-  const std::string path = std::string(TLMCRAFT_SOURCE_DIR) + "/models/presets/" + c.hbm_timing_preset + ".yaml";
+  const std::string path = data::data_path("models/presets/" + c.hbm_timing_preset + ".yaml");
   if (!std::filesystem::exists(path))
     throw InputError("memory.hbm.timing_preset '" + c.hbm_timing_preset + "': no such preset (" + path + ")");
   try {

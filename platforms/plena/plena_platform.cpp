@@ -1,18 +1,30 @@
 #include "platforms/plena/plena_platform.h"
 
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "isa/assembler.h"
 #include "models/sim_context.h"
+#include "platforms/plena/plena_isa_tools.h"
 #include "platforms/run_traces.h"
 
 namespace tlmcraft::plena {
 
 namespace {
 
+// `tlmcraft asm/isa` find PLENA's tools here (this file is linked with every PLENA user).
+const bool kIsaToolsRegistered = isa::register_isa_tools(plena_isa_tools());
+
+// One parsed ISA per YAML path, so a process can run platforms with different ISA
+// directories (TLMCRAFT_ISA_DIR set between them, as the fused-instruction test does).
 std::shared_ptr<const isa::IsaSpec> plena_isa() {
-  static std::shared_ptr<const isa::IsaSpec> spec =
-      std::make_shared<const isa::IsaSpec>(isa::IsaSpec::load(isa::isa_yaml_path("plena")));
+  static std::mutex mu;
+  static std::map<std::string, std::shared_ptr<const isa::IsaSpec>> by_path;
+  const std::string path = isa::isa_yaml_path("plena");
+  std::lock_guard<std::mutex> lock(mu);
+  auto& spec = by_path[path];
+  if (!spec) spec = std::make_shared<const isa::IsaSpec>(isa::IsaSpec::load(path));
   return spec;
 }
 

@@ -7,6 +7,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "common/data_dir.h"
 #include "isa/isa_spec.h"
 #include "platforms/plena/hbm_timing.h"
 #include "platforms/plena/hbm_transfer.h"
@@ -33,7 +34,7 @@ models::ScratchpadConfig sram(const PlenaConfig& c, const char* name, uint64_t b
 }
 
 models::DramConfig hbm_config(const PlenaConfig& c) {
-  const std::string preset = std::string(TLMCRAFT_SOURCE_DIR) + "/models/presets/" + c.hbm_preset + ".yaml";
+  const std::string preset = data::data_path("models/presets/" + c.hbm_preset + ".yaml");
   if (!std::filesystem::exists(preset))
     throw InputError("memory.hbm.preset '" + c.hbm_preset + "': no such preset (" + preset + ")");
   YAML::Node node = YAML::LoadFile(preset);
@@ -200,7 +201,8 @@ void PlenaTop::execute_program() {
     if (loop_limit_exceeded(executed, iteration_start)) break;
     const StaticInfo& si = prog_->info[pc];
     const uint32_t loops_before = state_.loop_count;
-    sem::execute(code[pc], state_, step_);
+    if (prog_->fused[pc].empty()) sem::execute(code[pc], state_, step_);
+    else sem::execute_fused(prog_->fused[pc], prog_->mnemonic[pc].c_str(), state_, step_);
     if (!step_.ok()) {
       stop(StopReason::Fault, where(pc) + ": " + step_.fault);
       break;

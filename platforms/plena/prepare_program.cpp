@@ -2,6 +2,8 @@
 // register roles) and the platform config (cycles, initiation intervals).
 #include <stdexcept>
 
+#include "isa/fused.h"
+
 #include "platforms/plena/plena_platform.h"
 
 namespace tlmcraft::plena {
@@ -37,6 +39,29 @@ bool writes_zero_register(const isa::IsaSpec& spec, const isa::InstructionSpec& 
   return false;
 }
 
+// Cycles of a latency class: the platform config's figure, else the ISA YAML's own
+// `cycles:` (a fused instruction added by YAML alone), else the config's error.
+uint32_t latency_cycles(const isa::IsaSpec& spec, const PlenaConfig& cfg, const std::string& cls) {
+  const bool configured = cfg.latency.count(cls) || (cfg.mode == TimingMode::Serial && cfg.serial_latency.count(cls));
+  if (!configured && spec.default_cycles(cls) >= 0) return uint32_t(spec.default_cycles(cls));
+  return cfg.latency_of(cls);
+}
+
+// The steps of a fused instruction at one PC; they must be compute steps (no DMA).
+std::vector<isa::Instruction> fused_steps(const isa::IsaSpec& spec, const isa::Instruction& in) {
+  std::vector<isa::Instruction> steps;
+  std::string err;
+  if (!isa::expand_fused(spec, in, steps, err))
+    throw InputError("line " + std::to_string(in.line) + ": " + err);
+  for (const auto& s : steps) {
+    const Unit u = unit_of(spec.instruction(s).unit);
+    if (u == kPrefetch || u == kStore)
+      throw InputError(spec.file() + ": fused instruction " + spec.instruction(in).mnemonic + ": step " +
+                       spec.instruction(s).mnemonic + " is an HBM transfer, which a fused instruction cannot contain");
+  }
+  return steps;
+}
+
 }  // namespace
 
 LoadedProgram prepare_program(const isa::IsaSpec& spec, const isa::Program& program, const PlenaConfig& cfg) {
@@ -50,7 +75,7 @@ LoadedProgram prepare_program(const isa::IsaSpec& spec, const isa::Program& prog
     StaticInfo si;
     si.unit = unit_of(is.unit);
     const bool dma = si.unit == kPrefetch || si.unit == kStore;
-    si.latency = dma ? 0 : cfg.latency_of(is.latency_class);
+    si.latency = dma ? 0 : latency_cycles(spec, cfg, is.latency_class);
     if (cfg.mode == TimingMode::Serial && writes_zero_register(spec, is, in) && cfg.serial_free_when_rd_zero.count(is.mnemonic))
       si.latency = 0;
     si.ii = dma ? 1 : cfg.ii_of(is.latency_class);
@@ -83,6 +108,7 @@ LoadedProgram prepare_program(const isa::IsaSpec& spec, const isa::Program& prog
     lp.mnemonic.push_back(is.mnemonic);
     lp.cls.push_back(is.cls);
     lp.loop.push_back(static_cast<uint8_t>(is.loop));
+    lp.fused.push_back(is.is_fused() ? fused_steps(spec, in) : std::vector<isa::Instruction>{});
   }
   return lp;
 }

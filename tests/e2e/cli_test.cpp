@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -143,6 +144,111 @@ TEST(Cli, KernelThatNeverHaltsHitsTheLimit) {
                 "Loop at PC 1 (line 2: C_LOOP_START gp2, 4000000) exceeded max instructions limit (100000)"),
             std::string::npos)
       << j["reason"];
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ ISA tools (registry)
+namespace {
+
+TEST(CliIsaTools, ListIsasNamesEveryRegisteredIsa) {
+  const Result r = tl("list isas --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  std::vector<std::string> names;
+  for (const auto& e : j) names.push_back(e["name"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"aie_ml", "plena", "riscv"}));
+  EXPECT_EQ(j[0]["kernel_extensions"], nlohmann::json({".aie"}));
+}
+
+// Each shipped description passes its own validator; aie_ml.yaml (its own schema) used to
+// get ~50 errors from the generic one.
+TEST(CliIsaTools, ShippedDescriptionsPassTheirOwnValidator) {
+  const std::string src = TLMCRAFT_SOURCE_DIR;
+  const Result aie = tl("isa check " + src + "/isa/aie_ml/aie_ml.yaml");
+  EXPECT_EQ(aie.code, 0) << aie.out;
+  EXPECT_EQ(aie.out, "aie_ml: 119 operations, 6 slots, 15 latency classes, 19 register classes: ok\n");
+  const Result plena = tl("isa check plena --json");
+  ASSERT_EQ(plena.code, 0) << plena.out;
+  const nlohmann::json j = nlohmann::json::parse(plena.out);
+  EXPECT_EQ(j["ok"], true);
+  EXPECT_EQ(j["summary"], "55 instructions, 6 fields, 3 register classes");
+  const Result rv = tl("isa check riscv");
+  EXPECT_EQ(rv.code, 1);
+  EXPECT_EQ(rv.out, "riscv: RISC-V has no YAML description to check: its decoder is compiled in (isa/riscv/decode.cpp)\n");
+}
+
+TEST(CliIsaTools, CheckNamesTheLineOfABadFusedStep) {
+  std::string y = read(std::string(TLMCRAFT_SOURCE_DIR) + "/isa/plena/plena.yaml");
+  const int line = int(std::count(y.begin(), y.end(), '\n')) + 2;
+  y += "\n  - mnemonic: V_NEG_V\n    opcode: 0x38\n    class: V\n    unit: vector\n    latency_class: vector_add\n"
+       "    operands:\n      - {name: rd, kind: gp, field: rd}\n      - {name: rs1, kind: gp, field: rs1}\n"
+       "    doc: \"-x\"\n    operation: \"-x\"\n    fused: [\"V_SUB_VF rd, rs1, f9, 0, 1\"]\n";
+  const std::string path = write("neg.yaml", y);
+  const Result r = tl("isa check " + path + " --json");
+  EXPECT_EQ(r.code, 1);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["errors"].size(), 1u) << r.out;
+  const std::string e = j["errors"][0];
+  EXPECT_EQ(e.rfind(path + ":" + std::to_string(line) + ": instruction V_NEG_V: V_NEG_V step 1", 0), 0u) << e;
+  EXPECT_NE(e.find("'f9'"), std::string::npos) << e;
+}
+
+TEST(CliIsaTools, AsmPicksTheIsaByExtensionForAllThree) {
+  const std::string k = std::string(TLMCRAFT_SOURCE_DIR) + "/platforms/";
+  const nlohmann::json plena = nlohmann::json::parse(tl("asm --json " + k + "plena/kernels/silu_c1.asm").out);
+  EXPECT_EQ(plena["isa"], "plena");
+  EXPECT_EQ(plena["instructions"], 19);
+  EXPECT_EQ(plena["by_class"]["V"], 5);
+  const nlohmann::json aie = nlohmann::json::parse(tl("asm --json " + k + "aie_ml/kernels/gemm_multitile_4_C5.aie").out);
+  EXPECT_EQ(aie["isa"], "aie_ml");
+  EXPECT_EQ(aie["instructions"], 240);
+  EXPECT_EQ(aie["by_unit"]["tile 3,0"], 60);
+  const nlohmann::json rv = nlohmann::json::parse(tl("asm --json --list " + k + "coral/kernels/relu_c1.s").out);
+  EXPECT_EQ(rv["isa"], "riscv");
+  EXPECT_EQ(rv["ok"], true);
+  EXPECT_EQ(rv["by_class"]["vmax.vx"], 1);
+  EXPECT_EQ(rv["listing"].size(), rv["instructions"].get<size_t>());
+}
+
+TEST(CliIsaTools, AsmRefusesAnExtensionNoIsaReadsAndAnUnknownIsa) {
+  const std::string path = write("k.xyz", "nop\n");
+  const Result r = tl("asm " + path);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find(path + ": no ISA reads '.xyz' kernels; pass --isa NAME (known: aie_ml, plena, riscv)"),
+            std::string::npos)
+      << r.out;
+  const Result u = tl("asm --isa mips " + path);
+  EXPECT_EQ(u.code, 2);
+  EXPECT_NE(u.out.find("unknown ISA 'mips' (known: aie_ml, plena, riscv)"), std::string::npos) << u.out;
+}
+
+}  // namespace
+
+namespace {
+
+// A fused instruction from an ISA directory: asm, isa doc and isa check read it, no rebuild.
+TEST(CliIsaTools, IsaDirAddsAFusedInstructionToAsmAndDoc) {
+  std::string y = read(std::string(TLMCRAFT_SOURCE_DIR) + "/isa/plena/plena.yaml");
+  y += "\n  - mnemonic: V_NEG_V\n    opcode: 0x38\n    class: V\n    unit: vector\n    latency_class: vector_add\n"
+       "    operands:\n      - {name: rd, kind: gp, field: rd}\n      - {name: rs1, kind: gp, field: rs1}\n"
+       "    doc: \"Negate every lane.\"\n    operation: \"VRAM[gp[rd]] = -VRAM[gp[rs1]]\"\n"
+       "    fused: [\"V_SUB_VF rd, rs1, f0, 0, 1\"]\n";
+  const fs::path dir = tmp_dir() / "isa_neg";
+  fs::create_directories(dir / "plena");
+  std::ofstream(dir / "plena" / "plena.yaml") << y;
+  const std::string kernel = write("neg.asm", "S_ADDI_INT gp1, gp0, 64\nV_NEG_V gp1, gp0\n");
+  const Result stock = tl("asm " + kernel);
+  EXPECT_EQ(stock.code, 1) << stock.out;
+  const Result a = tl("asm --isa-dir " + dir.string() + " --list " + kernel);
+  ASSERT_EQ(a.code, 0) << a.out;
+  EXPECT_NE(a.out.find("V_NEG_V gp1, gp0"), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find(": ok, 2 instructions, S 1, V 1"), std::string::npos) << a.out;
+  const Result d = tl("isa doc plena --isa-dir " + dir.string());
+  ASSERT_EQ(d.code, 0);
+  EXPECT_NE(d.out.find("- Fused: runs, in order, `V_SUB_VF rd, rs1, f0, 0, 1`"), std::string::npos);
+  const Result c = tl("isa check plena --isa-dir " + dir.string());
+  EXPECT_EQ(c.out, "plena: 56 instructions (1 fused), 6 fields, 3 register classes: ok\n");
 }
 
 }  // namespace

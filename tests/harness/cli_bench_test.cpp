@@ -74,6 +74,31 @@ TEST(CliBench, BrokenKernelUnsupportedCellAndReport) {
 #endif
 }
 
+// A hardware variant the baseline generator cannot serve (PLENA's element-wise template
+// needs n to be a multiple of BLEN*VLEN: 256 is not one of 4*128) is an unsupported cell
+// with the generator's reason, not a crashed worker.
+TEST(CliBench, BaselineTheVariantCannotServeIsUnsupported) {
+#ifndef TLMCRAFT_EXE
+  GTEST_SKIP() << "the tlmcraft executable is not part of this build";
+#else
+  test::ScratchDir dir;
+  const std::string results = dir.file("r.jsonl");
+  const int rc = run("bench --platform plena --task silu --config C1 --set arch.vlen=128 --set arch.mlen=128 --out '" +
+                         results + "' --jobs 1 --quiet --json",
+                     dir.file("out.txt"), dir.file("err.txt"));
+  EXPECT_EQ(rc, 0) << test::read_text(dir.file("err.txt"));
+  const auto c = read_jsonl(results);
+  ASSERT_EQ(c.records.size(), 1u);
+  EXPECT_EQ(c.records[0]["status"], "unsupported");
+  EXPECT_EQ(c.records[0]["reason"].get<std::string>().rfind(
+                "no baseline kernel for this platform configuration: elementwise template needs n to be a positive "
+                "multiple of BLEN*VLEN = 512, got 256", 0),
+            0u)
+      << c.records[0]["reason"];
+  EXPECT_EQ(c.records[0]["job"]["variant"], c.records[0]["provenance"]["variant"]);
+#endif
+}
+
 TEST(CliBench, UsageErrorsExitWith2) {
 #ifndef TLMCRAFT_EXE
   GTEST_SKIP() << "the tlmcraft executable is not part of this build";

@@ -49,13 +49,23 @@ TEST(Provenance, VariantIdFollowsContentNotNames) {
             provenance_variant(variant_provenance("plena", spec({"arch.vlen=128"}))));
   // Another platform is another variant.
   EXPECT_NE(provenance_variant(variant_provenance("coral", spec({}))), stock);
-  // A copied config file is the same variant; an edited one is not.
+  // A copied config file, a comment added to it, or an override setting the value the file
+  // already has is the same variant; a changed value is not.
   test::ScratchDir dir;
   const std::string original = test::read_text(platform_config_path("plena", "default"));
+  ASSERT_NE(original.find("  mode: serial "), std::string::npos);
   test::write_text(dir.file("copy.yaml"), original);
-  test::write_text(dir.file("edited.yaml"), original + "\n# edited\n");
+  test::write_text(dir.file("commented.yaml"), original + "\n# edited\n");
+  std::string pipelined = original;
+  pipelined.replace(pipelined.find("  mode: serial "), 15, "  mode: pipelined ");
+  test::write_text(dir.file("edited.yaml"), pipelined);
   EXPECT_EQ(provenance_variant(variant_provenance("plena", spec({}, dir.file("copy.yaml")))), stock);
+  EXPECT_EQ(provenance_variant(variant_provenance("plena", spec({}, dir.file("commented.yaml")))), stock);
+  EXPECT_EQ(provenance_variant(variant_provenance("plena", spec({"timing.mode=serial"}))), stock);
   EXPECT_NE(provenance_variant(variant_provenance("plena", spec({}, dir.file("edited.yaml")))), stock);
+  // The edited file is the stock file with the override: one variant.
+  EXPECT_EQ(provenance_variant(variant_provenance("plena", spec({}, dir.file("edited.yaml")))),
+            provenance_variant(variant_provenance("plena", spec({"timing.mode=pipelined"}))));
 }
 
 TEST(Provenance, BadInputIsAnInputError) {
@@ -71,6 +81,8 @@ TEST(Provenance, BadInputIsAnInputError) {
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "override 'arch.vlen' is not KEY=VALUE (e.g. timing.mode=pipelined)");
   }
+  // A key the config does not have is caught before any job runs, as the platform would.
+  EXPECT_THROW(variant_provenance("plena", spec({"arch.no_such_key=1"})), InputError);
   VariantSpec isa = spec({});
   isa.isa_dir = "/nonexistent-isa";
   try {

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/data_dir.h"
 #include "tasks/cpu/cpu_programs.h"
 #include "tasks/layout_coral.h"
 
@@ -50,8 +51,7 @@ void expand(const std::string& dir, const std::string& rel, std::set<std::string
 }  // namespace
 
 std::string templates_dir() {
-  const char* env = std::getenv("TLMCRAFT_CORAL_TEMPLATES");
-  return env && *env ? std::string(env) : std::string(TLMCRAFT_SOURCE_DIR) + "/tasks/baselines/coral/templates";
+  return data::data_path_or_env("TLMCRAFT_CORAL_TEMPLATES", "tasks/baselines/coral/templates");
 }
 
 std::string template_file(const std::string& task) {

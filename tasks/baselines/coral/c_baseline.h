@@ -10,7 +10,7 @@
 
 namespace tlmcraft::tasks::coral {
 
-// The folder holding the templates (TLMCRAFT_CORAL_TEMPLATES if set, else the source tree's).
+// The folder holding the templates (TLMCRAFT_CORAL_TEMPLATES if set, else the data folder's (common/data_dir.h)).
 std::string templates_dir();
 // True if a template exists for this task (ML task or CPU program) on Coral.
 bool has_c_baseline(const std::string& task);

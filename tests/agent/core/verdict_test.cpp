@@ -51,6 +51,10 @@ TEST(FinalVerdict, UsesFreshSeedsTheAgentNeverSaw) {
   const json v = final_verdict(kW, r, ws, options(), std::nullopt);
   ASSERT_EQ(v["status"], "pass") << v["reason"];
   EXPECT_EQ(v["seed_source"], "os");
+  // As `tlmcraft run` reports it: the variant's provenance and the PPA estimates.
+  EXPECT_EQ(v["provenance"]["variant"].get<std::string>().size(), 16u);
+  EXPECT_GT(v["energy"]["total_pj"].get<double>(), 0.0);
+  EXPECT_TRUE(v.contains("area") && v.contains("roofline"));
   ASSERT_EQ(v["verdict"]["seeds"].size(), 2u);
   for (const json& s : v["verdict"]["seeds"]) {
     EXPECT_NE(s.get<uint64_t>(), 7u);

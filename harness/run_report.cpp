@@ -1,0 +1,21 @@
+#include "harness/run_report.h"
+
+#include <cstdlib>
+
+#include "harness/ppa_model.h"
+#include "harness/provenance.h"
+
+namespace tlmcraft::harness {
+
+nlohmann::json evaluate_run(Platform& platform, const EvalOptions& o) {
+  nlohmann::json report = evaluate(platform, o);
+  VariantSpec variant;
+  variant.platform_config = o.platform_config;
+  variant.overrides = o.overrides;
+  if (const char* isa_dir = std::getenv("TLMCRAFT_ISA_DIR")) variant.isa_dir = isa_dir;
+  report["provenance"] = variant_provenance(o.platform, variant);
+  add_ppa_estimates(report, platform.config());
+  return report;
+}
+
+}  // namespace tlmcraft::harness

@@ -1,0 +1,14 @@
+// A finished run's report as `tlmcraft run` and the agent's final verdict give it:
+// evaluate() plus the variant's provenance and the energy, area and roofline estimates.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include "harness/evaluate.h"
+#include "platforms/platform.h"
+
+namespace tlmcraft::harness {
+
+// The variant is o.platform_config, o.overrides and TLMCRAFT_ISA_DIR (as the CLI sets it).
+nlohmann::json evaluate_run(Platform& platform, const EvalOptions& o);
+
+}  // namespace tlmcraft::harness

@@ -1,0 +1,89 @@
+#include "platforms/aie_ml/aie_ml_isa_tools.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "isa/aie_ml/isa_tables.h"
+#include "isa/isa_spec.h"
+#include "platforms/aie_ml/aie_config.h"
+#include "platforms/aie_ml/aie_platform.h"
+
+namespace tlmcraft::aie_ml {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open the AIE-ML ISA description");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Parsed from `path` ("" = isa_yaml_path, so TLMCRAFT_ISA_DIR applies) at each use.
+isa::aie_ml::AieIsaDetails load_details(const std::string& path) {
+  const std::string file = path.empty() ? isa::isa_yaml_path("aie_ml") : path;
+  return isa::aie_ml::parse_aie_isa(read_file(file), file);
+}
+
+isa::IsaCheck check(const std::string& path) {
+  isa::IsaCheck c;
+  c.isa = "aie_ml";
+  c.file = path.empty() ? isa::isa_yaml_path("aie_ml") : path;
+  try {
+    const isa::aie_ml::AieIsaDetails d = load_details(c.file);
+    c.summary = std::to_string(d.isa.ops.size()) + " operations, " + std::to_string(d.slots.size()) + " slots, " +
+                std::to_string(d.isa.latency.size()) + " latency classes, " +
+                std::to_string(d.register_classes.size()) + " register classes";
+  } catch (const std::runtime_error& e) {
+    std::istringstream in(e.what());
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty()) c.errors.push_back(line);
+  }
+  return c;
+}
+
+// Assembles every core program of a kernel file (no `.movement` needed: a kernel without
+// one is checked as the cores alone). Counts slot operations by slot and by tile.
+isa::AsmResult assemble(const std::string& source, const std::string& file) {
+  isa::AsmResult r;
+  AieKernel k;
+  r.ok = assemble_kernel(load_aie_config("default"), source, file, "", k, r.diags);
+  if (!r.ok) return r;
+  const auto& ops = isa::aie_ml::AieIsa::get().ops;
+  for (const auto& phase : k.phases)
+    for (const auto& core : phase.cores) {
+      const std::string tile = "tile " + std::to_string(core.column) + "," + std::to_string(core.row);
+      for (size_t pc = 0; pc < core.program.bundles.size(); ++pc) {
+        const auto& b = core.program.bundles[pc];
+        std::string text;
+        for (const auto& op : b.ops) {
+          text += (text.empty() ? "" : " ;; ") + ops[op.op].mnemonic;
+          r.by_class[isa::aie_ml::slot_name(op.slot)]++;
+          r.by_unit[tile]++;
+          r.instructions++;
+        }
+        std::ostringstream o;
+        o << (phase.name.empty() ? "" : phase.name + " ") << tile << " pc " << pc << " line " << b.line << "  " << text;
+        r.listing.push_back(o.str());
+      }
+    }
+  return r;
+}
+
+}  // namespace
+
+isa::IsaTools aie_ml_isa_tools() {
+  isa::IsaTools t;
+  t.name = "aie_ml";
+  t.aliases = {"aie-ml"};
+  t.summary = "AIE-ML (isa/aie_ml/aie_ml.yaml; VLIW bundles, its own schema and assembler)";
+  t.kernel_extensions = {".aie"};
+  t.check = check;
+  // The YAML states its own cycles per latency class, so the reference always has them.
+  t.doc = [](bool) { return isa::aie_ml::reference_markdown(load_details("")); };
+  t.assemble = assemble;
+  return t;
+}
+
+}  // namespace tlmcraft::aie_ml

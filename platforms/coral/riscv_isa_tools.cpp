@@ -1,0 +1,77 @@
+#include "platforms/coral/riscv_isa_tools.h"
+
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+#include "common/data_dir.h"
+#include "isa/riscv/hart.h"
+#include "platforms/coral/toolchain.h"
+
+namespace tlmcraft::coral {
+namespace {
+
+// The hand-written references, in reading order.
+std::string reference_markdown() {
+  std::string md;
+  for (const char* name : {"riscv.md", "riscv-vector.md"}) {
+    const std::string path = data::data_path(std::string("docs/isa/") + name);
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(path + ": cannot read the RISC-V reference");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    md += (md.empty() ? "" : "\n") + ss.str();
+  }
+  return md;
+}
+
+isa::IsaCheck check(const std::string& path) {
+  isa::IsaCheck c;
+  c.isa = "riscv";
+  c.file = path;
+  c.errors.push_back(
+      (path.empty() ? std::string("riscv") : path) +
+      ": RISC-V has no YAML description to check: its decoder is compiled in (isa/riscv/decode.cpp)");
+  return c;
+}
+
+// Builds the kernel with the Coral toolchain; the listing disassembles every code word.
+isa::AsmResult assemble(const std::string& source, const std::string& file) {
+  isa::AsmResult r;
+  isa::Program prog;
+  r.ok = build_kernel(source, file, prog, r.diags);
+  if (!r.ok) return r;
+  uint64_t address = 0;
+  for (const auto& s : prog.segments)
+    if (s.executable) {
+      address = s.address;
+      break;
+    }
+  for (const auto& in : prog.code) {
+    const std::string text = isa::riscv::Hart::disassemble(in.opcode, uint32_t(address));
+    r.by_class[text.substr(0, text.find(' '))]++;
+    r.instructions++;
+    std::ostringstream o;
+    o << std::hex << std::setw(8) << std::setfill('0') << address << std::dec << std::setfill(' ') << "  line "
+      << std::setw(4) << in.line << "  " << std::hex << std::setw(8) << std::setfill('0') << in.opcode << std::dec
+      << std::setfill(' ') << "  " << text;
+    r.listing.push_back(o.str());
+    address += 4;
+  }
+  return r;
+}
+
+}  // namespace
+
+isa::IsaTools riscv_isa_tools() {
+  isa::IsaTools t;
+  t.name = "riscv";
+  t.summary = "RISC-V rv32imf_zve32x for Coral (GNU binutils / clang; decoder compiled in, docs/isa/riscv.md)";
+  t.kernel_extensions = {".s", ".S", ".c"};
+  t.check = check;
+  t.doc = [](bool) { return reference_markdown(); };
+  t.assemble = assemble;
+  return t;
+}
+
+}  // namespace tlmcraft::coral

@@ -32,7 +32,7 @@ void add_run_options(po::options_description& opts) {
       ("max-instructions", po::value<uint64_t>()->default_value(10'000'000), "instruction budget")
       ("max-cycles", po::value<uint64_t>()->default_value(1'000'000'000), "cycle budget")
       ("timeout", po::value<double>()->default_value(60.0), "wall-clock limit in seconds (0 = none)")
-      ("vcd", po::value<std::string>(), "write a VCD trace (GTKWave)")
+      ("vcd", po::value<std::string>(), "write a VCD trace, plus a GTKWave save file (.gtkw) and name filter beside it: gtkwave F.gtkw shows instruction names")
       ("perfetto", po::value<std::string>(), "write a Perfetto/Chrome trace-event JSON (gzip-compressed when the name ends in .gz)")
       ("window", po::value<std::string>(), "BEGIN:END cycle window for traces")
       ("scope", po::value<std::string>(), "comma-separated track prefixes kept in traces, e.g. tile_0_2,array (default: all)")

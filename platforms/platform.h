@@ -25,6 +25,8 @@ struct TraceOptions {
   std::string perfetto_path;  // empty = off
   uint64_t window_begin = 0;  // cycle window kept in traces
   uint64_t window_end = UINT64_MAX;
+  std::string scopes;                        // "tile_0_2,array": track-name prefixes kept; empty = all
+  uint64_t perfetto_max_bytes = 40'000'000;  // size budget: aggregate beyond it; 0 = none
 };
 
 enum class StopReason { Halted, InstructionLimit, CycleLimit, WallTimeout, Fault };

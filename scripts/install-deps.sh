@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libsystemc-dev libyaml-cpp-dev
       libboost-program-options-dev nlohmann-json3-dev libgtest-dev libgmock-dev
-      libcurl4-openssl-dev libre2-dev
+      libcurl4-openssl-dev libre2-dev zlib1g-dev
       binutils-riscv64-unknown-elf clang-16 lld-16)
 pkgs+=("$@")
 missing=()

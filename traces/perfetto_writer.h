@@ -13,6 +13,12 @@
 //   "TRACE TRUNCATED ..." at the cycle of the first dropped event.
 // Time: "ts" and "dur" are microseconds (the format's unit), written as exact decimals
 // of cycles x clock period: at 1 GHz one cycle is 0.001, cycle 1234 is 1.234.
+// Size: with a budget (PerfettoOptions::max_bytes, by default 40 MB), a trace whose
+// estimated JSON exceeds it is aggregated into bins of W cycles (traces/perfetto_budget.h);
+// otherData.aggregation_bin_cycles records W (1 = every event as recorded).
+// Flows (TraceRecorder::flow) become ph "s" / ph "f" (bp "e") pairs bound to the slices
+// covering their cycles, drawn as arrows.
+// A path ending in ".gz" is written gzip-compressed.
 // Events are streamed (no JSON tree is built), so millions of events need little memory.
 #pragma once
 #include <ostream>
@@ -22,9 +28,15 @@
 
 namespace tlmcraft::traces {
 
-void write_perfetto(const TraceRecorder& recorder, std::ostream& out);
+struct PerfettoOptions {
+  // Estimated uncompressed JSON bytes above which events are aggregated; 0 = no budget.
+  uint64_t max_bytes = 40'000'000;
+};
+
+void write_perfetto(const TraceRecorder& recorder, std::ostream& out, const PerfettoOptions& options = {});
 // Throws std::runtime_error naming the path when the file cannot be written.
-void write_perfetto_file(const TraceRecorder& recorder, const std::string& path);
+void write_perfetto_file(const TraceRecorder& recorder, const std::string& path,
+                         const PerfettoOptions& options = {});
 
 // Exact decimal microseconds of `cycles` at `clock` ("0.001", "1.25", "0").
 std::string cycles_to_us(uint64_t cycles, const TraceClock& clock);

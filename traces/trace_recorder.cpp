@@ -156,6 +156,20 @@ void TraceRecorder::instant(int track, uint64_t cycle, std::string_view name,
   note_cycle(cycle);
 }
 
+void TraceRecorder::flow(int from_track, uint64_t from_cycle, int to_track, uint64_t to_cycle,
+                         std::string_view name) {
+  const bool from_ok = valid_track(from_track), to_ok = valid_track(to_track);
+  if (!from_ok || !to_ok) return;
+  auto inside = [&](uint64_t c) { return c >= config_.window_begin && c < config_.window_end; };
+  if (!inside(from_cycle) || !inside(to_cycle)) return;
+  if (flows_.size() >= config_.max_events / 4) {
+    ++dropped_flows_;
+    return;
+  }
+  flows_.push_back(TraceFlow{static_cast<uint32_t>(from_track), static_cast<uint32_t>(to_track), from_cycle,
+                             to_cycle, intern(name).id});
+}
+
 void TraceRecorder::extend_to(uint64_t cycle) {
   if (cycle >= config_.window_begin) note_cycle(cycle);
 }

@@ -82,6 +82,15 @@ struct StoredArg {
   int64_t number = 0;
 };
 
+// An arrow from a point on one track to a point on another (a DMA transfer to the
+// instruction that consumes its data). Viewers bind each end to the slice that covers
+// its cycle on that track.
+struct TraceFlow {
+  uint32_t from_track = 0, to_track = 0;
+  uint64_t from_cycle = 0, to_cycle = 0;
+  uint32_t name = 0;  // interned
+};
+
 struct TraceTrack {
   std::string group;
   std::string name;
@@ -129,6 +138,10 @@ class TraceRecorder {
   // A point event (e.g. "halt", "barrier").
   void instant(int track, uint64_t cycle, std::string_view name,
                std::initializer_list<TraceArg> args = {});
+  // A flow arrow from (from_track, from_cycle) to (to_track, to_cycle). Kept when both
+  // tracks pass the scope filter and both cycles lie inside the window; at most
+  // max_events / 4 flows are kept (more are counted in dropped_flows()).
+  void flow(int from_track, uint64_t from_cycle, int to_track, uint64_t to_cycle, std::string_view name);
   // Declares that simulated time reached `cycle` (e.g. the run's total cycles), so
   // writers extend the trace to there even if nothing happens at the end.
   void extend_to(uint64_t cycle);
@@ -147,6 +160,8 @@ class TraceRecorder {
   const StoredArg* args_of(const TraceEvent& e) const { return e.arg_count ? &args_[e.first_arg] : nullptr; }
   const std::string& text(uint32_t id) const { return strings_[id]; }
   size_t string_count() const { return strings_.size(); }
+  const std::vector<TraceFlow>& flows() const { return flows_; }
+  uint64_t dropped_flows() const { return dropped_flows_; }
   uint64_t dropped() const { return dropped_; }
   uint64_t invalid() const { return invalid_; }
   bool truncated() const { return dropped_ > 0; }
@@ -209,6 +224,8 @@ class TraceRecorder {
   ChunkedVector<StoredArg> args_;
   std::deque<std::string> strings_;  // deque: stable addresses for the views below
   std::unordered_map<std::string_view, uint32_t> string_ids_;
+  std::vector<TraceFlow> flows_;
+  uint64_t dropped_flows_ = 0;
   uint64_t dropped_ = 0;
   uint64_t invalid_ = 0;
   uint64_t first_drop_cycle_ = 0;

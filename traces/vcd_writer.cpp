@@ -7,6 +7,7 @@
 #include <queue>
 #include <set>
 
+#include "traces/gtkwave_files.h"
 #include "traces/stream_buffer.h"
 
 namespace tlmcraft::traces {
@@ -89,7 +90,7 @@ struct TrackSweep {
   bool value_known = false;
   int64_t value = 0;
   bool fired = false;
-  bool out_busy = false, out_value_known = false;
+  bool out_busy = false;
   uint32_t out_name = 0;
   int64_t out_value = 0;
   std::string busy_id, slice_id, value_id, event_id;
@@ -133,7 +134,8 @@ struct ScopeNode {
 
 }  // namespace
 
-void write_vcd(const TraceRecorder& rec, std::ostream& os, const VcdOptions& options) {
+VcdLayout write_vcd(const TraceRecorder& rec, std::ostream& os, const VcdOptions& options) {
+  VcdLayout layout;
   const TraceConfig& cfg = rec.config();
   const VcdTimescale ts = vcd_timescale(cfg.clock);
   auto vcd_time = [&](uint64_t cycle) {
@@ -246,9 +248,11 @@ void write_vcd(const TraceRecorder& rec, std::ostream& os, const VcdOptions& opt
   }
   out << "$timescale " << ts.text << " $end\n";
 
+  for (uint32_t id : name_list) layout.slice_names.push_back(rec.text(id));
   size_t next_id = 0;
-  auto declare = [&](size_t n, auto& self) -> void {
+  auto declare = [&](size_t n, const std::string& parent, auto& self) -> void {
     const ScopeNode& node = nodes[n];
+    const std::string scope = parent.empty() ? node.name : parent + "." + node.name;
     out << "$scope module " << node.name << " $end\n";
     if (node.track >= 0) {
       TrackSweep& s = sweeps[node.track];
@@ -257,20 +261,24 @@ void write_vcd(const TraceRecorder& rec, std::ostream& os, const VcdOptions& opt
         s.slice_id = id_code(next_id++);
         out << "$var wire 1 " << s.busy_id << " busy $end\n";
         out << "$var integer 32 " << s.slice_id << " slice $end\n";
+        layout.signals.push_back({scope + ".busy", VcdSignal::Kind::Busy, 1});
+        layout.signals.push_back({scope + ".slice", VcdSignal::Kind::Slice, 32});
       }
       if (s.has_counter) {
         s.value_id = id_code(next_id++);
         out << "$var integer " << s.value_width << ' ' << s.value_id << " value $end\n";
+        layout.signals.push_back({scope + ".value", VcdSignal::Kind::Value, s.value_width});
       }
       if (s.has_instants) {
         s.event_id = id_code(next_id++);
         out << "$var event 1 " << s.event_id << " event $end\n";
+        layout.signals.push_back({scope + ".event", VcdSignal::Kind::Event, 1});
       }
     }
-    for (size_t c : node.children) self(c, self);
+    for (size_t c : node.children) self(c, scope, self);
     out << "$upscope $end\n";
   };
-  for (size_t c : nodes[0].children) declare(c, declare);
+  for (size_t c : nodes[0].children) declare(c, "", declare);
   out << "$enddefinitions $end\n";
 
   // Writes the signals that changed since last written (all of them for $dumpvars);
@@ -285,11 +293,9 @@ void write_vcd(const TraceRecorder& rec, std::ostream& os, const VcdOptions& opt
       s.out_name = name;
     }
     if (s.has_counter) {
-      if (all && !s.value_known)
-        stamp() << "bx " << s.value_id << '\n';
-      else if (s.value_known && (all || !s.out_value_known || s.value != s.out_value))
+      // A counter with no sample yet starts at 0 (reset), never x.
+      if (all || s.value != s.out_value)
         stamp() << 'b' << binary(s.value, s.value_width) << ' ' << s.value_id << '\n';
-      s.out_value_known = s.value_known;
       s.out_value = s.value;
     }
     if (!all && s.fired && s.has_instants) stamp() << '1' << s.event_id << '\n';
@@ -331,10 +337,14 @@ void write_vcd(const TraceRecorder& rec, std::ostream& os, const VcdOptions& opt
   // Extend to the last cycle reached so the final values are visible.
   if (rec.last_cycle() > written) out << '#' << vcd_time(rec.last_cycle()) << '\n';
   out.flush();
+  return layout;
 }
 
-void write_vcd_file(const TraceRecorder& recorder, const std::string& path, const VcdOptions& options) {
-  write_trace_file(path, "VCD", [&](std::ostream& os) { write_vcd(recorder, os, options); });
+void write_vcd_file(const TraceRecorder& recorder, const std::string& path, const VcdOptions& options,
+                    bool gtkwave_files) {
+  VcdLayout layout;
+  write_trace_file(path, "VCD", [&](std::ostream& os) { layout = write_vcd(recorder, os, options); });
+  if (gtkwave_files) write_gtkwave_files(layout, path);
 }
 
 }  // namespace tlmcraft::traces

@@ -13,6 +13,7 @@
 #include "harness/report_text.h"
 #include "isa/input_limits.h"
 #include "platforms/registry.h"
+#include "traces/trace_recorder.h"
 
 namespace tlmcraft::cli {
 
@@ -31,9 +32,11 @@ void add_run_options(po::options_description& opts) {
       ("max-instructions", po::value<uint64_t>()->default_value(10'000'000), "instruction budget")
       ("max-cycles", po::value<uint64_t>()->default_value(1'000'000'000), "cycle budget")
       ("timeout", po::value<double>()->default_value(60.0), "wall-clock limit in seconds (0 = none)")
-      ("vcd", po::value<std::string>(), "write a VCD trace (GTKWave)")
-      ("perfetto", po::value<std::string>(), "write a Perfetto/Chrome trace-event JSON")
-      ("window", po::value<std::string>(), "BEGIN:END cycle window for traces");
+      ("vcd", po::value<std::string>(), "write a VCD trace, plus a GTKWave save file (.gtkw) and name filter beside it: gtkwave F.gtkw shows instruction names")
+      ("perfetto", po::value<std::string>(), "write a Perfetto/Chrome trace-event JSON (gzip-compressed when the name ends in .gz)")
+      ("window", po::value<std::string>(), "BEGIN:END cycle window for traces")
+      ("scope", po::value<std::string>(), "comma-separated track prefixes kept in traces, e.g. tile_0_2,array (default: all)")
+      ("trace-budget-mb", po::value<double>(), "Perfetto size budget in MB (default 40): larger traces are aggregated into summary slices; 0 = no budget");
 }
 
 bool parse_or_help(const Args& args, const po::options_description& opts,
@@ -70,6 +73,16 @@ TraceOptions traces_from(const po::variables_map& vm) {
   TraceOptions t;
   if (vm.count("vcd")) t.vcd_path = vm["vcd"].as<std::string>();
   if (vm.count("perfetto")) t.perfetto_path = vm["perfetto"].as<std::string>();
+  if (vm.count("scope")) {
+    t.scopes = vm["scope"].as<std::string>();
+    if (traces::TraceRecorder::parse_scopes(t.scopes).empty())
+      throw InputError("--scope '" + t.scopes + "': expected comma-separated track prefixes, e.g. plena.vector,plena.hbm");
+  }
+  if (vm.count("trace-budget-mb")) {
+    const double mb = vm["trace-budget-mb"].as<double>();
+    if (!(mb >= 0) || mb > 1e6) throw InputError("--trace-budget-mb " + std::to_string(mb) + ": expected 0 (no budget) .. 1000000");
+    t.perfetto_max_bytes = static_cast<uint64_t>(mb * 1e6);
+  }
   if (vm.count("window")) {
     const std::string w = vm["window"].as<std::string>();
     const auto colon = w.find(':');

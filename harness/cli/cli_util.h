@@ -16,7 +16,7 @@ namespace po = boost::program_options;
 
 // --platform, --platform-config, --set KEY=VALUE...
 void add_platform_options(po::options_description& opts);
-// --max-instructions, --max-cycles, --timeout, --vcd, --perfetto, --window
+// --max-instructions, --max-cycles, --timeout, --vcd, --perfetto, --window, --scope, --trace-budget-mb
 void add_run_options(po::options_description& opts);
 // Parses; prints --help (returns false, vm has "help") or throws InputError on bad usage.
 bool parse_or_help(const Args& args, const po::options_description& opts,

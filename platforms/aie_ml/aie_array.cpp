@@ -29,7 +29,7 @@ struct AieArray::CoreRun {
   int32_t waiting_value = 0;
   // Per-bundle scratch of the CorePort, kept to reuse its capacity.
   std::vector<uint32_t> banks;
-  std::vector<std::pair<LockBank*, uint32_t>> touched_locks, released;
+  std::vector<std::pair<LockBank*, uint32_t>> touched_locks, released, acquired;
 };
 
 struct AieArray::Channel {
@@ -53,10 +53,11 @@ struct AieArray::Channel {
 class AieArray::CorePort : public aie::DataMemoryPort, public aie::LockPort {
  public:
   CorePort(AieArray& a, CoreRun& c)
-      : banks(c.banks), touched_locks(c.touched_locks), released(c.released), a_(a), c_(c) {
+      : banks(c.banks), touched_locks(c.touched_locks), released(c.released), acquired(c.acquired), a_(a), c_(c) {
     banks.clear();
     touched_locks.clear();
     released.clear();
+    acquired.clear();
   }
 
   bool read(uint32_t addr, void* dst, uint32_t n) override {
@@ -81,6 +82,7 @@ class AieArray::CorePort : public aie::DataMemoryPort, public aie::LockPort {
     }
     if (bank->try_acquire(id, req.value, req.kind == aie::LockRequest::Kind::AcquireEQ)) {
       touched_locks.push_back({bank, id});
+      acquired.push_back({bank, id});
       return true;
     }
     refused_bank = bank;
@@ -108,6 +110,7 @@ class AieArray::CorePort : public aie::DataMemoryPort, public aie::LockPort {
   std::vector<uint32_t>& banks;  // tile_index * 64 + bank, one per access
   std::vector<std::pair<LockBank*, uint32_t>>& touched_locks;
   std::vector<std::pair<LockBank*, uint32_t>>& released;
+  std::vector<std::pair<LockBank*, uint32_t>>& acquired;
   LockBank* refused_bank = nullptr;
   uint32_t refused_id = 0;
   int32_t refused_value = 0;
@@ -300,6 +303,18 @@ void AieArray::record_lock(const TileRef& t, uint32_t id, uint64_t cycle) {
   rec_->counter(track, cycle, locks(t).value(id));
 }
 
+void AieArray::note_release(const LockBank* bank, uint32_t id, int track, uint64_t cycle) {
+  if (rec_) last_release_[{bank, id}] = {track, cycle};
+}
+
+void AieArray::flow_from_release(const LockBank* bank, uint32_t id, int track, uint64_t cycle) {
+  if (!rec_) return;
+  auto it = last_release_.find({bank, id});
+  if (it == last_release_.end()) return;  // the lock's initial value, not a release
+  rec_->flow(it->second.first, it->second.second, track, cycle, "lock " + std::to_string(id));
+  last_release_.erase(it);  // one arrow per release
+}
+
 std::string AieArray::core_where(const CoreRun& c, const aie::Bundle* b) const {
   std::string s = c.name + " pc " + std::to_string(c.state.pc);
   if (b) {
@@ -411,6 +426,13 @@ void AieArray::step_core(int k, uint64_t t) {
     if (rec_) rec_->slice(c.stall_track, t, issue + extra, "bank conflict");
   }
   for (auto [bank, id] : port.released) wake(*bank, id, issue);
+  if (rec_ && !b.ops.empty()) {
+    // Flows: a lock this bundle acquires links from its last release (a DMA transfer that
+    // filled the buffer, or another core); a lock it releases links on to its next acquire.
+    const int track = c.slot_track[static_cast<int>(b.ops.front().slot)];
+    for (auto [bank, id] : port.acquired) flow_from_release(bank, id, track, issue);
+    for (auto [bank, id] : port.released) note_release(bank, id, track, issue);
+  }
   if (rec_)
     for (auto [bank, id] : port.touched_locks) {
       // Find the tile of the bank to name the track.
@@ -486,6 +508,7 @@ void AieArray::step_channel(int x, uint64_t t) {
           return;
         }
         record_lock(c.tile, bd.acquire.id, t);
+        flow_from_release(&bank, bd.acquire.id, c.track, t);
       }
       if (c.state == Channel::State::WaitLock) {
         c.lock_wait += t - c.block_start;
@@ -642,6 +665,8 @@ void AieArray::complete_bd(int x, uint64_t t) {
       return;
     }
     record_lock(c.tile, bd.release.id, t);
+    // The transfer's last slice ends at t: its last cycle is the flow's source.
+    note_release(&bank, bd.release.id, c.track, t > 0 ? t - 1 : 0);
     wake(bank, bd.release.id, t);
   }
   ++c.bds_done;

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <queue>
 #include <string>
@@ -103,6 +104,9 @@ class AieArray : public sc_core::sc_module {
   uint8_t* bd_memory(const Channel& c);
   std::string core_where(const CoreRun& c, const isa::aie_ml::Bundle* b) const;
   void record_lock(const TileRef& t, uint32_t id, uint64_t cycle);
+  // Trace flows from a lock's release (track, cycle) to the acquire that consumes it.
+  void note_release(const LockBank* bank, uint32_t id, int track, uint64_t cycle);
+  void flow_from_release(const LockBank* bank, uint32_t id, int track, uint64_t cycle);
   void install_phase(size_t which);
   // Cycles between the end of one phase and the start of the next (docs: "Phases").
   uint64_t switch_cycles(const AieKernel::Phase& next) const;
@@ -125,6 +129,7 @@ class AieArray : public sc_core::sc_module {
   uint64_t seq_ = 0;
   RunLimits limits_;
   traces::TraceRecorder* rec_ = nullptr;
+  std::map<std::pair<const LockBank*, uint32_t>, std::pair<int, uint64_t>> last_release_;  // (track, cycle)
   bool stop_ = false;
   StopReason stop_reason_ = StopReason::Halted;
   std::string stop_message_;

@@ -1,10 +1,13 @@
 #include "platforms/coral/coral_top.h"
 
+#include "platforms/coral/coral_trace.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <stdexcept>
 
 namespace tlmcraft::coral {
@@ -253,14 +256,8 @@ void CoralTop::execute() {
   Traffic traffic[3];  // itcm/csr, dtcm, ext
   uint64_t executed = 0, prev_t = 0, last_t = 0, synced = 0;
 
-  std::vector<int> issue_tracks;  // one per dispatch slot (instructions of one cycle overlap)
-  int pc_track = -1, unit_tracks[kNumUnits];
   std::vector<int32_t> trace_name(words, -1);
-  if (rec_) {
-    for (uint32_t k = 0; k < cfg_.scalar.dispatch_width; ++k) issue_tracks.push_back(rec_->track("coral", "issue" + std::to_string(k)));
-    pc_track = rec_->track("coral", "pc");
-    for (int u = 0; u < kNumUnits; ++u) unit_tracks[u] = rec_->track("coral", unit_name(Unit(u)));
-  }
+  std::unique_ptr<CoralTrace> trace = rec_ ? std::make_unique<CoralTrace>(*rec_, cfg_.scalar.dispatch_width) : nullptr;
   auto stop = [&](StopReason why, const std::string& msg) {
     res.stop = why;
     res.message = msg;
@@ -325,10 +322,7 @@ void CoralTop::execute() {
       if (idx < words && trace_name[idx] < 0)
         trace_name[idx] = static_cast<int32_t>(rec_->intern(rv::Hart::disassemble(info.insn->raw, pc)).id);
       const traces::TraceName name{idx < words ? static_cast<uint32_t>(trace_name[idx]) : rec_->intern("?").id};
-      rec_->slice(issue_tracks[std::min<size_t>(tm.last_slot(), issue_tracks.size() - 1)], t, t + 1, name,
-                  {{"pc", pc}, {"line", line_of(pc)}});
-      rec_->counter(pc_track, t, pc);
-      for (const auto& e : events) rec_->slice(unit_tracks[e.unit], e.begin, e.end, unit_name(e.unit), {{"pc", pc}});
+      trace->instruction(t, tm.last_slot(), name, pc, line_of(pc), events);
       events.clear();
     }
     if (hart.halted) break;
@@ -386,7 +380,7 @@ void CoralTop::execute() {
                               {"bytes_per_cycle", cfg_.axi.bytes_per_cycle}};
   if (dma_on) res.memory["dma"] = dma->stats();
   timing_ = nullptr;
-  if (rec_) rec_->extend_to(res.cycles);
+  if (trace) trace->finish(res.cycles);
   sc_core::wait(clock.delay_until(base + res.cycles));
   res.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }

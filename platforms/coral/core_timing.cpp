@@ -133,14 +133,14 @@ void CoreTiming::busy(Unit u, uint64_t begin, uint64_t cycles, uint64_t stall) {
   ++c.instructions;
   c.busy += cycles;
   c.stall += stall;
-  if (events_) events_->push_back({u, begin, begin + cycles});
+  if (events_) events_->push_back({u, begin, begin + cycles, stall});
 }
 
 void CoreTiming::axi_access(uint64_t begin, uint64_t transactions, uint64_t done) {
   UnitCounters& c = units_[kAxi];
   c.instructions += transactions;
   c.busy += done - begin;
-  if (events_) events_->push_back({kAxi, begin, done});
+  if (events_) events_->push_back({kAxi, begin, done, 0});
 }
 
 uint64_t CoreTiming::csr_dispatch_cycle() const {

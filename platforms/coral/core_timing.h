@@ -47,6 +47,7 @@ enum class MemKind : uint8_t { Tcm, Axi };
 struct TimedEvent {
   Unit unit;
   uint64_t begin, end;
+  uint64_t stall = 0;  // cycles it waited before `begin` for operands or the unit
 };
 
 class CoreTiming {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <memory>
 
 #include <yaml-cpp/yaml.h>
 
@@ -10,6 +11,7 @@
 #include "isa/isa_spec.h"
 #include "platforms/plena/hbm_timing.h"
 #include "platforms/plena/hbm_transfer.h"
+#include "platforms/plena/plena_trace.h"
 
 namespace tlmcraft::plena {
 namespace sem = tlmcraft::isa::plena;
@@ -175,12 +177,7 @@ void PlenaTop::execute_program() {
   std::vector<uint64_t> pc_cycles(code.size(), 0), pc_execs(code.size(), 0);
   uint64_t executed = 0, synced = 0;
 
-  int tracks[kNumUnits] = {};
-  int pc_track = -1;
-  if (rec_) {
-    for (int u = 0; u < kNumUnits; ++u) tracks[u] = rec_->track("plena", unit_name(Unit(u)));
-    pc_track = rec_->track("plena", "pc");
-  }
+  std::unique_ptr<PlenaTrace> trace = rec_ ? std::make_unique<PlenaTrace>(*rec_) : nullptr;
 
   RunResult& res = result_;
   res.stop = StopReason::Halted;
@@ -218,7 +215,7 @@ void PlenaTop::execute_program() {
       ranges.push_back({mem_id(step_.writes[i].mem), step_.writes[i].first, step_.writes[i].end(), true});
 
     const uint64_t frontier_before = tm.frontier();
-    uint64_t issue, done;
+    uint64_t issue, done, ready = 0;
     if (step_.has_transfer) {
       BuiltTransfer bt = build_transfer(step_.transfer, cfg_);
       if (!bt.error.empty()) {
@@ -236,6 +233,7 @@ void PlenaTop::execute_program() {
         break;
       }
       const HbmTiming ht = hbm_timer.transfer(step_.transfer, issue);
+      ready = issue;
       issue = std::max(issue, ht.accept);  // a full queue holds the controller
       done = ht.done;
     } else {
@@ -243,7 +241,7 @@ void PlenaTop::execute_program() {
       done = issue + si.latency;
       if (!tm.serial() && cfg_.sram_bank_conflicts) book_vram_banks(issue, done, base);
     }
-    tm.commit(si, ranges, issue, done);
+    const uint64_t stall = tm.commit(si, ranges, issue, done);
 
     ++executed;
     ++pc_execs[pc];
@@ -252,10 +250,10 @@ void PlenaTop::execute_program() {
     else if (prog_->loop[pc] == uint8_t(isa::LoopRole::End) && state_.loop_count == loops_before && state_.loop_count > 0)
       iteration_start[state_.loop_count - 1] = executed;
     pc_cycles[pc] += tm.frontier() - frontier_before;  // cycles this instruction added to the critical frontier
-    if (rec_) {
-      rec_->slice(tracks[si.unit], issue, done, prog_->mnemonic[pc], {{"pc", pc}, {"line", code[pc].line}});
-      rec_->counter(pc_track, issue, pc);
-    }
+    if (trace)
+      trace->instruction({si.unit, pc, code[pc].line, &prog_->mnemonic[pc], issue, done, std::min(stall, issue),
+                          step_.has_transfer, ready},
+                         ranges);
 
     if (step_.halt) break;
     if (tm.frontier() > limits_.max_cycles) {
@@ -304,7 +302,7 @@ void PlenaTop::execute_program() {
   std::stable_sort(res.lines.begin(), res.lines.end(), [](const LineStats& a, const LineStats& b) { return a.cycles > b.cycles; });
   res.memory = {{"hbm", hbm_timer.stats()},          {"msram", msram.stats()},         {"vram", vram.stats()},
                 {"router", router.stats()},    {"dma_prefetch", prefetch_dma.stats()}, {"dma_store", store_dma.stats()}};
-  if (rec_) rec_->extend_to(res.cycles);
+  if (trace) trace->finish(res.cycles);
   // Let simulated time reach the end of the run (DMA completions are notified there).
   sc_core::wait(clock.delay_until(base + res.cycles));
   res.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -3,11 +3,13 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "tests/platforms/aie_ml_test_util.h"
+#include "traces/perfetto_writer.h"
 
 namespace tlmcraft::aie_ml::test {
 namespace {
@@ -59,6 +61,49 @@ routes:
   EXPECT_TRUE(lock_counter);
   EXPECT_TRUE(dma_slice);
   EXPECT_TRUE(lda_slice);
+  // One flow: the DMA transfer that filled d (s2mm1 [5, 9), lock 0 released at 9) to the
+  // core bundle that acquires lock 0 at 10.
+  std::vector<nlohmann::json> starts, finishes;
+  for (const auto& e : j["traceEvents"]) {
+    if (e["ph"] == "s") starts.push_back(e);
+    if (e["ph"] == "f") finishes.push_back(e);
+  }
+  ASSERT_EQ(starts.size(), 1u);
+  ASSERT_EQ(finishes.size(), 1u);
+  EXPECT_EQ(starts[0]["name"], "lock 0");
+  EXPECT_DOUBLE_EQ(starts[0]["ts"].get<double>(), 0.008);
+  EXPECT_DOUBLE_EQ(finishes[0]["ts"].get<double>(), 0.010);
+  EXPECT_EQ(finishes[0]["id"], starts[0]["id"]);
+  std::map<std::pair<int, int>, std::string> thread;
+  for (const auto& e : j["traceEvents"])
+    if (e["ph"] == "M" && e["name"] == "thread_name")
+      thread[{e["pid"].get<int>(), e["tid"].get<int>()}] =
+          process[e["pid"].get<int>()] + "/" + e["args"]["name"].get<std::string>();
+  EXPECT_EQ((thread[{starts[0]["pid"].get<int>(), starts[0]["tid"].get<int>()}]), "tile(0,0)/dma.s2mm1");
+  EXPECT_EQ((thread[{finishes[0]["pid"].get<int>(), finishes[0]["tid"].get<int>()}]).rfind("tile(0,0)/core.", 0), 0u);
+  std::filesystem::remove(path);
+}
+
+// The 16-tile GEMM C5 kernel (141,178 cycles) writes 415 MB of Perfetto JSON without a
+// budget; with the default budget its trace is aggregated and stays under 50 MB.
+TEST(AieMlTrace, SixteenTileGemmTraceStaysUnder50MegabytesByDefault) {
+  std::ifstream in(std::string(TLMCRAFT_SOURCE_DIR) + "/platforms/aie_ml/kernels/gemm_multitile_16_C5.aie");
+  ASSERT_TRUE(in.good());
+  std::stringstream text;
+  text << in.rdbuf();
+  auto p = make();
+  load(*p, text.str());
+  const std::string path = (std::filesystem::temp_directory_path() / "aie_ml_gemm16_trace_test.json").string();
+  const RunResult r = run(*p, path);
+  ASSERT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(r.cycles, 141178u);
+  const auto bytes = std::filesystem::file_size(path);
+  EXPECT_LT(bytes, 50'000'000u);
+  EXPECT_GT(bytes, 10'000'000u);  // aggregated, not emptied
+  std::ifstream trace(path);
+  const nlohmann::json j = nlohmann::json::parse(trace);
+  EXPECT_EQ(j["otherData"]["size_budget_bytes"], 40'000'000);
+  EXPECT_EQ(j["otherData"]["aggregation_bin_cycles"], 128);
   std::filesystem::remove(path);
 }
 

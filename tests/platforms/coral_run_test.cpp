@@ -3,10 +3,13 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <string>
 
 #include "tests/platforms/coral_test_util.h"
+
+#include <nlohmann/json.hpp>
 
 namespace tlmcraft::coral {
 namespace {
@@ -254,6 +257,33 @@ TEST(CoralRun, TracesAreWrittenForAWindow) {
   EXPECT_NE(text.find("\"issue1\""), std::string::npos);  // mul and addi dispatch together
   EXPECT_NE(text.find("mul"), std::string::npos);
   EXPECT_TRUE(fs::file_size(t.vcd_path) > 0);
+  fs::remove_all(dir);
+}
+
+// A dependent multiply chain: each mul waits for the previous one's result, so the
+// trace shows "wait" slices on stall.mul and cycles with no dispatch.
+TEST(CoralRun, TraceHasStallTracks) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("coral_stall_trace_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  CoralPlatform p = testing::make_platform();
+  const isa::Program prog = build(p, kernel("  li t0, 3\n  li a0, 1\n  mul a0, a0, t0\n  mul a0, a0, t0\n  mul a0, a0, t0\n"));
+  p.load(prog);
+  TraceOptions t;
+  t.perfetto_path = (dir / "c.json").string();
+  const RunResult r = p.run({}, t);
+  ASSERT_TRUE(r.ok());
+  std::ifstream in(t.perfetto_path);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  std::map<int, std::string> thread;
+  for (const auto& e : j["traceEvents"])
+    if (e["ph"] == "M" && e["name"] == "thread_name") thread[e["tid"].get<int>()] = e["args"]["name"];
+  std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>> stalls;  // thread -> (begin, end) cycles
+  for (const auto& e : j["traceEvents"])
+    if (e["ph"] == "X" && (e["name"] == "wait" || e["name"] == "no dispatch"))
+      stalls[thread[e["tid"].get<int>()]].push_back({e["args"]["begin_cycle"], e["args"]["end_cycle"]});
+  EXPECT_EQ(stalls["stall.mul"], (std::vector<std::pair<uint64_t, uint64_t>>{{5, 6}, {7, 10}}));
+  EXPECT_EQ(stalls["stall.dispatch"], (std::vector<std::pair<uint64_t, uint64_t>>{{4, 5}, {6, 7}, {9, 13}}));
   fs::remove_all(dir);
 }
 

@@ -170,6 +170,32 @@ TEST(PlenaRun, TracesAreWrittenWhenAsked) {
   EXPECT_NE(pf.find("\"traceEvents\""), std::string::npos);
   EXPECT_NE(pf.find("V_EXP_V"), std::string::npos);
   EXPECT_NE(pf.find("dma.prefetch"), std::string::npos);
+  // The prefetch [5, 35) fills the VRAM rows V_EXP_V reads: its queue holds one transfer
+  // from 5 to 35, the vector unit waits [9, 35), and a flow links the prefetch's last
+  // cycle (34) to the first use (35).
+  const nlohmann::json j = nlohmann::json::parse(pf);
+  std::map<std::string, std::vector<std::pair<double, int64_t>>> counters;
+  std::vector<std::pair<double, double>> waits;
+  std::vector<nlohmann::json> flows;
+  for (const auto& e : j["traceEvents"]) {
+    if (e["ph"] == "C") counters[e["name"]].push_back({e["ts"].get<double>(), e["args"]["value"].get<int64_t>()});
+    if (e["ph"] == "X" && e["name"] == "wait") waits.push_back({e["ts"].get<double>(), e["dur"].get<double>()});
+    if (e["ph"] == "s" || e["ph"] == "f") flows.push_back(e);
+  }
+  EXPECT_EQ(counters["hbm.prefetch_queue"], (std::vector<std::pair<double, int64_t>>{{0, 0}, {0.005, 1}, {0.035, 0}}));
+  EXPECT_EQ(counters["hbm.store_queue"], (std::vector<std::pair<double, int64_t>>{{0, 0}, {0.072, 1}, {0.08, 0}}));
+  ASSERT_FALSE(waits.empty());
+  EXPECT_EQ(waits[0], (std::pair<double, double>{0.009, 0.026}));
+  ASSERT_EQ(flows.size(), 2u);
+  EXPECT_EQ(flows[0]["name"], "prefetch -> first use");
+  EXPECT_EQ(flows[0]["ts"], 0.034);
+  EXPECT_EQ(flows[1]["ts"], 0.035);
+  EXPECT_EQ(flows[1]["bp"], "e");
+  // The VCD never shows x, and GTKWave's filter and save file are written beside it.
+  EXPECT_EQ(vcd.find("bx"), std::string::npos);
+  const std::string names = read_file((dir / "silu.vcd.names.txt").string());
+  EXPECT_EQ(names.rfind("0 idle\n1 S_ADDI_INT\n", 0), 0u);
+  EXPECT_NE(read_file((dir / "silu.gtkw").string()).find("plena.vector.slice[31:0]\n"), std::string::npos);
   std::filesystem::remove_all(dir);
 }
 

@@ -158,7 +158,7 @@ TEST(VcdWriter, NamesAreMadeLegalAndUnique) {
   EXPECT_NE(text.find("$scope module _3rd $end\n"), std::string::npos);
 }
 
-TEST(VcdWriter, CounterWidthAndUnknownStart) {
+TEST(VcdWriter, CounterWidthAndZeroStart) {
   TraceRecorder rec;
   int small = rec.track("g", "small");
   int big = rec.track("g", "big");
@@ -168,8 +168,9 @@ TEST(VcdWriter, CounterWidthAndUnknownStart) {
   std::string text = vcd(rec);
   EXPECT_NE(text.find("$var integer 32 ! value $end\n$upscope $end\n"), std::string::npos);
   EXPECT_NE(text.find("$var integer 64 \" value $end\n"), std::string::npos);
-  // small has no value before cycle 5: x.
-  EXPECT_NE(text.find("$dumpvars\nbx !\nb1 \"\n$end\n#1\nb100000000000000000000000000000000 \"\n"
+  // small has no sample before cycle 5: it starts at 0, never x.
+  EXPECT_EQ(text.find("bx"), std::string::npos);
+  EXPECT_NE(text.find("$dumpvars\nb0 !\nb1 \"\n$end\n#1\nb100000000000000000000000000000000 \"\n"
                       "#5\nb11111111111111111111111111111111 !\n"),
             std::string::npos);
 }

@@ -21,6 +21,6 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS "binutils-riscv64-unknown-elf, clang-16
 
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME tlmcraft-dev)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS
-    "tlmcraft (= ${PROJECT_VERSION}), cmake, pkg-config, g++, libsystemc-dev, libyaml-cpp-dev, libboost-program-options-dev, nlohmann-json3-dev, libcurl4-openssl-dev, libre2-dev")
+    "tlmcraft (= ${PROJECT_VERSION}), cmake, pkg-config, g++, libsystemc-dev, libyaml-cpp-dev, libboost-program-options-dev, nlohmann-json3-dev, libcurl4-openssl-dev, libre2-dev, zlib1g-dev")
 
 include(CPack)

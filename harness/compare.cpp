@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -177,6 +178,18 @@ std::vector<VariantGroup> variant_groups(const std::vector<json>& records) {
     it->records.push_back(r);
   }
   return groups;
+}
+
+size_t variants_per_platform(const std::vector<json>& records) {
+  std::map<std::string, std::set<std::string>> ids;
+  size_t most = 0;
+  for (const auto& r : records) {
+    if (!r.is_object()) continue;
+    auto& set = ids[str_of(r, "platform")];
+    set.insert(r.contains("job") && r["job"].is_object() ? str_of(r["job"], "variant") : "");
+    most = std::max(most, set.size());
+  }
+  return most;
 }
 
 const VariantGroup& select_variant(const std::vector<VariantGroup>& groups, const std::string& selector,

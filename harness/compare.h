@@ -25,6 +25,10 @@ struct VariantGroup {
 };
 // In the order the variants first appear.
 std::vector<VariantGroup> variant_groups(const std::vector<nlohmann::json>& records);
+// The most variants the records of any one platform span. Each platform's stock config is
+// a variant of its own, so results of several platforms alone give 1; more than 1 means
+// hardware/ISA variants of one platform are mixed.
+size_t variants_per_platform(const std::vector<nlohmann::json>& records);
 // The group `selector` names (a variant name, label, or id prefix of >= 4 digits); with an
 // empty selector the only group. Throws std::invalid_argument listing the variants when
 // none or several match, naming `source` (a file) in the message.

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "harness/compare.h"
 #include "harness/html_report.h"
 #include "harness/provenance.h"
 
@@ -368,9 +369,9 @@ void variants_table(std::ostream& os, const std::vector<json>& records, const st
        << "</td><td class=\"num\">" << v.results << "</td><td>" << html_escape(files) << "</td></tr>\n";
   }
   os << "</tbody></table>\n";
-  if (variants.size() > 1)
+  if (variants_per_platform(records) > 1)
     os << "<p id=\"variants-mixed\" class=\"warning\">These results hold " << variants.size()
-       << " hardware/ISA variants: the tables below treat the results of one task and config on different "
+       << " hardware/ISA variants, several of one platform: the tables below treat the results of one task and config on different "
           "variants as samples of one workload. Compare variants with <code>tlmcraft compare</code> or the sweep "
           "page (<code>tlmcraft sweep --html</code>).</p>\n";
 }

@@ -123,9 +123,9 @@ int cmd_report(const Args& args) {
   }
   if (records.empty()) throw InputError("no results in the given files");
   fill_levels(records);
-  if (const size_t n = harness::variant_groups(records).size(); n > 1)
-    std::cerr << "tlmcraft report: warning: the results hold " << n << " hardware/ISA variants; the summary treats "
-              << "them as samples of one workload (use tlmcraft compare A B for an A/B comparison)\n";
+  if (const size_t n = harness::variants_per_platform(records); n > 1)
+    std::cerr << "tlmcraft report: warning: the results hold up to " << n << " hardware/ISA variants of one platform; "
+              << "the summary treats them as samples of one workload (use tlmcraft compare A B for an A/B comparison)\n";
 
   if (vm["json"].as<bool>()) {
     std::cout << harness::summary_to_json(harness::summarize(records, ro.summary)).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

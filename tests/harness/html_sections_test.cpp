@@ -2,6 +2,7 @@
 // run figures, roofline, grouped utilisation, agent figures, the sweep and compare pages.
 #include <gtest/gtest.h>
 
+#include "harness/compare.h"
 #include "harness/compare_html.h"
 #include "harness/html_report.h"
 #include "harness/html_sections.h"
@@ -38,6 +39,18 @@ TEST(HtmlSections, TwoVariantsAreKeptApartAndNamed) {
   EXPECT_NE(html.find("class=\"speedup-chart unity-only muted\""), std::string::npos);
   EXPECT_EQ(html.find("class=\"bar faster\""), std::string::npos);
   EXPECT_NE(html.find("id=\"cycles-plena\""), std::string::npos);
+}
+
+TEST(HtmlSections, PlatformsOnTheirStockConfigsAreNotMixedVariants) {
+  // Each platform's default config is a variant of its own: the suite of three platforms
+  // mixes nothing; a second variant of one platform does.
+  json coral = run_record("relu", 100, "cccccccc33333333", "64");
+  coral["platform"] = "coral";
+  std::vector<json> records = {run_record("gemv", 100, "aaaaaaaa11111111", "64"), coral};
+  EXPECT_EQ(variants_per_platform(records), 1u);
+  EXPECT_EQ(render_html_report(records, HtmlReportOptions{}).find("id=\"variants-mixed\""), std::string::npos);
+  records.push_back(run_record("gemv", 150, "bbbbbbbb22222222", "32"));
+  EXPECT_EQ(variants_per_platform(records), 2u);
 }
 
 TEST(HtmlSections, UnitGroupsAndTileHeatMaps) {

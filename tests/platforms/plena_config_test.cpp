@@ -60,7 +60,7 @@ TEST(PlenaConfig, BadInputGetsClearErrors) {
   // A value from --set is named by the --set that wrote it; one from the file by file:line:col.
   EXPECT_EQ(error_of({"arch.vlen=0"}), "--set 'arch.vlen=0': 'arch.vlen' = 0 is out of range [4, 1024]");
   const std::string e = error_of({"arch.blen=5"});
-  EXPECT_NE(e.find("default.yaml:6:3: need mlen % blen == 0"), std::string::npos) << e;
+  EXPECT_NE(e.find("default.yaml:7:3: need mlen % blen == 0"), std::string::npos) << e;
   EXPECT_NE(error_of({"memory.hbm_formats=[fp4]"}).find("unknown HBM format 'fp4'"), std::string::npos);
   // A scalar where a mapping belongs (fuzz_platform_config finding: yaml-cpp's error once
   // escaped the loader and ended the process).

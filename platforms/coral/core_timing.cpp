@@ -91,6 +91,8 @@ void CoreTiming::fetch(uint32_t pc) {
   line_dispatched_ = false;
 }
 
+void CoreTiming::record_entry(Queue q, uint64_t begin, uint64_t end) { events_->entries.push_back({q, begin, end}); }
+
 void CoreTiming::retire(uint64_t written) {
   last_leave_ = std::max(last_leave_, written);
   rb_leave_[insns_++ % st_.retirement_buffer] = last_leave_;
@@ -445,7 +447,8 @@ uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t, uint64_t d
   for (uint32_t k = 0; k < uops; ++k, ++uops_) {
     const uint64_t done = op.start + (op.done - op.start) * (k + 1) / uops + vt_.load_writeback;
     retire = std::max(retire, done);
-    const uint64_t entry_free = uops_ >= vt_.rob ? rob_retire_[uops_ % vt_.rob] : 0;
+    // Traces only: the entry it takes frees when the micro-op `rob` places back retires.
+    const uint64_t entry_free = events_ && uops_ >= vt_.rob ? rob_retire_[uops_ % vt_.rob] : 0;
     uop_issue_[uops_ % vt_.uop_queue] = op.start;
     rob_retire_[uops_ % vt_.rob] = retire;
     hold(kUopQueue, decoded, op.start + 1);

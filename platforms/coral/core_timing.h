@@ -165,9 +165,11 @@ class CoreTiming {
   UnitPool unit_pool(rv::OpClass cls);
   uint64_t vector_sources_ready(const rv::StepInfo& s) const;
   uint64_t vector_memory(const rv::StepInfo& s, uint64_t t, uint64_t decoded);
+  // Tracing only: kept out of line so the hot paths stay as small as without it.
   void hold(Queue q, uint64_t begin, uint64_t end) {
-    if (events_) events_->entries.push_back({q, begin, end});
+    if (__builtin_expect(events_ != nullptr, 0)) record_entry(q, begin, end);
   }
+  [[gnu::cold, gnu::noinline]] void record_entry(Queue q, uint64_t begin, uint64_t end);
 
   const CoralConfig& cfg_;
   const ScalarTiming& st_;

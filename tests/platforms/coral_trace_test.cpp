@@ -24,17 +24,22 @@ std::string kernel(const std::string& body) {
 struct Traced {
   RunResult result;
   tlmcraft::testing::PerfettoTrace trace;
+  Samples vcd;  // one VCD signal's changes
 };
 
-Traced run_traced(const std::string& source, TraceOptions t = {}) {
+// Runs `source` with a Perfetto trace and a VCD; `vcd_signal` names a VCD signal whose
+// changes to return.
+Traced run_traced(const std::string& source, TraceOptions t = {}, const std::string& vcd_signal = "") {
   const fs::path dir = fs::temp_directory_path() / ("coral_trace_test_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   t.perfetto_path = (dir / "t.json").string();
+  t.vcd_path = (dir / "t.vcd").string();
   CoralPlatform p = testing::make_platform();
   p.load(testing::build(p, source));
   Traced out;
   out.result = p.run({}, t);
   out.trace = tlmcraft::testing::read_perfetto(t.perfetto_path);
+  if (!vcd_signal.empty()) out.vcd = tlmcraft::testing::vcd_changes(t.vcd_path, vcd_signal);
   fs::remove_all(dir);
   return out;
 }
@@ -74,7 +79,8 @@ TEST(CoralTrace, ThreeIndependentVectorLoadsInTheReorderBuffer) {
 // Reorder buffer [issue, retire): 2 at td, 4 from td+1 (2 retire as 2 issue at td+2 and
 // td+3), 2 at td+4, 0 at td+5. Command queue: 1 from dispatch to decode.
 TEST(CoralTrace, OneGroupedVaddFillsAndDrainsTheVectorQueues) {
-  const Traced r = run_traced(kernel("  li t0, 32\n  vsetvli t1, t0, e32, m8, ta, ma\n  vadd.vv v8, v16, v24\n"));
+  const Traced r = run_traced(kernel("  li t0, 32\n  vsetvli t1, t0, e32, m8, ta, ma\n  vadd.vv v8, v16, v24\n"), {},
+                              "coral.vector.uop_queue.value");
   ASSERT_TRUE(r.result.ok()) << r.result.message;
   uint64_t t = 0;
   bool found = false;
@@ -87,6 +93,8 @@ TEST(CoralTrace, OneGroupedVaddFillsAndDrainsTheVectorQueues) {
   const uint64_t td = t + 1;
   EXPECT_EQ(from(r.trace.counters.at("vector.command_queue"), t), (Samples{{0, 1}, {1, 0}}));
   EXPECT_EQ(from(r.trace.counters.at("vector.uop_queue"), td), (Samples{{0, 8}, {1, 6}, {2, 4}, {3, 2}, {4, 0}}));
+  EXPECT_EQ(from(r.vcd, td), (Samples{{0, 8}, {1, 6}, {2, 4}, {3, 2}, {4, 0}}));  // the VCD's value signal
+  EXPECT_EQ(r.vcd.front(), (std::pair<uint64_t, int64_t>{0, 0}));                // $dumpvars: empty
   EXPECT_EQ(from(r.trace.counters.at("vector.rob"), td), (Samples{{0, 2}, {1, 4}, {4, 2}, {5, 0}}));
   std::vector<uint64_t> issues;
   for (const char* alu : {"vector_alu0", "vector_alu1"})

@@ -1,10 +1,12 @@
 // Reads a Perfetto (Chrome trace-event) JSON file written by traces/perfetto_writer back
-// into per-track slices, counters and flows, in cycles, for platform trace tests.
+// into per-track slices, counters and flows, in cycles, and a VCD signal's changes, for
+// platform trace tests.
 #pragma once
 #include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -86,6 +88,40 @@ inline PerfettoTrace read_perfetto(const std::string& path, double ns_per_cycle 
   }
   for (auto& [_, f] : flows) t.flows.push_back(f);
   return t;
+}
+
+// A signal's value changes in a VCD file written by traces/vcd_writer, by its scope path
+// ("plena.hbm.row_hits.value"): (time, value) from $dumpvars on. Times are VCD units
+// (cycles for a 1 ns clock).
+inline std::vector<std::pair<uint64_t, int64_t>> vcd_changes(const std::string& path, const std::string& signal) {
+  std::ifstream in(path);
+  std::string line, id;
+  std::vector<std::string> scope;
+  std::vector<std::pair<uint64_t, int64_t>> out;
+  uint64_t time = 0;
+  bool body = false;
+  while (std::getline(in, line)) {
+    if (!body) {
+      if (line.rfind("$scope module ", 0) == 0) scope.push_back(line.substr(14, line.find(' ', 14) - 14));
+      if (line.rfind("$upscope", 0) == 0) scope.pop_back();
+      if (line.rfind("$var ", 0) == 0) {  // $var <type> <width> <id> <name> $end
+        std::istringstream ss(line.substr(5));
+        std::string type, width, var_id, name, full;
+        ss >> type >> width >> var_id >> name;
+        for (const auto& s : scope) full += s + ".";
+        if (full + name == signal) id = var_id;
+      }
+      if (line.rfind("$enddefinitions", 0) == 0) body = true;
+      continue;
+    }
+    if (line.empty()) continue;
+    if (line[0] == '#') time = std::stoull(line.substr(1));
+    if (line[0] == 'b' && !id.empty()) {
+      const size_t space = line.find(' ');
+      if (line.substr(space + 1) == id) out.push_back({time, int64_t(std::stoll(line.substr(1, space - 1), nullptr, 2))});
+    }
+  }
+  return out;
 }
 
 }  // namespace tlmcraft::testing

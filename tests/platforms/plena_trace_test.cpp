@@ -37,17 +37,21 @@ const char* kKernel =
 struct Traced {
   RunResult result;
   tlmcraft::testing::PerfettoTrace trace;
+  std::vector<std::pair<uint64_t, int64_t>> vcd_conflicts, vcd_channel0;  // VCD signals' changes
 };
 
 Traced run_traced(const std::string& mode, TraceOptions t = {}) {
   const fs::path dir = fs::temp_directory_path() / ("plena_trace_test_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   t.perfetto_path = (dir / "t.json").string();
+  t.vcd_path = (dir / "t.vcd").string();
   PlenaPlatform p(testing::config(mode));
   testing::load(p, kKernel);
   Traced out;
   out.result = p.run({}, t);
   out.trace = tlmcraft::testing::read_perfetto(t.perfetto_path);
+  out.vcd_conflicts = tlmcraft::testing::vcd_changes(t.vcd_path, "plena.hbm.row_conflicts.value");
+  out.vcd_channel0 = tlmcraft::testing::vcd_changes(t.vcd_path, "plena.hbm.channel0.slice");
   fs::remove_all(dir);
   return out;
 }
@@ -91,6 +95,21 @@ TEST(PlenaTrace, HbmChannelsShowEachTransfersRequestsBanksAndRowOutcomes) {
   EXPECT_EQ(r.trace.value_at("hbm.row_hits", prefetches[0].end), 24);
   EXPECT_EQ(r.trace.value_at("hbm.row_conflicts", prefetches[0].end), 0);
   EXPECT_EQ(r.trace.value_at("hbm.row_conflicts", prefetches[1].end), 8);
+  // The VCD carries the same: the conflict count steps 0 -> 8 when the second prefetch's
+  // last request finishes, and channel 0's slice signal names the transfers in turn.
+  ASSERT_EQ(r.vcd_conflicts.size(), 2u);
+  EXPECT_EQ(r.vcd_conflicts[0], (std::pair<uint64_t, int64_t>{0, 0}));
+  EXPECT_EQ(r.vcd_conflicts[1].second, 8);
+  uint64_t first_eight = 0;
+  for (auto [cycle, v] : r.trace.counters.at("hbm.row_conflicts"))
+    if (v == 8 && !first_eight) first_eight = cycle;
+  EXPECT_EQ(r.vcd_conflicts[1].first, first_eight);
+  EXPECT_EQ(first_eight, prefetches[1].end);
+  const auto ch0 = r.trace.on("hbm.channel0");
+  std::vector<uint64_t> nonzero;
+  for (auto [time, v] : r.vcd_channel0)
+    if (v) nonzero.push_back(time);
+  EXPECT_EQ(nonzero, (std::vector<uint64_t>{ch0[0].begin, ch0[1].begin, ch0[2].begin}));
 }
 
 TEST(PlenaTrace, TracingLeavesCyclesAndHbmStatisticsUnchanged) {

@@ -120,6 +120,11 @@ void PlenaHbmTrace::write(const Transfer& t) {
                {{"pc", t.pc}, {"requests", u.requests}, {"banks", u.banks.size()}, {"row_hits", u.outcomes[kHit]},
                 {"row_misses", u.outcomes[kMiss]}, {"row_conflicts", u.outcomes[kConflict]}});
   }
+  // Totals only grow with time; a transfer closed late (at its label) may carry an older
+  // snapshot of the same cycle than one already written, which must not replace it.
+  if (t.last_cycle == sampled_cycle_ && t.totals <= sampled_) return;
+  sampled_cycle_ = t.last_cycle;
+  sampled_ = t.totals;
   for (int o = 0; o < kOutcomes; ++o) rec_.counter(outcome_tracks_[o], t.last_cycle, int64_t(t.totals[o]));
 }
 

@@ -67,6 +67,8 @@ class PlenaHbmTrace : public models::DramObserver {
   traces::TraceName unlabelled_;
   std::deque<Transfer> open_;  // by first request id; the engine issues ids in order
   std::array<uint64_t, kOutcomes> totals_{};
+  uint64_t sampled_cycle_ = 0;  // the latest counter sample written, and its totals
+  std::array<uint64_t, kOutcomes> sampled_{};
 };
 
 }  // namespace tlmcraft::plena

@@ -1,5 +1,4 @@
 #include "platforms/aie_ml/aie_array.h"
-#include "platforms/run_control.h"
 
 #include <algorithm>
 #include <chrono>

@@ -83,7 +83,7 @@ class PlatformLayout {
   virtual DecodedOutputs decode_outputs(const MemoryReader& read) const = 0;
   // The memory-layout part of the agent's prompt.
   virtual std::string text() const = 0;
-  // What the platform supplies when a kernel leaves it out (Platform::set_task_defaults):
+  // What the platform supplies when a kernel leaves it out (KernelContext::task_defaults, passed to Platform::assemble):
   // the AIE-ML default data-movement section; empty elsewhere.
   virtual std::string kernel_defaults() const { return ""; }
   nlohmann::json to_json() const;

@@ -1,15 +1,51 @@
 #include "models/sim_context.h"
 
 #include <cstdlib>
+#include <mutex>
 #include <stdexcept>
+#include <vector>
 
 namespace tlmcraft::models {
 
+namespace {
+
+// Contexts this process made and has since replaced. Each is deleted as soon as nothing
+// lives in it (its modules' destructors still use it), so a long-running process (the MCP
+// server, bench) does not keep one module tree per evaluation.
+std::vector<sc_core::sc_simcontext*>& retired_contexts() {
+  static std::vector<sc_core::sc_simcontext*> contexts;
+  return contexts;
+}
+
+bool is_empty(const sc_core::sc_simcontext* c) {
+  return sc_core::sc_get_top_level_objects(c).empty() && sc_core::sc_get_top_level_events(c).empty();
+}
+
+void delete_empty_retired_contexts() {
+  auto& retired = retired_contexts();
+  for (auto it = retired.begin(); it != retired.end();) {
+    if (!is_empty(*it)) {
+      ++it;
+      continue;
+    }
+    delete *it;
+    it = retired.erase(it);
+  }
+}
+
+}  // namespace
+
 void fresh_sim_context() {
+  static std::mutex m;  // SystemC is single-threaded; this only keeps the bookkeeping sane
+  std::lock_guard<std::mutex> lock(m);
   // Respect an explicit user setting; otherwise hide the banner.
   ::setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-  sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
-  sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+  static sc_core::sc_simcontext* ours = nullptr;  // the current context, if this function made it
+  if (ours != nullptr && ours == sc_core::sc_curr_simcontext) retired_contexts().push_back(ours);
+  ours = new sc_core::sc_simcontext();
+  sc_core::sc_curr_simcontext = ours;
+  sc_core::sc_default_global_context = ours;
+  delete_empty_retired_contexts();
 }
 
 Clock::Clock(const sc_core::sc_time& period) : period_(period) {

@@ -169,6 +169,13 @@ TEST(CoralToolSandbox, CIncludeOfAnAbsolutePathThroughAMacroIsRefused) {
   EXPECT_EQ(b.text().find("root:"), std::string::npos) << b.text();
 }
 
+TEST(CoralToolSandbox, PragmaDependencyOnAHostFileIsRefusedByTheSandbox) {
+  // No text check knows this pragma: clang opens the file to compare its date.
+  REQUIRE_LANDLOCK();
+  const Built b = build("#pragma GCC dependency \"/etc/os-release\"\nint main(void) { return 0; }\n", "k.c");
+  expect_refused(b, 1, "the kernel tried to open '/etc/os-release', outside its sandbox");
+}
+
 TEST(CoralToolSandbox, HasIncludeBuiltByTokenPastingIsRefused) {
   const Built b = build("#define CAT(a, b) a##b\n#define PROBE CAT(__has_, include)\n#if PROBE(\"/etc/passwd\")\n"
                         "int found;\n#endif\nint main(void) { return 0; }\n", "k.c");

@@ -13,8 +13,9 @@ namespace {
 // lives in it (its modules' destructors still use it), so a long-running process (the MCP
 // server, bench) does not keep one module tree per evaluation.
 std::vector<sc_core::sc_simcontext*>& retired_contexts() {
-  static std::vector<sc_core::sc_simcontext*> contexts;
-  return contexts;
+  // Never destroyed: contexts still in use at exit stay reachable (not reported as leaks).
+  static auto* contexts = new std::vector<sc_core::sc_simcontext*>();
+  return *contexts;
 }
 
 bool is_empty(const sc_core::sc_simcontext* c) {
@@ -40,13 +41,14 @@ void fresh_sim_context() {
   std::lock_guard<std::mutex> lock(m);
   // Respect an explicit user setting; otherwise hide the banner.
   ::setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-  static sc_core::sc_simcontext* ours = nullptr;  // the current context, if this function made it
-  if (ours != nullptr && ours == sc_core::sc_curr_simcontext) retired_contexts().push_back(ours);
-  ours = new sc_core::sc_simcontext();
-  sc_core::sc_curr_simcontext = ours;
-  sc_core::sc_default_global_context = ours;
+  // The current context: one this function made, or SystemC's default one.
+  if (sc_core::sc_curr_simcontext != nullptr) retired_contexts().push_back(sc_core::sc_curr_simcontext);
+  sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
+  sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
   delete_empty_retired_contexts();
 }
+
+size_t retired_sim_contexts() { return retired_contexts().size(); }
 
 Clock::Clock(const sc_core::sc_time& period) : period_(period) {
   if (period_ == sc_core::SC_ZERO_TIME)

@@ -41,10 +41,13 @@ void fresh_sim_context() {
   std::lock_guard<std::mutex> lock(m);
   // Respect an explicit user setting; otherwise hide the banner.
   ::setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-  // The current context: one this function made, or SystemC's default one.
-  if (sc_core::sc_curr_simcontext != nullptr) retired_contexts().push_back(sc_core::sc_curr_simcontext);
-  sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
-  sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+  // Only contexts this function made: SystemC's default one holds libsystemc's static
+  // kernel events, whose destructors use it at exit.
+  static sc_core::sc_simcontext* ours = nullptr;
+  if (ours != nullptr && ours == sc_core::sc_curr_simcontext) retired_contexts().push_back(ours);
+  ours = new sc_core::sc_simcontext();
+  sc_core::sc_curr_simcontext = ours;
+  sc_core::sc_default_global_context = ours;
   delete_empty_retired_contexts();
 }
 

@@ -1,16 +1,57 @@
 #include "models/sim_context.h"
 
 #include <cstdlib>
+#include <mutex>
 #include <stdexcept>
+#include <vector>
 
 namespace tlmcraft::models {
 
+namespace {
+
+// Contexts this process made and has since replaced. Each is deleted as soon as nothing
+// lives in it (its modules' destructors still use it), so a long-running process (the MCP
+// server, bench) does not keep one module tree per evaluation.
+std::vector<sc_core::sc_simcontext*>& retired_contexts() {
+  // Never destroyed: contexts still in use at exit stay reachable (not reported as leaks).
+  static auto* contexts = new std::vector<sc_core::sc_simcontext*>();
+  return *contexts;
+}
+
+bool is_empty(const sc_core::sc_simcontext* c) {
+  return sc_core::sc_get_top_level_objects(c).empty() && sc_core::sc_get_top_level_events(c).empty();
+}
+
+void delete_empty_retired_contexts() {
+  auto& retired = retired_contexts();
+  for (auto it = retired.begin(); it != retired.end();) {
+    if (!is_empty(*it)) {
+      ++it;
+      continue;
+    }
+    delete *it;
+    it = retired.erase(it);
+  }
+}
+
+}  // namespace
+
 void fresh_sim_context() {
+  static std::mutex m;  // SystemC is single-threaded; this only keeps the bookkeeping sane
+  std::lock_guard<std::mutex> lock(m);
   // Respect an explicit user setting; otherwise hide the banner.
   ::setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-  sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
-  sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+  // Only contexts this function made: SystemC's default one holds libsystemc's static
+  // kernel events, whose destructors use it at exit.
+  static sc_core::sc_simcontext* ours = nullptr;
+  if (ours != nullptr && ours == sc_core::sc_curr_simcontext) retired_contexts().push_back(ours);
+  ours = new sc_core::sc_simcontext();
+  sc_core::sc_curr_simcontext = ours;
+  sc_core::sc_default_global_context = ours;
+  delete_empty_retired_contexts();
 }
+
+size_t retired_sim_contexts() { return retired_contexts().size(); }
 
 Clock::Clock(const sc_core::sc_time& period) : period_(period) {
   if (period_ == sc_core::SC_ZERO_TIME)

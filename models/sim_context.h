@@ -1,5 +1,6 @@
 // Simulation-context and clock helpers shared by every model and platform.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #include <systemc>
@@ -9,9 +10,13 @@ namespace tlmcraft::models {
 // Makes a brand-new sc_simcontext the current and default one, so a process can elaborate
 // and simulate platforms repeatedly (SystemC forbids module creation after a context
 // has started simulating). Also hides the SystemC banner unless the user asked for it.
-// The previous context is intentionally leaked: modules created in it may still be alive
-// and their destructors use it.
+// The contexts it replaced are deleted as soon as nothing lives in them any more (no
+// top-level object or event: modules' destructors use their context), at this or a
+// later call; destroy a platform's modules before making the next context.
 void fresh_sim_context();
+
+// Contexts fresh_sim_context replaced that still hold objects (not yet deleted).
+size_t retired_sim_contexts();
 
 // A clock period; all model times are whole cycles of it. Conversions are exact integer
 // arithmetic on sc_time's raw value (default resolution 1 ps), never floating point.

@@ -58,7 +58,8 @@ void CoralPlatform::install_program(const isa::Program& program) {
     for (const char* m : {"itcm", "dtcm", "ext"}) {
       const MemoryRef r = memory_ref(*top_, cfg_, m);
       if (s.address < r.base || s.address - r.base > r.size || s.mem_size > r.size - (s.address - r.base)) continue;
-      std::memcpy(r.data + (s.address - r.base), s.bytes.data(), s.bytes.size());
+      // A segment with no file bytes (.bss) has no data() to copy from (memcpy from null is UB).
+      if (!s.bytes.empty()) std::memcpy(r.data + (s.address - r.base), s.bytes.data(), s.bytes.size());
       std::memset(r.data + (s.address - r.base) + s.bytes.size(), 0, s.mem_size - s.bytes.size());
       placed = true;
       break;

@@ -320,4 +320,25 @@ std::vector<isa::Diagnostic> check_inline_asm_ir(const std::string& ir, const st
   return out;
 }
 
+std::vector<isa::Diagnostic> explain_sandbox_denials(std::vector<isa::Diagnostic> diags) {
+  for (auto& d : diags) {
+    if (d.message.find("Permission denied") == std::string::npos) continue;
+    // clang: "cannot open file '/etc/passwd': Permission denied" (the token is the path);
+    // GNU as: "can't open /x/fifo for reading: Permission denied".
+    std::string path = d.token;
+    if (path.empty()) {
+      const size_t open = d.message.find("open ");
+      if (open != std::string::npos) {
+        path = d.message.substr(open + 5);
+        path = path.substr(0, std::min(path.find(" for "), path.find(": ")));
+      }
+    }
+    d.severity = isa::Severity::Error;
+    d.token = path;
+    d.message = "the kernel tried to open '" + path + "', outside its sandbox: kernels may not read files";
+    d.hint = kSelfContained;
+  }
+  return diags;
+}
+
 }  // namespace tlmcraft::coral

@@ -40,4 +40,8 @@ bool may_contain_inline_asm(const std::string& preprocessed);
 std::vector<isa::Diagnostic> check_inline_asm_ir(const std::string& ir, const std::vector<std::string>& source_lines,
                                                  const std::string& user_file);
 
+// Tool messages about a file the Landlock sandbox (tool_sandbox.h) kept the tool from
+// opening ("Permission denied") become refusals naming that file; others pass unchanged.
+std::vector<isa::Diagnostic> explain_sandbox_denials(std::vector<isa::Diagnostic> diags);
+
 }  // namespace tlmcraft::coral

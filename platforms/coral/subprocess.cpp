@@ -21,12 +21,15 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "platforms/coral/tool_sandbox.h"
+
 namespace tlmcraft::coral {
 namespace {
 
 constexpr size_t kMaxOutput = 1u << 20;  // captured tool output
 constexpr int kSlots = 64;               // live temp dirs / tool runs the signal handler knows
 constexpr size_t kPathMax = 512;
+constexpr int kStageSandbox = 1, kStageExec = 2;  // where a child failed before running the tool
 
 // ---- what the signal handler cleans up (plain arrays: read from a signal handler) ----------
 char g_dir_paths[kSlots][kPathMax];
@@ -165,7 +168,8 @@ std::string limit_text(const std::string& tool, const ToolRun& r, const ToolLimi
   return "";
 }
 
-ToolRun run_tool(const std::vector<std::string>& argv, const std::string& cwd, const ToolLimits& limits) {
+ToolRun run_tool(const std::vector<std::string>& argv, const std::string& cwd, const ToolLimits& limits,
+                 const ToolSandbox* sandbox) {
   ToolRun r;
   if (argv.empty()) {
     r.not_found = true;
@@ -173,7 +177,8 @@ ToolRun run_tool(const std::vector<std::string>& argv, const std::string& cwd, c
   }
   int out[2];
   if (pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-  // Exec failures are reported through a second close-on-exec pipe.
+  // Failures before the tool runs (entering the sandbox, exec) are reported through a
+  // second close-on-exec pipe as {stage, errno}.
   int err[2];
   if (pipe2(err, O_CLOEXEC) != 0) {
     close(out[0]);
@@ -197,9 +202,16 @@ ToolRun run_tool(const std::vector<std::string>& argv, const std::string& cwd, c
     const int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0) dup2(devnull, STDIN_FILENO);
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
+    if (sandbox) {
+      const int failed[2] = {kStageSandbox, sandbox->enter()};
+      if (failed[1] != 0) {
+        (void)!write(err[1], failed, sizeof failed);
+        _exit(127);
+      }
+    }
     execvp(args[0], args.data());
-    const int e = errno;
-    (void)!write(err[1], &e, sizeof e);
+    const int failed[2] = {kStageExec, errno};
+    (void)!write(err[1], failed, sizeof failed);
     _exit(127);
   }
   setpgid(pid, pid);  // also from the parent, so the group exists before any kill()
@@ -234,12 +246,15 @@ ToolRun run_tool(const std::vector<std::string>& argv, const std::string& cwd, c
   }
   kill(-pid, SIGKILL);  // anything the tool left running in its group
   if (group_slot >= 0) g_child_groups[group_slot].store(0);
-  int exec_errno = 0;
-  if (read(err[0], &exec_errno, sizeof exec_errno) == static_cast<ssize_t>(sizeof exec_errno)) r.not_found = true;
+  int failed[2] = {0, 0};
+  if (read(err[0], failed, sizeof failed) == static_cast<ssize_t>(sizeof failed)) {
+    if (failed[0] == kStageSandbox) r.sandbox_error = failed[1];
+    else r.not_found = true;
+  }
   close(err[0]);
   if (!r.timed_out && WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
-  if (!r.not_found) r.limit = classify(r);
+  if (!r.not_found && !r.sandbox_error) r.limit = classify(r);
   return r;
 }
 

@@ -9,6 +9,8 @@
 
 namespace tlmcraft::coral {
 
+class ToolSandbox;
+
 // Bounds on one tool invocation. Defaults come from the environment (TLMCRAFT_TOOL_*,
 // see docs/reliability.md) so every command that builds a Coral kernel honours them.
 struct ToolLimits {
@@ -27,13 +29,16 @@ struct ToolRun {
   int signal = 0;           // the signal that ended it, if any
   bool timed_out = false;   // killed after the timeout
   bool not_found = false;   // the executable could not be started
+  int sandbox_error = 0;    // errno if the child could not enter its sandbox (it then did not run)
   LimitHit limit = LimitHit::None;
   std::string output;       // stdout and stderr interleaved (first 1 MB)
-  bool ok() const { return exit_code == 0 && !timed_out && !not_found && limit == LimitHit::None; }
+  bool ok() const { return exit_code == 0 && !timed_out && !not_found && !sandbox_error && limit == LimitHit::None; }
 };
 
-// Executes argv[0] (searched in PATH) with the arguments argv[1..] in `cwd`.
-ToolRun run_tool(const std::vector<std::string>& argv, const std::string& cwd, const ToolLimits& limits);
+// Executes argv[0] (searched in PATH) with the arguments argv[1..] in `cwd`, inside
+// `sandbox` when one is given (tool_sandbox.h).
+ToolRun run_tool(const std::vector<std::string>& argv, const std::string& cwd, const ToolLimits& limits,
+                 const ToolSandbox* sandbox = nullptr);
 
 // "the assembler's CPU time limit (10 s) ...; raise it with TLMCRAFT_TOOL_CPU_SECONDS".
 std::string limit_text(const std::string& tool, const ToolRun& r, const ToolLimits& limits);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 #include "platforms/coral/elf_image.h"
 #include "platforms/coral/kernel_sandbox.h"
 #include "platforms/coral/subprocess.h"
+#include "platforms/coral/tool_sandbox.h"
 
 namespace tlmcraft::coral {
 namespace {
@@ -33,8 +35,16 @@ const std::vector<std::string> kAsFlags = {"-march=rv32imf_zve32x", "-mabi=ilp32
 const std::vector<std::string> kClangFlags = {"--target=riscv32", "-march=rv32imf_zve32x", "-mabi=ilp32", "-O2",
                                               "-ffreestanding", "-fno-builtin", "-nostdlib", "-g",
                                               "-fno-color-diagnostics", "-fno-caret-diagnostics"};
+// __has_include opens the file it names, and token pasting can build the name the text
+// check looks for: the preprocessor itself refuses it, wherever it comes from.
+// __has_include_next is always false (clang's own headers ask it for the C library's
+// header, which -nostdinc hides anyway), so it probes nothing either.
+const std::vector<std::string> kRefuseFileProbes = {
+    "-Wno-builtin-macro-redefined",
+    "-D__has_include(x)=_Pragma(\"GCC error \\\"__has_include is not allowed: kernels may not probe the host's files\\\"\") 0",
+    "-D__has_include_next(x)=0"};
 // Bumped when the build recipe or the cached format changes.
-const char* kCacheVersion = "coral-toolchain-2";
+const char* kCacheVersion = "coral-toolchain-3";
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -203,7 +213,25 @@ void store_disk(const std::string& dir, const std::string& path, const CachedBui
 
 // ---- tool steps ---------------------------------------------------------------------
 
+// The Landlock sandbox of one build's tool runs: the tools' install folders, clang's
+// headers and the runtime to read, the build's temporary directory to write. Null without
+// Landlock; `unavailable` then says so (once per build, in its diagnostics).
+std::unique_ptr<ToolSandbox> build_sandbox(const TempDir& dir, const ToolLimits& limits, std::string& unavailable) {
+  std::string reason;
+  if (landlock_abi(&reason) <= 0) {
+    unavailable = "the toolchain runs without its Landlock sandbox (" + reason +
+                  "): only the text checks keep the kernel from reading host files";
+    return nullptr;
+  }
+  static const std::vector<std::string> folders = tool_install_folders({kAs, kGnuLd, kObjdump, kClang, kLld});
+  SandboxPaths paths{folders, {dir.path()}};
+  paths.read_execute.push_back(runtime_dir());
+  if (const std::string headers = clang_header_dir(limits); !headers.empty()) paths.read_execute.push_back(headers);
+  return std::make_unique<ToolSandbox>(paths);
+}
+
 std::string tool_failure_text(const std::string& tool, const ToolRun& r, const ToolLimits& limits) {
+  if (r.sandbox_error) return tool + " could not enter its Landlock sandbox: " + std::strerror(r.sandbox_error);
   if (r.not_found) return tool + " could not be started (is it installed? see docs/platforms/coral.md)";
   if (r.limit != LimitHit::None) return limit_text(tool, r, limits);
   if (r.signal) return tool + " was killed by signal " + std::to_string(r.signal);
@@ -240,9 +268,10 @@ bool crt0_object(std::vector<uint8_t>& out, std::string& error, const ToolLimits
 
 // Kernel line of each code address from the DWARF line table (objdump --dwarf=decodedline).
 std::vector<std::pair<uint64_t, uint32_t>> line_table(const std::string& elf_path, const std::string& tool_file,
-                                                      const std::string& cwd, const ToolLimits& timeout) {
+                                                      const std::string& cwd, const ToolLimits& timeout,
+                                                      const ToolSandbox* sandbox) {
   std::vector<std::pair<uint64_t, uint32_t>> table;
-  const ToolRun r = run_tool({kObjdump, "--dwarf=decodedline", elf_path}, cwd, timeout);
+  const ToolRun r = run_tool({kObjdump, "--dwarf=decodedline", elf_path}, cwd, timeout, sandbox);
   if (!r.ok()) return table;
   std::istringstream in(r.output);
   for (std::string line; std::getline(in, line);) {
@@ -270,15 +299,23 @@ bool mentions_foreign_file(const std::vector<isa::Diagnostic>& diags, const std:
   return std::any_of(diags.begin(), diags.end(), [&](const isa::Diagnostic& d) { return !d.file.empty() && d.file != user_file; });
 }
 
+// clang's "expanded from macro" notes that point into <command line> or <scratch space>.
+std::vector<isa::Diagnostic> without_macro_notes(std::vector<isa::Diagnostic> diags) {
+  diags.erase(std::remove_if(diags.begin(), diags.end(), [](const isa::Diagnostic& d) { return !d.file.empty() && d.file[0] == '<'; }),
+              diags.end());
+  return diags;
+}
+
 // Assembles the kernel; refusals (kernel_sandbox.h) replace everything the tool said.
 ToolRun assemble_step(const std::string& tool_file, const std::string& file_name, const std::vector<std::string>& src_lines,
-                      const TempDir& dir, const ToolchainOptions& o, std::vector<isa::Diagnostic>& diags) {
+                      const TempDir& dir, const ToolchainOptions& o, const ToolSandbox* sandbox,
+                      std::vector<isa::Diagnostic>& diags) {
   std::vector<std::string> argv = {kAs};
   argv.insert(argv.end(), kAsFlags.begin(), kAsFlags.end());
   // The listing with macro expansions shows every statement the assembler processed.
   argv.insert(argv.end(), {"-alm=kernel.lst", "-o", "kernel.o", runtime_dir() + "/prelude.s", tool_file});
-  const ToolRun r = run_tool(argv, dir.path(), o.limits);
-  diags = parse_gnu_as_messages(r.output, tool_file, file_name, src_lines);
+  const ToolRun r = run_tool(argv, dir.path(), o.limits, sandbox);
+  diags = explain_sandbox_denials(parse_gnu_as_messages(r.output, tool_file, file_name, src_lines));
   auto refused = check_assembly_listing(read_text(dir.file("kernel.lst")), file_name);
   if (refused.empty() && mentions_foreign_file(diags, file_name))
     refused.push_back(make_diag(isa::Severity::Error, file_name, 0, 0, "",
@@ -294,7 +331,8 @@ ToolRun assemble_step(const std::string& tool_file, const std::string& file_name
 
 // Preprocesses, checks and compiles a C kernel. Returns the compiler's run (failed when refused).
 ToolRun compile_step(const std::string& tool_file, const std::string& file_name, const std::vector<std::string>& src_lines,
-                     const TempDir& dir, const ToolchainOptions& o, std::vector<isa::Diagnostic>& diags) {
+                     const TempDir& dir, const ToolchainOptions& o, const ToolSandbox* sandbox,
+                     std::vector<isa::Diagnostic>& diags) {
   ToolRun refused_run;
   refused_run.exit_code = 1;
   diags = check_c_source(src_lines, file_name);
@@ -303,9 +341,11 @@ ToolRun compile_step(const std::string& tool_file, const std::string& file_name,
   // Only clang's own headers are visible: no system include directories at all.
   std::vector<std::string> argv = {kClang};
   argv.insert(argv.end(), kClangFlags.begin(), kClangFlags.end());
-  argv.insert(argv.end(), {"-nostdinc", "-isystem", headers, "-E", tool_file, "-o", "kernel.i"});
-  ToolRun r = run_tool(argv, dir.path(), o.limits);
-  diags = parse_clang_messages(r.output, tool_file, file_name);
+  argv.insert(argv.end(), {"-nostdinc", "-isystem", headers});
+  argv.insert(argv.end(), kRefuseFileProbes.begin(), kRefuseFileProbes.end());
+  argv.insert(argv.end(), {"-E", tool_file, "-o", "kernel.i"});
+  ToolRun r = run_tool(argv, dir.path(), o.limits, sandbox);
+  diags = explain_sandbox_denials(without_macro_notes(parse_clang_messages(r.output, tool_file, file_name)));
   if (mentions_foreign_file(diags, file_name)) {
     diags = {make_diag(isa::Severity::Error, file_name, 0, 0, "", "the kernel made the compiler read another file; kernels may not read files", "")};
     return refused_run;
@@ -318,7 +358,7 @@ ToolRun compile_step(const std::string& tool_file, const std::string& file_name,
     // The IR holds each asm statement's text after string literals are joined, unparsed.
     std::vector<std::string> ir_argv = {kClang, "--target=riscv32", "-march=rv32imf_zve32x", "-mabi=ilp32", "-ffreestanding",
                                         "-O0", "-S", "-emit-llvm", "-x", "cpp-output", "kernel.i", "-o", "kernel.ll"};
-    const ToolRun ir = run_tool(ir_argv, dir.path(), o.limits);
+    const ToolRun ir = run_tool(ir_argv, dir.path(), o.limits, sandbox);
     diags = check_inline_asm_ir(read_text(dir.file("kernel.ll")), src_lines, file_name);
     if (!diags.empty()) return refused_run;
     if (!ir.ok()) {  // the compile below reports why
@@ -328,8 +368,8 @@ ToolRun compile_step(const std::string& tool_file, const std::string& file_name,
   argv = {kClang};
   argv.insert(argv.end(), kClangFlags.begin(), kClangFlags.end());
   argv.insert(argv.end(), {"-x", "cpp-output", "-c", "kernel.i", "-o", "kernel.o"});
-  r = run_tool(argv, dir.path(), o.limits);
-  diags = parse_clang_messages(r.output, tool_file, file_name);
+  r = run_tool(argv, dir.path(), o.limits, sandbox);
+  diags = explain_sandbox_denials(parse_clang_messages(r.output, tool_file, file_name));
   return r;
 }
 
@@ -361,9 +401,18 @@ CachedBuild run_build(const std::string& source, const std::string& file_name, K
       lang == KernelLanguage::C && !o.c_prelude.empty() ? o.c_prelude + "\n#line 1\n" + source : source;
   write_file(dir->file(tool_file), text.data(), text.size());
 
+  std::unique_ptr<ToolSandbox> sandbox;
+  std::string no_sandbox;
+  try {
+    sandbox = build_sandbox(*dir, o.limits, no_sandbox);
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+
   // Compile or assemble.
-  ToolRun r = lang == KernelLanguage::C ? compile_step(tool_file, file_name, src_lines, *dir, o, b.diags)
-                                        : assemble_step(tool_file, file_name, src_lines, *dir, o, b.diags);
+  ToolRun r = lang == KernelLanguage::C ? compile_step(tool_file, file_name, src_lines, *dir, o, sandbox.get(), b.diags)
+                                        : assemble_step(tool_file, file_name, src_lines, *dir, o, sandbox.get(), b.diags);
+  if (!no_sandbox.empty()) b.diags.push_back(make_diag(isa::Severity::Note, file_name, 0, 0, "", no_sandbox, ""));
   const char* compiler = lang == KernelLanguage::C ? kClang : kAs;
   if (!r.ok()) {
     if (r.limit != LimitHit::None || !has_error(b.diags))
@@ -375,10 +424,10 @@ CachedBuild run_build(const std::string& source, const std::string& file_name, K
   // Link.
   const std::string script = runtime_dir() + "/coral.ld";
   if (lang == KernelLanguage::C)
-    r = run_tool({kLld, "-T", script, "-o", "kernel.elf", "crt0.o", "kernel.o"}, dir->path(), o.limits);
+    r = run_tool({kLld, "-T", script, "-o", "kernel.elf", "crt0.o", "kernel.o"}, dir->path(), o.limits, sandbox.get());
   else
     r = run_tool({kGnuLd, "-m", "elf32lriscv", "-T", script, "-o", "kernel.elf", "crt0.o", "kernel.o"}, dir->path(),
-                 o.limits);
+                 o.limits, sandbox.get());
   if (!r.ok()) {
     auto link = r.limit == LimitHit::None ? parse_linker_messages(r.output, tool_file, file_name, lang)
                                           : std::vector<isa::Diagnostic>{};
@@ -391,7 +440,7 @@ CachedBuild run_build(const std::string& source, const std::string& file_name, K
     return b;
   }
   b.elf = read_bytes(dir->file("kernel.elf"));
-  b.lines = line_table("kernel.elf", tool_file, dir->path(), o.limits);
+  b.lines = line_table("kernel.elf", tool_file, dir->path(), o.limits, sandbox.get());
   b.ok = true;
   return b;
 }

@@ -37,5 +37,22 @@ TEST(SimContext, ElaboratesAndSimulatesRepeatedly) {
   }
 }
 
+TEST(SimContext, ReplacedContextsAreDeletedOnceTheirModulesAreGone) {
+  fresh_sim_context();
+  const size_t before = retired_sim_contexts();
+  {
+    ScratchpadConfig cfg;
+    cfg.size_bytes = 64;
+    Scratchpad alive("alive", cfg);
+    fresh_sim_context();  // `alive` still uses the old context: it must stay
+    EXPECT_EQ(retired_sim_contexts(), before + 1);
+    Scratchpad in_new("in_new", cfg);
+  }
+  fresh_sim_context();  // both modules are gone: both old contexts are deleted
+  EXPECT_EQ(retired_sim_contexts(), before);
+  for (int round = 0; round < 50; ++round) fresh_sim_context();
+  EXPECT_EQ(retired_sim_contexts(), before);
+}
+
 }  // namespace
 }  // namespace tlmcraft::models

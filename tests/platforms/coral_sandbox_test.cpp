@@ -125,7 +125,7 @@ TEST(CoralSandbox, CIncludeOfAHostFileIsRefused) {
 
 TEST(CoralSandbox, CIncludeThroughAMacroIsRefusedAfterPreprocessing) {
   const Built b = build("#define P \"/etc/passwd\"\n#include P\nint main(void) { return 0; }\n", "k.c");
-  expect_refused(b, 2, "the kernel includes '/etc/passwd', which is outside the kernel and the allowed headers");
+  expect_refused(b, 2, "/etc/passwd");
 }
 
 TEST(CoralSandbox, InlineAsmIncbinIsRefusedEvenWhenSplitAcrossStringLiterals) {

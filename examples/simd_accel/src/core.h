@@ -1,0 +1,53 @@
+// The simd core: the scalar control unit (fetch, hardware loops, scalar registers) and the
+// vector unit, run by one SC_THREAD that times every instruction arithmetically with the
+// TimingModel and synchronises with SystemC only at the end of the program. DMA transfers
+// go to the DMA engine, which moves the data at once and returns their exact cycles.
+#pragma once
+#include <chrono>
+#include <string>
+
+#include <systemc>
+
+#include "models/dma_engine.h"
+#include "models/dram.h"
+#include "models/scratchpad.h"
+#include "platforms/platform.h"
+#include "program_info.h"
+#include "semantics.h"
+#include "simd_config.h"
+
+namespace simd_accel {
+
+class Core : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Core);
+  Core(sc_core::sc_module_name name, const SimdConfig& cfg, tlmcraft::models::DmaEngine& dma,
+       tlmcraft::models::Scratchpad& spad, tlmcraft::models::Dram& dram);
+
+  // The program and limits of the next sc_start(); the result is read after it.
+  void prepare(const LoadedProgram* program, const tlmcraft::RunLimits& limits);
+  const tlmcraft::RunResult& result() const { return result_; }
+
+ private:
+  void thread();
+  void execute();
+  // Runs an instruction's steps; the scratchpad effects the timing model must see.
+  Effect run_steps(const InstructionInfo& info, State& state, uint64_t& interlock, const TimingModel& timing,
+                   uint64_t slot);
+  uint64_t start_dma(const Effect& e, uint64_t issue, TimingModel& timing, std::string& fault);
+  void stop(tlmcraft::StopReason why, const std::string& message);
+  std::string where(uint32_t pc) const;  // "PC 3 (line 4: V_LD v1, s2)"
+
+  const SimdConfig& cfg_;
+  tlmcraft::models::DmaEngine& dma_;
+  tlmcraft::models::Scratchpad& spad_;
+  tlmcraft::models::Dram& dram_;
+  const LoadedProgram* program_ = nullptr;
+  tlmcraft::RunLimits limits_;
+  tlmcraft::RunResult result_;
+  bool stopped_ = false;
+  uint64_t dma_busy_ = 0;
+  std::chrono::steady_clock::time_point started_;
+};
+
+}  // namespace simd_accel

@@ -117,6 +117,7 @@ nlohmann::json SimdPlatform::config() const {
   nlohmann::json j = cfg_.raw;
   j["name"] = cfg_.name;
   j["lanes"] = kLanes;
+  j["spad_bytes"] = cfg_.spad_bytes;  // resolved (the file may write 512KiB)
   return j;
 }
 

@@ -6,6 +6,7 @@
 
 #include "isa/formats/bf16.h"
 #include "simd_platform.h"
+#include "tasks/numerics.h"
 
 namespace simd_accel {
 

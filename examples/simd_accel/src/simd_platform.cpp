@@ -49,6 +49,7 @@ void SimdPlatform::elaborate() {
   top_.reset();
   tlmcraft::models::fresh_sim_context();
   top_ = std::make_unique<SimdTop>("simd_accel", cfg_);
+  context_ = sc_core::sc_get_curr_simcontext();
   ran_ = false;
 }
 
@@ -109,6 +110,9 @@ tlmcraft::RunResult SimdPlatform::run(const tlmcraft::RunLimits& limits, const t
     throw InputError("simd_accel: VCD and Perfetto traces are not implemented for this example platform");
   ran_ = true;
   top_->core.prepare(&loaded_, limits);
+  // Another platform loaded since made its own context current: run in ours.
+  sc_core::sc_curr_simcontext = context_;
+  sc_core::sc_default_global_context = context_;
   sc_core::sc_start();
   return top_->core.result();
 }

@@ -44,6 +44,7 @@ class SimdPlatform : public tlmcraft::Platform {
   SimdConfig cfg_;
   std::shared_ptr<const tlmcraft::isa::IsaSpec> spec_;
   std::unique_ptr<SimdTop> top_;
+  sc_core::sc_simcontext* context_ = nullptr;  // the context top_ was elaborated in
   LoadedProgram loaded_;
   bool loaded_once_ = false, ran_ = false;
 };

@@ -19,7 +19,11 @@ namespace {
 void register_model() {
   tlmcraft::PlatformRegistration r;
   r.info.name = kPlatformName;
-  r.info.data_dir = data_dir();  // tasks/<task>.yaml sections and tasks/platforms.yaml
+  r.info.display_name = "SIMD accel";
+  r.info.data_dir = data_dir();                // tasks/<task>.yaml sections and tasks/platforms.yaml
+  r.info.config_dir = data_dir() + "/configs";  // --platform-config NAME
+  // info.isa_names stays empty: provenance hashes ISA files found by isa_yaml_path() in
+  // tlmcraft's data folder, where this plugin's isa/simd/simd.yaml is not.
   r.make = [](const std::string& config, const std::vector<std::string>& overrides) {
     return std::make_unique<SimdPlatform>(load_config(config, overrides));
   };

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "common/data_dir.h"
+#include "common/platform_catalog.h"
 #include "platforms/platform.h"
 
 namespace tlmcraft {
@@ -87,6 +88,8 @@ void apply_config_override(YAML::Node root, const std::string& text, const std::
 std::string platform_config_path(const std::string& platform, const std::string& name_or_path) {
   if (name_or_path.find('/') != std::string::npos || name_or_path.find(".yaml") != std::string::npos)
     return name_or_path;
+  const PlatformInfo* info = find_platform_info(platform);
+  if (info && !info->config_dir.empty()) return info->config_dir + "/" + name_or_path + ".yaml";
   return data::data_path("platforms/" + platform + "/configs/" + name_or_path + ".yaml");
 }
 

@@ -1,27 +1,53 @@
 #include "platforms/registry.h"
 
-#include "platforms/aie_ml/aie_platform.h"
-#include "platforms/coral/coral_platform.h"
-#include "platforms/plena/plena_platform.h"
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+#include "common/registration.h"
 
 namespace tlmcraft {
+namespace {
 
-std::vector<std::string> platform_names() { return {"plena", "coral", "aie_ml"}; }
+std::mutex& factories_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+std::map<std::string, PlatformFactory>& factories() {
+  static std::map<std::string, PlatformFactory> f;
+  return f;
+}
+
+}  // namespace
+
+void register_platform(PlatformRegistration registration) {
+  if (!registration.make)
+    throw std::invalid_argument("platform '" + registration.info.name + "' is registered without a factory");
+  const std::string name = registration.info.name;
+  register_platform_info(std::move(registration.info));  // validates the name, rejects duplicates
+  std::lock_guard<std::mutex> lock(factories_mutex());
+  factories()[name] = std::move(registration.make);
+}
+
+std::vector<std::string> platform_names() { return registered_platform_names(); }
 
 std::vector<std::string> platform_isa_names(const std::string& name) {
-  if (name == "plena") return {"plena"};
-  if (name == "aie_ml") return {"aie_ml"};
-  return {};
+  const PlatformInfo* info = find_platform_info(name);
+  return info ? info->isa_names : std::vector<std::string>{};
 }
 
 std::unique_ptr<Platform> make_platform(const std::string& name, const std::string& config,
                                         const std::vector<std::string>& overrides) {
-  if (name == "plena") return std::make_unique<plena::PlenaPlatform>(plena::load_plena_config(config, overrides));
-  if (name == "coral") return std::make_unique<coral::CoralPlatform>(coral::load_coral_config(config, overrides));
-  if (name == "aie_ml") return std::make_unique<aie_ml::AiePlatform>(aie_ml::load_aie_config(config, overrides));
-  std::string known;
-  for (const auto& n : platform_names()) known += (known.empty() ? "" : ", ") + n;
-  throw InputError("unknown platform '" + name + "' (known: " + known + ")");
+  ensure_builtin_registrations();
+  PlatformFactory make;
+  {
+    std::lock_guard<std::mutex> lock(factories_mutex());
+    const auto it = factories().find(name);
+    if (it != factories().end()) make = it->second;
+  }
+  if (!make) throw InputError("unknown platform '" + name + "' (known: " + registered_platform_list() + ")");
+  return make(config, overrides);
 }
 
 }  // namespace tlmcraft

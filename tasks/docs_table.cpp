@@ -1,26 +1,36 @@
 #include "tasks/docs_table.h"
 
 #include <sstream>
+#include <vector>
+
+#include "common/platform_catalog.h"
 
 namespace tlmcraft::tasks {
 
 std::string markdown_task_table(const Registry& registry) {
   std::ostringstream o;
-  o << "| # | task | level | params | PLENA | AIE-ML | Coral |\n";
-  o << "|---|---|---|---|---|---|---|\n";
+  const std::vector<PlatformId> platforms = all_platforms();
+  o << "| # | task | level | params |";
+  for (const PlatformId& p : platforms) {
+    const PlatformInfo* info = find_platform_info(p.name());
+    o << " " << (info && !info->display_name.empty() ? info->display_name : p.name()) << " |";
+  }
+  o << "\n|---|---|---|---|";
+  for (size_t col = 0; col < platforms.size(); ++col) o << "---|";
+  o << "\n";
   int row = 0;
-  int supported[3] = {0, 0, 0};
+  std::vector<int> supported(platforms.size(), 0);
   for (const auto& t : registry.tasks()) {
     o << "| " << ++row << " | " << t.name << " | " << t.level << " | (";
     for (size_t i = 0; i < t.params.size(); ++i) o << (i ? ", " : "") << t.params[i];
     o << ") |";
-    for (PlatformId p : all_platforms()) {
-      const PlatformSpec& ps = t.platform(p);
+    for (size_t col = 0; col < platforms.size(); ++col) {
+      const PlatformSpec& ps = t.platform(platforms[col]);
       if (!ps.supported) {
         o << " unsupported |";
         continue;
       }
-      supported[int(p)] += int(ps.configs.size());
+      supported[col] += int(ps.configs.size());
       o << " ";
       for (size_t k = 0; k < ps.configs.size(); ++k) {
         const ConfigSpec& c = ps.configs[k];
@@ -36,7 +46,9 @@ std::string markdown_task_table(const Registry& registry) {
     }
     o << "\n";
   }
-  o << "| | **configurations** | | | " << supported[0] << " | " << supported[1] << " | " << supported[2] << " |\n";
+  o << "| | **configurations** | | |";
+  for (int n : supported) o << " " << n << " |";
+  o << "\n";
   o << "\n`*` interpolated between the paper's endpoints; `+` chosen here (the paper gives no values).\n";
   if (!registry.cpu_programs().empty()) {
     o << "\nCPU group (names only for now): ";

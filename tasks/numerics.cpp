@@ -1,5 +1,10 @@
 #include "tasks/numerics.h"
 
+#include <map>
+#include <stdexcept>
+
+#include "tasks/platform_packs.h"
+
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -29,15 +34,35 @@ double bf16_stochastic(double v, std::mt19937_64& rng) {
   return std::uniform_real_distribution<double>(0.0, 1.0)(rng) < p_other ? other : nearest;
 }
 
+namespace {
+
+std::map<PlatformId, NumericsRegistration>& numerics_registry() {
+  static std::map<PlatformId, NumericsRegistration> r;
+  return r;
+}
+
+}  // namespace
+
+void register_numerics(const PlatformId& p, NumericsRegistration numerics) {
+  if (!numerics_registry().emplace(p, std::move(numerics)).second)
+    throw std::invalid_argument("platform '" + p.name() + "' registers its numerics twice");
+}
+
+const NumericsRegistration& platform_numerics(const PlatformId& p) {
+  ensure_platform_packs();
+  const auto it = numerics_registry().find(p);
+  if (it == numerics_registry().end())
+    throw std::invalid_argument("platform '" + p.name() + "' registered no numerics policy (tasks::register_numerics)");
+  return it->second;
+}
+
+FloatNumerics FloatNumerics::for_platform(const PlatformId& p) { return FloatNumerics{platform_numerics(p).stage_bf16}; }
+
 std::string element_type(const TensorSpec& t, PlatformId p) {
   const auto it = t.dtype_for.find(p);
   if (it != t.dtype_for.end()) return it->second;
-  switch (p) {
-    case PlatformId::Plena: return t.role == Role::Output ? "bf16" : "mxfp8";
-    case PlatformId::AieMl: return "bf16";
-    case PlatformId::Coral: return "int8";
-  }
-  return "?";
+  const NumericsRegistration& n = platform_numerics(p);
+  return t.role == Role::Output ? n.output_type : n.input_type;
 }
 
 void to_memory_values(const TensorSpec& t, PlatformId p, Tensor& tensor) {

@@ -29,8 +29,20 @@ struct FloatNumerics {
   // The numerics of a part a reference computes without staging (PLENA's FlashAttention
   // softmax, whose staging depends on the kernel's blocks): exact, perturbed alike.
   FloatNumerics unstaged() const { return FloatNumerics{false, vlen, perturb}; }
-  static FloatNumerics for_platform(PlatformId p) { return FloatNumerics{p == PlatformId::Plena}; }
+  static FloatNumerics for_platform(const PlatformId& p);
 };
+
+// A platform's numerics policy, registered by its pack (platforms/<p>/pack/).
+struct NumericsRegistration {
+  std::string input_type;          // element type of inputs, weights and kv ("mxfp8", "bf16", "int8")
+  std::string output_type;         // element type of outputs
+  bool stage_bf16 = false;         // float references round every materialised stage to BF16
+  bool integer_references = false; // references are the int8 formulations (tasks/reference/int8_tasks.cpp)
+};
+// Throws std::invalid_argument if `p` already has a policy.
+void register_numerics(const PlatformId& p, NumericsRegistration numerics);
+// Throws std::invalid_argument naming the platform if its pack registered none.
+const NumericsRegistration& platform_numerics(const PlatformId& p);
 
 // The element type tensor `t` has on platform p ("mxfp8", "bf16", "int8", "int32").
 std::string element_type(const TensorSpec& t, PlatformId p);

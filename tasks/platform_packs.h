@@ -1,18 +1,18 @@
 // Platform packs: each platform's benchmark glue (memory layout, baseline generators)
 // lives in platforms/<p>/pack/ and registers itself into the registries of tasks/
 // (layout_registry.h, baselines/baseline.h) through one function, register_<p>_pack().
-// CMake generates register_platform_packs() from the folders platforms/*/pack/, so
-// adding a platform adds its folder and edits no shared file. The registries call
-// ensure_platform_packs() before their first lookup; an out-of-tree platform may also
-// call the register_* functions itself.
+// CMake generates tlmcraft::register_platform_packs() (common/registration.h) from the
+// folders platforms/*/pack/, so adding a platform adds its folder and edits no shared file.
+// The registries call ensure_platform_packs() before their first lookup; an out-of-tree
+// platform calls the register_* functions itself from its plugin entry point
+// (platforms/plugins.h).
 #pragma once
+
+#include "common/registration.h"
 
 namespace tlmcraft::tasks {
 
-// Calls register_<p>_pack() of every platform folder with a pack (generated, see
-// platforms/CMakeLists.txt). Not idempotent: call ensure_platform_packs() instead.
-void register_platform_packs();
-// register_platform_packs() once per process (thread-safe).
-void ensure_platform_packs();
+// tlmcraft::ensure_builtin_registrations(): every in-tree pack, once per process.
+inline void ensure_platform_packs() { ensure_builtin_registrations(); }
 
 }  // namespace tlmcraft::tasks

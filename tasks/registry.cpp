@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/data_dir.h"
+#include "common/platform_catalog.h"
 #include "tasks/cpu/cpu_programs.h"
 #include "tasks/generator.h"
 #include "tasks/layout_registry.h"
@@ -83,7 +84,7 @@ std::unique_ptr<PlatformLayout> Instance::layout() const {
 }
 
 std::vector<coral::Constant> Instance::integer_constants() const {
-  if (platform_ != PlatformId::Coral) return {};
+  if (!platform_numerics(platform_).integer_references) return {};
   return coral::constants(task_->name, params());
 }
 
@@ -126,6 +127,27 @@ std::string Instance::describe() const {
 
 // ---------------------------------------------------------------- Registry
 
+namespace {
+
+// Adds the platform sections registered platforms keep in their own data folder
+// (<data_dir>/tasks/<task>.yaml, with defaults in <data_dir>/tasks/platforms.yaml).
+void apply_pack_overlays(std::vector<TaskSpec>& tasks) {
+  namespace fs = std::filesystem;
+  for (const PlatformInfo* info : registered_platforms()) {
+    if (info->data_dir.empty()) continue;
+    const fs::path dir = fs::path(info->data_dir) / "tasks";
+    if (!fs::is_directory(dir)) continue;
+    std::map<PlatformId, PlatformSpec> defaults;
+    if (fs::exists(dir / "platforms.yaml")) defaults = load_platform_defaults((dir / "platforms.yaml").string());
+    for (TaskSpec& t : tasks) {
+      const fs::path overlay = dir / (t.name + ".yaml");
+      if (fs::exists(overlay)) apply_task_overlay(t, overlay.string(), defaults);
+    }
+  }
+}
+
+}  // namespace
+
 Registry Registry::load(const std::string& specs_dir) {
   namespace fs = std::filesystem;
   if (!fs::is_directory(specs_dir)) throw SpecError(specs_dir + ": not a directory of task specs");
@@ -139,6 +161,7 @@ Registry Registry::load(const std::string& specs_dir) {
   }
   std::sort(files.begin(), files.end());
   for (const auto& f : files) r.tasks_.push_back(load_task(f, defaults));
+  apply_pack_overlays(r.tasks_);
   const auto& order = benchmark_task_order();
   auto rank = [&](const TaskSpec& t) {
     const auto it = std::find(order.begin(), order.end(), t.name);
@@ -152,11 +175,9 @@ Registry Registry::load(const std::string& specs_dir) {
     TaskSpec t = load_task(f, defaults);
     if (t.name != c.name) throw SpecError(f + ": name '" + t.name + "' does not match the file name");
     t.level = 0;
-    // The ML tasks' int8/requantisation policy does not apply to these int32 programs.
-    t.platforms[PlatformId::Coral].numerics =
-        "int32 integer arithmetic (two's complement; wrap-around modulo 2^32 where the description says so); exact match.";
     r.cpu_tasks_.push_back(std::move(t));
   }
+  apply_pack_overlays(r.cpu_tasks_);
   return r;
 }
 
@@ -185,7 +206,7 @@ const TaskSpec& Registry::task(const std::string& name) const {
 
 Instance Registry::instance(const std::string& task, const std::string& platform, const std::string& config) const {
   const auto p = parse_platform(platform);
-  if (!p) throw TaskError("unknown platform '" + platform + "' (plena, aie_ml, coral)");
+  if (!p) throw TaskError("unknown platform '" + platform + "' (registered: " + registered_platform_list() + ")");
   return instance(task, *p, config);
 }
 

@@ -33,7 +33,7 @@ class Instance {
  public:
   Instance(const TaskSpec& task, PlatformId platform, const ConfigSpec& config);
   const TaskSpec& task() const { return *task_; }
-  PlatformId platform() const { return platform_; }
+  const PlatformId& platform() const { return platform_; }
   const PlatformSpec& platform_spec() const { return task_->platform(platform_); }
   const ConfigSpec& config() const { return *config_; }
   const Params& params() const { return config_->params; }

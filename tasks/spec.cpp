@@ -7,26 +7,21 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "common/platform_catalog.h"
+
 namespace tlmcraft::tasks {
 
-const std::vector<PlatformId>& all_platforms() {
-  static const std::vector<PlatformId> v{PlatformId::Plena, PlatformId::AieMl, PlatformId::Coral};
-  return v;
+std::vector<PlatformId> all_platforms() {
+  std::vector<PlatformId> out;
+  for (const auto& name : registered_platform_names()) out.emplace_back(name);
+  return out;
 }
 
-const char* platform_name(PlatformId p) {
-  switch (p) {
-    case PlatformId::Plena: return "plena";
-    case PlatformId::AieMl: return "aie_ml";
-    case PlatformId::Coral: return "coral";
-  }
-  return "?";
-}
+std::string platform_name(const PlatformId& p) { return p.name(); }
 
 std::optional<PlatformId> parse_platform(const std::string& s) {
-  for (PlatformId p : all_platforms())
-    if (s == platform_name(p)) return p;
-  return std::nullopt;
+  if (!find_platform_info(s)) return std::nullopt;
+  return PlatformId(s);
 }
 
 const char* role_name(Role r) {
@@ -87,6 +82,17 @@ const ConfigSpec* PlatformSpec::config(const std::string& name) const {
   for (const auto& c : configs)
     if (c.name == name) return &c;
   return nullptr;
+}
+
+const PlatformSpec& TaskSpec::platform(const PlatformId& p) const {
+  const auto it = platforms.find(p);
+  if (it != platforms.end()) return it->second;
+  static const PlatformSpec none = [] {
+    PlatformSpec s;
+    s.reason = "the task has no section for this platform (neither in its spec nor in a pack's overlay)";
+    return s;
+  }();
+  return none;
 }
 
 std::vector<const TensorSpec*> TaskSpec::tensors_on(PlatformId p) const {
@@ -190,7 +196,7 @@ class Reader {
   PlatformId platform(const YAML::Node& n) const {
     const std::string s = str(n, "a platform name");
     const auto p = parse_platform(s);
-    if (!p) fail(n, "unknown platform '" + s + "' (plena, aie_ml, coral)");
+    if (!p) fail(n, "unknown platform '" + s + "' (registered: " + registered_platform_list() + ")");
     return *p;
   }
 
@@ -289,6 +295,92 @@ std::string file_stem(const std::string& path) {
   return dot == std::string::npos ? base : base.substr(0, dot);
 }
 
+// One platform's section of a task (`n`, under platforms:), read by `r` (the task's file or
+// a pack's overlay of it).
+PlatformSpec platform_section(const Reader& r, const YAML::Node& n, const PlatformId& p, const TaskSpec& t,
+                              const std::set<std::string>& pset, const YAML::Node& small_outputs_rel,
+                              const std::map<PlatformId, PlatformSpec>& defaults) {
+  const std::string pn = platform_name(p);
+  r.expect_map(n, "platform " + pn);
+  r.allow_keys(n, {"supported", "reason", "configs", "tolerance", "dtype", "numerics", "notes", "data_dependent_cycles"},
+               "platform " + pn);
+  PlatformSpec ps;
+  const auto d = defaults.find(p);
+  if (d != defaults.end()) {
+    ps = d->second;
+  } else {  // a platform the suite's platforms.yaml does not know: its section says everything
+    for (const char* key : {"dtype", "tolerance"}) r.need(n, key, "platform " + pn + " (it has no defaults)");
+  }
+  ps.line = r.line(n);
+  ps.supported = r.boolean(r.need(n, "supported", "platform " + pn), "supported");
+  if (n["tolerance"]) ps.tolerance = r.tolerance(n["tolerance"]);
+  if (small_outputs_rel && ps.tolerance.kind != Tolerance::Kind::Exact) {
+    ps.tolerance.small_rel = r.num(small_outputs_rel, "small_outputs_rel");
+    if (!(ps.tolerance.small_rel > 0 && ps.tolerance.small_rel < 1))
+      r.fail(small_outputs_rel, "small_outputs_rel must lie in (0, 1)");
+  }
+  if (n["dtype"]) ps.dtype = r.str(n["dtype"], "dtype");
+  if (n["numerics"]) ps.numerics = r.str(n["numerics"], "numerics");
+  if (n["data_dependent_cycles"]) ps.data_dependent_cycles = r.boolean(n["data_dependent_cycles"], "data_dependent_cycles");
+  if (n["notes"]) ps.notes = r.str(n["notes"], "notes");
+  if (!ps.supported) {
+    ps.reason = r.str(r.need(n, "reason", "an unsupported platform"), "reason");
+    if (n["configs"]) r.fail(n["configs"], "an unsupported platform has no configs");
+    return ps;
+  }
+  const YAML::Node cfgs = r.need(n, "configs", "platform " + pn);
+  r.expect_map(cfgs, "configs");
+  for (const auto& ckv : cfgs) {
+    const std::string cname = r.str(ckv.first, "a configuration name");
+    if (std::find(kConfigNames.begin(), kConfigNames.end(), cname) == kConfigNames.end())
+      r.fail(ckv.first, "configuration '" + cname + "' is not one of C1..C5");
+  }
+  for (const auto& cname : kConfigNames) {
+    const YAML::Node c = cfgs[cname];
+    if (!c) r.fail(cfgs, "platform " + pn + " lacks configuration " + cname);
+    r.expect_map(c, "configuration " + cname);
+    ConfigSpec cs;
+    cs.name = cname;
+    cs.line = r.line(c);
+    for (const auto& pkv : c) {
+      const std::string key = pkv.first.as<std::string>();
+      if (key == "interpolated" || key == "chosen") {
+        if (r.boolean(pkv.second, key)) {
+          if (cs.provenance != Provenance::Paper) r.fail(pkv.first, "a configuration is either interpolated or chosen");
+          cs.provenance = key == "interpolated" ? Provenance::Interpolated : Provenance::Chosen;
+        }
+        continue;
+      }
+      if (!pset.count(key)) r.fail(pkv.first, "configuration " + cname + " sets '" + key + "', which is not a parameter");
+      const int64_t v = r.integer(pkv.second, "parameter " + key);
+      if (v <= 0) r.fail(pkv.second, "parameter " + key + " must be positive");
+      cs.params[key] = v;
+    }
+    for (const auto& pname : t.params)
+      if (!cs.params.count(pname)) r.fail(c, "configuration " + cname + " of " + pn + " lacks parameter '" + pname + "'");
+    // Every shape of every tensor on this platform must be a positive whole number.
+    for (const auto& ts : t.tensors) {
+      if (!ts.on(p)) continue;
+      for (const auto& e : ts.shape) {
+        int64_t v = 0;
+        try {
+          v = eval_expr(e, cs.params);
+        } catch (const ExprError& err) {
+          r.fail(c, "configuration " + cname + " of " + pn + ", tensor '" + ts.name + "': " + err.what());
+        }
+        if (v <= 0) r.fail(c, "configuration " + cname + " of " + pn + " gives tensor '" + ts.name + "' a non-positive dimension (" + e + " = " + std::to_string(v) + ")");
+      }
+      if (ts.role != Role::Output) {
+        const Distribution& d = ts.init_for.count(p) ? ts.init_for.at(p) : ts.init;
+        if (d.kind == Distribution::Kind::None)
+          r.fail(c, "input '" + ts.name + "' has no init for platform " + pn);
+      }
+    }
+    ps.configs.push_back(cs);
+  }
+  return ps;
+}
+
 }  // namespace
 
 std::map<PlatformId, PlatformSpec> load_platform_defaults(const std::string& path) {
@@ -302,8 +394,8 @@ std::map<PlatformId, PlatformSpec> load_platform_defaults(const std::string& pat
   for (const auto& kv : ps) {
     const PlatformId id = r.platform(kv.first);
     const YAML::Node n = kv.second;
-    r.expect_map(n, std::string("platform ") + platform_name(id));
-    r.allow_keys(n, {"dtype", "tolerance", "numerics"}, std::string("platform ") + platform_name(id));
+    r.expect_map(n, "platform " + platform_name(id));
+    r.allow_keys(n, {"dtype", "tolerance", "numerics"}, "platform " + platform_name(id));
     PlatformSpec s;
     s.dtype = r.str(r.need(n, "dtype", platform_name(id)), "dtype");
     s.tolerance = r.tolerance(r.need(n, "tolerance", platform_name(id)));
@@ -311,8 +403,6 @@ std::map<PlatformId, PlatformSpec> load_platform_defaults(const std::string& pat
     s.line = r.line(n);
     out[id] = s;
   }
-  for (PlatformId p : all_platforms())
-    if (!out.count(p)) r.fail(ps, std::string("platform '") + platform_name(p) + "' has no defaults");
   return out;
 }
 
@@ -352,7 +442,9 @@ TaskSpec load_task(const std::string& path, const std::map<PlatformId, PlatformS
   bool seen_output = false;
   for (const auto& tn : tensors) {
     r.expect_map(tn, "a tensor");
-    r.allow_keys(tn, {"name", "role", "shape", "init", "platforms", "plena", "aie_ml", "coral"}, "a tensor");
+    std::set<std::string> tensor_keys{"name", "role", "shape", "init", "platforms"};
+    for (const auto& name : registered_platform_names()) tensor_keys.insert(name);  // per-platform overrides
+    r.allow_keys(tn, tensor_keys, "a tensor");
     TensorSpec ts;
     ts.line = r.line(tn);
     ts.name = r.str(r.need(tn, "name", "a tensor"), "tensor name");
@@ -383,8 +475,8 @@ TaskSpec load_task(const std::string& path, const std::map<PlatformId, PlatformS
     for (PlatformId p : all_platforms()) {
       const YAML::Node o = tn[platform_name(p)];
       if (!o) continue;
-      r.expect_map(o, std::string("the ") + platform_name(p) + " override");
-      r.allow_keys(o, {"init", "dtype"}, std::string("the ") + platform_name(p) + " override");
+      r.expect_map(o, "the " + platform_name(p) + " override");
+      r.allow_keys(o, {"init", "dtype"}, "the " + platform_name(p) + " override");
       if (o["init"]) {
         if (ts.role == Role::Output) r.fail(o["init"], "output '" + ts.name + "' cannot have an init");
         ts.init_for[p] = r.distribution(o["init"], pset);
@@ -395,88 +487,39 @@ TaskSpec load_task(const std::string& path, const std::map<PlatformId, PlatformS
   }
   if (!seen_output) r.fail(tensors, "the task has no output tensor");
 
-  // Platforms.
+  // Platforms: the suite's platforms (those with defaults) must each have a section; any
+  // other registered platform may have one (or add it from its pack, apply_task_overlay).
   const YAML::Node plats = r.need(root, "platforms", "the task");
   r.expect_map(plats, "platforms");
   for (const auto& kv : plats) r.platform(kv.first);  // rejects unknown names with their line
-  for (PlatformId p : all_platforms()) {
-    const std::string pn = platform_name(p);
-    const YAML::Node n = plats[pn];
-    if (!n) r.fail(plats, "platform '" + pn + "' is missing (every task says supported: true or false for each)");
-    r.expect_map(n, "platform " + pn);
-    r.allow_keys(n, {"supported", "reason", "configs", "tolerance", "dtype", "notes", "data_dependent_cycles"},
-                 "platform " + pn);
-    PlatformSpec ps = defaults.at(p);
-    ps.line = r.line(n);
-    ps.supported = r.boolean(r.need(n, "supported", "platform " + pn), "supported");
-    if (n["tolerance"]) ps.tolerance = r.tolerance(n["tolerance"]);
-    if (root["small_outputs_rel"] && ps.tolerance.kind != Tolerance::Kind::Exact) {
-      ps.tolerance.small_rel = r.num(root["small_outputs_rel"], "small_outputs_rel");
-      if (!(ps.tolerance.small_rel > 0 && ps.tolerance.small_rel < 1))
-        r.fail(root["small_outputs_rel"], "small_outputs_rel must lie in (0, 1)");
-    }
-    if (n["dtype"]) ps.dtype = r.str(n["dtype"], "dtype");
-    if (n["data_dependent_cycles"]) ps.data_dependent_cycles = r.boolean(n["data_dependent_cycles"], "data_dependent_cycles");
-    if (n["notes"]) ps.notes = r.str(n["notes"], "notes");
-    if (!ps.supported) {
-      ps.reason = r.str(r.need(n, "reason", "an unsupported platform"), "reason");
-      if (n["configs"]) r.fail(n["configs"], "an unsupported platform has no configs");
-      t.platforms[p] = ps;
-      continue;
-    }
-    const YAML::Node cfgs = r.need(n, "configs", "platform " + pn);
-    r.expect_map(cfgs, "configs");
-    for (const auto& ckv : cfgs) {
-      const std::string cname = r.str(ckv.first, "a configuration name");
-      if (std::find(kConfigNames.begin(), kConfigNames.end(), cname) == kConfigNames.end())
-        r.fail(ckv.first, "configuration '" + cname + "' is not one of C1..C5");
-    }
-    for (const auto& cname : kConfigNames) {
-      const YAML::Node c = cfgs[cname];
-      if (!c) r.fail(cfgs, "platform " + pn + " lacks configuration " + cname);
-      r.expect_map(c, "configuration " + cname);
-      ConfigSpec cs;
-      cs.name = cname;
-      cs.line = r.line(c);
-      for (const auto& pkv : c) {
-        const std::string key = pkv.first.as<std::string>();
-        if (key == "interpolated" || key == "chosen") {
-          if (r.boolean(pkv.second, key)) {
-            if (cs.provenance != Provenance::Paper) r.fail(pkv.first, "a configuration is either interpolated or chosen");
-            cs.provenance = key == "interpolated" ? Provenance::Interpolated : Provenance::Chosen;
-          }
-          continue;
-        }
-        if (!pset.count(key)) r.fail(pkv.first, "configuration " + cname + " sets '" + key + "', which is not a parameter");
-        const int64_t v = r.integer(pkv.second, "parameter " + key);
-        if (v <= 0) r.fail(pkv.second, "parameter " + key + " must be positive");
-        cs.params[key] = v;
-      }
-      for (const auto& pname : t.params)
-        if (!cs.params.count(pname)) r.fail(c, "configuration " + cname + " of " + pn + " lacks parameter '" + pname + "'");
-      // Every shape of every tensor on this platform must be a positive whole number.
-      for (const auto& ts : t.tensors) {
-        if (!ts.on(p)) continue;
-        for (const auto& e : ts.shape) {
-          int64_t v = 0;
-          try {
-            v = eval_expr(e, cs.params);
-          } catch (const ExprError& err) {
-            r.fail(c, "configuration " + cname + " of " + pn + ", tensor '" + ts.name + "': " + err.what());
-          }
-          if (v <= 0) r.fail(c, "configuration " + cname + " of " + pn + " gives tensor '" + ts.name + "' a non-positive dimension (" + e + " = " + std::to_string(v) + ")");
-        }
-        if (ts.role != Role::Output) {
-          const Distribution& d = ts.init_for.count(p) ? ts.init_for.at(p) : ts.init;
-          if (d.kind == Distribution::Kind::None)
-            r.fail(c, "input '" + ts.name + "' has no init for platform " + pn);
-        }
-      }
-      ps.configs.push_back(cs);
-    }
-    t.platforms[p] = ps;
+  for (const PlatformId& p : all_platforms()) {
+    const YAML::Node n = plats[platform_name(p)];
+    if (!n && defaults.count(p))
+      r.fail(plats, "platform '" + platform_name(p) + "' is missing (every task says supported: true or false for each)");
+    if (n) t.platforms[p] = platform_section(r, n, p, t, pset, root["small_outputs_rel"], defaults);
   }
   return t;
+}
+
+void apply_task_overlay(TaskSpec& t, const std::string& path, const std::map<PlatformId, PlatformSpec>& defaults) {
+  Reader r(path);
+  const YAML::Node root = r.load();
+  r.expect_map(root, "a task overlay");
+  r.allow_keys(root, {"platforms"}, "a task overlay (it only adds platform sections to task '" + t.name + "')");
+  const YAML::Node plats = r.need(root, "platforms", "a task overlay");
+  r.expect_map(plats, "platforms");
+  // The task's own file, for what a section reads from it (parameters, small_outputs_rel).
+  Reader task_reader(t.file);
+  const YAML::Node task_root = task_reader.load();
+  const std::set<std::string> pset(t.params.begin(), t.params.end());
+  for (const auto& kv : plats) {
+    const PlatformId p = r.platform(kv.first);
+    const auto existing = t.platforms.find(p);
+    if (existing != t.platforms.end())
+      r.fail(kv.first, "platform '" + platform_name(p) + "' already has a section in " + t.file + ":" +
+                           std::to_string(existing->second.line) + " (an overlay adds a platform, never replaces one)");
+    t.platforms[p] = platform_section(r, kv.second, p, t, pset, task_root["small_outputs_rel"], defaults);
+  }
 }
 
 std::vector<CpuProgram> load_cpu_programs(const std::string& path) {

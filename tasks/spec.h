@@ -18,11 +18,25 @@ struct SpecError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The three reference platforms of the benchmark, in the order tables list them.
-enum class PlatformId { Plena, AieMl, Coral };
-const std::vector<PlatformId>& all_platforms();
-const char* platform_name(PlatformId);                       // "plena", "aie_ml", "coral"
-std::optional<PlatformId> parse_platform(const std::string&);  // nullopt if unknown
+// A platform, by the name it registered under (common/platform_catalog.h): platforms are
+// data, so any registered name is one. Constructing one checks nothing (a pack names its own
+// platform while it registers); parse_platform() checks a name read from input.
+class PlatformId {
+ public:
+  PlatformId() = default;
+  explicit PlatformId(std::string name) : name_(std::move(name)) {}
+  const std::string& name() const { return name_; }
+  friend bool operator==(const PlatformId& a, const PlatformId& b) { return a.name_ == b.name_; }
+  friend bool operator!=(const PlatformId& a, const PlatformId& b) { return a.name_ != b.name_; }
+  friend bool operator<(const PlatformId& a, const PlatformId& b) { return a.name_ < b.name_; }
+
+ private:
+  std::string name_;
+};
+// Every registered platform, in the order tables list them (the registry's rank).
+std::vector<PlatformId> all_platforms();
+std::string platform_name(const PlatformId&);                  // its name
+std::optional<PlatformId> parse_platform(const std::string&);  // nullopt if not registered
 
 // input: activations; weight: parameters (matrices, norm gains, tables); kv: keys and
 // values of attention (PLENA keeps them in the KV-cache format); output: results.
@@ -122,8 +136,10 @@ struct TaskSpec {
   // cycles differ between trials is flagged (its timing depends on the data it was given).
   bool data_dependent_cycles = false;
 
-  const PlatformSpec& platform(PlatformId p) const { return platforms.at(p); }
-  bool supports(PlatformId p) const { return platforms.at(p).supported; }
+  // A platform with no section (a registered platform the task does not mention) is
+  // unsupported, with a reason saying so.
+  const PlatformSpec& platform(const PlatformId& p) const;
+  bool supports(const PlatformId& p) const { return platform(p).supported; }
   // The tensors present on platform p, in order (inputs and outputs).
   std::vector<const TensorSpec*> tensors_on(PlatformId p) const;
   std::vector<const TensorSpec*> inputs_on(PlatformId p) const;
@@ -142,5 +158,10 @@ std::map<PlatformId, PlatformSpec> load_platform_defaults(const std::string& pat
 // One task file; `defaults` fills what the task's platform blocks leave out.
 TaskSpec load_task(const std::string& path, const std::map<PlatformId, PlatformSpec>& defaults);
 std::vector<CpuProgram> load_cpu_programs(const std::string& path);
+// A pack's overlay of task t (<data_dir>/tasks/<task>.yaml, docs/platform-sdk.md): a file
+// holding only `platforms: {name: {...}}`, whose sections are added to t. A section for a
+// platform t already has is a SpecError naming both files. `defaults` are the overlay's
+// platform defaults (<data_dir>/tasks/platforms.yaml), if any.
+void apply_task_overlay(TaskSpec& t, const std::string& path, const std::map<PlatformId, PlatformSpec>& defaults);
 
 }  // namespace tlmcraft::tasks

@@ -49,6 +49,11 @@ nlohmann::json unsupported_record(const std::string& platform, const std::string
   return r;
 }
 
+bool runs_cpu_programs(const std::string& platform) {
+  const PlatformInfo* info = find_platform_info(platform);
+  return info && info->cpu_programs;
+}
+
 std::vector<std::string> resolve_platforms(const JobSelection& s, bool& all) {
   const std::vector<std::string> known = platform_names();
   std::vector<std::string> platforms = s.platforms;
@@ -67,8 +72,8 @@ std::vector<const tasks::TaskSpec*> resolve_tasks(const JobSelection& s, const s
   std::vector<const tasks::TaskSpec*> selected;
   if (s.tasks.empty()) {
     for (const auto& t : registry.tasks()) selected.push_back(&t);
-    // The CPU programs (Coral's scalar side) join every run that includes Coral.
-    if (std::find(platforms.begin(), platforms.end(), "coral") != platforms.end())
+    // The CPU programs (a scalar core's benchmark) join every run that includes a platform running them.
+    if (std::any_of(platforms.begin(), platforms.end(), runs_cpu_programs))
       for (const auto& t : registry.cpu_tasks()) selected.push_back(&t);
   } else {
     for (const auto& name : s.tasks) {
@@ -167,7 +172,7 @@ SelectedJobs select_jobs(const JobSelection& s) {
     const tasks::PlatformId pid = *tasks::parse_platform(platform);
     for (const tasks::TaskSpec* task : selected) {
       const tasks::PlatformSpec& ps = task->platform(pid);
-      if (task->level == 0 && pid != tasks::PlatformId::Coral) continue;  // CPU programs exist only on Coral
+      if (task->level == 0 && !runs_cpu_programs(platform)) continue;  // CPU programs: only where they run
       std::vector<std::string> configs = s.configs;
       if (configs.empty()) {
         for (const auto& c : ps.configs) configs.push_back(c.name);

@@ -6,6 +6,7 @@
 
 #include "harness/cli/commands.h"
 #include "harness/version.h"
+#include "platforms/plugins.h"
 
 namespace {
 
@@ -56,6 +57,12 @@ int main(int argc, char** argv) {
   if (std::string(argv[1]) == "--version") {
     std::cout << "tlmcraft " << tlmcraft::harness::tlmcraft_version() << "\n";
     return 0;
+  }
+  try {
+    tlmcraft::load_plugins();  // out-of-tree platforms (platforms/plugins.h)
+  } catch (const std::exception& e) {
+    std::cerr << "tlmcraft: error: " << e.what() << "\n";
+    return 2;
   }
   const auto it = commands().find(argv[1]);
   if (it == commands().end()) {

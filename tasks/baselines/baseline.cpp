@@ -13,13 +13,13 @@ std::map<PlatformId, BaselineRegistration>& registrations() {
   return all;
 }
 
-const BaselineRegistration* find_baselines(PlatformId p) {
+}  // namespace
+
+const BaselineRegistration* find_baselines(const PlatformId& p) {
   ensure_platform_packs();
   auto it = registrations().find(p);
   return it == registrations().end() ? nullptr : &it->second;
 }
-
-}  // namespace
 
 void register_baselines(PlatformId p, BaselineRegistration registration) {
   if (!registration.has || !registration.kernel || registration.extension.empty())

@@ -22,6 +22,8 @@ struct BaselineRegistration {
 };
 // Throws std::invalid_argument if `p` already has baselines or a field is empty.
 void register_baselines(PlatformId p, BaselineRegistration registration);
+// nullptr if no pack registered baselines for `p`.
+const BaselineRegistration* find_baselines(const PlatformId& p);
 
 // True if a baseline generator exists for this task on this platform.
 bool has_baseline(const Instance& instance);

@@ -19,8 +19,22 @@ Words words(const TensorSet& in, const std::string& name) {
   return w;
 }
 
+// A CPU program's tensors are the same on every platform that runs it (no per-platform lists).
+std::vector<const TensorSpec*> outputs_of(const TaskSpec& task) {
+  std::vector<const TensorSpec*> v;
+  for (const auto& t : task.tensors)
+    if (t.role == Role::Output) v.push_back(&t);
+  return v;
+}
+std::vector<const TensorSpec*> inputs_of(const TaskSpec& task) {
+  std::vector<const TensorSpec*> v;
+  for (const auto& t : task.tensors)
+    if (t.role != Role::Output) v.push_back(&t);
+  return v;
+}
+
 Tensor output(const TaskSpec& task, const Params& params, const Words& w) {
-  const auto outs = task.outputs_on(PlatformId::Coral);
+  const auto outs = outputs_of(task);
   Tensor t(outs.at(0)->name, task.shape_of(*outs.at(0), params));
   if (t.data.size() != w.size())
     throw std::logic_error("cpu reference of " + task.name + " produced " + std::to_string(w.size()) + " values for " +
@@ -118,7 +132,7 @@ bool is_cpu_program(const std::string& name) {
 TensorSet reference(const TaskSpec& task, const Params& params, const TensorSet& inputs) {
   const auto it = programs().find(task.name);
   if (it == programs().end()) throw std::invalid_argument("CPU program '" + task.name + "' has no reference");
-  for (const TensorSpec* t : task.inputs_on(PlatformId::Coral)) {
+  for (const TensorSpec* t : inputs_of(task)) {
     const Tensor& got = find(inputs, t->name);
     if (got.shape != task.shape_of(*t, params))
       throw std::invalid_argument("reference of " + task.name + ": input '" + t->name + "' has shape " +

@@ -69,14 +69,14 @@ TEST(AieMlAttentionBaselines, UnsupportedShapesAreRefusedWithTheReason) {
   c.name = "C1";
   c.params = {{"s", 8}, {"h", 24}};
   try {
-    tasks::baseline_kernel(tasks::Instance(spec, tasks::PlatformId::AieMl, c), nlohmann::json::object());
+    tasks::baseline_kernel(tasks::Instance(spec, tasks::PlatformId("aie_ml"), c), nlohmann::json::object());
     FAIL() << "d = 24 was accepted";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("head width d must be 16, 32, 48 or 64"), std::string::npos) << e.what();
   }
   c.params = {{"s", 20}, {"h", 16}};
   try {
-    tasks::baseline_kernel(tasks::Instance(spec, tasks::PlatformId::AieMl, c), nlohmann::json::object());
+    tasks::baseline_kernel(tasks::Instance(spec, tasks::PlatformId("aie_ml"), c), nlohmann::json::object());
     FAIL() << "s = 20 was accepted";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("s above 16 must be a multiple of 16"), std::string::npos) << e.what();

@@ -54,7 +54,7 @@ std::string conv2d_error(int64_t H, int64_t c_in, int64_t c_out, int64_t k) {
   tasks::ConfigSpec config;
   config.name = "X";
   config.params = {{"H", H}, {"c_in", c_in}, {"c_out", c_out}, {"k", k}};
-  const tasks::Instance inst(spec, tasks::PlatformId::AieMl, config);
+  const tasks::Instance inst(spec, tasks::PlatformId("aie_ml"), config);
   try {
     tasks::baseline_kernel(inst, nlohmann::json::object());
   } catch (const std::invalid_argument& e) {

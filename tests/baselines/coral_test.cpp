@@ -24,14 +24,14 @@ const std::vector<std::string> kConfigs{"C1", "C2", "C3", "C4", "C5"};
 std::vector<std::string> coral_tasks() {
   std::vector<std::string> out;
   for (const auto& t : tasks::Registry::builtin().tasks())
-    if (t.supports(tasks::PlatformId::Coral)) out.push_back(t.name);
+    if (t.supports(tasks::PlatformId("coral"))) out.push_back(t.name);
   return out;
 }
 
 std::vector<std::string> cpu_tasks() {
   std::vector<std::string> out;
   for (const auto& t : tasks::Registry::builtin().cpu_tasks())
-    if (t.supports(tasks::PlatformId::Coral)) out.push_back(t.name);
+    if (t.supports(tasks::PlatformId("coral"))) out.push_back(t.name);
   return out;
 }
 

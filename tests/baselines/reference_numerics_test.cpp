@@ -12,8 +12,8 @@
 namespace tlmcraft::tasks {
 namespace {
 
-const FloatNumerics kPlena = FloatNumerics::for_platform(PlatformId::Plena);
-const FloatNumerics kAie = FloatNumerics::for_platform(PlatformId::AieMl);
+const FloatNumerics kPlena = FloatNumerics::for_platform(PlatformId("plena"));
+const FloatNumerics kAie = FloatNumerics::for_platform(PlatformId("aie_ml"));
 
 TEST(PlenaReferenceNumerics, SumsAccumulateInFloat32AscendingThenRoundOnce) {
   // 1 + 2^-8 + 2^-30. Float32: 1 + 2^-8 is exact, adding 2^-30 (below half of float32's

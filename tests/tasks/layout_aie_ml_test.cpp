@@ -28,7 +28,7 @@ struct FakeMemory {
 TEST(AieMlLayout, GemmC1OffsetsInSpecOrder) {
   const Instance in = Registry::builtin().instance("gemm", "aie_ml", "C1");
   const auto lay = in.layout();
-  ASSERT_EQ(lay->platform(), PlatformId::AieMl);
+  ASSERT_EQ(lay->platform(), PlatformId("aie_ml"));
   // A [8, 64] bf16 = 1024 bytes at 0; B [64, 64] = 8192 bytes at 1024; C [8, 64] at 9216.
   EXPECT_EQ(lay->placement("A").memory, "ddr");
   EXPECT_EQ(lay->placement("A").format, "bf16");

@@ -29,7 +29,7 @@ struct FakeMemory {
 TEST(CoralLayout, LinearC1OffsetsAndFormats) {
   const Instance in = Registry::builtin().instance("linear", "coral", "C1");
   const auto lay = in.layout();
-  ASSERT_EQ(lay->platform(), PlatformId::Coral);
+  ASSERT_EQ(lay->platform(), PlatformId("coral"));
   // x [32, 32] int8 = 1024 bytes at 0; W [32, 32] at 1024; bias [32] int32 = 128 bytes at
   // 2048; y at 2176 (= 34 * 64, already aligned).
   const auto& x = lay->placement("x");

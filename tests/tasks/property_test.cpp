@@ -61,7 +61,7 @@ TEST(AntiHacking, OutputsAreMostlyAwayFromZeroOnElementwiseAndMatmulTasks) {
   const Registry& reg = Registry::builtin();
   for (const char* name : {"silu", "gelu", "layernorm", "rmsnorm", "gemv", "gemm", "linear", "rope", "ffn", "swiglu",
                            "scaled_dot_product", "mha", "gqa", "mqa", "llama_decoder", "t5_decoder"}) {
-    const Instance in = reg.instance(name, PlatformId::Plena, "C1");
+    const Instance in = reg.instance(name, PlatformId("plena"), "C1");
     const TensorSet want = in.reference_outputs(in.generate_inputs(3));
     size_t big = 0, n = 0;
     for (const Tensor& t : want)

@@ -15,7 +15,7 @@ Tensor T(const std::string& name, std::vector<int64_t> shape, std::vector<double
 }
 
 std::vector<double> run(const std::string& task, const Params& params, const TensorSet& in) {
-  return reference(Registry::builtin().task(task), PlatformId::Coral, params, in).at(0).data;
+  return reference(Registry::builtin().task(task), PlatformId("coral"), params, in).at(0).data;
 }
 
 std::vector<double> table(const char* name) {

@@ -40,10 +40,10 @@ TEST(Suite, TwentyThreeTasksInPaperOrderAndTheSupportedCells) {
   EXPECT_EQ(cells[0], 100);
   EXPECT_EQ(cells[1], 110);
   EXPECT_EQ(cells[2], 75);
-  for (const char* t : {"conv2d", "depthwise_conv", "conv_block"}) EXPECT_FALSE(reg.task(t).supports(PlatformId::Plena));
-  EXPECT_FALSE(reg.task("flash_attention").supports(PlatformId::AieMl));
+  for (const char* t : {"conv2d", "depthwise_conv", "conv_block"}) EXPECT_FALSE(reg.task(t).supports(PlatformId("plena")));
+  EXPECT_FALSE(reg.task("flash_attention").supports(PlatformId("aie_ml")));
   for (const char* t : {"rope", "scaled_dot_product", "flash_attention", "mha", "gqa", "mqa", "llama_decoder", "t5_decoder"})
-    EXPECT_FALSE(reg.task(t).supports(PlatformId::Coral)) << t;
+    EXPECT_FALSE(reg.task(t).supports(PlatformId("coral"))) << t;
   ASSERT_EQ(reg.cpu_programs().size(), 10u);
   EXPECT_EQ(reg.cpu_programs()[0].name, "multiply");
   EXPECT_EQ(reg.cpu_programs()[9].name, "pmp");
@@ -52,34 +52,34 @@ TEST(Suite, TwentyThreeTasksInPaperOrderAndTheSupportedCells) {
 TEST(Suite, PlenaConfigurationsAsThePaperLists) {
   const std::vector<Tuple> ew{{256}, {1024}, {2048}, {8192}, {16384}};
   for (const char* t : {"silu", "relu", "gelu", "softmax", "layernorm", "rmsnorm"}) {
-    EXPECT_EQ(configs(t, PlatformId::Plena), ew) << t;
-    EXPECT_EQ(configs(t, PlatformId::AieMl), ew) << t;  // "same elementwise sizes"
+    EXPECT_EQ(configs(t, PlatformId("plena")), ew) << t;
+    EXPECT_EQ(configs(t, PlatformId("aie_ml")), ew) << t;  // "same elementwise sizes"
   }
   const std::vector<Tuple> gemm{{4, 64, 64}, {8, 128, 128}, {16, 128, 256}, {32, 256, 256}, {64, 256, 512}};
-  EXPECT_EQ(configs("gemm", PlatformId::Plena), gemm);
-  EXPECT_EQ(configs("linear", PlatformId::Plena), gemm);
+  EXPECT_EQ(configs("gemm", PlatformId("plena")), gemm);
+  EXPECT_EQ(configs("linear", PlatformId("plena")), gemm);
   const std::vector<Tuple> att{{32, 64}, {64, 128}, {64, 256}, {128, 128}, {128, 256}};
-  EXPECT_EQ(configs("scaled_dot_product", PlatformId::Plena), att);
-  EXPECT_EQ(configs("flash_attention", PlatformId::Plena), att);
+  EXPECT_EQ(configs("scaled_dot_product", PlatformId("plena")), att);
+  EXPECT_EQ(configs("flash_attention", PlatformId("plena")), att);
   // Endpoints where the paper gives a range.
   auto ends = [](const std::vector<Tuple>& v) { return std::make_pair(v.front(), v.back()); };
-  EXPECT_EQ(ends(configs("gemv", PlatformId::Plena)), std::make_pair(Tuple{64, 512}, Tuple{512, 1024}));
-  EXPECT_EQ(ends(configs("ffn", PlatformId::Plena)), std::make_pair(Tuple{4, 64, 128}, Tuple{64, 256, 1024}));
-  EXPECT_EQ(ends(configs("swiglu", PlatformId::Plena)), std::make_pair(Tuple{4, 64, 128}, Tuple{64, 256, 1024}));
-  EXPECT_EQ(ends(configs("mha", PlatformId::Plena)), std::make_pair(Tuple{32, 64, 1}, Tuple{128, 512, 8}));
-  EXPECT_EQ(ends(configs("gqa", PlatformId::Plena)), std::make_pair(Tuple{32, 128, 2, 1}, Tuple{128, 512, 8, 2}));
+  EXPECT_EQ(ends(configs("gemv", PlatformId("plena"))), std::make_pair(Tuple{64, 512}, Tuple{512, 1024}));
+  EXPECT_EQ(ends(configs("ffn", PlatformId("plena"))), std::make_pair(Tuple{4, 64, 128}, Tuple{64, 256, 1024}));
+  EXPECT_EQ(ends(configs("swiglu", PlatformId("plena"))), std::make_pair(Tuple{4, 64, 128}, Tuple{64, 256, 1024}));
+  EXPECT_EQ(ends(configs("mha", PlatformId("plena"))), std::make_pair(Tuple{32, 64, 1}, Tuple{128, 512, 8}));
+  EXPECT_EQ(ends(configs("gqa", PlatformId("plena"))), std::make_pair(Tuple{32, 128, 2, 1}, Tuple{128, 512, 8, 2}));
   for (const char* t : {"llama_decoder", "t5_decoder"})
-    EXPECT_EQ(ends(configs(t, PlatformId::Plena)), std::make_pair(Tuple{32, 64, 1, 128}, Tuple{128, 512, 8, 1024}));
+    EXPECT_EQ(ends(configs(t, PlatformId("plena"))), std::make_pair(Tuple{32, 64, 1, 128}, Tuple{128, 512, 8, 1024}));
 }
 
 TEST(Suite, AieAndCoralConfigurationsAsThePaperLists) {
   auto ends = [](const std::vector<Tuple>& v) { return std::make_pair(v.front(), v.back()); };
-  EXPECT_EQ(ends(configs("gemm", PlatformId::AieMl)), std::make_pair(Tuple{8, 64, 64}, Tuple{128, 512, 1024}));
-  EXPECT_EQ(ends(configs("scaled_dot_product", PlatformId::AieMl)), std::make_pair(Tuple{8, 16}, Tuple{128, 64}));
-  EXPECT_EQ(ends(configs("relu", PlatformId::Coral)), std::make_pair(Tuple{512}, Tuple{14336}));
-  EXPECT_EQ(ends(configs("gemm", PlatformId::Coral)), std::make_pair(Tuple{32, 32, 32}, Tuple{32, 64, 128}));
-  EXPECT_EQ(ends(configs("conv2d", PlatformId::Coral)), std::make_pair(Tuple{8, 4, 8, 1}, Tuple{8, 32, 8, 3}));
-  EXPECT_EQ(ends(configs("depthwise_conv", PlatformId::Coral)), std::make_pair(Tuple{8, 16, 3}, Tuple{16, 32, 5}));
+  EXPECT_EQ(ends(configs("gemm", PlatformId("aie_ml"))), std::make_pair(Tuple{8, 64, 64}, Tuple{128, 512, 1024}));
+  EXPECT_EQ(ends(configs("scaled_dot_product", PlatformId("aie_ml"))), std::make_pair(Tuple{8, 16}, Tuple{128, 64}));
+  EXPECT_EQ(ends(configs("relu", PlatformId("coral"))), std::make_pair(Tuple{512}, Tuple{14336}));
+  EXPECT_EQ(ends(configs("gemm", PlatformId("coral"))), std::make_pair(Tuple{32, 32, 32}, Tuple{32, 64, 128}));
+  EXPECT_EQ(ends(configs("conv2d", PlatformId("coral"))), std::make_pair(Tuple{8, 4, 8, 1}, Tuple{8, 32, 8, 3}));
+  EXPECT_EQ(ends(configs("depthwise_conv", PlatformId("coral"))), std::make_pair(Tuple{8, 16, 3}, Tuple{16, 32, 5}));
 }
 
 TEST(Suite, ConfigurationsGrowMonotonicallyAndProvenanceIsMarked) {
@@ -102,12 +102,12 @@ TEST(Suite, ConfigurationsGrowMonotonicallyAndProvenanceIsMarked) {
         }
     }
   // Paper values are unmarked, values between endpoints interpolated, the rest chosen.
-  const auto& gemv = reg.task("gemv").platform(PlatformId::Plena).configs;
+  const auto& gemv = reg.task("gemv").platform(PlatformId("plena")).configs;
   EXPECT_EQ(gemv[0].provenance, Provenance::Paper);
   EXPECT_EQ(gemv[2].provenance, Provenance::Interpolated);
   EXPECT_EQ(gemv[4].provenance, Provenance::Paper);
-  for (const auto& c : reg.task("gemm").platform(PlatformId::Plena).configs) EXPECT_EQ(c.provenance, Provenance::Paper);
-  for (const auto& c : reg.task("batchmatmul").platform(PlatformId::Plena).configs)
+  for (const auto& c : reg.task("gemm").platform(PlatformId("plena")).configs) EXPECT_EQ(c.provenance, Provenance::Paper);
+  for (const auto& c : reg.task("batchmatmul").platform(PlatformId("plena")).configs)
     EXPECT_EQ(c.provenance, Provenance::Chosen);
 }
 
@@ -115,9 +115,9 @@ TEST(Suite, PlenaShapesFitTheVectorRows) {
   // Every PLENA tensor of every configuration is a whole number of 64-wide rows, so the
   // layout's row view and H_PREFETCH_V/H_STORE_V (4 rows) apply without remainders.
   for (const auto& t : Registry::builtin().tasks()) {
-    if (!t.supports(PlatformId::Plena)) continue;
-    for (const auto& c : t.platform(PlatformId::Plena).configs)
-      for (const TensorSpec* ts : t.tensors_on(PlatformId::Plena)) {
+    if (!t.supports(PlatformId("plena"))) continue;
+    for (const auto& c : t.platform(PlatformId("plena")).configs)
+      for (const TensorSpec* ts : t.tensors_on(PlatformId("plena"))) {
         const auto shape = t.shape_of(*ts, c.params);
         EXPECT_EQ(element_count(shape) % 64, 0) << t.name << " " << c.name << " " << ts->name;
       }
@@ -127,11 +127,11 @@ TEST(Suite, PlenaShapesFitTheVectorRows) {
 TEST(Suite, CoralConfigurationsFitTheDtcm) {
   // "All configurations fit the 32 KB DTCM": every tensor (int8, or int32 where marked).
   for (const auto& t : Registry::builtin().tasks()) {
-    if (!t.supports(PlatformId::Coral)) continue;
-    for (const auto& c : t.platform(PlatformId::Coral).configs) {
+    if (!t.supports(PlatformId("coral"))) continue;
+    for (const auto& c : t.platform(PlatformId("coral")).configs) {
       int64_t bytes = 0;
-      for (const TensorSpec* ts : t.tensors_on(PlatformId::Coral)) {
-        const auto it = ts->dtype_for.find(PlatformId::Coral);
+      for (const TensorSpec* ts : t.tensors_on(PlatformId("coral"))) {
+        const auto it = ts->dtype_for.find(PlatformId("coral"));
         bytes += element_count(t.shape_of(*ts, c.params)) * (it != ts->dtype_for.end() && it->second == "int32" ? 4 : 1);
       }
       EXPECT_LE(bytes, 32 * 1024) << t.name << " " << c.name;
@@ -144,15 +144,15 @@ TEST(Suite, PlenaNotesListTheLayoutsFpMemConstants) {
   // be exactly those the layout preloads.
   const std::regex entry(R"((\d+): )");
   for (const auto& t : Registry::builtin().tasks()) {
-    if (!t.supports(PlatformId::Plena)) continue;
-    const std::string& notes = t.platform(PlatformId::Plena).notes;
+    if (!t.supports(PlatformId("plena"))) continue;
+    const std::string& notes = t.platform(PlatformId("plena")).notes;
     const size_t at = notes.find("FP_MEM:");
     ASSERT_NE(at, std::string::npos) << t.name;
     const std::string line = notes.substr(at, notes.find('\n', at) - at);
     std::vector<int64_t> indices;
     for (std::sregex_iterator it(line.begin(), line.end(), entry), end; it != end; ++it)
       indices.push_back(std::stoll((*it)[1]));
-    const auto consts = plena_constants(t, t.platform(PlatformId::Plena).configs[0].params);
+    const auto consts = plena_constants(t, t.platform(PlatformId("plena")).configs[0].params);
     ASSERT_EQ(indices.size(), consts.size()) << t.name << ": " << line;
     for (size_t i = 0; i < consts.size(); ++i) EXPECT_EQ(indices[i], consts[i].index) << t.name;
   }

@@ -80,8 +80,8 @@ TEST(RoundingSlack, ZeroWhenNoStageRounds) {
   b.data = {5, 6, 7, 8};
   const TaskSpec& gemm = Registry::builtin().task("gemm");
   const Params params{{"M", 2}, {"K", 2}, {"N", 2}};
-  const TensorSet exact = reference(gemm, PlatformId::AieMl, params, {a, b});
-  EXPECT_TRUE(rounding_slack(gemm, PlatformId::AieMl, params, {a, b}, exact).empty());
+  const TensorSet exact = reference(gemm, PlatformId("aie_ml"), params, {a, b});
+  EXPECT_TRUE(rounding_slack(gemm, PlatformId("aie_ml"), params, {a, b}, exact).empty());
 }
 
 }  // namespace

@@ -54,13 +54,13 @@ double aie_ml_bf16_value(uint16_t bits) {
 }
 
 AieMlLayout::AieMlLayout(const TaskSpec& task, const Params& params) : task_name_(task.name), params_(params) {
-  if (!task.supports(PlatformId::AieMl)) throw std::invalid_argument("task '" + task.name + "' is not supported on aie_ml");
+  if (!task.supports(PlatformId("aie_ml"))) throw std::invalid_argument("task '" + task.name + "' is not supported on aie_ml");
   uint64_t cursor = 0;
   bool outputs_started = false;
   std::vector<const TensorSpec*> ordered;
-  for (const TensorSpec* t : task.tensors_on(PlatformId::AieMl))
+  for (const TensorSpec* t : task.tensors_on(PlatformId("aie_ml")))
     if (t->role != Role::Output) ordered.push_back(t);
-  for (const TensorSpec* t : task.tensors_on(PlatformId::AieMl))
+  for (const TensorSpec* t : task.tensors_on(PlatformId("aie_ml")))
     if (t->role == Role::Output) ordered.push_back(t);
   for (const TensorSpec* t : ordered) {
     TensorPlacement pl;
@@ -78,7 +78,7 @@ AieMlLayout::AieMlLayout(const TaskSpec& task, const Params& params) : task_name
     pl.strides.assign(pl.view.size(), 1);
     for (size_t k = pl.view.size() - 1; k-- > 0;) pl.strides[k] = pl.strides[k + 1] * pl.view[k + 1];
     pl.elements = uint64_t(element_count(pl.shape));
-    pl.format = element_type(*t, PlatformId::AieMl);
+    pl.format = element_type(*t, PlatformId("aie_ml"));
     pl.bytes = pl.elements * aie_ml_element_bytes(pl.format);
     cursor = pl.address + pl.bytes;
     tensors_.push_back(pl);
@@ -335,7 +335,7 @@ std::string AieMlLayout::text() const {
 }
 
 uint64_t aie_ml_tensor_offset(const Instance& inst, const std::string& tensor) {
-  if (inst.platform() != PlatformId::AieMl)
+  if (inst.platform() != PlatformId("aie_ml"))
     throw std::invalid_argument(std::string("aie_ml_tensor_offset: instance is for platform ") + platform_name(inst.platform()));
   return AieMlLayout(inst.task(), inst.params()).placement(tensor).address;
 }

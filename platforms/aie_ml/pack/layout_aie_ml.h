@@ -46,7 +46,7 @@ class AieMlLayout : public PlatformLayout {
   // Throws std::invalid_argument if the task is unsupported on aie_ml, a tensor has an
   // unknown format, or the tensors do not fit DDR.
   AieMlLayout(const TaskSpec& task, const Params& params);
-  PlatformId platform() const override { return PlatformId::AieMl; }
+  PlatformId platform() const override { return PlatformId("aie_ml"); }
   std::vector<MemoryWrite> encode_inputs(const TensorSet& inputs) const override;
   std::vector<MemoryWrite> poison_outputs() const override;
   // An element whose bytes still hold the poison pattern is flagged unwritten.

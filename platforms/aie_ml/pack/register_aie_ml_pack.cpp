@@ -5,6 +5,9 @@
 #include "platforms/aie_ml/pack/layout_aie_ml.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/layout_registry.h"
+#include "tasks/numerics.h"
+#include "platforms/aie_ml/aie_platform.h"
+#include "platforms/registry.h"
 
 namespace tlmcraft::tasks {
 namespace {
@@ -25,11 +28,21 @@ const aie_ml::GeneratorMap& aie_ml_generators() {
 }  // namespace
 
 void register_aie_ml_pack() {
-  register_layout(PlatformId::AieMl, {[](const TaskSpec& task, const Params& params) {
+  PlatformInfo info;
+  info.name = "aie_ml";
+  info.display_name = "AIE-ML";
+  info.isa_names = {"aie_ml"};
+  info.rank = 20;
+  info.cpu_programs = false;
+  register_platform({std::move(info), [](const std::string& config, const std::vector<std::string>& overrides) {
+                       return std::make_unique<::tlmcraft::aie_ml::AiePlatform>(::tlmcraft::aie_ml::load_aie_config(config, overrides));
+                     }});
+  register_numerics(PlatformId("aie_ml"), {"bf16", "bf16", /*stage_bf16=*/false, /*integer_references=*/false});
+  register_layout(PlatformId("aie_ml"), {[](const TaskSpec& task, const Params& params) {
                                         return std::make_unique<AieMlLayout>(task, params);
                                       },
                                       nullptr});
-  register_baselines(PlatformId::AieMl,
+  register_baselines(PlatformId("aie_ml"),
                      {[](const std::string& task) { return aie_ml_generators().count(task) > 0; },
                       [](const Instance& inst, const nlohmann::json& cfg) {
                         return aie_ml_generators().at(inst.task().name)(inst, cfg);

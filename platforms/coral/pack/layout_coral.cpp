@@ -23,10 +23,10 @@ std::string coral_macro_name(const std::string& name) {
 
 CoralLayout::CoralLayout(const TaskSpec& task, const Params& params, CoralLayoutOptions options)
     : task_name_(task.name), params_(params), options_(options) {
-  if (!task.supports(PlatformId::Coral)) throw std::invalid_argument("task '" + task.name + "' is not supported on coral");
+  if (!task.supports(PlatformId("coral"))) throw std::invalid_argument("task '" + task.name + "' is not supported on coral");
   if (options_.alignment == 0) throw std::invalid_argument("coral layout: alignment must be positive");
   uint64_t cursor = options_.base;
-  for (const TensorSpec* t : task.tensors_on(PlatformId::Coral)) {
+  for (const TensorSpec* t : task.tensors_on(PlatformId("coral"))) {
     TensorPlacement pl;
     pl.name = t->name;
     pl.role = t->role;
@@ -37,7 +37,7 @@ CoralLayout::CoralLayout(const TaskSpec& task, const Params& params, CoralLayout
     pl.strides.assign(pl.view.size(), 1);
     for (size_t k = pl.view.size() - 1; k-- > 0;) pl.strides[k] = pl.strides[k + 1] * pl.view[k + 1];
     pl.elements = uint64_t(element_count(pl.shape));
-    pl.format = element_type(*t, PlatformId::Coral);
+    pl.format = element_type(*t, PlatformId("coral"));
     if (pl.format != "int8" && pl.format != "int32")
       throw std::invalid_argument("coral layout: tensor '" + t->name + "' has format " + pl.format + " (int8 or int32 expected)");
     pl.bytes = pl.elements * element_bytes(pl.format);

@@ -27,7 +27,7 @@ class CoralLayout : public PlatformLayout {
   // Throws std::invalid_argument if the task is unsupported on Coral, a tensor has a
   // format other than int8/int32, or the tensors do not fit the 4 MB external memory.
   CoralLayout(const TaskSpec& task, const Params& params, CoralLayoutOptions options = {});
-  PlatformId platform() const override { return PlatformId::Coral; }
+  PlatformId platform() const override { return PlatformId("coral"); }
   std::vector<MemoryWrite> encode_inputs(const TensorSet& inputs) const override;
   std::vector<MemoryWrite> poison_outputs() const override;
   // An element whose bytes all still hold the poison byte is flagged unwritten; the

@@ -7,15 +7,28 @@
 #include "platforms/coral/pack/layout_coral.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/layout_registry.h"
+#include "tasks/numerics.h"
+#include "platforms/coral/coral_platform.h"
+#include "platforms/registry.h"
 
 namespace tlmcraft::tasks {
 
 void register_coral_pack() {
-  register_layout(PlatformId::Coral, {[](const TaskSpec& task, const Params& params) {
+  PlatformInfo info;
+  info.name = "coral";
+  info.display_name = "Coral";
+  info.isa_names = {};
+  info.rank = 30;
+  info.cpu_programs = true;
+  register_platform({std::move(info), [](const std::string& config, const std::vector<std::string>& overrides) {
+                       return std::make_unique<::tlmcraft::coral::CoralPlatform>(::tlmcraft::coral::load_coral_config(config, overrides));
+                     }});
+  register_numerics(PlatformId("coral"), {"int8", "int8", /*stage_bf16=*/false, /*integer_references=*/true});
+  register_layout(PlatformId("coral"), {[](const TaskSpec& task, const Params& params) {
                                         return std::make_unique<CoralLayout>(task, params);
                                       },
                                       coral_resolve_unwritten});
-  register_baselines(PlatformId::Coral,
+  register_baselines(PlatformId("coral"),
                      {coral::has_c_baseline,
                       [](const Instance& inst, const nlohmann::json&) { return coral::c_baseline(inst); }, ".c"});
 }

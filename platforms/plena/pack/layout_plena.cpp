@@ -47,11 +47,11 @@ std::vector<LayoutConstant> plena_constants(const TaskSpec& task, const Params& 
 
 PlenaLayout::PlenaLayout(const TaskSpec& task, const Params& params, PlenaLayoutOptions options)
     : task_name_(task.name), params_(params), options_(options) {
-  if (!task.supports(PlatformId::Plena)) throw std::invalid_argument("task '" + task.name + "' is not supported on plena");
+  if (!task.supports(PlatformId("plena"))) throw std::invalid_argument("task '" + task.name + "' is not supported on plena");
   if (options_.vlen <= 0 || options_.alignment == 0) throw std::invalid_argument("plena layout: vlen and alignment must be positive");
   uint64_t cursor = options_.base;
   int reg = 0;
-  for (const TensorSpec* t : task.tensors_on(PlatformId::Plena)) {
+  for (const TensorSpec* t : task.tensors_on(PlatformId("plena"))) {
     TensorPlacement pl;
     pl.name = t->name;
     pl.role = t->role;
@@ -62,7 +62,7 @@ PlenaLayout::PlenaLayout(const TaskSpec& task, const Params& params, PlenaLayout
     pl.strides.assign(pl.view.size(), 1);
     for (size_t k = pl.view.size() - 1; k-- > 0;) pl.strides[k] = pl.strides[k + 1] * pl.view[k + 1];
     pl.elements = uint64_t(element_count(pl.shape));
-    pl.format = element_type(*t, PlatformId::Plena);
+    pl.format = element_type(*t, PlatformId("plena"));
     if (pl.format == "mxfp8") {
       pl.precision = t->role == Role::Kv ? 1 : 0;
       pl.bytes = pl.elements + fmt::mx_scale_count(pl.elements);

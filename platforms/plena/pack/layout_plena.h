@@ -21,7 +21,7 @@ constexpr uint16_t kPlenaPoisonBf16 = 0x7FC1;  // a quiet NaN no arithmetic prod
 class PlenaLayout : public PlatformLayout {
  public:
   PlenaLayout(const TaskSpec& task, const Params& params, PlenaLayoutOptions options = {});
-  PlatformId platform() const override { return PlatformId::Plena; }
+  PlatformId platform() const override { return PlatformId("plena"); }
   std::vector<MemoryWrite> encode_inputs(const TensorSet& inputs) const override;
   std::vector<MemoryWrite> poison_outputs() const override;
   DecodedOutputs decode_outputs(const MemoryReader& read) const override;

@@ -5,6 +5,9 @@
 #include "platforms/plena/pack/layout_plena.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/layout_registry.h"
+#include "tasks/numerics.h"
+#include "platforms/plena/plena_platform.h"
+#include "platforms/registry.h"
 
 namespace tlmcraft::tasks {
 namespace {
@@ -34,11 +37,21 @@ const plena::GeneratorMap& plena_generators() {
 }  // namespace
 
 void register_plena_pack() {
-  register_layout(PlatformId::Plena, {[](const TaskSpec& task, const Params& params) {
+  PlatformInfo info;
+  info.name = "plena";
+  info.display_name = "PLENA";
+  info.isa_names = {"plena"};
+  info.rank = 10;
+  info.cpu_programs = false;
+  register_platform({std::move(info), [](const std::string& config, const std::vector<std::string>& overrides) {
+                       return std::make_unique<::tlmcraft::plena::PlenaPlatform>(::tlmcraft::plena::load_plena_config(config, overrides));
+                     }});
+  register_numerics(PlatformId("plena"), {"mxfp8", "bf16", /*stage_bf16=*/true, /*integer_references=*/false});
+  register_layout(PlatformId("plena"), {[](const TaskSpec& task, const Params& params) {
                                         return std::make_unique<PlenaLayout>(task, params);
                                       },
                                       nullptr});
-  register_baselines(PlatformId::Plena,
+  register_baselines(PlatformId("plena"),
                      {[](const std::string& task) { return plena_generators().count(task) > 0; },
                       [](const Instance& inst, const nlohmann::json& cfg) {
                         return plena_generators().at(inst.task().name)(inst, plena_arch(cfg));

@@ -71,7 +71,7 @@ std::string expand_template(const std::string& relative_path) {
 }
 
 std::string c_baseline(const Instance& inst) {
-  if (inst.platform() != PlatformId::Coral || !has_c_baseline(inst.task().name))
+  if (inst.platform() != PlatformId("coral") || !has_c_baseline(inst.task().name))
     throw TaskError("no Coral C baseline for task '" + inst.task().name + "' on " + platform_name(inst.platform()));
   const CoralLayout layout(inst.task(), inst.params());
   std::ostringstream o;

@@ -1,0 +1,36 @@
+// The names of the registered platforms and what code below platforms/ (tasks/, the
+// harness's lists) needs to know of them. platforms/registry.h's register_platform() fills
+// it together with the platform's factory; a lookup first runs the built-in registrations
+// (common/registration.h), so every executable sees all in-tree platforms without setup.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace tlmcraft {
+
+struct PlatformInfo {
+  std::string name;                    // "plena": --platform, the key of a task spec's platforms: map
+  std::vector<std::string> isa_names;  // the ISA files (isa/<name>/<name>.yaml) its assembler reads
+  std::string display_name;            // "PLENA": table headers (empty: the name)
+  int rank = 1000;                     // listing order (tables, `list platforms`); ties by name
+  bool cpu_programs = false;           // runs the CPU group (tasks/specs/cpu/, level 0)
+  // A folder with the platform's own data: tasks/<task>.yaml overlays (a platforms: section
+  // merged into the built-in task, docs/platform-sdk.md) and tasks/platforms.yaml defaults.
+  // Empty: none (the in-tree platforms keep their sections in tasks/specs/).
+  std::string data_dir;
+  // The folder of the platform's named configs (`--platform-config NAME` is NAME.yaml in
+  // it). Empty: platforms/<name>/configs in the data folder (common/data_dir.h).
+  std::string config_dir;
+};
+
+// Throws std::invalid_argument for an empty or malformed name or one already registered.
+void register_platform_info(PlatformInfo info);
+// nullptr if no platform of that name is registered.
+const PlatformInfo* find_platform_info(const std::string& name);
+// Every registered platform, by rank then name.
+std::vector<const PlatformInfo*> registered_platforms();
+std::vector<std::string> registered_platform_names();
+// "plena, aie_ml, coral": for error messages listing what exists.
+std::string registered_platform_list();
+
+}  // namespace tlmcraft

@@ -1,0 +1,52 @@
+// A test plugin (platforms/plugins.h): registers the platform "twin", which runs PLENA's
+// model under another name, with PLENA's layout, baselines and numerics, and adds a twin
+// section to the built-in task relu through an overlay (twin_data/tasks/relu.yaml). The
+// plugin tests (tests/plugins/CMakeLists.txt) load it into the tlmcraft executable and
+// check that twin's cycles equal PLENA's.
+#include <memory>
+#include <stdexcept>
+
+#include "common/data_dir.h"
+#include "platforms/plena/plena_config.h"
+#include "platforms/plena/plena_platform.h"
+#include "platforms/plugins.h"
+#include "platforms/registry.h"
+#include "tasks/baselines/baseline.h"
+#include "tasks/layout_registry.h"
+#include "tasks/numerics.h"
+
+namespace {
+
+const char* const kModel = "plena";
+
+// PLENA's model under its own name: the name is what evaluate() looks the task section up by.
+class TwinPlatform : public tlmcraft::plena::PlenaPlatform {
+ public:
+  using PlenaPlatform::PlenaPlatform;
+  std::string name() const override { return "twin"; }
+};
+
+}  // namespace
+
+TLMCRAFT_PLUGIN_ENTRY(const tlmcraft::PluginContext* context) {
+  using namespace tlmcraft;
+  if (context->api_version != kPluginApiVersion) throw std::runtime_error("built for another plugin API version");
+  const tasks::PlatformId model(kModel);
+  const tasks::LayoutRegistration* layout = tasks::find_layout(model);
+  const tasks::BaselineRegistration* baselines = tasks::find_baselines(model);
+  if (!layout || !baselines) throw std::runtime_error(std::string("the host has no platform '") + kModel + "' to twin");
+
+  PlatformInfo info;
+  info.name = "twin";
+  info.display_name = "Twin";
+  info.isa_names = platform_isa_names(kModel);
+  info.data_dir = TWIN_DATA_DIR;
+  info.config_dir = data::data_path("platforms/plena/configs");  // PLENA's configs, by name
+  register_platform({info, [](const std::string& config, const std::vector<std::string>& overrides) {
+                       return std::make_unique<TwinPlatform>(plena::load_plena_config(config, overrides));
+                     }});
+  const tasks::PlatformId twin("twin");
+  tasks::register_numerics(twin, tasks::platform_numerics(model));
+  tasks::register_layout(twin, *layout);
+  tasks::register_baselines(twin, *baselines);
+}

@@ -1,7 +1,7 @@
 #include "core.h"
 
 #include <algorithm>
-#include <map>
+#include <array>
 
 #include "simd_top.h"
 
@@ -101,7 +101,9 @@ void Core::execute() {
   TimingModel timing(spec, cfg_);
   std::vector<tlmcraft::UnitStats> units;
   for (const auto& u : spec.units()) units.push_back({u.name});
-  std::map<uint32_t, tlmcraft::LineStats> lines;
+  // Per source line and per class letter, indexed directly: the loop runs once per instruction.
+  std::vector<tlmcraft::LineStats> lines(program_->program.source_lines.size() + 1);
+  std::array<uint64_t, 256> by_class{};
   std::vector<uint32_t> loop_body;  // body start PC of every open loop
   uint64_t slot = 0, executed = 0, prev_issue = 0;
   uint32_t pc = 0, prev_line = 0;
@@ -145,9 +147,9 @@ void Core::execute() {
     ++u.instructions;
     ++u.busy_cycles;
     u.stall_cycles += issue - slot;
-    ++result_.instructions_by_class[std::string(1, info.spec->cls)];
+    ++by_class[uint8_t(info.spec->cls)];
     if (executed > 0) lines[prev_line].cycles += issue - prev_issue;
-    const uint32_t line = code[pc].line;
+    const uint32_t line = code[pc].line < lines.size() ? code[pc].line : 0;
     lines[line].line = line;
     ++lines[line].executions;
     prev_line = line;
@@ -170,7 +172,10 @@ void Core::execute() {
   for (auto& u : units)
     if (u.name == "dma") u.busy_cycles = dma_busy_;
   result_.units = std::move(units);
-  for (const auto& [line, s] : lines) result_.lines.push_back(s);
+  for (const auto& s : lines)
+    if (s.executions > 0) result_.lines.push_back(s);
+  for (size_t c = 0; c < by_class.size(); ++c)
+    if (by_class[c] > 0) result_.instructions_by_class[std::string(1, char(c))] = by_class[c];
   std::stable_sort(result_.lines.begin(), result_.lines.end(),
                    [](const tlmcraft::LineStats& a, const tlmcraft::LineStats& b) { return a.cycles > b.cycles; });
   result_.memory = {{"dram", dram_.stats()}, {"spad", spad_.stats()}, {"dma", dma_.stats()}};

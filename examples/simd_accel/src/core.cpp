@@ -56,17 +56,20 @@ std::string Core::where(uint32_t pc) const {
 }
 
 // Every step runs in order; each scratchpad access may be delayed by a DMA interlock.
-Effect Core::run_steps(const InstructionInfo& info, State& state, uint64_t& interlock, const TimingModel& timing,
-                       uint64_t slot) {
-  Effect last;
-  interlock = slot;
+StepsOutcome Core::run_steps(const InstructionInfo& info, State& state, const TimingModel& timing, uint64_t slot) {
+  StepsOutcome out;
+  out.interlock = slot;
   for (const Step& s : info.steps) {
     Effect e = s.exec(*s.spec, s.instruction, state);
-    if (!e.fault.empty()) return e;
-    interlock = std::max(interlock, timing.spad_ready(e, slot));
-    if (e.kind != Effect::Kind::None) last = e;
+    if (!e.fault.empty()) {
+      out.effect = std::move(e);
+      return out;
+    }
+    out.interlock = std::max(out.interlock, timing.spad_ready(e, slot));
+    out.spad_write = out.spad_write || e.kind == Effect::Kind::SpadWrite;
+    if (e.kind != Effect::Kind::None) out.effect = e;
   }
-  return last;
+  return out;
 }
 
 // Submits a transfer at `issue`; returns the cycle the engine accepted it (later when its
@@ -120,13 +123,13 @@ void Core::execute() {
     }
     const InstructionInfo& info = program_->info[pc];
     uint64_t issue = timing.registers_ready(info.accesses, slot, info.latency);
-    uint64_t interlock = issue;
-    const Effect e = run_steps(info, state, interlock, timing, issue);
+    const StepsOutcome steps = run_steps(info, state, timing, issue);
+    const Effect& e = steps.effect;
     if (!e.fault.empty()) {
       stop(StopReason::Fault, where(pc) + ": " + e.fault);
       break;
     }
-    issue = interlock;
+    issue = steps.interlock;
     if (e.kind == Effect::Kind::DmaWait) issue = std::max(issue, timing.dma_idle());
     if (e.kind == Effect::Kind::DmaLoad || e.kind == Effect::Kind::DmaStore) {
       std::string fault;
@@ -140,7 +143,7 @@ void Core::execute() {
       stop(StopReason::CycleLimit, "cycle limit of " + std::to_string(limits_.max_cycles) + " reached at " + where(pc));
       break;
     }
-    if (e.kind == Effect::Kind::SpadWrite) timing.vector_store(issue + info.latency);
+    if (steps.spad_write) timing.vector_store(issue + info.latency);
     timing.write_back(info.accesses, issue, info.latency);
 
     tlmcraft::UnitStats& u = units[info.unit];
@@ -168,6 +171,9 @@ void Core::execute() {
   const uint64_t cycles = std::max(slot, timing.drained());
   if (executed > 0) lines[prev_line].cycles += cycles - prev_issue;
   result_.cycles = cycles;
+  if (cycles > limits_.max_cycles)  // the last transfers may end past the limit
+    stop(StopReason::CycleLimit, "cycle limit of " + std::to_string(limits_.max_cycles) + " reached: the program ends at cycle " +
+                                     std::to_string(cycles));
   result_.instructions = executed;
   for (auto& u : units)
     if (u.name == "dma") u.busy_cycles = dma_busy_;

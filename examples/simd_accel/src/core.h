@@ -18,6 +18,14 @@
 
 namespace simd_accel {
 
+// What an instruction's steps did: the effect the control unit acts on (a DMA, a loop, a
+// fault), whether any step wrote the scratchpad, and the earliest issue its interlocks allow.
+struct StepsOutcome {
+  Effect effect;
+  bool spad_write = false;
+  uint64_t interlock = 0;
+};
+
 class Core : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Core);
@@ -31,9 +39,8 @@ class Core : public sc_core::sc_module {
  private:
   void thread();
   void execute();
-  // Runs an instruction's steps; the scratchpad effects the timing model must see.
-  Effect run_steps(const InstructionInfo& info, State& state, uint64_t& interlock, const TimingModel& timing,
-                   uint64_t slot);
+  // Runs an instruction's steps (one, or a fused instruction's expansion) at issue >= slot.
+  StepsOutcome run_steps(const InstructionInfo& info, State& state, const TimingModel& timing, uint64_t slot);
   uint64_t start_dma(const Effect& e, uint64_t issue, TimingModel& timing, std::string& fault);
   void stop(tlmcraft::StopReason why, const std::string& message);
   std::string where(uint32_t pc) const;  // "PC 3 (line 4: V_LD v1, s2)"

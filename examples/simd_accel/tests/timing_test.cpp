@@ -137,6 +137,20 @@ TEST(SimdTiming, FullDmaQueueStallsTheCoreAndRowConflictCostsTrp) {
   EXPECT_EQ(b.memory["dram"]["row_conflicts"], 1);
 }
 
+// The interlock is by address: a load of bytes outside a transfer in flight does not wait.
+TEST(SimdTiming, OnlyLoadsOfBytesInFlightWaitForTheTransfer) {
+  SimdPlatform p(load_config("default"));
+  const auto r = run(p,
+                     "S_LI s3, 512\n"          // 0
+                     "DMA_LD s0, s0, s3\n"     // 1: scratchpad [0, 512), miss: 1 + 20 + 32 = 53, done 61
+                     "S_LI s1, 1024\n"         // 2
+                     "V_LD v1, s1\n"           // 3: outside the transfer, ready 6
+                     "V_LD v2, s0\n");         // inside it: 61, ready 64
+  ASSERT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(r.cycles, 64u);
+  EXPECT_EQ(unit_stalls(r, "vector"), 61u - 4);
+}
+
 TEST(SimdFaults, MisalignedDmaNamesLineAndCause) {
   SimdPlatform p(load_config("default"));
   const auto r = run(p, "S_LI s3, 100\nDMA_LD s0, s0, s3\n");
@@ -165,6 +179,21 @@ TEST(SimdFaults, InstructionLimitStopsAnEndlessLoop) {
   const auto r = p.run(limits, {});
   EXPECT_EQ(r.stop, tlmcraft::StopReason::InstructionLimit);
   EXPECT_EQ(r.instructions, 1000u);
+}
+
+// The last instruction issues at 1, but the transfer (64 granules, row miss) ends at
+// 1 + 20 + 4 * 64 + 64 = 341: past a limit of 100 cycles.
+TEST(SimdFaults, CycleLimitCountsTransfersStillInFlight) {
+  SimdPlatform p(load_config("default"));
+  tlmcraft::isa::Program prog;
+  std::vector<tlmcraft::isa::Diagnostic> diags;
+  ASSERT_TRUE(p.assemble("S_LI s3, 4096\nDMA_LD s0, s0, s3\n", "t.asm", prog, diags));
+  p.load(prog);
+  tlmcraft::RunLimits limits;
+  limits.max_cycles = 100;
+  const auto r = p.run(limits, {});
+  EXPECT_EQ(r.stop, tlmcraft::StopReason::CycleLimit);
+  EXPECT_EQ(r.message, "cycle limit of 100 reached: the program ends at cycle 341");
 }
 
 TEST(SimdConfigFile, UnknownKeyIsAnErrorNamingFileAndLine) {

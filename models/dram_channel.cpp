@@ -1,5 +1,7 @@
 #include "models/dram_channel.h"
 
+#include "models/dram_observer.h"
+
 namespace tlmcraft::models {
 
 DramChannel::DramChannel(const DramCommandConfig& cfg) : cfg_(cfg), banks_(cfg) {}
@@ -76,10 +78,27 @@ bool DramChannel::schedule(uint64_t clk, Buffer*& from, int& index) {
   return found;
 }
 
-void DramChannel::count_outcome(const DramRequest& r) {
-  if (banks_.row_open(r.at)) ++stats_.row_hits;
-  else if (banks_.bank_open(r.at)) ++stats_.row_conflicts;
-  else ++stats_.row_misses;
+DramRowOutcome DramChannel::count_outcome(const DramRequest& r) {
+  if (banks_.row_open(r.at)) {
+    ++stats_.row_hits;
+    return DramRowOutcome::Hit;
+  }
+  if (banks_.bank_open(r.at)) {
+    ++stats_.row_conflicts;
+    return DramRowOutcome::Conflict;
+  }
+  ++stats_.row_misses;
+  return DramRowOutcome::Miss;
+}
+
+// The engine's step at cycle t runs the controllers at clock t + 1 (DramCommandEngine::step):
+// observers get engine cycles.
+void DramChannel::report(const DramRequest& r, DramRowOutcome outcome, uint64_t clk) const {
+  const uint64_t cycle = clk - 1;
+  uint64_t data_end = cycle + 1;
+  if (r.next == DramCmd::Rd) data_end = cycle + cfg_.t.nCL + cfg_.t.nBL;
+  if (r.next == DramCmd::Wr) data_end = cycle + cfg_.t.nCWL + cfg_.t.nBL;
+  observer_->command(index_, r, r.next, outcome, cycle, data_end);
 }
 
 bool DramChannel::tick(uint64_t clk, uint64_t& done) {
@@ -93,10 +112,11 @@ bool DramChannel::tick(uint64_t clk, uint64_t& done) {
   int i = -1;
   if (!schedule(clk, from, i)) return finished;
   DramRequest& sel = (*from)[i];
-  if (!sel.counted) count_outcome(sel);
+  const DramRowOutcome outcome = sel.counted ? DramRowOutcome::None : count_outcome(sel);
   sel.counted = true;
   const DramRequest r = sel;
   banks_.issue(r.next, r.at, clk);
+  if (observer_) report(r, outcome, clk);
   const DramCmd final = r.write ? DramCmd::Wr : DramCmd::Rd;
   if (r.next == final) {
     if (r.write) ++stats_.writes;

@@ -12,6 +12,9 @@
 
 namespace tlmcraft::models {
 
+class DramObserver;
+enum class DramRowOutcome : uint8_t;
+
 struct DramRequest {
   uint64_t id = 0;
   uint64_t addr = 0;  // byte address of the request (request-aligned)
@@ -38,6 +41,11 @@ class DramChannel {
   bool tick(uint64_t clk, uint64_t& done);
   bool busy() const { return !reads_.empty() || !writes_.empty() || !active_.empty() || !returns_.empty(); }
   const DramChannelStats& stats() const { return stats_; }
+  // Reports this channel's commands (as channel `index`) to `observer` (null = none).
+  void set_observer(DramObserver* observer, uint32_t index) {
+    observer_ = observer;
+    index_ = index;
+  }
 
  private:
   struct Return {
@@ -50,7 +58,8 @@ class DramChannel {
   bool schedule(uint64_t clk, Buffer*& from, int& index);
   bool bank_has_activating(const DramCoord& at) const;
   void update_write_mode();
-  void count_outcome(const DramRequest& r);
+  DramRowOutcome count_outcome(const DramRequest& r);
+  void report(const DramRequest& r, DramRowOutcome outcome, uint64_t clk) const;
 
   const DramCommandConfig& cfg_;
   DramBankTiming banks_;
@@ -58,6 +67,8 @@ class DramChannel {
   std::deque<Return> returns_;
   bool write_mode_ = false;
   DramChannelStats stats_;
+  DramObserver* observer_ = nullptr;
+  uint32_t index_ = 0;
 };
 
 }  // namespace tlmcraft::models

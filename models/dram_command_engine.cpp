@@ -9,6 +9,11 @@ DramCommandEngine::DramCommandEngine(const DramCommandConfig& cfg) : cfg_(cfg), 
   for (uint32_t c = 0; c < cfg_.org.channels; ++c) channels_.emplace_back(cfg_);
 }
 
+void DramCommandEngine::set_observer(DramObserver* observer) {
+  observer_ = observer;
+  for (uint32_t c = 0; c < channels_.size(); ++c) channels_[c].set_observer(observer, c);
+}
+
 std::vector<uint64_t> DramCommandEngine::requests_for(uint64_t addr, uint64_t bytes) const {
   const uint64_t g = cfg_.org.request_bytes();
   std::vector<uint64_t> out;
@@ -30,9 +35,11 @@ void DramCommandEngine::offer(const std::vector<uint64_t>& requests, bool write,
 
 void DramCommandEngine::step(uint64_t first_id) {
   // The controllers' clock during the step at cycle t is t + 1.
-  for (DramChannel& ch : channels_) {
+  for (uint32_t c = 0; c < channels_.size(); ++c) {
     uint64_t id = 0;
-    if (ch.tick(time_ + 1, id) && id >= first_id) {
+    if (!channels_[c].tick(time_ + 1, id)) continue;
+    if (observer_) observer_->returned(c, id, time_);
+    if (id >= first_id) {
       ++batch_done_;
       batch_last_ = time_;
     }
@@ -54,11 +61,22 @@ void DramCommandEngine::catch_up(uint64_t cycle) {
   }
 }
 
+bool DramCommandEngine::drain(uint64_t max_cycles) {
+  for (uint64_t n = 0; n < max_cycles; ++n) {
+    bool busy = false;
+    for (const DramChannel& ch : channels_) busy = busy || ch.busy();
+    if (!busy) return true;
+    step(next_id_);
+  }
+  return false;
+}
+
 uint64_t DramCommandEngine::read(const std::vector<uint64_t>& requests, uint64_t start) {
   catch_up(start);
   ++batches_;
   const uint64_t first = next_id_;
   next_id_ += requests.size();
+  if (observer_) observer_->batch(first, requests.size(), false, time_);
   batch_done_ = 0;
   batch_last_ = start;
   size_t offered = 0;
@@ -74,6 +92,7 @@ uint64_t DramCommandEngine::write(const std::vector<uint64_t>& requests, uint64_
   ++batches_;
   const uint64_t first = next_id_;
   next_id_ += requests.size();
+  if (observer_) observer_->batch(first, requests.size(), true, time_);
   size_t offered = 0;
   offer(requests, true, offered, first);
   uint64_t accepted = start;  // all accepted at once: no cycle passes

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/dram_channel.h"
+#include "models/dram_observer.h"
 
 namespace tlmcraft::models {
 
@@ -29,6 +30,12 @@ class DramCommandEngine {
   uint64_t write(const std::vector<uint64_t>& requests, uint64_t start);
 
   uint64_t next_cycle() const { return time_; }  // cycle of the engine's next step
+  // Reports batches, commands and returns to `observer` (null = none), for traces.
+  void set_observer(DramObserver* observer);
+  // Steps until every buffered write has issued (at most `max_cycles` steps), so an
+  // observer sees where writes still buffered at the end of a run go. Changes stats():
+  // read them first. Returns false if the buffers did not empty in time.
+  bool drain(uint64_t max_cycles);
   nlohmann::json stats() const;
 
  private:
@@ -44,6 +51,7 @@ class DramCommandEngine {
   uint64_t next_id_ = 0;  // request ids
   uint64_t batch_done_ = 0, batch_last_ = 0;  // reads of the current batch returned, and when
   uint64_t batches_ = 0, busy_cycles_ = 0;
+  DramObserver* observer_ = nullptr;
 };
 
 }  // namespace tlmcraft::models

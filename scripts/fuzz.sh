@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses (fuzz/) with clang-16 in their own build directory,
 # replays the committed regression and seed inputs (ctest -L fuzz), then runs each fuzzer
-# for FUZZ_SECONDS seconds, one at a time (docs/reliability.md).
+# for FUZZ_SECONDS seconds, one at a time or all at once (docs/reliability.md).
 #
 # usage: scripts/fuzz.sh [FUZZER...]      (default: every harness)
 # env:   FUZZ_SECONDS  time per fuzzer (default 10; 0 = only build and replay)
 #        FUZZ_BUILD    build directory (default build-fuzz)
 #        JOBS          parallel compile jobs (default nproc)
+#        FUZZ_PARALLEL 1: run the fuzzers at the same time (a campaign on a shared machine,
+#                      best with `nice`); default 0, one after another
 # Exit status 1 when a replay fails or a fuzzer finds a crash, leak, UB, timeout or
 # out-of-memory; the input is then in $FUZZ_BUILD/artifacts/<fuzzer>/.
 set -euo pipefail
@@ -29,21 +31,31 @@ regex=$(IFS='|'; echo "${fuzzers[*]}")
 (cd "$build" && ctest -L fuzz -R "fuzz_regressions_($regex)\$" --output-on-failure)
 
 [ "$seconds" -gt 0 ] || exit 0
-status=0
-for f in "${fuzzers[@]}"; do
-  corpus="$build/corpus/$f" artifacts="$build/artifacts/$f" log="$build/logs/$f.log"
+# Runs one fuzzer; its log's final stats say how many inputs it tried.
+run_fuzzer() {
+  local f=$1 corpus="$build/corpus/$1" artifacts="$build/artifacts/$1" log="$build/logs/$1.log"
   mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
-  dict=()
+  local dict=()
   [ -f "fuzz/dict/$f.dict" ] && dict=(-dict="fuzz/dict/$f.dict")
   # New inputs go to the first (build-tree) directory; the committed ones stay untouched.
   if "$build/fuzz/$f" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
        "${dict[@]}" -artifact_prefix="$artifacts/" "$corpus" "fuzz/corpus/$f" $(ls -d "fuzz/regressions/$f" 2>/dev/null) >"$log" 2>&1; then
+    local execs
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     echo "$f: ${execs:-?} inputs in ${seconds} s, no finding"
   else
-    status=1
     echo "$f: FINDING (log $log, input in $artifacts/):"
     grep -E "ERROR:|SUMMARY:|runtime error|property violated" "$log" | head -5
+    return 1
   fi
-done
+}
+
+status=0
+if [ "${FUZZ_PARALLEL:-0}" = 1 ]; then
+  pids=()
+  for f in "${fuzzers[@]}"; do run_fuzzer "$f" & pids+=($!); done
+  for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+else
+  for f in "${fuzzers[@]}"; do run_fuzzer "$f" || status=1; done
+fi
 exit $status

@@ -245,7 +245,7 @@ void CoralTop::execute() {
 
   CoreTiming tm(cfg_);
   timing_ = &tm;
-  std::vector<TimedEvent> events;
+  TimingEvents events;
   if (rec_) tm.set_event_sink(&events);
 
   const uint32_t words = cfg_.itcm_bytes / 4;
@@ -322,7 +322,7 @@ void CoralTop::execute() {
       if (idx < words && trace_name[idx] < 0)
         trace_name[idx] = static_cast<int32_t>(rec_->intern(rv::Hart::disassemble(info.insn->raw, pc)).id);
       const traces::TraceName name{idx < words ? static_cast<uint32_t>(trace_name[idx]) : rec_->intern("?").id};
-      trace->instruction(t, tm.last_slot(), name, pc, line_of(pc), events);
+      trace->instruction(t, tm.last_slot(), name, pc, line_of(pc), info, events);
       events.clear();
     }
     if (hart.halted) break;

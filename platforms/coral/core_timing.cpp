@@ -26,6 +26,17 @@ const char* unit_name(Unit u) {
   return "unknown";
 }
 
+const char* queue_name(Queue q) {
+  switch (q) {
+    case kRetirementBuffer: return "retirement_buffer";
+    case kCommandQueue: return "vector.command_queue";
+    case kUopQueue: return "vector.uop_queue";
+    case kReorderBuffer: return "vector.rob";
+    case kNumQueues: break;
+  }
+  return "unknown";
+}
+
 CoreTiming::CoreTiming(const CoralConfig& cfg)
     : cfg_(cfg), st_(cfg.scalar), vt_(cfg.vector) {
   mul_starts_.assign(st_.mul_queue, 0);
@@ -80,9 +91,14 @@ void CoreTiming::fetch(uint32_t pc) {
   line_dispatched_ = false;
 }
 
+void CoreTiming::record_entry(Queue q, uint64_t begin, uint64_t end) { events_->entries.push_back({q, begin, end}); }
+
 void CoreTiming::retire(uint64_t written) {
   last_leave_ = std::max(last_leave_, written);
   rb_leave_[insns_++ % st_.retirement_buffer] = last_leave_;
+  // Held from dispatch (cycle_: every class takes its slot first) until the cycle after
+  // it leaves, when the space shows (slot_floor).
+  hold(kRetirementBuffer, cycle_, last_leave_ + 1);
 }
 
 uint64_t CoreTiming::lsu_queue_floor() const {
@@ -133,14 +149,14 @@ void CoreTiming::busy(Unit u, uint64_t begin, uint64_t cycles, uint64_t stall) {
   ++c.instructions;
   c.busy += cycles;
   c.stall += stall;
-  if (events_) events_->push_back({u, begin, begin + cycles, stall});
+  if (events_) events_->units.push_back({u, begin, begin + cycles, stall});
 }
 
 void CoreTiming::axi_access(uint64_t begin, uint64_t transactions, uint64_t done) {
   UnitCounters& c = units_[kAxi];
   c.instructions += transactions;
   c.busy += done - begin;
-  if (events_) events_->push_back({kAxi, begin, done, 0});
+  if (events_) events_->units.push_back({kAxi, begin, done, 0});
 }
 
 uint64_t CoreTiming::csr_dispatch_cycle() const {
@@ -381,6 +397,7 @@ uint64_t CoreTiming::decode_command(uint64_t t, uint32_t uops) {
   last_decode_ = td;
   ++decodes_in_cycle_;
   cq_leave_[commands_++ % vt_.command_queue] = td;
+  hold(kCommandQueue, t, td);
   return td;
 }
 
@@ -396,7 +413,7 @@ uint64_t CoreTiming::vector_sources_ready(const rv::StepInfo& s) const {
 
 // A vector load or store: one operation in the scalar LSU's slot, in program order with the
 // scalar memory operations. Returns when the loaded registers are written.
-uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t) {
+uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t, uint64_t decoded) {
   const rv::DecodedInsn& d = *s.insn;
   const bool store = d.cls == OpClass::VecStore;
   const uint32_t registers = std::max<uint32_t>(store ? s.src_group : s.dst_group, 1);
@@ -430,8 +447,12 @@ uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t) {
   for (uint32_t k = 0; k < uops; ++k, ++uops_) {
     const uint64_t done = op.start + (op.done - op.start) * (k + 1) / uops + vt_.load_writeback;
     retire = std::max(retire, done);
+    // Traces only: the entry it takes frees when the micro-op `rob` places back retires.
+    const uint64_t entry_free = events_ && uops_ >= vt_.rob ? rob_retire_[uops_ % vt_.rob] : 0;
     uop_issue_[uops_ % vt_.uop_queue] = op.start;
     rob_retire_[uops_ % vt_.rob] = retire;
+    hold(kUopQueue, decoded, op.start + 1);
+    hold(kReorderBuffer, std::max(op.start, entry_free), retire);
   }
   if (!store && d.dst[0] != rv::kNoReg)
     for (uint32_t k = 0; k < registers && d.dst[0] + k < rv::kVecBase + 32; ++k)
@@ -484,7 +505,7 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   const uint32_t uops = micro_ops(s);
   const bool memory = cls == OpClass::VecLoad || cls == OpClass::VecStore;
   const uint64_t td = decode_command(t, memory ? 0 : uops);
-  if (memory) return vector_memory(s, t);
+  if (memory) return vector_memory(s, t, td);
 
   uint32_t lat = vt_.alu, occ = 1;
   switch (cls) {
@@ -557,6 +578,9 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
     last_retire_ = retire;
     rob_retire_[uops_ % vt_.rob] = retire;
     ++uops_;
+    // A decoded micro-op frees its queue slot the cycle after it issues (decode_command).
+    hold(kUopQueue, td, issue + 1);
+    hold(kReorderBuffer, issue, retire);
     if (vdst != rv::kNoReg) {
       const uint32_t reg = std::min<uint32_t>(vdst + (j * dgroup) / uops, rv::kVecBase + 31);
       ready_[reg] = std::max(ready_[reg], done);

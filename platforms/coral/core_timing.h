@@ -50,6 +50,32 @@ struct TimedEvent {
   uint64_t stall = 0;  // cycles it waited before `begin` for operands or the unit
 };
 
+// The buffers and queues whose occupancy traces show.
+enum Queue : uint8_t {
+  kRetirementBuffer,  // scalar: an instruction from dispatch until it leaves, in order
+  kCommandQueue,      // vector: a command from dispatch until it is decoded
+  kUopQueue,          // vector: a micro-op from decode until it issues
+  kReorderBuffer,     // vector: a micro-op from issue until it retires, in order
+  kNumQueues
+};
+const char* queue_name(Queue q);
+
+// An entry held in a queue over [begin, end): the cycles it counts against the capacity.
+struct QueueEntry {
+  Queue queue;
+  uint64_t begin, end;
+};
+
+// What one instruction did, for traces.
+struct TimingEvents {
+  std::vector<TimedEvent> units;
+  std::vector<QueueEntry> entries;
+  void clear() {
+    units.clear();
+    entries.clear();
+  }
+};
+
 class CoreTiming {
  public:
   explicit CoreTiming(const CoralConfig& cfg);
@@ -78,8 +104,8 @@ class CoreTiming {
   uint32_t last_slot() const { return last_slot_; }
   const std::array<UnitCounters, kNumUnits>& units() const { return units_; }
 
-  // Optional event sink for traces (vector micro-ops and multi-cycle scalar units).
-  void set_event_sink(std::vector<TimedEvent>* sink) { events_ = sink; }
+  // Optional event sink for traces (vector micro-ops, multi-cycle scalar units, queue entries).
+  void set_event_sink(TimingEvents* sink) { events_ = sink; }
 
   // Quotient bits Coral's divider iterates for this dividend (1 bit per cycle, early
   // termination on the dividend's leading zeros; divide-by-zero takes the full 32).
@@ -138,7 +164,12 @@ class CoreTiming {
   };
   UnitPool unit_pool(rv::OpClass cls);
   uint64_t vector_sources_ready(const rv::StepInfo& s) const;
-  uint64_t vector_memory(const rv::StepInfo& s, uint64_t t);
+  uint64_t vector_memory(const rv::StepInfo& s, uint64_t t, uint64_t decoded);
+  // Tracing only: kept out of line so the hot paths stay as small as without it.
+  void hold(Queue q, uint64_t begin, uint64_t end) {
+    if (__builtin_expect(events_ != nullptr, 0)) record_entry(q, begin, end);
+  }
+  [[gnu::cold, gnu::noinline]] void record_entry(Queue q, uint64_t begin, uint64_t end);
 
   const CoralConfig& cfg_;
   const ScalarTiming& st_;
@@ -184,7 +215,7 @@ class CoreTiming {
   VectorDivider divider_;  // the divider's lanes and the operands they remember
 
   std::array<UnitCounters, kNumUnits> units_{};
-  std::vector<TimedEvent>* events_ = nullptr;
+  TimingEvents* events_ = nullptr;
 };
 
 }  // namespace tlmcraft::coral

@@ -41,6 +41,13 @@ class HbmTimer {
   };
   std::vector<RowBlocks> blocks(const isa::plena::HbmTransfer& t) const;
   nlohmann::json stats() const { return engine_.stats(); }
+  const models::DramCommandConfig& engine_config() const { return engine_.config(); }
+  // Reports the engine's batches, commands and returns to `observer` (traces; null = none).
+  void set_observer(models::DramObserver* observer) { engine_.set_observer(observer); }
+  // Issues the writes still buffered in the controllers (for the observer; the run's
+  // cycles never wait for them). Changes stats(): read them first.
+  void drain_writes() { engine_.drain(kDrainLimit); }
+  static constexpr uint64_t kDrainLimit = 1'000'000;  // cycles; buffers of 33 writes drain in far fewer
 
  private:
   struct Queue {

@@ -178,6 +178,7 @@ void PlenaTop::execute_program() {
   uint64_t executed = 0, synced = 0;
 
   std::unique_ptr<PlenaTrace> trace = rec_ ? std::make_unique<PlenaTrace>(*rec_) : nullptr;
+  if (trace) trace->watch(hbm_timer);
 
   RunResult& res = result_;
   res.stop = StopReason::Halted;

@@ -17,6 +17,16 @@ PlenaTrace::PlenaTrace(traces::TraceRecorder& rec) : rec_(rec) {
   store_queue_ = rec_.track("plena", "hbm.store_queue");
 }
 
+void PlenaTrace::watch(HbmTimer& timer) {
+  hbm_ = std::make_unique<PlenaHbmTrace>(rec_, timer.engine_config().org.channels);
+  if (hbm_->any_track_enabled()) {
+    timer.set_observer(hbm_.get());
+    timer_ = &timer;
+  } else {
+    hbm_.reset();
+  }
+}
+
 void PlenaTrace::instruction(const Issued& in, const std::vector<Range>& ranges) {
   rec_.slice(units_[in.unit], in.issue, in.done, *in.mnemonic, {{"pc", in.pc}, {"line", in.line}});
   rec_.counter(pc_, in.issue, in.pc);
@@ -24,6 +34,7 @@ void PlenaTrace::instruction(const Issued& in, const std::vector<Range>& ranges)
   if (in.transfer) {
     if (in.issue > in.ready) rec_.slice(queue_stall_, in.ready, in.issue, "queue full", {{"pc", in.pc}});
     (in.unit == kStore ? store_occupancy_ : prefetch_occupancy_).add(in.issue, in.done);
+    if (hbm_) hbm_->transfer(rec_.intern(*in.mnemonic), in.pc);
   }
   link_first_use(in, ranges);
   if (in.transfer && in.unit == kPrefetch && in.done > in.issue)
@@ -53,6 +64,11 @@ void PlenaTrace::link_first_use(const Issued& in, const std::vector<Range>& rang
 void PlenaTrace::finish(uint64_t cycles) {
   if (!prefetch_occupancy_.empty()) prefetch_occupancy_.flush(rec_, prefetch_queue_);
   if (!store_occupancy_.empty()) store_occupancy_.flush(rec_, store_queue_);
+  if (hbm_) {
+    timer_->drain_writes();
+    hbm_->finish();
+    timer_->set_observer(nullptr);
+  }
   rec_.extend_to(cycles);
 }
 

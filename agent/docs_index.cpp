@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "common/data_dir.h"
+#include "common/platform_catalog.h"
 #include "isa/isa_doc.h"
 #include "isa/isa_spec.h"
 
@@ -20,22 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-// The ISA each platform runs and whether its reference is rendered from an IsaSpec YAML
-// (PLENA); the others have generated or hand-written docs/isa/<name>*.md files.
-struct PlatformIsa {
-  const char* platform;
-  const char* isa;
-  bool yaml;
-  // A section of docs/platforms/<isa>.md a kernel author needs next to the ISA ("" none).
-  const char* platform_section;
-};
-// Coral's reference is the kernel writer's page docs/isa/coral.md (the ISS's internals
-// in docs/isa/riscv*.md are not what a kernel author needs). An AIE-ML kernel is a file of
-// core programs, data movement and phases: its format is the platform doc's section.
-constexpr PlatformIsa kPlatformIsas[] = {{"plena", "plena", true, ""},
-                                         {"coral", "coral", false, ""},
-                                         {"aie_ml", "aie-ml", false, "The kernel file"}};
 
 // The `## title` section of a Markdown file, up to the next `## ` heading ("" if absent).
 std::string markdown_section(const std::string& text, const std::string& title) {
@@ -47,10 +32,11 @@ std::string markdown_section(const std::string& text, const std::string& title) 
   return text.substr(begin, end == std::string::npos ? std::string::npos : end + 1 - begin);
 }
 
-const PlatformIsa* isa_of(const std::string& platform) {
-  for (const auto& p : kPlatformIsas)
-    if (platform == p.platform) return &p;
-  return nullptr;
+// What the platform registered about its ISA reference; nullptr when it stated nothing
+// (then the reference is its name's YAML if that loads, else its hand-written files).
+const PlatformInfo* isa_of(const std::string& platform) {
+  const PlatformInfo* info = find_platform_info(platform);
+  return info && !info->reference_isa.empty() ? info : nullptr;
 }
 
 std::string read_file(const fs::path& p) {
@@ -86,14 +72,14 @@ std::map<std::string, std::string> latency_notes(const json& config) {
 }  // namespace
 
 std::string isa_reference_name(const std::string& platform) {
-  const PlatformIsa* p = isa_of(platform);
-  return std::string("isa/") + (p ? p->isa : platform.c_str()) + ".md";
+  const PlatformInfo* p = isa_of(platform);
+  return "isa/" + (p ? p->reference_isa : platform) + ".md";
 }
 
 std::string isa_reference(const std::string& platform, const json& platform_config) {
-  const PlatformIsa* p = isa_of(platform);
-  const std::string isa = p ? p->isa : platform;
-  if (!p || p->yaml) {
+  const PlatformInfo* p = isa_of(platform);
+  const std::string isa = p ? p->reference_isa : platform;
+  if (!p || p->reference_from_yaml) {
     try {
       return isa::render_isa_markdown(isa::IsaSpec::load(isa::isa_yaml_path(isa)), latency_notes(platform_config));
     } catch (const std::exception&) {
@@ -111,9 +97,9 @@ std::string isa_reference(const std::string& platform, const json& platform_conf
   std::sort(files.begin(), files.end());
   std::string text;
   for (const auto& f : files) text += (text.empty() ? "" : "\n") + read_file(f);
-  if (p && *p->platform_section) {
+  if (p && !p->reference_section.empty()) {
     const std::string section =
-        markdown_section(read_file(fs::path(data::data_path("docs/platforms/" + isa + ".md"))), p->platform_section);
+        markdown_section(read_file(fs::path(data::data_path("docs/platforms/" + isa + ".md"))), p->reference_section);
     if (!section.empty()) text += "\n" + section;
   }
   return text;

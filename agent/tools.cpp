@@ -18,7 +18,7 @@
 #include "harness/evaluate.h"
 #include "isa/input_limits.h"
 #include "isa/isa_spec.h"
-#include "isa/riscv/hart.h"
+#include "isa/isa_tools.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
@@ -366,9 +366,10 @@ class HarnessToolbox : public Toolbox {
       throw ToolFailure("version " + std::to_string(v.number) + " does not assemble (" +
                         (diags.empty() ? std::string("no diagnostics") : diags.front().format()) + "); call check_syntax");
     json by_class = json::object();
-    if (prog.isa == "riscv") {  // code holds the raw instruction words: classify them as the timing model does
+    const isa::IsaTools* tools = isa::find_isa_tools(prog.isa);
+    if (tools && tools->instruction_class) {  // the ISA classifies its own instructions
       for (const auto& in : prog.code) {
-        const std::string cls = isa::riscv::to_string(isa::riscv::decode(in.opcode).cls);
+        const std::string cls = tools->instruction_class(in);
         by_class[cls] = by_class.value(cls, 0) + 1;
       }
     } else if (const isa::IsaSpec* spec = prog.code.empty() ? nullptr : isa_spec(prog.isa)) {

@@ -21,6 +21,14 @@ struct PlatformInfo {
   // The folder of the platform's named configs (`--platform-config NAME` is NAME.yaml in
   // it). Empty: platforms/<name>/configs in the data folder (common/data_dir.h).
   std::string config_dir;
+  // The ISA reference the agent reads for this platform's kernels (agent/docs_index.cpp):
+  // rendered from isa/<reference_isa>/<reference_isa>.yaml when reference_from_yaml, else
+  // the hand-written docs/isa/<reference_isa>*.md, plus the section reference_section of
+  // docs/platforms/<reference_isa>.md when set. Empty reference_isa: the platform's name,
+  // from YAML if that loads, else the hand-written files.
+  std::string reference_isa;
+  bool reference_from_yaml = false;
+  std::string reference_section;
 };
 
 // Throws std::invalid_argument for an empty or malformed name or one already registered.

@@ -12,7 +12,7 @@ void ensure_builtin_registrations() {
   if (registering) return;
   std::call_once(once, [] {
     registering = true;
-    register_platform_packs();
+    if (register_platform_packs) register_platform_packs();
     registering = false;
   });
 }

@@ -7,8 +7,10 @@
 
 namespace tlmcraft {
 
-// Generated (build/platforms/register_packs.cpp). Not idempotent: use the function below.
-void register_platform_packs();
+// Generated (build/platforms/register_packs.cpp), compiled into executables that link
+// tlm_packs. Weak: a program without it (a model test that builds one platform by hand)
+// links and sees no registered platform. Not idempotent: use the function below.
+__attribute__((weak)) void register_platform_packs();
 // register_platform_packs() once per process (thread-safe; a nested call from a
 // registration returns at once instead of deadlocking).
 void ensure_builtin_registrations();

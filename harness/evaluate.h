@@ -9,11 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "platforms/platform.h"
+#include "platforms/registry.h"
 
 namespace tlmcraft {
 
 struct EvalOptions {
-  std::string platform = "plena";
+  std::string platform = default_platform();  // a registered name (tlmcraft list platforms)
   std::string platform_config = "default";
   std::vector<std::string> overrides;  // KEY=VALUE platform-config overrides
   std::string task, config;            // e.g. "silu", "C1"

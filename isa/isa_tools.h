@@ -53,6 +53,9 @@ struct IsaTools {
                      std::string& error)>
       encode;
   std::function<bool(const std::vector<uint32_t>& words, std::string& text, std::string& error)> decode;
+  // Optional: the class an assembled instruction counts under (get_instruction_size), for
+  // ISAs whose Program holds raw words rather than IsaSpec table entries.
+  std::function<std::string(const Instruction&)> instruction_class;
 };
 
 // Adds (or replaces, by name) an entry. Returns true so a platform can register from a

@@ -32,6 +32,12 @@ void register_platform(PlatformRegistration registration) {
 
 std::vector<std::string> platform_names() { return registered_platform_names(); }
 
+std::string default_platform() {
+  const std::vector<std::string> names = registered_platform_names();
+  if (names.empty()) throw InputError("no platform is registered");
+  return names.front();
+}
+
 std::vector<std::string> platform_isa_names(const std::string& name) {
   const PlatformInfo* info = find_platform_info(name);
   return info ? info->isa_names : std::vector<std::string>{};

@@ -28,6 +28,8 @@ void register_platform(PlatformRegistration registration);
 
 // Every registered platform's name, in listing order (plugins included).
 std::vector<std::string> platform_names();
+// The first platform in listing order: what --platform defaults to.
+std::string default_platform();
 // The ISA descriptions (isa/<name>/<name>.yaml, see isa_yaml_path) a platform's assembler
 // reads; empty for a platform whose decoder is compiled in. For provenance hashes.
 std::vector<std::string> platform_isa_names(const std::string& name);

@@ -20,7 +20,7 @@ namespace tlmcraft::cli {
 void add_platform_options(po::options_description& opts) {
   opts.add_options()
       ("help,h", "show this help")
-      ("platform,p", po::value<std::string>()->default_value("plena"), "platform name (tlmcraft list platforms)")
+      ("platform,p", po::value<std::string>()->default_value(default_platform()), "platform name (tlmcraft list platforms)")
       ("platform-config", po::value<std::string>()->default_value("default"), "platform config name or YAML file")
       ("set", po::value<std::vector<std::string>>()->composing()->default_value({}, ""),
        "KEY=VALUE: override a platform-config entry, e.g. timing.mode=pipelined")
@@ -76,7 +76,8 @@ TraceOptions traces_from(const po::variables_map& vm) {
   if (vm.count("scope")) {
     t.scopes = vm["scope"].as<std::string>();
     if (traces::TraceRecorder::parse_scopes(t.scopes).empty())
-      throw InputError("--scope '" + t.scopes + "': expected comma-separated track prefixes, e.g. plena.vector,plena.hbm");
+      throw InputError("--scope '" + t.scopes + "': expected comma-separated track prefixes, e.g. " +
+                       default_platform() + ".vector," + default_platform() + ".hbm");
   }
   if (vm.count("trace-budget-mb")) {
     const double mb = vm["trace-budget-mb"].as<double>();

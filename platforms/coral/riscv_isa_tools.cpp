@@ -66,6 +66,8 @@ isa::AsmResult assemble(const std::string& source, const std::string& file) {
 isa::IsaTools riscv_isa_tools() {
   isa::IsaTools t;
   t.name = "riscv";
+  // Program::code holds the raw words: classify them as the timing model does.
+  t.instruction_class = [](const isa::Instruction& in) { return isa::riscv::to_string(isa::riscv::decode(in.opcode).cls); };
   t.summary = "RISC-V rv32imf_zve32x for Coral (GNU binutils / clang; decoder compiled in, docs/isa/riscv.md)";
   t.kernel_extensions = {".s", ".S", ".c"};
   t.check = check;

@@ -112,8 +112,67 @@ TEST_F(SpecFiles, RejectsBadFilesNamingLineAndCause) {
             "10: platform 'coral' is missing (every task says supported: true or false for each)");
   EXPECT_EQ(error("  aie_ml: {supported: false, reason: \"r\"}", "  aie_ml: {supported: false}"),
             "18: an unsupported platform lacks the required key 'reason'");
-  EXPECT_EQ(error("  aie_ml:", "  amd:"), "18: unknown platform 'amd' (plena, aie_ml, coral)");
+  EXPECT_EQ(error("  aie_ml:", "  amd:"), "18: unknown platform 'amd' (registered: plena, aie_ml, coral)");
   EXPECT_EQ(error("supported: true", "supported: yes please"), "11: supported must be true or false, got 'yes please'");
+}
+
+// A pack's overlay (apply_task_overlay): adds a section for a platform the task lacks.
+TEST_F(SpecFiles, OverlayAddsAPlatformSection) {
+  std::string text = kTask;
+  text.erase(text.find("  coral: {supported: false"));  // the task without a coral section
+  std::map<PlatformId, PlatformSpec> no_coral = defaults_;
+  no_coral.erase(PlatformId("coral"));
+  TaskSpec t = load_task(write("t.yaml", text), no_coral);
+  EXPECT_FALSE(t.supports(PlatformId("coral")));
+  EXPECT_EQ(t.platform(PlatformId("coral")).reason,
+            "the task has no section for this platform (neither in its spec nor in a pack's overlay)");
+  apply_task_overlay(t, write("overlay.yaml", R"(platforms:
+  coral:
+    supported: true
+    dtype: "int8"
+    tolerance: {kind: exact}
+    numerics: "integers"
+    configs: {C1: {n: 32}, C2: {n: 64}, C3: {n: 96}, C4: {n: 128}, C5: {n: 160}}
+)"),
+                     {});
+  const PlatformSpec& c = t.platform(PlatformId("coral"));
+  ASSERT_TRUE(c.supported);
+  EXPECT_EQ(c.dtype, "int8");
+  EXPECT_EQ(c.numerics, "integers");
+  EXPECT_EQ(c.tolerance.kind, Tolerance::Kind::Exact);
+  ASSERT_EQ(c.configs.size(), 5u);
+  EXPECT_EQ(c.configs[4].params.at("n"), 160);
+  EXPECT_EQ(c.line, 3);
+}
+
+TEST_F(SpecFiles, OverlayErrorsNameTheFileLineAndCause) {
+  std::string text = kTask;
+  text.erase(text.find("  coral: {supported: false"));
+  std::map<PlatformId, PlatformSpec> no_coral = defaults_;
+  no_coral.erase(PlatformId("coral"));
+  const std::string task_file = write("t.yaml", text);
+  auto overlay_error = [&](const std::string& overlay) {
+    TaskSpec t = load_task(task_file, no_coral);
+    const std::string path = write("overlay.yaml", overlay);
+    try {
+      apply_task_overlay(t, path, {});
+    } catch (const SpecError& e) {
+      const std::string msg = e.what();
+      EXPECT_EQ(msg.rfind(path + ":", 0), 0u) << msg;
+      return msg.substr(path.size() + 1);
+    }
+    return std::string();
+  };
+  EXPECT_EQ(overlay_error("platforms:\n  plena: {supported: false, reason: \"r\"}\n"),
+            "2: platform 'plena' already has a section in " + task_file +
+                ":10 (an overlay adds a platform, never replaces one)");
+  EXPECT_EQ(overlay_error("platforms:\n  amd: {supported: false, reason: \"r\"}\n"),
+            "2: unknown platform 'amd' (registered: plena, aie_ml, coral)");
+  EXPECT_EQ(overlay_error("platforms:\n  coral: {supported: true, tolerance: {kind: exact}}\n"),
+            "2: platform coral (it has no defaults) lacks the required key 'dtype'");
+  EXPECT_EQ(overlay_error("tensors: []\nplatforms: {}\n"),
+            "1: unknown key 'tensors' in a task overlay (it only adds platform sections to task 't') (allowed: platforms)");
+  EXPECT_EQ(overlay_error(""), "1: a task overlay must be a mapping");
 }
 
 TEST_F(SpecFiles, RejectsShapesThatDoNotDivide) {

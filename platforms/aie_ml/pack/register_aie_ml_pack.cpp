@@ -33,6 +33,10 @@ void register_aie_ml_pack() {
   info.display_name = "AIE-ML";
   info.isa_names = {"aie_ml"};
   info.rank = 20;
+  // A kernel is a file of core programs, data movement and phases: the platform doc's section
+  info.reference_isa = "aie-ml";
+  info.reference_from_yaml = false;
+  info.reference_section = "The kernel file";
   info.cpu_programs = false;
   register_platform({std::move(info), [](const std::string& config, const std::vector<std::string>& overrides) {
                        return std::make_unique<::tlmcraft::aie_ml::AiePlatform>(::tlmcraft::aie_ml::load_aie_config(config, overrides));

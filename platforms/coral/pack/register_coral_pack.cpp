@@ -19,6 +19,9 @@ void register_coral_pack() {
   info.display_name = "Coral";
   info.isa_names = {};
   info.rank = 30;
+  // docs/isa/coral.md: the kernel writer's page (docs/isa/riscv*.md are the ISS's internals)
+  info.reference_isa = "coral";
+  info.reference_from_yaml = false;
   info.cpu_programs = true;
   register_platform({std::move(info), [](const std::string& config, const std::vector<std::string>& overrides) {
                        return std::make_unique<::tlmcraft::coral::CoralPlatform>(::tlmcraft::coral::load_coral_config(config, overrides));

@@ -42,6 +42,8 @@ void register_plena_pack() {
   info.display_name = "PLENA";
   info.isa_names = {"plena"};
   info.rank = 10;
+  info.reference_isa = "plena";
+  info.reference_from_yaml = true;
   info.cpu_programs = false;
   register_platform({std::move(info), [](const std::string& config, const std::vector<std::string>& overrides) {
                        return std::make_unique<::tlmcraft::plena::PlenaPlatform>(::tlmcraft::plena::load_plena_config(config, overrides));

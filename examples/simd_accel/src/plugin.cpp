@@ -22,6 +22,8 @@ void register_model() {
   r.info.display_name = "SIMD accel";
   r.info.data_dir = data_dir();                // tasks/<task>.yaml sections and tasks/platforms.yaml
   r.info.config_dir = data_dir() + "/configs";  // --platform-config NAME
+  r.info.reference_isa = "simd";                 // the agent's ISA reference: rendered by simd_isa_tools()
+  r.info.reference_from_yaml = true;
   // info.isa_names stays empty: provenance hashes ISA files found by isa_yaml_path() in
   // tlmcraft's data folder, where this plugin's isa/simd/simd.yaml is not.
   r.make = [](const std::string& config, const std::vector<std::string>& overrides) {

@@ -2,7 +2,8 @@
 # examples/simd_accel, a platform outside the tree: stage an install of tlmcraft, build the
 # example against it with find_package(tlmcraft), run its own tests (hand-derived cycles;
 # relu and gemm C1..C5 through evaluate()), then load it as a plugin into the installed
-# CLI: `list platforms`, `run --baseline`, `isa check`, `asm`, the MCP tools, and once
+# CLI: `list platforms`, `run --baseline`, `isa check`, `asm`, the MCP tools (the agent's ISA
+# reference included), and once
 # installed into the prefix, without TLMCRAFT_PLUGIN_PATH.
 # Usage: simd_accel_example_test.sh BUILD_DIR SOURCE_DIR CMAKE
 # shellcheck source=tests/install/common.sh
@@ -60,12 +61,14 @@ request() { printf '{"jsonrpc":"2.0","id":%s,"method":"%s","params":%s}\n' "$@";
   request 2 tools/call '{"name":"get_hardware_config","arguments":{}}'
   request 3 tools/call "{\"name\":\"write_code\",\"arguments\":{\"code\":\"$code\"}}"
   request 4 tools/call '{"name":"run_evaluation","arguments":{}}'
+  request 5 tools/call '{"name":"grep_docs","arguments":{"query":"V_FMA","max_results":1}}'
 } >"$work/mcp_in.jsonl"
 "$tl" mcp --platform simd_accel --task relu --config C1 --workspace "$work/ws" <"$work/mcp_in.jsonl" \
   >"$work/mcp_out.jsonl" 2>"$work/mcp_err.txt" || fail "tlmcraft mcp: exit $?: $(cat "$work/mcp_err.txt")"
 grep -q '"id":2,.*spad_bytes' "$work/mcp_out.jsonl" || fail "get_hardware_config: $(cat "$work/mcp_out.jsonl")"
 grep -q '"id":4,.*"status":"pass"' "$work/mcp_out.jsonl" || fail "run_evaluation over MCP: $(cat "$work/mcp_out.jsonl")"
-echo "MCP: get_hardware_config and run_evaluation serve simd_accel"
+grep -q '"id":5,.*isa/simd.md:[0-9]' "$work/mcp_out.jsonl" || fail "grep_docs finds no simd ISA reference: $(cat "$work/mcp_out.jsonl")"
+echo "MCP: get_hardware_config, run_evaluation and grep_docs (the simd ISA reference) serve simd_accel"
 unset TLMCRAFT_PLUGIN_PATH
 
 # Installed into the prefix, the plugin loads from <prefix>/lib/tlmcraft/plugins and finds

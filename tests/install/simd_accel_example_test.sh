@@ -3,8 +3,7 @@
 # example against it with find_package(tlmcraft), run its own tests (hand-derived cycles;
 # relu and gemm C1..C5 through evaluate()), then load it as a plugin into the installed
 # CLI: `list platforms`, `run --baseline`, `isa check`, `asm`, the MCP tools (the agent's ISA
-# reference included), and once
-# installed into the prefix, without TLMCRAFT_PLUGIN_PATH.
+# reference included), and once installed into the prefix, without TLMCRAFT_PLUGIN_PATH.
 # Usage: simd_accel_example_test.sh BUILD_DIR SOURCE_DIR CMAKE
 # shellcheck source=tests/install/common.sh
 source "$(dirname "$0")/common.sh"

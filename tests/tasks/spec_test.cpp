@@ -165,7 +165,7 @@ TEST_F(SpecFiles, OverlayErrorsNameTheFileLineAndCause) {
   };
   EXPECT_EQ(overlay_error("platforms:\n  plena: {supported: false, reason: \"r\"}\n"),
             "2: platform 'plena' already has a section in " + task_file +
-                ":10 (an overlay adds a platform, never replaces one)");
+                ":11 (an overlay adds a platform, never replaces one)");  // the section's first line
   EXPECT_EQ(overlay_error("platforms:\n  amd: {supported: false, reason: \"r\"}\n"),
             "2: unknown platform 'amd' (registered: plena, aie_ml, coral)");
   EXPECT_EQ(overlay_error("platforms:\n  coral: {supported: true, tolerance: {kind: exact}}\n"),

@@ -263,8 +263,9 @@ class HarnessToolbox : public Toolbox {
     const std::string code = ws_.read_version(v);
     isa::Program prog;
     std::vector<isa::Diagnostic> diags;
-    platform(w.platform).set_task_defaults(instance(w).layout()->kernel_defaults());
-    const bool ok_ = platform(w.platform).assemble(code, "v" + std::to_string(v.number) + "." + v.extension, prog, diags);
+    const KernelContext context{instance(w).layout()->kernel_defaults()};
+    const bool ok_ =
+        platform(w.platform).assemble(code, "v" + std::to_string(v.number) + "." + v.extension, context, prog, diags);
     isa::cap_diagnostics(diags, isa::max_diagnostics());
     json errors = json::array(), warnings = json::array();
     for (const auto& d : diags) (d.severity == isa::Severity::Error ? errors : warnings).push_back(d.format());
@@ -361,8 +362,9 @@ class HarnessToolbox : public Toolbox {
     const KernelVersion v = current(w);
     isa::Program prog;
     std::vector<isa::Diagnostic> diags;
-    platform(w.platform).set_task_defaults(instance(w).layout()->kernel_defaults());
-    if (!platform(w.platform).assemble(ws_.read_version(v), "v" + std::to_string(v.number) + "." + v.extension, prog, diags))
+    const KernelContext context{instance(w).layout()->kernel_defaults()};
+    if (!platform(w.platform).assemble(ws_.read_version(v), "v" + std::to_string(v.number) + "." + v.extension, context,
+                                       prog, diags))
       throw ToolFailure("version " + std::to_string(v.number) + " does not assemble (" +
                         (diags.empty() ? std::string("no diagnostics") : diags.front().format()) + "); call check_syntax");
     json by_class = json::object();

@@ -182,12 +182,13 @@ static json evaluate_kernel(Platform& platform, const EvalOptions& o) {
   rep["speedup"] = nullptr;
 
   // The task's defaults for what a kernel may leave out (AIE-ML: the data movement).
-  platform.set_task_defaults(inst.layout()->kernel_defaults());
+  const KernelContext context{inst.layout()->kernel_defaults()};
 
   isa::Program prog;
   std::vector<isa::Diagnostic> diags;
   // The toolchain sees a file name whose extension gives the language (Coral baselines are C).
-  const bool assembled = platform.assemble(source, o.use_baseline ? tasks::baseline_file_name(inst) : path, prog, diags);
+  const bool assembled =
+      platform.assemble(source, o.use_baseline ? tasks::baseline_file_name(inst) : path, context, prog, diags);
   json dj = json::array();
   isa::cap_diagnostics(diags, isa::max_diagnostics());
   for (const auto& d : diags) dj.push_back(d.format());
@@ -249,8 +250,8 @@ static json evaluate_kernel(Platform& platform, const EvalOptions& o) {
     if (!o.use_baseline && o.compare_baseline) {
       isa::Program bp;
       std::vector<isa::Diagnostic> bd;
-      if (platform.assemble(tasks::baseline_kernel(inst, platform.config()), tasks::baseline_file_name(inst), bp,
-                            bd)) {
+      if (platform.assemble(tasks::baseline_kernel(inst, platform.config()), tasks::baseline_file_name(inst), context,
+                            bp, bd)) {
         json bt;
         const RunResult br = run_trial(platform, bp, inst, seeds[0], o, {}, bt);
         base = br.ok() ? br.cycles : 0;

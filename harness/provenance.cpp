@@ -9,6 +9,7 @@
 #include "harness/version.h"
 #include "isa/isa_spec.h"
 #include "platforms/platform.h"
+#include "platforms/config_reader.h"
 #include "platforms/platform_config.h"
 #include "platforms/registry.h"
 
@@ -47,19 +48,6 @@ json isa_files(const std::string& platform, const std::string& isa_dir) {
   return files;
 }
 
-// The config the platform reads: the file with the overrides applied (a key the file lacks
-// is an InputError, as in the platform's own loader), as JSON.
-json effective_config(const std::string& file, const std::vector<std::string>& overrides) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(file);
-  } catch (const YAML::Exception& e) {
-    throw InputError(yaml_error_message(file, e));
-  }
-  for (const auto& o : overrides) apply_config_override(root, o, "KEY=VALUE");
-  return yaml_to_json(root);
-}
-
 // What decides the results: the platform, the effective config and the ISA content. Names,
 // paths, comments and overrides that set a value the file already has are left out, so a
 // copied config file or `--set timing.mode=serial` on a serial config is the same variant.
@@ -86,7 +74,9 @@ json variant_provenance(const std::string& platform, const VariantSpec& v) {
   p["config_file"] = config_file;
   p["config_fnv1a64"] = fnv1a64_hex(read_bytes(config_file, "platform config '" + v.platform_config + "'"));
   p["overrides"] = override_object(v.overrides);
-  const json effective = effective_config(config_file, v.overrides);
+  // The config the platform reads: the file merged over its `base:` chain, with the
+  // overrides applied (platforms/config_reader.h).
+  const json effective = ConfigTree::load(platform, v.platform_config, v.overrides, "KEY=VALUE").to_json();
   p["effective_config_fnv1a64"] = fnv1a64_hex(effective.dump());
   p["isa_dir"] = v.isa_dir;
   p["isa"] = isa_files(platform, v.isa_dir);

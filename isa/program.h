@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,6 +33,12 @@ struct Segment {
   bool writable = false;
 };
 
+// What a platform's assembler builds beyond the generic fields below (AIE-ML: per-tile
+// programs and data movement). Opaque to all but that platform, which downcasts it.
+struct ProgramExtension {
+  virtual ~ProgramExtension() = default;
+};
+
 struct Program {
   std::string isa;                        // ISA name, e.g. "plena"
   std::string source_name;                // file name used in diagnostics
@@ -43,6 +50,7 @@ struct Program {
   uint64_t entry = 0;
   std::vector<std::pair<uint64_t, uint32_t>> line_of_address;  // sorted by address
   std::vector<std::pair<std::string, uint64_t>> symbols;       // name -> address
+  std::shared_ptr<const ProgramExtension> extension;           // null for most ISAs
 };
 
 enum class Severity { Error, Warning, Note };

@@ -71,6 +71,13 @@ struct MemoryExtents {
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
 };
 
+// What a task tells the assembler about kernels that leave parts out: the layout's
+// kernel defaults (AIE-ML: the `.movement` section used when a kernel file has none;
+// Coral: the #defines compiled in front of a C kernel). Empty: the kernel states all.
+struct KernelContext {
+  std::string task_defaults;
+};
+
 // Thrown for bad input (config, addresses given by the user): the CLI maps it to exit 2.
 struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -80,9 +87,17 @@ class Platform {
  public:
   virtual ~Platform() = default;
   virtual std::string name() const = 0;
-  // Assembles kernel text; on failure returns no program and fills diags.
-  virtual bool assemble(const std::string& source, const std::string& file_name,
+  // Assembles kernel text for a task (context); on failure returns no program and fills
+  // diags. The program is complete: load() needs nothing else.
+  virtual bool assemble(const std::string& source, const std::string& file_name, const KernelContext& context,
                         isa::Program& out, std::vector<isa::Diagnostic>& diags) const = 0;
+  // A kernel that states everything itself (no task context).
+  bool assemble(const std::string& source, const std::string& file_name, isa::Program& out,
+                std::vector<isa::Diagnostic>& diags) const {
+    return assemble(source, file_name, KernelContext{}, out, diags);
+  }
+  // Elaborates a fresh platform (memories empty) with the program; a second load replaces
+  // the first. run() before any load(), or twice without a load() between, is an InputError.
   virtual void load(const isa::Program& program) = 0;
   // Named memories (e.g. "hbm", "vram"); addresses in that memory's own units.
   virtual std::vector<std::string> memories() const = 0;
@@ -92,9 +107,6 @@ class Platform {
   virtual std::vector<MemoryExtents> memory_extents() const = 0;
   virtual RunResult run(const RunLimits& limits, const TraceOptions& traces) = 0;
   virtual nlohmann::json config() const = 0;  // the effective platform configuration
-  // Task-specific defaults for kernels that leave parts out (AIE-ML: the `.movement`
-  // section used when a kernel file has none). Called before assemble(); default: ignored.
-  virtual void set_task_defaults(const std::string& kernel_defaults) { (void)kernel_defaults; }
 };
 
 }  // namespace tlmcraft

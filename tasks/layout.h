@@ -83,8 +83,8 @@ class PlatformLayout {
   virtual DecodedOutputs decode_outputs(const MemoryReader& read) const = 0;
   // The memory-layout part of the agent's prompt.
   virtual std::string text() const = 0;
-  // What the platform supplies when a kernel leaves it out (Platform::set_task_defaults):
-  // the AIE-ML default data-movement section; empty elsewhere.
+  // What the platform supplies when a kernel leaves it out, passed to Platform::assemble
+  // as KernelContext::task_defaults: AIE-ML's default data movement, Coral's C #defines.
   virtual std::string kernel_defaults() const { return ""; }
   nlohmann::json to_json() const;
 

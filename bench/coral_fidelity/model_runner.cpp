@@ -19,9 +19,10 @@ RunLimits campaign_limits() {
   return l;
 }
 
-bool assemble(Platform& p, const std::string& source, const std::string& file, ModelRun& run) {
+bool assemble(Platform& p, const std::string& source, const std::string& file, const KernelContext& context,
+              ModelRun& run) {
   std::vector<isa::Diagnostic> diags;
-  if (p.assemble(source, file, run.program, diags)) return true;
+  if (p.assemble(source, file, context, run.program, diags)) return true;
   run.error = diags.empty() ? "build failed" : diags.front().format();
   return false;
 }
@@ -38,8 +39,8 @@ void finish(Platform& p, ModelRun& run) {
 
 void run_task(Platform& p, const FidelityCase& c, ModelRun& run) {
   const tasks::Instance inst = tasks::Registry::builtin().instance(c.task, "coral", c.config);
-  p.set_task_defaults(inst.layout()->kernel_defaults());
-  if (!assemble(p, tasks::baseline_kernel(inst, p.config()), tasks::baseline_file_name(inst), run)) return;
+  const KernelContext context{inst.layout()->kernel_defaults()};
+  if (!assemble(p, tasks::baseline_kernel(inst, p.config()), tasks::baseline_file_name(inst), context, run)) return;
   p.load(run.program);
   const auto layout = inst.layout();
   std::vector<tasks::MemoryWrite> writes = layout->encode_inputs(inst.generate_inputs(1));
@@ -63,7 +64,7 @@ ModelRun run_on_model(const FidelityCase& c, const std::vector<std::string>& ove
     const auto p = make_platform("coral", "default", overrides);
     if (!c.task.empty()) {
       run_task(*p, c, run);
-    } else if (assemble(*p, c.source, c.file_name, run)) {
+    } else if (assemble(*p, c.source, c.file_name, {}, run)) {
       p->load(run.program);
       finish(*p, run);
     }

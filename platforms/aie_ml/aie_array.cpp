@@ -290,10 +290,12 @@ void AieArray::wake(LockBank& bank, uint32_t id, uint64_t t) {
   w.clear();
 }
 
-void AieArray::fault(const std::string& message) {
+void AieArray::fault(const std::string& message) { stop(StopReason::Fault, message); }
+
+void AieArray::stop(StopReason why, const std::string& message) {
   if (stop_) return;
   stop_ = true;
-  stop_reason_ = StopReason::Fault;
+  stop_reason_ = why;
   stop_message_ = message;
 }
 
@@ -368,11 +370,8 @@ void AieArray::step_core(int k, uint64_t t) {
     schedule(k, ready);
     return;
   }
-  if (bundles_ >= limits_.max_instructions) {
-    stop_ = true;
-    stop_reason_ = StopReason::InstructionLimit;
-    stop_message_ = "instruction limit (" + std::to_string(limits_.max_instructions) + " bundles) reached at " +
-                    core_where(c, &b);
+  if (limiter_->instructions_reached(bundles_)) {  // a bundle counts as one instruction
+    stop(StopReason::InstructionLimit, limit_message(StopReason::InstructionLimit, limiter_->limits(), core_where(c, &b)));
     return;
   }
   const uint32_t pc = c.state.pc;
@@ -688,10 +687,12 @@ RunResult AieArray::run(const RunLimits& limits, traces::TraceRecorder* rec) {
 }
 
 void AieArray::thread() {
-  const auto host_start = std::chrono::steady_clock::now();
   if (!kernel_) return;
+  const RunLimiter limiter(limits_);
+  limiter_ = &limiter;
+  QuantumSync sync(cfg_.clock_ns, cfg_.quantum_cycles);
   const int phase_track = rec_ && kernel_->phases.size() > 1 ? rec_->track("array", "phase") : -1;
-  uint64_t next_sync = cfg_.quantum_cycles, start = 0;
+  uint64_t start = 0;
   for (size_t i = 0; i < kernel_->phases.size(); ++i) {
     if (i > 0) {
       const uint64_t end = last_cycle_;
@@ -700,7 +701,7 @@ void AieArray::thread() {
       if (phase_track >= 0) rec_->slice(phase_track, end, start, "reconfigure");
       last_cycle_ = start;
     }
-    const bool finished = run_phase(start, next_sync, host_start);
+    const bool finished = run_phase(start, sync);
     if (phase_track >= 0) rec_->slice(phase_track, start, std::max(last_cycle_, start + 1), kernel_->phases[i].name);
     collect_phase(start, last_cycle_);
     if (!finished) break;
@@ -710,11 +711,10 @@ void AieArray::thread() {
   r.message = stop_message_;
   r.cycles = last_cycle_;
   r.instructions = bundles_;
-  std::sort(r.lines.begin(), r.lines.end(), [](const LineStats& a, const LineStats& b) {
-    return a.cycles != b.cycles ? a.cycles > b.cycles : a.line < b.line;
-  });
+  r.lines = lines_.sorted();
   r.memory["ddr"] = ddr_->stats();
-  r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
+  r.host_seconds = limiter.host_seconds();
+  limiter_ = nullptr;
   if (rec_) rec_->extend_to(last_cycle_);
 }
 
@@ -730,8 +730,7 @@ uint64_t AieArray::switch_cycles(const AieKernel::Phase& next) const {
 
 // Runs the installed phase from cycle `start` until its events are spent (true) or the run
 // stops (a fault or a limit: false).
-bool AieArray::run_phase(uint64_t start, uint64_t& next_sync, const std::chrono::steady_clock::time_point& host_start) {
-  const models::Clock clock(sc_core::sc_time(cfg_.clock_ns, sc_core::SC_NS));
+bool AieArray::run_phase(uint64_t start, QuantumSync& sync) {
   if (rec_) {
     for (auto& c : cores_) {
       for (int s = 0; s < aie::kSlotCount; ++s)
@@ -749,28 +748,16 @@ bool AieArray::run_phase(uint64_t start, uint64_t& next_sync, const std::chrono:
   while (!queue_.empty() && !stop_) {
     const Event e = queue_.top();
     queue_.pop();
-    if (e.time > limits_.max_cycles) {
-      stop_ = true;
-      stop_reason_ = StopReason::CycleLimit;
-      stop_message_ = "cycle limit (" + std::to_string(limits_.max_cycles) + ") reached";
+    if (limiter_->cycles_exceeded(e.time)) {
+      stop(StopReason::CycleLimit, limit_message(StopReason::CycleLimit, limits_, "cycle " + std::to_string(e.time)));
       last_cycle_ = limits_.max_cycles;
       break;
     }
-    if (e.time >= next_sync) {  // keep SystemC time near the model's, once per quantum
-      wait(clock.delay_until(e.time));
-      next_sync = e.time + cfg_.quantum_cycles;
-    }
+    sync.at(e.time);  // keep SystemC time near the model's, once per quantum
     if (e.actor < static_cast<int>(cores_.size())) step_core(e.actor, e.time);
     else step_channel(e.actor - static_cast<int>(cores_.size()), e.time);
-    if ((++events & 0xffff) == 0 && limits_.wall_seconds > 0) {
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
-      if (s > limits_.wall_seconds) {
-        stop_ = true;
-        stop_reason_ = StopReason::WallTimeout;
-        stop_message_ = "wall-clock limit (" + std::to_string(limits_.wall_seconds) + " s) reached at cycle " +
-                        std::to_string(e.time);
-      }
-    }
+    if (limiter_->wall_exceeded(++events))
+      stop(StopReason::WallTimeout, limit_message(StopReason::WallTimeout, limits_, "cycle " + std::to_string(e.time)));
   }
   while (!queue_.empty()) queue_.pop();
   if (!stop_) {
@@ -802,7 +789,6 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
     return r.units.back();
   };
   nlohmann::json cores = nlohmann::json::object(), dma = nlohmann::json::object();
-  std::map<uint32_t, LineStats> lines;
   for (const auto& c : cores_) {
     UnitStats& core = unit(c->name + ".core");
     core.instructions += c->bundles;
@@ -814,13 +800,8 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
       u.busy_cycles += c->slot_ops[s];
       r.instructions_by_class[aie::slot_name(static_cast<aie::Slot>(s))] += c->slot_ops[s];
     }
-    for (size_t pc = 0; pc < c->per_pc.size(); ++pc) {
-      if (!c->per_pc[pc].first) continue;
-      LineStats& l = lines[c->program->bundles[pc].line];
-      l.line = c->program->bundles[pc].line;
-      l.executions += c->per_pc[pc].first;
-      l.cycles += c->per_pc[pc].second;
-    }
+    for (size_t pc = 0; pc < c->per_pc.size(); ++pc)
+      if (c->per_pc[pc].first) lines_.add(c->program->bundles[pc].line, c->per_pc[pc].first, c->per_pc[pc].second);
     cores[c->name] = {{"bundles", c->bundles},
                                   {"halted", c->done},
                                   {"halt_cycle", c->halt_cycle},
@@ -851,7 +832,6 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
                                  {"busy", ch->busy},      {"lock_wait", ch->lock_wait},
                                  {"stream_wait", ch->stream_wait}, {"state", state}};
   }
-  for (auto& [line, l] : lines) r.lines.push_back(l);
   // The phase that ran last explains the end of the run (a deadlock, a missing output).
   r.memory["cores"] = cores;
   r.memory["dma"] = dma;

@@ -17,11 +17,13 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "isa/aie_ml/aie_core.h"
+#include "isa/program.h"
 #include "models/dram.h"
 #include "platforms/aie_ml/aie_config.h"
 #include "platforms/aie_ml/movement.h"
 #include "platforms/aie_ml/tile_state.h"
 #include "platforms/platform.h"
+#include "platforms/run_control.h"
 #include "traces/trace_recorder.h"
 
 namespace tlmcraft::aie_ml {
@@ -30,7 +32,7 @@ namespace tlmcraft::aie_ml {
 // sections, like successive dispatches: DDR and tile memories keep their contents, cores,
 // DMA channels and locks start afresh). Each phase has the core program of each compute
 // tile that runs one, and its data movement.
-struct AieKernel {
+struct AieKernel : isa::ProgramExtension {
   struct Core {
     uint32_t column = 0, row = 0;
     isa::aie_ml::AieProgram program;
@@ -110,7 +112,8 @@ class AieArray : public sc_core::sc_module {
   void install_phase(size_t which);
   // Cycles between the end of one phase and the start of the next (docs: "Phases").
   uint64_t switch_cycles(const AieKernel::Phase& next) const;
-  bool run_phase(uint64_t start, uint64_t& next_sync, const std::chrono::steady_clock::time_point& host_start);
+  bool run_phase(uint64_t start, QuantumSync& sync);
+  void stop(StopReason why, const std::string& message);  // the first stop wins
   // Adds the finished phase's statistics to result_.
   void collect_phase(uint64_t start, uint64_t end);
   const MovementSpec& movement() const { return kernel_->phases[phase_].movement; }
@@ -128,6 +131,8 @@ class AieArray : public sc_core::sc_module {
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue_;
   uint64_t seq_ = 0;
   RunLimits limits_;
+  const RunLimiter* limiter_ = nullptr;  // during a run
+  LineProfile lines_;                     // all phases
   traces::TraceRecorder* rec_ = nullptr;
   std::map<std::pair<const LockBank*, uint32_t>, std::pair<int, uint64_t>> last_release_;  // (track, cycle)
   bool stop_ = false;

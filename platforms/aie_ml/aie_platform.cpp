@@ -6,7 +6,6 @@
 #include "models/sim_context.h"
 #include "platforms/aie_ml/aie_ml_isa_tools.h"
 #include "platforms/aie_ml/kernel_file.h"
-#include "platforms/run_traces.h"
 
 #include "isa/input_limits.h"
 
@@ -83,7 +82,10 @@ bool assemble_kernel(const AieConfig& cfg, const std::string& source, const std:
   return ok;
 }
 
-AiePlatform::AiePlatform(AieConfig cfg) : cfg_(std::move(cfg)) { elaborate(); }
+AiePlatform::AiePlatform(AieConfig cfg)
+    : PlatformBase("aie_ml", "aie_ml", cfg.raw, cfg.name, cfg.clock_ns), cfg_(std::move(cfg)) {
+  elaborate();
+}
 
 AiePlatform::~AiePlatform() = default;
 
@@ -91,20 +93,17 @@ void AiePlatform::elaborate() {
   array_.reset();
   models::fresh_sim_context();
   array_ = std::make_unique<AieArray>("aie_ml", cfg_);
-  ran_ = false;
 }
 
-bool AiePlatform::assemble(const std::string& source, const std::string& file_name, isa::Program& out,
-                           std::vector<isa::Diagnostic>& diags) const {
-  AieKernel k;
-  if (!assemble_kernel(cfg_, source, file_name, default_movement_, k, diags)) return false;
+bool AiePlatform::build_program(const std::string& source, const std::string& file_name, const KernelContext& context,
+                                isa::Program& out, std::vector<isa::Diagnostic>& diags) const {
+  auto k = std::make_shared<AieKernel>();
+  if (!assemble_kernel(cfg_, source, file_name, context.task_defaults, *k, diags)) return false;
   out = isa::Program{};
   out.isa = "aie_ml";
   out.source_name = file_name;
-  out.source_lines = k.source_lines;
-  // One entry per bundle (all tiles) so generic tools count static instructions; the
-  // bundles themselves are rebuilt from the source in load().
-  for (const auto& phase : k.phases)
+  out.source_lines = k->source_lines;
+  for (const auto& phase : k->phases)
     for (const auto& core : phase.cores)
       for (const auto& b : core.program.bundles) {
         isa::Instruction in;
@@ -112,113 +111,43 @@ bool AiePlatform::assemble(const std::string& source, const std::string& file_na
         in.col = 1;
         out.code.push_back(in);
       }
+  out.extension = std::move(k);
   return true;
 }
 
-void AiePlatform::load(const isa::Program& program) {
-  if (program.isa != "aie_ml") throw InputError("program was assembled for ISA '" + program.isa + "', not aie_ml");
-  // The Program carries the source; the per-tile programs are rebuilt here (assembly is
-  // deterministic and cheap), so the generic Program needs no AIE-specific fields.
-  std::string source;
-  for (const auto& l : program.source_lines) source += l + "\n";
-  auto k = std::make_unique<AieKernel>();
-  std::vector<isa::Diagnostic> diags;
-  if (!assemble_kernel(cfg_, source, program.source_name, default_movement_, *k, diags)) {
-    std::string msg = "aie_ml: the program does not assemble";
-    if (!diags.empty()) msg += ": " + diags.front().format();
-    throw InputError(msg);
-  }
+void AiePlatform::install_program(const isa::Program& program) {
+  auto kernel = std::dynamic_pointer_cast<const AieKernel>(program.extension);
+  if (!kernel)
+    throw InputError("aie_ml: the program '" + program.source_name +
+                     "' has no tile programs: assemble it with the aie_ml platform");
   elaborate();
-  kernel_ = std::move(k);
+  kernel_ = std::move(kernel);
   array_->load(*kernel_);
 }
 
-std::vector<std::string> AiePlatform::memories() const {
-  std::vector<std::string> m{"ddr"};
-  for (uint32_t c = 0; c < cfg_.columns; ++c) m.push_back("mem" + std::to_string(c));
+MemoryMap AiePlatform::memory_map() const {
+  std::vector<MemoryRegion> regions;
+  MemoryRegion ddr;
+  ddr.name = "ddr";
+  ddr.bytes = cfg_.ddr.capacity_bytes;
+  ddr.dram = &array_->ddr();
+  regions.push_back(ddr);
+  const auto dense = [](std::string name, TileMemory& m) {
+    MemoryRegion r;
+    r.name = std::move(name);
+    r.bytes = m.size();
+    r.data = m.data();
+    return r;
+  };
+  for (uint32_t c = 0; c < cfg_.columns; ++c) regions.push_back(dense("mem" + std::to_string(c), array_->mem_tile_memory(c)));
   for (uint32_t c = 0; c < cfg_.columns; ++c)
-    for (uint32_t r = 0; r < cfg_.rows; ++r) m.push_back("tile_" + std::to_string(c) + "_" + std::to_string(r));
-  return m;
+    for (uint32_t r = 0; r < cfg_.rows; ++r)
+      regions.push_back(dense("tile_" + std::to_string(c) + "_" + std::to_string(r), array_->compute_memory(c, r)));
+  return MemoryMap("aie_ml", std::move(regions));
 }
 
-namespace {
-
-// Resolves a memory name to on-chip bytes (null for DDR) and its size.
-uint8_t* on_chip(AieArray& a, const AieConfig& cfg, const std::string& m, uint64_t& size) {
-  if (m == "ddr") {
-    size = cfg.ddr.capacity_bytes;
-    return nullptr;
-  }
-  unsigned c = 0, r = 0;
-  char extra = 0;
-  if (std::sscanf(m.c_str(), "mem%u%c", &c, &extra) == 1 && c < cfg.columns) {
-    size = a.mem_tile_memory(c).size();
-    return a.mem_tile_memory(c).data();
-  }
-  if (std::sscanf(m.c_str(), "tile_%u_%u%c", &c, &r, &extra) == 2 && c < cfg.columns && r < cfg.rows) {
-    size = a.compute_memory(c, r).size();
-    return a.compute_memory(c, r).data();
-  }
-  throw InputError("unknown memory '" + m + "' (ddr, memC, tile_C_R)");
-}
-
-void check(const std::string& m, uint64_t size, uint64_t addr, uint64_t len) {
-  if (addr > size || len > size - addr)
-    throw InputError(m + ": range [" + std::to_string(addr) + ", +" + std::to_string(len) +
-                     " bytes) is outside the memory (" + std::to_string(size) + " bytes)");
-}
-
-}  // namespace
-
-void AiePlatform::write_memory(const std::string& memory, uint64_t addr, const std::vector<uint8_t>& bytes) {
-  uint64_t size = 0;
-  uint8_t* p = on_chip(*array_, cfg_, memory, size);
-  check(memory, size, addr, bytes.size());
-  if (p) std::memcpy(p + addr, bytes.data(), bytes.size());
-  else if (!bytes.empty()) array_->ddr().write_bytes(addr, bytes.data(), bytes.size());
-}
-
-std::vector<uint8_t> AiePlatform::read_memory(const std::string& memory, uint64_t addr, uint64_t len) const {
-  uint64_t size = 0;
-  uint8_t* p = on_chip(*array_, cfg_, memory, size);
-  check(memory, size, addr, len);
-  std::vector<uint8_t> out(len);
-  if (p) std::memcpy(out.data(), p + addr, len);
-  else if (len) array_->ddr().read_bytes(addr, out.data(), len);
-  return out;
-}
-
-std::vector<MemoryExtents> AiePlatform::memory_extents() const {
-  std::vector<MemoryExtents> out;
-  for (const std::string& m : memories()) {
-    uint64_t size = 0;
-    const uint8_t* p = on_chip(*array_, cfg_, m, size);
-    MemoryExtents e{m, 1, size, {}};
-    if (p) {
-      e.ranges.emplace_back(0, size);
-    } else {
-      const uint64_t page = array_->ddr().config().page_bytes;
-      for (uint64_t off : array_->ddr().allocated_page_offsets()) e.ranges.emplace_back(off, std::min(page, size - off));
-    }
-    out.push_back(std::move(e));
-  }
-  return out;
-}
-
-RunResult AiePlatform::run(const RunLimits& limits, const TraceOptions& traces) {
-  if (!kernel_) throw InputError("aie_ml: load() a program before run()");
-  if (ran_) throw InputError("aie_ml: load() the program again before another run (memories start empty)");
-  ran_ = true;
-  const auto rec = make_trace_recorder(traces, cfg_.clock_ns);
-  RunResult r = array_->run(limits, rec.get());
-  write_trace_files(rec.get(), traces);
-  return r;
-}
-
-nlohmann::json AiePlatform::config() const {
-  nlohmann::json j = cfg_.raw;
-  j["name"] = cfg_.name;
-  return j;
+RunResult AiePlatform::run_program(const RunLimits& limits, traces::TraceRecorder* recorder) {
+  return array_->run(limits, recorder);
 }
 
 }  // namespace tlmcraft::aie_ml

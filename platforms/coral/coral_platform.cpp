@@ -6,11 +6,13 @@
 #include "models/sim_context.h"
 #include "platforms/coral/riscv_isa_tools.h"
 #include "platforms/coral/toolchain.h"
-#include "platforms/run_traces.h"
 
 namespace tlmcraft::coral {
 
-CoralPlatform::CoralPlatform(CoralConfig cfg) : cfg_(std::move(cfg)) { elaborate(); }
+CoralPlatform::CoralPlatform(CoralConfig cfg)
+    : PlatformBase("coral", "riscv", cfg.raw, cfg.name, cfg.clock_ns), cfg_(std::move(cfg)) {
+  elaborate();
+}
 
 CoralPlatform::~CoralPlatform() = default;
 
@@ -19,13 +21,12 @@ void CoralPlatform::elaborate() {
   models::fresh_sim_context();
   top_ = std::make_unique<CoralTop>("coral", cfg_);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // end of elaboration; the core waits for a run
-  ran_ = false;
 }
 
-bool CoralPlatform::assemble(const std::string& source, const std::string& file_name, isa::Program& out,
-                             std::vector<isa::Diagnostic>& diags) const {
+bool CoralPlatform::build_program(const std::string& source, const std::string& file_name, const KernelContext& context,
+                                  isa::Program& out, std::vector<isa::Diagnostic>& diags) const {
   ToolchainOptions options;
-  options.c_prelude = c_prelude_;
+  options.c_prelude = context.task_defaults;
   return build_kernel(source, file_name.empty() ? "kernel.s" : file_name, out, diags, options);
 }
 
@@ -47,16 +48,9 @@ MemoryRef memory_ref(CoralTop& top, const CoralConfig& cfg, const std::string& m
   throw InputError("coral: unknown memory '" + m + "' (itcm, dtcm, ext)");
 }
 
-void check_range(const std::string& m, const MemoryRef& r, uint64_t addr, uint64_t len) {
-  if (addr > r.size || len > r.size - addr)
-    throw InputError("coral: " + m + " range [" + std::to_string(addr) + ", +" + std::to_string(len) +
-                     " bytes) is outside the memory (" + std::to_string(r.size) + " bytes)");
-}
-
 }  // namespace
 
-void CoralPlatform::load(const isa::Program& program) {
-  if (program.isa != "riscv") throw InputError("program was built for ISA '" + program.isa + "', not riscv (coral)");
+void CoralPlatform::install_program(const isa::Program& program) {
   elaborate();
   // Place every loadable segment; each must lie inside one memory.
   for (const auto& s : program.segments) {
@@ -77,43 +71,27 @@ void CoralPlatform::load(const isa::Program& program) {
       }() + " (" + std::to_string(s.mem_size) + " bytes) lies outside ITCM, DTCM and external memory");
   }
   program_ = program;
-  loaded_ = true;
 }
 
-void CoralPlatform::write_memory(const std::string& memory, uint64_t addr, const std::vector<uint8_t>& bytes) {
-  const MemoryRef r = memory_ref(*top_, cfg_, memory);
-  check_range(memory, r, addr, bytes.size());
-  if (!bytes.empty()) std::memcpy(r.data + addr, bytes.data(), bytes.size());
-}
-
-std::vector<uint8_t> CoralPlatform::read_memory(const std::string& memory, uint64_t addr, uint64_t len) const {
-  const MemoryRef r = memory_ref(*top_, cfg_, memory);
-  check_range(memory, r, addr, len);
-  return std::vector<uint8_t>(r.data + addr, r.data + addr + len);
-}
-
-std::vector<MemoryExtents> CoralPlatform::memory_extents() const {
-  std::vector<MemoryExtents> out;
-  for (const std::string& m : memories()) {
+MemoryMap CoralPlatform::memory_map() const {
+  std::vector<MemoryRegion> regions;
+  for (const char* m : {"itcm", "dtcm", "ext"}) {
     const MemoryRef r = memory_ref(*top_, cfg_, m);
-    out.push_back({m, 1, r.size, {{0, r.size}}});  // all three memories are dense arrays
+    MemoryRegion region;
+    region.name = m;
+    region.bytes = r.size;
+    region.data = r.data;
+    regions.push_back(region);
   }
-  return out;
+  return MemoryMap("coral", std::move(regions));
 }
 
-RunResult CoralPlatform::run(const RunLimits& limits, const TraceOptions& traces) {
-  if (!loaded_) throw InputError("coral: load() a program before run()");
-  if (ran_) throw InputError("coral: load() the program again before another run (memories start empty)");
-  ran_ = true;
-  const auto rec = make_trace_recorder(traces, cfg_.clock_ns);
-  RunResult r = top_->run(program_, limits, rec.get());
-  write_trace_files(rec.get(), traces);
-  return r;
+RunResult CoralPlatform::run_program(const RunLimits& limits, traces::TraceRecorder* recorder) {
+  return top_->run(program_, limits, recorder);
 }
 
 nlohmann::json CoralPlatform::config() const {
-  nlohmann::json j = cfg_.raw;
-  j["name"] = cfg_.name;
+  nlohmann::json j = PlatformBase::config();
   // What a kernel author (human or agent) must know, next to the numbers.
   j["kernel_contract"] = nlohmann::json::array({
       "A kernel is RISC-V assembly (GNU as syntax, rv32imf_zve32x, ilp32) or C (file name ending in .c, "

@@ -1,6 +1,7 @@
 #include "platforms/coral/coral_top.h"
 
 #include "platforms/coral/coral_trace.h"
+#include "platforms/run_control.h"
 
 #include <algorithm>
 #include <chrono>
@@ -55,12 +56,6 @@ uint32_t get32(const uint8_t* p) {
 }
 
 void put32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, 4); }
-
-std::string trimmed(std::string s) {
-  s.erase(0, s.find_first_not_of(" \t"));
-  s.erase(s.find_last_not_of(" \t\r") + 1);
-  return s;
-}
 
 struct Traffic {
   uint64_t reads = 0, writes = 0, bytes_read = 0, bytes_written = 0;
@@ -180,7 +175,7 @@ std::string CoralTop::where(uint32_t pc) const {
   std::string s = "PC " + hex32(pc);
   const uint32_t line = line_of(pc);
   if (line > 0 && line <= prog_->source_lines.size()) {
-    const std::string text = trimmed(prog_->source_lines[line - 1]);
+    const std::string text = source_line_text(prog_->source_lines, line);
     s += " (line " + std::to_string(line) + ": " + text + ")";
     // C kernels (or macros): show the machine instruction too.
     const std::string mnemonic = dis.substr(0, dis.find(' '));
@@ -221,9 +216,9 @@ void CoralTop::dma_store(uint32_t offset, uint64_t cycle) {
 }
 
 void CoralTop::execute() {
-  const auto t0 = std::chrono::steady_clock::now();
-  const models::Clock clock(period(cfg_));
-  const uint64_t base = clock.now_cycles();  // absolute cycle of the run's cycle 0
+  const RunLimiter limiter(limits_);
+  QuantumSync sync(cfg_.clock_ns, cfg_.quantum_cycles);
+  const uint64_t base = sync.base();  // absolute cycle of the run's cycle 0
   RunResult& res = result_;
   res.stop = StopReason::Halted;
 
@@ -254,7 +249,7 @@ void CoralTop::execute() {
   };
   std::vector<PcStats> per_pc(words);
   Traffic traffic[3];  // itcm/csr, dtcm, ext
-  uint64_t executed = 0, prev_t = 0, last_t = 0, synced = 0;
+  uint64_t executed = 0, prev_t = 0, last_t = 0;
 
   std::vector<int32_t> trace_name(words, -1);
   std::unique_ptr<CoralTrace> trace = rec_ ? std::make_unique<CoralTrace>(*rec_, cfg_.scalar.dispatch_width) : nullptr;
@@ -265,9 +260,8 @@ void CoralTop::execute() {
 
   for (;;) {
     const uint32_t pc = hart.pc;
-    if (executed >= limits_.max_instructions) {
-      stop(StopReason::InstructionLimit, "exceeded max instructions limit (" + std::to_string(limits_.max_instructions) +
-                                             ") at " + where(pc) + " (an endless loop?)");
+    if (limiter.instructions_reached(executed)) {
+      limiter.stop(res, StopReason::InstructionLimit, where(pc));
       break;
     }
     // The divider's latency depends on its operands, which the step may overwrite: read
@@ -326,22 +320,15 @@ void CoralTop::execute() {
       events.clear();
     }
     if (hart.halted) break;
-    if (t > limits_.max_cycles) {
-      stop(StopReason::CycleLimit, "exceeded max cycles limit (" + std::to_string(limits_.max_cycles) + ") at " + where(pc));
+    if (limiter.cycles_exceeded(t)) {
+      limiter.stop(res, StopReason::CycleLimit, where(pc));
       break;
     }
-    if ((executed & 0xFFFF) == 0 && limits_.wall_seconds > 0) {
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (s > limits_.wall_seconds) {
-        stop(StopReason::WallTimeout, "wall-clock limit of " + std::to_string(limits_.wall_seconds) + " s exceeded at " + where(pc));
-        break;
-      }
+    if (limiter.wall_exceeded(executed)) {
+      limiter.stop(res, StopReason::WallTimeout, where(pc));
+      break;
     }
-    // Synchronise with the rest of the platform once per quantum (counts never depend on it).
-    if (t - synced >= cfg_.quantum_cycles) {
-      synced = t;
-      sc_core::wait(clock.delay_until(base + t));
-    }
+    sync.at(t);  // once per quantum: the DMA engine's events (counts never depend on it)
   }
 
   res.cycles = std::max(tm.completion(), last_t + 1);
@@ -363,17 +350,10 @@ void CoralTop::execute() {
     res.units.push_back({unit_name(Unit(u)), c.instructions, c.busy, c.stall});
   }
   // The instruction after the last one gets the cycles to the end of the run.
-  std::map<uint32_t, LineStats> lines;
-  for (uint32_t i = 0; i < words; ++i) {
-    if (!per_pc[i].execs) continue;
-    const uint32_t line = i < prog_->code.size() ? prog_->code[i].line : 0;
-    auto& l = lines[line];
-    l.line = line;
-    l.executions += per_pc[i].execs;
-    l.cycles += per_pc[i].cycles;
-  }
-  for (const auto& [_, l] : lines) res.lines.push_back(l);
-  std::stable_sort(res.lines.begin(), res.lines.end(), [](const LineStats& x, const LineStats& y) { return x.cycles > y.cycles; });
+  LineProfile lines;
+  for (uint32_t i = 0; i < words; ++i)
+    if (per_pc[i].execs) lines.add(i < prog_->code.size() ? prog_->code[i].line : 0, per_pc[i].execs, per_pc[i].cycles);
+  res.lines = lines.sorted();
   res.memory = {{"itcm", traffic[0].json()}, {"dtcm", traffic[1].json()}, {"ext", traffic[2].json()},
                 {"router", router.stats()}};
   res.memory["ext"]["axi"] = {{"read_latency", cfg_.axi.read_latency}, {"write_latency", cfg_.axi.write_latency},
@@ -381,8 +361,8 @@ void CoralTop::execute() {
   if (dma_on) res.memory["dma"] = dma->stats();
   timing_ = nullptr;
   if (trace) trace->finish(res.cycles);
-  sc_core::wait(clock.delay_until(base + res.cycles));
-  res.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  sync.finish(res.cycles);
+  res.host_seconds = limiter.host_seconds();
 }
 
 }  // namespace tlmcraft::coral

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "isa/isa_spec.h"
-#include "platforms/platform.h"
+#include "platforms/platform_base.h"
 #include "platforms/plena/plena_config.h"
 #include "platforms/plena/plena_top.h"
 
@@ -15,27 +15,22 @@ namespace tlmcraft::plena {
 // Per-PC unit, latency, II and register roles from the ISA YAML and the platform config.
 LoadedProgram prepare_program(const isa::IsaSpec& spec, const isa::Program& program, const PlenaConfig& cfg);
 
-class PlenaPlatform : public Platform {
+class PlenaPlatform : public PlatformBase {
  public:
   explicit PlenaPlatform(PlenaConfig cfg);
   ~PlenaPlatform() override;
 
-  std::string name() const override { return "plena"; }
-  bool assemble(const std::string& source, const std::string& file_name, isa::Program& out,
-                std::vector<isa::Diagnostic>& diags) const override;
-  // Elaborates a fresh platform (empty memories) and loads the program.
-  void load(const isa::Program& program) override;
-  std::vector<std::string> memories() const override;
-  // hbm: bytes; msram, vram, fp_mem: bf16 elements (2 bytes each, addr counts elements);
-  // int_mem: u32 words (addr counts words). Lengths are in bytes.
-  void write_memory(const std::string& memory, uint64_t addr, const std::vector<uint8_t>& bytes) override;
-  std::vector<uint8_t> read_memory(const std::string& memory, uint64_t addr, uint64_t len) const override;
-  std::vector<MemoryExtents> memory_extents() const override;
-  RunResult run(const RunLimits& limits, const TraceOptions& traces) override;
-  nlohmann::json config() const override;
-
   const PlenaConfig& plena_config() const { return cfg_; }
   const isa::IsaSpec& isa() const { return *spec_; }
+
+ protected:
+  bool build_program(const std::string& source, const std::string& file_name, const KernelContext& context,
+                     isa::Program& out, std::vector<isa::Diagnostic>& diags) const override;
+  void install_program(const isa::Program& program) override;
+  // hbm: bytes; msram, vram, fp_mem: bf16 elements (an address counts 2-byte elements, as
+  // kernels do); int_mem: u32 words. Lengths are in bytes.
+  MemoryMap memory_map() const override;
+  RunResult run_program(const RunLimits& limits, traces::TraceRecorder* recorder) override;
 
  private:
   void elaborate();
@@ -44,7 +39,6 @@ class PlenaPlatform : public Platform {
   std::shared_ptr<const isa::IsaSpec> spec_;
   std::unique_ptr<PlenaTop> top_;
   LoadedProgram loaded_;
-  bool ran_ = false;
 };
 
 }  // namespace tlmcraft::plena

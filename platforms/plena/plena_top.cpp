@@ -12,6 +12,7 @@
 #include "platforms/plena/hbm_timing.h"
 #include "platforms/plena/hbm_transfer.h"
 #include "platforms/plena/plena_trace.h"
+#include "platforms/run_control.h"
 
 namespace tlmcraft::plena {
 namespace sem = tlmcraft::isa::plena;
@@ -152,10 +153,7 @@ std::string PlenaTop::where(uint32_t pc) const {
   if (pc < p.code.size()) {
     const uint32_t line = p.code[pc].line;
     if (line > 0 && line <= p.source_lines.size()) {
-      std::string text = p.source_lines[line - 1];
-      text.erase(0, text.find_first_not_of(" \t"));
-      text.erase(text.find_last_not_of(" \t\r") + 1);
-      s += " (line " + std::to_string(line) + ": " + text + ")";
+      s += " (line " + std::to_string(line) + ": " + source_line_text(p.source_lines, line) + ")";
     } else {
       s += " (" + prog_->mnemonic[pc] + ")";
     }
@@ -164,9 +162,9 @@ std::string PlenaTop::where(uint32_t pc) const {
 }
 
 void PlenaTop::execute_program() {
-  const auto t0 = std::chrono::steady_clock::now();
-  const models::Clock clock(period(cfg_));
-  const uint64_t base = clock.now_cycles();  // absolute cycle of the run's cycle 0
+  const RunLimiter limiter(limits_);
+  QuantumSync sync(cfg_.clock_ns, cfg_.quantum_cycles);
+  const uint64_t base = sync.base();  // absolute cycle of the run's cycle 0
   const auto& code = prog_->program.code;
   state_.reset();
 
@@ -175,7 +173,7 @@ void PlenaTop::execute_program() {
   std::vector<uint64_t> iteration_start(isa::plena::kLoopStackCapacity, 0);  // `executed` when each open loop's iteration began
   std::vector<Range> ranges;
   std::vector<uint64_t> pc_cycles(code.size(), 0), pc_execs(code.size(), 0);
-  uint64_t executed = 0, synced = 0;
+  uint64_t executed = 0;
 
   std::unique_ptr<PlenaTrace> trace = rec_ ? std::make_unique<PlenaTrace>(*rec_) : nullptr;
   if (trace) trace->watch(hbm_timer);
@@ -186,17 +184,18 @@ void PlenaTop::execute_program() {
     res.stop = why;
     res.message = msg;
   };
+  // In an open loop, the limit names the loop too (the endless one is usually the culprit).
+  auto limit_where = [&](uint32_t pc) {
+    std::string w = where(pc);
+    if (state_.loop_count > 0) w += ", in the loop at " + where(state_.loops[state_.loop_count - 1].body_pc - 1);
+    return w;
+  };
 
   for (;;) {
     const uint32_t pc = state_.pc;
     if (pc >= code.size()) break;  // fell off the end: the program is complete
-    if (executed >= limits_.max_instructions) {
-      const std::string lim = "exceeded max instructions limit (" + std::to_string(limits_.max_instructions) + ")";
-      if (state_.loop_count > 0)
-        stop(StopReason::InstructionLimit,
-             "Loop at " + where(state_.loops[state_.loop_count - 1].body_pc - 1) + " " + lim);
-      else
-        stop(StopReason::InstructionLimit, "Program " + lim + " at " + where(pc));
+    if (limiter.instructions_reached(executed)) {
+      limiter.stop(res, StopReason::InstructionLimit, limit_where(pc));
       break;
     }
     if (loop_limit_exceeded(executed, iteration_start)) break;
@@ -257,19 +256,14 @@ void PlenaTop::execute_program() {
                          ranges);
 
     if (step_.halt) break;
-    if (tm.frontier() > limits_.max_cycles) {
-      stop(StopReason::CycleLimit, "exceeded max cycles limit (" + std::to_string(limits_.max_cycles) + ") at " +
-                                       where(pc));
+    if (limiter.cycles_exceeded(tm.frontier())) {
+      limiter.stop(res, StopReason::CycleLimit, limit_where(pc));
       break;
     }
     // Wall clock and SystemC quantum, checked rarely: counts never depend on either.
-    if ((executed & 0xFFFF) == 0 && limits_.wall_seconds > 0) {
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (s > limits_.wall_seconds) {
-        stop(StopReason::WallTimeout, "wall-clock limit of " + std::to_string(limits_.wall_seconds) +
-                                          " s exceeded at " + where(pc));
-        break;
-      }
+    if (limiter.wall_exceeded(executed)) {
+      limiter.stop(res, StopReason::WallTimeout, limit_where(pc));
+      break;
     }
     // Bank bookings before the in-order issue point can no longer matter (in both modes:
     // DMA transfers book VRAM and MSRAM banks too, and a prefetch loop grew them unbounded).
@@ -277,10 +271,7 @@ void PlenaTop::execute_program() {
       vram.prune(base + issue);
       msram.prune(base + issue);
     }
-    if (issue - synced >= cfg_.quantum_cycles) {
-      synced = issue;
-      sc_core::wait(clock.delay_until(base + issue));
-    }
+    sync.at(issue);
   }
 
   res.cycles = tm.frontier();
@@ -291,22 +282,16 @@ void PlenaTop::execute_program() {
     const auto& pu = tm.unit(Unit(u));
     res.units.push_back({unit_name(Unit(u)), pu.operations(), pu.active_cycles(), tm.stall_cycles(Unit(u))});
   }
-  std::map<uint32_t, LineStats> lines;
-  for (size_t pc = 0; pc < code.size(); ++pc) {
-    if (!pc_execs[pc]) continue;
-    auto& l = lines[code[pc].line];
-    l.line = code[pc].line;
-    l.executions += pc_execs[pc];
-    l.cycles += pc_cycles[pc];
-  }
-  for (const auto& [_, l] : lines) res.lines.push_back(l);
-  std::stable_sort(res.lines.begin(), res.lines.end(), [](const LineStats& a, const LineStats& b) { return a.cycles > b.cycles; });
+  LineProfile lines;
+  for (size_t pc = 0; pc < code.size(); ++pc)
+    if (pc_execs[pc]) lines.add(code[pc].line, pc_execs[pc], pc_cycles[pc]);
+  res.lines = lines.sorted();
   res.memory = {{"hbm", hbm_timer.stats()},          {"msram", msram.stats()},         {"vram", vram.stats()},
                 {"router", router.stats()},    {"dma_prefetch", prefetch_dma.stats()}, {"dma_store", store_dma.stats()}};
   if (trace) trace->finish(res.cycles);
   // Let simulated time reach the end of the run (DMA completions are notified there).
-  sc_core::wait(clock.delay_until(base + res.cycles));
-  res.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  sync.finish(res.cycles);
+  res.host_seconds = limiter.host_seconds();
 }
 
 // The reference's MAX_LOOP_INSTRUCTIONS: an iteration of an open loop may run at most the

@@ -141,7 +141,8 @@ TEST(Cli, KernelThatNeverHaltsHitsTheLimit) {
                           "--max-instructions 100000");
   EXPECT_EQ(j["status"], "limit");
   EXPECT_NE(j["reason"].get<std::string>().find(
-                "Loop at PC 1 (line 2: C_LOOP_START gp2, 4000000) exceeded max instructions limit (100000)"),
+                "exceeded max instructions limit (100000) at PC 2 (line 3: S_ADDI_INT gp3, gp3, 1), in the loop at PC 1 "
+                "(line 2: C_LOOP_START gp2, 4000000)"),
             std::string::npos)
       << j["reason"];
 }

@@ -178,12 +178,12 @@ TEST(AieMlMovement, ErrorsNameTheFileLine) {
 
 TEST(AieMlMovement, DefaultMovementAppliesWithoutASection) {
   auto p = make();
-  p->set_default_movement(
+  const std::string movement =
       "buffers:\n  - {name: a, tile: [0, 0], address: 0, size: 16}\n  - {name: b, tile: [0, 1], address: 0, size: 16}\n"
       "bds:\n  - {name: s, tile: [0, 0], channel: mm2s0, buffer: a, length: 16}\n"
       "  - {name: d, tile: [0, 1], channel: s2mm0, buffer: b, length: 16}\n"
-      "routes:\n  - {from: {tile: [0, 0], port: mm2s0}, to: {tile: [0, 1], port: s2mm0}}\n");
-  load(*p, "  DONE\n");
+      "routes:\n  - {from: {tile: [0, 0], port: mm2s0}, to: {tile: [0, 1], port: s2mm0}}\n";
+  load(*p, "  DONE\n", movement);
   p->write_memory("tile_0_0", 0, pattern(16, 1));
   const RunResult r = run(*p);
   ASSERT_TRUE(r.ok()) << r.message;

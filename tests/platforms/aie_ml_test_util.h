@@ -18,10 +18,11 @@ inline std::unique_ptr<AiePlatform> make(const std::vector<std::string>& overrid
 }
 
 // Assembles and loads; fails the test with every diagnostic when the kernel is rejected.
-inline void load(AiePlatform& p, const std::string& kernel) {
+// `task_defaults` is the task's default `.movement` (KernelContext).
+inline void load(AiePlatform& p, const std::string& kernel, const std::string& task_defaults = "") {
   isa::Program prog;
   std::vector<isa::Diagnostic> diags;
-  const bool ok = p.assemble(kernel, "k.s", prog, diags);
+  const bool ok = p.assemble(kernel, "k.s", KernelContext{task_defaults}, prog, diags);
   std::string all;
   for (const auto& d : diags) all += d.format() + "\n";
   ASSERT_TRUE(ok) << all;

@@ -114,7 +114,8 @@ TEST(PlenaRun, InstructionLimitNamesTheLoop) {
                                "    S_ADDI_INT gp3, gp3, 1\n  C_LOOP_END gp2\nC_LOOP_END gp1\n",
                                l);
   EXPECT_EQ(r.stop, StopReason::InstructionLimit);
-  EXPECT_EQ(r.message, "Loop at PC 2 (line 3: C_LOOP_START gp2, 100) exceeded max instructions limit (1000)");
+  EXPECT_EQ(r.message, "exceeded max instructions limit (1000) at PC 4 (line 5: C_LOOP_END gp2), in the loop at PC 2 "
+                       "(line 3: C_LOOP_START gp2, 100)");
   EXPECT_EQ(r.instructions, 1000u);
 }
 

@@ -54,7 +54,7 @@ class AieMlLayout : public PlatformLayout {
   std::string text() const override;
 
   const AieMlMovementPlan& movement() const { return plan_; }
-  // The `.movement` YAML for AiePlatform::set_default_movement ("" when there is none).
+  // The `.movement` YAML passed to assemble() as KernelContext::task_defaults ("" when there is none).
   const std::string& default_movement() const { return plan_.yaml; }
   std::string kernel_defaults() const override { return plan_.yaml; }
   uint64_t inputs_end() const { return inputs_end_; }     // first byte after the inputs (aligned)

@@ -43,7 +43,7 @@ class CoralLayout : public PlatformLayout {
   // for every task parameter and every integer constant by its upper-case name (SHIFT,
   // SHIFT1, ...). Names are upper-cased; characters other than [A-Za-z0-9_] become '_'.
   std::string c_defines() const;
-  // C kernels get c_defines() compiled in front of them (Platform::set_task_defaults).
+  // C kernels get c_defines() compiled in front of them (KernelContext::task_defaults).
   std::string kernel_defaults() const override { return c_defines(); }
   const CoralLayoutOptions& options() const { return options_; }
 

@@ -53,8 +53,8 @@ void SimdPlatform::elaborate() {
   ran_ = false;
 }
 
-bool SimdPlatform::assemble(const std::string& source, const std::string& file_name, tlmcraft::isa::Program& out,
-                            std::vector<tlmcraft::isa::Diagnostic>& diags) const {
+bool SimdPlatform::assemble(const std::string& source, const std::string& file_name, const tlmcraft::KernelContext&,
+                            tlmcraft::isa::Program& out, std::vector<tlmcraft::isa::Diagnostic>& diags) const {
   return tlmcraft::isa::assemble(*spec_, source, file_name, out, diags);
 }
 

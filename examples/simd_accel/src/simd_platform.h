@@ -27,8 +27,10 @@ class SimdPlatform : public tlmcraft::Platform {
   ~SimdPlatform() override;
 
   std::string name() const override { return kPlatformName; }
-  bool assemble(const std::string& source, const std::string& file_name, tlmcraft::isa::Program& out,
-                std::vector<tlmcraft::isa::Diagnostic>& diags) const override;
+  using tlmcraft::Platform::assemble;  // the overload without a task context
+  // The simd ISA needs nothing from a task: the context is not used.
+  bool assemble(const std::string& source, const std::string& file_name, const tlmcraft::KernelContext& context,
+                tlmcraft::isa::Program& out, std::vector<tlmcraft::isa::Diagnostic>& diags) const override;
   void load(const tlmcraft::isa::Program& program) override;
   std::vector<std::string> memories() const override { return {"dram", "spad"}; }
   void write_memory(const std::string& memory, uint64_t addr, const std::vector<uint8_t>& bytes) override;

@@ -15,6 +15,7 @@
 #include "common/platform_catalog.h"
 #include "isa/isa_doc.h"
 #include "isa/isa_spec.h"
+#include "isa/isa_tools.h"
 
 namespace tlmcraft::agent {
 namespace {
@@ -83,6 +84,14 @@ std::string isa_reference(const std::string& platform, const json& platform_conf
     try {
       return isa::render_isa_markdown(isa::IsaSpec::load(isa::isa_yaml_path(isa)), latency_notes(platform_config));
     } catch (const std::exception&) {
+      // A plugin's ISA lives beside the plugin, not in the data folder: its registered
+      // tools render it (`tlmcraft isa doc` shows the same text).
+      if (const isa::IsaTools* tools = isa::find_isa_tools(isa); tools && tools->doc) {
+        try {
+          return tools->doc(true);
+        } catch (const std::exception&) {
+        }
+      }
       if (p) return "";  // a YAML ISA that does not load: nothing trustworthy to show
     }
   }

@@ -75,8 +75,10 @@ json variant_provenance(const std::string& platform, const VariantSpec& v) {
   p["config_fnv1a64"] = fnv1a64_hex(read_bytes(config_file, "platform config '" + v.platform_config + "'"));
   p["overrides"] = override_object(v.overrides);
   // The config the platform reads: the file merged over its `base:` chain, with the
-  // overrides applied (platforms/config_reader.h).
-  const json effective = ConfigTree::load(platform, v.platform_config, v.overrides, "KEY=VALUE").to_json();
+  // overrides applied (platforms/config_reader.h). Its `platform:` key is the platform
+  // loader's to check: a plugin may run another platform's model with that one's configs.
+  const json effective =
+      ConfigTree::load(platform, v.platform_config, v.overrides, "KEY=VALUE", /*check_platform_key=*/false).to_json();
   p["effective_config_fnv1a64"] = fnv1a64_hex(effective.dump());
   p["isa_dir"] = v.isa_dir;
   p["isa"] = isa_files(platform, v.isa_dir);

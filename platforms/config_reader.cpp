@@ -88,7 +88,8 @@ void merge(YAML::Node base, const YAML::Node& variant, const std::string& path, 
 }  // namespace
 
 ConfigTree ConfigTree::load(const std::string& platform, const std::string& name_or_path,
-                            const std::vector<std::string>& overrides, const std::string& example) {
+                            const std::vector<std::string>& overrides, const std::string& example,
+                            bool check_platform_key) {
   ConfigTree t;
   t.file_ = platform_config_path(platform, name_or_path.empty() ? "default" : name_or_path);
   // The chain from the named file down to a config without `base:`.
@@ -121,7 +122,7 @@ ConfigTree ConfigTree::load(const std::string& platform, const std::string& name
     t.note_origin(n, "--set '" + o + "'");
   }
   const YAML::Node p = t.root_["platform"];
-  if (p && (!p.IsScalar() || p.Scalar() != platform))
+  if (check_platform_key && p && (!p.IsScalar() || p.Scalar() != platform))
     throw InputError(t.where(p) + ": this is a config for platform '" + (p.IsScalar() ? p.Scalar() : "?") + "', not " +
                      platform);
   return t;

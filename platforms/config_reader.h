@@ -23,9 +23,12 @@ class ConfigTree {
  public:
   // Resolves `name_or_path` (platform_config_path), loads it and its base chain, merges
   // them, applies the overrides ("a.b=value"; `example` is shown in usage errors) and
-  // checks a `platform:` entry names `platform`. Throws InputError on any bad input.
+  // checks a `platform:` entry names `platform` (unless check_platform_key is false: a
+  // reader that only hashes the tree, for a platform a plugin registered over another's
+  // model and configs). Throws InputError on any bad input.
   static ConfigTree load(const std::string& platform, const std::string& name_or_path,
-                         const std::vector<std::string>& overrides, const std::string& example);
+                         const std::vector<std::string>& overrides, const std::string& example,
+                         bool check_platform_key = true);
 
   const std::string& file() const { return file_; }    // the file named (not its bases)
   std::string name() const;                             // its stem: "default", "slow_hbm"

@@ -29,8 +29,8 @@ std::shared_ptr<const isa::IsaSpec> plena_isa() {
 
 }  // namespace
 
-PlenaPlatform::PlenaPlatform(PlenaConfig cfg)
-    : PlatformBase("plena", "plena", cfg.raw, cfg.name, cfg.clock_ns), cfg_(std::move(cfg)), spec_(plena_isa()) {
+PlenaPlatform::PlenaPlatform(PlenaConfig cfg, std::string name)
+    : PlatformBase(std::move(name), "plena", cfg.raw, cfg.name, cfg.clock_ns), cfg_(std::move(cfg)), spec_(plena_isa()) {
   elaborate();
 }
 

@@ -17,7 +17,8 @@ LoadedProgram prepare_program(const isa::IsaSpec& spec, const isa::Program& prog
 
 class PlenaPlatform : public PlatformBase {
  public:
-  explicit PlenaPlatform(PlenaConfig cfg);
+  // `name`: the name it is registered under (a plugin may register the model as another platform).
+  explicit PlenaPlatform(PlenaConfig cfg, std::string name = "plena");
   ~PlenaPlatform() override;
 
   const PlenaConfig& plena_config() const { return cfg_; }

@@ -19,13 +19,6 @@ namespace {
 
 const char* const kModel = "plena";
 
-// PLENA's model under its own name: the name is what evaluate() looks the task section up by.
-class TwinPlatform : public tlmcraft::plena::PlenaPlatform {
- public:
-  using PlenaPlatform::PlenaPlatform;
-  std::string name() const override { return "twin"; }
-};
-
 }  // namespace
 
 TLMCRAFT_PLUGIN_ENTRY(const tlmcraft::PluginContext* context) {
@@ -43,7 +36,8 @@ TLMCRAFT_PLUGIN_ENTRY(const tlmcraft::PluginContext* context) {
   info.data_dir = TWIN_DATA_DIR;
   info.config_dir = data::data_path("platforms/plena/configs");  // PLENA's configs, by name
   register_platform({info, [](const std::string& config, const std::vector<std::string>& overrides) {
-                       return std::make_unique<TwinPlatform>(plena::load_plena_config(config, overrides));
+                       // PLENA's model under twin's name: evaluate() looks the task section up by it.
+                       return std::make_unique<plena::PlenaPlatform>(plena::load_plena_config(config, overrides), "twin");
                      }});
   const tasks::PlatformId twin("twin");
   tasks::register_numerics(twin, tasks::platform_numerics(model));

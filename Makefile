@@ -8,9 +8,11 @@ CMAKE_OPTIONS ?=
 # `make install` destination (docs/install.md).
 PREFIX ?= /usr/local
 
-# Seconds each fuzzer runs in `make fuzz`; `make test` (CI) gives each CI_FUZZ_SECONDS.
+# Seconds each fuzzer runs in `make fuzz`; `make test` (CI) gives each CI_FUZZ_SECONDS
+# with libFuzzer's seed fixed to CI_FUZZ_SEED, so a CI finding reproduces.
 FUZZ_SECONDS ?= 10
 CI_FUZZ_SECONDS ?= 10
+CI_FUZZ_SEED ?= 1
 SANITIZE_BUILD ?= build-sanitize
 # SystemC switches coroutine stacks, which ASan cannot follow for fake stacks.
 SANITIZE_ASAN_OPTIONS ?= detect_stack_use_after_return=0
@@ -35,7 +37,7 @@ test: deps
 	@command -v npm >/dev/null || bash scripts/install-deps.sh nodejs npm
 	@$(MAKE) --no-print-directory build CMAKE_OPTIONS=-DTLMCRAFT_BUILD_TESTS=ON
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
+	@FUZZ_SEED=$(CI_FUZZ_SEED) $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
 
 # libFuzzer harnesses (fuzz/, docs/reliability.md): clang-16 with its runtime
 # (libclang-rt-16-dev), built in build-fuzz; replays fuzz/regressions and fuzz/corpus,

@@ -34,6 +34,17 @@ std::string base_file(const std::string& platform, const std::string& file, cons
   return (p.is_absolute() ? p : fs::path(file).parent_path() / p).lexically_normal().string();
 }
 
+// An error in a base config also names where the variant asked for it (`named_at`), so the
+// user sees which file to fix.
+YAML::Node parse_base_file(const std::string& file, const std::string& named_at) {
+  if (named_at.empty()) return parse_file(file);
+  try {
+    return parse_file(file);
+  } catch (const InputError& e) {
+    throw InputError(named_at + ": in its base config: " + e.what());
+  }
+}
+
 std::string key_path(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
 
 }  // namespace
@@ -52,9 +63,14 @@ std::string ConfigTree::where(const YAML::Node& node) const {
   for (auto it = origins_.rbegin(); it != origins_.rend(); ++it) {
     if (!it->node.is(node)) continue;
     if (it->source.rfind("--set", 0) == 0) return it->source;
-    return yaml_where(it->source, node);
+    return in_chain(yaml_where(it->source, node), it->source);
   }
-  return yaml_where(bottom_file_, node);
+  return in_chain(yaml_where(bottom_file_, node), bottom_file_);
+}
+
+// A location in a base config also names the file the user gave, which chose that base.
+std::string ConfigTree::in_chain(const std::string& location, const std::string& source) const {
+  return source == file_ ? location : location + " (base config of " + file_ + ")";
 }
 
 nlohmann::json ConfigTree::to_json() const { return yaml_to_json(root_); }
@@ -94,25 +110,32 @@ ConfigTree ConfigTree::load(const std::string& platform, const std::string& name
   t.file_ = platform_config_path(platform, name_or_path.empty() ? "default" : name_or_path);
   // The chain from the named file down to a config without `base:`.
   std::vector<std::pair<std::string, YAML::Node>> chain;
+  std::string named_at;  // where the current file was named as a base ("" for the first)
   for (std::string file = t.file_;;) {
     for (const auto& [seen, _] : chain)
       if (fs::path(seen).lexically_normal() == fs::path(file).lexically_normal())
-        throw InputError(chain.back().first + ": 'base' makes a cycle through " + file);
+        throw InputError(named_at + ": 'base' makes a cycle through " + file);
     if (chain.size() >= size_t(kMaxBaseDepth))
       throw InputError(t.file_ + ": more than " + std::to_string(kMaxBaseDepth) + " configs in its 'base' chain");
-    const YAML::Node root = parse_file(file);
+    const YAML::Node root = parse_base_file(file, named_at);
     chain.emplace_back(file, root);
     const YAML::Node base = root["base"];
     if (!base) break;
     if (!base.IsScalar() || base.Scalar().empty())
       throw InputError(yaml_where(file, base) + ": 'base' must name a config (e.g. base: default) or a file");
+    named_at = yaml_where(file, base);
     file = base_file(platform, file, base.Scalar());
   }
   t.bottom_file_ = chain.back().first;
   t.root_ = chain.back().second;
   for (size_t i = chain.size() - 1; i-- > 0;) {
     const std::string& vfile = chain[i].first;
-    merge(t.root_, chain[i].second, "", vfile, chain[i + 1].first, [&](const YAML::Node& n) { t.note_origin(n, vfile); });
+    try {
+      merge(t.root_, chain[i].second, "", vfile, chain[i + 1].first, [&](const YAML::Node& n) { t.note_origin(n, vfile); });
+    } catch (const InputError& e) {
+      if (i == 0) throw;
+      throw InputError(std::string(e.what()) + " (in the base chain of " + t.file_ + ")");
+    }
   }
   for (const auto& o : overrides) {
     apply_config_override(t.root_, o, example);

@@ -44,6 +44,7 @@ class ConfigTree {
     std::string source;  // a file, or "--set 'k=v'"
   };
   void note_origin(const YAML::Node& node, const std::string& source);
+  std::string in_chain(const std::string& location, const std::string& source) const;
 
   std::string file_;
   std::string bottom_file_;  // the first config of the base chain: owns every unmarked node

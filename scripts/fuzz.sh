@@ -7,6 +7,8 @@
 # env:   FUZZ_SECONDS  time per fuzzer (default 10; 0 = only build and replay)
 #        FUZZ_BUILD    build directory (default build-fuzz)
 #        JOBS          parallel compile jobs (default nproc)
+#        FUZZ_SEED     libFuzzer's -seed (default: random); `make test` (CI) fixes it, so a CI
+#                      finding reproduces with the same command
 #        FUZZ_PARALLEL 1: run the fuzzers at the same time (a campaign on a shared machine,
 #                      best with `nice`); default 0, one after another
 # Exit status 1 when a replay fails or a fuzzer finds a crash, leak, UB, timeout or
@@ -37,9 +39,11 @@ run_fuzzer() {
   mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
   local dict=()
   [ -f "fuzz/dict/$f.dict" ] && dict=(-dict="fuzz/dict/$f.dict")
+  local seed=()
+  [ -n "${FUZZ_SEED:-}" ] && seed=(-seed="$FUZZ_SEED")
   # New inputs go to the first (build-tree) directory; the committed ones stay untouched.
   if "$build/fuzz/$f" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-       "${dict[@]}" -artifact_prefix="$artifacts/" "$corpus" "fuzz/corpus/$f" $(ls -d "fuzz/regressions/$f" 2>/dev/null) >"$log" 2>&1; then
+       "${seed[@]}" "${dict[@]}" -artifact_prefix="$artifacts/" "$corpus" "fuzz/corpus/$f" $(ls -d "fuzz/regressions/$f" 2>/dev/null) >"$log" 2>&1; then
     local execs
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     echo "$f: ${execs:-?} inputs in ${seconds} s, no finding"

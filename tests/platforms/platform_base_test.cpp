@@ -114,13 +114,17 @@ TEST(ConfigReader, BadBasesAreNamed) {
   write(d / "b.yaml", "base: a.yaml\n");
   EXPECT_NE(error_of([&] { make_platform("coral", a); }).find("'base' makes a cycle"), std::string::npos);
   const std::string missing = write(d / "m.yaml", "base: nowhere.yaml\n");
-  EXPECT_EQ(error_of([&] { make_platform("coral", missing); }), (d / "nowhere.yaml").string() + ": platform config not found");
+  EXPECT_EQ(error_of([&] { make_platform("coral", missing); }),
+            missing + ":1:7: in its base config: " + (d / "nowhere.yaml").string() + ": platform config not found");
+  const std::string unnamed = write(d / "u.yaml", "base: fastest\n");
+  EXPECT_EQ(error_of([&] { make_platform("coral", unnamed); }).rfind(unnamed + ":1:7: in its base config: ", 0), 0u);
   const std::string shape = write(d / "s.yaml", "base: default\nmemory: 3\n");
   EXPECT_EQ(error_of([&] { make_platform("coral", shape); }),
             shape + ":2:9: 'memory' is a mapping in the base config " + platform_config_path("coral", "default"));
   const std::string other = write(d / "o.yaml", "base: " + platform_config_path("plena", "default") + "\n");
   EXPECT_EQ(error_of([&] { make_platform("coral", other); }),
-            platform_config_path("plena", "default") + ":3:11: this is a config for platform 'plena', not coral");
+            platform_config_path("plena", "default") + ":3:11 (base config of " + other +
+                "): this is a config for platform 'plena', not coral");
 }
 
 TEST(ConfigReader, ValueErrorsNameTheFileThatWroteTheValue) {

@@ -230,6 +230,7 @@ static json evaluate_kernel(Platform& platform, const EvalOptions& o) {
   rep["assemble"]["by_class"] = first.instructions_by_class;
   const json rj = first.to_json();
   rep["units"] = rj["units"];
+  rep["macs_by_format"] = rj["macs_by_format"];
   rep["memory"] = rj["memory"];
   json hot = json::array();
   for (size_t i = 0; i < first.lines.size() && i < 8; ++i) {

@@ -36,6 +36,10 @@ std::string format_run_text(const std::string& platform, const isa::Program& pro
     for (const auto& [cls, n] : r.instructions_by_class) os << (first ? "" : ", ") << cls << " " << n, first = false;
     os << ")";
   }
+  if (!r.macs_by_format.empty()) {
+    os << "\n  MACs:        ";
+    for (const auto& [format, n] : r.macs_by_format) os << " " << format << " " << n;
+  }
   os << "\n  units:\n";
   for (const auto& u : r.units) {
     const double util = r.cycles ? double(u.busy_cycles) / double(r.cycles) : 0.0;
@@ -72,6 +76,11 @@ std::string format_report_text(const nlohmann::json& j) {
       os << " (max over trials; " << j["cycles_over_trials"]["min"].get<uint64_t>() << " .. "
          << j["cycles_over_trials"]["max"].get<uint64_t>() << ")";
     os << "\n  instructions: " << j.value("instructions", 0) << "\n";
+    if (j.contains("macs_by_format") && j["macs_by_format"].is_object() && !j["macs_by_format"].empty()) {
+      os << "  MACs:        ";
+      for (const auto& [format, n] : j["macs_by_format"].items()) os << " " << format << " " << n.dump();
+      os << "\n";
+    }
   }
   if (j.contains("cycles_over_trials") && j["cycles_over_trials"]["flag"].is_string())
     os << "  FLAG: " << j["cycles_over_trials"]["flag"].get<std::string>() << "\n";

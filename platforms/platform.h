@@ -52,6 +52,9 @@ struct RunResult {
   uint64_t instructions = 0;
   std::map<std::string, uint64_t> instructions_by_class;
   std::vector<UnitStats> units;
+  // Multiply-accumulates by operand format ("int8", "bf16", ...), for energy tables that
+  // price a MAC by its format; a platform lists every format it has (zero when unused).
+  std::map<std::string, uint64_t> macs_by_format;
   std::vector<LineStats> lines;   // per source line, sorted by cycles descending
   nlohmann::json memory;          // per-memory traffic statistics
   double host_seconds = 0;

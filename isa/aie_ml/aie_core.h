@@ -29,6 +29,14 @@ enum class Slot : uint8_t { LoadA = 0, LoadB, Store, Scalar, Vector, Move };
 constexpr int kSlotCount = 6;
 const char* slot_name(Slot s);  // "lda", "ldb", "st", "alu", "vec", "mv"
 
+// ---- Multiply-accumulate formats ---------------------------------------------------
+// The operand format of a multiply(-accumulate) op, for counting MACs by format (energy
+// tables price a MAC by its format). None: the op does no multiplies.
+enum class MacFormat : uint8_t { None = 0, Int8, Int16, Int32, BF16, FP32 };
+constexpr int kMacFormatCount = 6;
+const char* mac_format_name(MacFormat f);  // "", "int8", "int16", "int32", "bf16", "fp32"
+bool mac_format_from_name(const std::string& name, MacFormat& out);
+
 // ---- Registers ---------------------------------------------------------------------
 // Register file sizes (AM020 "Register Files", UG1603 "Vector/Accumulator Registers"):
 // 512-bit vector registers x0-x11 with 256-bit halves w0-w23 (w2k = wlk, the low half of
@@ -127,6 +135,8 @@ struct OpSpec {
   std::string real_name;       // the llvm-aie / UG1583 name when ours differs
   std::string doc, operation;
   uint16_t code = 0;
+  uint32_t macs = 0;                       // multiply-accumulates one issue performs
+  MacFormat mac_format = MacFormat::None;  // their operand format (None when macs == 0)
 };
 
 struct AieIsa {

@@ -51,7 +51,9 @@ std::string reference_markdown(const AieIsaDetails& d) {
     o << "| " << name << " | " << d.isa.latency.at(name) << " | " << cell(d.isa.latency_doc.at(name)) << " |\n";
   o << "\n## Operations\n\n" << d.isa.ops.size() << " operations. Operand shapes: register classes by prefix, `sdst`/`ssrc` any "
        "scalar-side register, `vany` any vector or accumulator view, `mem` a memory operand, `ptrmod` a pointer update, "
-       "immediate kinds as above; `a|b` accepts either.\n";
+       "immediate kinds as above; `a|b` accepts either. Multiply ops state the multiply-accumulates one issue performs and "
+       "their operand format (YAML `macs`, `format`); the platform counts them by format (report `macs_by_format`) and "
+       "the energy table prices each format (docs/energy-area.md).\n";
   for (const auto& slot : d.slots) {
     o << "\n### Slot " << slot.name << "\n\n| op | operands | latency | AMD name | description | operation |\n|---|---|---|---|---|---|\n";
     Slot sl;
@@ -63,6 +65,7 @@ std::string reference_markdown(const AieIsaDetails& d) {
       for (size_t k = 0; k < op.operands.size(); ++k) operands += (k ? ", " : "") + op.operands[k];
       std::string doc = op.doc;
       const OpExtra& ex = d.extra[i];
+      if (op.macs) doc += " Per issue: " + std::to_string(op.macs) + " " + mac_format_name(op.mac_format) + " MACs (counted for energy).";
       if (ex.access_bytes) doc += " Accesses " + std::to_string(ex.access_bytes) + " bytes, aligned to " + std::to_string(ex.access_align) + ".";
       if (!op.alt_slots.empty()) {
         doc += " Also fits slots:";

@@ -29,6 +29,18 @@ bool slot_from_name(const std::string& name, Slot& out) {
   return false;
 }
 
+const char* mac_format_name(MacFormat f) {
+  static const char* names[kMacFormatCount] = {"", "int8", "int16", "int32", "bf16", "fp32"};
+  const int i = int(f);
+  return i >= 0 && i < kMacFormatCount ? names[i] : "?";
+}
+
+bool mac_format_from_name(const std::string& name, MacFormat& out) {
+  for (int i = 1; i < kMacFormatCount; ++i)
+    if (name == mac_format_name(MacFormat(i))) return out = MacFormat(i), true;
+  return false;
+}
+
 const char* reg_class_prefix(RegClass c) {
   switch (c) {
     case RegClass::None: return "";
@@ -183,6 +195,24 @@ std::string yaml_error(const std::string& file, const YAML::Exception& e, const 
 // Reads and validates the parsed tree; yaml-cpp throws on values of an unexpected shape.
 AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file);
 
+// `macs` and `format` of an op: what one issue computes, both or neither.
+void read_mac_fields(Loader& L, const YAML::Node& o, OpSpec& op) {
+  const YAML::Node macs = o["macs"], format = o["format"];
+  if (!macs && !format) return;
+  if (!macs || !format) {
+    L.error(o, op.mnemonic + ": 'macs' and 'format' go together (MACs per issue and their operand format)");
+    return;
+  }
+  int64_t v = 0;
+  if (!macs.IsScalar() || !parse_integer(macs.Scalar(), v) || v < 1 || v > 65536)
+    L.error(macs, op.mnemonic + ": 'macs' must be an integer 1..65536 (MACs per issue)");
+  else
+    op.macs = uint32_t(v);
+  const std::string name = format.IsScalar() ? format.Scalar() : std::string();
+  if (!mac_format_from_name(name, op.mac_format))
+    L.error(format, op.mnemonic + ": unknown MAC format '" + name + "' (int8, int16, int32, bf16, fp32)");
+}
+
 }  // namespace
 
 AieIsaDetails parse_aie_isa(const std::string& yaml_text, const std::string& file) {
@@ -261,6 +291,7 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
     op.real_name = L.text(o, "real");
     op.doc = L.text(o, "doc");
     op.operation = L.text(o, "operation");
+    read_mac_fields(L, o, op);
     OpExtra ex;
     int64_t v = 0;
     if (parse_integer(L.text(o, "dst"), v)) ex.dst = int(v);

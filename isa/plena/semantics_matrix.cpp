@@ -102,6 +102,7 @@ void batched_mm(Exec& x, const BatchedOperands& b, uint32_t rows, float* acc) {
   const uint16_t* v = x.s.vram.data;
   const uint64_t pitch = x.s.act_row_pitch();
   const uint64_t w0 = b.tile + b.offset;  // row r0 of the tile
+  x.s.matrix_macs += uint64_t(x.s.heads()) * rows * p.hlen * p.mlen;
   for (uint32_t h = 0; h < x.s.heads(); ++h) {
     for (uint32_t s = 0; s < rows; ++s) {
       float* out = acc + (uint64_t(h) * rows + s) * p.mlen;
@@ -121,6 +122,7 @@ void batched_tmm(Exec& x, const BatchedOperands& b, uint32_t rows, float* acc) {
   const uint16_t* m = x.s.msram.data;
   const uint16_t* v = x.s.vram.data;
   const uint64_t pitch = x.s.act_row_pitch();
+  x.s.matrix_macs += uint64_t(x.s.heads()) * rows * p.mlen * p.hlen;
   for (uint32_t h = 0; h < x.s.heads(); ++h) {
     for (uint32_t s = 0; s < rows; ++s) {
       float* out = acc + (uint64_t(h) * rows + s) * p.mlen;
@@ -152,6 +154,7 @@ void exec_m_mm(Exec& x) {
   // k outermost walks W row by row (contiguous); each accumulator still receives its
   // products in ascending k.
   float* acc = x.s.acc_mm.data();
+  x.s.matrix_macs += uint64_t(p.mlen) * p.blen * p.blen;
   for (uint32_t k = 0; k < p.mlen; ++k) {
     const uint16_t* w = m + tile + uint64_t(k) * p.mlen + c0;
     for (uint32_t r = 0; r < p.blen; ++r) {
@@ -178,6 +181,7 @@ void exec_m_tmm(Exec& x) {
   const uint16_t* m = x.s.msram.data;
   const uint16_t* v = x.s.vram.data;
   const uint64_t pitch = x.s.act_row_pitch();
+  x.s.matrix_macs += uint64_t(p.blen) * p.blen * p.mlen;
   for (uint32_t r = 0; r < p.blen; ++r) {
     for (uint32_t c = 0; c < p.blen; ++c) {
       const uint64_t trow = tile + off + uint64_t(c) * p.mlen;
@@ -202,6 +206,7 @@ void exec_m_mv(Exec& x) {
   const uint16_t* m = x.s.msram.data;
   const uint16_t* v = x.s.vram.data;
   float* acc = x.s.acc_mv.data();
+  x.s.matrix_macs += uint64_t(p.mlen) * p.mlen;
   for (uint32_t k = 0; k < p.mlen; ++k) {
     const float vk = bf(v, vaddr + k);
     const uint16_t* w = m + tile + uint64_t(k) * p.mlen;
@@ -223,6 +228,7 @@ void exec_m_tmv(Exec& x) {
   const uint16_t* m = x.s.msram.data;
   const uint16_t* v = x.s.vram.data;
   float* acc = x.s.acc_mv.data();
+  x.s.matrix_macs += uint64_t(p.mlen) * p.mlen;
   for (uint32_t c = 0; c < p.mlen; ++c) {
     const uint64_t trow = tile + uint64_t(c) * p.mlen;
     float a = acc[c];

@@ -56,6 +56,7 @@ void PlenaState::reset() {
   pc = 0;
   halted = false;
   loop_count = 0;
+  matrix_macs = 0;
   std::fill(acc_mm.begin(), acc_mm.end(), 0.0f);
   std::fill(acc_mv.begin(), acc_mv.end(), 0.0f);
   std::fill(acc_bmm.begin(), acc_bmm.end(), 0.0f);

@@ -61,6 +61,9 @@ struct PlenaState {
   //   acc_bmm [MLEN/HLEN][MLEN][MLEN]    M_BMM, M_BTMM        -> M_BMM_WO
   //   acc_bmv [MLEN/HLEN][MLEN]          M_BMV, M_BTMV        -> M_BMV_WO
   std::vector<float> acc_mm, acc_mv, acc_bmm, acc_bmv;
+  // Multiply-accumulates the matrix instructions performed (bf16 x bf16 into fp32), for
+  // energy tables; reset with the registers.
+  uint64_t matrix_macs = 0;
 
   // On-chip memories (owned by the platform).
   MemView<uint16_t> msram;    // bf16, tiles of MLEN x MLEN row-major at tile-aligned bases

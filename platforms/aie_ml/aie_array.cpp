@@ -20,6 +20,7 @@ struct AieArray::CoreRun {
   uint64_t block_start = 0, attempt_start = 0, halt_cycle = 0;
   uint64_t bundles = 0, issue_cycles = 0, stall_register = 0, stall_bank = 0, stall_lock = 0;
   std::array<uint64_t, aie::kSlotCount> slot_ops{};
+  std::array<uint64_t, aie::kMacFormatCount> macs{};  // by aie::MacFormat, from the ISA's `macs`
   std::vector<std::pair<uint64_t, uint64_t>> per_pc;  // executions, cycles
   std::string name;
   std::array<int, aie::kSlotCount> slot_track{};
@@ -456,6 +457,7 @@ void AieArray::step_core(int k, uint64_t t) {
       c.unit_ready[u] = issue + (from_agu ? agu : lat);
     }
     c.slot_ops[static_cast<int>(op.slot)]++;
+    c.macs[static_cast<int>(isa.ops[op.op].mac_format)] += isa.ops[op.op].macs;
     if (rec_) rec_->slice(c.slot_track[static_cast<int>(op.slot)], issue, issue + std::max<uint32_t>(lat, 1),
                           isa.ops[op.op].mnemonic, {{"pc", pc}, {"line", b.line}});
   }
@@ -779,6 +781,19 @@ bool AieArray::run_phase(uint64_t start, QuantumSync& sync) {
   return !stop_;
 }
 
+namespace {
+// The MAC formats the ISA's multiply ops use (isa/aie_ml/aie_ml.yaml `format`), in enum order.
+std::vector<aie::MacFormat> isa_mac_formats() {
+  std::array<bool, aie::kMacFormatCount> used{};
+  for (const auto& op : aie::AieIsa::get().ops)
+    if (op.macs) used[static_cast<int>(op.mac_format)] = true;
+  std::vector<aie::MacFormat> out;
+  for (int f = 1; f < aie::kMacFormatCount; ++f)
+    if (used[f]) out.push_back(static_cast<aie::MacFormat>(f));
+  return out;
+}
+}  // namespace
+
 void AieArray::collect_phase(uint64_t start, uint64_t end) {
   RunResult& r = result_;
   // Units of the same name in several phases (a tile's core, a DMA channel) add up.
@@ -789,6 +804,8 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
     return r.units.back();
   };
   nlohmann::json cores = nlohmann::json::object(), dma = nlohmann::json::object();
+  const std::vector<aie::MacFormat> formats = isa_mac_formats();
+  for (aie::MacFormat f : formats) r.macs_by_format[aie::mac_format_name(f)] += 0;  // every format the ISA has, even if unused
   for (const auto& c : cores_) {
     UnitStats& core = unit(c->name + ".core");
     core.instructions += c->bundles;
@@ -802,7 +819,13 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
     }
     for (size_t pc = 0; pc < c->per_pc.size(); ++pc)
       if (c->per_pc[pc].first) lines_.add(c->program->bundles[pc].line, c->per_pc[pc].first, c->per_pc[pc].second);
+    nlohmann::json macs = nlohmann::json::object();
+    for (aie::MacFormat f : formats) {
+      macs[aie::mac_format_name(f)] = c->macs[static_cast<int>(f)];
+      r.macs_by_format[aie::mac_format_name(f)] += c->macs[static_cast<int>(f)];
+    }
     cores[c->name] = {{"bundles", c->bundles},
+                                  {"macs", macs},
                                   {"halted", c->done},
                                   {"halt_cycle", c->halt_cycle},
                                   {"stall_register", c->stall_register},

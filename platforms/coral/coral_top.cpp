@@ -349,6 +349,9 @@ void CoralTop::execute() {
     const auto& c = tm.units()[u];
     res.units.push_back({unit_name(Unit(u)), c.instructions, c.busy, c.stall});
   }
+  // Vector MACs by element width (the ppa table prices each; docs/energy-area.md).
+  static const char* kMacFormats[3] = {"int8", "int16", "int32"};
+  for (int w = 0; w < 3; ++w) res.macs_by_format[kMacFormats[w]] = tm.vector_macs_by_width()[w];
   // The instruction after the last one gets the cycles to the end of the run.
   LineProfile lines;
   for (uint32_t i = 0; i < words; ++i)

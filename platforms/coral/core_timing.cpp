@@ -497,12 +497,20 @@ void CoreTiming::divide_timing(const rv::StepInfo& s, uint32_t uop, uint32_t& la
   occ = std::max(vt_.div_interval, lat > vt_.div_overlap ? lat - vt_.div_overlap : 1);
 }
 
+// A multiply-class vector instruction does one multiply(-accumulate) per element below vl,
+// at its source element width (widening ops: the narrow width they multiply).
+void CoreTiming::count_vector_macs(const rv::StepInfo& s) {
+  const int width = s.sew_bytes == 1 ? 0 : s.sew_bytes == 2 ? 1 : 2;
+  vector_macs_[width] += s.vl;
+}
+
 // Splits one vector command into micro-ops and times them through the backend. Returns
 // when its result is written (the last micro-op retired, or the scalar register written).
 uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   const rv::DecodedInsn& d = *s.insn;
   const OpClass cls = d.cls;
   const uint32_t uops = micro_ops(s);
+  if (cls == OpClass::VecMul) count_vector_macs(s);
   const bool memory = cls == OpClass::VecLoad || cls == OpClass::VecStore;
   const uint64_t td = decode_command(t, memory ? 0 : uops);
   if (memory) return vector_memory(s, t, td);

@@ -103,6 +103,9 @@ class CoreTiming {
   uint64_t last_dispatch() const { return cycle_; }
   uint32_t last_slot() const { return last_slot_; }
   const std::array<UnitCounters, kNumUnits>& units() const { return units_; }
+  // Vector multiply(-accumulate) elements by element width (index 0: 8-bit, 1: 16-bit,
+  // 2: 32-bit): one MAC per active element of a vmul/vmacc/vwmacc-class instruction.
+  const std::array<uint64_t, 3>& vector_macs_by_width() const { return vector_macs_; }
 
   // Optional event sink for traces (vector micro-ops, multi-cycle scalar units, queue entries).
   void set_event_sink(TimingEvents* sink) { events_ = sink; }
@@ -156,6 +159,7 @@ class CoreTiming {
   uint64_t vector_command(const rv::StepInfo& s, uint64_t t);
   void divide_timing(const rv::StepInfo& s, uint32_t uop, uint32_t& lat, uint32_t& occ);
   uint64_t decode_command(uint64_t t, uint32_t uops);
+  void count_vector_macs(const rv::StepInfo& s);
   static uint32_t micro_ops(const rv::StepInfo& s);
   struct UnitPool {
     std::array<uint64_t, 8>* free;
@@ -215,6 +219,7 @@ class CoreTiming {
   VectorDivider divider_;  // the divider's lanes and the operands they remember
 
   std::array<UnitCounters, kNumUnits> units_{};
+  std::array<uint64_t, 3> vector_macs_{};
   TimingEvents* events_ = nullptr;
 };
 

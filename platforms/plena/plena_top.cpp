@@ -282,6 +282,7 @@ void PlenaTop::execute_program() {
     const auto& pu = tm.unit(Unit(u));
     res.units.push_back({unit_name(Unit(u)), pu.operations(), pu.active_cycles(), tm.stall_cycles(Unit(u))});
   }
+  res.macs_by_format["bf16"] = state_.matrix_macs;  // the matrix unit computes in bf16 only
   LineProfile lines;
   for (size_t pc = 0; pc < code.size(); ++pc)
     if (pc_execs[pc]) lines.add(code[pc].line, pc_execs[pc], pc_cycles[pc]);

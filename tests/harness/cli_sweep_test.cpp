@@ -132,7 +132,9 @@ TEST(CliSweep, EnergyOfARunIsCountsTimesTheTable) {
   const double pre_in = m["dma_prefetch"]["bytes_in"], pre_out = m["dma_prefetch"]["bytes_out"];
   const double st_in = m["dma_store"]["bytes_in"], st_out = m["dma_store"]["bytes_out"];
   // platforms/plena/configs/default.yaml, ppa.energy, with BLEN 4 and VLEN 64.
-  const double matrix = busy["matrix"] * 16 * 2.0 + busy["matrix"] * 8 * 2.5 + busy["matrix"] * 8 * 4.75;
+  // bf16 MACs counted per matrix instruction: gemv C1 (M 64, N 512) is 64 x 512 of them.
+  EXPECT_EQ(r["macs_by_format"], (json{{"bf16", 64 * 512}}));
+  const double matrix = 64 * 512 * 1.57 + busy["matrix"] * 8 * 2.5 + busy["matrix"] * 8 * 4.75;
   const double vector = busy["vector"] * 64 * 1.1 + busy["vector"] * 384 * 4.75;
   const double scalar = busy["scalar_fp"] * 1.5 + instr["scalar_int"] * 0.1;
   const double fetch = r["instructions"].get<double>() * 5.0;

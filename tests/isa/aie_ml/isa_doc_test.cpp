@@ -50,6 +50,44 @@ TEST(AieIsaDoc, BadDescriptionsAreRejectedWithLocations) {
   }
 }
 
+TEST(AieIsaDoc, MultiplyOpsStateTheirMacsAndFormat) {
+  // The AIE API mmul shapes: int8 4x8x8, int16 4x4x4, bf16 4x8x4; element-wise: one per lane.
+  const auto& isa = aie_isa_details().isa;
+  const auto macs = [&](const char* m) {
+    const auto* op = isa.find(m);
+    return op ? std::to_string(op->macs) + " " + tlmcraft::isa::aie_ml::mac_format_name(op->mac_format) : "missing";
+  };
+  EXPECT_EQ(macs("VMAC.I8"), "256 int8");
+  EXPECT_EQ(macs("VMUL.I16"), "64 int16");
+  EXPECT_EQ(macs("VMAC.BF16"), "128 bf16");
+  EXPECT_EQ(macs("VMSC.BF16"), "128 bf16");
+  EXPECT_EQ(macs("VMAC.E.S8"), "32 int8");
+  EXPECT_EQ(macs("VMAC.E.BF16"), "16 bf16");
+  EXPECT_EQ(macs("VADD.F"), "0 ");
+  EXPECT_NE(reference_markdown(aie_isa_details()).find("Per issue: 128 bf16 MACs"), std::string::npos);
+}
+
+TEST(AieIsaDoc, BadMacFieldsAreRejectedWithLocations) {
+  const std::string yaml =
+      "latency_classes:\n"
+      "  vmac: {cycles: 6}\n"
+      "ops:\n"
+      "  - {mnemonic: VMAC.I8, slot: vec, macs: 256, format: int7, operands: \"cm, cm, w, x\", latency: vmac}\n"
+      "  - {mnemonic: VMUL.I8, slot: vec, macs: 256, operands: \"cm, w, x\", latency: vmac}\n"
+      "  - {mnemonic: VMAC.BF16, slot: vec, macs: 0, format: bf16, operands: \"bm, bm, x, x\", latency: vmac}\n";
+  try {
+    parse_aie_isa(yaml, "bad.yaml");
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("bad.yaml:4:55: VMAC.I8: unknown MAC format 'int7' (int8, int16, int32, bf16, fp32)"),
+              std::string::npos) << msg;
+    EXPECT_NE(msg.find("bad.yaml:5:5: VMUL.I8: 'macs' and 'format' go together"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("bad.yaml:6:44: VMAC.BF16: 'macs' must be an integer 1..65536 (MACs per issue)"),
+              std::string::npos) << msg;
+  }
+}
+
 TEST(AieIsaDoc, AScalarWhereAMappingBelongsNamesTheFile) {
   // yaml-cpp's own error used to escape without the file's name (fuzz_isa_yaml finding).
   try {

@@ -188,3 +188,27 @@ TEST(PlenaMatrix, BatchedMatmulAndMatVecPerHead) {
   EXPECT_EQ(m.vrow(192, 8), (std::vector<float>{0, 4, 8, 12, 16, 20, 24, 28}));
   EXPECT_EQ(m.vrow(200, 8), (std::vector<float>{0, 8, 16, 24, 32, 40, 48, 56}));
 }
+
+TEST(PlenaMatrix, CountsItsBf16MacsPerInstruction) {
+  // MLEN 8, BLEN 2, HLEN 4 (2 heads): M_MM / M_TMM BLEN x BLEN x MLEN = 32, M_MV / M_TMV
+  // MLEN x MLEN = 64, M_BMM / M_BTMM heads x MLEN rows x HLEN x MLEN = 512, M_BMV / M_BTMV
+  // heads x 1 row x HLEN x MLEN = 64; write-outs and faulting instructions none.
+  Machine m;
+  m.s.gp[1] = 0;  // MSRAM tile 0
+  m.s.gp[2] = 0;  // VRAM 0
+  const std::pair<Opcode, uint64_t> steps[] = {
+      {Opcode::M_MM, 32}, {Opcode::M_TMM, 32}, {Opcode::M_MV, 64}, {Opcode::M_TMV, 64},
+      {Opcode::M_BMM, 512}, {Opcode::M_BTMM, 512}, {Opcode::M_BMV, 64}, {Opcode::M_BTMV, 64}};
+  uint64_t want = 0;
+  for (const auto& [op, macs] : steps) {
+    ASSERT_TRUE(m.exec(op, 0, 1, 2).ok());
+    want += macs;
+    EXPECT_EQ(m.s.matrix_macs, want);
+  }
+  ASSERT_TRUE(m.exec(Opcode::M_MM_WO, 0, 0, 0, 0, 0, 0).ok());
+  m.s.gp[3] = 3;  // not a tile base: M_MV faults
+  EXPECT_FALSE(m.exec(Opcode::M_MV, 0, 3, 2).ok());
+  EXPECT_EQ(m.s.matrix_macs, 1344u);
+  m.s.reset();
+  EXPECT_EQ(m.s.matrix_macs, 0u);
+}

@@ -29,6 +29,7 @@ std::string joined(const std::vector<std::string>& names) {
 }  // namespace
 
 void register_integer_formulation(const std::string& name, IntegerFormulation formulation) {
+  ensure_platform_packs();  // a clash with an in-tree formulation is found whatever the order
   if (name.empty()) throw std::invalid_argument("an integer formulation needs a name");
   if (formulations().count(name)) throw std::invalid_argument("integer formulation '" + name + "' is registered twice");
   for (const auto& [table, make] : formulation.tables) {

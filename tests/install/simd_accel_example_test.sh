@@ -44,9 +44,11 @@ grep -q '"status":"pass"' "$work/gemm.json" || fail "gemm C1 did not pass: $(hea
 echo "plugin: relu C1 pass in 254 cycles, gemm C1 pass in $(cycles_of "$work/gemm.json") cycles"
 
 # Provenance hashes the plugin's own ISA file (PlatformInfo::isa_dir), as for built-in ISAs:
-# FNV-1a 64 of its bytes, computed here independently (bash arithmetic wraps mod 2^64).
+# tlmcraft's FNV-1a 64 of its bytes (harness::fnv1a64_hex, whose offset basis is
+# 1469598103934665603, not the published 14695981039346656037), computed here in bash
+# (arithmetic wraps mod 2^64).
 fnv1a64() {
-  local h=-3750763034362895579 b  # the offset basis 14695981039346656037 as a signed 64-bit value
+  local h=1469598103934665603 b
   for b in $(od -An -v -tu1 "$1"); do h=$(((h ^ b) * 1099511628211)); done
   printf '%016x' "$h"
 }

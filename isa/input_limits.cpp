@@ -9,16 +9,10 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/env_limits.h"
+
 namespace tlmcraft::isa {
 namespace {
-
-uint64_t env_number(const char* name, uint64_t fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  const unsigned long long n = std::strtoull(v, &end, 10);
-  return end && *end == '\0' && n > 0 ? n : fallback;
-}
 
 const char* kind_of(mode_t mode) {
   if (S_ISDIR(mode)) return "a directory";
@@ -36,8 +30,8 @@ std::string too_large(uint64_t bytes, const std::string& what) {
 
 }  // namespace
 
-uint64_t max_kernel_bytes() { return env_number("TLMCRAFT_MAX_KERNEL_BYTES", kDefaultMaxKernelBytes); }
-size_t max_diagnostics() { return static_cast<size_t>(env_number("TLMCRAFT_MAX_DIAGNOSTICS", kDefaultMaxDiagnostics)); }
+uint64_t max_kernel_bytes() { return env_positive_number("TLMCRAFT_MAX_KERNEL_BYTES", kDefaultMaxKernelBytes); }
+size_t max_diagnostics() { return static_cast<size_t>(env_positive_number("TLMCRAFT_MAX_DIAGNOSTICS", kDefaultMaxDiagnostics)); }
 
 std::string read_kernel_file(const std::string& path) {
   // O_NONBLOCK: opening a FIFO for reading must not wait for a writer.

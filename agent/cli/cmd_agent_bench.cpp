@@ -16,6 +16,7 @@
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/executor_options.h"
+#include "harness/cli/job_selection.h"
 #include "harness/suite_runner.h"
 #include "harness/summary.h"
 #include "platforms/registry.h"
@@ -55,26 +56,6 @@ not; 2 usage or input error; 130 interrupted, or Slurm shards still running or g
 (rerun to resume)
 
 options)";
-
-std::vector<std::string> split_lists(const std::vector<std::string>& values) {
-  std::vector<std::string> out;
-  for (const auto& v : values) {
-    std::stringstream ss(v);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-      item.erase(0, item.find_first_not_of(" \t"));
-      item.erase(item.find_last_not_of(" \t") + 1);
-      if (!item.empty() && std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
-    }
-  }
-  return out;
-}
-
-std::string self_exe() {
-  std::error_code ec;
-  const auto p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? "/proc/self/exe" : p.string();
-}
 
 // Job kernel names "agent:s1".."agent:sK": one JSONL identity per sample.
 int sample_of(const std::string& kernel) {

@@ -21,6 +21,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "common/env_limits.h"
 #include "platforms/coral/tool_sandbox.h"
 
 namespace tlmcraft::coral {
@@ -89,14 +90,6 @@ void install_cleanup_handlers() {
   });
 }
 
-uint64_t env_number(const char* name, uint64_t fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  const unsigned long long n = std::strtoull(v, &end, 10);
-  return end && *end == '\0' && n > 0 ? n : fallback;
-}
-
 void set_limit(int resource, uint64_t soft, uint64_t hard) {
   struct rlimit r {};
   r.rlim_cur = soft;
@@ -141,10 +134,10 @@ std::string mb(uint64_t bytes) { return std::to_string(bytes >> 20) + " MB"; }
 
 ToolLimits ToolLimits::from_environment() {
   ToolLimits l;
-  l.timeout_seconds = double(env_number("TLMCRAFT_TOOL_TIMEOUT_SECONDS", uint64_t(l.timeout_seconds)));
-  l.cpu_seconds = env_number("TLMCRAFT_TOOL_CPU_SECONDS", l.cpu_seconds);
-  l.memory_bytes = env_number("TLMCRAFT_TOOL_MEMORY_MB", l.memory_bytes >> 20) << 20;
-  l.file_size_bytes = env_number("TLMCRAFT_TOOL_OUTPUT_MB", l.file_size_bytes >> 20) << 20;
+  l.timeout_seconds = double(env_positive_number("TLMCRAFT_TOOL_TIMEOUT_SECONDS", uint64_t(l.timeout_seconds)));
+  l.cpu_seconds = env_positive_number("TLMCRAFT_TOOL_CPU_SECONDS", l.cpu_seconds);
+  l.memory_bytes = env_positive_number("TLMCRAFT_TOOL_MEMORY_MB", l.memory_bytes >> 20) << 20;
+  l.file_size_bytes = env_positive_number("TLMCRAFT_TOOL_OUTPUT_MB", l.file_size_bytes >> 20) << 20;
   return l;
 }
 

@@ -49,6 +49,9 @@ fuzz: deps
 # The whole test suite built with g++ -fsanitize=address,undefined in its own build
 # directory (docs/reliability.md lists what it found and the suppressions, with reasons).
 # Not part of `make test` (CI): the instrumented build of every source is too slow for it.
+# The install tests (label install) are left out: they check the installed product, which
+# an instrumented build is not (its binaries name their sources; consumers would need the
+# sanitizer runtime).
 SANITIZE_LAUNCHER = $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 test-sanitize: deps
 	@bash scripts/install-deps.sh chromium qemu-user slurm-wlm munge strace
@@ -57,7 +60,7 @@ test-sanitize: deps
 	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	@cd $(SANITIZE_BUILD) && ASAN_OPTIONS=$(SANITIZE_ASAN_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp \
-	  ctest --output-on-failure -j $(JOBS) --timeout 600
+	  ctest --output-on-failure -j $(JOBS) --timeout 600 -LE install
 
 bench: deps
 	@$(MAKE) --no-print-directory build CMAKE_OPTIONS=-DTLMCRAFT_BUILD_BENCH=ON

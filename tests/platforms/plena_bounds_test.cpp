@@ -34,8 +34,12 @@ TEST(PlenaBounds, RunawayPrefetchLoopEndsWithAnErrorInBoundedMemory) {
             std::string::npos)
       << r.message;
   // What pending transfers hold is bounded (about 250 bytes each); it used to grow by
-  // about 500 bytes per transfer for the whole run (27 MB here).
+  // about 500 bytes per transfer for the whole run (27 MB here). Under AddressSanitizer
+  // the RSS also holds its quarantine of freed memory (256 MB by default) and redzones, so
+  // only the normal build (`make test`) measures the bound.
+#if !defined(__SANITIZE_ADDRESS__)
   EXPECT_LT(max_rss_kb() - before, 8000) << "max RSS grew by " << max_rss_kb() - before << " KB";
+#endif
 }
 
 }  // namespace

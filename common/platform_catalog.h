@@ -10,7 +10,7 @@ namespace tlmcraft {
 
 struct PlatformInfo {
   std::string name;                    // "plena": --platform, the key of a task spec's platforms: map
-  std::vector<std::string> isa_names;  // the ISA files (isa/<name>/<name>.yaml) its assembler reads
+  std::vector<std::string> isa_names;  // the ISA files (<isa folder>/<name>/<name>.yaml) its assembler reads
   std::string display_name;            // "PLENA": table headers (empty: the name)
   int rank = 1000;                     // listing order (tables, `list platforms`); ties by name
   bool cpu_programs = false;           // runs the CPU group (tasks/specs/cpu/, level 0)
@@ -21,6 +21,11 @@ struct PlatformInfo {
   // The folder of the platform's named configs (`--platform-config NAME` is NAME.yaml in
   // it). Empty: platforms/<name>/configs in the data folder (common/data_dir.h).
   std::string config_dir;
+  // The folder holding the ISA descriptions of isa_names (<isa_dir>/<n>/<n>.yaml), for an
+  // ISA kept outside tlmcraft's data folder (a plugin's own): provenance hashes them from
+  // there (give isa::table_isa_tools the same folder). Empty: isa/ in the data folder.
+  // TLMCRAFT_ISA_DIR (--isa-dir) still comes first where it holds the file.
+  std::string isa_dir;
   // The ISA reference the agent reads for this platform's kernels (agent/docs_index.cpp):
   // rendered from isa/<reference_isa>/<reference_isa>.yaml when reference_from_yaml, else
   // the hand-written docs/isa/<reference_isa>*.md, plus the section reference_section of

@@ -41,8 +41,9 @@ json override_object(const std::vector<std::string>& overrides) {
 
 json isa_files(const std::string& platform, const std::string& isa_dir) {
   json files = json::array();
+  const std::string home = platform_isa_dir(platform);  // a plugin's own isa/ ("" = the data folder's)
   for (const auto& name : platform_isa_names(platform)) {
-    const std::string path = isa::isa_yaml_path_in(isa_dir, name);
+    const std::string path = isa::isa_yaml_path_in(isa_dir, name, home);
     files.push_back({{"name", name}, {"path", path}, {"fnv1a64", fnv1a64_hex(read_bytes(path, "ISA " + name))}});
   }
   return files;

@@ -61,20 +61,30 @@ bool parse_integer(std::string_view t, int64_t& out) {
   return true;
 }
 
-std::string isa_yaml_path(const std::string& isa_name) {
+std::string isa_yaml_path(const std::string& isa_name, const std::string& home_dir) {
   const char* dir = std::getenv("TLMCRAFT_ISA_DIR");
-  return isa_yaml_path_in(dir ? dir : "", isa_name);
+  return isa_yaml_path_in(dir ? dir : "", isa_name, home_dir);
 }
 
-std::string isa_yaml_path_in(const std::string& d, const std::string& isa_name) {
+namespace {
+// <d>/<name>/<name>.yaml or <d>/<name>.yaml, whichever exists; "" if neither does.
+std::string existing_isa_file(const std::string& d, const std::string& isa_name) {
+  const std::string nested = d + "/" + isa_name + "/" + isa_name + ".yaml";
+  if (file_exists(nested)) return nested;
+  const std::string flat = d + "/" + isa_name + ".yaml";
+  return file_exists(flat) ? flat : "";
+}
+}  // namespace
+
+std::string isa_yaml_path_in(const std::string& d, const std::string& isa_name, const std::string& home_dir) {
   if (!d.empty()) {
-    const std::string nested = d + "/" + isa_name + "/" + isa_name + ".yaml";
-    if (file_exists(nested)) return nested;
-    const std::string flat = d + "/" + isa_name + ".yaml";
-    if (file_exists(flat)) return flat;
-    return nested;  // load() then names the path it could not open
+    if (const std::string found = existing_isa_file(d, isa_name); !found.empty()) return found;
+    // Without a home the override folder must hold it: load() then names the path it could not open.
+    if (home_dir.empty()) return d + "/" + isa_name + "/" + isa_name + ".yaml";
   }
-  return data::data_path("isa/" + isa_name + "/" + isa_name + ".yaml");
+  if (home_dir.empty()) return data::data_path("isa/" + isa_name + "/" + isa_name + ".yaml");
+  const std::string found = existing_isa_file(home_dir, isa_name);
+  return found.empty() ? home_dir + "/" + isa_name + "/" + isa_name + ".yaml" : found;
 }
 
 const char* role_name(Role r) {

@@ -25,9 +25,12 @@ struct IsaSpecError : std::runtime_error {
 // Path of an ISA's YAML description: $TLMCRAFT_ISA_DIR/<name>/<name>.yaml or
 // $TLMCRAFT_ISA_DIR/<name>.yaml when that variable is set (first one that exists),
 // otherwise isa/<name>/<name>.yaml in the data folder (common/data_dir.h).
-std::string isa_yaml_path(const std::string& isa_name);
-// The same lookup in `dir` instead of TLMCRAFT_ISA_DIR ("" = the data folder's isa/).
-std::string isa_yaml_path_in(const std::string& dir, const std::string& isa_name);
+// `home_dir` is the folder an ISA kept outside the data folder lives in (a plugin's own
+// isa/): with it, the override folder's file is taken only where it exists, and
+// <home_dir>/<name>/<name>.yaml (or <home_dir>/<name>.yaml) otherwise.
+std::string isa_yaml_path(const std::string& isa_name, const std::string& home_dir = "");
+// The same lookup in `dir` instead of TLMCRAFT_ISA_DIR ("" = no override).
+std::string isa_yaml_path_in(const std::string& dir, const std::string& isa_name, const std::string& home_dir = "");
 
 // Integer text as the assembler and the YAML loader accept it: optional sign, decimal or
 // 0x hex digits. Values beyond int64 saturate (so they are

@@ -140,26 +140,29 @@ AsmResult assemble_table(const IsaSpec& spec, const std::string& source, const s
 
 IsaTools table_isa_tools(const std::string& name, const std::string& summary,
                          std::vector<std::string> kernel_extensions,
-                         std::function<std::map<std::string, std::string>()> latency_notes) {
+                         std::function<std::map<std::string, std::string>()> latency_notes,
+                         const std::string& home_dir) {
+  // Looked up at each use: TLMCRAFT_ISA_DIR may change between calls (sweep variants).
+  auto own_file = [name, home_dir] { return isa_yaml_path(name, home_dir); };
   IsaTools t;
   t.name = name;
   t.summary = summary;
   t.kernel_extensions = std::move(kernel_extensions);
-  t.check = [name](const std::string& path) {
-    IsaCheck c = check_table_isa_file(path.empty() ? isa_yaml_path(name) : path);
+  t.check = [name, own_file](const std::string& path) {
+    IsaCheck c = check_table_isa_file(path.empty() ? own_file() : path);
     if (c.isa.empty()) c.isa = name;
     return c;
   };
-  t.doc = [name, latency_notes](bool latencies) {
-    return render_isa_markdown(IsaSpec::load(isa_yaml_path(name)),
+  t.doc = [own_file, latency_notes](bool latencies) {
+    return render_isa_markdown(IsaSpec::load(own_file()),
                                latencies && latency_notes ? latency_notes() : std::map<std::string, std::string>{});
   };
-  t.assemble = [name](const std::string& source, const std::string& file) {
-    return assemble_table(IsaSpec::load(isa_yaml_path(name)), source, file);
+  t.assemble = [own_file](const std::string& source, const std::string& file) {
+    return assemble_table(IsaSpec::load(own_file()), source, file);
   };
-  t.encode = [name](const std::string& source, const std::string& file, std::vector<uint32_t>& words,
+  t.encode = [own_file](const std::string& source, const std::string& file, std::vector<uint32_t>& words,
                     std::string& error) {
-    const IsaSpec spec = IsaSpec::load(isa_yaml_path(name));
+    const IsaSpec spec = IsaSpec::load(own_file());
     Program prog;
     std::vector<Diagnostic> diags;
     if (!assemble(spec, source, file, prog, diags)) {
@@ -169,8 +172,8 @@ IsaTools table_isa_tools(const std::string& name, const std::string& summary,
     words = encode_program(spec, prog);
     return true;
   };
-  t.decode = [name](const std::vector<uint32_t>& words, std::string& text, std::string& error) {
-    const IsaSpec spec = IsaSpec::load(isa_yaml_path(name));
+  t.decode = [own_file](const std::vector<uint32_t>& words, std::string& text, std::string& error) {
+    const IsaSpec spec = IsaSpec::load(own_file());
     Program prog;
     if (!decode_program(spec, words, prog, &error)) return false;
     text = disassemble_program(spec, prog);

@@ -72,12 +72,15 @@ std::string isa_tools_names();
 // naming the file when it cannot be read or has no name.
 std::string isa_name_of_file(const std::string& path);
 
-// Tools for an ISA in the generic schema (isa_spec.h), loaded from isa_yaml_path(name)
-// at each use (so TLMCRAFT_ISA_DIR and --isa-dir apply). `latency_notes` gives the
-// platform's cycles per latency class for `isa doc --latencies`.
+// Tools for an ISA in the generic schema (isa_spec.h), loaded from
+// isa_yaml_path(name, home_dir) at each use (so TLMCRAFT_ISA_DIR and --isa-dir apply).
+// `latency_notes` gives the platform's cycles per latency class for `isa doc
+// --latencies`. `home_dir`: the folder holding an ISA kept outside tlmcraft's data folder
+// (a plugin's isa/, the same as its PlatformInfo::isa_dir); "" = the data folder's isa/.
 IsaTools table_isa_tools(const std::string& name, const std::string& summary,
                          std::vector<std::string> kernel_extensions,
-                         std::function<std::map<std::string, std::string>()> latency_notes);
+                         std::function<std::map<std::string, std::string>()> latency_notes,
+                         const std::string& home_dir = "");
 // The generic validator on one file.
 IsaCheck check_table_isa_file(const std::string& path);
 

@@ -43,6 +43,11 @@ std::vector<std::string> platform_isa_names(const std::string& name) {
   return info ? info->isa_names : std::vector<std::string>{};
 }
 
+std::string platform_isa_dir(const std::string& name) {
+  const PlatformInfo* info = find_platform_info(name);
+  return info ? info->isa_dir : std::string();
+}
+
 std::unique_ptr<Platform> make_platform(const std::string& name, const std::string& config,
                                         const std::vector<std::string>& overrides) {
   ensure_builtin_registrations();

@@ -4,7 +4,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "tasks/coral_int.h"
+#include "tasks/integer_formulation.h"
 #include "tasks/numerics.h"
 
 namespace tlmcraft::tasks {
@@ -34,7 +34,7 @@ void fill(Tensor& out, const Distribution& d, const Params& params, Rng& rng) {
       break;
     case K::IntNormal:
       for (double& v : out.data)
-        v = std::min(d.hi, std::max(d.lo, double(coral::round_away(rng.normal(d.mean, d.std * spread)))));
+        v = std::min(d.hi, std::max(d.lo, double(round_half_away(rng.normal(d.mean, d.std * spread)))));
       break;
     case K::RopeCos:
     case K::RopeSin: {
@@ -50,8 +50,10 @@ void fill(Tensor& out, const Distribution& d, const Params& params, Rng& rng) {
       break;
     }
     case K::Table: {
-      const std::vector<int64_t> t = coral::table(d.table);
-      if (n != t.size()) throw std::logic_error("table '" + d.table + "' has 256 entries, tensor '" + out.name + "' does not");
+      const std::vector<int64_t> t = lookup_table(d.table);
+      if (n != t.size())
+        throw std::logic_error("table '" + d.table + "' has " + std::to_string(t.size()) + " entries, tensor '" +
+                               out.name + "' has " + std::to_string(n));
       for (size_t i = 0; i < n; ++i) out.data[i] = double(t[i]);
       break;
     }
@@ -64,7 +66,7 @@ void fill(Tensor& out, const Distribution& d, const Params& params, Rng& rng) {
     const int64_t i = rng.integer(0, int64_t(n) - 1);
     if (!used.insert(i).second) continue;
     const double v = rng.uniform(d.peak_lo, d.peak_hi);
-    out.data[size_t(i)] = integer ? double(coral::round_away(v)) : v;
+    out.data[size_t(i)] = integer ? double(round_half_away(v)) : v;
   }
 }
 

@@ -16,6 +16,8 @@ namespace tlmcraft::tasks {
 
 namespace fmt = tlmcraft::isa::formats;
 
+int64_t round_half_away(double v) { return int64_t(v < 0 ? -std::floor(-v + 0.5) : std::floor(v + 0.5)); }
+
 double bf16(double v) { return fmt::bf16_to_float(fmt::double_to_bf16(v)); }
 
 double bf16_stochastic(double v, std::mt19937_64& rng) {

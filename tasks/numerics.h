@@ -10,6 +10,8 @@
 
 namespace tlmcraft::tasks {
 
+// v rounded to the nearest integer, halves away from zero (integer generators and tables).
+int64_t round_half_away(double v);
 // Nearest BF16 value of v (one rounding, ties to even).
 double bf16(double v);
 // v rounded to one of its two BF16 neighbours at random, up with probability equal to its
@@ -37,7 +39,9 @@ struct NumericsRegistration {
   std::string input_type;          // element type of inputs, weights and kv ("mxfp8", "bf16", "int8")
   std::string output_type;         // element type of outputs
   bool stage_bf16 = false;         // float references round every materialised stage to BF16
-  bool integer_references = false; // references are the int8 formulations (tasks/reference/int8_tasks.cpp)
+  // Empty: float references. Otherwise the name of the integer formulation (registered by
+  // the pack, tasks/integer_formulation.h) that gives references, constants and tables.
+  std::string integer_formulation;
 };
 // Throws std::invalid_argument if `p` already has a policy.
 void register_numerics(const PlatformId& p, NumericsRegistration numerics);

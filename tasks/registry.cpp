@@ -83,9 +83,8 @@ std::unique_ptr<PlatformLayout> Instance::layout() const {
   return make_layout(*task_, platform_, params());
 }
 
-std::vector<coral::Constant> Instance::integer_constants() const {
-  if (!platform_numerics(platform_).integer_references) return {};
-  return coral::constants(task_->name, params());
+std::vector<IntegerConstant> Instance::integer_constants() const {
+  return tasks::integer_constants(platform_, task_->name, params());
 }
 
 nlohmann::json Instance::shape_json() const {

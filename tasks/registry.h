@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tasks/checker.h"
-#include "tasks/coral_int.h"
+#include "tasks/integer_formulation.h"
 #include "tasks/layout.h"
 #include "tasks/spec.h"
 #include "tasks/tensor.h"
@@ -53,8 +53,9 @@ class Instance {
   CheckResult check(const DecodedOutputs& got, const TensorSet& want, const CheckOptions& options = {}) const;
   // The platform's memory layout (throws std::invalid_argument where none exists yet).
   std::unique_ptr<PlatformLayout> layout() const;
-  // Coral requantisation shifts and the like (empty on other platforms).
-  std::vector<coral::Constant> integer_constants() const;
+  // The integer formulation's constants of this configuration (requantisation shifts
+  // and the like; empty for float references).
+  std::vector<IntegerConstant> integer_constants() const;
   // The task text an agent reads: description, shapes, numerics, tolerance, constants
   // and the memory layout.
   std::string describe() const;

@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "common/platform_catalog.h"
+#include "tasks/integer_formulation.h"
 
 namespace tlmcraft::tasks {
 
@@ -262,8 +263,12 @@ class Reader {
     }
     if (d.kind == K::Table) {
       d.table = str(need(n, "table", "a table init"), "table");
-      static const std::set<std::string> tables{"gelu_lut", "silu_lut", "exp_q15"};
-      if (!tables.count(d.table)) fail(n["table"], "unknown table '" + d.table + "' (gelu_lut, silu_lut, exp_q15)");
+      const std::vector<std::string> tables = lookup_table_names();  // registered by integer formulations
+      if (std::find(tables.begin(), tables.end(), d.table) == tables.end()) {
+        std::string list;
+        for (const auto& t : tables) list += (list.empty() ? "" : ", ") + t;
+        fail(n["table"], "unknown table '" + d.table + "' (" + (list.empty() ? "no table is registered" : list) + ")");
+      }
     }
     return d;
   }

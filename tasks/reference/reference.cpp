@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 
+#include "tasks/integer_formulation.h"
 #include "tasks/numerics.h"
 #include "tasks/reference/reference_internal.h"
 
@@ -22,7 +23,8 @@ TensorSet Ctx::output(Vec data) const {
 }  // namespace ref
 
 bool has_reference(const std::string& task, PlatformId p) {
-  return platform_numerics(p).integer_references ? ref::int8_tasks().count(task) > 0 : ref::float_tasks().count(task) > 0;
+  if (const IntegerFormulation* f = platform_integer_formulation(p)) return f->references.count(task) > 0;
+  return ref::float_tasks().count(task) > 0;
 }
 
 TensorSet reference(const TaskSpec& task, PlatformId p, const Params& params, const TensorSet& inputs) {
@@ -39,7 +41,7 @@ TensorSet reference(const TaskSpec& task, PlatformId p, const Params& params, co
                                   shape_text(got->shape) + ", the spec says " + shape_text(shape));
   }
   const ref::Ctx ctx{task, p, params, inputs};
-  if (platform_numerics(p).integer_references) return ref::int8_tasks().at(task.name)(ctx);
+  if (const IntegerFormulation* f = platform_integer_formulation(p)) return f->references.at(task.name)(ctx);
   return ref::float_tasks().at(task.name)(ctx, FloatNumerics::for_platform(p));
 }
 
@@ -55,7 +57,7 @@ bool all_zero(const std::vector<std::vector<double>>& v) {
 std::vector<std::vector<double>> rounding_slack(const TaskSpec& task, PlatformId p, const Params& params,
                                                 const TensorSet& inputs, const TensorSet& exact) {
   FloatNumerics N = FloatNumerics::for_platform(p);
-  if (platform_numerics(p).integer_references || !has_reference(task.name, p)) return {};
+  if (platform_integer_formulation(p) || !has_reference(task.name, p)) return {};
   std::mt19937_64 rng(0x51ac4);  // fixed: the same inputs always get the same slack
   N.perturb = &rng;
   std::vector<std::vector<double>> slack;

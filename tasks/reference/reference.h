@@ -1,7 +1,8 @@
 // Reference implementations of the 23 tasks: the outputs a correct kernel produces
 // from given inputs, under the platform's numerics policy (docs/tasks.md):
 // PLENA and AIE-ML through the staged float references (tasks/reference/float_ops.h),
-// Coral through the integer formulations (tasks/coral_int.h).
+// integer platforms (Coral) through the integer formulation their pack registers
+// (tasks/integer_formulation.h).
 #pragma once
 #include <stdexcept>
 #include <vector>
@@ -24,7 +25,8 @@ TensorSet reference(const TaskSpec& task, PlatformId p, const Params& params, co
 // arithmetic: the reference is rerun kSlackSamples times with those stages rounded
 // stochastically to BF16, and the slack is kSlackFactor times the largest deviation from
 // `exact` seen. Deterministic for given inputs. Empty where every stage is staged as
-// kernels must (the other PLENA tasks: one rerun shows it) and for Coral (exact integers).
+// kernels must (the other PLENA tasks: one rerun shows it) and for integer formulations
+// (exact integers).
 std::vector<std::vector<double>> rounding_slack(const TaskSpec& task, PlatformId p, const Params& params,
                                                 const TensorSet& inputs, const TensorSet& exact);
 constexpr int kSlackSamples = 8;

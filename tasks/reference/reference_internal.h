@@ -1,32 +1,16 @@
-// Shared by the float and integer reference files: the per-task dispatch tables and a
-// small context giving a task function its inputs and parameters by name.
+// Shared by the reference files: the float tasks' dispatch table (integer formulations
+// are registered by platform packs, tasks/integer_formulation.h).
 #pragma once
 #include <functional>
 #include <map>
 #include <string>
 
-#include "tasks/reference/float_ops.h"
-#include "tasks/spec.h"
-#include "tasks/tensor.h"
+#include "tasks/reference/context.h"
 
 namespace tlmcraft::tasks::ref {
 
-struct Ctx {
-  const TaskSpec& spec;
-  PlatformId platform;
-  const Params& params;
-  const TensorSet& in;
-
-  const Vec& v(const std::string& name) const { return find(in, name).data; }
-  int64_t operator()(const std::string& name) const { return params.at(name); }
-  // The task's single output tensor holding `data` (shape from the spec).
-  TensorSet output(Vec data) const;
-};
-
-// Float tasks compute with N; integer tasks return exact integers as doubles.
+// Float tasks compute with N.
 using FloatTask = std::function<TensorSet(const Ctx&, const FloatNumerics& N)>;
-using IntTask = std::function<TensorSet(const Ctx&)>;
 const std::map<std::string, FloatTask>& float_tasks();
-const std::map<std::string, IntTask>& int8_tasks();
 
 }  // namespace tlmcraft::tasks::ref

@@ -43,6 +43,23 @@ grep -q '"status":"pass"' "$work/relu.json" || fail "relu C1 did not pass: $(hea
 grep -q '"status":"pass"' "$work/gemm.json" || fail "gemm C1 did not pass: $(head -c 2000 "$work/gemm.json")"
 echo "plugin: relu C1 pass in 254 cycles, gemm C1 pass in $(cycles_of "$work/gemm.json") cycles"
 
+# Provenance hashes the plugin's own ISA file (PlatformInfo::isa_dir), as for built-in ISAs:
+# tlmcraft's FNV-1a 64 of its bytes (harness::fnv1a64_hex, whose offset basis is
+# 1469598103934665603, not the published 14695981039346656037), computed here in bash
+# (arithmetic wraps mod 2^64).
+fnv1a64() {
+  local h=1469598103934665603 b
+  for b in $(od -An -v -tu1 "$1"); do h=$(((h ^ b) * 1099511628211)); done
+  printf '%016x' "$h"
+}
+# The ISA entry of a report's provenance: {"fnv1a64":...,"name":"simd","path":...}.
+isa_entry_of() { grep -o '"isa":\[{[^]]*"name":"simd"[^]]*\]' "$1" | head -n 1; }
+simd_yaml=$example/isa/simd/simd.yaml
+want="{\"fnv1a64\":\"$(fnv1a64 "$simd_yaml")\",\"name\":\"simd\",\"path\":\"$simd_yaml\"}"
+[ "$(isa_entry_of "$work/relu.json")" = "\"isa\":[$want]" ] ||
+  fail "relu C1's provenance does not carry the simd ISA's hash $want: $(isa_entry_of "$work/relu.json")"
+echo "provenance: the plugin's ISA file $simd_yaml, fnv1a64 $(fnv1a64 "$simd_yaml")"
+
 # The ISA tools know the plugin's ISA; a bad kernel gets file:line:col.
 "$tl" isa check simd >"$work/check.txt" 2>&1 || fail "isa check simd: $(cat "$work/check.txt")"
 printf 'S_LI s1, 64\nV_LDX v1, s1\n' >"$work/bad.sasm"
@@ -77,4 +94,8 @@ unset TLMCRAFT_PLUGIN_PATH
 "$tl" run --platform simd_accel --task relu --config C1 --baseline --seed 1 --json >"$work/installed.json" 2>"$work/err.txt" ||
   fail "installed plugin: run relu C1: exit $?: $(cat "$work/err.txt")"
 [ "$(cycles_of "$work/installed.json")" = 254 ] || fail "installed plugin: relu C1 $(cycles_of "$work/installed.json") cycles"
-echo "installed plugin: relu C1 pass in 254 cycles without TLMCRAFT_PLUGIN_PATH"
+installed_yaml=$work/prefix/lib/tlmcraft/plugins/share/simd_accel/isa/simd/simd.yaml
+want="{\"fnv1a64\":\"$(fnv1a64 "$installed_yaml")\",\"name\":\"simd\",\"path\":\"$installed_yaml\"}"
+[ "$(isa_entry_of "$work/installed.json")" = "\"isa\":[$want]" ] ||
+  fail "installed plugin: provenance does not carry $want: $(isa_entry_of "$work/installed.json")"
+echo "installed plugin: relu C1 pass in 254 cycles without TLMCRAFT_PLUGIN_PATH; provenance hashes $installed_yaml"

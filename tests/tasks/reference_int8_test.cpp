@@ -1,7 +1,10 @@
-// The Coral integer formulations against hand-computed cases (exact).
+// Coral's integer formulation (platforms/coral/pack/int8_*.h, reached through the
+// registry of tasks/integer_formulation.h) against hand-computed cases (exact).
 #include <gtest/gtest.h>
 
-#include "tasks/coral_int.h"
+#include "platforms/coral/pack/int8_math.h"
+#include "tasks/integer_formulation.h"
+#include "tasks/numerics.h"
 #include "tasks/reference/reference.h"
 #include "tasks/registry.h"
 
@@ -19,7 +22,7 @@ std::vector<double> run(const std::string& task, const Params& params, const Ten
 }
 
 std::vector<double> table(const char* name) {
-  const auto t = coral::table(name);
+  const auto t = lookup_table(name);
   return std::vector<double>(t.begin(), t.end());
 }
 
@@ -38,12 +41,14 @@ TEST(CoralInt, RoundingHelpers) {
   EXPECT_EQ(coral::isqrt(2147483647), 46340);  // 46340^2 = 2147395600, 46341^2 = 2147488281
   EXPECT_EQ(coral::sat8(200), 127);
   EXPECT_EQ(coral::sat8(-200), -128);
-  EXPECT_EQ(coral::round_away(-2.5), -3);
-  EXPECT_EQ(coral::round_away(2.5), 3);
+  EXPECT_EQ(round_half_away(-2.5), -3);
+  EXPECT_EQ(round_half_away(2.5), 3);
+  EXPECT_EQ(round_half_away(-2.4), -2);
+  EXPECT_EQ(round_half_away(0.5), 1);
 }
 
 TEST(CoralInt, Tables) {
-  const auto gelu = coral::table("gelu_lut"), silu = coral::table("silu_lut"), e = coral::table("exp_q15");
+  const auto gelu = lookup_table("gelu_lut"), silu = lookup_table("silu_lut"), e = lookup_table("exp_q15");
   EXPECT_EQ(gelu[128], 0);         // x = 0
   EXPECT_EQ(gelu[160], 27);        // x = 1: 32 * 0.841192 = 26.92
   EXPECT_EQ(gelu[0], 0);           // x = -4: gelu = -7e-5
@@ -51,7 +56,13 @@ TEST(CoralInt, Tables) {
   EXPECT_EQ(silu[255], 125);       // x = 3.96875: 32 * 3.8951 = 124.64
   EXPECT_EQ(e[0], 32767);
   EXPECT_EQ(e[16], 12054);         // 32767 / e = 12054.3
-  EXPECT_THROW(coral::table("tanh_lut"), std::invalid_argument);
+  EXPECT_EQ(gelu, coral::gelu_table());  // the registry hands out the pack's tables
+  try {
+    lookup_table("tanh_lut");
+    FAIL() << "an unknown table was found";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "unknown table 'tanh_lut' (exp_q15, gelu_lut, silu_lut)");
+  }
 }
 
 TEST(CoralInt, ShiftsFollowTheDocumentedFormula) {

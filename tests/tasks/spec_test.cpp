@@ -103,6 +103,9 @@ TEST_F(SpecFiles, RejectsBadFilesNamingLineAndCause) {
   EXPECT_EQ(error("dist: uniform", "dist: gauss"),
             "7: unknown dist 'gauss' (uniform, normal, int_uniform, int_normal, rope_cos, rope_sin, table)");
   EXPECT_EQ(error("lo: -1, hi: 1", "lo: 1, hi: -1"), "7: lo must not exceed hi");
+  // Table names come from the registered integer formulations (here Coral's).
+  EXPECT_EQ(error("dist: uniform, lo: -1, hi: 1", "dist: table, table: tanh_lut"),
+            "7: unknown table 'tanh_lut' (exp_q15, gelu_lut, silu_lut)");
   EXPECT_EQ(error(", init: {dist: uniform, lo: -1, hi: 1}}", "}"), "13: input 'x' has no init for platform plena");
   EXPECT_EQ(error("C4: {n: 256}", "C4: {n: 256, m: 3}"), "16: configuration C4 sets 'm', which is not a parameter");
   EXPECT_EQ(error("C4: {n: 256}", "C4: {n: -256}"), "16: parameter n must be positive");

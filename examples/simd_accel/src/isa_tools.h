@@ -1,6 +1,6 @@
-// `tlmcraft asm`, `isa doc`, `isa check` and `list isas` for the simd ISA. The generic
-// table_isa_tools() finds descriptions in tlmcraft's data folder only, so these read the
-// plugin's own isa/simd/simd.yaml (or TLMCRAFT_ISA_DIR's, see isa_path()).
+// `tlmcraft asm`, `isa doc`, `isa check` and `list isas` for the simd ISA: tlmcraft's
+// generic table_isa_tools() on the plugin's own isa/simd/simd.yaml (isa_dir()), with the
+// default configuration's cycles for `isa doc --latencies`.
 #pragma once
 #include "isa/isa_tools.h"
 

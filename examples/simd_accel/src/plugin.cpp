@@ -24,8 +24,8 @@ void register_model() {
   r.info.config_dir = data_dir() + "/configs";  // --platform-config NAME
   r.info.reference_isa = "simd";                 // the agent's ISA reference: rendered by simd_isa_tools()
   r.info.reference_from_yaml = true;
-  // info.isa_names stays empty: provenance hashes ISA files found by isa_yaml_path() in
-  // tlmcraft's data folder, where this plugin's isa/simd/simd.yaml is not.
+  r.info.isa_names = {"simd"};                   // provenance hashes isa/simd/simd.yaml ...
+  r.info.isa_dir = isa_dir();                    // ... from the plugin's own data folder
   r.make = [](const std::string& config, const std::vector<std::string>& overrides) {
     return std::make_unique<SimdPlatform>(load_config(config, overrides));
   };

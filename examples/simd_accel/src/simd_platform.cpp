@@ -1,6 +1,5 @@
 #include "simd_platform.h"
 
-#include <filesystem>
 #include <map>
 #include <mutex>
 
@@ -11,14 +10,9 @@ namespace simd_accel {
 
 using tlmcraft::InputError;
 
-std::string isa_path() {
-  const char* dir = std::getenv("TLMCRAFT_ISA_DIR");
-  if (dir && *dir) {
-    const std::string override_path = tlmcraft::isa::isa_yaml_path_in(dir, "simd");
-    if (std::filesystem::is_regular_file(override_path)) return override_path;
-  }
-  return data_dir() + "/isa/simd/simd.yaml";
-}
+std::string isa_dir() { return data_dir() + "/isa"; }
+
+std::string isa_path() { return tlmcraft::isa::isa_yaml_path("simd", isa_dir()); }
 
 // One parsed ISA per path, so a process may switch TLMCRAFT_ISA_DIR between platforms.
 std::shared_ptr<const tlmcraft::isa::IsaSpec> load_isa() {

@@ -15,8 +15,11 @@
 
 namespace simd_accel {
 
+// The folder of the plugin's own ISA descriptions: isa/ in its data folder
+// (PlatformInfo::isa_dir and table_isa_tools' home_dir).
+std::string isa_dir();
 // The simd ISA description: $TLMCRAFT_ISA_DIR's simd/simd.yaml when it has one (a fused
-// instruction added by YAML alone), else isa/simd/simd.yaml in the platform's data folder.
+// instruction added by YAML alone), else isa_dir()'s simd/simd.yaml (isa::isa_yaml_path).
 std::string isa_path();
 std::shared_ptr<const tlmcraft::isa::IsaSpec> load_isa();
 

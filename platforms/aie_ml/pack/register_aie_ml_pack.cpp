@@ -41,7 +41,7 @@ void register_aie_ml_pack() {
   register_platform({std::move(info), [](const std::string& config, const std::vector<std::string>& overrides) {
                        return std::make_unique<::tlmcraft::aie_ml::AiePlatform>(::tlmcraft::aie_ml::load_aie_config(config, overrides));
                      }});
-  register_numerics(PlatformId("aie_ml"), {"bf16", "bf16", /*stage_bf16=*/false, /*integer_references=*/false});
+  register_numerics(PlatformId("aie_ml"), {"bf16", "bf16", /*stage_bf16=*/false, /*integer_formulation=*/""});
   register_layout(PlatformId("aie_ml"), {[](const TaskSpec& task, const Params& params) {
                                         return std::make_unique<AieMlLayout>(task, params);
                                       },

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "tasks/coral_int.h"
+#include "platforms/coral/pack/int8_math.h"
 #include "tasks/layout.h"
 
 namespace tlmcraft::tasks {
@@ -38,7 +38,7 @@ class CoralLayout : public PlatformLayout {
 
   // The CPU address a kernel uses for a tensor (kCoralExtBase + offset).
   uint64_t cpu_address(const std::string& tensor) const;
-  const std::vector<coral::Constant>& integer_constants() const { return ints_; }
+  const std::vector<IntegerConstant>& integer_constants() const { return ints_; }
   // "#define" lines for C kernels: <TENSOR>_ADDR (CPU address), <TENSOR>_ELEMS, DIM_<PARAM>
   // for every task parameter and every integer constant by its upper-case name (SHIFT,
   // SHIFT1, ...). Names are upper-cased; characters other than [A-Za-z0-9_] become '_'.
@@ -51,7 +51,7 @@ class CoralLayout : public PlatformLayout {
   std::string task_name_;
   Params params_;
   CoralLayoutOptions options_;
-  std::vector<coral::Constant> ints_;
+  std::vector<IntegerConstant> ints_;
 };
 
 // The C identifier a tensor, parameter or constant name becomes in c_defines().

@@ -1,11 +1,14 @@
-// Coral's benchmark glue registers itself: its memory layout (whose poison byte is a
-// valid value, so decoded outputs are resolved against the expected values) and its C
-// baseline templates.
+// Coral's benchmark glue registers itself: its int8 numerics and integer formulation
+// (references, requantisation shifts, lookup tables), its memory layout (whose poison
+// byte is a valid value, so decoded outputs are resolved against the expected values)
+// and its C baseline templates.
 #include <memory>
 
 #include "platforms/coral/pack/baselines/c_baseline.h"
+#include "platforms/coral/pack/int8_formulation.h"
 #include "platforms/coral/pack/layout_coral.h"
 #include "tasks/baselines/baseline.h"
+#include "tasks/integer_formulation.h"
 #include "tasks/layout_registry.h"
 #include "tasks/numerics.h"
 #include "platforms/coral/coral_platform.h"
@@ -26,7 +29,8 @@ void register_coral_pack() {
   register_platform({std::move(info), [](const std::string& config, const std::vector<std::string>& overrides) {
                        return std::make_unique<::tlmcraft::coral::CoralPlatform>(::tlmcraft::coral::load_coral_config(config, overrides));
                      }});
-  register_numerics(PlatformId("coral"), {"int8", "int8", /*stage_bf16=*/false, /*integer_references=*/true});
+  register_integer_formulation("coral_int8", coral::int8_formulation());
+  register_numerics(PlatformId("coral"), {"int8", "int8", /*stage_bf16=*/false, /*integer_formulation=*/"coral_int8"});
   register_layout(PlatformId("coral"), {[](const TaskSpec& task, const Params& params) {
                                         return std::make_unique<CoralLayout>(task, params);
                                       },

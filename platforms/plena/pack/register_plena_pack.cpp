@@ -48,7 +48,7 @@ void register_plena_pack() {
   register_platform({std::move(info), [](const std::string& config, const std::vector<std::string>& overrides) {
                        return std::make_unique<::tlmcraft::plena::PlenaPlatform>(::tlmcraft::plena::load_plena_config(config, overrides));
                      }});
-  register_numerics(PlatformId("plena"), {"mxfp8", "bf16", /*stage_bf16=*/true, /*integer_references=*/false});
+  register_numerics(PlatformId("plena"), {"mxfp8", "bf16", /*stage_bf16=*/true, /*integer_formulation=*/""});
   register_layout(PlatformId("plena"), {[](const TaskSpec& task, const Params& params) {
                                         return std::make_unique<PlenaLayout>(task, params);
                                       },

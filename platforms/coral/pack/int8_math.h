@@ -1,12 +1,13 @@
-// The integer formulations of the Coral (int8) tasks: rounding helpers, the lookup
-// tables tasks supply as inputs, and the per-configuration requantisation shifts.
-// Every definition here is quoted in the tasks' notes and in docs/tasks.md.
+// Coral's int8 arithmetic: the rounding helpers of its integer formulation, the lookup
+// tables tasks supply as inputs, and the per-configuration requantisation shifts. Every
+// definition here is quoted in the tasks' notes and in docs/tasks.md.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "tasks/expr.h"
+#include "tasks/integer_formulation.h"
 
 namespace tlmcraft::tasks::coral {
 
@@ -17,12 +18,12 @@ int64_t isqrt(int64_t v);
 // (v + 2^(s-1)) >> s (arithmetic shift; round half up, RVV vxrm = rnu); s >= 1.
 int64_t rshift(int64_t v, int s);
 int64_t sat8(int64_t v);
-// Round half away from zero.
-int64_t round_away(double v);
 
-// The 256-entry tables: "gelu_lut" and "silu_lut" (int8, index = x + 128, x in Q5),
-// "exp_q15" (int32, round(32767 exp(-k/16))).
-std::vector<int64_t> table(const std::string& name);
+// The 256-entry tables: GELU and SiLU (int8, index = x + 128, x in Q5: "gelu_lut",
+// "silu_lut") and exp (int32, round(32767 exp(-k/16)): "exp_q15").
+std::vector<int64_t> gelu_table();
+std::vector<int64_t> silu_table();
+std::vector<int64_t> exp_q15_table();
 
 // The standard deviation of int8 values uniform in [-128, 127].
 constexpr double kSigmaUniformInt8 = 73.9003;  // sqrt((256^2 - 1) / 12)
@@ -30,13 +31,8 @@ constexpr double kSigmaUniformInt8 = 73.9003;  // sqrt((256^2 - 1) / 12)
 // of operands with those spreads to int8 values with a spread of about 32.
 int shift_for(double sigma_a, double sigma_b, int64_t k);
 
-struct Constant {
-  std::string name;
-  int64_t value;
-  std::string meaning;
-};
 // The named integer constants of a Coral task configuration (shifts); empty if none.
-std::vector<Constant> constants(const std::string& task, const Params& params);
+std::vector<IntegerConstant> constants(const std::string& task, const Params& params);
 // One constant by name; throws std::out_of_range if the task has no such constant.
 int64_t constant(const std::string& task, const Params& params, const std::string& name);
 

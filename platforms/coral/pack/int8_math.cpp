@@ -1,7 +1,10 @@
-#include "tasks/coral_int.h"
+#include "platforms/coral/pack/int8_math.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+
+#include "tasks/numerics.h"
 
 namespace tlmcraft::tasks::coral {
 
@@ -13,6 +16,14 @@ int64_t floor_div(int64_t a, int64_t b) {  // b > 0
 }
 double gelu(double x) { return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x))); }
 double silu(double x) { return x / (1.0 + std::exp(-x)); }
+
+// f(x) in Q5 for x = (j - 128) / 32, j = 0..255, saturated to int8.
+template <typename F>
+std::vector<int64_t> q5_table(F f) {
+  std::vector<int64_t> t(256);
+  for (int j = 0; j < 256; ++j) t[size_t(j)] = sat8(round_half_away(32.0 * f((j - 128) / 32.0)));
+  return t;
+}
 }  // namespace
 
 int64_t rdiv(int64_t a, int64_t b) { return floor_div(2 * a + b, 2 * b); }
@@ -29,16 +40,13 @@ int64_t rshift(int64_t v, int s) { return (v + (int64_t(1) << (s - 1))) >> s; }
 
 int64_t sat8(int64_t v) { return v < -128 ? -128 : (v > 127 ? 127 : v); }
 
-int64_t round_away(double v) { return int64_t(v < 0 ? -std::floor(-v + 0.5) : std::floor(v + 0.5)); }
+std::vector<int64_t> gelu_table() { return q5_table(gelu); }
 
-std::vector<int64_t> table(const std::string& name) {
+std::vector<int64_t> silu_table() { return q5_table(silu); }
+
+std::vector<int64_t> exp_q15_table() {
   std::vector<int64_t> t(256);
-  for (int j = 0; j < 256; ++j) {
-    if (name == "gelu_lut") t[j] = sat8(round_away(32.0 * gelu((j - 128) / 32.0)));
-    else if (name == "silu_lut") t[j] = sat8(round_away(32.0 * silu((j - 128) / 32.0)));
-    else if (name == "exp_q15") t[j] = int64_t(std::nearbyint(32767.0 * std::exp(-j / 16.0)));
-    else throw std::invalid_argument("unknown Coral table '" + name + "'");
-  }
+  for (int j = 0; j < 256; ++j) t[size_t(j)] = int64_t(std::nearbyint(32767.0 * std::exp(-j / 16.0)));
   return t;
 }
 
@@ -47,7 +55,7 @@ int shift_for(double sigma_a, double sigma_b, int64_t k) {
   return std::max(1, int(std::lround(s)));
 }
 
-std::vector<Constant> constants(const std::string& task, const Params& p) {
+std::vector<IntegerConstant> constants(const std::string& task, const Params& p) {
   const double u = kSigmaUniformInt8;
   auto get = [&](const char* n) { return p.at(n); };
   if (task == "gemv") return {{"shift", shift_for(u, u, get("N")), "requantisation shift of y"}};

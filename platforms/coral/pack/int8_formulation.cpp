@@ -1,13 +1,19 @@
-// The Coral (int8) references: the integer formulations of tasks/coral_int.h, exact.
-// Integer matmuls reuse the double building blocks with no rounding: every product and
-// partial sum of int8 operands is an integer far below 2^53, so double is exact.
+// The Coral (int8) references, exact, in the arithmetic of int8_math.h. Integer matmuls
+// reuse the double building blocks of tasks/reference/float_ops.h with no rounding: every
+// product and partial sum of int8 operands is an integer far below 2^53, so double is exact.
+#include "platforms/coral/pack/int8_formulation.h"
+
 #include <algorithm>
 
-#include "tasks/coral_int.h"
-#include "tasks/reference/reference_internal.h"
+#include "platforms/coral/pack/int8_math.h"
+#include "tasks/reference/float_ops.h"
 
-namespace tlmcraft::tasks::ref {
+namespace tlmcraft::tasks::coral {
 namespace {
+
+using ref::Ctx;
+using ref::Vec;
+using Reference = std::function<TensorSet(const Ctx&)>;
 
 const FloatNumerics kExact{false};
 
@@ -15,11 +21,11 @@ int64_t i(double v) { return int64_t(v); }
 
 Vec requant(const Vec& acc, int shift) {
   Vec y(acc.size());
-  for (size_t k = 0; k < acc.size(); ++k) y[k] = double(coral::sat8(coral::rshift(i(acc[k]), shift)));
+  for (size_t k = 0; k < acc.size(); ++k) y[k] = double(sat8(rshift(i(acc[k]), shift)));
   return y;
 }
 
-int shift(const Ctx& c, const char* name = "shift") { return int(coral::constant(c.spec.name, c.params, name)); }
+int shift(const Ctx& c, const char* name = "shift") { return int(constant(c.spec.name, c.params, name)); }
 
 Vec lookup(const Vec& x, const Vec& lut) {
   Vec y(x.size());
@@ -37,7 +43,7 @@ TensorSet softmax(const Ctx& c) {
     sum += i(e[k]);
   }
   Vec y(x.size());
-  for (size_t k = 0; k < x.size(); ++k) y[k] = double(std::min<int64_t>(127, coral::rdiv(128 * i(e[k]), sum)));
+  for (size_t k = 0; k < x.size(); ++k) y[k] = double(std::min<int64_t>(127, rdiv(128 * i(e[k]), sum)));
   return c.output(y);
 }
 
@@ -46,15 +52,15 @@ TensorSet layernorm(const Ctx& c) {
   const int64_t n = c("n");
   int64_t s1 = 0;
   for (double v : x) s1 += i(v);
-  const int64_t mean = coral::rdiv(s1, n);
+  const int64_t mean = rdiv(s1, n);
   int64_t s2 = 0;
   for (double v : x) s2 += (i(v) - mean) * (i(v) - mean);
-  const int64_t var = coral::rdiv(s2, n);
-  const int64_t sd = coral::isqrt(256 * (var + 1));
+  const int64_t var = rdiv(s2, n);
+  const int64_t sd = isqrt(256 * (var + 1));
   Vec y(x.size());
   for (size_t k = 0; k < x.size(); ++k) {
-    const int64_t z = coral::rdiv(512 * (i(x[k]) - mean), sd);
-    y[k] = double(coral::sat8(coral::rdiv(z * i(gamma[k]), 64) + i(beta[k])));
+    const int64_t z = rdiv(512 * (i(x[k]) - mean), sd);
+    y[k] = double(sat8(rdiv(z * i(gamma[k]), 64) + i(beta[k])));
   }
   return c.output(y);
 }
@@ -64,10 +70,10 @@ TensorSet rmsnorm(const Ctx& c) {
   const int64_t n = c("n");
   int64_t s = 0;
   for (double v : x) s += i(v) * i(v);
-  const int64_t sd = coral::isqrt(256 * (coral::rdiv(s, n) + 1));
+  const int64_t sd = isqrt(256 * (rdiv(s, n) + 1));
   Vec y(x.size());
   for (size_t k = 0; k < x.size(); ++k)
-    y[k] = double(coral::sat8(coral::rdiv(coral::rdiv(512 * i(x[k]), sd) * i(gamma[k]), 64)));
+    y[k] = double(sat8(rdiv(rdiv(512 * i(x[k]), sd) * i(gamma[k]), 64)));
   return c.output(y);
 }
 
@@ -78,7 +84,7 @@ TensorSet batchmatmul(const Ctx& c) {
   for (int64_t t = 0; t < b; ++t) {
     const Vec at(a.begin() + t * m * k, a.begin() + (t + 1) * m * k);
     const Vec bt(bb.begin() + t * k * n, bb.begin() + (t + 1) * k * n);
-    const Vec ct = requant(matmul(at, bt, m, k, n, kExact), shift(c));
+    const Vec ct = requant(ref::matmul(at, bt, m, k, n, kExact), shift(c));
     y.insert(y.end(), ct.begin(), ct.end());
   }
   return c.output(y);
@@ -86,39 +92,37 @@ TensorSet batchmatmul(const Ctx& c) {
 
 TensorSet ffn(const Ctx& c) {
   const int64_t n = c("n"), h = c("h"), hi = c("h_i");
-  const Vec a = requant(matmul(c.v("x"), c.v("W1"), n, h, hi, kExact), shift(c, "shift1"));
+  const Vec a = requant(ref::matmul(c.v("x"), c.v("W1"), n, h, hi, kExact), shift(c, "shift1"));
   const Vec s = lookup(a, c.v("silu_lut"));
-  return c.output(requant(matmul(s, c.v("W2"), n, hi, h, kExact), shift(c, "shift2")));
+  return c.output(requant(ref::matmul(s, c.v("W2"), n, hi, h, kExact), shift(c, "shift2")));
 }
 
 TensorSet swiglu(const Ctx& c) {
   const int64_t n = c("n"), h = c("h"), hi = c("h_i");
   const int s1 = shift(c, "shift1");
-  const Vec g = requant(matmul(c.v("x"), c.v("W_gate"), n, h, hi, kExact), s1);
-  const Vec u = requant(matmul(c.v("x"), c.v("W_up"), n, h, hi, kExact), s1);
+  const Vec g = requant(ref::matmul(c.v("x"), c.v("W_gate"), n, h, hi, kExact), s1);
+  const Vec u = requant(ref::matmul(c.v("x"), c.v("W_up"), n, h, hi, kExact), s1);
   const Vec s = lookup(g, c.v("silu_lut"));
   Vec a(s.size());
-  for (size_t k = 0; k < s.size(); ++k) a[k] = double(coral::sat8(coral::rshift(i(s[k]) * i(u[k]), 5)));
-  return c.output(requant(matmul(a, c.v("W_down"), n, hi, h, kExact), shift(c, "shift2")));
+  for (size_t k = 0; k < s.size(); ++k) a[k] = double(sat8(rshift(i(s[k]) * i(u[k]), 5)));
+  return c.output(requant(ref::matmul(a, c.v("W_down"), n, hi, h, kExact), shift(c, "shift2")));
 }
 
 TensorSet conv_block(const Ctx& c) {
   const int64_t hh = c("H"), co = c("c_out");
-  const Vec t = requant(conv2d(c.v("x"), c.v("w"), hh, hh, c("c_in"), co, c("k")), shift(c));
+  const Vec t = requant(ref::conv2d(c.v("x"), c.v("w"), hh, hh, c("c_in"), co, c("k")), shift(c));
   const Vec &mult = c.v("bn_mult"), &bias = c.v("bn_bias");
   Vec y(t.size());
   for (size_t k = 0; k < t.size(); ++k) {
     const size_t o = k % size_t(co);
-    const int64_t b = coral::sat8(coral::rshift(i(t[k]) * i(mult[o]) + i(bias[o]), 6));
+    const int64_t b = sat8(rshift(i(t[k]) * i(mult[o]) + i(bias[o]), 6));
     y[k] = double(std::max<int64_t>(b, 0));
   }
   return c.output(y);
 }
 
-}  // namespace
-
-const std::map<std::string, IntTask>& int8_tasks() {
-  static const std::map<std::string, IntTask> tasks{
+std::map<std::string, Reference> references() {
+  return {
       {"relu",
        [](const Ctx& c) {
          Vec y = c.v("x");
@@ -132,31 +136,40 @@ const std::map<std::string, IntTask>& int8_tasks() {
       {"rmsnorm", rmsnorm},
       {"gemv",
        [](const Ctx& c) {
-         return c.output(requant(matmul_bt(c.v("x"), c.v("A"), 1, c("N"), c("M"), kExact), shift(c)));
+         return c.output(requant(ref::matmul_bt(c.v("x"), c.v("A"), 1, c("N"), c("M"), kExact), shift(c)));
        }},
       {"gemm",
        [](const Ctx& c) {
-         return c.output(requant(matmul(c.v("A"), c.v("B"), c("M"), c("K"), c("N"), kExact), shift(c)));
+         return c.output(requant(ref::matmul(c.v("A"), c.v("B"), c("M"), c("K"), c("N"), kExact), shift(c)));
        }},
       {"batchmatmul", batchmatmul},
       {"linear",
        [](const Ctx& c) {
-         const Vec p = matmul(c.v("x"), c.v("W"), c("M"), c("K"), c("N"), kExact);
-         return c.output(requant(add_row_bias(p, c.v("bias"), c("M"), c("N"), kExact), shift(c)));
+         const Vec p = ref::matmul(c.v("x"), c.v("W"), c("M"), c("K"), c("N"), kExact);
+         return c.output(requant(ref::add_row_bias(p, c.v("bias"), c("M"), c("N"), kExact), shift(c)));
        }},
       {"conv2d",
        [](const Ctx& c) {
-         return c.output(requant(conv2d(c.v("x"), c.v("w"), c("H"), c("H"), c("c_in"), c("c_out"), c("k")), shift(c)));
+         return c.output(requant(ref::conv2d(c.v("x"), c.v("w"), c("H"), c("H"), c("c_in"), c("c_out"), c("k")), shift(c)));
        }},
       {"depthwise_conv",
        [](const Ctx& c) {
-         return c.output(requant(depthwise(c.v("x"), c.v("w"), c("H"), c("H"), c("c"), c("k")), shift(c)));
+         return c.output(requant(ref::depthwise(c.v("x"), c.v("w"), c("H"), c("H"), c("c"), c("k")), shift(c)));
        }},
       {"ffn", ffn},
       {"swiglu", swiglu},
       {"conv_block", conv_block},
   };
-  return tasks;
 }
 
-}  // namespace tlmcraft::tasks::ref
+}  // namespace
+
+IntegerFormulation int8_formulation() {
+  IntegerFormulation f;
+  f.references = references();
+  f.constants = constants;
+  f.tables = {{"gelu_lut", gelu_table}, {"silu_lut", silu_table}, {"exp_q15", exp_q15_table}};
+  return f;
+}
+
+}  // namespace tlmcraft::tasks::coral

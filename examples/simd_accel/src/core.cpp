@@ -7,12 +7,7 @@
 
 namespace simd_accel {
 
-namespace {
-
 using tlmcraft::StopReason;
-constexpr uint64_t kWallCheckEvery = 4096;  // instructions between host-clock checks
-
-}  // namespace
 
 Core::Core(sc_core::sc_module_name name, const SimdConfig& cfg, tlmcraft::models::DmaEngine& dma,
            tlmcraft::models::Scratchpad& spad, tlmcraft::models::Dram& dram)
@@ -20,9 +15,16 @@ Core::Core(sc_core::sc_module_name name, const SimdConfig& cfg, tlmcraft::models
   SC_THREAD(thread);
 }
 
-void Core::prepare(const LoadedProgram* program, const tlmcraft::RunLimits& limits) {
+void Core::prepare(const LoadedProgram* program, const tlmcraft::RunLimits& limits,
+                   tlmcraft::traces::TraceRecorder* recorder) {
   program_ = program;
   limits_ = limits;
+  recorder_ = recorder;
+  unit_tracks_.clear();
+  if (recorder_) {
+    for (const auto& u : program_->spec->units()) unit_tracks_.push_back(recorder_->track(kPlatformName, u.name));
+    dma_track_ = recorder_->track(kPlatformName, "dma.transfers");
+  }
   result_ = {};
   stopped_ = false;
   dma_busy_ = 0;
@@ -30,13 +32,14 @@ void Core::prepare(const LoadedProgram* program, const tlmcraft::RunLimits& limi
 
 void Core::thread() {
   if (!program_) return;
-  started_ = std::chrono::steady_clock::now();
+  limiter_.emplace(limits_);
   try {
     execute();
   } catch (const std::exception& e) {
     stop(StopReason::Fault, e.what());
   }
-  result_.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  result_.host_seconds = limiter_->host_seconds();
+  if (recorder_) recorder_->extend_to(result_.cycles);
   wait(sc_core::sc_time(double(cfg_.clock_ns) * double(result_.cycles), sc_core::SC_NS));
 }
 
@@ -45,6 +48,18 @@ void Core::stop(StopReason why, const std::string& message) {
   stopped_ = true;
   result_.stop = why;
   result_.message = message;
+}
+
+void Core::stop_at_limit(StopReason why, const std::string& where) {
+  if (stopped_) return;
+  stopped_ = true;
+  limiter_->stop(result_, why, where);
+}
+
+void Core::trace_instruction(const InstructionInfo& info, uint32_t pc, uint64_t issue) {
+  const uint32_t line = program_->program.code[pc].line;
+  recorder_->slice(unit_tracks_[info.unit], issue, issue + info.latency, info.spec->mnemonic,
+                   {{"pc", pc}, {"line", line}});
 }
 
 std::string Core::where(uint32_t pc) const {
@@ -91,6 +106,7 @@ uint64_t Core::start_dma(const Effect& e, uint64_t issue, TimingModel& timing, s
     return issue;
   }
   timing.dma_started(e, c.accept_cycle, c.done_cycle);
+  if (recorder_) recorder_->slice(dma_track_, c.start_cycle, c.done_cycle, d.label, {{"bytes", e.bytes}});
   dma_busy_ += c.done_cycle - c.start_cycle;
   return c.accept_cycle;
 }
@@ -111,14 +127,12 @@ void Core::execute() {
   uint64_t slot = 0, executed = 0, prev_issue = 0;
   uint32_t pc = 0, prev_line = 0;
   while (pc < code.size()) {
-    if (executed >= limits_.max_instructions) {
-      stop(StopReason::InstructionLimit, "instruction limit of " + std::to_string(limits_.max_instructions) +
-                                             " reached at " + where(pc));
+    if (limiter_->instructions_reached(executed)) {
+      stop_at_limit(StopReason::InstructionLimit, where(pc));
       break;
     }
-    if (executed % kWallCheckEvery == 0 && limits_.wall_seconds > 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() > limits_.wall_seconds) {
-      stop(StopReason::WallTimeout, "wall-clock limit of " + std::to_string(limits_.wall_seconds) + " s reached at " + where(pc));
+    if (limiter_->wall_exceeded(executed)) {
+      stop_at_limit(StopReason::WallTimeout, where(pc));
       break;
     }
     const InstructionInfo& info = program_->info[pc];
@@ -139,10 +153,11 @@ void Core::execute() {
         break;
       }
     }
-    if (issue > limits_.max_cycles) {
-      stop(StopReason::CycleLimit, "cycle limit of " + std::to_string(limits_.max_cycles) + " reached at " + where(pc));
+    if (limiter_->cycles_exceeded(issue)) {
+      stop_at_limit(StopReason::CycleLimit, where(pc));
       break;
     }
+    if (recorder_) trace_instruction(info, pc, issue);
     if (steps.spad_write) timing.vector_store(issue + info.latency);
     timing.write_back(info.accesses, issue, info.latency);
 
@@ -171,9 +186,8 @@ void Core::execute() {
   const uint64_t cycles = std::max(slot, timing.drained());
   if (executed > 0) lines[prev_line].cycles += cycles - prev_issue;
   result_.cycles = cycles;
-  if (cycles > limits_.max_cycles)  // the last transfers may end past the limit
-    stop(StopReason::CycleLimit, "cycle limit of " + std::to_string(limits_.max_cycles) + " reached: the program ends at cycle " +
-                                     std::to_string(cycles));
+  if (limiter_->cycles_exceeded(cycles))  // the last transfers may end past the limit
+    stop_at_limit(StopReason::CycleLimit, "the end of the program (cycle " + std::to_string(cycles) + ")");
   result_.instructions = executed;
   for (auto& u : units)
     if (u.name == "dma") u.busy_cycles = dma_busy_;

@@ -1,6 +1,7 @@
-// simd_accel's platform configuration: read strictly from YAML (configs/*.yaml: unknown
-// keys and bad values are errors naming file, line and key), overridable with --set
-// KEY=VALUE, written back as the effective configuration.
+// simd_accel's platform configuration, read by tlmcraft's strict config reader
+// (platforms/config_reader.h): unknown keys and bad values are errors naming file, line,
+// column and key; a variant file may say `base: default` and change only what differs;
+// --set KEY=VALUE overrides; the effective configuration is written back.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -10,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 namespace simd_accel {
+
+constexpr const char* kPlatformName = "simd_accel";
 
 struct DramTiming {
   uint64_t size_bytes = 64ull << 20;
@@ -33,7 +36,7 @@ struct SimdConfig {
 // share/simd_accel next to the plugin library, else the source folder it was built from.
 std::string data_dir();
 // A config name ("default") resolves to <data_dir>/configs/<name>.yaml; a text with '/' or
-// ending in .yaml is a path. Throws tlmcraft::InputError naming file, line and cause.
+// ending in .yaml is a path. Throws tlmcraft::InputError naming file:line:col and cause.
 SimdConfig load_config(const std::string& name_or_path, const std::vector<std::string>& overrides = {});
 
 }  // namespace simd_accel

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 
 #include <gtest/gtest.h>
 
@@ -193,10 +194,46 @@ TEST(SimdFaults, CycleLimitCountsTransfersStillInFlight) {
   limits.max_cycles = 100;
   const auto r = p.run(limits, {});
   EXPECT_EQ(r.stop, tlmcraft::StopReason::CycleLimit);
-  EXPECT_EQ(r.message, "cycle limit of 100 reached: the program ends at cycle 341");
+  EXPECT_EQ(r.message, "exceeded max cycles limit (100) at the end of the program (cycle 341)");
 }
 
-TEST(SimdConfigFile, UnknownKeyIsAnErrorNamingFileAndLine) {
+// The platform base's life cycle: the same words as every in-tree platform.
+TEST(SimdLifeCycle, RunWithoutALoadOrTwiceIsRefused) {
+  SimdPlatform p(load_config("default"));
+  EXPECT_THROW(
+      {
+        try {
+          p.run({}, {});
+        } catch (const tlmcraft::InputError& e) {
+          EXPECT_STREQ(e.what(), "simd_accel: run() without a program: load() one first");
+          throw;
+        }
+      },
+      tlmcraft::InputError);
+  ASSERT_TRUE(run(p, "S_LI s1, 1\n").ok());
+  EXPECT_THROW(p.run({}, {}), tlmcraft::InputError);
+}
+
+// A Perfetto trace holds one slice per instruction on its unit's track and one per DMA
+// transfer: here S_LI, DMA_LD (its 64-byte transfer: 1 + 20 + 4 = 25 cycles) and DMA_WAIT.
+TEST(SimdTraces, InstructionsAndTransfersAreSlices) {
+  SimdPlatform p(load_config("default"));
+  tlmcraft::isa::Program prog;
+  std::vector<tlmcraft::isa::Diagnostic> diags;
+  ASSERT_TRUE(p.assemble("S_LI s3, 64\nDMA_LD s0, s0, s3\nDMA_WAIT\n", "t.asm", prog, diags));
+  p.load(prog);
+  const auto file = std::filesystem::temp_directory_path() / "simd_accel_trace_test.json";
+  tlmcraft::TraceOptions traces;
+  traces.perfetto_path = file.string();
+  ASSERT_TRUE(p.run({}, traces).ok());
+  std::ifstream in(file);
+  const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(file);
+  for (const char* name : {"\"S_LI\"", "\"DMA_LD\"", "\"DMA_WAIT\"", "\"dma.transfers\""})
+    EXPECT_NE(json.find(name), std::string::npos) << name;
+}
+
+TEST(SimdConfigFile, UnknownKeyIsAnErrorNamingFileLineAndColumn) {
   const auto dir = std::filesystem::temp_directory_path() / "simd_accel_config_test";
   std::filesystem::create_directories(dir);
   const std::string file = (dir / "bad.yaml").string();
@@ -205,10 +242,30 @@ TEST(SimdConfigFile, UnknownKeyIsAnErrorNamingFileAndLine) {
     load_config(file);
     FAIL() << "no error";
   } catch (const tlmcraft::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(file + ":3"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("bankz"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()), file + ":3:26: unknown key 'spad.bankz' (known here: size_bytes)");
   }
   std::filesystem::remove_all(dir);
+}
+
+// A variant names its base and changes only what differs; the result equals --set's.
+TEST(SimdConfigFile, AVariantChangesOnlyWhatItNames) {
+  const auto dir = std::filesystem::temp_directory_path() / "simd_accel_variant_test";
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "shallow.yaml").string();
+  std::ofstream(file) << "base: " << data_dir() << "/configs/default.yaml\ndma:\n  queue_depth: 1\n";
+  const SimdConfig v = load_config(file), s = load_config("default", {"dma.queue_depth=1"});
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(v.dma_queue_depth, 1u);
+  EXPECT_EQ(v.latency, s.latency);
+  EXPECT_EQ(v.name, "shallow");
+  EXPECT_FALSE(v.raw.contains("base"));
+  EXPECT_EQ(v.raw.at("dma").at("queue_depth"), 1);
+  try {
+    load_config("default", {"dma.queue_depth=0"});
+    FAIL() << "no error";
+  } catch (const tlmcraft::InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "--set 'dma.queue_depth=0': 'dma.queue_depth' = 0 is out of range [1, 1024]");
+  }
 }
 
 TEST(SimdConfigFile, LatencyClassWithoutCyclesIsNamed) {

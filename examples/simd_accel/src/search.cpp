@@ -4,7 +4,7 @@
 #include <regex>
 #include <sstream>
 
-#include "simd_platform.h"
+#include "simd_config.h"  // kPlatformName
 
 namespace simd_accel {
 

@@ -13,7 +13,9 @@
 // the same calls the in-tree packs make: register_platform() (platforms/registry.h; set
 // PlatformInfo::data_dir to the plugin's data folder to add task sections, see
 // tasks/spec.h apply_task_overlay), tasks::register_layout(), tasks::register_baselines(),
-// tasks::register_numerics(), isa::register_isa_tools(). It throws (any std::exception) to
+// tasks::register_numerics(), isa::register_isa_tools(), and the search agent's
+// transformations of its kernels, agent::search::register_candidate_generator()
+// (agent/search/search_transformations.h). It throws (any std::exception) to
 // refuse loading; the error names the plugin. A plugin links against the tlmcraft
 // executable (CMake: target_link_libraries(myplugin PRIVATE tlmcraft::plugin_api)), never
 // against the tlmcraft static libraries, so it uses the registries inside the executable
@@ -27,8 +29,9 @@
 
 namespace tlmcraft {
 
-// Bumped whenever a registration structure changes layout.
-inline constexpr int kPluginApiVersion = 1;
+// Bumped whenever a registration structure changes layout (2: the search agent's
+// SearchContext and CandidateGeneratorRegistration).
+inline constexpr int kPluginApiVersion = 2;
 
 struct PluginContext {
   int api_version;          // kPluginApiVersion of the loading executable

@@ -15,19 +15,6 @@ double number(const json& j, const char* key) {
   return v.is_number() ? v.get<double>() : 0;
 }
 
-void read_arch(const json& config, Arch& arch) {
-  if (!config.is_object() || !config.contains("arch") || !config["arch"].is_object()) return;
-  const json& a = config["arch"];
-  auto get = [&](const char* key, int64_t& out) {
-    if (a.contains(key) && a[key].is_number_integer() && a[key].get<int64_t>() > 0) out = a[key].get<int64_t>();
-  };
-  get("mlen", arch.mlen);
-  get("vlen", arch.vlen);
-  get("blen", arch.blen);
-  get("hlen", arch.hlen);
-  get("v_prefetch_rows", arch.prefetch_rows);
-}
-
 // The loop's budget messages: "You have 15 rounds.", "... 12 rounds remaining ..." or
 // "budget: 15 rounds".
 void read_budget_text(const std::string& text, int rounds_so_far, History& h) {
@@ -41,10 +28,24 @@ void read_budget_text(const std::string& text, int rounds_so_far, History& h) {
   if (std::regex_search(text, m, budget)) h.budget = std::stoi(m[1].str());
 }
 
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "none" : out;
+}
+
 std::string fmt_cycles(double c) {
   char b[32];
   std::snprintf(b, sizeof b, "%.0f", c);
   return b;
+}
+
+// Why a search without a generator only evaluates and submits the baseline.
+std::string no_generator_text(const SearchContext& ctx) {
+  return "No search transformations are registered for " +
+         (ctx.language.empty() ? std::string("assembly") : ctx.language) + " kernels on platform '" + ctx.platform +
+         "' (registered: " + join(candidate_generator_names()) +
+         "; docs/platform-sdk.md), so the search agent submits the baseline kernel.";
 }
 
 std::string fmt_speedup(double base, double c) {
@@ -79,8 +80,7 @@ History read_history(const std::vector<Message>& conversation) {
         h.level = static_cast<int>(number(data, "level"));
       } else if (call.name == "get_hardware_config" && !failed) {
         h.platform = data.value("platform", "");
-        h.pipelined = data.value("timing_mode", "") == "pipelined";
-        if (data.contains("config")) read_arch(data["config"], h.arch);
+        h.hardware = data;
       } else if (call.name == "get_baseline") {
         if (failed) {
           h.baseline_error = true;
@@ -172,8 +172,7 @@ Turn plan_turn(const History& h, const PolicyOptions& options, std::map<std::str
   if (remaining <= 1) return finish("Last round of " + std::to_string(budget) + ".");
 
   SearchContext ctx;
-  ctx.arch = h.arch;
-  ctx.pipelined = h.pipelined;
+  ctx.hardware = h.hardware;
   ctx.seed = options.seed;
   ctx.max_instructions = options.max_instructions;
   ctx.language = h.language;
@@ -181,8 +180,11 @@ Turn plan_turn(const History& h, const PolicyOptions& options, std::map<std::str
   // Until the baseline's own evaluation comes back, get_baseline's cycles stand in for it.
   std::vector<Evaluated> known = h.evaluated;
   if (!h.baseline_evaluated) known.push_back({h.baseline, true, h.baseline_cycles, {}});
+  const CandidateGeneratorRegistration* generator = find_candidate_generator(ctx);
+  const std::string none_registered = generator ? "" : no_generator_text(ctx);
   const std::vector<Candidate> batch = next_batch(known, ctx, options.batch, cache);
-  if (batch.empty() && h.baseline_evaluated) return finish("No untried transformation is left.");
+  if (batch.empty() && h.baseline_evaluated)
+    return finish(generator ? "No untried transformation is left." : none_registered);
 
   std::string text = "Round " + std::to_string(h.rounds + 1) + " of " + std::to_string(budget) + ": ";
   if (best)
@@ -190,10 +192,10 @@ Turn plan_turn(const History& h, const PolicyOptions& options, std::map<std::str
             fmt_speedup(base, best->cycles) + ").";
   else
     text += "no correct kernel evaluated yet.";
-  // Coral: each evaluation's hottest source lines steer its candidates (PLENA: no change).
-  const bool profile = options.profile && h.language == "c";
+  // A generator that ranks by profile gets each evaluation's hottest source lines.
+  const bool profile = options.profile && generator && generator->uses_profile;
   if (!h.baseline_evaluated) {
-    text += " Evaluating the baseline.";
+    text += " Evaluating the baseline." + (generator ? std::string() : " " + none_registered);
     call("write_code", {{"code", h.baseline}});
     call("run_evaluation");
     if (profile) call("profile");

@@ -2,6 +2,9 @@
 // (tool calls and their JSON results) and decides the next turn's tool calls.
 //
 // Turn 1: get_task, get_hardware_config, get_baseline.
+// Candidates come from the generator registered for the kernel's format
+// (search_transformations.h); with none, the baseline is evaluated and submitted, and the
+// turn's text says that no transformations are registered.
 // Turn 2: write_code + run_evaluation of the baseline, then the first candidates.
 // Turn k: write_code + run_evaluation for each of up to `batch` candidates derived from
 //         the best correct kernels so far (best first).
@@ -34,12 +37,11 @@ struct History {
   bool baseline_error = false;     // get_baseline failed (no baseline for this workload)
   std::string baseline_error_text;
   std::string baseline;            // baseline source
-  std::string language;            // "c" when the baseline is C (Coral), else "" (assembly)
+  std::string language;            // "c" when the baseline is C, else "" (assembly)
   double baseline_cycles = 0;      // from get_baseline (0: unknown)
   bool baseline_evaluated = false;
   std::string platform;            // from get_hardware_config
-  bool pipelined = false;
-  Arch arch;
+  nlohmann::json hardware;         // get_hardware_config's result (the generators read their keys)
   bool submitted = false;
   std::vector<Evaluated> evaluated;  // in order of evaluation
 };
@@ -50,7 +52,7 @@ struct PolicyOptions {
   size_t batch = 4;        // candidates per turn
   uint64_t seed = 1;
   size_t max_instructions = 4096;
-  bool profile = false;    // Coral: call profile after each evaluation (hot lines steer the candidates)
+  bool profile = false;    // the run offers profile: call it after each evaluation when the generator uses it
 };
 
 struct Turn {

@@ -3,7 +3,7 @@
 # example against it with find_package(tlmcraft), run its own tests (hand-derived cycles;
 # relu and gemm C1..C5 through evaluate()), then load it as a plugin into the installed
 # CLI: `list platforms`, `run --baseline`, `isa check`, `asm`, the MCP tools (the agent's ISA
-# reference included), and once installed into the prefix, without TLMCRAFT_PLUGIN_PATH.
+# reference included), the search agent with the plugin's transformations, and once installed into the prefix, without TLMCRAFT_PLUGIN_PATH.
 # Usage: simd_accel_example_test.sh BUILD_DIR SOURCE_DIR CMAKE
 # shellcheck source=tests/install/common.sh
 source "$(dirname "$0")/common.sh"
@@ -85,6 +85,17 @@ grep -q '"id":2,.*spad_bytes' "$work/mcp_out.jsonl" || fail "get_hardware_config
 grep -q '"id":4,.*"status":"pass"' "$work/mcp_out.jsonl" || fail "run_evaluation over MCP: $(cat "$work/mcp_out.jsonl")"
 grep -q '"id":5,.*isa/simd.md:[0-9]' "$work/mcp_out.jsonl" || fail "grep_docs finds no simd ISA reference: $(cat "$work/mcp_out.jsonl")"
 echo "MCP: get_hardware_config, run_evaluation and grep_docs (the simd ISA reference) serve simd_accel"
+
+# The search agent uses the transformations the plugin registers (src/search.cpp): a
+# correct kernel faster than the baseline's 254 cycles.
+"$tl" agent --platform simd_accel --task relu --config C1 --provider search --workspace "$work/agent" \
+  --transcript "$work/agent.jsonl" --json >"$work/agent.json" 2>"$work/agent.log" ||
+  fail "search agent on simd_accel: exit $?: $(tail -n 5 "$work/agent.log")"
+grep -q '"status":"pass"' "$work/agent.json" || fail "search agent: no correct kernel: $(head -c 2000 "$work/agent.json")"
+agent_cycles=$(cycles_of "$work/agent.json")
+[ "$agent_cycles" -lt 254 ] || fail "search agent: best relu C1 kernel $agent_cycles cycles, not below the baseline's 254"
+grep -q 'Trying: unroll loop 0 x' "$work/agent.jsonl" || fail "search agent did not try simd_accel's unrolling"
+echo "search agent: relu C1 in $agent_cycles cycles (baseline 254) with simd_accel's registered unrolling"
 unset TLMCRAFT_PLUGIN_PATH
 
 # Installed into the prefix, the plugin loads from <prefix>/lib/tlmcraft/plugins and finds

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Loads the test plugin into tlmcraft and checks: `list platforms` shows it; its relu
-# section (a task overlay) runs, with PLENA's cycles (twin runs PLENA's model); a shared
+# section (a task overlay) runs, with PLENA's cycles (twin runs PLENA's model); the search
+# agent uses the search transformations the plugin registers for twin (PLENA's, reused by
+# name), finding the same kernel as on PLENA; a shared
 # object without the entry point, a file that is no shared object and a missing path
 # entry each end in exit code 2 naming the file.
 # Usage: plugin_test.sh TLMCRAFT TWIN_PLUGIN BROKEN_PLUGIN
@@ -29,6 +31,21 @@ grep -q '"status": *"pass"' "$tmp/twin.json" || fail "twin's relu C1 does not pa
 out=$(TLMCRAFT_PLUGIN_PATH=$twin "$tlmcraft" run --platform twin --task gemm --config C1 --baseline 2>&1)
 [[ $? -ne 0 && $out == *"not supported on twin: the task has no section for this platform"* ]] ||
   fail "gemm on twin: got '$out'"
+
+# The search agent (no LLM) on twin: the plugin's registered transformations make it faster
+# than the baseline, exactly as on PLENA; without them it would only submit the baseline.
+search() {  # platform -> "cycles speedup" of the search agent's best relu C1 kernel
+  TLMCRAFT_PLUGIN_PATH=$twin "$tlmcraft" agent --platform "$1" --task relu --config C1 --provider search \
+    --workspace "$tmp/agent-$1" --transcript "$tmp/agent-$1.jsonl" --json > "$tmp/agent-$1.json" 2> "$tmp/agent-$1.log" ||
+    fail "search agent on $1 failed: $(head -c 400 "$tmp/agent-$1.log")"
+  echo "$(grep -o '"cycles": *[0-9]*' "$tmp/agent-$1.json" | head -1 | grep -o '[0-9]*$')" \
+       "$(grep -o '"speedup": *[0-9.]*' "$tmp/agent-$1.json" | head -1 | grep -o '[0-9.]*$')"
+}
+plena_search=$(search plena); twin_search=$(search twin)
+[[ $twin_search == "$plena_search" ]] || fail "search agent: twin's best is '$twin_search', plena's '$plena_search'"
+awk -v s="${twin_search#* }" 'BEGIN { exit !(s > 1) }' || fail "search agent on twin found no faster kernel: '$twin_search'"
+grep -q 'Trying: ' "$tmp/agent-twin.jsonl" || fail "search agent on twin tried no transformation"
+grep -q 'No search transformations are registered' "$tmp/agent-twin.jsonl" && fail "twin has no transformations"
 
 expect_exit2() {  # PLUGIN_PATH, expected message part
   out=$(TLMCRAFT_PLUGIN_PATH=$1 "$tlmcraft" list platforms 2>&1); rc=$?

@@ -1,11 +1,13 @@
 // A test plugin (platforms/plugins.h): registers the platform "twin", which runs PLENA's
-// model under another name, with PLENA's layout, baselines and numerics, and adds a twin
-// section to the built-in task relu through an overlay (twin_data/tasks/relu.yaml). The
-// plugin tests (tests/plugins/CMakeLists.txt) load it into the tlmcraft executable and
-// check that twin's cycles equal PLENA's.
+// model under another name, with PLENA's layout, baselines, numerics and search-agent
+// transformations, and adds a twin section to the built-in task relu through an overlay
+// (twin_data/tasks/relu.yaml). The plugin tests (tests/plugins/CMakeLists.txt) load it
+// into the tlmcraft executable and check that twin's cycles equal PLENA's and that the
+// search agent transforms twin's kernels.
 #include <memory>
 #include <stdexcept>
 
+#include "agent/search/search_transformations.h"
 #include "common/data_dir.h"
 #include "platforms/plena/plena_config.h"
 #include "platforms/plena/plena_platform.h"
@@ -18,6 +20,7 @@
 namespace {
 
 const char* const kModel = "plena";
+const char* const kModelTransformations = "plena assembly";  // the generator PLENA's pack registers
 
 }  // namespace
 
@@ -27,7 +30,10 @@ TLMCRAFT_PLUGIN_ENTRY(const tlmcraft::PluginContext* context) {
   const tasks::PlatformId model(kModel);
   const tasks::LayoutRegistration* layout = tasks::find_layout(model);
   const tasks::BaselineRegistration* baselines = tasks::find_baselines(model);
-  if (!layout || !baselines) throw std::runtime_error(std::string("the host has no platform '") + kModel + "' to twin");
+  const agent::search::CandidateGeneratorRegistration* transformations =
+      agent::search::find_candidate_generator(kModelTransformations);
+  if (!layout || !baselines || !transformations)
+    throw std::runtime_error(std::string("the host has no platform '") + kModel + "' to twin");
 
   PlatformInfo info;
   info.name = "twin";
@@ -43,4 +49,9 @@ TLMCRAFT_PLUGIN_ENTRY(const tlmcraft::PluginContext* context) {
   tasks::register_numerics(twin, tasks::platform_numerics(model));
   tasks::register_layout(twin, *layout);
   tasks::register_baselines(twin, *baselines);
+  // PLENA's transformations for twin's assembly kernels (the same ISA and model).
+  agent::search::register_candidate_generator(
+      {"twin assembly",
+       [](const agent::search::SearchContext& ctx) { return ctx.platform == "twin" && ctx.language.empty(); },
+       transformations->generate, transformations->uses_profile});
 }

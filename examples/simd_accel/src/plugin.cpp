@@ -8,6 +8,7 @@
 #include "layout.h"
 #include "platforms/plugins.h"
 #include "platforms/registry.h"
+#include "search.h"
 #include "simd_platform.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/layout_registry.h"
@@ -57,4 +58,5 @@ TLMCRAFT_PLUGIN_ENTRY(const tlmcraft::PluginContext* context) {
   simd_accel::register_model();
   simd_accel::register_benchmark_glue();
   tlmcraft::isa::register_isa_tools(simd_accel::simd_isa_tools());
+  simd_accel::register_search_transformations();
 }

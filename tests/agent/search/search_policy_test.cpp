@@ -5,6 +5,7 @@
 #include <set>
 
 #include "agent/search/search_policy.h"
+#include "platforms/plena/pack/agent/plena_kernel.h"
 
 namespace tlmcraft::agent::search {
 namespace {
@@ -147,7 +148,10 @@ namespace tlmcraft::agent::search {
 namespace {
 
 TEST(SearchCandidates, DistinctParseableRankedAndDeterministic) {
+  using plena::Kernel;
+  using plena::parse_kernel;
   SearchContext ctx;
+  ctx.platform = "plena";  // the registered PLENA assembly generator
   const auto a = generate_candidates(kBaseline, ctx);
   const auto b = generate_candidates(kBaseline, ctx);
   ASSERT_FALSE(a.empty());

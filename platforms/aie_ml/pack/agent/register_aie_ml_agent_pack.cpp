@@ -1,4 +1,4 @@
-// AIE-ML's search-agent transformations register themselves (agent/search/candidates.h).
+// AIE-ML's search-agent transformations register themselves (agent/search/search_transformations.h).
 #include "platforms/aie_ml/pack/agent/aie_candidates.h"
 
 namespace tlmcraft::agent::search {

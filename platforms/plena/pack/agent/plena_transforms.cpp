@@ -1,10 +1,10 @@
-#include "agent/search/transforms.h"
+#include "platforms/plena/pack/agent/plena_transforms.h"
 
 #include <algorithm>
 #include <functional>
 #include <map>
 
-namespace tlmcraft::agent::search {
+namespace tlmcraft::agent::search::plena {
 
 // ---- loop lookup ----------------------------------------------------------------
 
@@ -463,4 +463,4 @@ bool schedule_prefetch_first(Kernel& kernel, const Arch& arch) {
   return schedule_block(kernel.code, values, arch);
 }
 
-}  // namespace tlmcraft::agent::search
+}  // namespace tlmcraft::agent::search::plena

@@ -1,4 +1,4 @@
-#include "agent/search/kernel.h"
+#include "platforms/plena/pack/agent/plena_kernel.h"
 
 #include <algorithm>
 #include <memory>
@@ -6,7 +6,7 @@
 
 #include "isa/assembler.h"
 
-namespace tlmcraft::agent::search {
+namespace tlmcraft::agent::search::plena {
 
 const isa::IsaSpec& plena_spec() {
   static const std::unique_ptr<isa::IsaSpec> spec =
@@ -193,4 +193,4 @@ uint64_t dynamic_size(const Block& block) {
   return n;
 }
 
-}  // namespace tlmcraft::agent::search
+}  // namespace tlmcraft::agent::search::plena

@@ -1,8 +1,8 @@
-#include "agent/search/analysis.h"
+#include "platforms/plena/pack/agent/plena_analysis.h"
 
 #include <algorithm>
 
-namespace tlmcraft::agent::search {
+namespace tlmcraft::agent::search::plena {
 
 namespace {
 
@@ -286,4 +286,4 @@ bool may_conflict(const MemAccess& a, const MemAccess& b) {
   return a0 < b1 && b0 < a1;
 }
 
-}  // namespace tlmcraft::agent::search
+}  // namespace tlmcraft::agent::search::plena

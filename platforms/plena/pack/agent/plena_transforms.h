@@ -9,10 +9,10 @@
 #include <set>
 #include <string>
 
-#include "agent/search/analysis.h"
-#include "agent/search/kernel.h"
+#include "platforms/plena/pack/agent/plena_analysis.h"
+#include "platforms/plena/pack/agent/plena_kernel.h"
 
-namespace tlmcraft::agent::search {
+namespace tlmcraft::agent::search::plena {
 
 int count_loops(const Block& block);
 // The loop with pre-order index `id`, nullptr if there is none.
@@ -46,4 +46,4 @@ int hoist_invariants(Kernel& kernel, int id);
 // instruction moved.
 bool schedule_prefetch_first(Kernel& kernel, const Arch& arch);
 
-}  // namespace tlmcraft::agent::search
+}  // namespace tlmcraft::agent::search::plena

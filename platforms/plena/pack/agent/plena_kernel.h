@@ -10,7 +10,7 @@
 
 #include "isa/isa_spec.h"
 
-namespace tlmcraft::agent::search {
+namespace tlmcraft::agent::search::plena {
 
 // The PLENA ISA description, loaded once (isa/plena/plena.yaml via isa_yaml_path).
 const isa::IsaSpec& plena_spec();
@@ -63,4 +63,4 @@ Op make_op(const std::string& mnemonic, std::vector<int64_t> operands, std::stri
 size_t static_size(const Block& block);
 uint64_t dynamic_size(const Block& block);
 
-}  // namespace tlmcraft::agent::search
+}  // namespace tlmcraft::agent::search::plena

@@ -2,10 +2,10 @@
 // checks that refuse a transformation which would break a dependence.
 #include <gtest/gtest.h>
 
-#include "agent/search/kernel.h"
-#include "agent/search/transforms.h"
+#include "platforms/plena/pack/agent/plena_kernel.h"
+#include "platforms/plena/pack/agent/plena_transforms.h"
 
-namespace tlmcraft::agent::search {
+namespace tlmcraft::agent::search::plena {
 namespace {
 
 Kernel parse(const std::string& text) {
@@ -259,4 +259,4 @@ TEST(SearchSchedule, PrefetchStaysBelowAReadOfTheRowsItOverwrites) {
 }
 
 }  // namespace
-}  // namespace tlmcraft::agent::search
+}  // namespace tlmcraft::agent::search::plena

@@ -8,9 +8,9 @@
 #include <tuple>
 #include <vector>
 
-#include "agent/search/kernel.h"
+#include "platforms/plena/pack/agent/plena_kernel.h"
 
-namespace tlmcraft::agent::search {
+namespace tlmcraft::agent::search::plena {
 
 // Architectural parameters that size memory accesses (platform config; defaults are
 // the benchmark's).
@@ -90,4 +90,4 @@ std::vector<MemAccess> memory_effects(const Op& op, Values& values, const Arch& 
 // True when the two accesses may touch the same element with at least one write.
 bool may_conflict(const MemAccess& a, const MemAccess& b);
 
-}  // namespace tlmcraft::agent::search
+}  // namespace tlmcraft::agent::search::plena

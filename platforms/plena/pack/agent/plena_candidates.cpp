@@ -1,0 +1,156 @@
+#include "platforms/plena/pack/agent/plena_candidates.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include "platforms/plena/pack/agent/plena_transforms.h"
+
+namespace tlmcraft::agent::search::plena {
+
+Arch arch_of(const nlohmann::json& hardware) {
+  Arch arch;
+  if (!hardware.is_object() || !hardware.contains("config")) return arch;
+  const nlohmann::json& config = hardware["config"];
+  if (!config.is_object() || !config.contains("arch") || !config["arch"].is_object()) return arch;
+  const nlohmann::json& a = config["arch"];
+  auto get = [&](const char* key, int64_t& out) {
+    if (a.contains(key) && a[key].is_number_integer() && a[key].get<int64_t>() > 0) out = a[key].get<int64_t>();
+  };
+  get("mlen", arch.mlen);
+  get("vlen", arch.vlen);
+  get("blen", arch.blen);
+  get("hlen", arch.hlen);
+  get("v_prefetch_rows", arch.prefetch_rows);
+  return arch;
+}
+
+bool is_pipelined(const nlohmann::json& hardware) {
+  return hardware.is_object() && hardware.value("timing_mode", "") == "pipelined";
+}
+
+double estimate_cycles(const Block& code, const Arch& arch) {
+  double total = 0;
+  for (const Node& n : code) {
+    if (n.is_loop) {
+      total += 1 + static_cast<double>(n.count) * (1 + estimate_cycles(n.body, arch));
+      continue;
+    }
+    const std::string& c = n.op.spec->latency_class;
+    if (c == "matrix_mm") total += static_cast<double>(arch.mlen);
+    else if (c == "map_v_fp") total += static_cast<double>(arch.vlen);
+    else if (c == "vector_reci") total += 2;
+    else if (c == "vector_max") total += 4;
+    else if (c == "vector_sum") total += 8;
+    else if (c == "hbm") total += n.op.mnemonic() == "H_PREFETCH_M" ? 600 : 40;
+    else total += 1;
+  }
+  return total;
+}
+
+namespace {
+
+// Loop ids innermost first (post-order), so inner loops are tried before outer ones.
+void post_order(const Block& block, int& next, std::vector<int>& out) {
+  for (const Node& n : block) {
+    if (!n.is_loop) continue;
+    const int id = next++;
+    post_order(n.body, next, out);
+    out.push_back(id);
+  }
+}
+
+std::vector<int> loops_inner_first(const Block& code) {
+  int next = 0;
+  std::vector<int> ids;
+  post_order(code, next, ids);
+  return ids;
+}
+
+bool is_innermost(const Node& loop) {
+  return std::none_of(loop.body.begin(), loop.body.end(), [](const Node& n) { return n.is_loop; });
+}
+
+int hoist_everywhere(Kernel& k) {
+  int total = 0;
+  for (int id : loops_inner_first(k.code)) total += hoist_invariants(k, id);
+  return total;
+}
+
+// Fully unrolls innermost loops while legal and within the size limit; returns how many.
+int unroll_innermost(Kernel& k, size_t limit) {
+  int done = 0;
+  for (bool again = true; again;) {
+    again = false;
+    for (int id : loops_inner_first(k.code)) {
+      const Node* loop = find_loop(k.code, id);
+      if (!loop || !is_innermost(*loop)) continue;
+      std::string why;
+      if (unroll(k, id, loop->count, why, limit)) {
+        ++done;
+        again = true;
+        break;  // ids changed
+      }
+    }
+  }
+  return done;
+}
+
+}  // namespace
+
+std::vector<Candidate> generate_plena_candidates(const std::string& parent_text, const SearchContext& ctx) {
+  const Arch arch = arch_of(ctx.hardware);
+  const bool pipelined = is_pipelined(ctx.hardware);
+  Kernel parent;
+  std::string error;
+  if (!parse_kernel(parent_text, parent, error)) return {};
+  std::vector<Candidate> out;
+  std::set<std::string> seen = {parent_text};
+  auto add = [&](const std::string& name, const std::function<bool(Kernel&)>& transform) {
+    Kernel k = parent;
+    if (!transform(k)) return;
+    simplify(k);
+    std::string label = name;
+    if (pipelined && schedule_prefetch_first(k, arch)) label += " + schedule";
+    if (static_size(k.code) > ctx.max_instructions) return;
+    std::string text = print_kernel(k);
+    if (!seen.insert(text).second) return;
+    out.push_back({label, std::move(text), estimate_cycles(k.code, arch)});
+  };
+
+  add("simplify", [](Kernel&) { return true; });
+  add("hoist invariants", [](Kernel& k) { return hoist_everywhere(k) > 0; });
+  const int loops = count_loops(parent.code);
+  for (int id = 0; id < loops; ++id) {
+    const Node* loop = find_loop(parent.code, id);
+    const std::string l = "L" + std::to_string(id);
+    add("unroll " + l + " fully", [&](Kernel& k) {
+      std::string why;
+      return unroll(k, id, loop->count, why, ctx.max_instructions);
+    });
+    for (int64_t f : {2, 4, 8}) {
+      if (f >= loop->count || loop->count % f != 0) continue;
+      add("unroll " + l + " x" + std::to_string(f), [&](Kernel& k) {
+        std::string why;
+        return unroll(k, id, f, why, ctx.max_instructions);
+      });
+    }
+  }
+  add("unroll innermost loops + hoist", [&](Kernel& k) {
+    const int n = unroll_innermost(k, ctx.max_instructions);
+    simplify(k);
+    return hoist_everywhere(k) + n > 0;
+  });
+  add("unroll all loops", [&](Kernel& k) {
+    int n = 0;
+    while (unroll_innermost(k, ctx.max_instructions) > 0) {
+      simplify(k);
+      ++n;
+    }
+    return n > 0;
+  });
+
+  return order_by_estimate(std::move(out), ctx.seed);
+}
+
+}  // namespace tlmcraft::agent::search::plena

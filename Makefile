@@ -16,6 +16,8 @@ CI_FUZZ_SEED ?= 1
 SANITIZE_BUILD ?= build-sanitize
 # SystemC switches coroutine stacks, which ASan cannot follow for fake stacks.
 SANITIZE_ASAN_OPTIONS ?= detect_stack_use_after_return=0
+# Instrumented runs are about 10x slower: every run's wall-clock limit is scaled to match.
+SANITIZE_WALL_CLOCK_SCALE ?= 10
 
 .PHONY: deps build demo test fuzz test-sanitize bench fidelity-coral fidelity-plena install package clean
 
@@ -59,6 +61,7 @@ test-sanitize: deps
 	@cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Release -DTLMCRAFT_SANITIZE=ON -DTLMCRAFT_BUILD_TESTS=ON $(SANITIZE_LAUNCHER) >/dev/null
 	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	@cd $(SANITIZE_BUILD) && ASAN_OPTIONS=$(SANITIZE_ASAN_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1 \
+	  TLMCRAFT_WALL_CLOCK_SCALE=$(SANITIZE_WALL_CLOCK_SCALE) \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp \
 	  ctest --output-on-failure -j $(JOBS) --timeout 600 -LE install
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "common/env_limits.h"
+
 namespace tlmcraft {
 
 std::string limit_message(StopReason why, const RunLimits& limits, const std::string& where) {
@@ -21,7 +23,19 @@ std::string limit_message(StopReason why, const RunLimits& limits, const std::st
   return "exceeded " + what + " at " + where;
 }
 
-RunLimiter::RunLimiter(const RunLimits& limits) : limits_(limits), start_(std::chrono::steady_clock::now()) {}
+namespace {
+
+// TLMCRAFT_WALL_CLOCK_SCALE=N multiplies every run's wall-clock limit, for hosts N times
+// slower than the limits assume (sanitizer builds, valgrind). Counts never depend on it.
+RunLimits with_wall_clock_scale(RunLimits limits) {
+  limits.wall_seconds *= double(env_positive_number("TLMCRAFT_WALL_CLOCK_SCALE", 1));
+  return limits;
+}
+
+}  // namespace
+
+RunLimiter::RunLimiter(const RunLimits& limits)
+    : limits_(with_wall_clock_scale(limits)), start_(std::chrono::steady_clock::now()) {}
 
 double RunLimiter::host_seconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();

@@ -301,6 +301,20 @@ TEST(PlatformLimits, MessagesAreWordedTheSameOnEveryPlatform) {
   EXPECT_EQ(limit_message(StopReason::WallTimeout, l, "PC 3"), "exceeded wall-clock limit (2.5 s) at PC 3");
 }
 
+// A slow host (a sanitizer build) scales every wall-clock limit, and the message says so.
+TEST(PlatformLimits, WallClockScaleMultipliesTheHostTimeLimit) {
+  RunLimits l;
+  l.wall_seconds = 2.5;
+  setenv("TLMCRAFT_WALL_CLOCK_SCALE", "10", 1);
+  const RunLimiter scaled(l);
+  unsetenv("TLMCRAFT_WALL_CLOCK_SCALE");
+  EXPECT_EQ(scaled.limits().wall_seconds, 25.0);
+  RunResult r;
+  scaled.stop(r, StopReason::WallTimeout, "PC 3");
+  EXPECT_EQ(r.message, "exceeded wall-clock limit (25 s) at PC 3");
+  EXPECT_EQ(RunLimiter(l).limits().wall_seconds, 2.5);
+}
+
 TEST(LineProfile, SortsHottestFirstThenByLine) {
   LineProfile p;
   p.add(7, 1, 10);

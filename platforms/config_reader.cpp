@@ -13,13 +13,22 @@ namespace {
 
 constexpr int kMaxBaseDepth = 8;  // a longer chain is a mistake (or a cycle)
 
+constexpr uintmax_t kMaxConfigBytes = 16u << 20;  // a config is a few KB; this stops /dev/zero-like input
+
 YAML::Node parse_file(const std::string& file) {
-  if (!fs::exists(file)) throw InputError(file + ": platform config not found");
+  std::error_code ec;
+  if (!fs::exists(file, ec)) throw InputError(file + ": platform config not found");
+  // A directory, FIFO or device would fail inside the YAML reader or never end.
+  if (!fs::is_regular_file(file, ec)) throw InputError(file + ": a platform config must be a regular file");
+  if (fs::file_size(file, ec) > kMaxConfigBytes)
+    throw InputError(file + ": the platform config is over " + std::to_string(kMaxConfigBytes) + " bytes");
   YAML::Node root;
   try {
     root = YAML::LoadFile(file);
   } catch (const YAML::Exception& e) {
     throw InputError(yaml_error_message(file, e));
+  } catch (const std::exception& e) {  // an I/O error while reading
+    throw InputError(file + ": cannot read the platform config: " + e.what());
   }
   if (!root.IsMap()) throw InputError(file + ": expected a mapping at the top level");
   return root;

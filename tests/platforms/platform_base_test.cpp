@@ -116,6 +116,9 @@ TEST(ConfigReader, BadBasesAreNamed) {
   const std::string missing = write(d / "m.yaml", "base: nowhere.yaml\n");
   EXPECT_EQ(error_of([&] { make_platform("coral", missing); }),
             missing + ":1:7: in its base config: " + (d / "nowhere.yaml").string() + ": platform config not found");
+  const std::string dir_base = write(d / "dir.yaml", "base: /\n");  // fuzz_platform_config found this
+  EXPECT_EQ(error_of([&] { make_platform("coral", dir_base); }),
+            dir_base + ":1:7: in its base config: /: a platform config must be a regular file");
   const std::string unnamed = write(d / "u.yaml", "base: fastest\n");
   EXPECT_EQ(error_of([&] { make_platform("coral", unnamed); }).rfind(unnamed + ":1:7: in its base config: ", 0), 0u);
   const std::string shape = write(d / "s.yaml", "base: default\nmemory: 3\n");

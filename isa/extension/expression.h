@@ -212,6 +212,7 @@ struct Value {
   static Value vector_float(ElemFormat f, const std::vector<float>& lanes);
   static Value from_bf16_bits(const std::vector<uint16_t>& bits, bool vector);
   std::vector<uint16_t> bf16_bits() const;              // format must be bf16
+  Value as_scalar() const;                              // the same lanes, vector = false
 };
 
 // Evaluates the program. `inputs` follows ExprProgram::inputs (one value per input, of

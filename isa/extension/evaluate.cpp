@@ -250,8 +250,8 @@ std::vector<Value> evaluate(const ExprProgram& program, const std::vector<Value>
   return outputs;
 }
 
-std::map<std::string, Value> evaluate(const ExprProgram& program, const std::map<std::string, Value>& inputs,
-                                      const ExprLimits& limits) {
+std::map<std::string, Value> evaluate_named(const ExprProgram& program, const std::map<std::string, Value>& inputs,
+                                            const ExprLimits& limits) {
   std::vector<Value> ordered;
   for (uint32_t index : program.inputs) {
     const std::string& name = program.operands[index].name;

@@ -225,8 +225,8 @@ std::vector<Value> evaluate(const ExprProgram& program, const std::vector<Value>
 
 // The same keyed by operand name (inputs: every Input and InOut; result: every Output
 // and InOut).
-std::map<std::string, Value> evaluate(const ExprProgram& program,
-                                      const std::map<std::string, Value>& inputs,
-                                      const ExprLimits& limits = {});
+std::map<std::string, Value> evaluate_named(const ExprProgram& program,
+                                            const std::map<std::string, Value>& inputs,
+                                            const ExprLimits& limits = {});
 
 }  // namespace tlmcraft::isa::extension

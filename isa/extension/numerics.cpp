@@ -44,7 +44,7 @@ int64_t shift_round_saturate(ElemFormat f, __int128 v, int64_t shift, bool ties_
   const int s = int(std::clamp<int64_t>(shift, 0, 64));
   if (s == 0) return saturate(f, v);
   const __int128 floor_q = v >> s;  // arithmetic: floor division by 2^s
-  const __int128 rest = v - (floor_q << s);
+  const __int128 rest = v - floor_q * (__int128(1) << s);  // (a left shift of a negative value is UB)
   const __int128 half = __int128(1) << (s - 1);
   __int128 q = floor_q;
   if (rest > half) q = floor_q + 1;

@@ -13,6 +13,8 @@
 namespace tlmcraft::isa::extension::detail {
 namespace {
 
+constexpr size_t kMaxNameLength = 64;
+
 enum class Tok : uint8_t { Ident, Int, Float, Punct, Newline, End };
 
 struct Token {
@@ -42,7 +44,11 @@ class Lexer {
       line_start_ = at_;
       return t;
     }
-    if (ident_start(c)) return take(t, Tok::Ident, span_while(ident_char));
+    if (ident_start(c)) {
+      const size_t n = span_while(ident_char);
+      if (n > kMaxNameLength) map_.fail(t.pos, "name longer than " + std::to_string(kMaxNameLength) + " characters");
+      return take(t, Tok::Ident, n);
+    }
     if (digit(c) || (c == '.' && at_ + 1 < text_.size() && digit(text_[at_ + 1]))) return number(t);
     static const char* const two[] = {"<<", ">>", "==", "!=", "<=", ">="};
     for (const char* op : two)

@@ -80,6 +80,11 @@ TEST(SemanticsBounds, UntypedLiteralChainsThroughTemporariesAreBounded) {
   EXPECT_EQ(evaluate(p, {Value::scalar_float(ElemFormat::BF16, 1.0f)})[0].bf16_bits()[0], 0x5D80);
 }
 
+TEST(SemanticsBounds, NamesAreAtMost64Characters) {
+  EXPECT_EQ(error_of("rd = rs1 * " + std::string(65, 'a'), vector_operands()),
+            "ext.yaml:10:16: name longer than 64 characters");
+}
+
 TEST(SemanticsBounds, ControlCharactersAndNonAsciiAreErrors) {
   EXPECT_EQ(error_of(std::string("rd = rs1\x01"), vector_operands()), "ext.yaml:10:13: unexpected character (byte 0x01)");
   EXPECT_EQ(error_of("rd = r\xC3\xA9s", vector_operands()), "ext.yaml:10:11: unexpected character (byte 0xC3)");

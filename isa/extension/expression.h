@@ -76,6 +76,7 @@ struct OperandDecl {
 // (`|`), whose line k (0-based) is line + k of the file and whose column c is column + c
 // (YAML strips the block's indentation). Otherwise the text is one line at line:column
 // (a plain or quoted scalar; a quoted scalar with escapes may report shifted columns).
+// A folded block (`>`) joins lines, so positions in it cannot be mapped: use `|`.
 struct SourceLocation {
   std::string file;
   int line = 1;

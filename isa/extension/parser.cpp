@@ -262,7 +262,9 @@ class Parser {
     if (cur_.kind == Tok::Int) {
       n.kind = AstKind::IntLiteral;
       char* end = nullptr;
-      n.magnitude = std::strtoull(cur_.text.c_str(), &end, 0);
+      // Base 16 after 0x, else 10 (a leading 0 is not octal).
+      const bool hex = cur_.text.size() > 1 && (cur_.text[1] == 'x' || cur_.text[1] == 'X');
+      n.magnitude = std::strtoull(cur_.text.c_str(), &end, hex ? 16 : 10);
       if (errno == ERANGE) map_.fail(cur_.pos, "integer literal " + cur_.text + " is larger than 64 bits");
       n.float_value = double(n.magnitude);
     } else {

@@ -91,6 +91,11 @@ TEST(SemanticsNumerics, IntegersWrapAtTheirWidth) {
   EXPECT_EQ(run_int("y = a % b", ElemFormat::I8, {7, 5, -128}, {-2, 0, -1}), (std::vector<int64_t>{1, 5, 0}));
 }
 
+TEST(SemanticsNumerics, LiteralBases) {
+  // 010 is ten (not octal eight), 0x10 sixteen, -0x80 is -128: 1 + 10 + 16 - 128 = -101.
+  EXPECT_EQ(run_int("y = a + 010 + 0x10 + -0x80", ElemFormat::I8, {1}, {0}), (std::vector<int64_t>{-101}));
+}
+
 TEST(SemanticsNumerics, SaturationToInt8) {
   // sat(a + b, i8) with the sum in i32: 200 -> 127, -200 -> -128, 127 and -128 and 5 stay.
   EXPECT_EQ(run_int("y = sat(a + b, i8)", ElemFormat::I32, {100, -100, 127, -128, 5}, {100, -100, 0, 0, 0},

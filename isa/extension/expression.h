@@ -112,7 +112,7 @@ struct ExprLimits {
   size_t max_text_bytes = 64 * 1024;
   size_t max_statements = 256;
   size_t max_depth = 64;        // nesting of parentheses, operators and calls
-  size_t max_nodes = 4096;      // dataflow nodes after temporaries are inlined
+  size_t max_nodes = 4096;      // distinct operations written (dead temporaries included)
   uint32_t max_lanes = 16384;   // declared and run-time vector length
 };
 
@@ -159,7 +159,9 @@ struct Dataflow {
     bool operator==(const Output& o) const { return operand == o.operand && node == o.node; }
   };
   std::vector<DataflowNode> nodes;
-  std::vector<Output> outputs;  // in operand declaration order
+  // In operand declaration order. An output's node may be a scalar where the operand
+  // is a vector: evaluate() broadcasts it to every lane.
+  std::vector<Output> outputs;
   bool operator==(const Dataflow& o) const;
 };
 

@@ -1,19 +1,32 @@
 #include "isa/dataflow/dataflow.h"
 
-#include <algorithm>
 
 namespace tlmcraft::isa::dataflow {
+
+namespace {
+
+// `implicit` names `name` itself, or a whole space it belongs to ("VRAM@*" covers "VRAM@s3+64").
+bool covers(const std::vector<std::string>& implicit, const std::string& name) {
+  for (const std::string& s : implicit) {
+    if (s == name) return true;
+    if (s.size() >= 2 && s.compare(s.size() - 2, 2, "@*") == 0 && name.compare(0, s.size() - 1, s, 0, s.size() - 1) == 0)
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 bool reads_storage(const Op& op, const std::string& name) {
   for (const Operand& o : op.operands)
     if (o.reads() && o.storage == name) return true;
-  return std::find(op.implicit_reads.begin(), op.implicit_reads.end(), name) != op.implicit_reads.end();
+  return covers(op.implicit_reads, name);
 }
 
 bool writes_storage(const Op& op, const std::string& name) {
   for (const Operand& o : op.operands)
     if (o.writes() && o.storage == name) return true;
-  return std::find(op.implicit_writes.begin(), op.implicit_writes.end(), name) != op.implicit_writes.end();
+  return covers(op.implicit_writes, name);
 }
 
 // Depth-first over the control-flow graph; each op is visited once, so the cost is

@@ -25,7 +25,8 @@ struct Operand {
 struct Op {
   std::string mnemonic;
   std::vector<Operand> operands;  // in assembly order
-  // Storage read or written beyond the operands (a mask register, the accumulators).
+  // Storage read or written beyond the operands (a mask register, the accumulators);
+  // "SPACE@*" stands for every storage named "SPACE@..." (a range the adapter cannot name).
   std::vector<std::string> implicit_reads, implicit_writes;
   size_t line = 0;                // 1-based kernel source line (0: none)
   // Control flow: an op that may continue somewhere other than the next op lists those

@@ -1,5 +1,9 @@
 // tlmcraft codesign: the co-design loop's commands (docs/codesign.md). `mine` finds
 // candidate instructions in the suite's kernels and writes them as ISA overlays.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -7,11 +11,14 @@
 
 #include <boost/program_options.hpp>
 
+#include "agent/codesign/explorer.h"
 #include "agent/codesign/kernel_dataflow.h"
 #include "agent/codesign/miner.h"
 #include "agent/codesign/overlay_yaml.h"
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/executor_options.h"
+#include "harness/ppa_model.h"
 #include "harness/cli/job_selection.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
@@ -90,6 +97,26 @@ std::string table(const json& doc) {
   return out.str();
 }
 
+std::string explore_table(const json& summary) {
+  std::ostringstream out;
+  out << std::left << std::setw(28) << "variant" << std::right << std::setw(9) << "speedup" << std::setw(9) << "energy"
+      << std::setw(10) << "area" << "  front\n";
+  for (const json& v : summary["variants"]) {
+    out << std::left << std::setw(28) << v["id"].get<std::string>() << std::right << std::fixed << std::setprecision(3);
+    if (v["ok"].get<bool>())
+      out << std::setw(8) << v["speedup"].get<double>() << "x" << std::setw(8) << v["energy_ratio"].get<double>() << "x";
+    else
+      out << std::setw(18) << "FAIL";
+    out << std::setw(9) << std::setprecision(1) << 100 * v["area_increase"].get<double>() << "%"
+        << (v["pareto"].get<bool>() ? "  *" : "") << "\n";
+    for (const json& f : v["failures"]) out << "    " << f.get<std::string>() << "\n";
+  }
+  for (auto it = summary["instructions"].begin(); it != summary["instructions"].end(); ++it)
+    out << it.key() << ": break-even latency " << std::setprecision(1) << it.value()["break_even_latency"].get<double>()
+        << " cycles (declared " << it.value()["declared_latency"].get<int64_t>() << ")\n";
+  return out.str();
+}
+
 void write_outputs(const std::string& dir, const json& doc) {
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -141,18 +168,168 @@ int mine(const Args& args) {
   return 0;
 }
 
+const char* kExploreHelp = R"(usage: tlmcraft codesign explore --platform P --candidates FILE --area-budget X --out DIR [options]
+
+Builds ISA variants from sets of the candidates (codesign mine's candidates.yaml) whose
+added area fits the budget (X in mm2, or a percentage of the platform's area: 5%), lets
+the kernels use them (each kernel rewritten where a candidate's dataflow matches), and
+evaluates the suite for each variant with `tlmcraft bench` on fresh seeds (the same
+selection and executor for every variant; the shipped ISA with the unchanged baselines
+is the reference). Strategy greedy: each candidate alone, then added in order of
+measured gain per area while the suite gets faster; beam: the best --beam-width sets of
+each size. DIR/explore.jsonl holds one line per variant (rerun to resume), DIR/summary.json
+the speedups, energy ratios, areas, the Pareto front over (geometric-mean cycles, energy,
+area) and each instruction's break-even latency. A variant with a failing kernel is
+recorded with it and never on the front.
+
+examples:
+  tlmcraft codesign mine --platform plena --configs C1,C2 --out out/mine
+  tlmcraft codesign explore --platform plena --candidates out/mine/candidates.yaml --area-budget 5% --configs C1,C2 --out out/explore
+  tlmcraft codesign explore --platform plena --candidates c.yaml --area-budget 0.05 --strategy beam --executor slurm --out out/x
+
+exit codes: 0 ok; 2 usage or input error
+
+options)";
+
+// Every executor option the user gave, as bench arguments.
+std::vector<std::string> executor_args(const po::variables_map& vm) {
+  std::vector<std::string> out;
+  for (const auto& opt : executor_options().options()) {
+    const std::string& name = opt->long_name();
+    if (!vm.count(name) || vm[name].defaulted()) continue;
+    const boost::any& v = vm[name].value();
+    if (const auto* b = boost::any_cast<bool>(&v)) {
+      if (*b) out.push_back("--" + name);
+    } else if (const auto* s = boost::any_cast<std::string>(&v)) {
+      out.insert(out.end(), {"--" + name, *s});
+    } else if (const auto* u = boost::any_cast<unsigned>(&v)) {
+      out.insert(out.end(), {"--" + name, std::to_string(*u)});
+    } else if (const auto* z = boost::any_cast<size_t>(&v)) {
+      out.insert(out.end(), {"--" + name, std::to_string(*z)});
+    } else if (const auto* i = boost::any_cast<int>(&v)) {
+      out.insert(out.end(), {"--" + name, std::to_string(*i)});
+    } else if (const auto* d = boost::any_cast<double>(&v)) {
+      out.insert(out.end(), {"--" + name, std::to_string(*d)});
+    } else if (const auto* l = boost::any_cast<std::vector<std::string>>(&v)) {
+      for (const std::string& x : *l) out.insert(out.end(), {"--" + name, x});
+    }
+  }
+  return out;
+}
+
+// Runs `argv` and waits; its exit status (127 when it could not start).
+int run_process(const std::vector<std::string>& argv) {
+  std::vector<char*> cargv;
+  for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+  cargv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execv(cargv[0], cargv.data());
+    _exit(127);
+  }
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) < 0) return 127;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+double area_budget(const std::string& text, double base_area) {
+  try {
+    size_t used = 0;
+    const bool percent = !text.empty() && text.back() == '%';
+    const double v = std::stod(percent ? text.substr(0, text.size() - 1) : text, &used);
+    if (used != text.size() - (percent ? 1 : 0) || !(v > 0) || !std::isfinite(v)) throw std::invalid_argument("");
+    return percent ? v / 100.0 * base_area : v;
+  } catch (const std::exception&) {
+    throw InputError("codesign explore: --area-budget must be a positive number of mm2 or a percentage (5%), not '" +
+                     text + "'");
+  }
+}
+
+int explore(const Args& args) {
+  po::options_description opts(kExploreHelp);
+  add_platform_options(opts);
+  opts.add_options()("help,h", "show this help")(
+      "candidates", po::value<std::string>(), "candidates file (codesign mine's candidates.yaml)")(
+      "area-budget", po::value<std::string>(), "added area at most: mm2, or a percentage of the platform's area")(
+      "strategy", po::value<std::string>()->default_value("greedy"), "greedy or beam")(
+      "beam-width", po::value<int>()->default_value(3), "sets kept per size (beam)")(
+      "max-variants", po::value<int>()->default_value(64), "variants evaluated at most (1..10000)")(
+      "tasks", po::value<std::vector<std::string>>()->composing(), "tasks, comma list (default: all)")(
+      "configs", po::value<std::vector<std::string>>()->composing(), "configurations, comma list (default: all)")(
+      "level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3)")(
+      "jobs,j", po::value<unsigned>()->default_value(0), "parallel workers of each bench (default: CPUs)")(
+      "out,o", po::value<std::string>(), "output directory (required)");
+  opts.add(executor_options());
+  po::variables_map vm;
+  if (!parse_or_help(args, opts, {}, vm)) return vm.count("help") ? 0 : 2;
+  for (const char* req : {"platform", "candidates", "area-budget", "out"})
+    if (!vm.count(req)) throw InputError(std::string("codesign explore: --") + req + " is required");
+  const int max_variants = vm["max-variants"].as<int>();
+  if (max_variants < 1 || max_variants > 10000) throw InputError("codesign explore: --max-variants must be 1..10000");
+  auto p = make_platform_from(vm);
+  const codesign::DataflowAdapter* adapter = codesign::find_dataflow_adapter(p->name());
+  if (!adapter) throw InputError("codesign explore: platform '" + p->name() + "' has no co-design adapter");
+  const json hardware = {{"platform", p->name()}, {"config", p->config()}};
+  const double base_area = harness::area_estimate(p->config()).value("total_mm2", 0.0);
+  codesign::ExploreOptions o;
+  o.platform = p->name();
+  o.out_dir = vm["out"].as<std::string>();
+  o.strategy = vm["strategy"].as<std::string>();
+  o.beam_width = vm["beam-width"].as<int>();
+  o.max_variants = static_cast<size_t>(max_variants);
+  o.base_area_mm2 = base_area;
+  o.area_budget_mm2 = area_budget(vm["area-budget"].as<std::string>(), base_area);
+  o.hardware = hardware;
+  std::vector<codesign::ExploreCandidate> candidates;
+  std::vector<codesign::SuiteCell> cells;
+  try {
+    candidates = codesign::load_candidates(vm["candidates"].as<std::string>(), adapter->isa);
+    for (codesign::MinedKernel& k : suite_kernels(vm, p->name(), hardware)) {
+      const std::string ext = k.file.substr(k.file.rfind('.'));
+      cells.push_back({k.name.substr(0, k.name.find('/')), k.name.substr(k.name.find('/') + 1), k.text, ext});
+    }
+  } catch (const std::invalid_argument& e) {
+    throw InputError(std::string("codesign explore: ") + e.what());
+  }
+  std::vector<std::string> bench = {self_exe(), "bench", "--platform", p->name(), "--quiet", "--json",
+                                    "--jobs", std::to_string(vm["jobs"].as<unsigned>())};
+  for (const std::string& s : vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{})
+    bench.insert(bench.end(), {"--set", s});
+  const std::vector<std::string> exec = executor_args(vm);
+  bench.insert(bench.end(), exec.begin(), exec.end());
+  const codesign::SuiteRunner runner = [&](const std::string& kernels, const std::string& overlay,
+                                           const std::string& results) {
+    std::vector<std::string> argv = bench;
+    argv.insert(argv.end(), {"--kernels", kernels, "--out", results});
+    if (!overlay.empty()) argv.insert(argv.end(), {"--isa-ext", overlay});
+    std::cerr << "codesign explore: evaluating " << (overlay.empty() ? "the shipped ISA" : overlay) << "\n";
+    const int rc = run_process(argv);
+    if (rc != 0 && rc != 1) throw InputError("codesign explore: bench failed (exit " + std::to_string(rc) + ") for " + kernels);
+    return results;
+  };
+  codesign::ExploreResult r;
+  try {
+    r = codesign::explore(*adapter, candidates, cells, runner, o);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(std::string("codesign explore: ") + e.what());
+  }
+  std::cout << explore_table(r.summary);
+  return 0;
+}
+
 int cmd_codesign(const Args& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << "usage: tlmcraft codesign mine --platform P [options]   (tlmcraft codesign mine --help)\n";
+    std::cout << "usage: tlmcraft codesign mine|explore --platform P [options]   (tlmcraft codesign mine --help)\n";
     return args.empty() ? 2 : 0;
   }
   const Args rest(args.begin() + 1, args.end());
   if (args[0] == "mine") return mine(rest);
-  std::cerr << "tlmcraft codesign: unknown subcommand '" << args[0] << "' (known: mine)\n";
+  if (args[0] == "explore") return explore(rest);
+  std::cerr << "tlmcraft codesign: unknown subcommand '" << args[0] << "' (known: mine, explore)\n";
   return 2;
 }
 
-const bool registered = register_command("codesign", cmd_codesign, "co-design: mine candidate instructions");
+const bool registered = register_command("codesign", cmd_codesign, "co-design: mine candidate instructions, explore ISA variants");
 
 }  // namespace
 }  // namespace tlmcraft::cli

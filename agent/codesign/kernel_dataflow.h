@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,6 +33,16 @@ struct CandidateCost {
   double area_mm2 = 0;      // the datapath it adds
 };
 
+// A kernel rewritten to use an overlay's composed instructions.
+struct KernelRewrite {
+  std::string kernel;
+  struct Use {
+    int static_count = 0;     // instructions placed in the text
+    uint64_t executions = 0;  // times they run
+  };
+  std::map<std::string, Use> uses;  // by mnemonic; empty when nothing matched
+};
+
 struct DataflowAdapter {
   // The kernel's dataflow; `hardware` is the platform's effective configuration. Throws
   // std::invalid_argument naming the kernel when it does not parse.
@@ -47,6 +58,10 @@ struct DataflowAdapter {
   std::function<nlohmann::json(const isa::dataflow::Pattern&, const std::string& mnemonic, const CandidateCost&,
                                int ordinal)>
       overlay_entry;
+  // The kernel rewritten to use the composed instructions of `overlay` (matched on
+  // dataflow); the kernel unchanged when none applies.
+  std::function<KernelRewrite(const std::string& kernel, const nlohmann::json& overlay, const nlohmann::json& hardware)>
+      use_overlay;
   std::string isa;  // the ISA an overlay names (`isa:`)
 };
 

@@ -194,6 +194,7 @@ UseReport use_composed(const std::string& kernel_text, const std::vector<Compose
       }
       const std::string& last = lines.text[lines.of_op[m.ops.back()]];
       replace[lines.of_op[m.ops.back()]] = instruction_text(def, m, last.substr(0, last.find_first_not_of(' ')));
+      report.executions[def.mnemonic] += k.executions[m.ops.back()];
       ++placed;
     }
     if (placed) report.uses.push_back({def.mnemonic, placed});
@@ -207,6 +208,24 @@ UseReport use_composed(const std::string& kernel_text, const std::vector<Compose
   }
   report.kernel = out;
   return report;
+}
+
+}  // namespace tlmcraft::agent::search::plena
+
+namespace tlmcraft::agent::search::plena {
+
+codesign::KernelRewrite plena_use_overlay(const std::string& kernel_text, const nlohmann::json& overlay,
+                                          const nlohmann::json& hardware) {
+  std::vector<ComposedDefinition> defs = composed_definitions(overlay);
+  std::stable_sort(defs.begin(), defs.end(), [](const ComposedDefinition& a, const ComposedDefinition& b) {
+    return a.steps.size() > b.steps.size();  // a larger instruction first: it saves more per match
+  });
+  const UseReport r = use_composed(kernel_text, defs, hardware);
+  codesign::KernelRewrite out;
+  out.kernel = r.kernel;
+  for (const auto& [m, n] : r.uses) out.uses[m].static_count = n;
+  for (const auto& [m, n] : r.executions) out.uses[m].executions = n;
+  return out;
 }
 
 }  // namespace tlmcraft::agent::search::plena

@@ -5,11 +5,14 @@
 // (isa/dataflow/pattern_match.h) finds them in a kernel, and each match becomes one
 // instruction placed where its last step was.
 #pragma once
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "agent/codesign/kernel_dataflow.h"
 #include "isa/dataflow/pattern_match.h"
 
 namespace tlmcraft::agent::search::plena {
@@ -34,11 +37,16 @@ isa::dataflow::Pattern composed_pattern(const ComposedDefinition& def, const nlo
 struct UseReport {
   std::string kernel;  // the rewritten text (the input when nothing matched)
   std::vector<std::pair<std::string, int>> uses;  // mnemonic -> instructions placed
+  std::map<std::string, uint64_t> executions;     // mnemonic -> times they run (loop counts)
 };
 
 // Every non-overlapping match of every definition (earlier definitions first) replaced by
 // its instruction. Kernels that do not parse come back unchanged.
 UseReport use_composed(const std::string& kernel_text, const std::vector<ComposedDefinition>& defs,
                        const nlohmann::json& hardware);
+
+// The co-design adapter's form: the composed instructions of `overlay`, larger first.
+codesign::KernelRewrite plena_use_overlay(const std::string& kernel_text, const nlohmann::json& overlay,
+                                          const nlohmann::json& hardware);
 
 }  // namespace tlmcraft::agent::search::plena

@@ -185,7 +185,12 @@ class Explorer {
         continue;
       }
       v.cycles[cell] = r.value("cycles", 0.0);
-      if (r.contains("energy") && r["energy"].contains("total_pj")) v.energy_pj[cell] = r["energy"]["total_pj"].get<double>();
+      if (!r.contains("energy") || !r["energy"].is_object()) continue;
+      const json& e = r["energy"];
+      if (e.contains("total_pj")) v.energy_pj[cell] = e["total_pj"].get<double>();
+      const json parts = e.value("by_component", json::object());
+      for (auto it = parts.begin(); it != parts.end(); ++it)
+        if (it.value().is_number()) v.energy_by_component[it.key()] += it.value().get<double>();
     }
   }
 
@@ -315,7 +320,8 @@ json VariantResult::to_json() const {
   for (const auto& [m, use] : uses)
     u[m] = {{"static", use.static_count}, {"executions", use.executions}, {"kernels", used_by.count(m) ? used_by.at(m) : std::vector<std::string>{}}};
   return {{"id", id}, {"candidates", candidates}, {"area_mm2", area_mm2}, {"ok", ok},
-          {"failures", failures}, {"cycles", cycles}, {"energy_pj", energy_pj}, {"uses", u}};
+          {"failures", failures}, {"cycles", cycles}, {"energy_pj", energy_pj},
+          {"energy_by_component", energy_by_component}, {"uses", u}};
 }
 
 VariantResult VariantResult::from_json(const json& j) {
@@ -327,6 +333,7 @@ VariantResult VariantResult::from_json(const json& j) {
   v.failures = j.value("failures", std::vector<std::string>{});
   v.cycles = j.value("cycles", std::map<std::string, double>{});
   v.energy_pj = j.value("energy_pj", std::map<std::string, double>{});
+  v.energy_by_component = j.value("energy_by_component", std::map<std::string, double>{});
   if (j.contains("uses"))
     for (auto it = j["uses"].begin(); it != j["uses"].end(); ++it) {
       v.uses[it.key()] = {it.value().value("static", 0), it.value().value("executions", uint64_t(0))};

@@ -42,6 +42,7 @@ struct VariantResult {
   std::vector<std::string> failures;    // "task/config: status (reason)"
   std::map<std::string, double> cycles;       // "task/config" -> cycles
   std::map<std::string, double> energy_pj;    // "task/config" -> energy
+  std::map<std::string, double> energy_by_component;  // summed over the cells
   std::map<std::string, KernelRewrite::Use> uses;  // mnemonic -> placements and executions over the suite
   std::map<std::string, std::vector<std::string>> used_by;  // mnemonic -> cells using it
   nlohmann::json to_json() const;

@@ -8,6 +8,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "harness/codesign_html.h"
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
 #include "harness/compare.h"
@@ -18,10 +19,13 @@
 
 namespace po = boost::program_options;
 
+namespace fs = std::filesystem;
+
 namespace tlmcraft::cli {
 namespace {
 
 const char* kReportHelp = R"(usage: tlmcraft report RESULTS.jsonl [MORE.jsonl ...] [-o report.html] [options]
+       tlmcraft report CODESIGN_DIR [-o report.html]     (a `codesign explore --out` directory)
 
 Writes ONE self-contained HTML file (inline CSS and SVG, no scripts, no external
 resources) from suite results: run metadata, the summary table (solved per level,
@@ -81,6 +85,22 @@ void fill_levels(std::vector<nlohmann::json>& records) {
 
 }  // namespace
 
+// A `codesign explore` output directory: its summary.json as the co-design page.
+int codesign_report(const std::string& dir, const po::variables_map& vm) {
+  const std::string path = dir + "/summary.json";
+  const nlohmann::json summary = nlohmann::json::parse(read_text_file(path), nullptr, false);
+  if (!harness::is_codesign_summary(summary))
+    throw InputError(path + ": not a codesign explore summary (tlmcraft codesign explore --out " + dir + " writes one)");
+  const std::string title = vm["title"].defaulted() ? "tlmcraft co-design report" : vm["title"].as<std::string>();
+  if (vm["json"].as<bool>()) {
+    std::cout << summary.dump(2) << "\n";
+    return 0;
+  }
+  write_text_file_atomically(vm["output"].as<std::string>(), harness::render_codesign_html(summary, title));
+  std::cout << "wrote " << vm["output"].as<std::string>() << "\n";
+  return 0;
+}
+
 int cmd_report(const Args& args) {
   po::options_description opts(kReportHelp);
   opts.add_options()
@@ -96,6 +116,8 @@ int cmd_report(const Args& args) {
   po::variables_map vm;
   if (!parse_or_help(args, opts, pos, vm)) return vm.count("help") ? 0 : 2;
   if (!vm.count("results")) throw InputError("give at least one RESULTS.jsonl file (see tlmcraft report --help)");
+  if (const auto& r = vm["results"].as<std::vector<std::string>>(); r.size() == 1 && fs::is_directory(r[0]))
+    return codesign_report(r[0], vm);
 
   harness::HtmlReportOptions ro;
   ro.title = vm["title"].as<std::string>();

@@ -1,0 +1,24 @@
+// PLENA's adapter for the co-design tools (agent/codesign/kernel_dataflow.h): its kernels
+// as dataflow, which ops a new instruction may hold, a candidate's cost and area, and
+// the overlay that adds it.
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "agent/codesign/kernel_dataflow.h"
+
+namespace tlmcraft::agent::search::plena {
+
+// Throws std::invalid_argument naming `file` when the kernel does not assemble.
+codesign::KernelDataflow plena_dataflow(const std::string& kernel_text, const std::string& file,
+                                        const nlohmann::json& hardware);
+// Vector instructions and scalar floating-point arithmetic.
+bool plena_fusable(const isa::dataflow::Op& op);
+codesign::CandidateCost plena_candidate_cost(const isa::dataflow::Pattern& p, const nlohmann::json& hardware);
+nlohmann::json plena_overlay(const isa::dataflow::Pattern& p, const std::string& mnemonic,
+                             const codesign::CandidateCost& cost, int ordinal);
+// The adapter with the limits of `hardware`'s defaults (register fields rs1..rs3 and rd).
+codesign::DataflowAdapter plena_dataflow_adapter();
+
+}  // namespace tlmcraft::agent::search::plena

@@ -8,6 +8,7 @@
 #include <boost/program_options.hpp>
 
 #include "agent/agent_report.h"
+#include "agent/cli/llm_options.h"
 #include "agent/loop.h"
 #include "agent/providers.h"
 #include "agent/system_prompt.h"
@@ -111,6 +112,7 @@ int cmd_agent(const Args& args) {
        "first seed of the final verdict (default: fresh from the OS, never one a development evaluation used)")
       ("json", po::bool_switch(), "print the result as one report JSON line (docs/agent.md)")
       ("quiet,q", po::bool_switch(), "no progress lines on stderr");
+  opts.add(llm_options());
   po::variables_map vm;
   if (!parse_or_help(args, opts, po::positional_options_description{}, vm)) return vm.count("help") ? 0 : 2;
   if (!vm.count("task") || !vm.count("config")) throw InputError("--task and --config are required (see tlmcraft agent --help)");
@@ -141,6 +143,7 @@ int cmd_agent(const Args& args) {
   if (po.kind == "replay" && po.replay_path.empty()) throw InputError("--provider replay needs --replay FILE");
   po.workload = w;
   po.seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : 1;
+  apply_llm_options(vm, po);
 
   const std::string workspace_dir = vm["workspace"].as<std::string>();
   const std::string transcript = vm.count("transcript") ? vm["transcript"].as<std::string>()
@@ -154,6 +157,12 @@ int cmd_agent(const Args& args) {
   } catch (const agent::ProviderError& e) {
     throw InputError(e.what());
   }
+  // Prices and the context window of the model the provider names ("openai:gpt-5" -> gpt-5).
+  const std::optional<agent::PriceTable> prices = load_price_table(vm);
+  const std::string provider_name = provider->name();
+  const std::string model_name = provider_name.substr(provider_name.find(':') + 1);
+  const std::optional<agent::ModelPrice> price =
+      prices && provider_name.find(':') != std::string::npos ? prices->find(model_name) : std::nullopt;
 
   agent::ToolboxOptions to;
   to.workspace_dir = workspace_dir;
@@ -171,11 +180,14 @@ int cmd_agent(const Args& args) {
   lo.budget = vm["budget"].as<int>();
   lo.transcript_path = transcript;
   lo.resume = vm["resume"].as<bool>();
+  lo.price = price;
+  lo.context_tokens = context_budget(vm, price);
+  lo.output_reserve_tokens = size_t(po.max_tokens);
   agent::PromptOptions pr{w, platform_config, overrides, lo.budget > 0 ? lo.budget : agent::default_budget(level)};
   lo.prompt = agent::build_system_prompt(pr);
   lo.run_info = {{"provider", po.kind}, {"model", po.model}, {"base_url", po.base_url}, {"platform_config", platform_config},
                  {"overrides", overrides}, {"trials", to.trials}, {"seed", to.seed ? json(*to.seed) : json(nullptr)},
-                 {"workspace", workspace_dir}};
+                 {"workspace", workspace_dir}, {"llm", llm_run_info(po, lo.context_tokens, price)}};
   const bool quiet = vm["quiet"].as<bool>();
   if (!quiet) lo.log = [&](const std::string& line) { std::cerr << "[agent " << w.key() << "] " << line << "\n"; };
 

@@ -30,7 +30,9 @@ TEST(AgentReport, SolvedRunIsTheBestVersionsReport) {
   EXPECT_EQ(rep["status"], "pass");
   EXPECT_EQ(rep["cycles"], 130);
   EXPECT_EQ(rep["agent"]["first_correct_round"], 4);
-  EXPECT_EQ(rep["agent"]["tokens"], (json{{"input", 1000}, {"output", 200}}));
+  EXPECT_EQ(rep["agent"]["tokens"],
+            (json{{"input", 1000}, {"output", 200}, {"cached_input", 0}, {"cache_write", 0}, {"reasoning", 0}}));
+  EXPECT_TRUE(rep["agent"]["cost_usd"].is_null());  // no price given
   EXPECT_EQ(rep["agent"]["provider"], "openai:m");
 }
 

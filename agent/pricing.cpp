@@ -22,7 +22,7 @@ PriceTable PriceTable::load(const std::string& path) {
   try {
     j = json::parse(ss.str());
   } catch (const json::parse_error& e) {
-    throw PriceTableError(path + ": not JSON: " + e.what());
+    throw PriceTableError(path + ": not JSON: " + json_error_text(e));
   }
   if (!j.is_object() || !j.contains("models") || !j["models"].is_object())
     throw PriceTableError(path + ": expected an object with a \"models\" object");
@@ -67,6 +67,16 @@ std::optional<ModelPrice> PriceTable::find(const std::string& model) const {
   }
   if (best) return *best;
   return std::nullopt;
+}
+
+std::string json_error_text(const std::exception& e) {
+  std::string s = e.what();
+  // "[json.exception.parse_error.101] parse error at line 2, column 5: ..." -> from "parse error"
+  if (!s.empty() && s[0] == '[') {
+    const auto close = s.find("] ");
+    if (close != std::string::npos) s = s.substr(close + 2);
+  }
+  return s;
 }
 
 double cost_usd(const Usage& u, const ModelPrice& p) {

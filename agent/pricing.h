@@ -41,6 +41,10 @@ class PriceTable {
   std::map<std::string, ModelPrice> models_;
 };
 
+// A JSON parse error's message without nlohmann's "[json.exception...] " prefix: "parse
+// error at line L, column C: reason".
+std::string json_error_text(const std::exception& e);
+
 // US dollars for `usage` at `price`.
 double cost_usd(const Usage& usage, const ModelPrice& price);
 

@@ -30,7 +30,7 @@ json parse_extra_body(const std::string& text) {
   try {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
-    throw InputError(std::string("--extra-body: not JSON: ") + e.what());
+    throw InputError("--extra-body: not JSON: " + agent::json_error_text(e));
   }
   if (!j.is_object()) throw InputError("--extra-body: must be a JSON object, got " + std::string(j.type_name()));
   return j;

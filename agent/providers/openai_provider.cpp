@@ -178,7 +178,21 @@ class OpenAIProvider : public Provider {
     body[token_field] = options_.max_tokens;
     if (options_.temperature >= 0) body["temperature"] = options_.temperature;
     if (!options_.reasoning_effort.empty()) body["reasoning_effort"] = options_.reasoning_effort;
+    if (options_.prompt_cache) add_cache_hints(body);
     return with_extra_body(std::move(body), options_);
+  }
+
+  // The OpenAI-compatible equivalents of Anthropic's breakpoints, where they exist: OpenAI
+  // caches prefixes by itself and routes requests with one prompt_cache_key to the same
+  // cache; OpenRouter passes cache_control in content parts through to Anthropic models.
+  void add_cache_hints(json& body) const {
+    if (base_url_.find("api.openai.com") != std::string::npos && !options_.workload.task.empty())
+      body["prompt_cache_key"] = "tlmcraft/" + options_.workload.key();
+    if (profile_.name == "openrouter" && model_.rfind("anthropic/", 0) == 0)
+      for (auto& m : body["messages"])
+        if (m["role"] == "system" && m["content"].is_string())
+          m["content"] = json::array(
+              {{{"type", "text"}, {"text", m["content"]}, {"cache_control", {{"type", "ephemeral"}}}}});
   }
 
   static bool names_unsupported_field(const std::string& body, const std::string& field) {

@@ -290,6 +290,22 @@ TEST_F(ReasoningRoundTrip, AnthropicCacheBreakpointsOnSystemToolsAndNewestMessag
   EXPECT_EQ(sent["messages"][0]["content"][0]["cache_control"], cache);
 }
 
+TEST_F(ReasoningRoundTrip, OpenRouterAnthropicModelsGetACacheBreakpointOnTheSystemPrompt) {
+  ModelFake fake("openrouter", script());
+  ProviderOptions o = options("openai", fake.url(), "openrouter");
+  o.model = "anthropic/claude-sonnet-4.5";
+  o.prompt_cache = true;
+  (void)make(o)->complete({Message::text(Role::System, "sys"), Message::text(Role::User, "go")}, {});
+  json sent = json::parse(fake.server().requests().back().body);
+  EXPECT_EQ(sent["messages"][0]["content"],
+            json::parse(R"([{"type":"text","text":"sys","cache_control":{"type":"ephemeral"}}])"));
+  EXPECT_FALSE(sent.contains("prompt_cache_key"));  // OpenAI's own endpoint only
+  o.prompt_cache = false;
+  (void)make(o)->complete({Message::text(Role::System, "sys"), Message::text(Role::User, "go")}, {});
+  sent = json::parse(fake.server().requests().back().body);
+  EXPECT_EQ(sent["messages"][0]["content"], "sys");
+}
+
 // --- cost by hand ---------------------------------------------------------------------
 
 TEST_F(ReasoningRoundTrip, RunCostDerivedByHandFromUsageFieldsAndThePriceTable) {

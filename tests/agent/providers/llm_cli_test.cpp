@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model_fakes.h"
 #include "scripted_http_server.h"
 
 namespace tlmcraft::agent {
@@ -131,6 +132,59 @@ TEST_F(LlmCli, DryRunEstimateDerivedByHand) {
   EXPECT_NEAR(j["cost_usd"].get<double>(), ((2 * P + 1500) * 0.30 + (P + 3000) * 3.75 + 3000 * 15) / 1e6, 1e-12);
   EXPECT_EQ(j["price"], "claude-sonnet-4-5*");
   EXPECT_FALSE(fs::exists(dir / "out" / "results.jsonl"));  // nothing ran
+}
+
+TEST_F(LlmCli, AnthropicThinkingRunReportsItsCostAndRecordsTheRawTurns) {
+  // Two turns with these usage fields (the fake's):
+  //   turn 1: input 1000, cache write 9000, cache read 0,    output 500
+  //   turn 2: input 200,  cache write 800,  cache read 9000, output 50
+  // at the table's "claude-test*" prices ($2 input, $0.20 cached, $2.50 write, $10 output per
+  // million): (1200 x 2 + 9000 x 0.20 + 9800 x 2.50 + 550 x 10) / 1e6
+  //         = (2400 + 1800 + 24500 + 5500) / 1e6 = 0.0342 dollars.
+  std::ifstream k(std::string(TLMCRAFT_SOURCE_DIR) + "/platforms/plena/kernels/silu_c1.asm");
+  const std::string kernel((std::istreambuf_iterator<char>(k)), std::istreambuf_iterator<char>());
+  test::FakeOptions fo;
+  fo.usage = {json::parse(R"({"input_tokens":1000,"cache_creation_input_tokens":9000,"cache_read_input_tokens":0,"output_tokens":500})"),
+              json::parse(R"({"input_tokens":200,"cache_creation_input_tokens":800,"cache_read_input_tokens":9000,"output_tokens":50})")};
+  test::ModelFake fake("anthropic",
+                       [kernel](int turn) -> test::ToolCalls {
+                         if (turn == 1) return {{"write_code", {{"code", kernel}}}, {"run_evaluation", json::object()}};
+                         return {{"submit", json::object()}};
+                       },
+                       fo);
+  fs::create_directories(dir);
+  const std::string table = (dir / "prices.json").string();
+  std::ofstream(table) << R"({"models":{"claude-test*":{"input":2,"cached_input":0.2,"cache_write":2.5,"output":10,
+                              "context_tokens":150000}}})";
+  const std::string transcript = (dir / "t.jsonl").string();
+  const CliRun r = tlmcraft("agent -p plena --task silu --config C1 --provider anthropic --model claude-test-1 --api-key k "
+                            "--base-url " + fake.url() + " --thinking enabled --thinking-budget 2048 --price-table " +
+                            table + " --retries 0 --json -q --workspace " + (dir / "ws").string() + " --transcript " +
+                            transcript, dir);
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_TRUE(fake.rejections().empty());
+  const json rep = json::parse(r.out);
+  EXPECT_NEAR(rep["agent"]["cost_usd"].get<double>(), 0.0342, 1e-12);
+  EXPECT_EQ(rep["agent"]["tokens"],
+            (json{{"input", 20000}, {"output", 550}, {"cached_input", 9000}, {"cache_write", 9800}, {"reasoning", 0}}));
+  // The transcript: the options, and each assistant turn's raw blocks (thinking first).
+  std::ifstream in(transcript);
+  int raw_turns = 0;
+  for (std::string line; std::getline(in, line);) {
+    const json ev = json::parse(line);
+    if (ev["type"] == "start") {
+      EXPECT_EQ(ev["run"]["llm"]["thinking"], "enabled");
+      EXPECT_EQ(ev["run"]["llm"]["thinking_budget"], 2048);
+      EXPECT_EQ(ev["run"]["llm"]["context_tokens"], 150000);  // the table's window for the model
+      EXPECT_EQ(ev["run"]["llm"]["price"]["key"], "claude-test*");
+    }
+    if (ev["type"] == "message" && ev["message"]["role"] == "assistant") {
+      ++raw_turns;
+      EXPECT_EQ(ev["message"]["raw_format"], "anthropic");
+      EXPECT_EQ(ev["message"]["raw"][0]["type"], "thinking");
+    }
+  }
+  EXPECT_EQ(raw_turns, 2);
 }
 
 // A model behind Chat Completions that writes the reference kernel and evaluates it, then

@@ -60,6 +60,36 @@ std::string read_text(const std::string& path) {
   return ss.str();
 }
 
+// Compacts `conv` and returns the transcript event describing it (null: nothing changed).
+json compact_and_describe(std::vector<Message>& conv, const std::vector<ToolSpec>& specs, const std::string& reason,
+                          size_t keep_rounds) {
+  const size_t before = estimate_request_tokens(conv, specs);
+  CompactionOptions co;
+  co.keep_recent_rounds = keep_rounds;
+  const std::vector<CompactionChange> changes = compact_conversation(conv, co);
+  if (changes.empty()) return nullptr;
+  json list = json::array();
+  for (const auto& ch : changes) list.push_back(ch.to_json());
+  return {{"type", "compaction"}, {"reason", reason}, {"tokens_before", before},
+          {"tokens_after", estimate_request_tokens(conv, specs)}, {"changes", list}};
+}
+
+// One model turn into `out`. A context-length error compacts once more (keeping only the
+// newest round) and retries once instead of ending the run. Returns the error text ("" = ok).
+std::string request_turn(Provider& provider, const std::vector<Message>& conv, const std::vector<ToolSpec>& specs,
+                         const std::function<bool(const std::string&, size_t)>& compact, Completion& out) {
+  for (bool retried = false;; retried = true) {
+    try {
+      out = provider.complete(conv, specs);
+      return "";
+    } catch (const ContextLengthError& e) {
+      if (retried || !compact("context_length_error", 1)) return e.what();
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+  }
+}
+
 }  // namespace
 
 json LoopResult::to_json() const {
@@ -198,19 +228,14 @@ LoopResult run_agent_loop(Provider& provider, Toolbox& toolbox, const LoopOption
   const std::vector<ToolSpec> specs = toolbox.specs();
   // Compacts older rounds; the transcript records each change so a resume repeats it.
   auto compact = [&](const std::string& reason, size_t keep_rounds) {
-    const size_t before = estimate_request_tokens(conv, specs);
-    CompactionOptions co;
-    co.keep_recent_rounds = keep_rounds;
-    const std::vector<CompactionChange> changes = compact_conversation(conv, co);
-    if (changes.empty()) return false;
+    const json event = compact_and_describe(conv, specs, reason, keep_rounds);
+    if (event.is_null()) return false;
     ++res.compactions;
-    const size_t after = estimate_request_tokens(conv, specs);
-    json list = json::array();
-    for (const auto& ch : changes) list.push_back(ch.to_json());
-    emit({{"type", "compaction"}, {"round", res.rounds + 1}, {"reason", reason}, {"tokens_before", before},
-          {"tokens_after", after}, {"changes", list}});
-    log("compacted " + std::to_string(changes.size()) + " item(s) (" + reason + "): about " + std::to_string(before) +
-        " -> " + std::to_string(after) + " tokens");
+    json ev = event;
+    ev["round"] = res.rounds + 1;
+    emit(ev);
+    log("compacted " + std::to_string(ev["changes"].size()) + " item(s) (" + reason + "): about " +
+        ev["tokens_before"].dump() + " -> " + ev["tokens_after"].dump() + " tokens");
     return true;
   };
   while (true) {
@@ -221,23 +246,7 @@ LoopResult run_agent_loop(Provider& provider, Toolbox& toolbox, const LoopOption
     if (o.context_tokens > 0 && estimate_request_tokens(conv, specs) + o.output_reserve_tokens > o.context_tokens)
       compact("context_budget", 2);
     Completion c;
-    bool compacted_for_error = false;
-    std::string failure;
-    while (true) {
-      try {
-        c = provider.complete(conv, specs);
-      } catch (const ContextLengthError& e) {
-        // One compaction (keeping only the newest round) and one retry, not the end of the run.
-        if (!compacted_for_error && compact("context_length_error", 1)) {
-          compacted_for_error = true;
-          continue;
-        }
-        failure = e.what();
-      } catch (const std::exception& e) {
-        failure = e.what();
-      }
-      break;
-    }
+    const std::string failure = request_turn(provider, conv, specs, compact, c);
     if (!failure.empty()) {
       res.stop_reason = "provider_error";
       res.error = failure;

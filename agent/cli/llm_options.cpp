@@ -58,8 +58,9 @@ po::options_description llm_options() {
                                                      "openrouter (which reasoning fields go back; default from the "
                                                      "base URL)")
       ("extra-body", po::value<std::string>(), "a JSON object merged into every request body (RFC 7386; <= 64 KiB)")
-      ("prompt-cache", po::value<std::string>(), "anthropic: on (default) or off: cache_control breakpoints on the "
-                                                 "system prompt, tools and newest message")
+      ("prompt-cache", po::value<std::string>(), "on (default) or off: Anthropic cache_control breakpoints on the "
+                                                 "system prompt, tools and newest message; OpenAI prompt_cache_key; "
+                                                 "OpenRouter cache_control for anthropic/ models")
       ("price-table", po::value<std::string>(), "price table JSON (default: the shipped agent/data/prices.json)")
       ("context-tokens", po::value<double>(), "context budget in tokens; compact older rounds above it (default: "
                                               "the model's window from the price table; 0 = none)")

@@ -229,12 +229,6 @@ int cmd_agent_bench(const Args& args) {
   if (selected.empty()) throw InputError("no task matches the selection");
   const auto configs_asked = list("configs");
 
-  if (vm["fresh"].as<bool>()) {
-    std::error_code ec;
-    for (const char* sub : {"results.jsonl", "results.jsonl.slurm", "transcripts", "workspaces", "summary.json"})
-      fs::remove_all(fs::path(out) / sub, ec);
-  }
-  fs::create_directories(fs::path(out) / "transcripts");
 
   // Arguments every run gets.
   std::vector<std::string> extra;
@@ -297,7 +291,13 @@ int cmd_agent_bench(const Args& args) {
     }
   }
 
-  if (vm["dry-run"].as<bool>()) return dry_run(vm, jobs, platform_config);
+  if (vm["dry-run"].as<bool>()) return dry_run(vm, jobs, platform_config);  // touches nothing in DIR
+  if (vm["fresh"].as<bool>()) {
+    std::error_code ec;
+    for (const char* sub : {"results.jsonl", "results.jsonl.slurm", "transcripts", "workspaces", "summary.json"})
+      fs::remove_all(fs::path(out) / sub, ec);
+  }
+  fs::create_directories(fs::path(out) / "transcripts");
 
   const std::string exe = self_exe();
   const uint64_t seed = vm["seed"].as<uint64_t>();

@@ -131,7 +131,7 @@ TEST_F(LlmCli, DryRunEstimateDerivedByHand) {
   EXPECT_EQ(j["total"]["output_tokens"], 3000);
   EXPECT_NEAR(j["cost_usd"].get<double>(), ((2 * P + 1500) * 0.30 + (P + 3000) * 3.75 + 3000 * 15) / 1e6, 1e-12);
   EXPECT_EQ(j["price"], "claude-sonnet-4-5*");
-  EXPECT_FALSE(fs::exists(dir / "out" / "results.jsonl"));  // nothing ran
+  EXPECT_FALSE(fs::exists(dir / "out"));  // nothing ran, nothing was written
 }
 
 TEST_F(LlmCli, AnthropicThinkingRunReportsItsCostAndRecordsTheRawTurns) {

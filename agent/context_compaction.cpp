@@ -71,11 +71,13 @@ size_t estimate_request_tokens(const std::vector<Message>& conv, const std::vect
   for (const auto& m : conv) {
     n += 4 + estimate_tokens(m.content);
     for (const auto& c : m.tool_calls) n += 8 + estimate_tokens(c.arguments);
-    // Thinking blocks and signatures travel too.
+    // Thinking blocks (Anthropic) and reasoning items (Responses API) travel too.
     if (m.raw.is_array())
-      for (const auto& b : m.raw)
-        if (b.is_object() && b.value("type", "") != "text" && b.value("type", "") != "tool_use")
+      for (const auto& b : m.raw) {
+        const std::string type = b.is_object() ? b.value("type", "") : "";
+        if (type == "thinking" || type == "redacted_thinking" || type == "reasoning")
           n += estimate_tokens(b.dump(-1, ' ', false, json::error_handler_t::replace));
+      }
   }
   for (const auto& t : tools) n += estimate_tokens(t.name + t.description + t.parameters.dump());
   return n;

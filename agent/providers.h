@@ -10,7 +10,7 @@
 namespace tlmcraft::agent {
 
 struct ProviderOptions {
-  std::string kind;                 // "openai", "anthropic", "replay", "search"
+  std::string kind;                 // "openai", "openai-responses", "anthropic", "replay", "search"
   std::string base_url;             // e.g. https://api.openai.com/v1, http://localhost:8080/v1
   std::string model;
   std::string api_key;              // from --api-key or OPENAI_API_KEY / ANTHROPIC_API_KEY
@@ -40,6 +40,7 @@ struct ProviderOptions {
 };
 
 std::unique_ptr<Provider> make_openai_provider(const ProviderOptions& options);     // agent/providers/
+std::unique_ptr<Provider> make_openai_responses_provider(const ProviderOptions& options);  // agent/providers/
 std::unique_ptr<Provider> make_anthropic_provider(const ProviderOptions& options);  // agent/providers/
 std::unique_ptr<Provider> make_replay_provider(const ProviderOptions& options);     // agent/replay_provider.cpp
 std::unique_ptr<Provider> make_search_provider(const ProviderOptions& options);     // agent/search/

@@ -41,6 +41,8 @@ OPENAI_API_KEY is set, else anthropic when ANTHROPIC_API_KEY is set, else search
   openai     any OpenAI-compatible Chat Completions endpoint (OpenAI, OpenRouter, vLLM,
              llama.cpp): --base-url (OPENAI_BASE_URL), --model (OPENAI_MODEL,
              TLMCRAFT_MODEL), --api-key (OPENAI_API_KEY)
+  openai-responses  OpenAI's Responses API (reasoning items carried across tool
+             calls): the same settings as openai
   anthropic  Anthropic Messages: --base-url (ANTHROPIC_BASE_URL), --model
              (ANTHROPIC_MODEL, TLMCRAFT_MODEL), --api-key (ANTHROPIC_API_KEY)
   replay     plays back the assistant turns of a recorded transcript (--replay FILE)
@@ -77,10 +79,11 @@ std::string default_provider(const po::variables_map& vm) {
 
 std::unique_ptr<agent::Provider> make_provider(const agent::ProviderOptions& o) {
   if (o.kind == "openai") return agent::make_openai_provider(o);
+  if (o.kind == "openai-responses") return agent::make_openai_responses_provider(o);
   if (o.kind == "anthropic") return agent::make_anthropic_provider(o);
   if (o.kind == "replay") return agent::make_replay_provider(o);
   if (o.kind == "search") return agent::make_search_provider(o);
-  throw InputError("unknown provider '" + o.kind + "' (openai, anthropic, replay, search)");
+  throw InputError("unknown provider '" + o.kind + "' (openai, openai-responses, anthropic, replay, search)");
 }
 
 }  // namespace
@@ -91,7 +94,7 @@ int cmd_agent(const Args& args) {
   opts.add_options()
       ("task", po::value<std::string>(), "task name (tlmcraft list tasks)")
       ("config", po::value<std::string>(), "configuration C1..C5")
-      ("provider", po::value<std::string>(), "openai, anthropic, replay or search (default: see above)")
+      ("provider", po::value<std::string>(), "openai, openai-responses, anthropic, replay or search (default: see above)")
       ("base-url", po::value<std::string>(), "endpoint base URL, e.g. https://api.openai.com/v1")
       ("model", po::value<std::string>(), "model name")
       ("api-key", po::value<std::string>(), "API key (prefer the environment variables)")

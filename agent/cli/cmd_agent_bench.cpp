@@ -155,7 +155,7 @@ int cmd_agent_bench(const Args& args) {
       ("timeout", po::value<double>()->default_value(3600), "seconds per run before its worker is killed (0: none)")
       ("out,o", po::value<std::string>(), "output directory (required)")
       ("fresh", po::bool_switch(), "discard DIR's previous results, transcripts and workspaces first")
-      ("provider", po::value<std::string>(), "passed on: openai, anthropic, replay, search")
+      ("provider", po::value<std::string>(), "passed on: openai, openai-responses, anthropic, replay, search")
       ("model", po::value<std::string>(), "passed on")
       ("base-url", po::value<std::string>(), "passed on")
       ("budget", po::value<int>(), "passed on: rounds per run (default 15/20/25 by level)")

@@ -78,6 +78,10 @@ ScriptedResponse ModelFake::context_error(size_t tokens) const {
                                                      " tokens. However, you requested about " + n + " tokens."},
                                      {"code", 400}}}}),
             {}, 0};
+  if (profile_ == "openai-responses")
+    return {400, text_of({{"error", {{"message", "Your input exceeds the context window of this model. Please adjust your input and try again."},
+                                     {"type", "invalid_request_error"}, {"param", "input"}, {"code", "context_length_exceeded"}}}}),
+            {}, 0};
   const std::string code = profile_ == "openai" ? "context_length_exceeded" : "invalid_request_error";
   return {400, text_of({{"error", {{"message", "This model's maximum context length is " + w +
                                                    " tokens. However, your messages resulted in " + n + " tokens."},
@@ -92,7 +96,9 @@ ScriptedResponse ModelFake::handle(const RecordedRequest& r) {
     return {429, R"({"error":{"message":"rate limited","type":"rate_limit_error"}})", {{"retry-after", options_.retry_after}}, 0};
   const json body = json::parse(r.body, nullptr, false);
   if (!body.is_object()) return rejection("the body is not a JSON object");
-  const std::string problem = is_openai_compatible(profile_) ? validate_openai(body) : validate_anthropic(body);
+  const std::string problem = profile_ == "openai-responses" ? validate_responses(body)
+                              : is_openai_compatible(profile_) ? validate_openai(body)
+                                                               : validate_anthropic(body);
   if (!problem.empty()) return rejection(problem);
   const size_t tokens = r.body.size() / 4;
   if (options_.context_window_tokens && tokens > options_.context_window_tokens) {
@@ -101,7 +107,9 @@ ScriptedResponse ModelFake::handle(const RecordedRequest& r) {
   }
   const int turn = ++turns_;
   const ToolCalls calls = script_(turn);
-  const json reply = is_openai_compatible(profile_) ? reply_openai(turn, calls, tokens) : reply_anthropic(turn, calls, tokens);
+  const json reply = profile_ == "openai-responses" ? reply_responses(turn, calls, tokens)
+                     : is_openai_compatible(profile_) ? reply_openai(turn, calls, tokens)
+                                                      : reply_anthropic(turn, calls, tokens);
   previous_tokens_ = tokens;
   return {200, text_of(reply), {}, 0};
 }
@@ -232,6 +240,50 @@ json ModelFake::reply_openai(int turn, const ToolCalls& calls, size_t tokens) {
                           {"completion_tokens_details", {{"reasoning_tokens", 40}}}};
   return {{"id", "chatcmpl-" + t}, {"object", "chat.completion"}, {"model", "fake"},
           {"choices", json::array({{{"index", 0}, {"message", message}, {"finish_reason", calls.empty() ? "stop" : "tool_calls"}}})},
+          {"usage", usage}};
+}
+
+// Responses API with store=false: a function_call item comes back after the reasoning item
+// issued with it (encrypted content unmodified), and every call has its output.
+std::string ModelFake::validate_responses(const json& body) const {
+  if (body.value("store", true)) return "this fake serves store=false only";
+  const json& items = body.at("input");
+  for (size_t i = 0; i < items.size(); ++i) {
+    const json& item = items[i];
+    if (item.value("type", "") != "function_call") continue;
+    const std::string call = item.value("call_id", "");
+    const auto it = issued_.find(call);
+    if (it == issued_.end()) return "input[" + std::to_string(i) + "]: call_id " + call + " was never issued";
+    bool reasoning_before = false;
+    for (size_t k = 0; k < i; ++k) reasoning_before |= items[k] == it->second;
+    if (!reasoning_before)
+      return "Item '" + item.value("id", "") + "' of type 'function_call' was provided without its required 'reasoning' item: '" +
+             it->second.value("id", "") + "'.";
+    bool answered = false;
+    for (size_t k = i + 1; k < items.size(); ++k)
+      answered |= items[k].value("type", "") == "function_call_output" && items[k].value("call_id", "") == call;
+    if (!answered) return "No tool output found for function call " + call + ".";
+  }
+  return "";
+}
+
+json ModelFake::reply_responses(int turn, const ToolCalls& calls, size_t tokens) {
+  const std::string t = std::to_string(turn);
+  const json reasoning = {{"type", "reasoning"}, {"id", "rs_" + t}, {"summary", json::array()},
+                          {"encrypted_content", "gAAAA" + signature_of(t)}};
+  json output = json::array({reasoning});
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const std::string id = "call_" + t + "_" + std::to_string(i + 1);
+    output.push_back({{"type", "function_call"}, {"id", "fc_" + t + "_" + std::to_string(i + 1)}, {"call_id", id},
+                      {"name", calls[i].first}, {"arguments", text_of(calls[i].second)}, {"status", "completed"}});
+    issued_[id] = reasoning;
+  }
+  json usage = size_t(turn) <= options_.usage.size()
+                   ? options_.usage[size_t(turn) - 1]
+                   : json{{"input_tokens", tokens}, {"output_tokens", 100},
+                          {"input_tokens_details", {{"cached_tokens", previous_tokens_ < tokens ? previous_tokens_ : 0}}},
+                          {"output_tokens_details", {{"reasoning_tokens", 60}}}};
+  return {{"id", "resp_" + t}, {"object", "response"}, {"status", "completed"}, {"model", "fake"}, {"output", output},
           {"usage", usage}};
 }
 

@@ -33,7 +33,7 @@ struct FakeOptions {
 
 class ModelFake {
  public:
-  // profile: anthropic, openai, gemini-openai, deepseek, vllm, openrouter
+  // profile: anthropic, openai, gemini-openai, deepseek, vllm, openrouter, openai-responses
   ModelFake(std::string profile, ModelScript script, FakeOptions options = {});
   virtual ~ModelFake() = default;
   std::string url() const;                 // base URL for ProviderOptions (with /v1 for OpenAI-compatible)
@@ -46,6 +46,8 @@ class ModelFake {
   ScriptedResponse handle(const RecordedRequest& r);
   std::string validate_anthropic(const nlohmann::json& body) const;
   std::string validate_openai(const nlohmann::json& body) const;
+  std::string validate_responses(const nlohmann::json& body) const;
+  nlohmann::json reply_responses(int turn, const ToolCalls& calls, size_t tokens);
   nlohmann::json reply_anthropic(int turn, const ToolCalls& calls, size_t tokens);
   nlohmann::json reply_openai(int turn, const ToolCalls& calls, size_t tokens);
   ScriptedResponse context_error(size_t tokens) const;

@@ -94,7 +94,14 @@ class ReasoningRoundTrip : public ::testing::Test {
   }
 
   static std::unique_ptr<Provider> make(const ProviderOptions& o) {
+    if (o.kind == "openai-responses") return make_openai_responses_provider(o);
     return o.kind == "anthropic" ? make_anthropic_provider(o) : make_openai_provider(o);
+  }
+
+  // The provider kind and profile a fake of `profile` speaks to.
+  static ProviderOptions options_for(const std::string& profile, const std::string& url) {
+    if (profile == "anthropic" || profile == "openai-responses") return options(profile, url);
+    return options("openai", url, profile);
   }
 
   Workload workload{"plena", "silu", "C1"};
@@ -112,7 +119,7 @@ TEST_P(EveryProfile, TwentyFiveRoundRunKeepsTheReasoningStateTheProviderRequires
   FakeOptions fo;
   if (profile == "openai") fo.expect_reasoning_effort = "high";
   ModelFake fake(profile, script(), fo);
-  ProviderOptions o = options(profile == "anthropic" ? "anthropic" : "openai", fake.url(), profile == "anthropic" ? "" : profile);
+  ProviderOptions o = options_for(profile, fake.url());
   if (profile == "openai") o.reasoning_effort = "high";
   auto provider = make(o);
   const LoopResult r = run(*provider, 25);
@@ -125,7 +132,8 @@ TEST_P(EveryProfile, TwentyFiveRoundRunKeepsTheReasoningStateTheProviderRequires
 }
 
 INSTANTIATE_TEST_SUITE_P(Profiles, EveryProfile,
-                         ::testing::Values("anthropic", "openai", "gemini-openai", "deepseek", "vllm", "openrouter"),
+                         ::testing::Values("anthropic", "openai", "gemini-openai", "deepseek", "vllm", "openrouter",
+                                           "openai-responses"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (auto& c : n)
@@ -223,6 +231,35 @@ TEST_F(ReasoningRoundTrip, DeepSeekProfileSendsReasoningOnlyForTheCurrentQuestio
   std::vector<Message> c2 = after_one_round(*wrong, {Message::text(Role::User, "go")});
   EXPECT_THROW(wrong->complete(c2, {}), ProviderError);
   EXPECT_EQ(strict.rejections().at(0), "Missing `reasoning_content` field in the assistant message at message index 1");
+}
+
+TEST_F(ReasoningRoundTrip, ResponsesFakeRejectsAFunctionCallWithoutItsReasoningItem) {
+  ModelFake fake("openai-responses", script());
+  ProviderOptions o = options("openai-responses", fake.url());
+  o.reasoning_effort = "high";
+  auto p = make(o);
+  std::vector<Message> conv = after_one_round(*p, {Message::text(Role::User, "go")});
+  ASSERT_EQ(conv[1].raw[0]["type"], "reasoning");
+  const json kept = conv[1].raw;
+  conv[1].raw = nullptr;  // function calls only
+  try {
+    p->complete(conv, {});
+    FAIL() << "accepted";
+  } catch (const ProviderError& e) {
+    EXPECT_NE(std::string(e.what()).find("Item '' of type 'function_call' was provided without its required 'reasoning' "
+                                         "item: 'rs_1'."),
+              std::string::npos)
+        << e.what();
+  }
+  conv[1].raw = kept;
+  EXPECT_NO_THROW(p->complete(conv, {}));
+  const json sent = json::parse(fake.server().requests().back().body);
+  EXPECT_EQ(sent["input"][1], kept[0]);  // the reasoning item, encrypted content included
+  EXPECT_EQ(sent["input"][2]["call_id"], "call_1_1");
+  EXPECT_EQ(sent["reasoning"], (json{{"effort", "high"}}));
+  EXPECT_EQ(sent["store"], false);
+  EXPECT_EQ(sent["include"], json::array({"reasoning.encrypted_content"}));
+  EXPECT_EQ(fake.server().requests().back().path, "/v1/responses");
 }
 
 // --- extra body, reasoning effort and usage fields ------------------------------------
@@ -365,7 +402,7 @@ TEST_P(ContextWindow, ProviderContextErrorCompactsAndTheRunCompletes) {
   size_t first = 0, third = 0;
   {
     ModelFake probe(profile, script());
-    auto p = make(options(profile == "anthropic" ? "anthropic" : "openai", probe.url(), profile == "anthropic" ? "" : profile));
+    auto p = make(options_for(profile, probe.url()));
     (void)run(*p, 3);
     const auto reqs = probe.server().requests();
     ASSERT_EQ(reqs.size(), 3u);
@@ -376,7 +413,7 @@ TEST_P(ContextWindow, ProviderContextErrorCompactsAndTheRunCompletes) {
   FakeOptions fo;
   fo.context_window_tokens = first + 6 * (third - first);
   ModelFake fake(profile, script(), fo);
-  auto p = make(options(profile == "anthropic" ? "anthropic" : "openai", fake.url(), profile == "anthropic" ? "" : profile));
+  auto p = make(options_for(profile, fake.url()));
   std::filesystem::remove_all(dir / "ws");
   const std::string transcript = (dir / "t.jsonl").string();
   const LoopResult r = run(*p, 25, transcript);
@@ -405,7 +442,8 @@ TEST_P(ContextWindow, ProviderContextErrorCompactsAndTheRunCompletes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Profiles, ContextWindow,
-                         ::testing::Values("anthropic", "openai", "gemini-openai", "deepseek", "vllm", "openrouter"),
+                         ::testing::Values("anthropic", "openai", "gemini-openai", "deepseek", "vllm", "openrouter",
+                                           "openai-responses"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (auto& c : n)

@@ -91,6 +91,10 @@ void apply_llm_options(const po::variables_map& vm, agent::ProviderOptions& o) {
   if (o.thinking == "enabled" && (o.thinking_budget < 1024 || o.thinking_budget >= o.max_tokens))
     throw InputError("--thinking-budget " + std::to_string(o.thinking_budget) +
                      ": must be at least 1024 and below --max-tokens " + std::to_string(o.max_tokens));
+  // Anthropic documents thinking as incompatible with a temperature other than 1.
+  if ((o.thinking == "adaptive" || o.thinking == "enabled") && vm.count("temperature") &&
+      vm["temperature"].as<double>() != 1.0)
+    throw InputError("--temperature must be 1 (or left out) with --thinking " + o.thinking);
   if (vm.count("reasoning-effort")) o.reasoning_effort = vm["reasoning-effort"].as<std::string>();
   if (vm.count("provider-profile")) {
     o.profile = vm["provider-profile"].as<std::string>();

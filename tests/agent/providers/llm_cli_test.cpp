@@ -86,6 +86,10 @@ TEST_F(LlmCli, ThinkingAndProfileValuesAreChecked) {
                "http://127.0.0.1:9 --workspace " + (dir / "ws").string() + " --thinking enabled --thinking-budget 500", dir);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "tlmcraft agent: error: --thinking-budget 500: must be at least 1024 and below --max-tokens 8192\n");
+  r = tlmcraft("agent -p plena --task silu --config C1 --provider anthropic --model m --api-key k --base-url "
+               "http://127.0.0.1:9 --workspace " + (dir / "ws").string() + " --thinking adaptive --temperature 0.2", dir);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "tlmcraft agent: error: --temperature must be 1 (or left out) with --thinking adaptive\n");
   r = agent("--thinking adaptive");
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "tlmcraft agent: error: --thinking applies to --provider anthropic; use --reasoning-effort or "

@@ -52,7 +52,11 @@ json agent_report(const Workload& w, int level, const LoopResult& r, const Works
                   {"evaluations", r.evaluations},
                   {"tool_calls", r.tool_calls},
                   {"tool_errors", r.tool_errors},
-                  {"tokens", {{"input", r.usage.input_tokens}, {"output", r.usage.output_tokens}}},
+                  {"tokens", {{"input", r.usage.input_tokens}, {"output", r.usage.output_tokens},
+                              {"cached_input", r.usage.cached_input_tokens}, {"cache_write", r.usage.cache_write_tokens},
+                              {"reasoning", r.usage.reasoning_tokens}}},
+                  {"cost_usd", r.cost_usd ? nlohmann::json(*r.cost_usd) : nlohmann::json()},
+                  {"compactions", r.compactions},
                   {"best_version", r.best_version ? json(r.best_version) : json()},
                   {"resumed", r.resumed},
                   {"transcript", transcript_path},
@@ -74,7 +78,11 @@ std::string agent_result_text(const Workload& w, const LoopResult& r) {
   o << "\nrounds " << r.rounds << "/" << r.budget << ", stop: " << r.stop_reason;
   if (!r.error.empty()) o << " (" << r.error << ")";
   o << "\ntool calls " << r.tool_calls << " (" << r.tool_errors << " errors), evaluations " << r.evaluations
-    << ", tokens " << r.usage.input_tokens << " in / " << r.usage.output_tokens << " out";
+    << ", tokens " << r.usage.input_tokens << " in (" << r.usage.cached_input_tokens << " cached, "
+    << r.usage.cache_write_tokens << " cache writes) / " << r.usage.output_tokens << " out ("
+    << r.usage.reasoning_tokens << " reasoning)";
+  if (r.cost_usd) o << ", cost $" << fixed(*r.cost_usd, 4);
+  if (r.compactions) o << ", " << r.compactions << " compaction(s)";
   if (r.resumed) o << ", resumed";
   o << "\n";
   return o.str();

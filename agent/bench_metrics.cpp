@@ -14,7 +14,9 @@ using nlohmann::json;
 struct Acc {
   int runs = 0, solved = 0;
   long first_sum = 0;
-  uint64_t in = 0, out = 0;
+  uint64_t in = 0, out = 0, cached = 0, cache_write = 0, reasoning = 0;
+  double cost = 0;
+  int priced = 0;  // runs with a cost
   int tool_calls = 0, tool_errors = 0;
   std::set<std::string> configs_run, configs_solved;
   int level = 0;
@@ -33,11 +35,23 @@ struct Acc {
     if (a.contains("tokens")) {
       in += a["tokens"].value("input", uint64_t(0));
       out += a["tokens"].value("output", uint64_t(0));
+      cached += a["tokens"].value("cached_input", uint64_t(0));
+      cache_write += a["tokens"].value("cache_write", uint64_t(0));
+      reasoning += a["tokens"].value("reasoning", uint64_t(0));
+    }
+    if (a.contains("cost_usd") && a["cost_usd"].is_number()) {
+      cost += a["cost_usd"].get<double>();
+      ++priced;
     }
     tool_calls += a.value("tool_calls", 0);
     tool_errors += a.value("tool_errors", 0);
     if (r.contains("level") && r["level"].is_number()) level = r["level"].get<int>();
   }
+  json tokens() const {
+    return {{"input", in}, {"output", out}, {"cached_input", cached}, {"cache_write", cache_write}, {"reasoning", reasoning}};
+  }
+  // The campaign's cost: the sum over priced runs (null when no run was priced).
+  json cost_json() const { return priced ? json(cost) : json(); }
   json mean_first() const { return solved ? json(double(first_sum) / solved) : json(); }
 };
 
@@ -62,11 +76,11 @@ json agent_bench_metrics(const std::vector<json>& records) {
     tasks.push_back({{"platform", key.first}, {"task", key.second}, {"level", a.level},
                      {"configs_solved", a.configs_solved.size()}, {"configs_run", a.configs_run.size()},
                      {"runs", a.runs}, {"solved_runs", a.solved}, {"mean_first_correct_round", a.mean_first()},
-                     {"tokens", {{"input", a.in}, {"output", a.out}}}});
+                     {"tokens", a.tokens()}, {"cost_usd", a.cost_json()}});
   }
   return {{"schema", "tlmcraft.agent_metrics/1"}, {"runs", all.runs}, {"solved_runs", all.solved},
-          {"mean_first_correct_round", all.mean_first()}, {"tokens", {{"input", all.in}, {"output", all.out}}},
-          {"tool_calls", all.tool_calls}, {"tool_errors", all.tool_errors}, {"stop_reasons", stops}, {"tasks", tasks}};
+          {"mean_first_correct_round", all.mean_first()}, {"tokens", all.tokens()},
+          {"cost_usd", all.cost_json()}, {"priced_runs", all.priced}, {"tool_calls", all.tool_calls}, {"tool_errors", all.tool_errors}, {"stop_reasons", stops}, {"tasks", tasks}};
 }
 
 std::string agent_bench_metrics_text(const json& m) {
@@ -75,7 +89,14 @@ std::string agent_bench_metrics_text(const json& m) {
   o << "agent runs: " << m["runs"].get<int>() << ", solved " << m["solved_runs"].get<int>()
     << ", mean rounds to first correct " << mean(m["mean_first_correct_round"]) << ", tokens "
     << m["tokens"]["input"].get<uint64_t>() << " in / " << m["tokens"]["output"].get<uint64_t>() << " out, tool calls "
-    << m["tool_calls"].get<int>() << " (" << m["tool_errors"].get<int>() << " errors)\nstop reasons:";
+    << m["tool_calls"].get<int>() << " (" << m["tool_errors"].get<int>() << " errors)\n";
+  const json& t = m["tokens"];
+  o << "tokens: " << t.value("cached_input", uint64_t(0)) << " cached input, " << t.value("cache_write", uint64_t(0))
+    << " cache writes, " << t.value("reasoning", uint64_t(0)) << " reasoning; cost "
+    << (m.value("cost_usd", json()).is_number() ? "$" + fixed(m["cost_usd"].get<double>(), 4) + " over " +
+                                                      std::to_string(m.value("priced_runs", 0)) + " priced run(s)"
+                                                : std::string("unknown (no price for the model)"))
+    << "\nstop reasons:";
   for (const auto& [k, v] : m["stop_reasons"].items()) o << " " << k << " " << v.get<int>();
   o << "\n";
   if (!m["tasks"].empty()) {

@@ -32,6 +32,10 @@ nlohmann::json Message::to_json() const {
     j["is_error"] = is_error;
     if (!data.is_null()) j["data"] = data;
   }
+  if (!raw.is_null()) {
+    j["raw"] = raw;
+    j["raw_format"] = raw_format;
+  }
   return j;
 }
 
@@ -46,7 +50,42 @@ Message Message::from_json(const nlohmann::json& j) {
   m.tool_name = j.value("tool_name", "");
   m.is_error = j.value("is_error", false);
   if (j.contains("data")) m.data = j["data"];
+  if (j.contains("raw") && !j["raw"].is_null()) {
+    m.raw = j["raw"];
+    m.raw_format = j.value("raw_format", "");
+  }
   return m;
+}
+
+Usage& Usage::operator+=(const Usage& o) {
+  input_tokens += o.input_tokens;
+  output_tokens += o.output_tokens;
+  cached_input_tokens += o.cached_input_tokens;
+  cache_write_tokens += o.cache_write_tokens;
+  reasoning_tokens += o.reasoning_tokens;
+  return *this;
+}
+
+nlohmann::json Usage::to_json() const {
+  return {{"input_tokens", input_tokens},
+          {"output_tokens", output_tokens},
+          {"cached_input_tokens", cached_input_tokens},
+          {"cache_write_tokens", cache_write_tokens},
+          {"reasoning_tokens", reasoning_tokens}};
+}
+
+Usage Usage::from_json(const nlohmann::json& j) {
+  Usage u;
+  if (!j.is_object()) return u;
+  auto get = [&](const char* k) {
+    return j.contains(k) && j[k].is_number_unsigned() ? j[k].get<uint64_t>() : uint64_t(0);
+  };
+  u.input_tokens = get("input_tokens");
+  u.output_tokens = get("output_tokens");
+  u.cached_input_tokens = get("cached_input_tokens");
+  u.cache_write_tokens = get("cache_write_tokens");
+  u.reasoning_tokens = get("reasoning_tokens");
+  return u;
 }
 
 }  // namespace tlmcraft::agent

@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "agent/context_compaction.h"
 #include "agent/tool_text.h"
 #include "agent/transcript.h"
 #include "tasks/registry.h"
@@ -17,6 +18,11 @@ using nlohmann::json;
 
 json opt_u64(const std::optional<uint64_t>& v) { return v ? json(*v) : json(); }
 json opt_double(const std::optional<double>& v) { return v ? json(*v) : json(); }
+
+json tokens_json(const Usage& u) {
+  return {{"input", u.input_tokens}, {"output", u.output_tokens}, {"cached_input", u.cached_input_tokens},
+          {"cache_write", u.cache_write_tokens}, {"reasoning", u.reasoning_tokens}};
+}
 
 std::string first_user_message(const Workload& w, int budget) {
   return "Write a correct kernel for " + w.task + " (configuration " + w.config + ") on " + w.platform +
@@ -54,6 +60,36 @@ std::string read_text(const std::string& path) {
   return ss.str();
 }
 
+// Compacts `conv` and returns the transcript event describing it (null: nothing changed).
+json compact_and_describe(std::vector<Message>& conv, const std::vector<ToolSpec>& specs, const std::string& reason,
+                          size_t keep_rounds) {
+  const size_t before = estimate_request_tokens(conv, specs);
+  CompactionOptions co;
+  co.keep_recent_rounds = keep_rounds;
+  const std::vector<CompactionChange> changes = compact_conversation(conv, co);
+  if (changes.empty()) return nullptr;
+  json list = json::array();
+  for (const auto& ch : changes) list.push_back(ch.to_json());
+  return {{"type", "compaction"}, {"reason", reason}, {"tokens_before", before},
+          {"tokens_after", estimate_request_tokens(conv, specs)}, {"changes", list}};
+}
+
+// One model turn into `out`. A context-length error compacts once more (keeping only the
+// newest round) and retries once instead of ending the run. Returns the error text ("" = ok).
+std::string request_turn(Provider& provider, const std::vector<Message>& conv, const std::vector<ToolSpec>& specs,
+                         const std::function<bool(const std::string&, size_t)>& compact, Completion& out) {
+  for (bool retried = false;; retried = true) {
+    try {
+      out = provider.complete(conv, specs);
+      return "";
+    } catch (const ContextLengthError& e) {
+      if (retried || !compact("context_length_error", 1)) return e.what();
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+  }
+}
+
 }  // namespace
 
 json LoopResult::to_json() const {
@@ -71,7 +107,9 @@ json LoopResult::to_json() const {
           {"evaluations", evaluations},
           {"tool_calls", tool_calls},
           {"tool_errors", tool_errors},
-          {"tokens", {{"input", usage.input_tokens}, {"output", usage.output_tokens}}},
+          {"tokens", tokens_json(usage)},
+          {"cost_usd", opt_double(cost_usd)},
+          {"compactions", compactions},
           {"phase", phase},
           {"solved", solved()},
           {"best", best},
@@ -92,7 +130,12 @@ LoopResult LoopResult::from_json(const json& j) {
   if (j.contains("tokens")) {
     r.usage.input_tokens = j["tokens"].value("input", uint64_t(0));
     r.usage.output_tokens = j["tokens"].value("output", uint64_t(0));
+    r.usage.cached_input_tokens = j["tokens"].value("cached_input", uint64_t(0));
+    r.usage.cache_write_tokens = j["tokens"].value("cache_write", uint64_t(0));
+    r.usage.reasoning_tokens = j["tokens"].value("reasoning", uint64_t(0));
   }
+  if (j.contains("cost_usd") && j["cost_usd"].is_number()) r.cost_usd = j["cost_usd"].get<double>();
+  r.compactions = j.value("compactions", 0);
   r.phase = j.value("phase", 1);
   r.resumed = j.value("resumed", false);
   if (j.contains("best") && j["best"].is_object()) {
@@ -183,24 +226,41 @@ LoopResult run_agent_loop(Provider& provider, Toolbox& toolbox, const LoopOption
   }
 
   const std::vector<ToolSpec> specs = toolbox.specs();
+  // Compacts older rounds; the transcript records each change so a resume repeats it.
+  auto compact = [&](const std::string& reason, size_t keep_rounds) {
+    const json event = compact_and_describe(conv, specs, reason, keep_rounds);
+    if (event.is_null()) return false;
+    ++res.compactions;
+    json ev = event;
+    ev["round"] = res.rounds + 1;
+    emit(ev);
+    log("compacted " + std::to_string(ev["changes"].size()) + " item(s) (" + reason + "): about " +
+        ev["tokens_before"].dump() + " -> " + ev["tokens_after"].dump() + " tokens");
+    return true;
+  };
   while (true) {
     if (res.rounds >= res.budget) {
       res.stop_reason = "budget";
       break;
     }
+    if (o.context_tokens > 0 && estimate_request_tokens(conv, specs) + o.output_reserve_tokens > o.context_tokens)
+      compact("context_budget", 2);
     Completion c;
-    try {
-      c = provider.complete(conv, specs);
-    } catch (const std::exception& e) {
+    const std::string failure = request_turn(provider, conv, specs, compact, c);
+    if (!failure.empty()) {
       res.stop_reason = "provider_error";
-      res.error = e.what();
+      res.error = failure;
       emit({{"type", "provider_error"}, {"round", res.rounds + 1}, {"error", res.error}});
       log("provider error: " + res.error);
       break;
     }
     const int round = ++res.rounds;
-    res.usage.input_tokens += c.usage.input_tokens;
-    res.usage.output_tokens += c.usage.output_tokens;
+    res.usage += c.usage;
+    std::optional<double> turn_cost;
+    if (o.price) {
+      turn_cost = cost_usd(c.usage, *o.price);
+      res.cost_usd = res.cost_usd.value_or(0.0) + *turn_cost;
+    }
     Message a = c.message;
     a.role = Role::Assistant;
     // Every call needs an id its answer can name, unique within the turn.
@@ -211,7 +271,8 @@ LoopResult run_agent_loop(Provider& provider, Toolbox& toolbox, const LoopOption
     }
     const std::vector<ToolCall> calls = a.tool_calls;
     push(std::move(a), round,
-         {{"usage", {{"input_tokens", c.usage.input_tokens}, {"output_tokens", c.usage.output_tokens}}},
+         {{"usage", c.usage.to_json()},
+          {"cost_usd", opt_double(turn_cost)},
           {"seconds", c.seconds},
           {"stop_reason", c.stop_reason}});
 

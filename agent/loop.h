@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agent/llm.h"
+#include "agent/pricing.h"
 #include "agent/system_prompt.h"
 #include "agent/toolbox.h"
 
@@ -27,6 +28,13 @@ struct LoopOptions {
   bool resume = false;               // continue from transcript_path's last complete round
   SystemPrompt prompt;               // the system prompt (build_system_prompt)
   nlohmann::json run_info;           // extra fields for the start event (provider options, ...)
+  // Context management (agent/context_compaction.h): when the estimated next request plus
+  // output_reserve_tokens exceeds context_tokens, older rounds are compacted first; a
+  // provider's context-length error compacts once more and retries. 0 = no budget (only
+  // the provider's error compacts).
+  size_t context_tokens = 0;
+  size_t output_reserve_tokens = 0;  // the per-turn completion limit kept free
+  std::optional<ModelPrice> price;   // prices the usage (cost_usd); none: cost unknown
   // Progress lines ("round 3: write_code, run_evaluation -> pass 120 cycles"); may be empty.
   std::function<void(const std::string&)> log;
 };
@@ -41,6 +49,8 @@ struct LoopResult {
   int tool_calls = 0;
   int tool_errors = 0;
   Usage usage;                       // tokens over all turns
+  std::optional<double> cost_usd;    // usage priced by LoopOptions::price
+  int compactions = 0;               // times the conversation was compacted
   int phase = 1;
   bool solved() const { return best_version > 0; }
   int best_version = 0;              // best correct version (0 = none)

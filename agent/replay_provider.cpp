@@ -66,10 +66,7 @@ class ReplayProvider : public Provider {
                           ": bad message: " + e.what());
     }
     if (c.message.role != Role::Assistant) return;  // scripts may keep other roles for context
-    if (event.contains("usage")) {
-      c.usage.input_tokens = event["usage"].value("input_tokens", uint64_t(0));
-      c.usage.output_tokens = event["usage"].value("output_tokens", uint64_t(0));
-    }
+    if (event.contains("usage")) c.usage = Usage::from_json(event["usage"]);
     c.stop_reason = event.value("stop_reason", c.message.tool_calls.empty() ? "end_turn" : "tool_calls");
     turns_.push_back(std::move(c));
   }

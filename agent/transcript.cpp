@@ -1,5 +1,7 @@
 #include "agent/transcript.h"
 
+#include "agent/context_compaction.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -111,6 +113,15 @@ TranscriptState read_transcript(const std::string& path) {
       pending_turns.clear();
       st.last_round_end = ev;
       st.result.reset();  // a result followed by more rounds was superseded by a resume
+    } else if (type == "compaction") {
+      // Recorded between rounds: it edits the committed conversation.
+      try {
+        std::vector<CompactionChange> changes;
+        for (const auto& c : ev.at("changes")) changes.push_back(CompactionChange::from_json(c));
+        apply_compaction(st.conversation, changes);
+      } catch (const std::exception& e) {
+        throw std::runtime_error(path + ":" + std::to_string(line_no) + ": bad compaction event: " + e.what());
+      }
     } else if (type == "resume") {
       pending.clear();
       pending_turns.clear();

@@ -3,11 +3,15 @@
 // written. Events ("type"):
 //   start          workload, provider, budget, options
 //   prompt_parts   the system prompt's parts: name, tokens, bytes
-//   message        one conversation message (Message::to_json) with its round
+//   message        one conversation message (Message::to_json, the provider's raw assistant
+//                  message included) with its round; an assistant one with its usage split
+//                  (input, cached input, cache writes, output, reasoning) and cost_usd
 //   completion     a model turn's usage (input/output tokens), seconds, stop reason
 //   tool_call      name, arguments, is_error, seconds, the result text
 //   phase          a phase change (1 -> 2) and why
 //   round_end      a complete round: the counters after it (rounds, tokens, phase, best)
+//   compaction     older rounds compacted before a request (reason, estimated tokens before
+//                  and after, the changes: message index, tool call, new text)
 //   provider_error the provider's failure
 //   resume         a later run continued from the last complete round before this line
 //   result         the final result (LoopResult::to_json)

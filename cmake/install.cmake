@@ -11,7 +11,7 @@ set(TLMCRAFT_DATA_DESTINATION ${CMAKE_INSTALL_DATADIR}/tlmcraft)
 set(TLMCRAFT_INCLUDE_DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tlmcraft)
 set(TLMCRAFT_PACKAGE_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tlmcraft)
 # Folders whose data files are read at run time (common/data_dir.h resolves paths in them).
-set(TLMCRAFT_DATA_FOLDERS isa platforms tasks models docs)
+set(TLMCRAFT_DATA_FOLDERS isa platforms tasks models docs agent/data)
 
 # Every library target defined in `dir` or below it.
 function(tlmcraft_libraries_in dir out)

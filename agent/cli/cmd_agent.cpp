@@ -8,6 +8,7 @@
 #include <boost/program_options.hpp>
 
 #include "agent/agent_report.h"
+#include "agent/cli/llm_options.h"
 #include "agent/loop.h"
 #include "agent/providers.h"
 #include "agent/system_prompt.h"
@@ -40,6 +41,8 @@ OPENAI_API_KEY is set, else anthropic when ANTHROPIC_API_KEY is set, else search
   openai     any OpenAI-compatible Chat Completions endpoint (OpenAI, OpenRouter, vLLM,
              llama.cpp): --base-url (OPENAI_BASE_URL), --model (OPENAI_MODEL,
              TLMCRAFT_MODEL), --api-key (OPENAI_API_KEY)
+  openai-responses  OpenAI's Responses API (reasoning items carried across tool
+             calls): the same settings as openai
   anthropic  Anthropic Messages: --base-url (ANTHROPIC_BASE_URL), --model
              (ANTHROPIC_MODEL, TLMCRAFT_MODEL), --api-key (ANTHROPIC_API_KEY)
   replay     plays back the assistant turns of a recorded transcript (--replay FILE)
@@ -76,10 +79,11 @@ std::string default_provider(const po::variables_map& vm) {
 
 std::unique_ptr<agent::Provider> make_provider(const agent::ProviderOptions& o) {
   if (o.kind == "openai") return agent::make_openai_provider(o);
+  if (o.kind == "openai-responses") return agent::make_openai_responses_provider(o);
   if (o.kind == "anthropic") return agent::make_anthropic_provider(o);
   if (o.kind == "replay") return agent::make_replay_provider(o);
   if (o.kind == "search") return agent::make_search_provider(o);
-  throw InputError("unknown provider '" + o.kind + "' (openai, anthropic, replay, search)");
+  throw InputError("unknown provider '" + o.kind + "' (openai, openai-responses, anthropic, replay, search)");
 }
 
 }  // namespace
@@ -90,7 +94,7 @@ int cmd_agent(const Args& args) {
   opts.add_options()
       ("task", po::value<std::string>(), "task name (tlmcraft list tasks)")
       ("config", po::value<std::string>(), "configuration C1..C5")
-      ("provider", po::value<std::string>(), "openai, anthropic, replay or search (default: see above)")
+      ("provider", po::value<std::string>(), "openai, openai-responses, anthropic, replay or search (default: see above)")
       ("base-url", po::value<std::string>(), "endpoint base URL, e.g. https://api.openai.com/v1")
       ("model", po::value<std::string>(), "model name")
       ("api-key", po::value<std::string>(), "API key (prefer the environment variables)")
@@ -111,6 +115,7 @@ int cmd_agent(const Args& args) {
        "first seed of the final verdict (default: fresh from the OS, never one a development evaluation used)")
       ("json", po::bool_switch(), "print the result as one report JSON line (docs/agent.md)")
       ("quiet,q", po::bool_switch(), "no progress lines on stderr");
+  opts.add(llm_options());
   po::variables_map vm;
   if (!parse_or_help(args, opts, po::positional_options_description{}, vm)) return vm.count("help") ? 0 : 2;
   if (!vm.count("task") || !vm.count("config")) throw InputError("--task and --config are required (see tlmcraft agent --help)");
@@ -141,6 +146,7 @@ int cmd_agent(const Args& args) {
   if (po.kind == "replay" && po.replay_path.empty()) throw InputError("--provider replay needs --replay FILE");
   po.workload = w;
   po.seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : 1;
+  apply_llm_options(vm, po);
 
   const std::string workspace_dir = vm["workspace"].as<std::string>();
   const std::string transcript = vm.count("transcript") ? vm["transcript"].as<std::string>()
@@ -154,6 +160,12 @@ int cmd_agent(const Args& args) {
   } catch (const agent::ProviderError& e) {
     throw InputError(e.what());
   }
+  // Prices and the context window of the model the provider names ("openai:gpt-5" -> gpt-5).
+  const std::optional<agent::PriceTable> prices = load_price_table(vm);
+  const std::string provider_name = provider->name();
+  const std::string model_name = provider_name.substr(provider_name.find(':') + 1);
+  const std::optional<agent::ModelPrice> price =
+      prices && provider_name.find(':') != std::string::npos ? prices->find(model_name) : std::nullopt;
 
   agent::ToolboxOptions to;
   to.workspace_dir = workspace_dir;
@@ -171,11 +183,14 @@ int cmd_agent(const Args& args) {
   lo.budget = vm["budget"].as<int>();
   lo.transcript_path = transcript;
   lo.resume = vm["resume"].as<bool>();
+  lo.price = price;
+  lo.context_tokens = context_budget(vm, price);
+  lo.output_reserve_tokens = size_t(po.max_tokens);
   agent::PromptOptions pr{w, platform_config, overrides, lo.budget > 0 ? lo.budget : agent::default_budget(level)};
   lo.prompt = agent::build_system_prompt(pr);
   lo.run_info = {{"provider", po.kind}, {"model", po.model}, {"base_url", po.base_url}, {"platform_config", platform_config},
                  {"overrides", overrides}, {"trials", to.trials}, {"seed", to.seed ? json(*to.seed) : json(nullptr)},
-                 {"workspace", workspace_dir}};
+                 {"workspace", workspace_dir}, {"llm", llm_run_info(po, lo.context_tokens, price)}};
   const bool quiet = vm["quiet"].as<bool>();
   if (!quiet) lo.log = [&](const std::string& line) { std::cerr << "[agent " << w.key() << "] " << line << "\n"; };
 

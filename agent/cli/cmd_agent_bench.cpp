@@ -2,6 +2,8 @@
 // --json` worker process (harness/suite_runner: parallel, isolated, resumable JSONL),
 // then the bench summary (n/5, pass@k, fast_p, geometric-mean speedup) and the agent
 // metrics (rounds to the first correct kernel, tokens).
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +14,11 @@
 #include <boost/program_options.hpp>
 
 #include "agent/bench_metrics.h"
+#include "agent/cli/llm_options.h"
+#include "agent/cost_estimate.h"
+#include "agent/system_prompt.h"
+#include "agent/toolbox.h"
+#include "agent/tool_text.h"
 #include "agent/workspace.h"
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
@@ -41,8 +48,11 @@ from their transcripts. Prints per task the configurations solved (n/5), pass@k 
 samples (unbiased estimator), fast_p, the geometric-mean speedup, the mean number of
 rounds to the first correct kernel and the tokens; writes DIR/summary.json.
 
-Provider options (--provider, --model, --base-url, --budget, ...) are passed to every
-run; API keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY).
+Provider options (--provider, --model, --base-url, --budget, --thinking, --extra-body,
+...) are passed to every run; API keys come from the environment (OPENAI_API_KEY,
+ANTHROPIC_API_KEY). --requests-per-minute / --tokens-per-minute are one budget shared by
+all workers (state in DIR/ratelimit.json). --dry-run prints the runs' estimated tokens and
+cost (price table) and runs nothing.
 
 examples:
   tlmcraft agent-bench --platform plena --tasks silu,relu,softmax --configs C1,C2 --out out/agent-bench
@@ -50,6 +60,8 @@ examples:
   tlmcraft agent-bench --platform plena --tasks gemm --samples 5 --provider openai --model gpt-5.2 --out out/gpt
   tlmcraft agent-bench --platform plena --level 1 --out out/l1 --executor slurm --time 2:00:00 --shard-size 5
   tlmcraft report out/agent-bench/results.jsonl -o out/agent-bench/report.html
+  tlmcraft agent-bench --platform plena --level 3 --samples 3 --provider anthropic --model claude-sonnet-4-5 \
+      --thinking adaptive --requests-per-minute 50 --jobs 4 --out out/claude --dry-run
 
 exit codes: 0 every supported workload was solved (by at least one sample); 1 some was
 not; 2 usage or input error; 130 interrupted, or Slurm shards still running or given up
@@ -61,6 +73,71 @@ options)";
 int sample_of(const std::string& kernel) {
   const auto p = kernel.rfind(":s");
   return p == std::string::npos ? 1 : std::atoi(kernel.c_str() + p + 2);
+}
+
+// Prints (or with --json writes) each workload's estimated tokens and cost and the total.
+int dry_run(const po::variables_map& vm, const std::vector<harness::SuiteJob>& jobs, const std::string& platform_config) {
+  const std::optional<agent::PriceTable> prices = load_price_table(vm);
+  const std::string model = vm.count("model") ? vm["model"].as<std::string>() : "";
+  const std::optional<agent::ModelPrice> price = prices && !model.empty() ? prices->find(model) : std::nullopt;
+  const bool cache = !vm.count("prompt-cache") || vm["prompt-cache"].as<std::string>() == "on";
+  const std::vector<std::string> overrides =
+      vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  // Tool schemas are sent with every request; measure them once on a scratch workspace.
+  uint64_t tool_tokens = 0;
+  if (!jobs.empty()) {
+    const fs::path scratch = fs::temp_directory_path() / ("tlmcraft-dry-run-" + std::to_string(::getpid()));
+    agent::ToolboxOptions to;
+    to.workspace_dir = scratch.string();
+    to.workload = {jobs[0].platform, jobs[0].task, jobs[0].config};
+    for (const auto& t : agent::make_toolbox(to)->specs())
+      tool_tokens += agent::estimate_tokens(t.name + t.description + t.parameters.dump());
+    std::error_code ec;
+    fs::remove_all(scratch, ec);
+  }
+  json runs = json::array();
+  agent::Usage total;
+  for (const auto& j : jobs) {
+    if (j.known_result) continue;  // unsupported: never run
+    const int rounds = vm.count("budget") && vm["budget"].as<int>() > 0 ? vm["budget"].as<int>()
+                                                                         : agent::default_budget(j.level);
+    agent::PromptOptions po{{j.platform, j.task, j.config}, platform_config, overrides, rounds};
+    agent::RunEstimateInput in;
+    in.prompt_tokens = agent::build_system_prompt(po).tokens() + tool_tokens + 60;  // 60: the first user message
+    in.rounds = rounds;
+    in.output_per_round = uint64_t(vm["estimate-output-tokens"].as<double>());
+    in.results_per_round = uint64_t(vm["estimate-result-tokens"].as<double>());
+    in.context_tokens = context_budget(vm, price);
+    in.prompt_cache = cache;
+    const agent::Usage u = agent::estimate_run_usage(in);
+    total += u;
+    json run = {{"platform", j.platform}, {"task", j.task}, {"config", j.config}, {"sample", j.kernel},
+                {"prompt_tokens", in.prompt_tokens}, {"rounds", rounds}, {"usage", u.to_json()}};
+    run["cost_usd"] = price ? json(agent::cost_usd(u, *price)) : json();
+    runs.push_back(run);
+  }
+  json out = {{"schema", "tlmcraft.agent_estimate/1"}, {"model", model}, {"price", price ? json(price->key) : json()},
+              {"prompt_cache", cache}, {"runs", runs}, {"total", total.to_json()},
+              {"cost_usd", price ? json(agent::cost_usd(total, *price)) : json()}};
+  if (vm["json"].as<bool>()) {
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "dry run: " << runs.size() << " runs (nothing sent)\n";
+  for (const auto& r : runs)
+    std::cout << "  " << r["platform"].get<std::string>() << "/" << r["task"].get<std::string>() << "/"
+              << r["config"].get<std::string>() << " " << r["sample"].get<std::string>() << ": " << r["rounds"].get<int>()
+              << " rounds, prompt " << r["prompt_tokens"].get<uint64_t>() << ", input "
+              << r["usage"]["input_tokens"].get<uint64_t>() << " (" << r["usage"]["cached_input_tokens"].get<uint64_t>()
+              << " cached), output " << r["usage"]["output_tokens"].get<uint64_t>()
+              << (r["cost_usd"].is_number() ? ", $" + agent::fixed(r["cost_usd"].get<double>(), 4) : std::string())
+              << "\n";
+  std::cout << "total: input " << total.input_tokens << " (" << total.cached_input_tokens << " cached, "
+            << total.cache_write_tokens << " cache writes), output " << total.output_tokens << "; cost "
+            << (price ? "$" + agent::fixed(agent::cost_usd(total, *price), 2) + " at " + price->key + " prices"
+                      : std::string("unknown (") + (model.empty() ? "no --model" : "no price for " + model) + ")")
+            << "\n";
+  return 0;
 }
 
 }  // namespace
@@ -78,7 +155,7 @@ int cmd_agent_bench(const Args& args) {
       ("timeout", po::value<double>()->default_value(3600), "seconds per run before its worker is killed (0: none)")
       ("out,o", po::value<std::string>(), "output directory (required)")
       ("fresh", po::bool_switch(), "discard DIR's previous results, transcripts and workspaces first")
-      ("provider", po::value<std::string>(), "passed on: openai, anthropic, replay, search")
+      ("provider", po::value<std::string>(), "passed on: openai, openai-responses, anthropic, replay, search")
       ("model", po::value<std::string>(), "passed on")
       ("base-url", po::value<std::string>(), "passed on")
       ("budget", po::value<int>(), "passed on: rounds per run (default 15/20/25 by level)")
@@ -91,8 +168,12 @@ int cmd_agent_bench(const Args& args) {
       ("fast-p", po::value<std::string>()->default_value("0,1"), "comma list of p for fast_p")
       ("pass-k", po::value<std::string>(), "comma list of k for pass@k (default: 1 and --samples)")
       ("json", po::bool_switch(), "print {summary, agent} as JSON instead of the tables")
-      ("quiet,q", po::bool_switch(), "no progress output");
+      ("quiet,q", po::bool_switch(), "no progress output")
+      ("dry-run", po::bool_switch(), "estimate the campaign's tokens and cost; run nothing")
+      ("estimate-output-tokens", po::value<double>()->default_value(1500), "--dry-run: model output per round")
+      ("estimate-result-tokens", po::value<double>()->default_value(500), "--dry-run: tool results per round");
   opts.add(executor_options());
+  opts.add(llm_options());
   po::variables_map vm;
   if (!parse_or_help(args, opts, po::positional_options_description{}, vm)) return vm.count("help") ? 0 : 2;
   const auto list = [&](const char* name) {
@@ -148,12 +229,6 @@ int cmd_agent_bench(const Args& args) {
   if (selected.empty()) throw InputError("no task matches the selection");
   const auto configs_asked = list("configs");
 
-  if (vm["fresh"].as<bool>()) {
-    std::error_code ec;
-    for (const char* sub : {"results.jsonl", "results.jsonl.slurm", "transcripts", "workspaces", "summary.json"})
-      fs::remove_all(fs::path(out) / sub, ec);
-  }
-  fs::create_directories(fs::path(out) / "transcripts");
 
   // Arguments every run gets.
   std::vector<std::string> extra;
@@ -167,6 +242,19 @@ int cmd_agent_bench(const Args& args) {
     extra.insert(extra.end(), {"--temperature", t.str()});
   }
   if (vm.count("trials")) extra.insert(extra.end(), {"--trials", std::to_string(vm["trials"].as<int>())});
+  {
+    // Validate here (exit 2 before any worker starts), then pass on.
+    agent::ProviderOptions check;
+    check.kind = vm.count("provider") ? vm["provider"].as<std::string>() : "openai";
+    check.max_tokens = vm.count("max-tokens") ? vm["max-tokens"].as<int>() : 8192;
+    if (vm.count("thinking") && !vm.count("provider")) check.kind = "anthropic";
+    apply_llm_options(vm, check);
+    const std::vector<std::string> llm = llm_option_args(vm);
+    extra.insert(extra.end(), llm.begin(), llm.end());
+    // One rate budget for all workers: a state file they lock in turn.
+    if ((check.requests_per_minute > 0 || check.tokens_per_minute > 0) && !vm.count("rate-limit-file"))
+      extra.insert(extra.end(), {"--rate-limit-file", (fs::path(out) / "ratelimit.json").string()});
+  }
   for (const auto& s : vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{})
     extra.insert(extra.end(), {"--set", s});
   const std::string platform_config = vm.count("platform-config") ? vm["platform-config"].as<std::string>() : "default";
@@ -202,6 +290,14 @@ int cmd_agent_bench(const Args& args) {
       }
     }
   }
+
+  if (vm["dry-run"].as<bool>()) return dry_run(vm, jobs, platform_config);  // touches nothing in DIR
+  if (vm["fresh"].as<bool>()) {
+    std::error_code ec;
+    for (const char* sub : {"results.jsonl", "results.jsonl.slurm", "transcripts", "workspaces", "summary.json"})
+      fs::remove_all(fs::path(out) / sub, ec);
+  }
+  fs::create_directories(fs::path(out) / "transcripts");
 
   const std::string exe = self_exe();
   const uint64_t seed = vm["seed"].as<uint64_t>();

@@ -197,11 +197,19 @@ HttpResponse HttpClient::send(const std::string& url, const std::vector<std::str
   for (int attempt = 1;; ++attempt) {
     if (attempts) *attempts = attempt;
     double wanted = -1;  // server-requested delay, if any
+    if (options_.limiter) {
+      try {
+        options_.limiter->acquire((body.size() + 3) / 4);
+      } catch (const std::runtime_error& e) {
+        throw ProviderError(options_.label + ": " + e.what());
+      }
+    }
     try {
       HttpResponse r = perform(url, headers, body, options_);
       if (!retryable(r.status)) return r;
       last_problem = "HTTP " + std::to_string(r.status) + ": " + api_error_message(r.body);
       wanted = retry_after_seconds(r);
+      if (wanted > 0 && options_.limiter) options_.limiter->hold_off(std::min(wanted, options_.max_delay_seconds));
     } catch (const TransportFailure& f) {
       last_problem = f.message;
     }

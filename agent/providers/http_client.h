@@ -6,12 +6,14 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "agent/llm.h"
+#include "agent/providers/rate_limiter.h"
 
 namespace tlmcraft::agent {
 
@@ -33,6 +35,9 @@ struct HttpOptions {
   std::function<void(double seconds)> sleep;
   // Where retry notices go (nullptr: nowhere). Never stdout: the MCP server owns it.
   std::ostream* log = nullptr;
+  // Shared request/token budget (nullptr: none): taken before every attempt, with the
+  // body's estimated tokens (bytes / 4); a 429's Retry-After holds every sharer back.
+  std::shared_ptr<RateLimiter> limiter;
 };
 
 // Extracts the human-readable message from an API error body: OpenAI's

@@ -1,11 +1,15 @@
 // OpenAI-compatible Chat Completions (OpenAI, OpenRouter, vLLM, llama.cpp server, ...):
 // POST {base_url}/chat/completions with messages, function tools and tool_choice "auto".
+// An assistant turn goes back from the message it arrived as (Message::raw): its tool calls
+// verbatim (Gemini's thought signatures included) plus the reasoning fields the provider
+// profile names (openai_profile.h).
 #include <atomic>
 #include <chrono>
 #include <mutex>
 
 #include "agent/providers.h"
 #include "agent/providers/http_client.h"
+#include "agent/providers/openai_profile.h"
 #include "agent/providers/provider_util.h"
 
 namespace tlmcraft::agent {
@@ -23,23 +27,55 @@ std::string token_field_for(const std::string& base_url) {
   return base_url.find("api.openai.com") != std::string::npos ? "max_completion_tokens" : "max_tokens";
 }
 
+json function_call(const ToolCall& c) {
+  return {{"id", c.id}, {"type", "function"}, {"function", {{"name", c.name}, {"arguments", c.arguments}}}};
+}
+
+// The recorded tool calls with id, name and arguments re-synced from the message (the loop
+// may have renamed an id or compacted arguments); null when they do not match one for one.
+json recorded_tool_calls(const Message& m) {
+  if (!m.raw.contains("tool_calls") || !m.raw["tool_calls"].is_array() || m.raw["tool_calls"].size() != m.tool_calls.size())
+    return nullptr;
+  json calls = m.raw["tool_calls"];
+  for (size_t i = 0; i < calls.size(); ++i) {
+    if (!calls[i].is_object()) return nullptr;
+    calls[i]["id"] = m.tool_calls[i].id;
+    calls[i]["type"] = "function";
+    if (!calls[i].contains("function") || !calls[i]["function"].is_object()) calls[i]["function"] = json::object();
+    calls[i]["function"]["name"] = m.tool_calls[i].name;
+    calls[i]["function"]["arguments"] = m.tool_calls[i].arguments;
+  }
+  return calls;
+}
+
+// `send_reasoning`: whether the profile's message fields go back on this turn.
+json assistant_to_wire(const Message& m, const OpenAIProfile& profile, bool send_reasoning) {
+  json j = {{"role", "assistant"}};
+  // Content may be null only when the turn carries tool calls.
+  j["content"] = m.content.empty() && !m.tool_calls.empty() ? json(nullptr) : json(m.content);
+  const bool recorded = m.raw_format == "openai" && m.raw.is_object();
+  if (recorded && m.raw.contains("content") && (m.raw["content"].is_string() || m.raw["content"].is_array()))
+    j["content"] = m.raw["content"];
+  if (!m.tool_calls.empty()) {
+    json calls = recorded ? recorded_tool_calls(m) : json(nullptr);
+    if (calls.is_null()) {
+      calls = json::array();
+      for (const auto& c : m.tool_calls) calls.push_back(function_call(c));
+    }
+    j["tool_calls"] = std::move(calls);
+  }
+  if (recorded && send_reasoning)
+    for (const auto& field : profile.message_fields)
+      if (m.raw.contains(field) && !m.raw[field].is_null()) j[field] = m.raw[field];
+  return j;
+}
+
 json message_to_wire(const Message& m) {
   switch (m.role) {
     case Role::System: return {{"role", "system"}, {"content", m.content}};
     case Role::User: return {{"role", "user"}, {"content", m.content}};
     case Role::Tool: return {{"role", "tool"}, {"tool_call_id", m.tool_call_id}, {"content", m.content}};
-    case Role::Assistant: {
-      json j = {{"role", "assistant"}};
-      // Content may be null only when the turn carries tool calls.
-      j["content"] = m.content.empty() && !m.tool_calls.empty() ? json(nullptr) : json(m.content);
-      if (!m.tool_calls.empty()) {
-        j["tool_calls"] = json::array();
-        for (const auto& c : m.tool_calls)
-          j["tool_calls"].push_back(
-              {{"id", c.id}, {"type", "function"}, {"function", {{"name", c.name}, {"arguments", c.arguments}}}});
-      }
-      return j;
-    }
+    case Role::Assistant: return assistant_to_wire(m, OpenAIProfile{}, false);
   }
   return {};
 }
@@ -61,6 +97,28 @@ std::string content_text(const json& c) {
   return out;
 }
 
+uint64_t count(const json& j, const char* object, const char* key) {
+  const json* o = &j;
+  if (object) {
+    if (!j.contains(object) || !j[object].is_object()) return 0;
+    o = &j[object];
+  }
+  return o->contains(key) && (*o)[key].is_number_unsigned() ? (*o)[key].get<uint64_t>() : 0;
+}
+
+// prompt_tokens includes the cached ones (prompt_tokens_details.cached_tokens; DeepSeek:
+// prompt_cache_hit_tokens); completion_tokens includes completion_tokens_details.reasoning_tokens.
+Usage usage_of(const json& u) {
+  Usage r;
+  r.input_tokens = count(u, nullptr, "prompt_tokens");
+  r.output_tokens = count(u, nullptr, "completion_tokens");
+  r.cached_input_tokens = count(u, "prompt_tokens_details", "cached_tokens");
+  if (!r.cached_input_tokens) r.cached_input_tokens = count(u, nullptr, "prompt_cache_hit_tokens");
+  r.cache_write_tokens = count(u, "prompt_tokens_details", "cache_write_tokens");  // OpenRouter
+  r.reasoning_tokens = count(u, "completion_tokens_details", "reasoning_tokens");
+  return r;
+}
+
 class OpenAIProvider : public Provider {
  public:
   explicit OpenAIProvider(const ProviderOptions& o)
@@ -69,7 +127,8 @@ class OpenAIProvider : public Provider {
         api_key_(option_or_env(o.api_key, {"OPENAI_API_KEY"})),
         model_(option_or_env(o.model, {"OPENAI_MODEL", "TLMCRAFT_MODEL"})),
         http_(http_options_for(o, "openai")),
-        token_field_(token_field_for(base_url_)) {
+        token_field_(token_field_for(base_url_)),
+        profile_(openai_profile(o.profile, base_url_)) {
     if (model_.empty()) throw ProviderError("openai: no model given (--model, OPENAI_MODEL or TLMCRAFT_MODEL)");
     if (api_key_.empty() && base_url_.find("api.openai.com") != std::string::npos)
       throw ProviderError("openai: no API key for " + base_url_ + " (--api-key or OPENAI_API_KEY)");
@@ -91,7 +150,7 @@ class OpenAIProvider : public Provider {
       set_token_field(field);
       r = http_.send(url, headers, json_text(request_body(conversation, tools, field)));
     }
-    if (r.status < 200 || r.status > 299) throw ProviderError(http_.error_text(url, r));
+    if (r.status < 200 || r.status > 299) throw_http_error(http_, url, r);
 
     Completion c = parse(url, parse_response_body("openai", url, r.body));
     c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -102,7 +161,15 @@ class OpenAIProvider : public Provider {
   json request_body(const std::vector<Message>& conversation, const std::vector<ToolSpec>& tools,
                     const std::string& token_field) const {
     json body = {{"model", model_}, {"messages", json::array()}};
-    for (const auto& m : conversation) body["messages"].push_back(message_to_wire(m));
+    size_t last_user = 0;
+    for (size_t i = 0; i < conversation.size(); ++i)
+      if (conversation[i].role == Role::User) last_user = i;
+    for (size_t i = 0; i < conversation.size(); ++i) {
+      const Message& m = conversation[i];
+      const bool send_reasoning = !profile_.current_turn_only || i > last_user;
+      body["messages"].push_back(m.role == Role::Assistant ? assistant_to_wire(m, profile_, send_reasoning)
+                                                           : message_to_wire(m));
+    }
     if (!tools.empty()) {  // tool_choice without tools is an error on OpenAI
       body["tools"] = json::array();
       for (const auto& t : tools) body["tools"].push_back(tool_to_wire(t));
@@ -110,7 +177,22 @@ class OpenAIProvider : public Provider {
     }
     body[token_field] = options_.max_tokens;
     if (options_.temperature >= 0) body["temperature"] = options_.temperature;
-    return body;
+    if (!options_.reasoning_effort.empty()) body["reasoning_effort"] = options_.reasoning_effort;
+    if (options_.prompt_cache) add_cache_hints(body);
+    return with_extra_body(std::move(body), options_);
+  }
+
+  // The OpenAI-compatible equivalents of Anthropic's breakpoints, where they exist: OpenAI
+  // caches prefixes by itself and routes requests with one prompt_cache_key to the same
+  // cache; OpenRouter passes cache_control in content parts through to Anthropic models.
+  void add_cache_hints(json& body) const {
+    if (base_url_.find("api.openai.com") != std::string::npos && !options_.workload.task.empty())
+      body["prompt_cache_key"] = "tlmcraft/" + options_.workload.key();
+    if (profile_.name == "openrouter" && model_.rfind("anthropic/", 0) == 0)
+      for (auto& m : body["messages"])
+        if (m["role"] == "system" && m["content"].is_string())
+          m["content"] = json::array(
+              {{{"type", "text"}, {"text", m["content"]}, {"cache_control", {{"type", "ephemeral"}}}}});
   }
 
   static bool names_unsupported_field(const std::string& body, const std::string& field) {
@@ -130,6 +212,8 @@ class OpenAIProvider : public Provider {
     const json& msg = choice["message"];
     Completion c;
     c.message.role = Role::Assistant;
+    c.message.raw = msg;  // tool calls' extra_content and reasoning fields included
+    c.message.raw_format = "openai";
     if (msg.contains("content")) c.message.content = content_text(msg["content"]);
     if (msg.contains("tool_calls") && msg["tool_calls"].is_array()) {
       for (const auto& tc : msg["tool_calls"]) {
@@ -148,13 +232,7 @@ class OpenAIProvider : public Provider {
     }
     if (choice.contains("finish_reason") && choice["finish_reason"].is_string())
       c.stop_reason = choice["finish_reason"].get<std::string>();
-    if (j.contains("usage") && j["usage"].is_object()) {
-      const json& u = j["usage"];
-      if (u.contains("prompt_tokens") && u["prompt_tokens"].is_number_unsigned())
-        c.usage.input_tokens = u["prompt_tokens"].get<uint64_t>();
-      if (u.contains("completion_tokens") && u["completion_tokens"].is_number_unsigned())
-        c.usage.output_tokens = u["completion_tokens"].get<uint64_t>();
-    }
+    if (j.contains("usage") && j["usage"].is_object()) c.usage = usage_of(j["usage"]);
     return c;
   }
 
@@ -172,6 +250,7 @@ class OpenAIProvider : public Provider {
   HttpClient http_;
   std::mutex mutex_;
   std::string token_field_;
+  OpenAIProfile profile_;
   std::atomic<uint64_t> generated_ids_{0};
 };
 

@@ -1,6 +1,7 @@
 #include "agent/providers/provider_util.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <iostream>
 
@@ -27,7 +28,41 @@ HttpOptions http_options_for(const ProviderOptions& o, const std::string& label)
   h.backoff_seconds = o.backoff_seconds;
   h.label = label;
   h.log = &std::cerr;
+  if (o.requests_per_minute > 0 || o.tokens_per_minute > 0) {
+    try {
+      h.limiter = std::make_shared<RateLimiter>(
+          RateLimits{o.requests_per_minute, o.tokens_per_minute, o.rate_window_seconds}, o.rate_limit_file);
+    } catch (const std::runtime_error& e) {
+      throw ProviderError(label + ": " + e.what());
+    }
+  }
   return h;
+}
+
+nlohmann::json with_extra_body(nlohmann::json body, const ProviderOptions& options) {
+  if (options.extra_body.is_object()) body.merge_patch(options.extra_body);
+  return body;
+}
+
+bool is_context_length_message(const std::string& message) {
+  std::string m = message;
+  std::transform(m.begin(), m.end(), m.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  for (const char* phrase : {"prompt is too long", "context_length_exceeded", "maximum context length",
+                             "context window", "exceeds the maximum number of tokens", "input is too long",
+                             "too many tokens"})
+    if (m.find(phrase) != std::string::npos) return true;
+  return false;
+}
+
+void throw_http_error(const HttpClient& http, const std::string& url, const HttpResponse& r) {
+  // OpenAI puts the reason in error.code, which api_error_message leaves out.
+  const nlohmann::json j = nlohmann::json::parse(r.body, nullptr, false);
+  const bool code_says = j.is_object() && j.contains("error") && j["error"].is_object() &&
+                         j["error"].value("code", nlohmann::json()).is_string() &&
+                         j["error"]["code"].get<std::string>() == "context_length_exceeded";
+  if ((r.status == 400 || r.status == 413) && (code_says || is_context_length_message(api_error_message(r.body))))
+    throw ContextLengthError(http.error_text(url, r));
+  throw ProviderError(http.error_text(url, r));
 }
 
 std::string join_url(const std::string& base, const std::string& path) {

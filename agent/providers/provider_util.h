@@ -19,6 +19,18 @@ std::string option_or_env(const std::string& value, std::initializer_list<const 
 // The HTTP client settings for a provider (timeouts, retries, backoff, messages on stderr).
 HttpOptions http_options_for(const ProviderOptions& options, const std::string& label);
 
+// The request body with options.extra_body merged in (RFC 7386 merge patch: objects merge
+// key by key, a null removes the field).
+nlohmann::json with_extra_body(nlohmann::json body, const ProviderOptions& options);
+
+// A ContextLengthError when `response` is a provider's "the prompt does not fit the context
+// window" answer (HTTP 400/413 with the wording OpenAI, Anthropic, Gemini, DeepSeek and
+// vLLM use), else a ProviderError with the status and the API's message.
+[[noreturn]] void throw_http_error(const HttpClient& http, const std::string& url, const HttpResponse& response);
+
+// Whether an API error message says the prompt exceeds the context window.
+bool is_context_length_message(const std::string& message);
+
 // base + "/" + path without doubled or missing slashes.
 std::string join_url(const std::string& base, const std::string& path);
 

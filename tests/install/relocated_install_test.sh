@@ -66,6 +66,13 @@ grep -q '"id":3,.*platforms/plena.md:[0-9]' "$work/mcp_out.jsonl" || fail "grep_
 expect_no_source_access "tlmcraft mcp"
 echo "grep_docs over MCP: the installed docs"
 
+# agent-bench --dry-run prices the campaign with the installed price table.
+traced "$tl" agent-bench --platform plena --tasks relu --configs C1 --provider anthropic --model claude-sonnet-4-5 \
+  --budget 2 --dry-run --json --out "$work/dry" >"$work/dry.json" || fail "installed agent-bench --dry-run: exit $?"
+grep -q '"price": "claude-sonnet-4-5\*"' "$work/dry.json" || fail "installed price table not used: $(cat "$work/dry.json")"
+expect_no_source_access "tlmcraft agent-bench --dry-run"
+echo "agent-bench --dry-run: the installed price table"
+
 # Without its data folder the binary says where it looked and what to set.
 mkdir -p "$work/lonely/bin"
 cp "$tl" "$work/lonely/bin/"

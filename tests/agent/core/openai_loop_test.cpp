@@ -137,7 +137,9 @@ TEST(OpenAiLoop, ScriptedEndpointDrivesTheRealExecutableToACorrectKernel) {
   EXPECT_EQ(rep["agent"]["stop_reason"], "submit");
   EXPECT_EQ(rep["agent"]["rounds"], 3);
   EXPECT_EQ(rep["agent"]["first_correct_round"], 2);
-  EXPECT_EQ(rep["agent"]["tokens"], (json{{"input", 3000}, {"output", 150}}));  // 3 turns x (1000, 50)
+  // 3 turns x (1000, 50); the scripted usage reports no cache or reasoning split.
+  EXPECT_EQ(rep["agent"]["tokens"], (json{{"input", 3000}, {"output", 150}, {"cached_input", 0}, {"cache_write", 0},
+                                          {"reasoning", 0}}));
   EXPECT_EQ(rep["agent"]["best_version"], 2);
 
   const auto reqs = server.requests();

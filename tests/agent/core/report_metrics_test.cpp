@@ -30,7 +30,9 @@ TEST(AgentReport, SolvedRunIsTheBestVersionsReport) {
   EXPECT_EQ(rep["status"], "pass");
   EXPECT_EQ(rep["cycles"], 130);
   EXPECT_EQ(rep["agent"]["first_correct_round"], 4);
-  EXPECT_EQ(rep["agent"]["tokens"], (json{{"input", 1000}, {"output", 200}}));
+  EXPECT_EQ(rep["agent"]["tokens"],
+            (json{{"input", 1000}, {"output", 200}, {"cached_input", 0}, {"cache_write", 0}, {"reasoning", 0}}));
+  EXPECT_TRUE(rep["agent"]["cost_usd"].is_null());  // no price given
   EXPECT_EQ(rep["agent"]["provider"], "openai:m");
 }
 
@@ -77,6 +79,28 @@ TEST(AgentMetrics, RoundsToFirstCorrectAndTokens) {
   const std::string text = agent_bench_metrics_text(m);
   EXPECT_NE(text.find("  plena/silu: 2/2, 2/3, 3.5, 60/3\n"), std::string::npos) << text;
   EXPECT_NE(text.find("  plena/relu: 0/1, 0/1, -, 40/1\n"), std::string::npos) << text;
+}
+
+TEST(AgentMetrics, CampaignCostIsTheSumOfPricedRuns) {
+  // Runs costing $0.25, $0.125 and one unpriced (null): the campaign costs $0.375 over 2
+  // priced runs; cached input 300 + 0 + 50 = 350, reasoning 7 + 0 + 0 = 7.
+  auto line = [](json cost, int cached, int reasoning) {
+    return json{{"platform", "plena"}, {"task", "silu"}, {"config", "C1"}, {"level", 1}, {"status", "pass"},
+                {"agent", {{"stop_reason", "submit"}, {"first_correct_round", 1}, {"cost_usd", cost},
+                           {"tokens", {{"input", 1000}, {"output", 10}, {"cached_input", cached}, {"cache_write", 0},
+                                       {"reasoning", reasoning}}}}}};
+  };
+  const json m = agent_bench_metrics({line(0.25, 300, 7), line(0.125, 0, 0), line(nullptr, 50, 0)});
+  EXPECT_EQ(m["cost_usd"], 0.375);
+  EXPECT_EQ(m["priced_runs"], 2);
+  EXPECT_EQ(m["tokens"]["cached_input"], 350);
+  EXPECT_EQ(m["tokens"]["reasoning"], 7);
+  EXPECT_EQ(m["tasks"][0]["cost_usd"], 0.375);
+  EXPECT_NE(agent_bench_metrics_text(m).find("tokens: 350 cached input, 0 cache writes, 7 reasoning; cost $0.3750 over 2 "
+                                             "priced run(s)\n"),
+            std::string::npos)
+      << agent_bench_metrics_text(m);
+  EXPECT_TRUE(agent_bench_metrics({line(nullptr, 0, 0)})["cost_usd"].is_null());
 }
 
 }  // namespace

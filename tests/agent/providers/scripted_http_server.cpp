@@ -18,6 +18,7 @@ const char* reason(int status) {
   switch (status) {
     case 200: return "OK";
     case 400: return "Bad Request";
+    case 413: return "Payload Too Large";
     case 401: return "Unauthorized";
     case 429: return "Too Many Requests";
     case 500: return "Internal Server Error";
@@ -65,6 +66,11 @@ ScriptedHttpServer::~ScriptedHttpServer() {
 void ScriptedHttpServer::push(ScriptedResponse r) {
   std::lock_guard<std::mutex> lock(mutex_);
   script_.push_back(std::move(r));
+}
+
+void ScriptedHttpServer::set_handler(std::function<ScriptedResponse(const RecordedRequest&)> handler) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  handler_ = std::move(handler);
 }
 
 std::vector<RecordedRequest> ScriptedHttpServer::requests() const {
@@ -126,14 +132,17 @@ void ScriptedHttpServer::handle(int fd) {
   req.body = data.substr(head_end + 4, length);
 
   ScriptedResponse r{500, R"({"error":{"message":"test server: no scripted response left"}})", {}, 0};
+  std::function<ScriptedResponse(const RecordedRequest&)> handler;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     requests_.push_back(req);
-    if (!script_.empty()) {
+    handler = handler_;
+    if (!handler && !script_.empty()) {
       r = script_.front();
       script_.pop_front();
     }
   }
+  if (handler) r = handler(req);  // outside the lock: it may take its time
   if (r.delay_ms > 0) {
     std::unique_lock<std::mutex> lock(mutex_);
     stop_cv_.wait_for(lock, std::chrono::milliseconds(r.delay_ms), [this] { return stop_.load(); });

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -37,6 +38,9 @@ class ScriptedHttpServer {
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
 
   void push(ScriptedResponse r);
+  // Answers every request with handler(request) instead of the script (a fake that
+  // validates requests and computes its replies).
+  void set_handler(std::function<ScriptedResponse(const RecordedRequest&)> handler);
   void push(int status, const std::string& body) { push(ScriptedResponse{status, body, {}, 0}); }
   std::vector<RecordedRequest> requests() const;
 
@@ -51,6 +55,7 @@ class ScriptedHttpServer {
   std::condition_variable stop_cv_;
   std::deque<ScriptedResponse> script_;
   std::vector<RecordedRequest> requests_;
+  std::function<ScriptedResponse(const RecordedRequest&)> handler_;
   std::thread thread_;
 };
 

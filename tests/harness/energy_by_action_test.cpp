@@ -219,5 +219,51 @@ TEST(EnergyByAction, AieMlGemmMacActionsAreTheTasksMacs) {
 #endif
 }
 
+TEST(EnergyByAction, PlenaFusedSiluDoesTheSameArithmeticAndSavesOnlyTraffic) {
+#ifndef TLMCRAFT_EXE
+  GTEST_SKIP() << "the tlmcraft executable is not part of this build";
+#else
+  // A copy of the PLENA ISA with a fused V_SILU_V (the five steps of the loop body), and
+  // silu_c1.asm with the body's five vector instructions replaced by it.
+  test::ScratchDir dir;
+  const std::string src = TLMCRAFT_SOURCE_DIR;
+  std::string isa = test::read_text(src + "/isa/plena/plena.yaml");
+  isa += "\n  - mnemonic: V_SILU_V\n    opcode: 0x3A\n    class: V\n    unit: vector\n    latency_class: vector_exp\n"
+         "    operands:\n      - {name: rd, kind: gp, field: rd}\n      - {name: rs1, kind: gp, field: rs1}\n"
+         "      - {name: fone, kind: fp, field: rs2}\n      - {name: rmask, kind: flag, field: rs3}\n"
+         "    doc: \"silu\"\n    operation: \"x * sigmoid(x)\"\n    fused:\n"
+         "      - \"V_SUB_VF rd, rs1, f0, rmask, 1\"\n      - \"V_EXP_V rd, rd, rmask\"\n"
+         "      - \"V_ADD_VF rd, rd, fone, rmask\"\n      - \"V_RECI_V rd, rd, rmask\"\n"
+         "      - \"V_MUL_VV rd, rd, rs1, rmask\"\n";
+  ASSERT_EQ(std::system(("mkdir -p '" + dir.file("isa/plena") + "'").c_str()), 0);
+  test::write_text(dir.file("isa/plena/plena.yaml"), isa);
+  std::string kernel = test::read_text(src + "/platforms/plena/kernels/silu_c1.asm");
+  const size_t first = kernel.find("  V_SUB_VF"), last = kernel.find("  S_ADDI_INT gp3, gp3, 64");
+  ASSERT_NE(first, std::string::npos);
+  ASSERT_NE(last, std::string::npos);
+  kernel.replace(first, last - first, "  V_SILU_V gp5, gp3, f1, 0\n");
+  test::write_text(dir.file("silu_fused.asm"), kernel);
+
+  const json plain = run_json(kSilu);
+  const json fused = run_json("--platform plena --task silu --config C1 --isa-dir '" + dir.file("isa") + "' '" +
+                              dir.file("silu_fused.asm") + "'");
+  ASSERT_EQ(fused["status"], "pass");
+  ASSERT_EQ(fused["instructions"], 27);  // 43 - 4 rows x 4
+  // The same arithmetic, action by action.
+  for (const char* a : {"vector.add.bf16", "vector.exp.bf16", "vector.recip.bf16", "vector.mul.bf16", "scalar.add.int32"})
+    EXPECT_EQ(fused["actions"][a], plain["actions"][a]) << a;
+  // What the fusion saves, per row: 4 fetches; gp reads 11 -> 2 (V_SILU_V reads gp5 and
+  // gp3 once: 9 x 4 bytes); VRAM: the steps' rows merge into x read once and y written once
+  // (768 -> 128 bytes read, 640 -> 128 written). 4 rows: 16 fetches x 5.0 = 80, 144 gp
+  // bytes x 0.42 = 60.48, (2560 + 2048) VRAM bytes x 4.75 = 21888: 22028.48 pJ.
+  EXPECT_EQ(plain["actions"]["fetch.instruction"].get<int>() - fused["actions"]["fetch.instruction"].get<int>(), 16);
+  EXPECT_EQ(plain["actions"]["gp.read_bytes"].get<int>() - fused["actions"]["gp.read_bytes"].get<int>(), 144);
+  EXPECT_EQ(plain["actions"]["vram.read_bytes"].get<int>() - fused["actions"]["vram.read_bytes"].get<int>(), 2560);
+  EXPECT_EQ(plain["actions"]["vram.write_bytes"].get<int>() - fused["actions"]["vram.write_bytes"].get<int>(), 2048);
+  EXPECT_NEAR(plain["energy"]["dynamic_pj"].get<double>() - fused["energy"]["dynamic_pj"].get<double>(), 22028.48, 1e-6);
+  EXPECT_EQ(fused["energy"]["by_component"]["vector"], plain["energy"]["by_component"]["vector"]);
+#endif
+}
+
 }  // namespace
 }  // namespace tlmcraft::harness

@@ -179,6 +179,9 @@ bool eval_count(const std::string& expr, const std::map<std::string, uint64_t>& 
       v = uint64_t(n);
     } else if (auto it = params.find(token); it != params.end()) {
       v = it->second;
+    } else if (params.empty()) {
+      error = "count '" + expr + "': '" + token + "' is not a number";
+      return false;
     } else {
       std::string known;
       for (const auto& [k, _] : params) known += (known.empty() ? "" : ", ") + k;

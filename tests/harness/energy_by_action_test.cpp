@@ -262,6 +262,11 @@ TEST(EnergyByAction, PlenaFusedSiluDoesTheSameArithmeticAndSavesOnlyTraffic) {
   EXPECT_EQ(plain["actions"]["vram.write_bytes"].get<int>() - fused["actions"]["vram.write_bytes"].get<int>(), 2048);
   EXPECT_NEAR(plain["energy"]["dynamic_pj"].get<double>() - fused["energy"]["dynamic_pj"].get<double>(), 22028.48, 1e-6);
   EXPECT_EQ(fused["energy"]["by_component"]["vector"], plain["energy"]["by_component"]["vector"]);
+  // The roofline counts the same 1280 operations over the same HBM bytes: the same bound,
+  // reached in fewer cycles (before, busy-cycle ops flipped the fused kernel to memory bound).
+  EXPECT_EQ(fused["roofline"]["ops"], plain["roofline"]["ops"]);
+  EXPECT_EQ(fused["roofline"]["bound"], plain["roofline"]["bound"]);
+  EXPECT_GT(fused["roofline"]["ops_per_cycle"].get<double>(), plain["roofline"]["ops_per_cycle"].get<double>());
 #endif
 }
 

@@ -27,6 +27,7 @@ bool CoralPlatform::build_program(const std::string& source, const std::string& 
                                   isa::Program& out, std::vector<isa::Diagnostic>& diags) const {
   ToolchainOptions options;
   options.c_prelude = context.task_defaults;
+  options.custom = cfg_.custom;
   return build_kernel(source, file_name.empty() ? "kernel.s" : file_name, out, diags, options);
 }
 

@@ -171,7 +171,7 @@ uint32_t CoralTop::line_of(uint32_t pc) const {
 
 std::string CoralTop::where(uint32_t pc) const {
   std::string dis;
-  if (pc - kItcmBase + 4 <= cfg_.itcm_bytes && (pc & 3) == 0) dis = rv::Hart::disassemble(get32(itcm.data() + (pc - kItcmBase)), pc);
+  if (pc - kItcmBase + 4 <= cfg_.itcm_bytes && (pc & 3) == 0) dis = rv::disassemble(get32(itcm.data() + (pc - kItcmBase)), pc, cfg_.custom.get());
   std::string s = "PC " + hex32(pc);
   const uint32_t line = line_of(pc);
   if (line > 0 && line <= prog_->source_lines.size()) {
@@ -224,6 +224,7 @@ void CoralTop::execute() {
 
   rv::Hart hart;
   hart.hooks = this;
+  hart.custom = cfg_.custom.get();
   // Host pointers come from the memories' DMI grants, through the router.
   hart.add_region({"itcm", kItcmBase, cfg_.itcm_bytes, dmi_pointer(kItcmBase, cfg_.itcm_bytes, true), false, true});
   hart.add_region({"dtcm", kDtcmBase, cfg_.dtcm_bytes, dmi_pointer(kDtcmBase, cfg_.dtcm_bytes, true), true, false});
@@ -314,7 +315,7 @@ void CoralTop::execute() {
     last_t = t;
     if (rec_) {
       if (idx < words && trace_name[idx] < 0)
-        trace_name[idx] = static_cast<int32_t>(rec_->intern(rv::Hart::disassemble(info.insn->raw, pc)).id);
+        trace_name[idx] = static_cast<int32_t>(rec_->intern(rv::disassemble(info.insn->raw, pc, cfg_.custom.get())).id);
       const traces::TraceName name{idx < words ? static_cast<uint32_t>(trace_name[idx]) : rec_->intern("?").id};
       trace->instruction(t, tm.last_slot(), name, pc, line_of(pc), info, events);
       events.clear();

@@ -184,6 +184,10 @@ bool Loader::encoding(const YAML::Node& n, CustomInsn& in) {
     in.opcode = names.at(op.Scalar());
   } else {
     int64_t v = 0;
+    char* end = nullptr;
+    std::strtoll(op.Scalar().c_str(), &end, 0);
+    if (!op.IsScalar() || op.Scalar().empty() || *end)
+      return error(op, "unknown opcode '" + op.Scalar() + "' (custom-0..3, or 0x0b, 0x2b, 0x5b, 0x7b)"), false;
     if (!integer(op, 0, 127, "opcode", v)) return false;
     if (v != 0x0b && v != 0x2b && v != 0x5b && v != 0x7b)
       return error(op, "opcode " + op.Scalar() + " is not a custom opcode (custom-0..3: 0x0b, 0x2b, 0x5b, 0x7b)"), false;

@@ -330,6 +330,33 @@ ToolRun assemble_step(const std::string& tool_file, const std::string& file_name
   return r;
 }
 
+// Whether the variant has a composed instruction for the peephole pass.
+bool has_composed(const ToolchainOptions& o) {
+  if (!o.custom) return false;
+  for (const auto& in : o.custom->instructions())
+    if (!in.steps.empty()) return true;
+  return false;
+}
+
+// clang's assembly -> the composed-instruction peephole -> clang's integrated assembler
+// (which keeps the .loc line table of the C source). A note says what was replaced.
+ToolRun peephole_step(const std::string& file_name, const TempDir& dir, const ToolchainOptions& o,
+                      const ToolSandbox* sandbox, std::vector<isa::Diagnostic>& diags) {
+  const isa::riscv::PeepholeResult p = isa::riscv::apply_composed_peephole(read_text(dir.file("kernel.clang.s")), *o.custom);
+  write_file(dir.file("kernel.peep.s"), p.assembly.data(), p.assembly.size());
+  std::string what;
+  for (const auto& [mnemonic, n] : p.replaced) what += (what.empty() ? "" : ", ") + mnemonic + " x" + std::to_string(n);
+  if (!what.empty())
+    diags.push_back(make_diag(isa::Severity::Note, file_name, 0, 0, "", "peephole: composed instructions used: " + what, ""));
+  const ToolRun r = run_tool({kClang, "--target=riscv32", "-march=rv32imf_zve32x", "-mabi=ilp32", "-c", "kernel.peep.s",
+                              "-o", "kernel.o"},
+                             dir.path(), o.limits, sandbox);
+  if (!r.ok())
+    diags.push_back(make_diag(isa::Severity::Error, file_name, 0, 0, "",
+                              "assembling the peephole pass's output failed: " + trim(r.output), ""));
+  return r;
+}
+
 // Preprocesses, checks and compiles a C kernel. Returns the compiler's run (failed when refused).
 ToolRun compile_step(const std::string& tool_file, const std::string& file_name, const std::vector<std::string>& src_lines,
                      const TempDir& dir, const ToolchainOptions& o, const ToolSandbox* sandbox,
@@ -374,33 +401,6 @@ ToolRun compile_step(const std::string& tool_file, const std::string& file_name,
   diags = explain_sandbox_denials(parse_clang_messages(r.output, tool_file, file_name));
   if (!r.ok() || !peephole) return r;
   return peephole_step(file_name, dir, o, sandbox, diags);
-}
-
-// Whether the variant has a composed instruction for the peephole pass.
-bool has_composed(const ToolchainOptions& o) {
-  if (!o.custom) return false;
-  for (const auto& in : o.custom->instructions())
-    if (!in.steps.empty()) return true;
-  return false;
-}
-
-// clang's assembly -> the composed-instruction peephole -> clang's integrated assembler
-// (which keeps the .loc line table of the C source). A note says what was replaced.
-ToolRun peephole_step(const std::string& file_name, const TempDir& dir, const ToolchainOptions& o,
-                      const ToolSandbox* sandbox, std::vector<isa::Diagnostic>& diags) {
-  const isa::riscv::PeepholeResult p = isa::riscv::apply_composed_peephole(read_text(dir.file("kernel.clang.s")), *o.custom);
-  write_file(dir.file("kernel.peep.s"), p.assembly.data(), p.assembly.size());
-  std::string what;
-  for (const auto& [mnemonic, n] : p.replaced) what += (what.empty() ? "" : ", ") + mnemonic + " x" + std::to_string(n);
-  if (!what.empty())
-    diags.push_back(make_diag(isa::Severity::Note, file_name, 0, 0, "", "peephole: composed instructions used: " + what, ""));
-  const ToolRun r = run_tool({kClang, "--target=riscv32", "-march=rv32imf_zve32x", "-mabi=ilp32", "-c", "kernel.peep.s",
-                              "-o", "kernel.o"},
-                             dir.path(), o.limits, sandbox);
-  if (!r.ok())
-    diags.push_back(make_diag(isa::Severity::Error, file_name, 0, 0, "",
-                              "assembling the peephole pass's output failed: " + trim(r.output), ""));
-  return r;
 }
 
 CachedBuild run_build(const std::string& source, const std::string& file_name, KernelLanguage lang,

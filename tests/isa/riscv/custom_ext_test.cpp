@@ -277,8 +277,7 @@ TEST(CustomExt, HeaderWrapsInsnForClang) {
                    "  vint16m2_t vd;\n"
                    "  __asm__ (\"vsetvli zero, %[vl], e16, m2, ta, ma\\n\\t.insn r 0xb, 1, 1, %[vd], %[vs1], %[vs2]\"\n"
                    "          : [vd] \"=vr\"(vd)\n"
-                   "          : [vs1] \"vr\"(vs1), [vs2] \"vr\"(vs2), [vl] \"r\"(vl)\n"
-                   "          : \"vl\", \"vtype\");\n"),
+                   "          : [vs1] \"vr\"(vs1), [vs2] \"vr\"(vs2), [vl] \"r\"(vl));\n"),
             std::string::npos)
       << h;
   EXPECT_NE(h.find("#define caddi(rs1, imm)"), std::string::npos);

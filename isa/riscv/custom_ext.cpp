@@ -143,6 +143,10 @@ void copy_group(uint8_t (*dst)[kVlenBytes], unsigned to, const uint8_t (*src)[kV
 
 }  // namespace
 
+namespace {
+void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool masked, unsigned stride);
+}  // namespace
+
 int CustomExtensions::find(uint32_t raw) const {
   for (size_t i = 0; i < insns_.size(); ++i)
     if ((raw & insns_[i].mask) == insns_[i].match) return int(i);
@@ -210,6 +214,24 @@ void CustomExtensions::execute(Hart& h, const DecodedInsn& d) const {
     if (masked && d.rd == 0 && in.operand(Field::Rd) && in.operand(Field::Rd)->value == ValueClass::V)
       custom_illegal(in, d, "masked instruction with destination group v0");
   }
+  if (!in.semantics.empty()) {
+    run_custom_semantics(in, h, d, masked, stride, sew);
+  } else {
+    run_compose(in, h, d, masked, stride);
+  }
+  if (vec) {
+    h.vstart = 0;
+    h.info.vl = uint16_t(h.vl);
+    h.info.sew_bytes = uint8_t(sew);
+    h.info.dst_group = uint8_t(stride);
+    h.info.src_group = uint8_t(stride);
+  }
+}
+
+namespace {
+
+// The compose steps on the scratch hart (file comment).
+void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool masked, unsigned stride) {
   const ScratchMap map = scratch_map(in, d, stride);
   static thread_local Hart s;
   s.vtype = h.vtype;
@@ -258,14 +280,9 @@ void CustomExtensions::execute(Hart& h, const DecodedInsn& d) const {
   }
   h.fflags = s.fflags;
   h.vxsat = s.vxsat;
-  if (vec) {
-    h.vstart = 0;
-    h.info.vl = uint16_t(h.vl);
-    h.info.sew_bytes = uint8_t(sew);
-    h.info.dst_group = uint8_t(stride);
-    h.info.src_group = uint8_t(stride);
-  }
 }
+
+}  // namespace
 
 DecodedInsn decode(uint32_t raw, const CustomExtensions* custom) {
   DecodedInsn d = decode(raw);

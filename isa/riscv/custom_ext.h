@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "isa/extension/expression.h"
 #include "isa/riscv/hart.h"
 
 namespace tlmcraft::isa::riscv {
@@ -35,6 +36,7 @@ struct CustomOperand {
   std::string name;
   Field field = Field::Rd;
   ValueClass value = ValueClass::X;
+  bool is_unsigned = false;  // `type: u32` (x) or `type: unsigned` (v elements)
   bool read = false, write = false;
 };
 
@@ -77,6 +79,9 @@ struct CustomInsn {
   };
   std::vector<Name> names;
   std::vector<ComposeStep> steps;
+  // `semantics:` compiled by the shared evaluator: one program for a scalar instruction,
+  // one per element width (e8, e16, e32) for a vector one (SEW comes from vtype at run time).
+  std::vector<std::shared_ptr<const extension::ExprProgram>> semantics;
   CustomUnit unit = CustomUnit::Alu;
   uint32_t latency = 0;    // 0: the unit's configured latency
   uint32_t ii = 1;         // initiation interval of the unit for this instruction
@@ -113,6 +118,14 @@ class CustomExtensions {
 std::shared_ptr<const CustomExtensions> load_custom_extensions(const std::vector<std::string>& files);
 // The same from YAML text (`file` is the name errors carry).
 void parse_custom_overlay(const std::string& text, const std::string& file, CustomExtensions& into);
+
+// Compiles `text` (the `semantics:` scalar, starting at `where`) for `in`; throws
+// extension::ExtensionError (file:line:col) for any error in it.
+void compile_custom_semantics(CustomInsn& in, const std::string& text, const extension::SourceLocation& where);
+// Runs a `semantics:` instruction: inputs read into values, evaluated, outputs stored
+// (vector ones: the active elements below vl; masked-off and tail elements kept).
+void run_custom_semantics(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool masked, unsigned stride,
+                          unsigned sew_bytes);
 
 // Overlay paths from TLMCRAFT_ISA_EXT (':'-separated; empty when unset).
 std::vector<std::string> isa_ext_from_environment();

@@ -44,7 +44,8 @@ bool reads_destination(const std::string& mnemonic) {
 
 class Loader {
  public:
-  Loader(std::string file, CustomExtensions& into) : file_(std::move(file)), into_(into) {}
+  Loader(std::string file, std::string text, CustomExtensions& into)
+      : file_(std::move(file)), text_(std::move(text)), into_(into) {}
   void run(const YAML::Node& root);
   std::vector<std::string> errors;
 
@@ -61,9 +62,21 @@ class Loader {
   void timing(const YAML::Node& n, CustomInsn& in);
   void clashes(const YAML::Node& n, const CustomInsn& in);
 
+  void semantics(const YAML::Node& n, CustomInsn& in);
+
   std::string file_;
+  std::string text_;  // the overlay's text: semantics positions are found in it
   CustomExtensions& into_;
 };
+
+void Loader::semantics(const YAML::Node& n, CustomInsn& in) {
+  if (!n.IsScalar()) return error(n, "`semantics:` is text (write `semantics: |` and one statement per line)");
+  try {
+    compile_custom_semantics(in, n.Scalar(), extension::locate_yaml_scalar(text_, n.Mark().line, n.Mark().column, file_));
+  } catch (const extension::ExtensionError& e) {
+    errors.push_back(e.what());
+  }
+}
 
 void Loader::check_keys(const YAML::Node& n, std::initializer_list<const char*> allowed, const std::string& what) {
   for (auto it = n.begin(); it != n.end(); ++it) {
@@ -159,10 +172,8 @@ void Loader::instruction(const YAML::Node& n) {
     error(n["encoding"]["funct7"], "a masked instruction's funct7 bit 0 is its vm bit: give it as 0");
   set_match(in);
   if (n["compose"] && n["semantics"]) error(n["semantics"], "give exactly one of `compose:` and `semantics:`");
-  else if (n["semantics"])
-    error(n["semantics"], "`semantics:` needs the shared expression evaluator (isa/extension/), not in this build; "
-                          "use `compose:`");
-  else if (!n["compose"]) error(n, "missing `compose:` (what the instruction computes)");
+  else if (n["semantics"]) semantics(n["semantics"], in);
+  else if (!n["compose"]) error(n, "missing `compose:` or `semantics:` (what the instruction computes)");
   else compose(n["compose"], in);
   timing(n["timing"], in);
   if (errors.size() != before) return;
@@ -229,7 +240,7 @@ bool Loader::operands(const YAML::Node& n, CustomInsn& in) {
       error(o, "an operand is a mapping {name, field, role, value}");
       continue;
     }
-    check_keys(o, {"name", "field", "role", "value", "doc"}, "an operand");
+    check_keys(o, {"name", "field", "role", "value", "type", "doc"}, "an operand");
     CustomOperand op;
     if (!o["name"] || !o["field"] || !o["role"] || !o["value"]) {
       error(o, "an operand needs name, field, role and value");
@@ -260,6 +271,17 @@ bool Loader::operands(const YAML::Node& n, CustomInsn& in) {
       continue;
     }
     op.value = classes.at(value);
+    if (const YAML::Node t = o["type"]) {
+      const std::string ty = t.Scalar();
+      const bool ok = (op.value == ValueClass::X && (ty == "i32" || ty == "u32")) ||
+                      (op.value == ValueClass::V && (ty == "signed" || ty == "unsigned")) ||
+                      (op.value == ValueClass::F && ty == "f32") || (op.value == ValueClass::Imm && ty == "i32");
+      if (!ok) {
+        error(t, "type '" + ty + "' does not fit value " + value + " (x: i32 or u32; v: signed or unsigned SEW-bit elements; f: f32)");
+        continue;
+      }
+      op.is_unsigned = ty == "u32" || ty == "unsigned";
+    }
     if ((op.value == ValueClass::Imm) != (op.field == Field::Imm)) {
       error(o["value"], "value imm goes with field imm, and field imm with value imm");
       continue;
@@ -463,7 +485,7 @@ void Loader::clashes(const YAML::Node& n, const CustomInsn& in) {
 }  // namespace
 
 void parse_custom_overlay(const std::string& text, const std::string& file, CustomExtensions& into) {
-  Loader l(file, into);
+  Loader l(file, text, into);
   try {
     l.run(YAML::Load(text));
   } catch (const YAML::Exception& e) {

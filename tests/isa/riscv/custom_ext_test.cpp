@@ -290,6 +290,73 @@ TEST(CustomExt, AssemblyMnemonicsBecomeInsnLines) {
             "loop: .insn r4 0xb, 0, 0, a0, a1, a2, a0 # mac\n .insn r 0xb, 1, 1, v8, v8, v16\n  add a0, a0, a1");
 }
 
+// ---- semantics: through the shared evaluator ----
+
+// cabsd (custom-1 funct3 0 funct7 0x20, scalar): |rs1 - rs2| as i32; cvabsd (custom-1
+// funct3 1, vector, maskable): |vs1 - vs2| per element of SEW bits, unsigned.
+const char* kSemantics = R"(isa: riscv
+instructions:
+  - mnemonic: cabsd
+    encoding: {opcode: custom-1, format: r, funct3: 0, funct7: 0x20}
+    operands:
+      - {name: rd,  field: rd,  role: write, value: x}
+      - {name: rs1, field: rs1, role: read,  value: x}
+      - {name: rs2, field: rs2, role: read,  value: x}
+    semantics: |
+      rd = max(rs1, rs2) - min(rs1, rs2)
+  - mnemonic: cvabsd
+    encoding: {opcode: custom-1, format: r, funct3: 1, funct7: 0}
+    masked: true
+    operands:
+      - {name: vd,  field: rd,  role: write, value: v, type: unsigned}
+      - {name: vs1, field: rs1, role: read,  value: v, type: unsigned}
+      - {name: vs2, field: rs2, role: read,  value: v, type: unsigned}
+    semantics: |
+      vd = select(vs1 > vs2, vs1 - vs2, vs2 - vs1)
+    timing: {unit: valu, latency: 2}
+)";
+
+TEST(CustomExtSemantics, ScalarAndVectorThroughTheEvaluatorWithAliasing) {
+  const auto ext = overlay(kSemantics, "sem.yaml");
+  Machine m;
+  Hart& h = m.hart;
+  h.custom = ext.get();
+  EXPECT_EQ(disassemble(r_word(0x2b, 0, 0x20, 10, 10, 11), 0, ext.get()), "cabsd a0,a0,a1");
+  // cabsd a0, a0, a1 with a0 = -5, a1 = 7: max 7 - min -5 = 12 (a0 read before written).
+  m.run({test::addi(10, 0, -5), test::addi(11, 0, 7), r_word(0x2b, 0, 0x20, 10, 10, 11)});
+  EXPECT_EQ(h.x[10], 12u);
+  // e8, m1, vl = 5, unsigned: |200 - 10| = 190, |3 - 250| = 247 ...; v0 = 0b10111: element 3
+  // is masked off and keeps 0x11; elements 5.. are tail and keep 0x11.
+  h.vtype = 0;  // e8, m1
+  h.vl = 5;
+  const uint8_t a[5] = {200, 3, 0, 9, 255}, b[5] = {10, 250, 0, 1, 0};
+  for (unsigned i = 0; i < 16; ++i) {
+    h.vset<uint8_t>(2, i, i < 5 ? a[i] : 1);
+    h.vset<uint8_t>(3, i, i < 5 ? b[i] : 2);
+    h.vset<uint8_t>(4, i, 0x11);
+  }
+  std::memset(h.v[0], 0, kVlenBytes);
+  h.v[0][0] = 0x17;
+  m.run({r_word(0x2b, 1, 0, 4, 2, 3)});  // cvabsd v4, v2, v3, v0.t
+  const uint8_t want[6] = {190, 247, 0, 0x11, 255, 0x11};
+  for (unsigned i = 0; i < 6; ++i) EXPECT_EQ(h.vget<uint8_t>(4, i), want[i]) << i;
+  // e16 (another program): |1000 - 3000| = 2000, vd = vs1 (aliased), unmasked.
+  h.vtype = 1u << 3;
+  h.vl = 1;
+  h.vset<uint16_t>(2, 0, 1000);
+  h.vset<uint16_t>(3, 0, 3000);
+  m.run({r_word(0x2b, 1, 1, 2, 2, 3)});
+  EXPECT_EQ(h.vget<uint16_t>(2, 0), 2000);
+}
+
+TEST(CustomExtSemantics, TypeErrorsNameTheLineAndColumnInTheOverlay) {
+  std::string text = kSemantics;
+  const std::string from = "rd = max(rs1, rs2) - min(rs1, rs2)";
+  text.replace(text.find(from), from.size(), "rd = rs1 + 1.5");
+  // The block starts on line 10, indented 6: `1.5` is column 7 + 11 = 18.
+  EXPECT_EQ(load_error(text), "bad.yaml:10:18: float literal 1.5 used as i32");
+}
+
 // ---- the peephole pass ----
 
 std::string peep(const std::string& s) {

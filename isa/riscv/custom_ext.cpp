@@ -147,6 +147,8 @@ namespace {
 void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool masked, unsigned stride);
 }  // namespace
 
+bool is_custom(const DecodedInsn& d) { return d.exec == exec_custom; }
+
 int CustomExtensions::find(uint32_t raw) const {
   for (size_t i = 0; i < insns_.size(); ++i)
     if ((raw & insns_[i].mask) == insns_[i].match) return int(i);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "isa/actions.h"
 #include "isa/extension/expression.h"
 #include "isa/riscv/hart.h"
 
@@ -126,6 +127,14 @@ void compile_custom_semantics(CustomInsn& in, const std::string& text, const ext
 // (vector ones: the active elements below vl; masked-off and tail elements kept).
 void run_custom_semantics(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool masked, unsigned stride,
                           unsigned sew_bytes);
+
+// The energy actions (isa/actions.h) one execution performs at element width `sew_bytes`
+// and `vl` elements (scalar instructions: any): derived from the composition's steps minus
+// its temps' register traffic, or from the semantics' operation counts. Throws
+// isa::ActionError for an operation the action model cannot name.
+NamedActions custom_actions(const CustomInsn& in, unsigned sew_bytes, unsigned vl);
+// Whether `d` is a custom instruction (its aux is the index into the table).
+bool is_custom(const DecodedInsn& d);
 
 // Overlay paths from TLMCRAFT_ISA_EXT (':'-separated; empty when unset).
 std::vector<std::string> isa_ext_from_environment();

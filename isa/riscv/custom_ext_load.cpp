@@ -177,6 +177,11 @@ void Loader::instruction(const YAML::Node& n) {
   else compose(n["compose"], in);
   timing(n["timing"], in);
   if (errors.size() != before) return;
+  try {
+    custom_actions(in, 4, 1);  // every operation must have an energy action (isa/actions.h)
+  } catch (const ActionError& e) {
+    error(mn, std::string("energy actions: ") + e.what());
+  }
   clashes(n["encoding"], in);
   if (errors.size() == before) into_.mutable_instructions().push_back(std::move(in));
 }

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <tuple>
 
 namespace tlmcraft::coral {
 namespace rv = tlmcraft::isa::riscv;
@@ -252,6 +253,18 @@ void CoralTop::execute() {
   Traffic traffic[3];  // itcm/csr, dtcm, ext
   uint64_t executed = 0, prev_t = 0, last_t = 0;
 
+  // Energy actions of custom instructions (isa/actions.h), per (instruction, SEW, vl).
+  std::map<std::tuple<uint32_t, unsigned, unsigned>, isa::NamedActions> custom_action_lists;
+  std::map<std::string, uint64_t> custom_actions;
+  auto count_custom = [&](const rv::StepInfo& info) {
+    const rv::CustomInsn& in = hart.custom->instructions()[info.insn->aux];
+    const unsigned sew = in.is_vector() ? info.sew_bytes : 4, vl = in.is_vector() ? info.vl : 1;
+    auto key = std::make_tuple(info.insn->aux, sew, vl);
+    auto it = custom_action_lists.find(key);
+    if (it == custom_action_lists.end()) it = custom_action_lists.emplace(key, rv::custom_actions(in, sew, vl)).first;
+    for (const auto& a : it->second) custom_actions[a.name] += a.count;
+  };
+
   std::vector<int32_t> trace_name(words, -1);
   std::unique_ptr<CoralTrace> trace = rec_ ? std::make_unique<CoralTrace>(*rec_, cfg_.scalar.dispatch_width) : nullptr;
   auto stop = [&](StopReason why, const std::string& msg) {
@@ -306,6 +319,7 @@ void CoralTop::execute() {
       }
     }
     const uint64_t t = tm.account(info, hart.pc, a, b, earliest);
+    if (hart.custom && rv::is_custom(*info.insn)) count_custom(info);
     if (dma_write) dma_store(info.mem_addr - cfg_.dma.base, base + t);
     ++executed;
     const uint32_t idx = (pc - kItcmBase) >> 2;  // always inside ITCM: the only executable memory
@@ -353,6 +367,7 @@ void CoralTop::execute() {
   // Vector MACs by element width (the ppa table prices each; docs/energy-area.md).
   static const char* kMacFormats[3] = {"int8", "int16", "int32"};
   for (int w = 0; w < 3; ++w) res.macs_by_format[kMacFormats[w]] = tm.vector_macs_by_width()[w];
+  for (const auto& [name, count] : custom_actions) res.actions[name] += count;
   // The instruction after the last one gets the cycles to the end of the run.
   LineProfile lines;
   for (uint32_t i = 0; i < words; ++i)

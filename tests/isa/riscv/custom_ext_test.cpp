@@ -357,6 +357,34 @@ TEST(CustomExtSemantics, TypeErrorsNameTheLineAndColumnInTheOverlay) {
   EXPECT_EQ(load_error(text), "bad.yaml:10:18: float literal 1.5 used as i32");
 }
 
+// ---- energy actions (isa/actions.h), derived ----
+
+std::string actions_text(const NamedActions& a) {
+  std::string s;
+  for (const auto& x : a) s += x.name + "=" + std::to_string(x.count) + " ";
+  return s;
+}
+
+TEST(CustomExtActions, ComposedStepsMinusTempTrafficAndSemanticsOpCounts) {
+  const auto ext = overlay();
+  // cmac: mul t0,rs1,rs2 (8 bytes read, 4 written) + add rd,t0,rs3 (8 read, 4 written),
+  // minus t0's 4 written and 4 read: one mul and one add on int32, 12 read, 4 written.
+  EXPECT_EQ(actions_text(custom_actions(ext->instructions()[0], 4, 1)),
+            "scalar.add.int32=1 scalar.mul.int32=1 x.read_bytes=12 x.write_bytes=4 ");
+  // cvsq at e16, vl 10: vmul (40 read, 20 written) + vadd (40 read, 20 written) minus sq's
+  // 20 + 20: 10 multiplies and 10 adds on int16, 60 bytes read, 20 written.
+  EXPECT_EQ(actions_text(custom_actions(ext->instructions()[3], 2, 10)),
+            "v.read_bytes=60 v.write_bytes=20 vector.add.int16=10 vector.mul.int16=10 ");
+  // cfmac: fmul.s + fadd.s on f32 registers.
+  EXPECT_EQ(actions_text(custom_actions(ext->instructions()[4], 4, 1)),
+            "f.read_bytes=12 f.write_bytes=4 fpu.add.f32=1 fpu.mul.f32=1 ");
+  const auto sem = overlay(kSemantics, "sem.yaml");
+  // cvabsd at e8, vl 5: a compare, two subtracts and a select per lane; vs1 and vs2 read
+  // (5 bytes each), vd written (5).
+  EXPECT_EQ(actions_text(custom_actions(sem->instructions()[1], 1, 5)),
+            "v.read_bytes=10 v.write_bytes=5 vector.add.int8=10 vector.cmp.int8=5 vector.move.int8=5 ");
+}
+
 // ---- the peephole pass ----
 
 std::string peep(const std::string& s) {

@@ -1,6 +1,8 @@
 // `tlmcraft isa header`: C wrappers for the custom instructions (GNU `.insn`, which both
 // binutils and clang-16's integrated assembler take), and the `.insn` text the peephole
 // pass writes.
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "isa/riscv/custom_ext.h"
@@ -129,6 +131,50 @@ std::string insn_directive(const CustomInsn& in, const std::vector<std::string>&
   return s;
 }
 
+namespace {
+
+// The register number `token` names in class `c` (ABI or numeric names), or -1.
+int register_number(const std::string& token, ValueClass c) {
+  static const char* const x[32] = {"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0",
+                                    "a1",   "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4", "s5",
+                                    "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+  static const char* const f[32] = {"ft0", "ft1", "ft2",  "ft3",  "ft4", "ft5", "ft6",  "ft7",
+                                    "fs0", "fs1", "fa0",  "fa1",  "fa2", "fa3", "fa4",  "fa5",
+                                    "fa6", "fa7", "fs2",  "fs3",  "fs4", "fs5", "fs6",  "fs7",
+                                    "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
+  const char prefix = c == ValueClass::X ? 'x' : c == ValueClass::F ? 'f' : 'v';
+  for (int i = 0; i < 32; ++i) {
+    if (token == std::string(1, prefix) + std::to_string(i)) return i;
+    if (c == ValueClass::X && (token == x[i] || (i == 8 && token == "fp"))) return i;
+    if (c == ValueClass::F && token == f[i]) return i;
+  }
+  return -1;
+}
+
+// The instruction word of `in` with `ops` (its operands in overlay order; a trailing
+// "v0.t" masks a maskable instruction), or false when an operand does not parse.
+bool encode_word(const CustomInsn& in, const std::vector<Token>& ops, uint32_t& word) {
+  const bool masked = ops.size() == in.operands.size() + 1 && in.masked && ops.back().text == "v0.t";
+  word = in.match | (in.masked && !masked ? 1u << 25 : 0u);
+  for (size_t k = 0; k < in.operands.size(); ++k) {
+    const CustomOperand& o = in.operands[k];
+    if (o.value == ValueClass::Imm) {
+      char* end = nullptr;
+      const long v = std::strtol(ops[k].text.c_str(), &end, 0);
+      if (ops[k].text.empty() || *end || v < -2048 || v > 2047) return false;
+      word |= (uint32_t(v) & 0xfff) << 20;
+      continue;
+    }
+    const int r = register_number(ops[k].text, o.value);
+    if (r < 0) return false;
+    const unsigned shift = o.field == Field::Rd ? 7 : o.field == Field::Rs1 ? 15 : o.field == Field::Rs2 ? 20 : 27;
+    word |= uint32_t(r) << shift;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::string expand_custom_mnemonics(const std::string& source, const CustomExtensions& ext) {
   std::string out;
   size_t pos = 0;
@@ -147,7 +193,16 @@ std::string expand_custom_mnemonics(const std::string& source, const CustomExten
     std::vector<Token> ops;
     split_instruction(code.substr(start), mn, ops);
     for (const auto& in : ext.instructions()) {
-      if (mn.text != in.mnemonic || ops.size() != in.operands.size()) continue;
+      if (mn.text != in.mnemonic) continue;
+      // GNU as takes x and f registers in `.insn r`, not v: vector ones become the word.
+      uint32_t word = 0;
+      if ((in.is_vector() || ops.size() == in.operands.size() + 1) && encode_word(in, ops, word)) {
+        char hex[16];
+        std::snprintf(hex, sizeof hex, "0x%08x", word);
+        line = code.substr(0, start) + " .insn " + hex + (hash == std::string::npos ? "" : " " + line.substr(hash));
+        break;
+      }
+      if (ops.size() != in.operands.size()) continue;
       std::vector<std::string> fields;
       for (Field f : format_fields(in.format)) {
         const CustomOperand* o = in.operand(f);

@@ -82,7 +82,18 @@ isa::IsaTools riscv_isa_tools() {
   isa::IsaTools t;
   t.name = "riscv";
   // Program::code holds the raw words: classify them as the timing model does.
-  t.instruction_class = [](const isa::Instruction& in) { return isa::riscv::to_string(isa::riscv::decode(in.opcode).cls); };
+  t.instruction_class = [](const isa::Instruction& in) {
+    // Custom opcodes class as their overlay's unit does (TLMCRAFT_ISA_EXT, loaded once).
+    static const auto custom = [] {
+      const auto files = isa::riscv::isa_ext_from_environment();
+      try {
+        return files.empty() ? nullptr : isa::riscv::load_custom_extensions(files);
+      } catch (const isa::riscv::CustomExtError&) {
+        return std::shared_ptr<const isa::riscv::CustomExtensions>();  // reported where the variant is loaded
+      }
+    }();
+    return isa::riscv::to_string(isa::riscv::decode(in.opcode, custom.get()).cls);
+  };
   t.summary = "RISC-V rv32imf_zve32x for Coral (GNU binutils / clang; decoder compiled in, docs/isa/riscv.md)";
   t.kernel_extensions = {".s", ".S", ".c"};
   t.check = check;

@@ -179,6 +179,29 @@ TEST(CliIsaTools, ShippedDescriptionsPassTheirOwnValidator) {
   EXPECT_EQ(rv.out, "riscv: RISC-V has no YAML description to check: its decoder is compiled in (isa/riscv/decode.cpp)\n");
 }
 
+// A Coral (riscv) overlay: `isa check FILE` validates it, `isa header` writes the C
+// wrappers, a bad one names file:line:col.
+TEST(CliIsaTools, RiscvOverlayCheckAndHeader) {
+  const std::string mac = std::string(TLMCRAFT_SOURCE_DIR) + "/examples/isa_ext/coral/mac.yaml";
+  const Result ok = tl("isa check " + mac);
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  EXPECT_EQ(ok.out, "riscv: 1 custom instructions: ok\n");
+  const Result h = tl("isa header riscv --isa-ext " + mac);
+  EXPECT_EQ(h.code, 0) << h.out;
+  EXPECT_NE(h.out.find("static inline __attribute__((always_inline)) int32_t cmac(int32_t rs1, int32_t rs2, int32_t rs3)"),
+            std::string::npos)
+      << h.out;
+  const std::string bad = write("bad_ext.yaml",
+                                "isa: riscv\ninstructions:\n  - mnemonic: q\n"
+                                "    encoding: {opcode: custom-0, format: r4, funct3: 0, funct7: 2}\n");
+  const Result e = tl("isa check " + bad);
+  EXPECT_EQ(e.code, 1);
+  EXPECT_EQ(e.out, bad + ":4:65: format r4 has funct2 (bits 26:25), not funct7 (bits 31:27 hold rs3)\n" + bad +
+                       ":3:5: missing `operands:`\n");
+  const Result eh = tl("isa header riscv --isa-ext " + bad);
+  EXPECT_EQ(eh.code, 2) << eh.out;
+}
+
 TEST(CliIsaTools, CheckNamesTheLineOfABadFusedStep) {
   std::string y = read(std::string(TLMCRAFT_SOURCE_DIR) + "/isa/plena/plena.yaml");
   const int line = int(std::count(y.begin(), y.end(), '\n')) + 2;

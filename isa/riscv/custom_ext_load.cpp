@@ -3,6 +3,7 @@
 // classes, compose steps assembled by the step encoder, timing; every problem reported as
 // file:line:col.
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -506,7 +507,12 @@ void parse_custom_overlay(const std::string& text, const std::string& file, Cust
 
 std::shared_ptr<const CustomExtensions> load_custom_extensions(const std::vector<std::string>& files) {
   auto ext = std::make_shared<CustomExtensions>();
+  constexpr uintmax_t kMaxOverlayBytes = 16u << 20;  // an overlay is a few KB
   for (const auto& f : files) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(f, ec)) throw CustomExtError(f + ": not a readable ISA overlay file");
+    if (std::filesystem::file_size(f, ec) > kMaxOverlayBytes)
+      throw CustomExtError(f + ": the ISA overlay is over " + std::to_string(kMaxOverlayBytes) + " bytes");
     std::ifstream in(f, std::ios::binary);
     if (!in) throw CustomExtError(f + ": cannot read the ISA overlay");
     std::ostringstream ss;

@@ -129,10 +129,15 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     d.finish();
 
     if (const YAML::Node ext = top.node("isa_ext")) {
-      if (ext.IsScalar()) c.isa_ext.push_back(ext.Scalar());
-      else if (ext.IsSequence())
-        for (const auto& e : ext) c.isa_ext.push_back(e.Scalar());
-      else top.fail(ext, "isa_ext must be an overlay path or a list of them");
+      // Relative paths are relative to the config file's folder.
+      auto path = [&](const YAML::Node& e) {
+        if (!e.IsScalar() || e.Scalar().empty()) top.fail(e, "isa_ext must be an overlay path or a list of them");
+        const std::filesystem::path p(e.Scalar());
+        return p.is_absolute() ? p.string() : (std::filesystem::path(file).parent_path() / p).string();
+      };
+      if (ext.IsSequence())
+        for (const auto& e : ext) c.isa_ext.push_back(path(e));
+      else c.isa_ext.push_back(path(ext));
     }
 
     ConfigSection sim = top.sub("simulation");

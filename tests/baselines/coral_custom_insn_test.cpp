@@ -133,6 +133,28 @@ TEST(CoralCustomInsn, VectorCustom0FromCThroughTheGeneratedHeader) {
   }
 }
 
+// The same instruction given by `semantics:` (vd = relu(vs1), the shared evaluator) is a
+// new-semantics instruction on the suite: the ReLU kernel through the header passes with the
+// composed form's cycles (same unit and latency 1: the baseline's cycles - 8). The peephole
+// does not apply (there is no composition to match), so the unmodified baseline keeps
+// vmax.vx and its own cycles.
+TEST(CoralCustomInsn, NewSemanticsVectorInstructionFromC) {
+  const auto plain = coral_with("");
+  const auto base = eval(*plain, "relu", "C1");
+  const auto p = coral_with(kExamples + "vrelu_semantics.yaml");
+  const auto r = eval(*p, "relu", "C1", kReluKernel);
+  ASSERT_EQ(r.at("status"), "pass") << diagnostics(r);
+  EXPECT_EQ(r.at("cycles").get<int64_t>(), base.at("cycles").get<int64_t>() - 8);
+  // Energy actions: one int8 compare per element (relu) over 512 elements, 512 bytes of
+  // the v register file read and 512 written.
+  EXPECT_EQ(r.at("actions").at("vector.cmp.int8"), 512);
+  EXPECT_EQ(r.at("actions").at("v.read_bytes"), 512);
+  EXPECT_EQ(r.at("actions").at("v.write_bytes"), 512);
+  const auto unchanged = eval(*p, "relu", "C1");
+  ASSERT_EQ(unchanged.at("status"), "pass") << diagnostics(unchanged);
+  EXPECT_EQ(unchanged.at("cycles"), base.at("cycles"));
+}
+
 TEST(CoralCustomInsn, ABadOverlayIsAnInputErrorNamingItsLine) {
   const fs::path path = fs::path(::testing::TempDir()) / ("bad_ext_" + std::to_string(getpid()) + ".yaml");
   std::ofstream(path) << "isa: riscv\ninstructions:\n  - mnemonic: x\n    encoding: {opcode: custom-4, format: r, funct3: 0, funct7: 0}\n";

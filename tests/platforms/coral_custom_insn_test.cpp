@@ -2,11 +2,16 @@
 // mnemonics (rewritten to .insn before GNU as), the run computes and times them, faults
 // name the mnemonic, the run reports their energy actions; without the overlay the same
 // word is an illegal instruction.
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 
 #include <gtest/gtest.h>
 
 #include "coral_test_util.h"
+#include "perfetto_json.h"
 
 namespace tlmcraft::coral {
 namespace {
@@ -46,6 +51,21 @@ TEST(CoralCustomInsn, AssemblyKernelWritesTheMnemonic) {
   EXPECT_EQ(r.actions.at("x.read_bytes"), 12u);
   EXPECT_EQ(r.actions.at("x.write_bytes"), 4u);
   EXPECT_EQ(r.instructions_by_class.at("mul"), 1u);  // timed on the multiplier
+}
+
+TEST(CoralCustomInsn, TracesNameTheCustomMnemonic) {
+  CoralPlatform p = platform_with({kExamples + "mac.yaml"});
+  p.load(testing::build(p, kMacKernel));
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("coral_custom_trace_" + std::to_string(::getpid()) + ".json");
+  TraceOptions t;
+  t.perfetto_path = path.string();
+  ASSERT_EQ(p.run({}, t).stop, StopReason::Halted);
+  const auto trace = tlmcraft::testing::read_perfetto(t.perfetto_path);
+  std::filesystem::remove(path);
+  const bool named = std::any_of(trace.slices.begin(), trace.slices.end(),
+                                 [](const tlmcraft::testing::PerfettoSlice& s) { return s.name == "cmac a0,a0,a1,a2"; });
+  EXPECT_TRUE(named);
 }
 
 TEST(CoralCustomInsn, WithoutTheOverlayTheWordIsIllegal) {

@@ -56,6 +56,9 @@ struct IsaTools {
   // Optional: the class an assembled instruction counts under (get_instruction_size), for
   // ISAs whose Program holds raw words rather than IsaSpec table entries.
   std::function<std::string(const Instruction&)> instruction_class;
+  // Optional: a C header for the custom instructions of the given ISA overlays
+  // (`tlmcraft isa header NAME --isa-ext FILE`); throws std::runtime_error for a bad overlay.
+  std::function<std::string(const std::vector<std::string>& overlays)> header;
 };
 
 // Adds (or replaces, by name) an entry. Returns true so a platform can register from a

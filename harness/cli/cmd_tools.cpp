@@ -112,7 +112,8 @@ int cmd_list(const Args& args) {
 int cmd_isa(const Args& args) {
   po::options_description opts(
       "usage: tlmcraft isa doc NAME [-o FILE] [--latencies] [--json]   the ISA reference (Markdown)\n"
-      "       tlmcraft isa check NAME|FILE.yaml [--json]  validate an ISA description\n\n"
+      "       tlmcraft isa check NAME|FILE.yaml [--json]  validate an ISA description or overlay\n"
+      "       tlmcraft isa header NAME --isa-ext FILE [-o FILE.h]  C wrappers of the overlay's custom instructions\n\n"
       "A FILE.yaml is checked by the validator of the ISA its `name:` names (tlmcraft list isas),\n"
       "any other name by the generic schema (docs/isa/README.md). --isa-dir DIR reads NAME's\n"
       "description from DIR (as TLMCRAFT_ISA_DIR).\n\n"
@@ -122,7 +123,8 @@ int cmd_isa(const Args& args) {
       "name", po::value<std::string>(), "ISA name or YAML file")("output,o", po::value<std::string>(), "write to FILE")(
       "latencies", po::bool_switch(), "add each latency class's cycles from the platform's default config")(
       "json", po::bool_switch(), "JSON output")("isa-dir", po::value<std::string>(),
-                                                 "read ISA descriptions from DIR (as TLMCRAFT_ISA_DIR)");
+                                                 "read ISA descriptions from DIR (as TLMCRAFT_ISA_DIR)")(
+      "isa-ext", po::value<std::vector<std::string>>(), "an ISA overlay (repeatable; isa header)");
   po::positional_options_description pos;
   pos.add("action", 1).add("name", 1);
   po::variables_map vm;
@@ -132,7 +134,18 @@ int cmd_isa(const Args& args) {
   const std::string action = vm["action"].as<std::string>(), name = vm["name"].as<std::string>();
   const bool json = vm["json"].as<bool>();
   if (action == "check") return isa_check(name, json);
-  if (action != "doc") throw InputError("isa: unknown action '" + action + "' (doc, check)");
+  if (action == "header") {
+    const isa::IsaTools& t = isa_tools(name);
+    if (!t.header) throw InputError("isa header: ISA '" + t.name + "' has no custom-instruction header");
+    if (!vm.count("isa-ext")) throw InputError("isa header: give the overlay with --isa-ext FILE");
+    try {
+      write_output(vm, t.header(vm["isa-ext"].as<std::vector<std::string>>()));
+    } catch (const std::runtime_error& e) {
+      throw InputError(e.what());
+    }
+    return 0;
+  }
+  if (action != "doc") throw InputError("isa: unknown action '" + action + "' (doc, check, header)");
   const isa::IsaTools& t = isa_tools(name);
   std::string md;
   try {

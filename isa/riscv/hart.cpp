@@ -1,6 +1,8 @@
 // The hart's memory map, the decoded-instruction cache and the step loop.
 #include "isa/riscv/hart.h"
 
+#include "isa/riscv/custom_ext.h"
+
 #include <cstdio>
 
 namespace tlmcraft::isa::riscv {
@@ -174,7 +176,7 @@ const DecodedInsn& Hart::decoded(uint32_t addr) {
   if (d.exec == nullptr) {
     uint32_t raw;
     std::memcpy(&raw, b->data + (addr - b->base), 4);
-    d = decode(raw);
+    d = custom ? decode(raw, custom) : decode(raw);
   }
   return d;
 }

@@ -68,6 +68,7 @@ enum class OpClass : uint8_t {
 const char* to_string(OpClass);
 
 class Hart;
+class CustomExtensions;  // custom_ext.h: custom-0..3 instructions from an ISA overlay
 struct DecodedInsn;
 using Handler = void (*)(Hart&, const DecodedInsn&);
 
@@ -81,6 +82,9 @@ struct DecodedInsn {
   int32_t imm = 0;
   uint32_t aux = 0;
   OpClass cls = OpClass::Alu;
+  // Custom instructions only: their unit's latency and initiation interval (0 = the
+  // unit's configured figures, which every standard instruction uses).
+  uint8_t latency = 0, ii = 0;
   // Static register dependencies (register ids above). Vector operands name the first
   // register of a group; the group size is in StepInfo (it depends on vtype at run time).
   uint8_t dst[2] = {kNoReg, kNoReg};
@@ -146,6 +150,9 @@ class Hart {
   bool halted = false;         // mpause executed
 
   HartHooks* hooks = nullptr;  // may be null: mcycle then reads minstret
+  // Custom instructions decoded before an encoding is reported illegal (owned by the
+  // platform; null = none, the shipped ISA).
+  const CustomExtensions* custom = nullptr;
   StepInfo info;               // the last step
 
   // ---- memory ----

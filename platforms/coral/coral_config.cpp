@@ -128,6 +128,18 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     c.dma.bytes_per_cycle = d.num<uint32_t>("bytes_per_cycle", 1, 1u << 16);
     d.finish();
 
+    if (const YAML::Node ext = top.node("isa_ext")) {
+      // Relative paths are relative to the config file's folder.
+      auto path = [&](const YAML::Node& e) {
+        if (!e.IsScalar() || e.Scalar().empty()) top.fail(e, "isa_ext must be an overlay path or a list of them");
+        const std::filesystem::path p(e.Scalar());
+        return p.is_absolute() ? p.string() : (std::filesystem::path(file).parent_path() / p).string();
+      };
+      if (ext.IsSequence())
+        for (const auto& e : ext) c.isa_ext.push_back(path(e));
+      else c.isa_ext.push_back(path(ext));
+    }
+
     ConfigSection sim = top.sub("simulation");
     c.quantum_cycles = sim.num<uint64_t>("quantum_cycles", 1, 1ull << 40);
     sim.finish();
@@ -148,7 +160,19 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
         throw InputError(tree.where(tree.root()["memory"]) + ": memory regions '" + ranges[i].name + "' and '" +
                          ranges[j].name + "' overlap");
   c.raw = tree.to_json();
+  std::vector<std::string> overlays = c.isa_ext;
+  for (const auto& f : isa::riscv::isa_ext_from_environment()) overlays.push_back(f);
+  if (!overlays.empty()) set_isa_extensions(c, overlays);
   return c;
+}
+
+void set_isa_extensions(CoralConfig& cfg, const std::vector<std::string>& overlay_files) {
+  try {
+    cfg.custom = overlay_files.empty() ? nullptr : isa::riscv::load_custom_extensions(overlay_files);
+    cfg.isa_ext = overlay_files;
+  } catch (const isa::riscv::CustomExtError& e) {
+    throw InputError(e.what());
+  }
 }
 
 }  // namespace tlmcraft::coral

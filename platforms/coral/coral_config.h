@@ -3,10 +3,13 @@
 // name the file, line and key. Every timing number of the model lives here.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "isa/riscv/custom_ext.h"
 
 namespace tlmcraft::coral {
 
@@ -75,8 +78,18 @@ struct CoralConfig {
   VectorTiming vector;
   DmaSettings dma;
   uint64_t quantum_cycles = 100000;
+  // ISA overlays (`isa: riscv`, docs/isa-extensions.md): the config's optional `isa_ext`
+  // (a path or a list) and then TLMCRAFT_ISA_EXT (':'-separated), loaded into `custom`
+  // (null when there are none: the shipped ISA, every figure unchanged).
+  std::vector<std::string> isa_ext;
+  std::shared_ptr<const isa::riscv::CustomExtensions> custom;
   nlohmann::json raw;  // the effective YAML as JSON (after overrides)
 };
+
+// The entry wiring of a variant's overlays: loads `overlay_files` (in order) into
+// cfg.isa_ext and cfg.custom, replacing what was there. Throws InputError listing every
+// problem as file:line:col: reason.
+void set_isa_extensions(CoralConfig& cfg, const std::vector<std::string>& overlay_files);
 
 // Path of a named config ("default") or a file path as given.
 std::string coral_config_path(const std::string& name_or_path);

@@ -27,6 +27,7 @@ bool CoralPlatform::build_program(const std::string& source, const std::string& 
                                   isa::Program& out, std::vector<isa::Diagnostic>& diags) const {
   ToolchainOptions options;
   options.c_prelude = context.task_defaults;
+  options.custom = cfg_.custom;
   return build_kernel(source, file_name.empty() ? "kernel.s" : file_name, out, diags, options);
 }
 
@@ -109,6 +110,16 @@ nlohmann::json CoralPlatform::config() const {
       "Vectors: VLEN 128 bits, ELEN 32 (Zve32x, integer only), LMUL m1..m8, SEW e8/e16/e32.",
       "Faults end the run: misaligned or unmapped accesses, stores to ITCM, ebreak, ecall, illegal instructions.",
       "Cycle counter: csrr rd, mcycle (waits for older work); there is no cycle/time CSR."});
+  if (cfg_.custom && !cfg_.custom->empty()) {  // the variant's custom instructions (ISA overlays)
+    for (const auto& in : cfg_.custom->instructions()) {
+      std::string ops;
+      for (const auto& o : in.operands) ops += (ops.empty() ? " " : ", ") + o.name;
+      j["kernel_contract"].push_back("Custom instruction " + in.mnemonic + ops + (in.doc.empty() ? "" : ": " + in.doc) +
+                                     " (assembly: write the mnemonic; C: the generated header's " +
+                                     [&] { std::string c = in.mnemonic; for (char& ch : c) if (ch == '.') ch = '_'; return c; }() +
+                                     (in.is_vector() ? "_<type><lmul>(..., vl)" : "(...)") + ", declared before every C kernel).");
+    }
+  }
   return j;
 }
 

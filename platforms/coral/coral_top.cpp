@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <tuple>
 
 namespace tlmcraft::coral {
 namespace rv = tlmcraft::isa::riscv;
@@ -171,7 +172,7 @@ uint32_t CoralTop::line_of(uint32_t pc) const {
 
 std::string CoralTop::where(uint32_t pc) const {
   std::string dis;
-  if (pc - kItcmBase + 4 <= cfg_.itcm_bytes && (pc & 3) == 0) dis = rv::Hart::disassemble(get32(itcm.data() + (pc - kItcmBase)), pc);
+  if (pc - kItcmBase + 4 <= cfg_.itcm_bytes && (pc & 3) == 0) dis = rv::disassemble(get32(itcm.data() + (pc - kItcmBase)), pc, cfg_.custom.get());
   std::string s = "PC " + hex32(pc);
   const uint32_t line = line_of(pc);
   if (line > 0 && line <= prog_->source_lines.size()) {
@@ -224,6 +225,7 @@ void CoralTop::execute() {
 
   rv::Hart hart;
   hart.hooks = this;
+  hart.custom = cfg_.custom.get();
   // Host pointers come from the memories' DMI grants, through the router.
   hart.add_region({"itcm", kItcmBase, cfg_.itcm_bytes, dmi_pointer(kItcmBase, cfg_.itcm_bytes, true), false, true});
   hart.add_region({"dtcm", kDtcmBase, cfg_.dtcm_bytes, dmi_pointer(kDtcmBase, cfg_.dtcm_bytes, true), true, false});
@@ -252,6 +254,18 @@ void CoralTop::execute() {
   isa::ActionCounter actions;
   actions.reset(actions_.catalog().size());
   uint64_t executed = 0, prev_t = 0, last_t = 0;
+
+  // Energy actions of custom instructions (isa/actions.h), per (instruction, SEW, vl).
+  std::map<std::tuple<uint32_t, unsigned, unsigned>, isa::NamedActions> custom_action_lists;
+  std::map<std::string, uint64_t> custom_actions;
+  auto count_custom = [&](const rv::StepInfo& info) {
+    const rv::CustomInsn& in = hart.custom->instructions()[info.insn->aux];
+    const unsigned sew = in.is_vector() ? info.sew_bytes : 4, vl = in.is_vector() ? info.vl : 1;
+    auto key = std::make_tuple(info.insn->aux, sew, vl);
+    auto it = custom_action_lists.find(key);
+    if (it == custom_action_lists.end()) it = custom_action_lists.emplace(key, rv::custom_actions(in, sew, vl)).first;
+    for (const auto& a : it->second) custom_actions[a.name] += a.count;
+  };
 
   std::vector<int32_t> trace_name(words, -1);
   std::unique_ptr<CoralTrace> trace = rec_ ? std::make_unique<CoralTrace>(*rec_, cfg_.scalar.dispatch_width) : nullptr;
@@ -307,7 +321,8 @@ void CoralTop::execute() {
       }
     }
     const uint64_t t = tm.account(info, hart.pc, a, b, earliest);
-    actions_.count(info, actions);
+    if (hart.custom && rv::is_custom(*info.insn)) count_custom(info);  // actions from the overlay's data
+    else actions_.count(info, actions);
     if (dma_write) dma_store(info.mem_addr - cfg_.dma.base, base + t);
     ++executed;
     const uint32_t idx = (pc - kItcmBase) >> 2;  // always inside ITCM: the only executable memory
@@ -317,7 +332,7 @@ void CoralTop::execute() {
     last_t = t;
     if (rec_) {
       if (idx < words && trace_name[idx] < 0)
-        trace_name[idx] = static_cast<int32_t>(rec_->intern(rv::Hart::disassemble(info.insn->raw, pc)).id);
+        trace_name[idx] = static_cast<int32_t>(rec_->intern(rv::disassemble(info.insn->raw, pc, cfg_.custom.get())).id);
       const traces::TraceName name{idx < words ? static_cast<uint32_t>(trace_name[idx]) : rec_->intern("?").id};
       trace->instruction(t, tm.last_slot(), name, pc, line_of(pc), info, events);
       events.clear();
@@ -358,6 +373,7 @@ void CoralTop::execute() {
   actions_.count_memory(traffic[1].bytes_read, traffic[1].bytes_written, traffic[2].bytes_read,
                         traffic[2].bytes_written, actions);
   res.actions = actions.by_name(actions_.catalog());
+  for (const auto& [name, count] : custom_actions) res.actions[name] += count;
   // The instruction after the last one gets the cycles to the end of the run.
   LineProfile lines;
   for (uint32_t i = 0; i < words; ++i)

@@ -173,9 +173,10 @@ uint64_t CoreTiming::dispatch_alu(const rv::StepInfo& s, uint64_t earliest) {
   const uint64_t floor = std::max(slot_floor(true), earliest);
   uint64_t t = std::max({floor, src_ready(d), ready_[dst]});
   take_slot(t);
-  set_ready(dst, t + st_.alu_latency);
-  complete_at(t + st_.alu_latency + 1);  // written back one cycle after forwarding
-  retire(t + st_.alu_latency);
+  const uint32_t lat = d.latency ? d.latency : st_.alu_latency;  // a custom instruction's own latency
+  set_ready(dst, t + lat);
+  complete_at(t + lat + 1);  // written back one cycle after forwarding
+  retire(t + lat);
   busy(kScalarAlu, t, 1, t - floor);
   return t;
 }
@@ -234,10 +235,11 @@ uint64_t CoreTiming::dispatch_mul(const rv::StepInfo& s, uint64_t earliest) {
   take_slot(t);
   const uint64_t start = std::max({t, src_ready(d), mul_next_});
   mul_starts_[mul_count_++ % st_.mul_queue] = start;
-  mul_next_ = start + 1;
-  set_ready(dst, start + st_.mul_latency);
-  complete_at(start + st_.mul_latency);
-  retire(start + st_.mul_latency);
+  mul_next_ = start + (d.ii ? d.ii : 1);  // custom instructions: their initiation interval
+  const uint32_t lat = d.latency ? d.latency : st_.mul_latency;
+  set_ready(dst, start + lat);
+  complete_at(start + lat);
+  retire(start + lat);
   busy(kMul, start, 1, start - floor);
   return t;
 }
@@ -302,8 +304,9 @@ uint64_t CoreTiming::dispatch_fpu(const rv::StepInfo& s, uint64_t earliest) {
     case OpClass::FpSqrt: lat = st_.fp_sqrt; break;
     default: break;
   }
+  if (d.latency) lat = d.latency;  // a custom instruction on the FPU
   fpu_starts_[fpu_count_++ % st_.fpu_queue] = start;
-  fpu_next_ = start + 1;
+  fpu_next_ = start + (d.ii ? d.ii : 1);
   if (iterative) fpu_div_free_ = start + lat;
   set_ready(dst, start + lat);
   complete_at(start + lat);
@@ -531,6 +534,9 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
     case OpClass::VecToScalar: lat = vt_.mask; break;
     default: break;
   }
+  if (d.latency) lat = d.latency;  // a custom instruction's own latency and interval
+  if (d.ii) occ = d.ii;
+  const bool standard = (d.raw & 0x7f) == 0x57;  // funct6 below names an OP-V instruction
 
   // Vector register operands (first register of each group).
   uint8_t vsrc[4];
@@ -543,10 +549,10 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   const uint32_t funct6 = d.raw >> 26;
   // Widening multiply-adds (vwmacc*) take their accumulator at the unit's last stage; a
   // vmacc/vnmsac chain waits for the full latency (measured: 3 cycles per dependent op).
-  const bool widening_multiply_add = cls == OpClass::VecMul && funct6 >= 0x3c;
+  const bool widening_multiply_add = standard && cls == OpClass::VecMul && funct6 >= 0x3c;
   // Slides and gathers hold the permute unit longer for every micro-op after the first
   // (measured: m2 3 cycles, m4 7, m8 16 per instruction).
-  const bool slide_or_gather = cls == OpClass::VecPermute && (funct6 == 0x0c || funct6 == 0x0e || funct6 == 0x0f);
+  const bool slide_or_gather = standard && cls == OpClass::VecPermute && (funct6 == 0x0c || funct6 == 0x0e || funct6 == 0x0f);
 
   uint64_t last_done = td;
   for (uint32_t j = 0; j < uops; ++j) {

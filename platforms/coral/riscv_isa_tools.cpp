@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/data_dir.h"
+#include "isa/riscv/custom_ext.h"
 #include "isa/riscv/hart.h"
 #include "platforms/coral/toolchain.h"
 
@@ -25,10 +26,21 @@ std::string reference_markdown() {
   return md;
 }
 
+// An overlay (`isa: riscv`) is loaded and validated; the ISA itself has no YAML.
 isa::IsaCheck check(const std::string& path) {
   isa::IsaCheck c;
   c.isa = "riscv";
   c.file = path;
+  if (!path.empty()) {
+    try {
+      const auto ext = isa::riscv::load_custom_extensions({path});
+      c.summary = std::to_string(ext->instructions().size()) + " custom instructions";
+    } catch (const isa::riscv::CustomExtError& e) {
+      std::istringstream lines(e.what());
+      for (std::string l; std::getline(lines, l);) c.errors.push_back(l);
+    }
+    return c;
+  }
   c.errors.push_back(
       (path.empty() ? std::string("riscv") : path) +
       ": RISC-V has no YAML description to check: its decoder is compiled in (isa/riscv/decode.cpp)");
@@ -39,16 +51,19 @@ isa::IsaCheck check(const std::string& path) {
 isa::AsmResult assemble(const std::string& source, const std::string& file) {
   isa::AsmResult r;
   isa::Program prog;
-  r.ok = build_kernel(source, file, prog, r.diags);
-  if (!r.ok) return r;
   uint64_t address = 0;
+  ToolchainOptions options;
+  const auto overlays = isa::riscv::isa_ext_from_environment();
+  if (!overlays.empty()) options.custom = isa::riscv::load_custom_extensions(overlays);
+  r.ok = build_kernel(source, file, prog, r.diags, options);
+  if (!r.ok) return r;
   for (const auto& s : prog.segments)
     if (s.executable) {
       address = s.address;
       break;
     }
   for (const auto& in : prog.code) {
-    const std::string text = isa::riscv::Hart::disassemble(in.opcode, uint32_t(address));
+    const std::string text = isa::riscv::disassemble(in.opcode, uint32_t(address), options.custom.get());
     r.by_class[text.substr(0, text.find(' '))]++;
     r.instructions++;
     std::ostringstream o;
@@ -67,12 +82,30 @@ isa::IsaTools riscv_isa_tools() {
   isa::IsaTools t;
   t.name = "riscv";
   // Program::code holds the raw words: classify them as the timing model does.
-  t.instruction_class = [](const isa::Instruction& in) { return isa::riscv::to_string(isa::riscv::decode(in.opcode).cls); };
+  t.instruction_class = [](const isa::Instruction& in) {
+    // Custom opcodes class as their overlay's unit does (TLMCRAFT_ISA_EXT, loaded once).
+    static const auto custom = [] {
+      const auto files = isa::riscv::isa_ext_from_environment();
+      try {
+        return files.empty() ? nullptr : isa::riscv::load_custom_extensions(files);
+      } catch (const isa::riscv::CustomExtError&) {
+        return std::shared_ptr<const isa::riscv::CustomExtensions>();  // reported where the variant is loaded
+      }
+    }();
+    return isa::riscv::to_string(isa::riscv::decode(in.opcode, custom.get()).cls);
+  };
   t.summary = "RISC-V rv32imf_zve32x for Coral (GNU binutils / clang; decoder compiled in, docs/isa/riscv.md)";
   t.kernel_extensions = {".s", ".S", ".c"};
   t.check = check;
   t.doc = [](bool) { return reference_markdown(); };
   t.assemble = assemble;
+  t.header = [](const std::vector<std::string>& overlays) {
+    try {
+      return isa::riscv::custom_c_header(*isa::riscv::load_custom_extensions(overlays));
+    } catch (const isa::riscv::CustomExtError& e) {
+      throw std::runtime_error(e.what());
+    }
+  };
   return t;
 }
 

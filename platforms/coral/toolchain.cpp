@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "common/data_dir.h"
+#include "isa/riscv/peephole.h"
 #include "platforms/coral/elf_image.h"
 #include "platforms/coral/kernel_sandbox.h"
 #include "platforms/coral/subprocess.h"
@@ -329,6 +330,33 @@ ToolRun assemble_step(const std::string& tool_file, const std::string& file_name
   return r;
 }
 
+// Whether the variant has a composed instruction for the peephole pass.
+bool has_composed(const ToolchainOptions& o) {
+  if (!o.custom) return false;
+  for (const auto& in : o.custom->instructions())
+    if (!in.steps.empty()) return true;
+  return false;
+}
+
+// clang's assembly -> the composed-instruction peephole -> clang's integrated assembler
+// (which keeps the .loc line table of the C source). A note says what was replaced.
+ToolRun peephole_step(const std::string& file_name, const TempDir& dir, const ToolchainOptions& o,
+                      const ToolSandbox* sandbox, std::vector<isa::Diagnostic>& diags) {
+  const isa::riscv::PeepholeResult p = isa::riscv::apply_composed_peephole(read_text(dir.file("kernel.clang.s")), *o.custom);
+  write_file(dir.file("kernel.peep.s"), p.assembly.data(), p.assembly.size());
+  std::string what;
+  for (const auto& [mnemonic, n] : p.replaced) what += (what.empty() ? "" : ", ") + mnemonic + " x" + std::to_string(n);
+  if (!what.empty())
+    diags.push_back(make_diag(isa::Severity::Note, file_name, 0, 0, "", "peephole: composed instructions used: " + what, ""));
+  const ToolRun r = run_tool({kClang, "--target=riscv32", "-march=rv32imf_zve32x", "-mabi=ilp32", "-c", "kernel.peep.s",
+                              "-o", "kernel.o"},
+                             dir.path(), o.limits, sandbox);
+  if (!r.ok())
+    diags.push_back(make_diag(isa::Severity::Error, file_name, 0, 0, "",
+                              "assembling the peephole pass's output failed: " + trim(r.output), ""));
+  return r;
+}
+
 // Preprocesses, checks and compiles a C kernel. Returns the compiler's run (failed when refused).
 ToolRun compile_step(const std::string& tool_file, const std::string& file_name, const std::vector<std::string>& src_lines,
                      const TempDir& dir, const ToolchainOptions& o, const ToolSandbox* sandbox,
@@ -367,10 +395,12 @@ ToolRun compile_step(const std::string& tool_file, const std::string& file_name,
   }
   argv = {kClang};
   argv.insert(argv.end(), kClangFlags.begin(), kClangFlags.end());
-  argv.insert(argv.end(), {"-x", "cpp-output", "-c", "kernel.i", "-o", "kernel.o"});
+  const bool peephole = has_composed(o);
+  argv.insert(argv.end(), {"-x", "cpp-output", peephole ? "-S" : "-c", "kernel.i", "-o", peephole ? "kernel.clang.s" : "kernel.o"});
   r = run_tool(argv, dir.path(), o.limits, sandbox);
   diags = explain_sandbox_denials(parse_clang_messages(r.output, tool_file, file_name));
-  return r;
+  if (!r.ok() || !peephole) return r;
+  return peephole_step(file_name, dir, o, sandbox, diags);
 }
 
 CachedBuild run_build(const std::string& source, const std::string& file_name, KernelLanguage lang,
@@ -397,8 +427,11 @@ CachedBuild run_build(const std::string& source, const std::string& file_name, K
   std::string crt0_error;
   if (!crt0_object(crt0, crt0_error, o.limits)) return fail(crt0_error);
   write_file(dir->file("crt0.o"), crt0.data(), crt0.size());
-  const std::string text =
+  std::string text =
       lang == KernelLanguage::C && !o.c_prelude.empty() ? o.c_prelude + "\n#line 1\n" + source : source;
+  if (o.custom && !o.custom->empty())
+    text = lang == KernelLanguage::C ? isa::riscv::custom_c_header(*o.custom) + "\n#line 1\n" + text
+                                     : isa::riscv::expand_custom_mnemonics(text, *o.custom);
   write_file(dir->file(tool_file), text.data(), text.size());
 
   std::unique_ptr<ToolSandbox> sandbox;
@@ -591,6 +624,7 @@ bool build_kernel(const std::string& source, const std::string& file_name, isa::
   std::string key_text = std::string(kCacheVersion) + tools_text + (lang == KernelLanguage::C ? "|c|" : "|s|");
   for (const auto& f : (lang == KernelLanguage::C ? kClangFlags : kAsFlags)) key_text += f + " ";
   if (lang == KernelLanguage::C) key_text += "|prelude|" + o.c_prelude;
+  if (o.custom && !o.custom->empty()) key_text += "|custom|" + isa::riscv::fingerprint(*o.custom);
   const uint64_t key = fnv1a(source, fnv1a(file_name + "\x1f", fnv1a(runtime_text, fnv1a(key_text))));
 
   std::shared_ptr<const CachedBuild> build;

@@ -6,10 +6,12 @@
 // their sandbox (kernel_sandbox.h) and every tool runs under ToolLimits.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "isa/program.h"
+#include "isa/riscv/custom_ext.h"
 #include "platforms/coral/subprocess.h"
 
 namespace tlmcraft::coral {
@@ -29,6 +31,11 @@ struct ToolchainOptions {
   // C only: text compiled before the kernel (the task layout's #defines), followed by
   // `#line 1` so diagnostics and line tables keep the kernel's own line numbers.
   std::string c_prelude;
+  // The variant's custom instructions (null: the shipped ISA). With them, assembly
+  // kernels may write their mnemonics (rewritten to `.insn` on the same line), C kernels
+  // see the generated header's wrappers, and when any is composed the compiled assembly
+  // goes through the peephole pass (isa/riscv/peephole.h) before it is assembled.
+  std::shared_ptr<const isa::riscv::CustomExtensions> custom;
 };
 
 // Builds the kernel and fills `out` (isa "riscv": segments, entry, symbols, one

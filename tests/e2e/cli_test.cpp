@@ -179,6 +179,53 @@ TEST(CliIsaTools, ShippedDescriptionsPassTheirOwnValidator) {
   EXPECT_EQ(rv.out, "riscv: RISC-V has no YAML description to check: its decoder is compiled in (isa/riscv/decode.cpp)\n");
 }
 
+// A Coral (riscv) overlay: `isa check FILE` validates it, `isa header` writes the C
+// wrappers, a bad one names file:line:col.
+TEST(CliIsaTools, RiscvOverlayCheckAndHeader) {
+  const std::string mac = std::string(TLMCRAFT_SOURCE_DIR) + "/examples/isa_ext/coral/mac.yaml";
+  const Result ok = tl("isa check " + mac);
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  EXPECT_EQ(ok.out, "riscv: 1 custom instructions: ok\n");
+  const Result h = tl("isa header riscv --isa-ext " + mac);
+  EXPECT_EQ(h.code, 0) << h.out;
+  EXPECT_NE(h.out.find("static inline __attribute__((always_inline)) int32_t cmac(int32_t rs1, int32_t rs2, int32_t rs3)"),
+            std::string::npos)
+      << h.out;
+  const std::string bad = write("bad_ext.yaml",
+                                "isa: riscv\ninstructions:\n  - mnemonic: q\n"
+                                "    encoding: {opcode: custom-0, format: r4, funct3: 0, funct7: 2}\n");
+  const Result e = tl("isa check " + bad);
+  EXPECT_EQ(e.code, 1);
+  EXPECT_EQ(e.out, bad + ":4:65: format r4 has funct2 (bits 26:25), not funct7 (bits 31:27 hold rs3)\n" + bad +
+                       ":3:5: missing `operands:`\n");
+  const Result eh = tl("isa header riscv --isa-ext " + bad);
+  EXPECT_EQ(eh.code, 2) << eh.out;
+}
+
+// A variant config (`isa_ext:` relative to it) gives `run` the custom
+// instruction; the listing of `asm` (overlay from TLMCRAFT_ISA_EXT) shows its mnemonic.
+TEST(CliIsaTools, RiscvVariantConfigRunsAndListsTheCustomInstruction) {
+  const std::string mac = std::string(TLMCRAFT_SOURCE_DIR) + "/examples/isa_ext/coral/mac.yaml";
+  write("mac.yaml", read(mac));
+  // A whole config (a `base:` variant may only change entries its base has, and
+  // default.yaml has no isa_ext).
+  const std::string variant = write(
+      "coral_mac.yaml", read(std::string(TLMCRAFT_SOURCE_DIR) + "/platforms/coral/configs/default.yaml") + "\nisa_ext: mac.yaml\n");
+  const std::string kernel = write("mac_kernel.s",
+                                   "    .globl main\nmain:\n    li a0, 7\n    li a1, -3\n    li a2, 100\n"
+                                   "    cmac a0, a0, a1, a2\n    ret\n");
+  const Result run = tl("run --platform coral --platform-config " + variant + " " + kernel + " --json");
+  ASSERT_EQ(run.code, 0) << run.out;
+  EXPECT_EQ(nlohmann::json::parse(run.out)["actions"]["scalar.mul.int32"], 1);
+  const Result list = tl("asm --list " + kernel);  // without the overlay: GNU as rejects the mnemonic
+  EXPECT_EQ(list.code, 1) << list.out;
+  setenv("TLMCRAFT_ISA_EXT", mac.c_str(), 1);
+  const Result with = tl("asm --list " + kernel);
+  unsetenv("TLMCRAFT_ISA_EXT");
+  EXPECT_EQ(with.code, 0) << with.out;
+  EXPECT_NE(with.out.find("cmac a0,a0,a1,a2"), std::string::npos) << with.out;
+}
+
 TEST(CliIsaTools, CheckNamesTheLineOfABadFusedStep) {
   std::string y = read(std::string(TLMCRAFT_SOURCE_DIR) + "/isa/plena/plena.yaml");
   const int line = int(std::count(y.begin(), y.end(), '\n')) + 2;

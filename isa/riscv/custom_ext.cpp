@@ -1,0 +1,308 @@
+// The custom instructions at run time: lookup by encoding, decoding into the ISS's
+// DecodedInsn, disassembly and execution of a composition.
+//
+// A composition runs on a scratch hart: every input is copied into a hidden register of
+// the scratch register file (temps get hidden registers too), the steps run there with
+// the hart's vtype/vl, and only then are the outputs copied back. So all inputs are read
+// before any output is written: rd may equal any source.
+#include "isa/riscv/custom_ext.h"
+
+#include <cstdio>
+
+#include "isa/riscv/step_encoder.h"
+#include "isa/riscv/vector_common.h"
+
+namespace tlmcraft::isa::riscv {
+
+const char* to_string(ValueClass c) {
+  switch (c) {
+    case ValueClass::X: return "x";
+    case ValueClass::F: return "f";
+    case ValueClass::V: return "v";
+    case ValueClass::Imm: return "imm";
+  }
+  return "?";
+}
+const char* to_string(CustomFormat f) {
+  switch (f) {
+    case CustomFormat::R: return "r";
+    case CustomFormat::I: return "i";
+    case CustomFormat::R4: return "r4";
+  }
+  return "?";
+}
+const char* to_string(CustomUnit u) {
+  switch (u) {
+    case CustomUnit::Alu: return "alu";
+    case CustomUnit::Mul: return "mul";
+    case CustomUnit::Fpu: return "fpu";
+    case CustomUnit::VecAlu: return "valu";
+    case CustomUnit::VecMul: return "vmul";
+    case CustomUnit::VecPermute: return "vpermute";
+  }
+  return "?";
+}
+const char* to_string(Field f) {
+  switch (f) {
+    case Field::Rd: return "rd";
+    case Field::Rs1: return "rs1";
+    case Field::Rs2: return "rs2";
+    case Field::Rs3: return "rs3";
+    case Field::Imm: return "imm";
+  }
+  return "?";
+}
+
+bool CustomInsn::is_vector() const {
+  for (const auto& o : operands)
+    if (o.value == ValueClass::V) return true;
+  return false;
+}
+
+const CustomOperand* CustomInsn::operand(Field f) const {
+  for (const auto& o : operands)
+    if (o.field == f) return &o;
+  return nullptr;
+}
+
+namespace {
+
+const char* const kXNames[32] = {"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0",
+                                 "a1",   "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4", "s5",
+                                 "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+const char* const kFNames[32] = {"ft0", "ft1", "ft2",  "ft3",  "ft4", "ft5", "ft6",  "ft7",
+                                 "fs0", "fs1", "fa0",  "fa1",  "fa2", "fa3", "fa4",  "fa5",
+                                 "fa6", "fa7", "fs2",  "fs3",  "fs4", "fs5", "fs6",  "fs7",
+                                 "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
+
+uint32_t field_value(const DecodedInsn& d, Field f) {
+  switch (f) {
+    case Field::Rd: return d.rd;
+    case Field::Rs1: return d.rs1;
+    case Field::Rs2: return d.rs2;
+    case Field::Rs3: return d.rs3;
+    case Field::Imm: return uint32_t(d.imm);
+  }
+  return 0;
+}
+
+uint8_t register_id(ValueClass c, uint32_t r) {
+  switch (c) {
+    case ValueClass::X: return r == 0 ? kNoReg : uint8_t(r);
+    case ValueClass::F: return uint8_t(kFpBase + r);
+    case ValueClass::V: return uint8_t(kVecBase + r);
+    case ValueClass::Imm: return kNoReg;
+  }
+  return kNoReg;
+}
+
+OpClass op_class(CustomUnit u) {
+  switch (u) {
+    case CustomUnit::Alu: return OpClass::Alu;
+    case CustomUnit::Mul: return OpClass::Mul;
+    case CustomUnit::Fpu: return OpClass::FpAdd;
+    case CustomUnit::VecAlu: return OpClass::VecAlu;
+    case CustomUnit::VecMul: return OpClass::VecMul;
+    case CustomUnit::VecPermute: return OpClass::VecPermute;
+  }
+  return OpClass::Alu;
+}
+
+void exec_custom(Hart& h, const DecodedInsn& d) { h.custom->execute(h, d); }
+
+[[noreturn]] void custom_illegal(const CustomInsn& in, const DecodedInsn& d, const std::string& why) {
+  char raw[16];
+  std::snprintf(raw, sizeof raw, "0x%08x", d.raw);
+  throw Trap{TrapCause::IllegalInstruction, d.raw, "illegal instruction " + std::string(raw) + " (" + in.mnemonic + "): " + why};
+}
+
+// Where each name lives in the scratch register file: x1.., f0.., and v groups from
+// v<stride> on (v0 stays the mask).
+struct ScratchMap {
+  std::vector<uint32_t> reg;
+};
+
+ScratchMap scratch_map(const CustomInsn& in, const DecodedInsn& d, unsigned stride) {
+  ScratchMap m;
+  unsigned nx = 1, nf = 0, nv = 1;
+  for (const auto& n : in.names) {
+    uint32_t r = 0;
+    if (n.cls == ValueClass::X) r = nx++;
+    else if (n.cls == ValueClass::F) r = nf++;
+    else if (n.cls == ValueClass::V) r = stride * nv++;
+    m.reg.push_back(r);
+  }
+  if (nx > 32 || nf > 32 || stride * nv > 32)
+    custom_illegal(in, d, "its operands and temps need more hidden registers than the register file holds at this LMUL");
+  return m;
+}
+
+void copy_group(uint8_t (*dst)[kVlenBytes], unsigned to, const uint8_t (*src)[kVlenBytes], unsigned from, unsigned regs) {
+  for (unsigned k = 0; k < regs; ++k) std::memcpy(dst[to + k], src[from + k], kVlenBytes);
+}
+
+}  // namespace
+
+namespace {
+void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool masked, unsigned stride);
+}  // namespace
+
+bool is_custom(const DecodedInsn& d) { return d.exec == exec_custom; }
+
+int CustomExtensions::find(uint32_t raw) const {
+  for (size_t i = 0; i < insns_.size(); ++i)
+    if ((raw & insns_[i].mask) == insns_[i].match) return int(i);
+  return -1;
+}
+
+void CustomExtensions::decode_into(int index, DecodedInsn& d) const {
+  const CustomInsn& in = insns_[size_t(index)];
+  d.exec = exec_custom;
+  d.aux = uint32_t(index);
+  d.cls = op_class(in.unit);
+  d.latency = uint8_t(in.latency);
+  d.ii = uint8_t(in.ii);
+  if (in.format == CustomFormat::I) d.imm = static_cast<int32_t>(d.raw) >> 20;
+  d.dst[0] = d.dst[1] = kNoReg;
+  for (auto& s : d.src) s = kNoReg;
+  int ns = 0;
+  for (const auto& o : in.operands) {
+    if (o.value == ValueClass::Imm) continue;
+    const uint8_t id = register_id(o.value, field_value(d, o.field));
+    if (o.write) d.dst[0] = id;
+    if (o.read && ns < 4) d.src[ns++] = id;
+  }
+  if (in.masked && !(d.raw >> 25 & 1) && ns < 4) d.src[ns++] = kVecBase;  // v0, the mask
+}
+
+std::string CustomExtensions::disassemble(int index, uint32_t raw) const {
+  const CustomInsn& in = insns_[size_t(index)];
+  DecodedInsn d;
+  d.raw = raw;
+  d.rd = (raw >> 7) & 31;
+  d.rs1 = (raw >> 15) & 31;
+  d.rs2 = (raw >> 20) & 31;
+  d.rs3 = raw >> 27;
+  d.imm = static_cast<int32_t>(raw) >> 20;
+  std::string s = in.mnemonic;
+  const char* sep = " ";
+  for (const auto& o : in.operands) {
+    const uint32_t v = field_value(d, o.field);
+    s += sep;
+    sep = ",";
+    if (o.value == ValueClass::X) s += kXNames[v];
+    else if (o.value == ValueClass::F) s += kFNames[v];
+    else if (o.value == ValueClass::V) s += "v" + std::to_string(v);
+    else s += std::to_string(d.imm);
+  }
+  if (in.masked && !(raw >> 25 & 1)) s += ",v0.t";
+  return s;
+}
+
+void CustomExtensions::execute(Hart& h, const DecodedInsn& d) const {
+  const CustomInsn& in = insns_[d.aux];
+  const bool vec = in.is_vector();
+  const bool masked = in.masked && !(d.raw >> 25 & 1);
+  unsigned stride = 1, sew = 4;
+  if (vec) {
+    if (h.vill()) custom_illegal(in, d, "vtype.vill is set");
+    const vec::VType vt = vec::current_vtype(h, d);
+    stride = vec::group_regs(vt.lmul_log2);
+    sew = vt.sew_bytes;
+    for (const auto& o : in.operands)
+      if (o.value == ValueClass::V && field_value(d, o.field) % stride)
+        custom_illegal(in, d, "register v" + std::to_string(field_value(d, o.field)) + " is not aligned to LMUL " +
+                                  std::to_string(stride));
+    if (masked && d.rd == 0 && in.operand(Field::Rd) && in.operand(Field::Rd)->value == ValueClass::V)
+      custom_illegal(in, d, "masked instruction with destination group v0");
+  }
+  if (!in.semantics.empty()) {
+    run_custom_semantics(in, h, d, masked, stride, sew);
+  } else {
+    run_compose(in, h, d, masked, stride);
+  }
+  if (vec) {
+    h.vstart = 0;
+    h.info.vl = uint16_t(h.vl);
+    h.info.sew_bytes = uint8_t(sew);
+    h.info.dst_group = uint8_t(stride);
+    h.info.src_group = uint8_t(stride);
+  }
+}
+
+namespace {
+
+// The compose steps on the scratch hart (file comment).
+void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool masked, unsigned stride) {
+  const ScratchMap map = scratch_map(in, d, stride);
+  static thread_local Hart s;
+  s.vtype = h.vtype;
+  s.vl = h.vl;
+  s.vstart = 0;
+  s.vxrm = h.vxrm;
+  s.vxsat = h.vxsat;
+  s.frm = h.frm;
+  s.fflags = h.fflags;
+  if (masked) std::memcpy(s.v[0], h.v[0], kVlenBytes);
+  // Inputs (and the old value of each output: masked-off and tail elements keep it).
+  for (size_t i = 0; i < in.operands.size(); ++i) {
+    const CustomOperand& o = in.operands[i];
+    const uint32_t r = field_value(d, o.field), to = map.reg[i];
+    if (o.value == ValueClass::X) s.x[to] = h.x[r];
+    else if (o.value == ValueClass::F) s.f[to] = h.f[r];
+    else if (o.value == ValueClass::V) copy_group(s.v, to, h.v, r, stride);
+  }
+  for (const ComposeStep& st : in.steps) {
+    uint32_t raw = st.base;
+    for (const auto& b : st.binds) {
+      if (b.field == Field::Imm) {
+        if (!immediate_fits(st.imm_kind, d.imm))
+          custom_illegal(in, d, "immediate " + std::to_string(d.imm) + " does not fit step '" + st.text + "'");
+        raw = place(raw, {Field::Imm, ValueClass::Imm, st.imm_kind}, uint32_t(d.imm));
+      } else {
+        raw = place(raw, {b.field, b.cls, 0}, map.reg[size_t(b.name)]);
+      }
+    }
+    if (st.vector && masked) raw &= ~(1u << 25);
+    const DecodedInsn sd = decode(raw, nullptr);
+    try {
+      sd.exec(s, sd);
+    } catch (const Trap& t) {
+      custom_illegal(in, d, "step '" + st.text + "': " + t.detail);
+    }
+    s.x[0] = 0;
+  }
+  for (size_t i = 0; i < in.operands.size(); ++i) {
+    const CustomOperand& o = in.operands[i];
+    if (!o.write) continue;
+    const uint32_t r = field_value(d, o.field), from = map.reg[i];
+    if (o.value == ValueClass::X) h.x[r] = s.x[from];
+    else if (o.value == ValueClass::F) h.f[r] = s.f[from];
+    else if (o.value == ValueClass::V) copy_group(h.v, r, s.v, from, stride);
+  }
+  h.fflags = s.fflags;
+  h.vxsat = s.vxsat;
+}
+
+}  // namespace
+
+DecodedInsn decode(uint32_t raw, const CustomExtensions* custom) {
+  DecodedInsn d = decode(raw);
+  const uint32_t opcode = raw & 0x7f;
+  const bool custom_space = opcode == 0x0b || opcode == 0x2b || opcode == 0x5b || opcode == 0x7b;
+  if (custom && custom_space) {
+    const int i = custom->find(raw);
+    if (i >= 0) custom->decode_into(i, d);
+  }
+  return d;
+}
+
+std::string disassemble(uint32_t raw, uint32_t pc, const CustomExtensions* custom) {
+  if (custom) {
+    const int i = custom->find(raw);
+    if (i >= 0) return custom->disassemble(i, raw);
+  }
+  return Hart::disassemble(raw, pc);
+}
+
+}  // namespace tlmcraft::isa::riscv

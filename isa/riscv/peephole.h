@@ -1,0 +1,28 @@
+// The peephole pass of a variant with composed custom instructions: on compiled RISC-V
+// assembly (clang's -S output), every occurrence of a composed instruction's dataflow is
+// replaced by the custom instruction (a GNU `.insn` line).
+//
+// Matching is on dataflow, not text: the last step is found first, then each temp's
+// reaching definition inside the basic block; registers are renamed freely, commutative
+// sources may be swapped, and independent instructions may be interleaved. A match is
+// taken only when the replacement computes the same: no interleaved instruction writes a
+// register of the match or reads a temp, no step reads an input after another step of the
+// match overwrote it, no vtype change or inline asm in between, and every temp register
+// is dead after the match (liveness over the function's control-flow graph) unless it
+// is the output.
+#pragma once
+#include <map>
+#include <string>
+
+#include "isa/riscv/custom_ext.h"
+
+namespace tlmcraft::isa::riscv {
+
+struct PeepholeResult {
+  std::string assembly;                    // the rewritten text
+  std::map<std::string, size_t> replaced;  // mnemonic -> occurrences replaced
+};
+
+PeepholeResult apply_composed_peephole(const std::string& assembly, const CustomExtensions& ext);
+
+}  // namespace tlmcraft::isa::riscv

@@ -67,6 +67,9 @@ class HarnessToolbox : public Toolbox {
   }
 
   ToolResult call(const std::string& tool, const std::string& arguments_json) override {
+    // The ISA variant of this toolbox, for this call only (another toolbox in the process,
+    // such as a test's, keeps its own).
+    const isa::ScopedIsaVariant isa_variant(opt_.isa);
     const Tool* t = nullptr;
     for (const auto& x : tools_)
       if (x.spec.name == tool) t = &x;

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "isa/isa_overlay.h"
 #include "isa/isa_spec.h"
 
 namespace tlmcraft::isa {
@@ -54,8 +55,18 @@ std::string IsaSource::cache_key() const {
 }
 
 IsaSource isa_source(const std::string& isa_name, const std::string& home_dir) {
-  const IsaVariant v = current_isa_variant();
-  return {isa_yaml_path(isa_name, home_dir), v.overlays};
+  IsaSource src{isa_yaml_path(isa_name, home_dir), {}};
+  // Overlays for another ISA belong to another platform of the same process (an agent's
+  // tool may look at a second platform); one without a readable `isa:` is kept, so the
+  // merge reports it.
+  for (const auto& path : current_isa_variant().overlays) {
+    try {
+      if (overlay_isa_name(path) != isa_name) continue;
+    } catch (const OverlayError&) {
+    }
+    src.overlays.push_back(path);
+  }
+  return src;
 }
 
 IsaSpec load_isa_spec(const std::string& isa_name, const std::string& home_dir) {

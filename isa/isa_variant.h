@@ -39,7 +39,8 @@ class ScopedIsaVariant {
 };
 
 // One ISA's description in the current variant: the base file (isa_yaml_path) and the
-// overlays to merge over it.
+// variant's overlays whose `isa:` names this ISA (entry points check beforehand that every
+// overlay extends one of their platform's ISAs: harness/isa_variant_check.h).
 struct IsaSource {
   std::string path;
   std::vector<std::string> overlays;

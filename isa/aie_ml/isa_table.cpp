@@ -298,7 +298,7 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, cons
                  {"mnemonic", "slot", "alt_slots", "operands", "dst", "rw", "access", "latency", "real", "doc",
                   "operation", "macs", "format"},
                  "op " + op.mnemonic);
-    L.check_keys(o["access"], {"bytes", "align", "offset"}, "op " + op.mnemonic + " access");
+    if (const YAML::Node a = o["access"]) L.check_keys(a, {"bytes", "align", "offset"}, "op " + op.mnemonic + " access");
     if (!slot_from_name(L.text(o, "slot"), op.slot))
       L.error(o, op.mnemonic + ": unknown slot '" + L.text(o, "slot") + "' (lda, ldb, st, alu, vec, mv)");
     for (const auto& a : o["alt_slots"]) {

@@ -1,5 +1,6 @@
 #include "isa/isa_variant.h"
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -13,10 +14,13 @@
 namespace tlmcraft::isa {
 
 namespace {
+// The process-wide cache of parsed descriptions, by source (defined below).
+std::shared_ptr<const IsaSpec> shared_cache_lookup(const std::string& isa_name, const std::string& home_dir);
 
 std::mutex process_mu;
 IsaVariant process_variant;
 thread_local std::shared_ptr<const IsaVariant> scoped_variant;
+std::atomic<uint64_t> generation{1};
 
 // FNV-1a of a file's bytes ("" when unreadable: the loader reports that file).
 std::string content_hash(const std::string& path) {
@@ -40,13 +44,20 @@ IsaVariant current_isa_variant() {
 void set_process_isa_variant(const IsaVariant& variant) {
   std::lock_guard<std::mutex> lock(process_mu);
   process_variant = variant;
+  ++generation;
 }
+
+uint64_t isa_variant_generation() { return generation.load(); }
 
 ScopedIsaVariant::ScopedIsaVariant(const IsaVariant& variant) : previous_(scoped_variant) {
   scoped_variant = std::make_shared<const IsaVariant>(variant);
+  ++generation;
 }
 
-ScopedIsaVariant::~ScopedIsaVariant() { scoped_variant = previous_; }
+ScopedIsaVariant::~ScopedIsaVariant() {
+  scoped_variant = previous_;
+  ++generation;
+}
 
 std::string IsaSource::cache_key() const {
   std::string k = path;
@@ -75,6 +86,25 @@ IsaSpec load_isa_spec(const std::string& isa_name, const std::string& home_dir) 
 }
 
 std::shared_ptr<const IsaSpec> cached_isa_spec(const std::string& isa_name, const std::string& home_dir) {
+  // Fast path: this thread asked for the same ISA since the variant last changed.
+  // (TLMCRAFT_ISA_DIR is compared too: tests switch it between platforms.)
+  struct Last {
+    uint64_t generation = 0;
+    std::string env_dir;
+    std::shared_ptr<const IsaSpec> spec;
+  };
+  thread_local std::map<std::string, Last> last;
+  Last& mine = last[isa_name + "\n" + home_dir];
+  const uint64_t now = isa_variant_generation();
+  const char* env = std::getenv("TLMCRAFT_ISA_DIR");
+  const std::string env_dir = env ? env : "";
+  if (mine.spec && mine.generation == now && mine.env_dir == env_dir) return mine.spec;
+  mine = {now, env_dir, shared_cache_lookup(isa_name, home_dir)};
+  return mine.spec;
+}
+
+namespace {
+std::shared_ptr<const IsaSpec> shared_cache_lookup(const std::string& isa_name, const std::string& home_dir) {
   static std::mutex mu;
   static std::map<std::string, std::shared_ptr<const IsaSpec>> by_source;
   const IsaSource src = isa_source(isa_name, home_dir);
@@ -87,5 +117,6 @@ std::shared_ptr<const IsaSpec> cached_isa_spec(const std::string& isa_name, cons
   std::lock_guard<std::mutex> lock(mu);
   return by_source.emplace(key, spec).first->second;
 }
+}  // namespace
 
 }  // namespace tlmcraft::isa

@@ -386,6 +386,12 @@ AieIsaDetails load_aie_isa(const std::string& path, const std::vector<std::strin
 
 // One parsed description per variant (isa/isa_variant.h); entries live as long as the process.
 const AieIsaDetails& aie_isa_details() {
+  // Fast path (called per simulated bundle): nothing changed the variant since this
+  // thread's last call.
+  thread_local uint64_t last_generation = 0;
+  thread_local const AieIsaDetails* last = nullptr;
+  const uint64_t now = isa_variant_generation();
+  if (last && last_generation == now) return *last;
   static std::mutex mu;
   static std::map<std::string, std::unique_ptr<AieIsaDetails>> by_source;
   const IsaSource src = isa_source("aie_ml");
@@ -400,6 +406,8 @@ const AieIsaDetails& aie_isa_details() {
       throw;
     }
   }
+  last_generation = now;
+  last = details.get();
   return *details;
 }
 

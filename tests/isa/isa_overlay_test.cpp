@@ -111,6 +111,18 @@ TEST_F(Overlay, ExistingMnemonicNeedsReplace) {
                                  std::to_string(shipped_line) + ":5): give the entry `replace: true` to replace it");
 }
 
+TEST_F(Overlay, ClashingOpcodeNamesTheOverlayLine) {
+  // V_RELU_V given V_EXP_V's opcode 0x13: the loader's clash check, at the overlay's
+  // `opcode:` value (line 7, column 13), naming the shipped instruction's line.
+  std::string text = kRelu;
+  text.replace(text.find("0x3A"), 4, "0x13");
+  const std::string p = write("clash.yaml", text);
+  const int exp_line = IsaSpec::load(base()).find("V_EXP_V")->line;
+  const std::string e = load_error({p});
+  EXPECT_EQ(e.substr(0, e.find('\n')), p + ":7:13: duplicate opcode 0x13: V_RELU_V reuses the opcode of V_EXP_V (line " +
+                                            std::to_string(exp_line) + ")");
+}
+
 TEST_F(Overlay, ReplaceSwapsTheEntryInPlace) {
   // A copy of the shipped V_EXP_V with another doc, replacing it: same id, new text.
   const std::string p = write("exp.yaml",

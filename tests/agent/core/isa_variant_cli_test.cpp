@@ -157,5 +157,17 @@ TEST_F(AgentIsaVariant, PromptTakesTheVariantExplicitlyAndLeavesNoTrace) {
   EXPECT_TRUE(isa::current_isa_variant().empty());
 }
 
+TEST_F(AgentIsaVariant, AieMlReferenceIsRenderedFromTheVariant) {
+  // AIE-ML's reference is the committed page generated from its YAML; with an overlay it is
+  // rendered from the variant, so a replaced op's new text reaches the prompt.
+  write(dir / "vadd.yaml",
+        "isa: aie_ml\nops:\n  - {mnemonic: VADD.32, replace: true, slot: vec, operands: \"x, x, x\", dst: 1, "
+        "latency: valu, doc: \"Add 16 32-bit lanes, as the overlay says.\", operation: \"d[i] = a[i] + b[i]\"}\n");
+  PromptOptions with{{"aie_ml", "relu", "C1"}, "default", {}, isa::IsaVariant{"", {dir / "vadd.yaml"}}, 15};
+  EXPECT_NE(build_system_prompt(with).text().find("Add 16 32-bit lanes, as the overlay says."), std::string::npos);
+  PromptOptions without{{"aie_ml", "relu", "C1"}, "default", {}, {}, 15};
+  EXPECT_EQ(build_system_prompt(without).text().find("as the overlay says"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tlmcraft::agent

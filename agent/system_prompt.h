@@ -30,8 +30,8 @@ struct PromptOptions {
   Workload workload;
   std::string platform_config = "default";
   std::vector<std::string> overrides;
-  isa::IsaVariant isa;          // --isa-dir / --isa-ext: the ISA reference shows its instructions
   int budget_rounds = 0;        // tool rounds the run may use
+  isa::IsaVariant isa;          // --isa-dir / --isa-ext: the ISA reference shows its instructions
 };
 
 // Throws std::runtime_error / InputError for an unknown workload or platform.

@@ -180,8 +180,8 @@ int cmd_agent(const Args& args) {
   lo.budget = vm["budget"].as<int>();
   lo.transcript_path = transcript;
   lo.resume = vm["resume"].as<bool>();
-  agent::PromptOptions pr{w, platform_config, overrides, isa_variant,
-                          lo.budget > 0 ? lo.budget : agent::default_budget(level)};
+  agent::PromptOptions pr{w, platform_config, overrides, lo.budget > 0 ? lo.budget : agent::default_budget(level),
+                          isa_variant};
   lo.prompt = agent::build_system_prompt(pr);
   lo.run_info = {{"provider", po.kind}, {"model", po.model}, {"base_url", po.base_url}, {"platform_config", platform_config},
                  {"overrides", overrides}, {"trials", to.trials}, {"seed", to.seed ? json(*to.seed) : json(nullptr)},

@@ -22,16 +22,16 @@ using nlohmann::json;
 
 const std::string kExe = std::string(TLMCRAFT_BINARY_DIR) + "/harness/tlmcraft";
 
-struct Run {
+struct CliResult {
   int code = -1;
   std::string out;
 };
 
 // stdout captured; stderr into `err_file`.
-Run tlmcraft(const std::string& args, const std::string& err_file) {
+CliResult tlmcraft(const std::string& args, const std::string& err_file) {
   const std::string cmd = "env -u OPENAI_API_KEY -u OPENAI_BASE_URL -u ANTHROPIC_API_KEY SYSC_DISABLE_COPYRIGHT_MESSAGE=1 " +
                           kExe + " " + args + " 2>'" + err_file + "'";
-  Run r;
+  CliResult r;
   FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return r;
   std::array<char, 4096> buf;
@@ -86,7 +86,7 @@ class AgentIsaVariant : public ::testing::Test {
   }
   static void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
   // Runs the script with `variant_args`; the tool messages of its transcript by tool name.
-  Run agent(const std::string& variant_args, const std::string& ws) {
+  CliResult agent(const std::string& variant_args, const std::string& ws) {
     return tlmcraft("agent -p plena --task relu --config C1 --json --trials 1 --provider replay --replay '" +
                         (dir / "script.jsonl") + "' --workspace '" + (dir / ws) + "' " + variant_args,
                     dir / (ws + ".err"));
@@ -107,7 +107,7 @@ class AgentIsaVariant : public ::testing::Test {
 };
 
 TEST_F(AgentIsaVariant, OverlayReachesPromptToolsAndVerdict) {
-  const Run r = agent("--isa-ext '" + (dir / "relu.yaml") + "'", "ext");
+  const CliResult r = agent("--isa-ext '" + (dir / "relu.yaml") + "'", "ext");
   ASSERT_EQ(r.code, 0) << r.out << test::read_file(dir / "ext.err");
   const json rep = json::parse(r.out);
   EXPECT_EQ(rep["status"], "pass");  // the final verdict, on fresh seeds, under the overlay
@@ -122,7 +122,7 @@ TEST_F(AgentIsaVariant, OverlayReachesPromptToolsAndVerdict) {
 }
 
 TEST_F(AgentIsaVariant, WithoutTheVariantTheMnemonicIsUnknown) {
-  const Run r = agent("", "stock");
+  const CliResult r = agent("", "stock");
   EXPECT_EQ(r.code, 1) << r.out;
   const auto msgs = tool_messages("stock");
   EXPECT_EQ(msgs.at("grep_docs")["content"].get<std::string>().find("| V_RELU_V"), std::string::npos);
@@ -132,7 +132,7 @@ TEST_F(AgentIsaVariant, WithoutTheVariantTheMnemonicIsUnknown) {
 }
 
 TEST_F(AgentIsaVariant, IsaDirIsHonoured) {
-  const Run r = agent("--isa-dir '" + (dir / "isa") + "'", "dir");
+  const CliResult r = agent("--isa-dir '" + (dir / "isa") + "'", "dir");
   ASSERT_EQ(r.code, 0) << r.out << test::read_file(dir / "dir.err");
   EXPECT_EQ(json::parse(r.out)["cycles"], 60);
   const auto msgs = tool_messages("dir");
@@ -141,7 +141,7 @@ TEST_F(AgentIsaVariant, IsaDirIsHonoured) {
 
 TEST_F(AgentIsaVariant, BadOverlayExitsTwoBeforeAnything) {
   write(dir / "bad.yaml", "isa: aie_ml\ninstructions: []\n");
-  const Run r = agent("--isa-ext '" + (dir / "bad.yaml") + "'", "bad");
+  const CliResult r = agent("--isa-ext '" + (dir / "bad.yaml") + "'", "bad");
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(test::read_file(dir / "bad.err"), "tlmcraft agent: error: " + (dir / "bad.yaml") +
                                                   ":1:6: this overlay extends ISA 'aie_ml', but platform plena reads ISA "
@@ -150,9 +150,9 @@ TEST_F(AgentIsaVariant, BadOverlayExitsTwoBeforeAnything) {
 }
 
 TEST_F(AgentIsaVariant, PromptTakesTheVariantExplicitlyAndLeavesNoTrace) {
-  PromptOptions with{{"plena", "relu", "C1"}, "default", {}, isa::IsaVariant{"", {dir / "relu.yaml"}}, 15};
+  PromptOptions with{{"plena", "relu", "C1"}, "default", {}, 15, isa::IsaVariant{"", {dir / "relu.yaml"}}};
   EXPECT_NE(build_system_prompt(with).text().find("V_RELU_V"), std::string::npos);
-  PromptOptions without{{"plena", "relu", "C1"}, "default", {}, {}, 15};
+  PromptOptions without{{"plena", "relu", "C1"}, "default", {}, 15, {}};
   EXPECT_EQ(build_system_prompt(without).text().find("V_RELU_V"), std::string::npos);
   EXPECT_TRUE(isa::current_isa_variant().empty());
 }
@@ -163,9 +163,9 @@ TEST_F(AgentIsaVariant, AieMlReferenceIsRenderedFromTheVariant) {
   write(dir / "vadd.yaml",
         "isa: aie_ml\nops:\n  - {mnemonic: VADD.32, replace: true, slot: vec, operands: \"x, x, x\", dst: 1, "
         "latency: valu, doc: \"Add 16 32-bit lanes, as the overlay says.\", operation: \"d[i] = a[i] + b[i]\"}\n");
-  PromptOptions with{{"aie_ml", "relu", "C1"}, "default", {}, isa::IsaVariant{"", {dir / "vadd.yaml"}}, 15};
+  PromptOptions with{{"aie_ml", "relu", "C1"}, "default", {}, 15, isa::IsaVariant{"", {dir / "vadd.yaml"}}};
   EXPECT_NE(build_system_prompt(with).text().find("Add 16 32-bit lanes, as the overlay says."), std::string::npos);
-  PromptOptions without{{"aie_ml", "relu", "C1"}, "default", {}, {}, 15};
+  PromptOptions without{{"aie_ml", "relu", "C1"}, "default", {}, 15, {}};
   EXPECT_EQ(build_system_prompt(without).text().find("as the overlay says"), std::string::npos);
 }
 

@@ -149,6 +149,30 @@ TEST_F(AgentIsaVariant, BadOverlayExitsTwoBeforeAnything) {
   EXPECT_FALSE(std::filesystem::exists(dir / "bad/relu_plena_C1.jsonl"));
 }
 
+TEST_F(AgentIsaVariant, AgentBenchPassesTheVariantOnAndRecordsIt) {
+  const CliResult r = tlmcraft("agent-bench -p plena --tasks relu --configs C1 --samples 1 --jobs 1 -q --json --out '" +
+                                   (dir / "ab") + "' --isa-ext '" + (dir / "relu.yaml") + "'",
+                               dir / "ab.err");
+  ASSERT_EQ(r.code, 0) << test::read_file(dir / "ab.err");
+  std::ifstream in(dir / "ab/results.jsonl");
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  const json rec = json::parse(line);
+  EXPECT_EQ(rec["status"], "pass");
+  EXPECT_EQ(rec["provenance"]["isa_ext"][0]["path"], dir / "relu.yaml");
+  EXPECT_EQ(rec["job"]["variant"], rec["provenance"]["variant"]);  // part of the resume key
+  // The run itself got the overlay: its transcript's start event records it.
+  const std::string transcript = test::read_file(dir / "ab/transcripts/relu_plena_C1_s1.jsonl");
+  EXPECT_NE(transcript.find("\"isa_ext\":[\"" + (dir / "relu.yaml") + "\"]"), std::string::npos);
+  write(dir / "bad.yaml", "isa: plena\nbogus: 1\n");
+  const CliResult bad = tlmcraft("agent-bench -p plena --tasks relu --configs C1 -q --out '" + (dir / "ab2") +
+                                     "' --isa-ext '" + (dir / "bad.yaml") + "'",
+                                 dir / "ab2.err");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(test::read_file(dir / "ab2.err").find((dir / "bad.yaml") + ":2:1: unknown top-level key 'bogus'"),
+            std::string::npos);
+}
+
 TEST_F(AgentIsaVariant, PromptTakesTheVariantExplicitlyAndLeavesNoTrace) {
   PromptOptions with{{"plena", "relu", "C1"}, "default", {}, 15, isa::IsaVariant{"", {dir / "relu.yaml"}}};
   EXPECT_NE(build_system_prompt(with).text().find("V_RELU_V"), std::string::npos);

@@ -74,8 +74,10 @@ int line_count(const std::string& text) { return int(std::count(text.begin(), te
 YAML::Node parse_shifted(const std::string& text, const std::string& path, SourceMap& sources, int* first_line = nullptr) {
   const int first = sources.add_file(path, line_count(text));
   if (first_line) *first_line = first;
+  // A UTF-8 byte-order mark is only allowed at a stream's start; here it would follow the padding.
+  const bool bom = text.compare(0, 3, "\xEF\xBB\xBF") == 0;
   try {
-    return YAML::Load(std::string(size_t(first), '\n') + text);
+    return YAML::Load(std::string(size_t(first), '\n') + (bom ? text.substr(3) : text));
   } catch (const YAML::Exception& e) {
     throw OverlayError(sources.where(e.mark) + ": YAML syntax error: " + e.msg);
   }

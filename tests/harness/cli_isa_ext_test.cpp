@@ -148,5 +148,31 @@ TEST(IsaExtSweep, TwoOverlaysTimeTheAddedInstruction) {
 #endif
 }
 
+TEST(IsaExtCli, IsaCheckAndDocTakeOverlays) {
+#ifndef TLMCRAFT_EXE
+  GTEST_SKIP() << "the tlmcraft executable is not part of this build";
+#else
+  test::ScratchDir dir;
+  test::write_text(dir.file("relu2.yaml"), relu_overlay(2));
+  // An overlay file is checked merged over the ISA its `isa:` names.
+  ASSERT_EQ(run("isa check '" + dir.file("relu2.yaml") + "'", dir.file("o1"), dir.file("e1")), 0)
+      << test::read_text(dir.file("e1"));
+  EXPECT_NE(test::read_text(dir.file("o1")).find("(1 fused)"), std::string::npos);
+  // A misspelt key in an entry: its own line and column (line 14 holds `dco:`).
+  std::string typo = relu_overlay(2);
+  typo.replace(typo.find("    doc:"), 8, "    dco:");
+  test::write_text(dir.file("typo.yaml"), typo);
+  EXPECT_EQ(run("isa check plena --isa-ext '" + dir.file("typo.yaml") + "'", dir.file("o2"), dir.file("e2")), 1);
+  EXPECT_EQ(test::read_text(dir.file("e2")).rfind(dir.file("typo.yaml") + ":14:5: unknown key 'dco' in instructions entry", 0),
+            0u)
+      << test::read_text(dir.file("e2"));
+  // isa doc shows the added instruction only with the overlay.
+  ASSERT_EQ(run("isa doc plena --isa-ext '" + dir.file("relu2.yaml") + "'", dir.file("o3"), dir.file("e3")), 0);
+  EXPECT_NE(test::read_text(dir.file("o3")).find("`V_RELU_V rd, rs1, rmask`"), std::string::npos);
+  ASSERT_EQ(run("isa doc plena", dir.file("o4"), dir.file("e4")), 0);
+  EXPECT_EQ(test::read_text(dir.file("o4")).find("V_RELU_V"), std::string::npos);
+#endif
+}
+
 }  // namespace
 }  // namespace tlmcraft::harness

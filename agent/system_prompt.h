@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "agent/toolbox.h"
+#include "isa/isa_variant.h"
 
 namespace tlmcraft::agent {
 
@@ -30,6 +31,7 @@ struct PromptOptions {
   std::string platform_config = "default";
   std::vector<std::string> overrides;
   int budget_rounds = 0;        // tool rounds the run may use
+  isa::IsaVariant isa;          // --isa-dir / --isa-ext: the ISA reference shows its instructions
 };
 
 // Throws std::runtime_error / InputError for an unknown workload or platform.

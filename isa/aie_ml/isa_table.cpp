@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <map>
 #include <cctype>
 #include <fstream>
 #include <memory>
@@ -14,7 +15,9 @@
 #include "isa/aie_ml/isa_tables.h"
 #include "isa/actions.h"
 #include "isa/aie_ml/op_codes.h"
+#include "isa/isa_overlay.h"
 #include "isa/isa_spec.h"
+#include "isa/isa_variant.h"
 
 namespace tlmcraft::isa::aie_ml {
 
@@ -179,9 +182,22 @@ std::string upper(std::string s) {
 struct Loader {
   std::string file;
   std::vector<std::string> errors;
+  const SourceMap* sources = nullptr;  // with overlays: which file a mark lies in
   void error(const YAML::Node& n, const std::string& msg) {
     const auto m = n.Mark();
+    if (sources) return errors.push_back(sources->where(m) + ": " + msg);
     errors.push_back(file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": " + msg);
+  }
+  // Keys the schema does not know are errors: a misspelt key, or `fused:` (a PLENA form).
+  void check_keys(const YAML::Node& n, std::initializer_list<const char*> known, const std::string& what) {
+    if (!n.IsMap()) return;
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      const std::string key = it->first.Scalar();
+      if (std::find_if(known.begin(), known.end(), [&](const char* k) { return key == k; }) != known.end()) continue;
+      std::string list;
+      for (const char* k : known) list += std::string(list.empty() ? "" : ", ") + k;
+      error(it->first, "unknown key '" + key + "' in " + what + " (known keys: " + list + ")");
+    }
   }
   std::string text(const YAML::Node& parent, const char* key) {
     const YAML::Node n = parent[key];
@@ -194,7 +210,7 @@ std::string yaml_error(const std::string& file, const YAML::Exception& e, const 
 }
 
 // Reads and validates the parsed tree; yaml-cpp throws on values of an unexpected shape.
-AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file);
+AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, const SourceMap* sources = nullptr);
 
 // `macs` and `format` of an op: what one issue computes, both or neither.
 void read_mac_fields(Loader& L, const YAML::Node& o, OpSpec& op) {
@@ -250,8 +266,12 @@ AieIsaDetails parse_aie_isa(const std::string& yaml_text, const std::string& fil
 
 namespace {
 
-AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
-  Loader L{file, {}};
+AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, const SourceMap* sources) {
+  Loader L{file, {}, sources};
+  L.check_keys(root,
+               {"name", "display_name", "description", "notes", "slots", "register_classes", "immediates",
+                "latency_classes", "ops"},
+               "the AIE-ML ISA description");
   AieIsaDetails d;
   d.isa.file = file;
   d.name = L.text(root, "name");
@@ -264,6 +284,7 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
   for (const auto& kv : root["immediates"]) {
     ImmKind k;
     k.name = kv.first.Scalar();
+    L.check_keys(kv.second, {"min", "max", "align", "doc"}, "immediate '" + k.name + "'");
     int64_t v = 0;
     if (!parse_integer(L.text(kv.second, "min"), v)) L.error(kv.second, "immediate '" + k.name + "': bad 'min'");
     k.min = v;
@@ -276,6 +297,7 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
   }
   for (const auto& kv : root["latency_classes"]) {
     const std::string name = kv.first.Scalar();
+    L.check_keys(kv.second, {"cycles", "doc"}, "latency class '" + name + "'");
     int64_t v = 0;
     if (!parse_integer(L.text(kv.second, "cycles"), v) || v < 0)
       L.error(kv.second, "latency class '" + name + "': 'cycles' must be a non-negative integer");
@@ -291,6 +313,11 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
       L.error(o, "op mnemonic '" + op.mnemonic + "' must be non-empty upper case");
       continue;
     }
+    L.check_keys(o,
+                 {"mnemonic", "slot", "alt_slots", "operands", "dst", "rw", "access", "latency", "real", "doc",
+                  "operation", "macs", "format"},
+                 "op " + op.mnemonic);
+    if (const YAML::Node a = o["access"]) L.check_keys(a, {"bytes", "align", "offset"}, "op " + op.mnemonic + " access");
     if (!slot_from_name(L.text(o, "slot"), op.slot))
       L.error(o, op.mnemonic + ": unknown slot '" + L.text(o, "slot") + "' (lda, ldb, st, alu, vec, mv)");
     for (const auto& a : o["alt_slots"]) {
@@ -356,17 +383,51 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
 
 }  // namespace
 
+AieIsaDetails load_aie_isa(const std::string& path, const std::vector<std::string>& overlays) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open the AIE-ML ISA description");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (overlays.empty()) return parse_aie_isa(ss.str(), path);
+  // Ops are a list keyed by mnemonic; latency classes and immediates are maps keyed by name.
+  const OverlaySchema schema{"aie_ml", {"ops", "notes"}, {"latency_classes", "immediates"}};
+  MergedIsaDocument doc;
+  try {
+    doc = merge_isa_overlays_text(ss.str(), path, overlays, schema);
+  } catch (const OverlayError& e) {
+    throw std::runtime_error(e.what());
+  }
+  try {
+    return read_aie_isa(doc.root, path, &doc.sources);
+  } catch (const YAML::Exception& e) {
+    throw std::runtime_error(doc.sources.where(e.mark) + ": " + e.msg);
+  }
+}
+
+// One parsed description per variant (isa/isa_variant.h); entries live as long as the process.
 const AieIsaDetails& aie_isa_details() {
-  static std::once_flag once;
-  static std::unique_ptr<AieIsaDetails> details;
-  std::call_once(once, [] {
-    const std::string path = isa_yaml_path("aie_ml");
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error(path + ": cannot open the AIE-ML ISA description");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    details = std::make_unique<AieIsaDetails>(parse_aie_isa(ss.str(), path));
-  });
+  // Fast path (called per simulated bundle): nothing changed the variant since this
+  // thread's last call.
+  thread_local uint64_t last_generation = 0;
+  thread_local const AieIsaDetails* last = nullptr;
+  const uint64_t now = isa_variant_generation();
+  if (last && last_generation == now) return *last;
+  static std::mutex mu;
+  static std::map<std::string, std::unique_ptr<AieIsaDetails>> by_source;
+  const IsaSource src = isa_source("aie_ml");
+  const std::string key = src.cache_key();
+  std::lock_guard<std::mutex> lock(mu);
+  auto& details = by_source[key];
+  if (!details) {
+    try {
+      details = std::make_unique<AieIsaDetails>(load_aie_isa(src.path, src.overlays));
+    } catch (...) {
+      by_source.erase(key);
+      throw;
+    }
+  }
+  last_generation = now;
+  last = details.get();
   return *details;
 }
 

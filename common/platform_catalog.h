@@ -11,6 +11,9 @@ namespace tlmcraft {
 struct PlatformInfo {
   std::string name;                    // "plena": --platform, the key of a task spec's platforms: map
   std::vector<std::string> isa_names;  // the ISA files (<isa folder>/<name>/<name>.yaml) its assembler reads
+  // ISAs its decoder has compiled in that still take overlays (isa: NAME) of added
+  // instructions (Coral: riscv, custom-0..3; docs/isa-extensions.md). No file to hash.
+  std::vector<std::string> overlay_only_isas;
   std::string display_name;            // "PLENA": table headers (empty: the name)
   int rank = 1000;                     // listing order (tables, `list platforms`); ties by name
   bool cpu_programs = false;           // runs the CPU group (tasks/specs/cpu/, level 0)

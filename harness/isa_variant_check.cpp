@@ -19,7 +19,7 @@ std::string joined(const std::vector<std::string>& names) {
 
 // Every overlay names (`isa:`) an ISA the platform reads.
 void check_overlay_targets(const std::string& platform, const std::vector<std::string>& overlays) {
-  const std::vector<std::string> isas = platform_isa_names(platform);
+  const std::vector<std::string> isas = platform_overlay_isas(platform);
   for (const auto& path : overlays) {
     std::string where, name;
     try {
@@ -42,7 +42,7 @@ void check_isa_variant(const std::string& platform, const isa::IsaVariant& varia
   // Each ISA merged with the overlays, validated by its own checker (the variant in force).
   const isa::ScopedIsaVariant scope(variant);
   std::string errors;
-  for (const auto& name : platform_isa_names(platform)) {
+  for (const auto& name : platform_overlay_isas(platform)) {
     const isa::IsaTools* tools = isa::find_isa_tools(name);
     if (!tools || !tools->check) continue;
     for (const auto& e : tools->check("").errors) errors += (errors.empty() ? "" : "\n") + e;

@@ -43,6 +43,14 @@ std::vector<std::string> platform_isa_names(const std::string& name) {
   return info ? info->isa_names : std::vector<std::string>{};
 }
 
+std::vector<std::string> platform_overlay_isas(const std::string& name) {
+  const PlatformInfo* info = find_platform_info(name);
+  if (!info) return {};
+  std::vector<std::string> all = info->isa_names;
+  all.insert(all.end(), info->overlay_only_isas.begin(), info->overlay_only_isas.end());
+  return all;
+}
+
 std::string platform_isa_dir(const std::string& name) {
   const PlatformInfo* info = find_platform_info(name);
   return info ? info->isa_dir : std::string();

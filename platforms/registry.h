@@ -33,6 +33,8 @@ std::string default_platform();
 // The ISA descriptions (isa/<name>/<name>.yaml, see isa_yaml_path) a platform's assembler
 // reads; empty for a platform whose decoder is compiled in. For provenance hashes.
 std::vector<std::string> platform_isa_names(const std::string& name);
+// Every ISA an overlay given to this platform may extend: isa_names and overlay_only_isas.
+std::vector<std::string> platform_overlay_isas(const std::string& name);
 // The folder those descriptions live in when not in the data folder (PlatformInfo::isa_dir;
 // "" for the data folder's isa/ or an unknown platform): isa::isa_yaml_path's home_dir.
 std::string platform_isa_dir(const std::string& name);

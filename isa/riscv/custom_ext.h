@@ -136,8 +136,9 @@ NamedActions custom_actions(const CustomInsn& in, unsigned sew_bytes, unsigned v
 // Whether `d` is a custom instruction (its aux is the index into the table).
 bool is_custom(const DecodedInsn& d);
 
-// Overlay paths from TLMCRAFT_ISA_EXT (':'-separated; empty when unset).
-std::vector<std::string> isa_ext_from_environment();
+// The RISC-V overlays in force: the ISA variant's (`--isa-ext` files whose isa: is riscv,
+// isa/isa_variant.h), then TLMCRAFT_ISA_EXT's (':'-separated).
+std::vector<std::string> variant_overlays();
 
 // A C header of `static inline` functions wrapping `.insn` for each instruction (clang-16,
 // rv32imf_zve32x): scalar operands with "r"/"f" constraints, vector ones with "vr" and a

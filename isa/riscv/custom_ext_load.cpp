@@ -11,6 +11,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "isa/isa_variant.h"
 #include "isa/riscv/custom_ext.h"
 #include "isa/riscv/step_encoder.h"
 
@@ -522,8 +523,8 @@ std::shared_ptr<const CustomExtensions> load_custom_extensions(const std::vector
   return ext;
 }
 
-std::vector<std::string> isa_ext_from_environment() {
-  std::vector<std::string> out;
+std::vector<std::string> variant_overlays() {
+  std::vector<std::string> out = isa_source("riscv").overlays;
   const char* v = std::getenv("TLMCRAFT_ISA_EXT");
   if (!v) return out;
   std::istringstream in(v);

@@ -161,7 +161,7 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
                          ranges[j].name + "' overlap");
   c.raw = tree.to_json();
   std::vector<std::string> overlays = c.isa_ext;
-  for (const auto& f : isa::riscv::isa_ext_from_environment()) overlays.push_back(f);
+  for (const auto& f : isa::riscv::variant_overlays()) overlays.push_back(f);
   if (!overlays.empty()) set_isa_extensions(c, overlays);
   return c;
 }

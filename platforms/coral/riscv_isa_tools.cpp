@@ -26,14 +26,16 @@ std::string reference_markdown() {
   return md;
 }
 
-// An overlay (`isa: riscv`) is loaded and validated; the ISA itself has no YAML.
+// An overlay (`isa: riscv`), or the variant's overlays when no file is named, is loaded
+// and validated; the ISA itself has no YAML.
 isa::IsaCheck check(const std::string& path) {
   isa::IsaCheck c;
   c.isa = "riscv";
   c.file = path;
-  if (!path.empty()) {
+  const std::vector<std::string> files = path.empty() ? isa::riscv::variant_overlays() : std::vector<std::string>{path};
+  if (!files.empty()) {
     try {
-      const auto ext = isa::riscv::load_custom_extensions({path});
+      const auto ext = isa::riscv::load_custom_extensions(files);
       c.summary = std::to_string(ext->instructions().size()) + " custom instructions";
     } catch (const isa::riscv::CustomExtError& e) {
       std::istringstream lines(e.what());
@@ -53,7 +55,7 @@ isa::AsmResult assemble(const std::string& source, const std::string& file) {
   isa::Program prog;
   uint64_t address = 0;
   ToolchainOptions options;
-  const auto overlays = isa::riscv::isa_ext_from_environment();
+  const auto overlays = isa::riscv::variant_overlays();
   if (!overlays.empty()) options.custom = isa::riscv::load_custom_extensions(overlays);
   r.ok = build_kernel(source, file, prog, r.diags, options);
   if (!r.ok) return r;
@@ -85,7 +87,7 @@ isa::IsaTools riscv_isa_tools() {
   t.instruction_class = [](const isa::Instruction& in) {
     // Custom opcodes class as their overlay's unit does (TLMCRAFT_ISA_EXT, loaded once).
     static const auto custom = [] {
-      const auto files = isa::riscv::isa_ext_from_environment();
+      const auto files = isa::riscv::variant_overlays();
       try {
         return files.empty() ? nullptr : isa::riscv::load_custom_extensions(files);
       } catch (const isa::riscv::CustomExtError&) {

@@ -21,6 +21,7 @@ void register_coral_pack() {
   info.name = "coral";
   info.display_name = "Coral";
   info.isa_names = {};
+  info.overlay_only_isas = {"riscv"};  // custom-0..3 instructions (isa/riscv/custom_ext.h)
   info.rank = 30;
   // docs/isa/coral.md: the kernel writer's page (docs/isa/riscv*.md are the ISS's internals)
   info.reference_isa = "coral";

@@ -391,6 +391,16 @@ std::string scrub_host_paths(const std::string& text, const std::string& tool_fi
   };
   std::string out;
   for (size_t i = 0; i < text.size();) {
+    // Web addresses (clang's "submit a bug report to https://...") are not host paths.
+    for (const char* scheme : {"https://", "http://"}) {
+      const size_t n = std::char_traits<char>::length(scheme);
+      if (text.compare(i, n, scheme) != 0) continue;
+      const size_t end = std::min(text.find_first_of(" \t\n\"'", i), text.size());
+      out.append(text, i, end - i);
+      i = end;
+      break;
+    }
+    if (i >= text.size()) break;
     const bool starts = text[i] == '/' && (i == 0 || !path_char(text[i - 1])) && i + 1 < text.size() && path_char(text[i + 1]);
     if (!starts) {
       out += text[i++];

@@ -289,8 +289,8 @@ routes:
 
 TEST(AieMlDma, AnEndlessRingWithNoCoreIsAFaultNamingItsBd) {
   // A BD chained to itself on both ends, no lock, no core: nothing can ever stop it. It
-  // used to run to the cycle limit (or the wall clock), booking banks all the way; now the
-  // first completion, at cycle 16 + 9 (setup 16... see below), is a fault naming the BD.
+  // used to run to the cycle limit (or the wall clock), booking banks all the way; now its
+  // first completion (16 words, well within 100 cycles) is a fault naming the BD.
   const char* k = R"(.movement
 buffers:
   - {name: a, tile: [0, 0], address: 0, size: 64}

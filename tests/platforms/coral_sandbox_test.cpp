@@ -191,6 +191,8 @@ TEST(CoralSandbox, HostPathsAreScrubbedFromToolOutput) {
                              "kernel.c", "k.c"),
             "Program arguments: clang -cc1 -o kernel.o k.c");
   EXPECT_EQ(scrub_host_paths("a/b and 3/4 stay", "kernel.c", "k.c"), "a/b and 3/4 stay");
+  EXPECT_EQ(scrub_host_paths("report to https://github.com/llvm/llvm-project/issues/ and", "kernel.c", "k.c"),
+            "report to https://github.com/llvm/llvm-project/issues/ and");
 }
 
 TEST(CoralSandbox, InlineAsmIncbinIsRefusedEvenWhenSplitAcrossStringLiterals) {

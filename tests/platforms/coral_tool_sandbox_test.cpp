@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "platforms/coral/kernel_sandbox.h"
 #include "platforms/coral/subprocess.h"
 #include "platforms/coral/tool_sandbox.h"
 #include "platforms/coral/toolchain.h"

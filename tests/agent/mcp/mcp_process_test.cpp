@@ -49,7 +49,9 @@ struct Session {
 
 Session start(const std::vector<std::string>& args, const std::string& stderr_path) {
   int in[2], out[2];
-  if (::pipe(in) != 0 || ::pipe(out) != 0) throw std::runtime_error("pipe failed");
+  // Close-on-exec: a second server must not inherit the first one's pipe ends (it would
+  // hold the first one's stdin open, and closing it would never reach EOF).
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
   Session s;
   s.pid = ::fork();
   if (s.pid == 0) {

@@ -442,7 +442,8 @@ std::vector<isa::Diagnostic> explain_sandbox_denials(std::vector<isa::Diagnostic
       d.token = scrub_host_paths(d.token, tool_file, user_file);
       d.hint = scrub_host_paths(d.hint, tool_file, user_file);
     }
-    if (!d.file.empty() && d.file[0] == '/') d.file = scrub_host_paths(d.file, tool_file, user_file);
+    // The kernel's own name is the user's (an absolute path when they gave one): kept.
+    if (!d.file.empty() && d.file[0] == '/' && d.file != user_file) d.file = scrub_host_paths(d.file, tool_file, user_file);
     out.push_back(std::move(d));
   }
   return out;

@@ -175,6 +175,15 @@ TEST(CoralSandbox, IncludeRefusalDoesNotDependOnTheHostFile) {
   }
 }
 
+// A kernel given by an absolute path keeps that name in its diagnostics (the scrubbing of
+// host paths must not turn it into another file, which reads as a foreign include).
+TEST(CoralSandbox, AnAbsoluteKernelPathIsKeptInDiagnostics) {
+  const Built b = build("#define P \"/etc/hostname\"\n#include P\nint main(void) { return 0; }\n", "/home/u/k.c");
+  ASSERT_FALSE(b.diags.empty());
+  EXPECT_EQ(b.diags[0].file, "/home/u/k.c") << b.all_text();
+  EXPECT_EQ(b.diags[0].message, kFileRefusal) << b.all_text();
+}
+
 // Host paths never reach a diagnostic: a forced clang crash printed its whole command line
 // (/usr/lib/llvm-16/bin/clang ... /tmp/tlmcraft-coral-<pid>-XXXXXX/kernel.c).
 TEST(CoralSandbox, ACompilerCrashShowsNoHostPath) {

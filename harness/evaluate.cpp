@@ -9,6 +9,7 @@
 #include "harness/seeds.h"
 #include "harness/report_bounds.h"
 #include "isa/input_limits.h"
+#include "harness/inert_settings.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
 
@@ -198,6 +199,9 @@ static json evaluate_kernel(Platform& platform, const EvalOptions& o) {
   rep["seed_source"] = o.seed ? "fixed" : "os";
   rep["baseline_cycles"] = nullptr;
   rep["speedup"] = nullptr;
+  // Overrides the active configuration ignores (e.g. PLENA's DMA model in serial timing).
+  const std::vector<std::string> inert = harness::inert_setting_warnings(platform.config(), o.overrides);
+  if (!inert.empty()) rep["warnings"] = inert;
 
   // The task's defaults for what a kernel may leave out (AIE-ML: the data movement).
   const KernelContext context{inst.layout()->kernel_defaults(), o.limits.wall_seconds};

@@ -166,7 +166,12 @@ class HarnessToolbox : public Toolbox {
     return name == opt_.workload.platform ? opt_.overrides : std::vector<std::string>{};
   }
 
+  // The version this session wrote last; before its first write_code, the newest on disk
+  // (a resumed run continues from the versions it left). Never a version another process
+  // sharing the workspace wrote after this session's own.
   KernelVersion current(const Workload& w) const {
+    const auto mine = written_.find(w.key());
+    if (mine != written_.end()) return mine->second;
     const auto v = ws_.current(w);
     if (!v) throw ToolFailure("no kernel written yet for " + w.key() + ": call write_code first");
     return *v;
@@ -256,6 +261,7 @@ class HarnessToolbox : public Toolbox {
     const std::string lang = a.value("language", "asm");
     const std::string code = a["code"].get<std::string>();
     const KernelVersion v = ws_.write_version(w, code, lang);
+    written_[w.key()] = v;
     const size_t lines = count_lines(code);
     return ok("stored version " + std::to_string(v.number) + " (" + std::to_string(lines) + " lines) for " + w.key(),
               {{"success", true}, {"version", v.number}, {"lines", lines}, {"path", v.path}, {"workload", w.key()}});
@@ -267,7 +273,7 @@ class HarnessToolbox : public Toolbox {
     const std::string code = ws_.read_version(v);
     isa::Program prog;
     std::vector<isa::Diagnostic> diags;
-    const KernelContext context{instance(w).layout()->kernel_defaults()};
+    const KernelContext context{instance(w).layout()->kernel_defaults(), eval_options(w).limits.wall_seconds};
     const bool ok_ =
         platform(w.platform).assemble(code, "v" + std::to_string(v.number) + "." + v.extension, context, prog, diags);
     isa::cap_diagnostics(diags, isa::max_diagnostics());
@@ -293,8 +299,13 @@ class HarnessToolbox : public Toolbox {
     // seed + k*trials + trials - 1 (reproducible from the workspace's history; k is
     // reserved under a lock, so processes sharing the workspace never use the same seeds).
     if (opt_.seed) o.seed = *opt_.seed + ws_.reserve_evaluation(w) * uint64_t(std::max(1, opt_.trials));
+    // Where cycles depend on the data (Coral), the baseline runs on this evaluation's own
+    // inputs (evaluate() compares like with like); elsewhere its cached count is the same.
+    const tasks::Instance inst = instance(w);
+    const bool data_dependent = inst.task().data_dependent_cycles || inst.platform_spec().data_dependent_cycles;
+    o.compare_baseline = data_dependent;
     json rep = evaluate(platform(w.platform), o);
-    if (rep.value("status", "") == "pass") {
+    if (rep.value("status", "") == "pass" && !data_dependent) {
       if (const auto base = baseline_cycles(w)) {
         rep["baseline_cycles"] = *base;
         const uint64_t c = rep.value("cycles", uint64_t(0));
@@ -303,6 +314,7 @@ class HarnessToolbox : public Toolbox {
     }
     rep["version"] = v.number;
     ws_.store_report(w, v.number, rep);
+    evaluated_[w.key()] = v.number;
     const bool is_best = ws_.offer_best(w, v, rep);
     std::string text = "version " + std::to_string(v.number) + ": " + evaluation_text(rep);
     if (const auto b = ws_.best(w)) {
@@ -317,7 +329,11 @@ class HarnessToolbox : public Toolbox {
     return ok(text, data);
   }
 
+  // This session's last evaluation (before its first, the workspace's last one).
   std::pair<int, json> last_evaluation(const Workload& w) const {
+    const auto mine = evaluated_.find(w.key());
+    if (mine != evaluated_.end())
+      if (const auto rep = ws_.report(w, mine->second)) return {mine->second, *rep};
     const auto last = ws_.last_report(w);
     if (!last) throw ToolFailure("no evaluation yet for " + w.key() + ": call run_evaluation first");
     return *last;
@@ -366,7 +382,7 @@ class HarnessToolbox : public Toolbox {
     const KernelVersion v = current(w);
     isa::Program prog;
     std::vector<isa::Diagnostic> diags;
-    const KernelContext context{instance(w).layout()->kernel_defaults()};
+    const KernelContext context{instance(w).layout()->kernel_defaults(), eval_options(w).limits.wall_seconds};
     if (!platform(w.platform).assemble(ws_.read_version(v), "v" + std::to_string(v.number) + "." + v.extension, context,
                                        prog, diags))
       throw ToolFailure("version " + std::to_string(v.number) + " does not assemble (" +
@@ -557,6 +573,8 @@ class HarnessToolbox : public Toolbox {
   std::vector<Tool> tools_;
   std::map<std::string, std::unique_ptr<Platform>> platforms_;
   std::map<std::string, uint64_t> baselines_;  // workload key -> cycles (0: none)
+  std::map<std::string, KernelVersion> written_;  // workload key -> this session's newest version
+  std::map<std::string, int> evaluated_;          // workload key -> this session's last evaluated version
   std::map<std::string, std::unique_ptr<isa::IsaSpec>> isas_;
   std::map<std::string, std::vector<DocFile>> docs_;
 };

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -160,7 +161,8 @@ KernelVersion Workspace::write_version(const Workload& w, const std::string& cod
   // Written under a temporary name, then hard-linked to the version name, which fails if
   // that name exists: a concurrent writer (another process on the same workspace) makes
   // this one take the next number instead of replacing its version.
-  const std::string tmp = dir + "/.version.tmp." + std::to_string(::getpid());
+  static std::atomic<uint64_t> writes{0};  // unique per writer: two toolboxes of one process too
+  const std::string tmp = dir + "/.version.tmp." + std::to_string(::getpid()) + "." + std::to_string(writes++);
   write_file_atomic(tmp, code);
   for (;; ++next) {
     KernelVersion v{next, dir + "/" + version_stem(next) + "." + extension, extension};
@@ -243,6 +245,16 @@ std::optional<std::pair<int, json>> Workspace::last_report(const Workload& w) co
 bool Workspace::offer_best(const Workload& w, const KernelVersion& version, const json& report) {
   if (report.value("status", "") != "pass" || !report.contains("cycles") || !report["cycles"].is_number()) return false;
   const uint64_t cycles = report["cycles"].get<uint64_t>();
+  // Compare and replace under a lock: two processes sharing the workspace must not both
+  // find themselves better than the old best and overwrite each other's files.
+  const std::string lock_path = slot_dir(w) + "/best.lock";
+  const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock < 0) throw sys_error("cannot open the best-version lock", lock_path);
+  struct Unlock {
+    int fd;
+    ~Unlock() { ::close(fd); }  // releases the flock
+  } unlock{lock};
+  if (::flock(lock, LOCK_EX) != 0) throw sys_error("cannot lock the best version", lock_path);
   if (const auto b = best(w)) {
     if (b->value("cycles", UINT64_MAX) <= cycles) return false;
   }

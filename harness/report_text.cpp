@@ -65,6 +65,8 @@ std::string format_report_text(const nlohmann::json& j) {
      << j.value("status", "?");
   if (j.contains("reason") && !j["reason"].get<std::string>().empty()) os << " - " << j["reason"].get<std::string>();
   os << "\n";
+  if (j.contains("warnings") && j["warnings"].is_array())
+    for (const auto& w : j["warnings"]) os << "  warning: " << (w.is_string() ? w.get<std::string>() : w.dump()) << "\n";
   if (j.contains("assemble"))
     for (const auto& d : j["assemble"].value("diagnostics", nlohmann::json::array())) os << "  " << d.get<std::string>() << "\n";
   if (j.value("cycles", 0) > 0) {

@@ -82,6 +82,9 @@ struct MemoryExtents {
 // Coral: the #defines compiled in front of a C kernel). Empty: the kernel states all.
 struct KernelContext {
   std::string task_defaults;
+  // Host time allowed for assembling, in seconds (0 = none): the run's wall-clock limit
+  // (`--timeout`), so a hostile kernel file cannot hold the caller in the assembler.
+  double wall_seconds = 0;
 };
 
 // Thrown for bad input (config, addresses given by the user): the CLI maps it to exit 2.

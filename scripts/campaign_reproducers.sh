@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Re-runs the reproducers of the adversarial campaign of issue 15 (docs/reliability.md,
+# Re-runs the reproducers of the adversarial campaigns of issues 15 and 22 (docs/reliability.md,
 # "Limits on untrusted input") against a built tlmcraft and prints one row per input:
 # exit status, wall time, peak memory (of the process and its children) and the files it
 # left in its private TMPDIR. Each must end with exit 1 or 2 in under 20 s and 2 GB,
@@ -35,6 +35,19 @@ for _ in $(seq 3000); do printf '.tile 0 0\nDONE\n'; done > "$IN/dup.aie"
 seq 60000 | sed 's/^/BAD LINE /' > "$IN/bad.asm"
 yes 'BAD LINE 0123456789' | head -c 30000000 > "$IN/huge.asm"
 printf 'S_ADDI_INT gp1, gp0, 1\n\xff\xfe BAD\n' > "$IN/utf8.asm"
+# Issue 22: 256 phases padded with blank lines to 4 MB; a BD chain pointing to itself
+# within one tile; include spellings past a textual check; the same include of an existing
+# and of a missing host file.
+python3 -c '
+import sys
+pad = "\n" * (4_000_000 // 256 - 40)
+sys.stdout.write("".join(".phase p%d\n.tile 0 0\n  DONE\n%s" % (i, pad) for i in range(256)))' > "$IN/phases.aie"
+printf '.movement\nbuffers:\n  - {name: a, tile: [0, 0], address: 0, size: 4096}\n  - {name: b, tile: [0, 0], address: 8192, size: 4096}\nbds:\n  - {name: out, tile: [0, 0], channel: mm2s0, buffer: a, length: 4096, next: out}\n  - {name: in, tile: [0, 0], channel: s2mm0, buffer: b, length: 4096, next: in}\nroutes:\n  - {from: {tile: [0, 0], port: mm2s0}, to: {tile: [0, 0], port: s2mm0}}\n' > "$IN/selfbd.aie"
+printf '%%:include "/etc/hostname"\nint main(void) { return 0; }\n' > "$IN/digraph.c"
+printf '#\\\ninclude "/etc/hostname"\nint main(void) { return 0; }\n' > "$IN/splice.c"
+printf '# /*c*/ include "/etc/hostname"\nint main(void) { return 0; }\n' > "$IN/comment.c"
+printf '#define P "/etc/hostname"\n#include P\nint main(void) { return 0; }\n' > "$IN/exists.c"
+printf '#define P "/etc/no_such_file_xyz"\n#include P\nint main(void) { return 0; }\n' > "$IN/missing.c"
 {
   echo '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"reproducers","version":"1"}}}'
   echo '{"jsonrpc":"2.0","method":"notifications/initialized"}'
@@ -76,10 +89,20 @@ row "coral .skip 4000000000" "1" "limit of|DTCM" -- "${CORAL[@]}" "$IN/skip.s"
 row "coral .incbin /etc/os-release" "1" "reads a file" -- "${CORAL[@]}" "$IN/inc.s"
 row "coral .incbin, path pasted by .irp/\\()" "1" "reads a file" -- "${CORAL[@]}" "$IN/irp.s"
 row "coral .include of a FIFO, macro-built path" "1" "reads a file" -- "${CORAL[@]}" "$IN/fifo.s"
-row "coral C #include P (P=\"/etc/passwd\")" "1" "/etc/passwd" -- "${CORAL[@]}" "$IN/inc.c"
+row "coral C #include P (P=\"/etc/passwd\")" "1" "outside its sandbox" -- "${CORAL[@]}" "$IN/inc.c"
 row "coral C inline asm .inc\"\"bin" "1" "reads a file" -- "${CORAL[@]}" "$IN/ia.c"
 row "coral C pasted __has_include" "1" "__has_include is not allowed" -- "${CORAL[@]}" "$IN/hasinc.c"
-row "coral C #pragma GCC dependency" "1" "outside its sandbox|os-release" -- "${CORAL[@]}" "$IN/dep.c"
+row "coral C #pragma GCC dependency" "1" "outside its sandbox" -- "${CORAL[@]}" "$IN/dep.c"
+row "coral C %:include (digraph)" "1" "absolute or parent" -- "${CORAL[@]}" "$IN/digraph.c"
+row "coral C #\\ newline include (splice)" "1" "absolute or parent" -- "${CORAL[@]}" "$IN/splice.c"
+row "coral C # /*c*/ include" "1" "absolute or parent" -- "${CORAL[@]}" "$IN/comment.c"
+row "coral C #include P, P an existing file" "1" "k.c:2: error: the kernel reads a file outside its sandbox" -- \
+  bash -c 'cp "$2" "$3/k.c" && "${@:4}" "$3/k.c"' _ "$T" "$IN/exists.c" "$WORK" "${CORAL[@]}"
+row "coral C #include P, P a missing file" "1" "k.c:2: error: the kernel reads a file outside its sandbox" -- \
+  bash -c 'cp "$2" "$3/k.c" && "${@:4}" "$3/k.c"' _ "$T" "$IN/missing.c" "$WORK" "${CORAL[@]}"
+row "aie_ml 256 phases, 4 MB, --timeout 5" "0 1" "" -- "$T" run --platform aie_ml --task relu --config C1 --timeout 5 "$IN/phases.aie"
+row "aie_ml BD chain to itself in one tile" "1" "BD 'out' \\(line 6\\): its chain repeats forever" -- \
+  "$T" run --platform aie_ml --task relu --config C1 "$IN/selfbd.aie"
 row "kernel path /dev/zero" "2" "character device" -- "${CORAL[@]}" /dev/zero
 row "kernel path a FIFO" "2" "FIFO|fifo" -- "${CORAL[@]}" "$IN/fifo"
 row "plena prefetch loop 10^6 x 10^3" "1" "transfers are pending" -- \

@@ -44,7 +44,10 @@ def aie_tokens():
     for rc in spec['register_classes']:
         tokens += [rc['name'] + '0', rc['name'] + '1']
     tokens += ['.tile 0 0', '.tile ', '.phase ', '.movement', ' ;; ', '[p0]', '#32', 'NOP', 'loop:', '\n',
-               'locks:', 'buffers:', 'bds:', 'routes:', 'tile:', 'channel:', 'lock:', 'length:', 'dims:']
+               'locks:', 'buffers:', 'bds:', 'routes:', 'tile:', 'channel:', 'lock:', 'length:', 'dims:',
+               # issue 22: many phases padded with blank lines, BD chains that point to themselves
+               '.phase p', '\n\n\n\n\n\n\n\n', 'next:', 'next: out', 'name: out', 'acquire:', 'release:',
+               'buffer:', 'mm2s0', 's2mm0', 'port:', 'from:', 'to:']
     return tokens
 
 
@@ -53,10 +56,23 @@ def mcp_tokens():
             '"tools/call"', '"name"', '"arguments"', '"protocolVersion"', '"2025-06-18"', '"notifications/initialized"',
             '"notifications/cancelled"', '"result"', '"error"', '"code"', '"task"', '"config"', '"platform"',
             '"query"', '"max_results"', '"language"', '"write_code"', '"grep_docs"', '"run_evaluation"',
-            'null', 'true', '1e308', '-9223372036854775809', '{}', '[]', '\\u0000', '\n']
+            'null', 'true', '1e308', '-9223372036854775809', '{}', '[]', '\\u0000', '\n',
+            '"check_syntax"', '"view_output"', '"profile"', '"submit"',
+            # issue 22: include spellings in kernel code (write_code arguments)
+            '%:include', '??=include', '#\\\ninclude', '# /*c*/ include', '\\"/etc/hostname\\"']
+
+
+def c_tokens():
+    # The Coral sandbox's text check: spellings the preprocessor reads as '#', splices,
+    # comments, the directives it refuses, paths, and host paths for the scrubber.
+    return ['#', '%:', '%:%:', '??=', '??/', '\\\n', '\n', '/*', '*/', '/*c*/', '//', '"', "'", '<', '>',
+            'include', '#include', '%:include', 'include_next', 'import', 'line', 'define', '__has_include',
+            '__has_include_next', '"/etc/hostname"', '"/etc/no_such_file_xyz"', '"../../etc/passwd"', '<stdint.h>',
+            '<riscv_vector.h>', '/usr/lib/llvm-16/bin/clang', '/tmp/tlmcraft-coral-1-x/kernel.c', 'kernel.c']
 
 
 if __name__ == '__main__':
     write('fuzz_plena_asm', plena_tokens())
     write('fuzz_aie_kernel', aie_tokens())
     write('fuzz_mcp', mcp_tokens())
+    write('fuzz_c_sandbox', c_tokens())

@@ -3,7 +3,10 @@
 #include "agent/json_schema.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
 #include <set>
+#include <thread>
 
 namespace tlmcraft::agent {
 namespace {
@@ -54,7 +57,20 @@ std::optional<std::string> McpServer::refuse_unbounded(const std::string& raw) c
 }
 
 void McpServer::note(const std::string& text) const {
-  if (log_) *log_ << "tlmcraft mcp: " << text << "\n" << std::flush;
+  if (!log_) return;
+  std::lock_guard<std::mutex> lock(log_mutex_);
+  *log_ << "tlmcraft mcp: " << text << "\n" << std::flush;
+}
+
+// A well-formed tools/call request after initialize: the one kind of message that may run
+// long, so serve() queues it for the tool thread instead of answering it on the reader.
+bool McpServer::is_tool_call(const std::string& raw) const {
+  if (state_.load() == State::AwaitingInitialize || raw.size() > limits_.max_message_bytes ||
+      json_nesting_depth(raw, limits_.max_depth) > limits_.max_depth)
+    return false;
+  const json msg = json::parse(raw, nullptr, false);
+  return msg.is_object() && msg.contains("id") && valid_id(msg["id"]) && msg.contains("method") &&
+         msg["method"] == "tools/call";
 }
 
 std::optional<std::string> McpServer::handle_line(const std::string& raw) {
@@ -136,7 +152,7 @@ void McpServer::notification(const std::string& method) {
            std::string(state_ == State::Ready ? "(already initialized)" : "before initialize"));
     }
   } else if (method == "notifications/cancelled") {
-    note("cancellation ignored: every request is answered before the next is read");
+    note("cancellation ignored: a tool call runs to its end (each is bounded by the run's wall-clock limit)");
   } else {
     note("ignoring notification '" + method + "'");
   }
@@ -254,20 +270,59 @@ static bool read_bounded_line(std::istream& in, std::string& line, size_t max, s
 }
 
 size_t McpServer::serve(std::istream& in, std::ostream& out) {
-  size_t handled = 0;
-  std::string line;
-  size_t total = 0;
-  while (read_bounded_line(in, line, limits_.max_message_bytes, total)) {
-    ++handled;
-    const auto response = total > limits_.max_message_bytes ? refuse_size(total) : handle_line(line);
-    if (response) out << *response << '\n' << std::flush;
-    if (!out) {  // the client closed its end: nobody is listening any more
+  std::mutex mutex;  // guards out, calls, reading_done and closed
+  std::condition_variable wake;
+  std::deque<std::string> calls;  // tool calls waiting for this thread
+  bool reading_done = false, closed = false;
+  std::atomic<size_t> handled{0};
+  const auto write = [&](const std::string& response) {  // with `mutex` held
+    out << response << '\n' << std::flush;
+    if (!out && !closed) {  // the client closed its end: nobody is listening any more
+      closed = true;
       note("output closed; stopping");
-      break;
     }
+  };
+  // The reader answers everything but tool calls at once, so a long evaluation never
+  // delays a ping (a client's liveness check) or a refusal.
+  std::thread reader([&] {
+    std::string line;
+    size_t total = 0;
+    while (read_bounded_line(in, line, limits_.max_message_bytes, total)) {
+      ++handled;
+      if (total <= limits_.max_message_bytes && is_tool_call(line)) {
+        std::lock_guard<std::mutex> lock(mutex);
+        calls.push_back(std::move(line));
+        wake.notify_one();
+      } else {
+        const auto response = total > limits_.max_message_bytes ? refuse_size(total) : handle_line(line);
+        std::lock_guard<std::mutex> lock(mutex);
+        if (response) write(*response);
+      }
+      std::lock_guard<std::mutex> lock(mutex);
+      if (closed) break;
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    reading_done = true;
+    wake.notify_one();
+  });
+  // Tool calls run here, on the caller's thread (the simulator and the toolchain's child
+  // processes stay on the thread that made them), one at a time in arrival order.
+  for (;;) {
+    std::string call;
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      wake.wait(lock, [&] { return closed || !calls.empty() || reading_done; });
+      if (closed || calls.empty()) break;
+      call = std::move(calls.front());
+      calls.pop_front();
+    }
+    const auto response = handle_line(call);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (response) write(*response);
   }
-  note("end of input; " + std::to_string(handled) + " messages handled");
-  return handled;
+  reader.join();
+  note("end of input; " + std::to_string(handled.load()) + " messages handled");
+  return handled.load();
 }
 
 }  // namespace tlmcraft::agent

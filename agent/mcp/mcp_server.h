@@ -4,7 +4,9 @@
 // The server never writes anything but protocol messages to its output stream; notices go
 // to the log stream (stderr in the CLI).
 #pragma once
+#include <atomic>
 #include <istream>
+#include <mutex>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -52,15 +54,20 @@ class McpServer {
 
   // Reads messages until EOF on `in`, writing each response as one line to `out` (flushed).
   // A line longer than the message limit is answered with an error without being kept
-  // in memory. Returns the number of messages handled.
+  // in memory. Tool calls run one at a time on the calling thread, in arrival order;
+  // every other message (ping, initialize, tools/list, errors) is answered by a reader
+  // thread at once, also while a tool call runs, so responses may come out of order (each
+  // carries its request's id). Returns after the last tool call queued before EOF has
+  // been answered; returns the number of messages read.
   size_t serve(std::istream& in, std::ostream& out);
 
-  bool initialized() const { return state_ != State::AwaitingInitialize; }
+  bool initialized() const { return state_.load() != State::AwaitingInitialize; }
   const std::string& protocol_version() const { return protocol_version_; }
 
  private:
   enum class State { AwaitingInitialize, Initializing, Ready };
 
+  bool is_tool_call(const std::string& raw) const;
   nlohmann::json dispatch(const std::string& method, const nlohmann::json& params);
   nlohmann::json initialize(const nlohmann::json& params);
   nlohmann::json list_tools() const;
@@ -75,7 +82,8 @@ class McpServer {
   McpServerInfo info_;
   std::ostream* log_;
   McpLimits limits_;
-  State state_ = State::AwaitingInitialize;
+  std::atomic<State> state_{State::AwaitingInitialize};  // changed by the reader thread only
+  mutable std::mutex log_mutex_;
   std::string protocol_version_;
 };
 

@@ -214,8 +214,19 @@ int cmd_sweep(const Args& args) {
     for (auto& v : results)
       if (v.id == id) v.records.push_back(r);
   }
+  // Settings a variant changes that its configuration ignores: each warned about once.
+  std::set<std::string> inert;
+  for (const auto& r : outcome.results)
+    if (r.contains("warnings") && r["warnings"].is_array())
+      for (const auto& w : r["warnings"])
+        if (w.is_string() && inert.insert(w.get<std::string>()).second)
+          std::cerr << "tlmcraft sweep: warning: " << w.get<std::string>() << "\n";
   const harness::SweepTable table = harness::build_sweep_table(results, reference);
-  if (vm["json"].as<bool>()) std::cout << harness::sweep_to_json(table).dump(2) << "\n";
+  if (vm["json"].as<bool>()) {
+    nlohmann::json j = harness::sweep_to_json(table);
+    if (!inert.empty()) j["warnings"] = inert;
+    std::cout << j.dump(2) << "\n";
+  }
   else std::cout << harness::sweep_to_text(table) << "results: " << out << "\n";
   if (vm.count("html")) {
     const std::string html_path = vm["html"].as<std::string>();

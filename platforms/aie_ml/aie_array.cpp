@@ -584,6 +584,10 @@ void AieArray::try_transfer(int x, uint64_t t) {
   auto reserve_banks = [&](const Channel& ch, const BdSpec& bd, const BufferSpec& buf, uint64_t start_cycle) {
     if (ch.tile.kind != TileKind::Compute) return;  // only cores compete with DMA for banks
     TileMemory& mem = compute_[ch.tile.column * cfg_.rows + ch.tile.row].mem;
+    // Events run in time order, so no core issues before t again: older bookings can go.
+    // (The core prunes them too, but only while it runs: a halted core's tile kept every
+    // booking of a looping BD chain, 145 MB/s until the process ran out of memory.)
+    mem.prune_before(t);
     uint64_t last_line = UINT64_MAX;
     for (uint64_t i = 0; i < n; ++i) {
       const int64_t off = ch.seg[i];
@@ -687,7 +691,58 @@ void AieArray::complete_bd(int x, uint64_t t) {
   last_cycle_ = std::max(last_cycle_, t);
   c.bd = bd.next;
   c.state = Channel::State::Idle;
+  if (c.bd >= 0 && lock_free_cycle(c.bd)) {
+    const std::string endless = endless_transfer();
+    if (!endless.empty()) {
+      fault(endless);
+      return;
+    }
+  }
   step_channel(x, t);
+}
+
+// True when the chain from `bd` comes back to a BD it already passed without any BD on the
+// way acquiring a lock: nothing can then stop the channel but its stream partner.
+bool AieArray::lock_free_cycle(int bd) const {
+  const auto& bds = movement().bds;
+  std::vector<bool> seen(bds.size(), false);
+  for (int b = bd; b >= 0; b = bds[b].next) {
+    if (seen[b]) return true;
+    if (bds[b].acquire.enabled) return false;
+    seen[b] = true;
+  }
+  return false;
+}
+
+// After every core has halted, channels in lock-free cycles whose stream partners are too
+// would move data forever (until the wall-clock limit, booking bank cycles all the while):
+// the fault naming the first such BD, or "" when the run can still end.
+std::string AieArray::endless_transfer() const {
+  for (const auto& c : cores_)
+    if (!c->done) return "";
+  std::vector<bool> in(channels_.size(), false);
+  for (size_t x = 0; x < channels_.size(); ++x)
+    in[x] = channels_[x]->state != Channel::State::Done && channels_[x]->bd >= 0 && lock_free_cycle(channels_[x]->bd);
+  // A channel keeps moving only while all its partners do.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t x = 0; x < channels_.size(); ++x) {
+      if (!in[x]) continue;
+      const Channel& c = *channels_[x];
+      bool partners = c.ch.mm2s ? !c.dests.empty() : c.src >= 0 && in[c.src];
+      if (c.ch.mm2s)
+        for (int d : c.dests) partners = partners && in[d];
+      if (!partners) in[x] = false, changed = true;
+    }
+  }
+  for (size_t x = 0; x < channels_.size(); ++x) {
+    if (!in[x]) continue;
+    const BdSpec& bd = movement().bds[channels_[x]->bd];
+    return "DMA " + channels_[x]->name + " BD '" + bd.name + "' (line " + std::to_string(bd.line) +
+           "): its chain repeats forever (it comes back to a BD it ran, acquiring no lock on the way, and its stream "
+           "partners do the same) after every core has halted; end the chain (omit 'next') or guard it with a lock";
+  }
+  return "";
 }
 
 // ---- the run ------------------------------------------------------------------------

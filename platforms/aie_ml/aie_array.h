@@ -101,6 +101,8 @@ class AieArray : public sc_core::sc_module {
   void step_channel(int ch, uint64_t t);
   void try_transfer(int ch, uint64_t t);
   void complete_bd(int ch, uint64_t t);
+  bool lock_free_cycle(int bd) const;
+  std::string endless_transfer() const;
   void wake(LockBank& bank, uint32_t id, uint64_t t);
   void block_on(LockBank& bank, uint32_t id, int actor);
   void fault(const std::string& message);

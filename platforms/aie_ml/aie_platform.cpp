@@ -6,6 +6,7 @@
 #include "models/sim_context.h"
 #include "platforms/aie_ml/aie_ml_isa_tools.h"
 #include "platforms/aie_ml/kernel_file.h"
+#include "platforms/run_control.h"
 
 #include "isa/input_limits.h"
 
@@ -16,15 +17,35 @@ namespace {
 // `tlmcraft asm/isa` find AIE-ML's tools here (this file is linked with every AIE-ML user).
 const bool kIsaToolsRegistered = isa::register_isa_tools(aie_ml_isa_tools());
 
+// The wall-clock limit of one assembly: once past it, one error at the line not yet read.
+struct AssemblyClock {
+  RunLimiter limiter;
+  bool expired = false;
+  bool out_of_time(const std::string& file, uint32_t line, std::vector<isa::Diagnostic>& diags) {
+    if (expired) return true;
+    if (limiter.limits().wall_seconds <= 0 || limiter.host_seconds() <= limiter.limits().wall_seconds) return false;
+    isa::Diagnostic e;
+    e.file = file;
+    e.line = std::max<uint32_t>(line, 1);
+    e.col = 1;
+    e.message = limit_message(StopReason::WallTimeout, limiter.limits(), "assembling, before line " + std::to_string(e.line));
+    e.hint = "raise the limit with --timeout, or make the kernel file smaller";
+    diags.push_back(e);
+    return expired = true;
+  }
+};
+
 // One phase: its core programs (each within program memory) and its data movement.
 bool assemble_phase(const AieConfig& cfg, const PhaseText& text, const std::string& file,
-                    const std::string& default_movement, AieKernel::Phase& out, std::vector<isa::Diagnostic>& diags) {
+                    const std::string& default_movement, AssemblyClock& clock, AieKernel::Phase& out,
+                    std::vector<isa::Diagnostic>& diags) {
   out.name = text.name;
   out.line = text.line;
   KernelParts parts;
-  bool ok = split_kernel(text.source, file, cfg.columns, cfg.rows, parts, diags);
+  bool ok = split_kernel(text.source, file, cfg.columns, cfg.rows, parts, diags, text.first_line);
   for (const auto& t : parts.tiles) {
     if (isa::diagnostics_full(diags)) return false;
+    if (clock.out_of_time(file, t.first_line, diags)) return false;
     std::vector<isa::Diagnostic> d;
     AieKernel::Core core;
     core.column = t.column;
@@ -64,15 +85,21 @@ bool assemble_phase(const AieConfig& cfg, const PhaseText& text, const std::stri
 }  // namespace
 
 bool assemble_kernel(const AieConfig& cfg, const std::string& source, const std::string& file,
-                     const std::string& default_movement, AieKernel& out, std::vector<isa::Diagnostic>& diags) {
+                     const std::string& default_movement, AieKernel& out, std::vector<isa::Diagnostic>& diags,
+                     double wall_seconds) {
+  RunLimits limits;
+  limits.wall_seconds = wall_seconds;
+  AssemblyClock clock{RunLimiter(limits)};
   out = AieKernel{};
   out.source_lines = kernel_lines(source);
   std::vector<PhaseText> phases;
   bool ok = split_phases(source, file, phases, diags);
   for (const PhaseText& p : phases) {
     if (isa::diagnostics_full(diags)) break;
+    if (clock.out_of_time(file, p.first_line, diags)) return false;
     out.phases.emplace_back();
-    if (!assemble_phase(cfg, p, file, default_movement, out.phases.back(), diags)) ok = false;
+    if (!assemble_phase(cfg, p, file, default_movement, clock, out.phases.back(), diags)) ok = false;
+    if (clock.expired) return false;
   }
   // A producer that stopped at the cap: keep the first ones and say there were more.
   if (isa::diagnostics_full(diags)) {
@@ -98,7 +125,7 @@ void AiePlatform::elaborate() {
 bool AiePlatform::build_program(const std::string& source, const std::string& file_name, const KernelContext& context,
                                 isa::Program& out, std::vector<isa::Diagnostic>& diags) const {
   auto k = std::make_shared<AieKernel>();
-  if (!assemble_kernel(cfg_, source, file_name, context.task_defaults, *k, diags)) return false;
+  if (!assemble_kernel(cfg_, source, file_name, context.task_defaults, *k, diags, context.wall_seconds)) return false;
   out = isa::Program{};
   out.isa = "aie_ml";
   out.source_name = file_name;

@@ -15,8 +15,12 @@ namespace tlmcraft::aie_ml {
 
 // Splits, assembles and parses a whole kernel file. `default_movement` is used when the
 // file has no `.movement` section (its diagnostics are reported against `<default movement>`).
+// With `wall_seconds` > 0 (scaled by TLMCRAFT_WALL_CLOCK_SCALE like a run's limit), the
+// assembler checks the host clock between phases and tile programs and stops with an
+// error naming the limit once it is exceeded.
 bool assemble_kernel(const AieConfig& cfg, const std::string& source, const std::string& file,
-                     const std::string& default_movement, AieKernel& out, std::vector<isa::Diagnostic>& diags);
+                     const std::string& default_movement, AieKernel& out, std::vector<isa::Diagnostic>& diags,
+                     double wall_seconds = 0);
 
 class AiePlatform : public PlatformBase {
  public:

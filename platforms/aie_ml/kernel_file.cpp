@@ -105,25 +105,26 @@ bool split_phases(const std::string& source, const std::string& file, std::vecto
     PhaseText p;
     p.name = r.name;
     p.line = r.line;
-    for (size_t i = 0; i < lines.size(); ++i) p.source += (i >= r.first && i < r.last ? lines[i] : std::string()) + "\n";
+    p.first_line = static_cast<uint32_t>(r.first + 1);
+    for (size_t i = r.first; i < r.last; ++i) p.source += lines[i] + "\n";
     out.push_back(std::move(p));
   }
   return ok;
 }
 
 bool split_kernel(const std::string& source, const std::string& file, uint32_t columns, uint32_t rows,
-                  KernelParts& out, std::vector<isa::Diagnostic>& diags) {
+                  KernelParts& out, std::vector<isa::Diagnostic>& diags, uint32_t first_line) {
   out = KernelParts{};
   const size_t errors_before = diags.size();
   const std::vector<std::string> lines = kernel_lines(source);
   TileSection* current = nullptr;
   bool saw_tile = false;
   TileSection implicit;  // lines before any `.tile`: the program of tile (0, 0) if no `.tile` follows
-  implicit.first_line = 1;
+  implicit.first_line = first_line;
   bool implicit_has_code = false;
   uint32_t implicit_code_line = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
-    const uint32_t ln = static_cast<uint32_t>(i + 1);
+    const uint32_t ln = static_cast<uint32_t>(first_line + i);
     const std::string code = code_of(lines[i]);
     const size_t col = lines[i].find_first_not_of(" \t") + 1;
     if (code.rfind(".movement", 0) == 0 && (code.size() == 9 || isspace(static_cast<unsigned char>(code[9])))) {
@@ -190,7 +191,7 @@ bool split_kernel(const std::string& source, const std::string& file, uint32_t c
     implicit.row = 0;
     out.tiles.insert(out.tiles.begin(), implicit);
   } else if (implicit_has_code) {
-    diags.push_back(diag(file, implicit_code_line, 1, code_of(lines[implicit_code_line - 1]),
+    diags.push_back(diag(file, implicit_code_line, 1, code_of(lines[implicit_code_line - first_line]),
                          "code before the first '.tile' directive",
                          "a file with '.tile' sections must start each program with '.tile <column> <row>'"));
   }

@@ -27,15 +27,17 @@ struct KernelParts {
 // The file's lines (a trailing '\r' dropped), line N at index N - 1.
 std::vector<std::string> kernel_lines(const std::string& source);
 
-// Phases per kernel file: each phase re-reads the whole file, so their number is bounded.
+// Phases per kernel file (each costs a reconfiguration and a report entry).
 constexpr size_t kMaxPhases = 256;
 
 // One phase of a kernel file (`.phase [name]` lines start phases; code before the first
-// `.phase` is a phase of its own). `source` is the whole file with every line outside the
-// phase blanked, so split_kernel's line numbers stay the file's.
+// `.phase` is a phase of its own). `source` holds only the phase's own lines, the first of
+// them file line `first_line`, so the phases together cost one pass over the file (a copy
+// of the whole file per phase made 256 phases of a 4 MB file cost a gigabyte and minutes).
 struct PhaseText {
-  std::string name;    // the `.phase` operand, or "phase<N>" (1-based)
-  uint32_t line = 0;   // line of the `.phase` directive (0 for the implicit first phase)
+  std::string name;         // the `.phase` operand, or "phase<N>" (1-based)
+  uint32_t line = 0;        // line of the `.phase` directive (0 for the implicit first phase)
+  uint32_t first_line = 1;  // file line of source's first line
   std::string source;
 };
 
@@ -45,8 +47,9 @@ bool split_phases(const std::string& source, const std::string& file, std::vecto
                   std::vector<isa::Diagnostic>& diags);
 
 // Returns false and appends diagnostics on a malformed directive (bad coordinates, a tile
-// outside the grid, a tile given twice, text before the first `.tile`).
+// outside the grid, a tile given twice, text before the first `.tile`). `source`'s first
+// line is file line `first_line` (a phase's text starts inside the file).
 bool split_kernel(const std::string& source, const std::string& file, uint32_t columns, uint32_t rows,
-                  KernelParts& out, std::vector<isa::Diagnostic>& diags);
+                  KernelParts& out, std::vector<isa::Diagnostic>& diags, uint32_t first_line = 1);
 
 }  // namespace tlmcraft::aie_ml

@@ -54,6 +54,7 @@ class TileMemory {
   // DMA bank use: the cycles a DMA channel reads or writes a bank (one 128-bit word each).
   void reserve_dma(uint64_t cycle, uint32_t bank) { dma_use_.insert(cycle * 64 + bank); }
   bool dma_uses(uint64_t cycle, uint32_t bank) const { return !dma_use_.empty() && dma_use_.count(cycle * 64 + bank); }
+  size_t dma_bookings() const { return dma_use_.size(); }
   // Forgets bookings before `cycle` (the core never looks back).
   void prune_before(uint64_t cycle) {
     if (dma_use_.size() < 4096) return;

@@ -6,6 +6,11 @@
 #include <optional>
 
 namespace tlmcraft::coral {
+
+const char* const kFileRefusal =
+    "the kernel reads a file outside its sandbox: a kernel may include only the compiler's own headers (e.g. "
+    "<riscv_vector.h>, <stdint.h>) and read no other file";
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -212,8 +217,69 @@ std::vector<isa::Diagnostic> check_assembly_listing(const std::string& listing, 
   return out;
 }
 
-std::vector<isa::Diagnostic> check_c_source(const std::vector<std::string>& lines, const std::string& user_file) {
+std::vector<std::string> c_logical_lines(const std::vector<std::string>& lines) {
+  std::vector<std::string> out(lines.size());
+  enum class State { Code, BlockComment, String, Char } state = State::Code;
+  size_t logical = 0;  // the physical line (index) the current logical line started on
+  for (size_t li = 0; li < lines.size(); ++li) {
+    // Phase 1: trigraphs (C17 reads them; clang does under -std=c*) and digraph `%:`.
+    std::string text;
+    const std::string& raw = lines[li];
+    for (size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] == '?' && i + 2 < raw.size() && raw[i + 1] == '?' && (raw[i + 2] == '=' || raw[i + 2] == '/')) {
+        text += raw[i + 2] == '=' ? '#' : '\\';
+        i += 2;
+      } else {
+        text += raw[i];
+      }
+    }
+    // Phase 2: a backslash at the end splices the next line onto this one.
+    const bool spliced = !text.empty() && text.back() == '\\';
+    if (spliced) text.pop_back();
+    std::string& dst = out[logical];
+    for (size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i], n = i + 1 < text.size() ? text[i + 1] : '\0';
+      switch (state) {
+        case State::BlockComment:
+          if (c == '*' && n == '/') state = State::Code, ++i;
+          continue;
+        case State::String:
+        case State::Char:
+          dst += c;
+          if (c == '\\' && i + 1 < text.size()) dst += text[++i];
+          else if (c == (state == State::String ? '"' : '\'')) state = State::Code;
+          continue;
+        case State::Code:
+          break;
+      }
+      if (c == '/' && n == '*') {
+        dst += ' ';
+        state = State::BlockComment;
+        ++i;
+      } else if (c == '/' && n == '/') {
+        dst += ' ';
+        break;  // to the end of the (spliced) line; a splice continues the comment
+      } else if (c == '%' && n == ':') {
+        dst += '#';
+        ++i;
+      } else {
+        if (c == '"') state = State::String;
+        if (c == '\'') state = State::Char;
+        dst += c;
+      }
+    }
+    // A comment across lines is one space, so the logical line goes on after it too.
+    if (!spliced && state != State::BlockComment) {
+      logical = li + 1;
+      if (state == State::String || state == State::Char) state = State::Code;  // unterminated: clang errs
+    }
+  }
+  return out;
+}
+
+std::vector<isa::Diagnostic> check_c_source(const std::vector<std::string>& physical, const std::string& user_file) {
   std::vector<isa::Diagnostic> out;
+  const std::vector<std::string> lines = c_logical_lines(physical);
   for (size_t i = 0; i < lines.size(); ++i) {
     const auto line = static_cast<uint32_t>(i + 1);
     const std::string& text = lines[i];
@@ -275,10 +341,9 @@ std::vector<isa::Diagnostic> check_preprocessed_c(const std::string& text, const
     const bool allowed = name.find("..") == std::string::npos && fs::path(name).is_absolute() &&
                          std::any_of(allowed_dirs.begin(), allowed_dirs.end(), [&](const std::string& d) { return under(name, d); });
     if (allowed) continue;
-    out.push_back(refusal(user_file, kernel_line, name,
-                          "the kernel includes '" + name +
-                              "', which is outside the kernel and the allowed headers (the compiler's own, e.g. <riscv_vector.h>)",
-                          kSelfContained));
+    // The same refusal as for a file the sandbox kept closed or a missing one (no path,
+    // no column): whether a host file exists must not show.
+    out.push_back(refusal(user_file, kernel_line, "", kFileRefusal, kSelfContained));
     return out;  // one is enough: everything after it comes from that file
   }
   return out;
@@ -320,25 +385,68 @@ std::vector<isa::Diagnostic> check_inline_asm_ir(const std::string& ir, const st
   return out;
 }
 
-std::vector<isa::Diagnostic> explain_sandbox_denials(std::vector<isa::Diagnostic> diags) {
-  for (auto& d : diags) {
-    if (d.message.find("Permission denied") == std::string::npos) continue;
-    // clang: "cannot open file '/etc/passwd': Permission denied" (the token is the path);
-    // GNU as: "can't open /x/fifo for reading: Permission denied".
-    std::string path = d.token;
-    if (path.empty()) {
-      const size_t open = d.message.find("open ");
-      if (open != std::string::npos) {
-        path = d.message.substr(open + 5);
-        path = path.substr(0, std::min(path.find(" for "), path.find(": ")));
-      }
+std::string scrub_host_paths(const std::string& text, const std::string& tool_file, const std::string& user_file) {
+  const auto path_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '.' || c == '_' || c == '-' || c == '+';
+  };
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    // Web addresses (clang's "submit a bug report to https://...") are not host paths.
+    for (const char* scheme : {"https://", "http://"}) {
+      const size_t n = std::char_traits<char>::length(scheme);
+      if (text.compare(i, n, scheme) != 0) continue;
+      const size_t end = std::min(text.find_first_of(" \t\n\"'", i), text.size());
+      out.append(text, i, end - i);
+      i = end;
+      break;
     }
-    d.severity = isa::Severity::Error;
-    d.token = path;
-    d.message = "the kernel tried to open '" + path + "', outside its sandbox: kernels may not read files";
-    d.hint = kSelfContained;
+    if (i >= text.size()) break;
+    const bool starts = text[i] == '/' && (i == 0 || !path_char(text[i - 1])) && i + 1 < text.size() && path_char(text[i + 1]);
+    if (!starts) {
+      out += text[i++];
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && path_char(text[end])) ++end;
+    const std::string path = text.substr(i, end - i);
+    std::string last = path.substr(path.find_last_of('/', path.size() - (path.back() == '/' ? 2 : 1)) + 1);
+    if (!tool_file.empty() && last == tool_file) last = user_file;
+    out += last;
+    i = end;
   }
-  return diags;
+  return out;
+}
+
+std::vector<isa::Diagnostic> explain_sandbox_denials(std::vector<isa::Diagnostic> diags, const std::string& tool_file,
+                                                     const std::string& user_file) {
+  std::vector<isa::Diagnostic> out;
+  bool refused = false;
+  for (auto& d : diags) {
+    const std::string& m = d.message;
+    // clang: "'/x' file not found", "cannot open file '/x': Permission denied"; GNU as:
+    // "can't open /x for reading: No such file or directory" (or Permission denied).
+    const bool file_access = m.find("Permission denied") != std::string::npos ||
+                             m.find("No such file or directory") != std::string::npos ||
+                             m.find("file not found") != std::string::npos || m.find("cannot open file") != std::string::npos ||
+                             m.find("could not open") != std::string::npos;
+    if (file_access) {
+      if (refused) continue;  // one refusal, at the first attempt: the rest would differ by host
+      refused = true;
+      d.severity = isa::Severity::Error;
+      d.token.clear();
+      d.col = 0;  // clang gives one, the preprocessed-text check cannot: neither may differ
+      d.message = kFileRefusal;
+      d.hint = kSelfContained;
+    } else {
+      d.message = scrub_host_paths(d.message, tool_file, user_file);
+      d.token = scrub_host_paths(d.token, tool_file, user_file);
+      d.hint = scrub_host_paths(d.hint, tool_file, user_file);
+    }
+    // The kernel's own name is the user's (an absolute path when they gave one): kept.
+    if (!d.file.empty() && d.file[0] == '/' && d.file != user_file) d.file = scrub_host_paths(d.file, tool_file, user_file);
+    out.push_back(std::move(d));
+  }
+  return out;
 }
 
 }  // namespace tlmcraft::coral

@@ -35,7 +35,9 @@ const char* kLld = "ld.lld-16";
 const std::vector<std::string> kAsFlags = {"-march=rv32imf_zve32x", "-mabi=ilp32", "-g"};
 const std::vector<std::string> kClangFlags = {"--target=riscv32", "-march=rv32imf_zve32x", "-mabi=ilp32", "-O2",
                                               "-ffreestanding", "-fno-builtin", "-nostdlib", "-g",
-                                              "-fno-color-diagnostics", "-fno-caret-diagnostics"};
+                                              "-fno-color-diagnostics", "-fno-caret-diagnostics",
+                                              // A crash writes no reproducer files (they would name host paths).
+                                              "-fno-crash-diagnostics"};
 // __has_include opens the file it names, and token pasting can build the name the text
 // check looks for: the preprocessor itself refuses it, wherever it comes from.
 // __has_include_next is always false (clang's own headers ask it for the C library's
@@ -316,7 +318,7 @@ ToolRun assemble_step(const std::string& tool_file, const std::string& file_name
   // The listing with macro expansions shows every statement the assembler processed.
   argv.insert(argv.end(), {"-alm=kernel.lst", "-o", "kernel.o", runtime_dir() + "/prelude.s", tool_file});
   const ToolRun r = run_tool(argv, dir.path(), o.limits, sandbox);
-  diags = explain_sandbox_denials(parse_gnu_as_messages(r.output, tool_file, file_name, src_lines));
+  diags = explain_sandbox_denials(parse_gnu_as_messages(r.output, tool_file, file_name, src_lines), tool_file, file_name);
   auto refused = check_assembly_listing(read_text(dir.file("kernel.lst")), file_name);
   if (refused.empty() && mentions_foreign_file(diags, file_name))
     refused.push_back(make_diag(isa::Severity::Error, file_name, 0, 0, "",
@@ -373,7 +375,7 @@ ToolRun compile_step(const std::string& tool_file, const std::string& file_name,
   argv.insert(argv.end(), kRefuseFileProbes.begin(), kRefuseFileProbes.end());
   argv.insert(argv.end(), {"-E", tool_file, "-o", "kernel.i"});
   ToolRun r = run_tool(argv, dir.path(), o.limits, sandbox);
-  diags = explain_sandbox_denials(without_macro_notes(parse_clang_messages(r.output, tool_file, file_name)));
+  diags = explain_sandbox_denials(without_macro_notes(parse_clang_messages(r.output, tool_file, file_name)), tool_file, file_name);
   if (mentions_foreign_file(diags, file_name)) {
     diags = {make_diag(isa::Severity::Error, file_name, 0, 0, "", "the kernel made the compiler read another file; kernels may not read files", "")};
     return refused_run;
@@ -398,7 +400,7 @@ ToolRun compile_step(const std::string& tool_file, const std::string& file_name,
   const bool peephole = has_composed(o);
   argv.insert(argv.end(), {"-x", "cpp-output", peephole ? "-S" : "-c", "kernel.i", "-o", peephole ? "kernel.clang.s" : "kernel.o"});
   r = run_tool(argv, dir.path(), o.limits, sandbox);
-  diags = explain_sandbox_denials(parse_clang_messages(r.output, tool_file, file_name));
+  diags = explain_sandbox_denials(parse_clang_messages(r.output, tool_file, file_name), tool_file, file_name);
   if (!r.ok() || !peephole) return r;
   return peephole_step(file_name, dir, o, sandbox, diags);
 }
@@ -449,7 +451,8 @@ CachedBuild run_build(const std::string& source, const std::string& file_name, K
   const char* compiler = lang == KernelLanguage::C ? kClang : kAs;
   if (!r.ok()) {
     if (r.limit != LimitHit::None || !has_error(b.diags))
-      fail(tool_failure_text(compiler, r, o.limits) + (r.limit != LimitHit::None || trim(r.output).empty() ? "" : ": " + trim(r.output)),
+      fail(tool_failure_text(compiler, r, o.limits) +
+               (r.limit != LimitHit::None || trim(r.output).empty() ? "" : ": " + scrub_host_paths(trim(r.output), tool_file, file_name)),
            r.limit != LimitHit::None ? "see docs/reliability.md, \"Limits on untrusted input\"" : "");
     return b;
   }
@@ -467,7 +470,7 @@ CachedBuild run_build(const std::string& source, const std::string& file_name, K
     if (link.empty())
       link.push_back(make_diag(isa::Severity::Error, file_name, 0, 0, "",
                                tool_failure_text(lang == KernelLanguage::C ? kLld : kGnuLd, r, o.limits) +
-                                   (r.limit != LimitHit::None || trim(r.output).empty() ? "" : ": " + trim(r.output)),
+                                   (r.limit != LimitHit::None || trim(r.output).empty() ? "" : ": " + scrub_host_paths(trim(r.output), tool_file, file_name)),
                                ""));
     b.diags.insert(b.diags.end(), link.begin(), link.end());
     return b;

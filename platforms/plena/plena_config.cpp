@@ -137,6 +137,7 @@ PlenaConfig read_plena_config(const ConfigTree& tree) {
   ConfigSection top(tree);
   top.skip("platform");
   top.skip("ppa");  // energy and area tables, read by the harness (harness/ppa_model.h)
+  top.skip("inert_settings");  // read by the harness (harness/inert_settings.h)
   c.clock_ns = top.num<double>("clock_ns", 1e-3, 1e6);
   read_arch(top.sub("arch"), c);
   read_memory(top.sub("memory"), c);

@@ -102,6 +102,18 @@ TEST(PpaModel, EnergyIsCountsTimesTablesTimesScale) {
   EXPECT_DOUBLE_EQ(e["area"]["total_mm2"].get<double>(), 0.192);
 }
 
+// An AIE-ML kernel that only moves data has no core units: 'units/tile*.vec/busy_cycles'
+// names none of the units there, which is zero vector energy, not a missing counter (the
+// run used to end with exit 2 and "counter ... is not in the run's report").
+TEST(PpaModel, APatternMatchingNoPresentUnitCountsZero) {
+  json r = report();
+  r["units"] = json::array({{{"name", "matrix"}, {"busy_cycles", 100}}});
+  const json e = ppa_estimates(r, config());
+  EXPECT_DOUBLE_EQ(e["energy"]["by_component"]["vector"].get<double>(), 0.0);
+  // matrix 1600 + vector 0 + hbm 500 + leakage 500.
+  EXPECT_DOUBLE_EQ(e["energy"]["total_pj"].get<double>(), 2600.0);
+}
+
 TEST(PpaModel, BadEntriesNameTheEntryAndTheCause) {
   const auto message = [](json cfg) {
     try {

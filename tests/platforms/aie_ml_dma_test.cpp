@@ -287,8 +287,10 @@ routes:
   EXPECT_NE(r.message.find("lock 3"), std::string::npos) << r.message;
 }
 
-TEST(AieMlDma, CycleLimitStopsAnEndlessRing) {
-  // A BD chained to itself on both ends never finishes.
+TEST(AieMlDma, AnEndlessRingWithNoCoreIsAFaultNamingItsBd) {
+  // A BD chained to itself on both ends, no lock, no core: nothing can ever stop it. It
+  // used to run to the cycle limit (or the wall clock), booking banks all the way; now its
+  // first completion (16 words, well within 100 cycles) is a fault naming the BD.
   const char* k = R"(.movement
 buffers:
   - {name: a, tile: [0, 0], address: 0, size: 64}
@@ -304,8 +306,62 @@ routes:
   RunLimits lim;
   lim.max_cycles = 5000;
   const RunResult r = p->run(lim, TraceOptions{});
+  EXPECT_EQ(r.stop, StopReason::Fault);
+  EXPECT_EQ(r.message,
+            "DMA tile(0,0).mm2s0 BD 's' (line 6): its chain repeats forever (it comes back to a BD it ran, acquiring no "
+            "lock on the way, and its stream partners do the same) after every core has halted; end the chain (omit "
+            "'next') or guard it with a lock");
+  EXPECT_LT(r.cycles, 100u);
+}
+
+// The campaign's input: a copy between two buffers of one tile, each BD chained to itself,
+// no locks. It grew memory by about 145 MB/s (every bank booking of the tile kept) until
+// std::bad_alloc; now the first completion is the fault naming the BD.
+TEST(AieMlDma, SelfChainedCopyWithinOneTileIsAFaultNamingTheBd) {
+  const char* k = R"(.movement
+buffers:
+  - {name: a, tile: [0, 0], address: 0, size: 4096}
+  - {name: b, tile: [0, 0], address: 8192, size: 4096}
+bds:
+  - {name: out, tile: [0, 0], channel: mm2s0, buffer: a, length: 4096, next: out}
+  - {name: in, tile: [0, 0], channel: s2mm0, buffer: b, length: 4096, next: in}
+routes:
+  - {from: {tile: [0, 0], port: mm2s0}, to: {tile: [0, 0], port: s2mm0}}
+)";
+  auto p = make();
+  load(*p, k);
+  const RunResult r = p->run(RunLimits{}, TraceOptions{});  // the default limits
+  EXPECT_EQ(r.stop, StopReason::Fault);
+  EXPECT_EQ(r.message.substr(0, 52), "DMA tile(0,0).mm2s0 BD 'out' (line 6): its chain rep");
+}
+
+// A ring guarded by a lock it always gets back (acquire 1, release 1 on the same BD) runs
+// until a limit: legal, but its bank bookings must not pile up. Before the fix every
+// booking stayed (no core runs on the tile to prune them): 4096-byte BDs at 4 bytes a
+// cycle book one 16-byte bank word per 4 words on each side, so 200,000 cycles left about
+// 2 x 50,000 bookings. Now only bookings at or after the current cycle are kept, at most
+// the 4096 below which pruning waits plus one segment per channel.
+TEST(AieMlDma, ALockedRingKeepsItsBankBookingsBounded) {
+  const char* k = R"(.movement
+locks:
+  - {tile: [0, 0], id: 0, init: 1}
+buffers:
+  - {name: a, tile: [0, 0], address: 0, size: 4096}
+  - {name: b, tile: [0, 0], address: 8192, size: 4096}
+bds:
+  - {name: out, tile: [0, 0], channel: mm2s0, buffer: a, length: 4096, next: out,
+     acquire: {lock: 0, value: 1}, release: {lock: 0, value: 1}}
+  - {name: in, tile: [0, 0], channel: s2mm0, buffer: b, length: 4096, next: in}
+routes:
+  - {from: {tile: [0, 0], port: mm2s0}, to: {tile: [0, 0], port: s2mm0}}
+)";
+  auto p = make();
+  load(*p, k);
+  RunLimits lim;
+  lim.max_cycles = 200000;
+  const RunResult r = p->run(lim, TraceOptions{});
   EXPECT_EQ(r.stop, StopReason::CycleLimit);
-  EXPECT_EQ(r.cycles, 5000u);
+  EXPECT_LE(p->array().compute_memory(0, 0).dma_bookings(), 4096u + 2 * 4096 / 16);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "platforms/coral/kernel_sandbox.h"
@@ -42,6 +43,13 @@ Built build(const std::string& src, const std::string& name, ToolchainOptions o 
 }
 
 const std::string kHead = "  .text\n  .globl main\nmain:\n";
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
 
 // A private TMPDIR so tests can count the toolchain's temporary directories.
 class PrivateTmp {
@@ -125,7 +133,75 @@ TEST(CoralSandbox, CIncludeOfAHostFileIsRefused) {
 
 TEST(CoralSandbox, CIncludeThroughAMacroIsRefusedAfterPreprocessing) {
   const Built b = build("#define P \"/etc/passwd\"\n#include P\nint main(void) { return 0; }\n", "k.c");
-  expect_refused(b, 2, "/etc/passwd");
+  expect_refused(b, 2, std::string(kFileRefusal));
+}
+
+// Issue 22's spellings the text check missed: the digraph %:, a line splice between '#'
+// and 'include', a comment between them (and the trigraph ??=). Each is now refused by the
+// text check with the same message as the plain spelling, at the directive's first line.
+TEST(CoralSandbox, DigraphSpliceAndCommentSpellingsOfIncludeAreRefused) {
+  const std::string want =
+      "#include names an absolute or parent ('..') path ('/etc/hostname'): kernels may only include the compiler's "
+      "own headers (e.g. <riscv_vector.h>, <stdint.h>)";
+  for (const std::string& spelling : {std::string("%:include \"/etc/hostname\""), std::string("#\\\ninclude \"/etc/hostname\""),
+                                      std::string("# /*c*/ include \"/etc/hostname\""), std::string("??=include \"/etc/hostname\""),
+                                      std::string("#/* a\n comment */include \"/etc/hostname\""),
+                                      std::string("#inc\\\nlude \"/etc/host\\\nname\"")}) {
+    const auto d = check_c_source(lines_of("int x;\n" + spelling + "\nint main(void) { return 0; }\n"), "k.c");
+    ASSERT_EQ(d.size(), 1u) << spelling;
+    EXPECT_EQ(d[0].line, 2u) << spelling;
+    EXPECT_EQ(d[0].message, want) << spelling;
+  }
+  // Text in strings and comments is not a directive.
+  EXPECT_TRUE(check_c_source({"const char* s = \"/* %:include \\\"/etc/x\\\" */\";", "// #include \"/etc/x\""}, "k.c").empty());
+}
+
+// Every include the preprocessor itself would resolve outside the sandbox (a macro-built
+// path, absolute or relative) gets one refusal, whether the host file exists or not: the
+// campaign told '/etc/hostname' (exists: "the kernel tried to open ...") from
+// '/etc/no_such_file_xyz' (missing: "file not found").
+TEST(CoralSandbox, IncludeRefusalDoesNotDependOnTheHostFile) {
+  std::vector<std::string> texts;
+  for (const char* path : {"/etc/hostname", "/etc/no_such_file_xyz", "../../../../../../etc/hostname",
+                           "../../../../../../etc/no_such_file_xyz", "no_such_header.h"}) {
+    const Built b = build(std::string("#define P \"") + path + "\"\n#include P\nint main(void) { return 0; }\n", "k.c");
+    EXPECT_FALSE(b.ok);
+    ASSERT_FALSE(b.diags.empty()) << path;
+    texts.push_back(b.diags[0].format());
+    EXPECT_EQ(texts.back(), "k.c:2: error: " + std::string(kFileRefusal) +
+                                " (hint: a kernel is one self-contained file: put the data in the kernel (e.g. .word/.byte) instead)")
+        << path << "\n" << b.all_text();
+    for (const auto& d : b.diags) EXPECT_EQ(d.format().find("/etc/"), std::string::npos) << b.all_text();
+  }
+}
+
+// A kernel given by an absolute path keeps that name in its diagnostics (the scrubbing of
+// host paths must not turn it into another file, which reads as a foreign include).
+TEST(CoralSandbox, AnAbsoluteKernelPathIsKeptInDiagnostics) {
+  const Built b = build("#define P \"/etc/hostname\"\n#include P\nint main(void) { return 0; }\n", "/home/u/k.c");
+  ASSERT_FALSE(b.diags.empty());
+  EXPECT_EQ(b.diags[0].file, "/home/u/k.c") << b.all_text();
+  EXPECT_EQ(b.diags[0].message, kFileRefusal) << b.all_text();
+}
+
+// Host paths never reach a diagnostic: a forced clang crash printed its whole command line
+// (/usr/lib/llvm-16/bin/clang ... /tmp/tlmcraft-coral-<pid>-XXXXXX/kernel.c).
+TEST(CoralSandbox, ACompilerCrashShowsNoHostPath) {
+  const Built b = build("#pragma clang __debug crash\nint main(void) { return 0; }\n", "k.c");
+  EXPECT_FALSE(b.ok);
+  ASSERT_FALSE(b.diags.empty());
+  const std::string text = b.all_text();
+  for (const char* host : {"/usr/", "/tmp/", "tlmcraft-coral-", "llvm-16/"}) EXPECT_EQ(text.find(host), std::string::npos) << text;
+}
+
+TEST(CoralSandbox, HostPathsAreScrubbedFromToolOutput) {
+  EXPECT_EQ(scrub_host_paths("Program arguments: /usr/lib/llvm-16/bin/clang -cc1 -o /tmp/tlmcraft-coral-7-Ab/kernel.o "
+                             "/tmp/tlmcraft-coral-7-Ab/kernel.c",
+                             "kernel.c", "k.c"),
+            "Program arguments: clang -cc1 -o kernel.o k.c");
+  EXPECT_EQ(scrub_host_paths("a/b and 3/4 stay", "kernel.c", "k.c"), "a/b and 3/4 stay");
+  EXPECT_EQ(scrub_host_paths("report to https://github.com/llvm/llvm-project/issues/ and", "kernel.c", "k.c"),
+            "report to https://github.com/llvm/llvm-project/issues/ and");
 }
 
 TEST(CoralSandbox, InlineAsmIncbinIsRefusedEvenWhenSplitAcrossStringLiterals) {

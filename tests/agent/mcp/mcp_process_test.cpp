@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -52,7 +53,9 @@ struct Session {
 
 Session start(const std::vector<std::string>& args, const std::string& stderr_path) {
   int in[2], out[2];
-  if (::pipe(in) != 0 || ::pipe(out) != 0) throw std::runtime_error("pipe failed");
+  // Close-on-exec: a second server must not inherit the first one's pipe ends (it would
+  // hold the first one's stdin open, and closing it would never reach EOF).
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
   Session s;
   s.pid = ::fork();
   if (s.pid == 0) {
@@ -226,6 +229,61 @@ TEST_F(McpIsaVariant, BadOverlayExitsTwoBeforeServing) {
   EXPECT_NE(err.find((dir / "bad.yaml").string() + ":3:15: mnemonic V_EXP_V is already defined ("), std::string::npos)
       << err;
   ::close(s.from_server);
+}
+
+// Issue 22: two servers sharing a workspace evaluated each other's kernels (each took the
+// newest version on disk). Session A writes the correct SiLU baseline, session B a kernel
+// that does nothing, interleaved three times: every evaluation must be of the session's
+// own latest write (A passes, B fails), and every version number is handed out once.
+TEST(McpProcess, TwoServersOnOneWorkspaceEachEvaluateTheirOwnKernel) {
+  const std::string binary = std::string(TLMCRAFT_BINARY_DIR) + "/harness/tlmcraft";
+  ASSERT_TRUE(std::filesystem::exists(binary)) << binary << " (build the tlmcraft target)";
+  const auto dir = std::filesystem::temp_directory_path() / ("tlmcraft-mcp-shared-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  const std::vector<std::string> args = {binary, "mcp", "--platform", "plena", "--task", "silu", "--config", "C1",
+                                         "--workspace", (dir / "ws").string(), "--trials", "1"};
+  Session a = start(args, (dir / "a.txt").string()), b = start(args, (dir / "b.txt").string());
+  int next_id = 0;
+  auto call = [&](Session& s, const std::string& method, const json& params) {
+    s.send({{"jsonrpc", "2.0"}, {"id", ++next_id}, {"method", method}, {"params", params}});
+    const json r = json::parse(s.read_line(), nullptr, false);
+    EXPECT_EQ(r.value("id", -1), next_id) << r;
+    return r;
+  };
+  for (Session* s : {&a, &b}) {
+    call(*s, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()},
+                            {"clientInfo", {{"name", "gtest"}, {"version", "1"}}}});
+    s->send({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+  }
+  const std::string good =
+      call(a, "tools/call", {{"name", "get_baseline"}, {"arguments", json::object()}})["result"]["structuredContent"]["source"];
+  std::set<int> versions;
+  for (int round = 0; round < 3; ++round) {
+    const json wa = call(a, "tools/call", {{"name", "write_code"}, {"arguments", {{"code", good}}}});
+    const json wb = call(b, "tools/call", {{"name", "write_code"}, {"arguments", {{"code", "; does nothing\n"}}}});
+    const int va = wa["result"]["structuredContent"]["version"], vb = wb["result"]["structuredContent"]["version"];
+    EXPECT_TRUE(versions.insert(va).second && versions.insert(vb).second) << va << " " << vb;
+    const json ea = call(a, "tools/call", {{"name", "run_evaluation"}, {"arguments", json::object()}});
+    const json eb = call(b, "tools/call", {{"name", "run_evaluation"}, {"arguments", json::object()}});
+    EXPECT_EQ(ea["result"]["structuredContent"]["version"], va) << ea;
+    EXPECT_EQ(ea["result"]["structuredContent"]["status"], "pass") << ea;
+    EXPECT_EQ(eb["result"]["structuredContent"]["version"], vb) << eb;
+    EXPECT_NE(eb["result"]["structuredContent"]["status"], "pass") << eb;
+    // view_output answers about the session's own last evaluation too.
+    EXPECT_EQ(call(a, "tools/call", {{"name", "view_output"}, {"arguments", json::object()}})["result"]["structuredContent"]["version"], va);
+  }
+  EXPECT_EQ(versions, (std::set<int>{1, 2, 3, 4, 5, 6}));
+  for (Session* s : {&a, &b}) {
+    ::close(s->to_server);
+    EXPECT_EQ(s->read_line(), "");
+    int status = 0;
+    ::waitpid(s->pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ::close(s->from_server);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

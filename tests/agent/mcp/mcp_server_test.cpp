@@ -3,7 +3,12 @@
 // notifications (never answered), batches, and tool failures that must not end the server.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <mutex>
 #include <sstream>
+#include <streambuf>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -222,7 +227,7 @@ TEST_F(McpServerTest, InvalidUtf8InToolOutputIsReplacedNotFatal) {
   EXPECT_EQ(r["result"]["content"][0]["text"], "bytes \xEF\xBF\xBD\xEF\xBF\xBD end");  // U+FFFD for each bad byte
 }
 
-TEST_F(McpServerTest, ServeAnswersLineByLineInOrderUntilEof) {
+TEST_F(McpServerTest, ServeAnswersEveryLineUntilEof) {
   std::istringstream in(
       R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})" "\n"
       R"({"jsonrpc":"2.0","method":"notifications/initialized"})" "\n"
@@ -236,11 +241,16 @@ TEST_F(McpServerTest, ServeAnswersLineByLineInOrderUntilEof) {
   std::vector<json> responses;
   for (std::string l; std::getline(lines, l);) responses.push_back(json::parse(l));
   ASSERT_EQ(responses.size(), 4u);  // the notification and the blank line get no answer
-  EXPECT_EQ(responses[0]["id"], 1);
-  EXPECT_EQ(responses[1]["id"], 2);
-  EXPECT_EQ(responses[1]["result"]["content"][0]["text"], "echo: a");
-  EXPECT_EQ(responses[2]["error"]["code"], jsonrpc::kParseError);
-  EXPECT_EQ(responses[3], json::parse(R"({"jsonrpc":"2.0","id":3,"result":{}})"));
+  // The tool call runs on serve's thread, the rest is answered by the reader in order: the
+  // echo may come anywhere after the initialize answer.
+  std::vector<json> others;
+  json echo;
+  for (const json& r : responses) (r["id"] == 2 ? echo : others.emplace_back()) = r;
+  EXPECT_EQ(echo["result"]["content"][0]["text"], "echo: a");
+  ASSERT_EQ(others.size(), 3u);
+  EXPECT_EQ(others[0]["id"], 1);
+  EXPECT_EQ(others[1]["error"]["code"], jsonrpc::kParseError);
+  EXPECT_EQ(others[2], json::parse(R"({"jsonrpc":"2.0","id":3,"result":{}})"));
   EXPECT_EQ(out.str().back(), '\n');
 }
 
@@ -251,6 +261,68 @@ TEST_F(McpServerTest, ServeStopsWhenTheOutputIsClosed) {
   out.setstate(std::ios::badbit);  // as when writing to a closed pipe fails
   EXPECT_EQ(server.serve(in, out), 1u);
   EXPECT_NE(log.str().find("output closed; stopping"), std::string::npos);
+}
+
+// An output stream that notes, thread-safely, when a given response line was written.
+class WatchedOutput : public std::streambuf {
+ public:
+  explicit WatchedOutput(std::string needle) : needle_(std::move(needle)) {}
+  std::atomic<bool> seen{false};
+  std::string text() {
+    std::lock_guard<std::mutex> lock(m_);
+    return text_;
+  }
+
+ protected:
+  int overflow(int c) override {
+    if (c != traits_type::eof()) {
+      std::lock_guard<std::mutex> lock(m_);
+      text_ += static_cast<char>(c);
+      if (text_.find(needle_) != std::string::npos) seen = true;
+    }
+    return c;
+  }
+
+ private:
+  std::mutex m_;
+  std::string text_, needle_;
+};
+
+// A tool that runs until the ping sent after it has been answered (or 10 s pass).
+class SlowToolbox : public Toolbox {
+ public:
+  explicit SlowToolbox(std::atomic<bool>& answered) : answered_(answered) {}
+  std::vector<ToolSpec> specs() const override { return {{"slow", "Waits.", json{{"type", "object"}}}}; }
+  ToolResult call(const std::string&, const std::string&) override {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!answered_ && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return {false, answered_ ? "the ping was answered while I ran" : "the ping waited for me", nullptr};
+  }
+
+ private:
+  std::atomic<bool>& answered_;
+};
+
+// Issue 22: one long tools/call (a check_syntax of a hostile AIE-ML file took 25 s) kept a
+// ping waiting. The reader thread answers pings while a tool call runs: the tool here only
+// returns once the ping's answer is on the output, so with a server that reads the ping
+// after the call the tool would wait its 10 s and say so.
+TEST(McpServerConcurrency, PingIsAnsweredWhileAToolCallRuns) {
+  WatchedOutput buf(R"("id":9,)");  // the ping's answer (keys come sorted)
+  std::ostream out(&buf);
+  SlowToolbox tools(buf.seen);
+  McpServer server(tools);
+  std::istringstream in(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})" "\n"
+                        R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}})" "\n"
+                        R"({"jsonrpc":"2.0","id":9,"method":"ping"})" "\n");
+  EXPECT_EQ(server.serve(in, out), 3u);
+  std::istringstream lines(buf.text());
+  std::vector<json> responses;
+  for (std::string l; std::getline(lines, l);) responses.push_back(json::parse(l));
+  ASSERT_EQ(responses.size(), 3u);
+  EXPECT_EQ(responses[1]["id"], 9);  // the ping, before the tool call's answer
+  EXPECT_EQ(responses[2]["id"], 2);
+  EXPECT_EQ(responses[2]["result"]["content"][0]["text"], "the ping was answered while I ran");
 }
 
 }  // namespace

@@ -1,0 +1,4 @@
+#define P "/etc/passwd"
+#include P
+#include <stdint.h>
+int main(void) { return 0; }

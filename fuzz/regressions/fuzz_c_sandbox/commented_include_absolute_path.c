@@ -1,0 +1,2 @@
+# /*c*/ include "/etc/hostname"
+int main(void) { return 0; }

@@ -1,0 +1,2 @@
+%:include "/etc/hostname"
+int main(void) { return 0; }

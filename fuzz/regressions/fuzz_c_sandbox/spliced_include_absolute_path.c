@@ -1,0 +1,3 @@
+#\
+include "/etc/hostname"
+int main(void) { return 0; }

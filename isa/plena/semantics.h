@@ -101,9 +101,23 @@ StepResult execute(const isa::Instruction& inst, PlenaState& state);
 // Same, reusing `out` (no per-call construction of the result).
 void execute(const isa::Instruction& inst, PlenaState& state, StepResult& out);
 
-// Runs the steps of a fused instruction (isa::expand_fused) at state.pc as one
-// instruction named `mnemonic`: merged ranges, next_pc = pc + 1, faults name the step.
-void execute_fused(const std::vector<isa::Instruction>& steps, const char* mnemonic, PlenaState& state,
-                   StepResult& out);
+// Rows past the architectural VRAM (state.hidden_vram elements = this many VLEN rows)
+// that composed instructions keep their gp temporaries in.
+constexpr uint32_t kHiddenVramRows = 16;
+
+// A composed instruction (isa/fused.h) ready to run: its steps, with temporaries in
+// registers it borrows for its duration and restores afterwards (so no other instruction
+// sees them); gp temporary i is preset to the hidden VRAM row i past the architectural
+// VRAM, which only the steps can reach.
+struct ComposedInstruction {
+  std::vector<isa::Instruction> steps;
+  std::vector<uint8_t> gp_temps, fp_temps;  // borrowed registers
+  std::vector<uint16_t> step_gp_reads;      // per step: bit r = the step reads gp r (not a temporary)
+  bool empty() const { return steps.empty(); }
+};
+
+// Runs a composed instruction at state.pc as one instruction named `mnemonic`: merged
+// architectural ranges (a hidden row is internal), next_pc = pc + 1, faults name the step.
+void execute_composed(const ComposedInstruction& c, const char* mnemonic, PlenaState& state, StepResult& out);
 
 }  // namespace tlmcraft::isa::plena

@@ -29,7 +29,7 @@ struct LoadedProgram {
   std::vector<std::string> mnemonic;    // per PC
   std::vector<char> cls;                // per PC: M, V, S, H, C
   std::vector<uint8_t> loop;            // per PC: isa::LoopRole (none, start, end)
-  std::vector<std::vector<isa::Instruction>> fused;  // per PC: a fused instruction's steps, else empty
+  std::vector<isa::plena::ComposedInstruction> fused;  // per PC: a composed instruction, else empty
 };
 
 class PlenaTop : public sc_core::sc_module {

@@ -3,6 +3,7 @@
 #include "isa/isa_spec.h"
 
 #include "isa/compose.h"
+#include "isa/expression_semantics.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -945,7 +946,8 @@ IsaSpec IsaSpec::parse(const std::string& yaml_text, const std::string& file_nam
   }
   // Composed steps are assembly lines: checked (and the legacy form converted) once the
   // whole ISA is known.
-  const std::vector<std::string> fused_errors = normalise_compositions(spec);
+  std::vector<std::string> fused_errors = normalise_compositions(spec);
+  for (auto& e : compile_expression_semantics(spec, yaml_text)) fused_errors.push_back(std::move(e));
   if (!fused_errors.empty()) {
     std::string all;
     for (const auto& e : fused_errors) all += (all.empty() ? "" : "\n") + e;

@@ -6,6 +6,7 @@
 // the YAML file's name, line and column.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -15,6 +16,10 @@
 #include "isa/program.h"
 
 namespace tlmcraft::isa {
+
+namespace extension {
+struct ExprProgram;
+}
 
 // Thrown by IsaSpec::load / parse. what() lists every problem found, one per line,
 // each as "file:line:col: message".
@@ -153,6 +158,11 @@ struct InstructionSpec {
   // `semantics:` expression text and its YAML position (docs/isa-extensions.md).
   std::string semantics;
   int semantics_line = 0, semantics_col = 0;
+  // The compiled `semantics:` (isa/expression_semantics.h) and, for each of its declared
+  // operands in order, the index of the operand in `operands`.
+  std::shared_ptr<const extension::ExprProgram> expr;
+  std::vector<int> expr_operands;
+  bool has_expression() const { return expr != nullptr; }
 
   bool is_fused() const { return !compose.steps.empty(); }  // composed (either form)
 
@@ -272,6 +282,7 @@ class IsaSpec {
 
   friend class IsaSpecLoader;
   friend std::vector<std::string> normalise_compositions(IsaSpec& spec);
+  friend std::vector<std::string> compile_expression_semantics(IsaSpec& spec, const std::string& yaml_text);
 };
 
 }  // namespace tlmcraft::isa

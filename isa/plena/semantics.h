@@ -18,9 +18,11 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "isa/extension/expression.h"
 #include "isa/plena/opcodes.h"
 #include "isa/plena/state.h"
 #include "isa/program.h"
@@ -119,5 +121,27 @@ struct ComposedInstruction {
 // Runs a composed instruction at state.pc as one instruction named `mnemonic`: merged
 // architectural ranges (a hidden row is internal), next_pc = pc + 1, faults name the step.
 void execute_composed(const ComposedInstruction& c, const char* mnemonic, PlenaState& state, StepResult& out);
+
+// An instruction with expression semantics (isa/expression_semantics.h) at one PC: the
+// compiled program and, for each of its operands in declaration order, what PLENA
+// storage holds it.
+struct ExpressionInstruction {
+  enum class Storage : uint8_t { VramRow, Fp, Gp, Immediate };
+  struct Operand {
+    Storage storage = Storage::Immediate;
+    int64_t value = 0;  // register number, or the immediate
+    const char* name = "";
+  };
+  std::shared_ptr<const isa::extension::ExprProgram> program;
+  std::vector<Operand> operands;
+  bool rmask = false;  // write only the heads V_MASK enables (an `rmask` operand set to 1)
+  bool empty() const { return program == nullptr; }
+};
+
+// Evaluates the program on the operands' current values, then stores every output (so an
+// output may name the same row or register as an input): a row output lane by lane
+// (with rmask only the enabled heads, the other lanes keep their values), fp/gp outputs
+// to their register (writes to f0/gp0 are dropped). Ranges: the rows read and written.
+void execute_expression(const ExpressionInstruction& e, const char* mnemonic, PlenaState& state, StepResult& out);
 
 }  // namespace tlmcraft::isa::plena

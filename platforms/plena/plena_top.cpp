@@ -207,7 +207,9 @@ void PlenaTop::execute_program() {
     if (loop_limit_exceeded(executed, iteration_start)) break;
     const StaticInfo& si = prog_->info[pc];
     const uint32_t loops_before = state_.loop_count;
-    if (prog_->fused[pc].empty()) sem::execute(code[pc], state_, step_);
+    if (!prog_->expression[pc].empty())
+      sem::execute_expression(prog_->expression[pc], prog_->mnemonic[pc].c_str(), state_, step_);
+    else if (prog_->fused[pc].empty()) sem::execute(code[pc], state_, step_);
     else sem::execute_composed(prog_->fused[pc], prog_->mnemonic[pc].c_str(), state_, step_);
     if (!step_.ok()) {
       stop(StopReason::Fault, where(pc) + ": " + step_.fault);

@@ -30,6 +30,7 @@ struct LoadedProgram {
   std::vector<char> cls;                // per PC: M, V, S, H, C
   std::vector<uint8_t> loop;            // per PC: isa::LoopRole (none, start, end)
   std::vector<isa::plena::ComposedInstruction> fused;  // per PC: a composed instruction, else empty
+  std::vector<isa::plena::ExpressionInstruction> expression;  // per PC: a `semantics:` instruction, else empty
 };
 
 class PlenaTop : public sc_core::sc_module {

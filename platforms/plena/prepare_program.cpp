@@ -86,6 +86,30 @@ sem::ComposedInstruction composed(const isa::IsaSpec& spec, const isa::Instructi
   return c;
 }
 
+// A `semantics:` instruction at one PC: where each of its expression's operands lives.
+// PLENA's value classes (isa/plena/plena.yaml): vrow, fp, gp, imm.
+sem::ExpressionInstruction expression(const isa::IsaSpec& spec, const isa::Instruction& in) {
+  const isa::InstructionSpec& is = spec.instruction(in);
+  sem::ExpressionInstruction e;
+  e.program = is.expr;
+  using Storage = sem::ExpressionInstruction::Storage;
+  for (int index : is.expr_operands) {
+    const isa::OperandSpec& op = is.operands[size_t(index)];
+    sem::ExpressionInstruction::Operand o;
+    o.name = op.name.c_str();
+    o.value = op.field >= 0 ? in.field[op.field] : op.default_value;
+    if (op.value == "vrow") o.storage = Storage::VramRow;
+    else if (op.value == "fp") o.storage = Storage::Fp;
+    else if (op.value == "gp") o.storage = Storage::Gp;
+    else if (op.value == "imm") o.storage = Storage::Immediate;
+    else throw InputError(spec.file() + ": " + is.mnemonic + ": value class '" + op.value + "' is not a PLENA one");
+    e.operands.push_back(o);
+  }
+  for (const auto& op : is.operands)
+    if (op.name == "rmask" && op.field >= 0) e.rmask = in.field[op.field] != 0;
+  return e;
+}
+
 // Rows the instruction reads and writes through address operands (`value: vrow`).
 void row_traffic(const isa::IsaSpec& spec, const isa::InstructionSpec& is, int64_t& reads, int64_t& writes) {
   reads = writes = 0;
@@ -161,6 +185,7 @@ LoadedProgram prepare_program(const isa::IsaSpec& spec, const isa::Program& prog
     lp.cls.push_back(is.cls);
     lp.loop.push_back(static_cast<uint8_t>(is.loop));
     lp.fused.push_back(is.is_fused() ? composed(spec, in) : sem::ComposedInstruction{});
+    lp.expression.push_back(is.has_expression() ? expression(spec, in) : sem::ExpressionInstruction{});
   }
   return lp;
 }

@@ -63,6 +63,20 @@ const char* kSiluEntry = R"yaml(
       - "V_EXP_V rd, rd, rmask"
       - "V_ADD_VF rd, rd, f1, rmask"
       - "V_RECI_V rd, rd, rmask"
+  - mnemonic: V_SILU
+    opcode: 0x3C
+    class: V
+    unit: vector
+    latency_class: vector_reci
+    operands:
+      - {name: rd,  kind: gp, field: rd,  role: write, value: vrow}
+      - {name: rs1, kind: gp, field: rs1, role: read,  value: vrow}
+      - {name: rmask, kind: flag, field: rs3}
+    reads: [V_MASK]
+    doc: "SiLU of every lane, one rounding."
+    operation: "VRAM[gp[rd]] = silu(VRAM[gp[rs1]])"
+    semantics: |
+      rd = silu(rs1)
 )yaml";
 
 std::string read_text(const std::string& path) {
@@ -165,6 +179,33 @@ TEST_F(ComposedIsa, LegacyFusedFormIsAliasSafeAfterConversion) {
   ASSERT_EQ(run_body(apart, "S_ADDI_INT gp3, gp0, 64\nS_ADDI_INT gp6, gp0, 256\nV_SIGMOID_V gp6, gp3, 0").stop,
             StopReason::Halted);
   EXPECT_EQ(y, row(apart, 256));
+}
+
+// V_SILU by expression (`semantics: rd = silu(rs1)`): computed in f32 from the bf16 input
+// and rounded once, x / (1 + exp(-x)) to bf16:
+//   x = 1: 0.7310586 -> 0x3F3B; x = 2: 1.7615942 -> 1.7578125 (0x3FE1; the five-step
+//   composition rounds five times and gives 0x3FE2); x = -1: -0.2689414 -> 0xBE8A;
+//   x = 0.5: 0.3112297 -> 0x3E9F; x = -3: -0.1422776 -> 0xBE12; 0 -> 0.
+// Destination = source gives the same row as a separate destination; with rmask = 1 and
+// V_MASK = 1 only head 0 (lanes 0..15, HLEN 16) is written, the rest keep x.
+TEST_F(ComposedIsa, ExpressionSiluIsAliasSafeAndHonoursTheMask) {
+  PlenaPlatform p(testing::config("serial"));
+  ASSERT_EQ(run_body(p, "S_ADDI_INT gp3, gp0, 64\nV_SILU gp3, gp3, 0").stop, StopReason::Halted);
+  const std::vector<uint16_t> y = row(p, 64);
+  const std::vector<uint16_t> hand = {0x0000, 0x3F3B, 0x3FE1, 0xBE8A, 0x3E9F, 0xBE12};
+  for (size_t i = 0; i < hand.size(); ++i) EXPECT_EQ(y[i], hand[i]) << "lane " << i;
+  PlenaPlatform apart(testing::config("serial"));
+  ASSERT_EQ(run_body(apart, "S_ADDI_INT gp3, gp0, 64\nS_ADDI_INT gp6, gp0, 256\nV_SILU gp6, gp3, 0").stop,
+            StopReason::Halted);
+  EXPECT_EQ(y, row(apart, 256));
+  PlenaPlatform masked(testing::config("serial"));
+  ASSERT_EQ(run_body(masked, "S_ADDI_INT gp3, gp0, 64\nS_ADDI_INT gp6, gp0, 1\nC_SET_V_MASK_REG gp6\n"
+                             "V_SILU gp3, gp3, 1")
+                .stop,
+            StopReason::Halted);
+  std::vector<uint16_t> want = inputs();
+  std::copy(y.begin(), y.begin() + 16, want.begin());
+  EXPECT_EQ(row(masked, 64), want);
 }
 
 // A gp register holding an address past the VRAM faults as an ordinary instruction's

@@ -124,6 +124,19 @@ TEST(Compose, ValueClassesArePlenaOwn) {
                                                             "a gp register, but kind fp is a fp register");
 }
 
+// A `semantics:` block is compiled when the ISA loads: a type error names its line and
+// column inside the YAML file (the '+' of line 2 of the block: 6 spaces of indentation,
+// "rd = rs1 " = column 16).
+TEST(Compose, SemanticsTypeErrorIsReportedInsideTheYaml) {
+  const std::string y = plena_yaml() + kEntry + "    semantics: |\n      s = sigmoid(rs1)\n      rd = rs1 + fs * rs1 + s\n";
+  EXPECT_EQ(load_error(plena_yaml() + kEntry + "    semantics: |\n      rd = silu(rs1) * fs\n"), "(accepted)");
+  std::string bad = plena_yaml() + kEntry;
+  bad.replace(bad.find("{name: fs, kind: fp, field: rs2, value: fp}"), 43, "{name: n, kind: gp, field: rs2, value: gp}");
+  bad += "    semantics: |\n      s = sigmoid(rs1)\n      rd = rs1 + n\n";
+  EXPECT_EQ(load_error(bad), at(bad, "+ n") + ": cannot add vector<bf16> and u32; convert with bf16(...)");
+  EXPECT_EQ(load_error(y), "(accepted)");
+}
+
 // The legacy form with two outputs, the second read after the first is written, cannot
 // be made alias-safe by renaming: a load error.
 TEST(Compose, LegacyFusedThatCannotBeMadeAliasSafeIsAnError) {

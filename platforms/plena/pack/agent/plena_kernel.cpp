@@ -1,5 +1,7 @@
 #include "platforms/plena/pack/agent/plena_kernel.h"
 
+#include <map>
+#include <mutex>
 #include <algorithm>
 #include <memory>
 #include <stdexcept>
@@ -8,9 +10,14 @@
 
 namespace tlmcraft::agent::search::plena {
 
+// One description per path: an ISA folder (TLMCRAFT_ISA_DIR) may add instructions.
 const isa::IsaSpec& plena_spec() {
-  static const std::unique_ptr<isa::IsaSpec> spec =
-      std::make_unique<isa::IsaSpec>(isa::IsaSpec::load(isa::isa_yaml_path("plena")));
+  static std::map<std::string, std::unique_ptr<isa::IsaSpec>> by_path;
+  static std::mutex lock;
+  const std::string path = isa::isa_yaml_path("plena");
+  std::lock_guard<std::mutex> guard(lock);
+  auto& spec = by_path[path];
+  if (!spec) spec = std::make_unique<isa::IsaSpec>(isa::IsaSpec::load(path));
   return *spec;
 }
 

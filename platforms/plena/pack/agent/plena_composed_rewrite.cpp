@@ -59,12 +59,20 @@ bool patterns_of(const isa::InstructionSpec& c, std::vector<Pattern>& out) {
 
 using Binding = std::map<std::string, int64_t>;
 
-// `op` is an instance of `p` under `b` (extended with the names it binds).
-bool matches(const Pattern& p, const Op& op, Binding& b) {
-  if (op.spec != p.spec) return false;
+// PLENA instructions whose rs1 and rs2 may be swapped without changing a bit of the
+// result (IEEE addition, multiplication and max are commutative; so is integer add/mul).
+bool commutative(const std::string& mnemonic) {
+  static const std::set<std::string> names = {"V_ADD_VV", "V_MUL_VV", "S_ADD_FP", "S_MUL_FP", "S_MAX_FP",
+                                              "S_ADD_INT", "S_MUL_INT"};
+  return names.count(mnemonic) > 0;
+}
+
+// `op` is an instance of `p` under `b` (extended with the names it binds), reading the
+// operands in `order` (operand index -> the op's operand index).
+bool matches_in(const Pattern& p, const Op& op, const std::vector<int>& order, Binding& b) {
   Binding tried = b;
   for (const auto& t : p.tokens) {
-    const int64_t v = op.operands[size_t(t.op)];
+    const int64_t v = op.operands[size_t(order[size_t(t.op)])];
     if (t.name.empty()) {
       if (v != t.value) return false;
     } else if (auto it = tried.find(t.name); it != tried.end()) {
@@ -75,6 +83,17 @@ bool matches(const Pattern& p, const Op& op, Binding& b) {
   }
   b = std::move(tried);
   return true;
+}
+
+bool matches(const Pattern& p, const Op& op, Binding& b) {
+  if (op.spec != p.spec) return false;
+  std::vector<int> order(op.operands.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
+  if (matches_in(p, op, order, b)) return true;
+  const int rs1 = op.operand_index("rs1"), rs2 = op.operand_index("rs2");
+  if (!commutative(op.mnemonic()) || rs1 < 0 || rs2 < 0) return false;
+  std::swap(order[size_t(rs1)], order[size_t(rs2)]);
+  return matches_in(p, op, order, b);
 }
 
 struct Match {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fails if shared code (harness/, agent/, tasks/) names a platform or an ISA as an
+# Fails if shared code (harness/, agent/, tasks/, isa/extension/) names a platform or an ISA as an
 # identifier or string literal: platform knowledge lives in platforms/<p>/ and registers
 # itself (docs/architecture.md, "Platform packs"). Comments may mention platforms.
 # Usage: check_platform_names.sh SOURCE_ROOT [ALLOW_LIST]
@@ -39,7 +39,7 @@ while IFS= read -r file; do
     echo "$rel:${hit%%:*}: shared code names a platform or ISA: ${hit#*:}"
     status=1
   done <<< "$hits"
-done < <(find "$root/harness" "$root/agent" "$root/tasks" -type f \
+done < <(find "$root/harness" "$root/agent" "$root/tasks" "$root/isa/extension" -type f \
            \( -name '*.cpp' -o -name '*.h' -o -name '*.cc' -o -name '*.in' -o -name 'CMakeLists.txt' \
               -o -name '*.cmake' -o -name '*.py' -o -name '*.sh' \) 2>/dev/null | sort)
 

@@ -112,7 +112,7 @@ struct ExprLimits {
   size_t max_text_bytes = 64 * 1024;
   size_t max_statements = 256;
   size_t max_depth = 64;        // nesting of parentheses, operators and calls
-  size_t max_nodes = 4096;      // dataflow nodes after temporaries are inlined
+  size_t max_nodes = 4096;      // distinct operations written (dead temporaries included)
   uint32_t max_lanes = 16384;   // declared and run-time vector length
 };
 
@@ -159,24 +159,27 @@ struct Dataflow {
     bool operator==(const Output& o) const { return operand == o.operand && node == o.node; }
   };
   std::vector<DataflowNode> nodes;
-  std::vector<Output> outputs;  // in operand declaration order
+  // In operand declaration order. An output's node may be a scalar where the operand
+  // is a vector: evaluate() broadcasts it to every lane.
+  std::vector<Output> outputs;
   bool operator==(const Dataflow& o) const;
 };
 
 // ---- Operation counts (energy per action, area per operator) -----------------------------
 
-// How many `op`s at `format` one execution performs. lanes 1: `count` scalar operations;
-// lanes N > 1: `count` operations on every lane of an N-lane vector; lanes 0: on every
-// lane of the run-time length. So per execution: count * (lanes == 0 ? vl : lanes).
-// format: the format the operation computes in (bf16 arithmetic is "bf16", the
-// accumulation of a bf16 sum is "f32" and its final rounding a "convert" to bf16);
-// source: the input format of a convert, sat, srs, rne or comparison (else = format).
+// How many `op`s at `format` one execution performs: per_element operations on every
+// lane of a vector of `lanes` lanes (lanes 1: a scalar operation; lanes 0: the run-time
+// length), so per execution per_element * (lanes == 0 ? vl : lanes). A reduction counts
+// one step per input lane. format: the format the operation computes in (bf16
+// arithmetic is "bf16", the accumulation of a bf16 sum is "f32" and its final rounding a
+// "convert" to bf16; a comparison counts at its operands' format); source: the input
+// format of a convert, sat, srs, rne or reduction (else = format).
 struct OpCount {
   std::string op;
   ElemFormat format = ElemFormat::F32;
   ElemFormat source = ElemFormat::F32;
   uint32_t lanes = 1;
-  uint32_t count = 0;  // per element of `lanes`
+  uint32_t per_element = 0;
 };
 
 // ---- Compiled program and values ----------------------------------------------------

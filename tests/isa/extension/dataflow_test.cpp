@@ -51,7 +51,7 @@ TEST(SemanticsDataflow, LiteralsAreTypedNodes) {
 bool has_count(const std::vector<OpCount>& counts, const std::string& op, ElemFormat f, ElemFormat src,
                uint32_t lanes, uint32_t count) {
   for (const OpCount& c : counts)
-    if (c.op == op && c.format == f && c.source == src && c.lanes == lanes && c.count == count) return true;
+    if (c.op == op && c.format == f && c.source == src && c.lanes == lanes && c.per_element == count) return true;
   return false;
 }
 

@@ -133,6 +133,14 @@ struct TimingSpec {
 
 enum class LoopRole { None, Start, End, Break };  // Break: leaves the innermost open loop
 
+// One entry of an instruction's `actions:` map (isa/actions.h): the action it performs and
+// how many times per execution, an expression over the ISA's parameters ("VLEN", "MLEN*BLEN").
+struct ActionDecl {
+  std::string name;   // "vector.mul.bf16"
+  std::string count;  // "VLEN"
+  int line = 0, col = 0;
+};
+
 struct InstructionSpec {
   uint16_t id = 0;
   std::string mnemonic;
@@ -163,6 +171,8 @@ struct InstructionSpec {
   std::shared_ptr<const extension::ExprProgram> expr;
   std::vector<int> expr_operands;
   bool has_expression() const { return expr != nullptr; }
+  // Declared energy actions per execution (docs/energy-area.md); empty = none declared.
+  std::vector<ActionDecl> actions;
 
   bool is_fused() const { return !compose.steps.empty(); }  // composed (either form)
 

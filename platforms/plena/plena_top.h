@@ -16,6 +16,7 @@
 #include "models/scratchpad.h"
 #include "platforms/platform.h"
 #include "models/dram_command_config.h"
+#include "platforms/plena/plena_actions.h"
 #include "platforms/plena/plena_config.h"
 #include "platforms/plena/timing_model.h"
 #include "traces/trace_recorder.h"
@@ -31,6 +32,7 @@ struct LoadedProgram {
   std::vector<uint8_t> loop;            // per PC: isa::LoopRole (none, start, end)
   std::vector<isa::plena::ComposedInstruction> fused;  // per PC: a composed instruction, else empty
   std::vector<isa::plena::ExpressionInstruction> expression;  // per PC: a `semantics:` instruction, else empty
+  PlenaActions actions;                 // energy actions: the catalog and each PC's static list
 };
 
 class PlenaTop : public sc_core::sc_module {
@@ -66,6 +68,7 @@ class PlenaTop : public sc_core::sc_module {
   traces::TraceRecorder* rec_ = nullptr;
   RunResult result_;
   isa::plena::StepResult step_;
+  isa::ActionCounter actions_;  // energy actions of the run (docs/energy-area.md)
 };
 
 }  // namespace tlmcraft::plena

@@ -187,6 +187,9 @@ LoadedProgram prepare_program(const isa::IsaSpec& spec, const isa::Program& prog
     lp.fused.push_back(is.is_fused() ? composed(spec, in) : sem::ComposedInstruction{});
     lp.expression.push_back(is.has_expression() ? expression(spec, in) : sem::ExpressionInstruction{});
   }
+  std::vector<std::vector<isa::Instruction>> steps;
+  for (const auto& c : lp.fused) steps.push_back(c.steps);
+  lp.actions = plena_program_actions(spec, program, steps, cfg);
   return lp;
 }
 

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "isa/isa_doc.h"
 #include "isa/isa_spec.h"
 
 namespace tlmcraft::isa {
@@ -135,6 +136,22 @@ TEST(Compose, SemanticsTypeErrorIsReportedInsideTheYaml) {
   bad += "    semantics: |\n      s = sigmoid(rs1)\n      rd = rs1 + n\n";
   EXPECT_EQ(load_error(bad), at(bad, "+ n") + ": cannot add vector<bf16> and u32; convert with bf16(...)");
   EXPECT_EQ(load_error(y), "(accepted)");
+}
+
+// The ISA reference (isa doc, the agent's prompt and grep_docs) shows what an added
+// instruction computes.
+TEST(Compose, TheReferenceShowsTemporariesAndSemantics) {
+  const IsaSpec composed = IsaSpec::parse(
+      plena_yaml() + kEntry + compose("t0", {"V_EXP_V t0, rs1, 0", "V_EXP_V rd, t0, 0"}), "x.yaml");
+  EXPECT_NE(render_isa_markdown(composed, {}).find(
+                "- Temporaries (hidden storage, never visible to other instructions): t0; every input is read before "
+                "any output is written, so operands may name the same register\n"),
+            std::string::npos);
+  const IsaSpec expr = IsaSpec::parse(plena_yaml() + kEntry + "    semantics: |\n      s = silu(rs1)\n      rd = s * fs\n",
+                                      "x.yaml");
+  EXPECT_NE(render_isa_markdown(expr, {}).find(
+                "- Semantics: `s = silu(rs1); rd = s * fs` (every input is read before any output is written)\n"),
+            std::string::npos);
 }
 
 // The legacy form with two outputs, the second read after the first is written, cannot

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "isa/isa_spec.h"
 #include "isa/program.h"
 
 namespace tlmcraft::isa::aie_ml {
@@ -137,6 +138,8 @@ struct OpSpec {
   uint16_t code = 0;
   uint32_t macs = 0;                       // multiply-accumulates one issue performs
   MacFormat mac_format = MacFormat::None;  // their operand format (None when macs == 0)
+  // Declared energy actions per issue (`actions:`, isa/actions.h); empty = derived.
+  std::vector<ActionDecl> actions;
 };
 
 struct AieIsa {

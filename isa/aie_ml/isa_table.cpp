@@ -12,6 +12,7 @@
 
 #include "isa/aie_ml/aie_core.h"
 #include "isa/aie_ml/isa_tables.h"
+#include "isa/actions.h"
 #include "isa/aie_ml/op_codes.h"
 #include "isa/isa_spec.h"
 
@@ -213,6 +214,24 @@ void read_mac_fields(Loader& L, const YAML::Node& o, OpSpec& op) {
     L.error(format, op.mnemonic + ": unknown MAC format '" + name + "' (int8, int16, int32, bf16, fp32)");
 }
 
+// `actions: {scalar.mul.int32: 1}`: an op's energy actions per issue, declared instead of
+// derived (platforms/aie_ml/aie_actions.cpp); counts are numbers (AIE-ML has no parameters).
+void read_action_fields(Loader& L, const YAML::Node& o, OpSpec& op) {
+  const YAML::Node a = o["actions"];
+  if (!a) return;
+  if (!a.IsMap()) return L.error(a, op.mnemonic + ": actions must be a map of action: count (e.g. {scalar.mul.int32: 1})");
+  for (auto it = a.begin(); it != a.end(); ++it) {
+    const std::string name = it->first.Scalar();
+    if (const std::string bad = check_action_name(name); !bad.empty()) L.error(it->first, op.mnemonic + ": " + bad);
+    uint64_t n = 0;
+    std::string why;
+    if (!it->second.IsScalar() || !eval_count(it->second.Scalar(), {}, n, why))
+      L.error(it->second, op.mnemonic + ": actions." + name + ": " + (why.empty() ? "must be a count" : why));
+    op.actions.push_back({name, it->second.IsScalar() ? it->second.Scalar() : "", it->second.Mark().line + 1,
+                          it->second.Mark().column + 1});
+  }
+}
+
 }  // namespace
 
 AieIsaDetails parse_aie_isa(const std::string& yaml_text, const std::string& file) {
@@ -292,6 +311,7 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
     op.doc = L.text(o, "doc");
     op.operation = L.text(o, "operation");
     read_mac_fields(L, o, op);
+    read_action_fields(L, o, op);
     OpExtra ex;
     int64_t v = 0;
     if (parse_integer(L.text(o, "dst"), v)) ex.dst = int(v);

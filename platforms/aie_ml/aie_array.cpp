@@ -1,5 +1,7 @@
 #include "platforms/aie_ml/aie_array.h"
 
+#include "platforms/aie_ml/aie_actions.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -22,6 +24,7 @@ struct AieArray::CoreRun {
   std::array<uint64_t, aie::kSlotCount> slot_ops{};
   std::array<uint64_t, aie::kMacFormatCount> macs{};  // by aie::MacFormat, from the ISA's `macs`
   std::vector<std::pair<uint64_t, uint64_t>> per_pc;  // executions, cycles
+  isa::ActionLists actions;  // per bundle: its energy actions (aie_actions.h)
   std::string name;
   std::array<int, aie::kSlotCount> slot_track{};
   int stall_track = -1;
@@ -192,6 +195,14 @@ LockBank& AieArray::locks(const TileRef& t) {
 void AieArray::load(const AieKernel& kernel) {
   if (kernel.phases.empty()) throw InputError("aie_ml: the kernel has no phase");
   kernel_ = &kernel;
+  // The catalog holds every action before the run starts, so the counter never grows.
+  action_catalog_ = aie_action_catalog();
+  for (const auto& phase : kernel.phases)
+    for (const auto& k : phase.cores) bundle_actions(k.program, cfg_.bundle_bytes, action_catalog_);
+  dma_bytes_ = action_catalog_.id("dma.bytes");
+  ddr_read_ = action_catalog_.id("ddr.read_bytes");
+  ddr_write_ = action_catalog_.id("ddr.write_bytes");
+  action_counts_.reset(action_catalog_.size());
   install_phase(0);
 }
 
@@ -207,6 +218,7 @@ void AieArray::install_phase(size_t which) {
     c->row = k.row;
     c->program = &k.program;
     c->per_pc.assign(k.program.bundles.size(), {0, 0});
+    c->actions = bundle_actions(k.program, cfg_.bundle_bytes, action_catalog_);
     c->name = TileRef{TileKind::Compute, k.column, k.row}.name();
     compute_[k.column * cfg_.rows + k.row].core = static_cast<int>(cores_.size());
     cores_.push_back(std::move(c));
@@ -466,6 +478,7 @@ void AieArray::step_core(int k, uint64_t t) {
   ++c.bundles;
   c.issue_cycles += 1 + extra;
   c.per_pc[pc].first++;
+  action_counts_.add(c.actions, pc);
   c.per_pc[pc].second += next - c.attempt_start;
   c.attempt_start = next;
   last_cycle_ = std::max(last_cycle_, next);
@@ -715,6 +728,9 @@ void AieArray::thread() {
   r.instructions = bundles_;
   r.lines = lines_.sorted();
   r.memory["ddr"] = ddr_->stats();
+  action_counts_.add(ddr_read_, r.memory["ddr"].value("bytes_read", uint64_t(0)));
+  action_counts_.add(ddr_write_, r.memory["ddr"].value("bytes_written", uint64_t(0)));
+  r.actions = action_counts_.by_name(action_catalog_);
   r.host_seconds = limiter.host_seconds();
   limiter_ = nullptr;
   if (rec_) rec_->extend_to(last_cycle_);
@@ -851,6 +867,7 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
         break;
       default: state = "busy"; break;
     }
+    action_counts_.add(dma_bytes_, ch->bytes);  // every phase's transfers (the report keeps the last phase's)
     dma[ch->name] = {{"bds", ch->bds_done},   {"bytes", ch->bytes},
                                  {"busy", ch->busy},      {"lock_wait", ch->lock_wait},
                                  {"stream_wait", ch->stream_wait}, {"state", state}};

@@ -77,6 +77,19 @@ const char* kSiluEntry = R"yaml(
     operation: "VRAM[gp[rd]] = silu(VRAM[gp[rs1]])"
     semantics: |
       rd = silu(rs1)
+  - mnemonic: V_ADD2_VV
+    opcode: 0x3D
+    class: V
+    unit: vector
+    latency_class: vector_add
+    operands:
+      - {name: rd,  kind: gp, field: rd,  role: write, value: vrow}
+      - {name: rs1, kind: gp, field: rs1, role: read,  value: vrow}
+      - {name: rs2, kind: gp, field: rs2, role: read,  value: vrow}
+    doc: "rs1 + rs2 with one read port."
+    operation: "VRAM[gp[rd]] = VRAM[gp[rs1]] + VRAM[gp[rs2]]"
+    semantics: "rd = rs1 + rs2"
+    timing: {latency: 1, ii: 1, read_ports: 1, write_ports: 1}
 )yaml";
 
 std::string read_text(const std::string& path) {
@@ -206,6 +219,21 @@ TEST_F(ComposedIsa, ExpressionSiluIsAliasSafeAndHonoursTheMask) {
   std::vector<uint16_t> want = inputs();
   std::copy(y.begin(), y.begin() + 16, want.begin());
   EXPECT_EQ(row(masked, 64), want);
+}
+
+// timing.read_ports: one port moves one row a cycle, so V_ADD2_VV (two rows read, one
+// read port) takes ceil(2 / 1) = 2 cycles although its latency says 1; V_ADD_VV (the
+// vector_add class, 1 cycle) is the control. Serial: the program's cycles are the sum,
+// so the two kernels differ by exactly 1 cycle.
+TEST_F(ComposedIsa, ReadPortsBoundTheLatency) {
+  const std::string setup = "S_ADDI_INT gp3, gp0, 64\nS_ADDI_INT gp6, gp0, 128\n";
+  PlenaPlatform one(testing::config("serial")), two(testing::config("serial"));
+  const RunResult a = run_body(one, setup + "V_ADD_VV gp3, gp3, gp6, 0");
+  const RunResult b = run_body(two, setup + "V_ADD2_VV gp3, gp3, gp6");
+  ASSERT_EQ(a.stop, StopReason::Halted);
+  ASSERT_EQ(b.stop, StopReason::Halted);
+  EXPECT_EQ(b.cycles, a.cycles + 1);
+  EXPECT_EQ(row(one, 64), row(two, 64));  // the same sums, bit for bit
 }
 
 // A gp register holding an address past the VRAM faults as an ordinary instruction's

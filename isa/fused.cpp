@@ -2,17 +2,13 @@
 
 #include <cctype>
 
+#include <map>
+
 #include "isa/assembler.h"
+#include "isa/compose.h"
 
 namespace tlmcraft::isa {
 namespace {
-
-std::string trim(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
 
 // An operand value written as assembly text ("gp3", "f1", "0", "42").
 std::string operand_text(const IsaSpec& spec, const OperandSpec& op, int64_t value) {
@@ -27,54 +23,96 @@ int64_t operand_value(const OperandSpec& op, const Instruction& in) {
   return op.field >= 0 ? in.field[op.field] : op.default_value;
 }
 
-// `step` with each operand that names an operand of `fused` replaced by its value's text.
-std::string substitute(const IsaSpec& spec, const InstructionSpec& fused, const Instruction& in,
-                       const std::string& step) {
-  const std::string line = trim(step);
-  const size_t sp = line.find_first_of(" \t");
-  if (sp == std::string::npos) return line;
-  std::string out = line.substr(0, sp) + " ";
-  const std::string rest = line.substr(sp + 1);
-  size_t start = 0;
-  bool first = true;
-  while (start <= rest.size()) {
-    const size_t comma = rest.find(',', start);
-    const std::string tok = trim(rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    std::string text = tok;
-    for (const auto& op : fused.operands)
-      if (!op.placeholder && op.name == tok) text = operand_text(spec, op, operand_value(op, in));
-    out += (first ? "" : ", ") + text;
-    first = false;
-    if (comma == std::string::npos) break;
-    start = comma + 1;
+// Register number of a literal register token of class `rc` ("gp5" -> 5); -1 if not one.
+int literal_register(const RegisterClass& rc, const std::string& tok) {
+  if (tok.size() <= rc.prefix.size() || tok.compare(0, rc.prefix.size(), rc.prefix) != 0) return -1;
+  int64_t v;
+  return parse_integer(tok.substr(rc.prefix.size()), v) && v >= 0 && v < rc.count ? int(v) : -1;
+}
+
+// `step` with each token that names an operand of `ins` replaced by its value's text and
+// each temporary by its register.
+std::string substitute(const IsaSpec& spec, const InstructionSpec& ins, const Instruction& in,
+                       const std::vector<int>& temp_regs, const std::string& step) {
+  std::string mnemonic;
+  std::vector<StepToken> toks;
+  split_step(step, mnemonic, toks);
+  std::string out = mnemonic;
+  for (size_t i = 0; i < toks.size(); ++i) {
+    std::string text = toks[i].text;
+    for (const auto& op : ins.operands)
+      if (!op.placeholder && op.name == text) text = operand_text(spec, op, operand_value(op, in));
+    for (size_t t = 0; t < ins.compose.temps.size() && t < temp_regs.size(); ++t)
+      if (ins.compose.temps[t] == toks[i].text && ins.compose.temp_class[t] >= 0)
+        text = spec.register_classes()[ins.compose.temp_class[t]].prefix + std::to_string(temp_regs[t]);
+    out += (i ? ", " : " ") + text;
   }
   return out;
 }
 
-// The step's mnemonic must be an ordinary, implemented, non-loop instruction.
-std::string step_problem(const IsaSpec& spec, const std::string& step) {
-  const std::string line = trim(step);
-  const std::string mnemonic = line.substr(0, line.find_first_of(" \t"));
-  const InstructionSpec* s = spec.find(mnemonic);
-  if (!s) return "unknown instruction '" + mnemonic + "'";
-  if (s->is_fused()) return mnemonic + " is itself fused (steps must be ordinary instructions)";
-  if (s->loop != LoopRole::None) return mnemonic + " is a loop instruction (not allowed in a fused sequence)";
-  if (!s->implemented) return mnemonic + " is not implemented";
-  return "";
+// Registers of class `cls` that the steps of `in` name (operand values and literals).
+std::vector<bool> named_registers(const IsaSpec& spec, const InstructionSpec& ins, const Instruction& in, int cls) {
+  const RegisterClass& rc = spec.register_classes()[cls];
+  std::vector<bool> used(size_t(rc.count), false);
+  if (rc.zero_register >= 0) used[rc.zero_register] = true;
+  for (const auto& op : ins.operands) {
+    const OperandKind& k = spec.kinds()[op.kind];
+    if (k.type == KindType::Register && k.register_class == cls && op.field >= 0) {
+      const int64_t v = in.field[op.field];
+      if (v >= 0 && v < rc.count) used[size_t(v)] = true;
+    }
+  }
+  for (const auto& st : ins.compose.steps) {
+    std::string mnemonic;
+    std::vector<StepToken> toks;
+    split_step(st.text, mnemonic, toks);
+    for (const auto& t : toks)
+      if (const int r = literal_register(rc, t.text); r >= 0) used[size_t(r)] = true;
+  }
+  return used;
 }
 
 }  // namespace
 
-bool expand_fused(const IsaSpec& spec, const Instruction& in, std::vector<Instruction>& steps, std::string& error) {
-  steps.clear();
-  const InstructionSpec& fused = spec.instruction(in);
-  for (size_t k = 0; k < fused.fused.size(); ++k) {
-    const std::string where = fused.mnemonic + " step " + std::to_string(k + 1) + " ('" + fused.fused[k] + "')";
-    if (const std::string p = step_problem(spec, fused.fused[k]); !p.empty()) {
-      error = where + ": " + p;
+bool choose_temp_registers(const IsaSpec& spec, const Instruction& in, std::vector<int>& regs, std::string& error) {
+  const InstructionSpec& ins = spec.instruction(in);
+  regs.assign(ins.compose.temps.size(), -1);
+  std::map<int, std::vector<bool>> used;
+  for (size_t t = 0; t < regs.size(); ++t) {
+    const int cls = ins.compose.temp_class[t];
+    if (cls < 0) continue;  // never used by a step
+    if (!used.count(cls)) used[cls] = named_registers(spec, ins, in, cls);
+    std::vector<bool>& u = used[cls];
+    for (size_t r = 0; r < u.size() && regs[t] < 0; ++r)
+      if (!u[r]) regs[t] = int(r), u[r] = true;
+    if (regs[t] < 0) {
+      error = ins.mnemonic + ": no " + spec.register_classes()[cls].name + " register is left for temporary '" +
+              ins.compose.temps[t] + "' (the steps name them all)";
       return false;
     }
-    const std::string line = substitute(spec, fused, in, fused.fused[k]);
+  }
+  return true;
+}
+
+bool expand_fused(const IsaSpec& spec, const Instruction& in, std::vector<Instruction>& steps, std::string& error) {
+  const InstructionSpec& ins = spec.instruction(in);
+  if (!ins.compose.temps.empty()) {
+    std::string names;
+    for (const auto& t : ins.compose.temps) names += (names.empty() ? "" : ", ") + t;
+    error = ins.mnemonic + " needs temporaries (" + names + "), which this platform gives no hidden storage";
+    return false;
+  }
+  return expand_fused(spec, in, {}, steps, error);
+}
+
+bool expand_fused(const IsaSpec& spec, const Instruction& in, const std::vector<int>& temp_regs,
+                  std::vector<Instruction>& steps, std::string& error) {
+  steps.clear();
+  const InstructionSpec& fused = spec.instruction(in);
+  for (size_t k = 0; k < fused.compose.steps.size(); ++k) {
+    const std::string& text = fused.compose.steps[k].text;
+    const std::string where = fused.mnemonic + " step " + std::to_string(k + 1) + " ('" + text + "')";
+    const std::string line = substitute(spec, fused, in, temp_regs, text);
     Program prog;
     std::vector<Diagnostic> diags;
     if (!assemble(spec, line, where, prog, diags) || prog.code.size() != 1) {
@@ -96,27 +134,27 @@ bool expand_fused(const IsaSpec& spec, const Instruction& in, std::vector<Instru
   return true;
 }
 
-std::vector<std::string> check_fused_instructions(const IsaSpec& spec) {
-  std::vector<std::string> errors;
-  for (const auto& ins : spec.instructions()) {
-    if (!ins.is_fused()) continue;
-    // Sample operand values inside every operand's range: register 1 (not a zero
-    // register), the smallest immediate.
-    Instruction sample;
-    sample.id = ins.id;
-    sample.opcode = ins.opcode;
-    for (const auto& op : ins.operands) {
-      if (op.field < 0) continue;
-      const OperandKind& k = spec.kinds()[op.kind];
-      sample.field[op.field] =
-          k.type == KindType::Register ? std::min<int64_t>(1, spec.operand_max(op)) : spec.operand_min(op);
-    }
-    std::vector<Instruction> steps;
-    std::string err;
-    if (!expand_fused(spec, sample, steps, err))
-      errors.push_back(spec.where_line(ins.line) + ": instruction " + ins.mnemonic + ": " + err);
+std::vector<std::string> check_fused_instruction(const IsaSpec& spec, const InstructionSpec& ins) {
+  // Sample operand values inside every operand's range: register 1 (not a zero
+  // register), the smallest immediate.
+  Instruction sample;
+  sample.id = ins.id;
+  sample.opcode = ins.opcode;
+  for (const auto& op : ins.operands) {
+    if (op.field < 0) continue;
+    const OperandKind& k = spec.kinds()[op.kind];
+    sample.field[op.field] =
+        k.type == KindType::Register ? std::min<int64_t>(1, spec.operand_max(op)) : spec.operand_min(op);
   }
-  return errors;
+  std::vector<int> regs;
+  std::vector<Instruction> steps;
+  std::string err;
+  const auto& first = ins.compose.steps.front();
+  const std::string at = spec.where_line(first.line) + ":" + std::to_string(first.col) +
+                         ": instruction " + ins.mnemonic + ": ";
+  if (!choose_temp_registers(spec, sample, regs, err) || !expand_fused(spec, sample, regs, steps, err))
+    return {at + err};
+  return {};
 }
 
 }  // namespace tlmcraft::isa

@@ -291,6 +291,15 @@ void Writer::instruction(const InstructionSpec& ins) {
     o_ << "- Fused: runs, in order, ";
     for (size_t k = 0; k < ins.fused.size(); ++k) o_ << (k ? ", then " : "") << "`" << ins.fused[k] << "`";
     o_ << " (the operand names stand for this instruction's operands); one issue, its own latency\n";
+    if (!ins.compose.temps.empty() && !ins.compose.from_fused)
+      o_ << "- Temporaries (hidden storage, never visible to other instructions): " << join(ins.compose.temps, ", ")
+         << "; every input is read before any output is written, so operands may name the same register\n";
+  }
+  if (!ins.semantics.empty()) {
+    std::string text;
+    for (char c : ins.semantics) text += c == '\n' ? std::string("; ") : std::string(1, c);
+    while (text.size() >= 2 && text.compare(text.size() - 2, 2, "; ") == 0) text.resize(text.size() - 2);
+    o_ << "- Semantics: `" << text << "` (every input is read before any output is written)\n";
   }
   for (const auto& n : ins.notes) o_ << "- Note: " << n << "\n";
   o_ << "\n";

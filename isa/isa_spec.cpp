@@ -4,6 +4,8 @@
 
 #include "isa/actions.h"
 
+#include "isa/compose.h"
+#include "isa/expression_semantics.h"
 #include "isa/fused.h"
 #include "isa/isa_overlay.h"
 #include "isa/isa_variant.h"
@@ -273,6 +275,25 @@ class IsaSpecLoader {
                     });
   }
 
+  // An operand's `value:` must be a class this ISA declares, written with the operand's
+  // register class (an immediate's class has none).
+  void check_value_class(const YAML::Node& at, const OperandKind& k, const OperandSpec& op, const std::string& what) {
+    const ValueClass* vc = s_.value_class(op.value);
+    if (!vc) {
+      std::string known;
+      for (const auto& c : s_.value_classes_) known += (known.empty() ? "" : ", ") + c.name;
+      return error(at, what + ": value class '" + op.value + "' is not one " + s_.display_name_ + " has (known: " +
+                           (known.empty() ? "none declared" : known) + ")");
+    }
+    const std::string reg = k.type == KindType::Register && k.register_class >= 0
+                                ? s_.reg_classes_[k.register_class].name
+                                : std::string();
+    if (reg != vc->register_class)
+      error(at, what + ": value class " + vc->name + " is held in " +
+                    (vc->register_class.empty() ? std::string("an immediate") : "a " + vc->register_class + " register") +
+                    ", but kind " + k.name + " is " + (reg.empty() ? std::string("an immediate") : "a " + reg + " register"));
+  }
+
   bool within_word(int lsb, int msb) const { return lsb >= 0 && msb >= lsb && msb < s_.word_bits_; }
 
   void load_header(const YAML::Node& root);
@@ -284,6 +305,9 @@ class IsaSpecLoader {
   void load_actions(const YAML::Node& actions, InstructionSpec& ins, const std::string& what);
   void load_syntax(const YAML::Node& root);
   void load_instructions(const YAML::Node& root);
+  void load_value_classes(const YAML::Node& root);
+  void load_computation(const YAML::Node& n, InstructionSpec& ins, const std::string& what);
+  void load_timing(const YAML::Node& n, InstructionSpec& ins, const std::string& what);
   bool load_operand(const YAML::Node& n, InstructionSpec& ins, OperandSpec& op);
   void check_instruction_bits(const YAML::Node& n, const InstructionSpec& ins);
   template <class T>
@@ -307,14 +331,15 @@ void IsaSpecLoader::run(const YAML::Node& root) {
   }
   check_keys(root,
              {"name", "display_name", "description", "word_bits", "opcode", "parameters", "fields",
-              "register_classes", "operand_kinds", "resources", "units", "latency_classes", "classes", "syntax",
-              "instructions"},
+              "register_classes", "operand_kinds", "value_classes", "resources", "units", "latency_classes", "classes",
+              "syntax", "instructions"},
              "the ISA description");
   load_header(root);
   load_parameters(root);
   load_fields(root);
   load_register_classes(root);
   load_kinds(root);
+  load_value_classes(root);
   load_named_docs(root, "resources", false, s_.resources_);
   load_named_docs(root, "units", true, s_.units_);
   load_latency_classes(root);
@@ -530,7 +555,7 @@ bool IsaSpecLoader::load_operand(const YAML::Node& n, InstructionSpec& ins, Oper
   const std::string where = ins.mnemonic + " operand";
   if (!is_map(n, where)) return false;
   check_keys(n, {"name", "kind", "field", "role", "optional", "omissible", "default", "literal_zero", "min", "max",
-                 "range_hint", "doc"},
+                 "range_hint", "doc", "value"},
              where);
   op.name = str(n, "name", where, true);
   const std::string what = ins.mnemonic + " operand '" + op.name + "'";
@@ -569,6 +594,8 @@ bool IsaSpecLoader::load_operand(const YAML::Node& n, InstructionSpec& ins, Oper
   op.has_max = integer(n, "max", what, false, op.max);
   op.range_hint = str(n, "range_hint", what, false);
   op.doc = str(n, "doc", what, false);
+  op.value = str(n, "value", what, false);
+  if (!op.value.empty()) check_value_class(n["value"], k, op, what);
 
   if (k.type == KindType::Register) {
     if (op.field < 0) error(n, what + ": a register operand needs a field to be encoded in");
@@ -679,7 +706,7 @@ void IsaSpecLoader::load_instructions(const YAML::Node& root) {
     if (!is_map(n, "instructions entry")) return;
     check_keys(n,
                {"mnemonic", "opcode", "class", "unit", "latency_class", "operands", "reads", "writes", "implemented",
-                "doc", "operation", "notes", "loop", "loop_counter", "fused", "actions"},
+                "doc", "operation", "notes", "loop", "loop_counter", "fused", "compose", "semantics", "timing", "actions"},
                "instructions entry");
     InstructionSpec ins;
     ins.line = n.Mark().line + 1;
@@ -796,15 +823,8 @@ void IsaSpecLoader::load_instructions(const YAML::Node& root) {
       if (!counted) error(n["loop_counter"], what + ": loop_counter needs loop: start or loop: end");
     }
 
-    if (const YAML::Node f = n["fused"]) {
-      if (!f.IsSequence() || f.size() == 0) error(f, what + ": fused must be a non-empty list of assembly lines");
-      else
-        for (const auto& x : f) {
-          if (x.IsScalar()) ins.fused.push_back(x.Scalar());
-          else error(x, what + ": each fused step must be one assembly line, e.g. \"V_EXP_V rd, rd, rmask\"");
-        }
-      if (ins.loop != LoopRole::None) error(f, what + ": a fused instruction cannot be a loop instruction");
-    }
+    load_computation(n, ins, what);
+    load_timing(n, ins, what);
 
     if (const YAML::Node a = n["actions"]) load_actions(a, ins, what);
 
@@ -812,6 +832,126 @@ void IsaSpecLoader::load_instructions(const YAML::Node& root) {
     s_.instructions_.push_back(std::move(ins));
   });
   if (s_.instructions_.empty() && root["instructions"]) error(root["instructions"], "the ISA defines no instructions");
+}
+
+void IsaSpecLoader::load_value_classes(const YAML::Node& root) {
+  std::set<std::string> seen;
+  each(root, "value_classes", false, [&](const YAML::Node& n) {
+    const std::string what = "value_classes entry";
+    if (!is_map(n, what)) return;
+    check_keys(n, {"name", "register_class", "address", "type", "doc"}, what);
+    ValueClass vc;
+    vc.name = str(n, "name", what, true);
+    vc.register_class = str(n, "register_class", what, false);
+    vc.address = boolean(n, "address", what, false);
+    vc.type = str(n, "type", what, true);
+    vc.doc = str(n, "doc", what, false);
+    if (vc.name.empty()) return;
+    if (!seen.insert(vc.name).second) error(n["name"], "duplicate value class '" + vc.name + "'");
+    if (!vc.register_class.empty() && index_of(s_.reg_classes_, vc.register_class) < 0)
+      error(n["register_class"], "value class " + vc.name + ": unknown register class '" + vc.register_class +
+                                     "' (known: " + names_of(s_.reg_classes_) + ")");
+    s_.value_classes_.push_back(std::move(vc));
+  });
+}
+
+// One assembly line per step, with the YAML position of its first character (a quoted
+// scalar's mark is its quote).
+static void read_steps(const YAML::Node& list, Composition& c) {
+  for (const auto& x : list) {
+    Composition::Step st;
+    st.text = x.Scalar();
+    st.line = x.Mark().line + 1;
+    st.col = x.Mark().column + 1 + (x.Tag() == "!" ? 1 : 0);
+    c.steps.push_back(std::move(st));
+  }
+}
+
+// What the instruction computes: `compose:` (temps + steps), the legacy `fused:` list, or
+// `semantics:` (an expression); at most one of them. Steps are checked once the whole ISA
+// is known (isa/compose.h).
+void IsaSpecLoader::load_computation(const YAML::Node& n, InstructionSpec& ins, const std::string& what) {
+  const char* given[3] = {nullptr, nullptr, nullptr};
+  int count = 0;
+  for (const char* k : {"compose", "fused", "semantics"})
+    if (n[k]) given[count++] = k;
+  if (count > 1)
+    error(n[given[1]], what + ": '" + given[0] + "' and '" + given[1] +
+                           "' both say what it computes; give exactly one of compose, fused, semantics");
+  auto step_lines = [&](const YAML::Node& f, const char* key) {
+    if (!f.IsSequence() || f.size() == 0)
+      return error(f, what + ": " + key + " must be a non-empty list of assembly lines"), false;
+    bool ok = true;
+    for (const auto& x : f)
+      if (!x.IsScalar()) {
+        error(x, what + ": each step must be one assembly line, e.g. \"V_EXP_V rd, rd, rmask\"");
+        ok = false;
+      }
+    return ok;
+  };
+  if (const YAML::Node f = n["fused"]) {
+    if (step_lines(f, "fused")) {
+      for (const auto& x : f) ins.fused.push_back(x.Scalar());
+      read_steps(f, ins.compose);
+      ins.compose.from_fused = true;
+    }
+  }
+  if (const YAML::Node c = n["compose"]) {
+    if (is_map(c, what + ": compose")) {
+      check_keys(c, {"temps", "steps"}, what + ": compose");
+      if (const YAML::Node t = c["temps"]) {
+        if (!t.IsSequence()) error(t, what + ": compose.temps must be a list of names, e.g. [t0, t1]");
+        else
+          for (const auto& x : t) {
+            const std::string name = x.IsScalar() ? x.Scalar() : "";
+            bool ident = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
+            for (char ch : name) ident = ident && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+            if (!ident) error(x, what + ": a temporary's name must be an identifier, got '" + name + "'");
+            for (const auto& op : ins.operands)
+              if (op.name == name) error(x, what + ": temporary '" + name + "' has the name of an operand");
+            for (const auto& prev : ins.compose.temps)
+              if (prev == name) error(x, what + ": temporary '" + name + "' is declared twice");
+            ins.compose.temps.push_back(name);
+          }
+      }
+      const YAML::Node st = c["steps"];
+      if (!st) error(c, what + ": compose needs 'steps' (a list of assembly lines)");
+      else if (step_lines(st, "compose.steps")) {
+        for (const auto& x : st) ins.fused.push_back(x.Scalar());
+        read_steps(st, ins.compose);
+      }
+    }
+  }
+  if (const YAML::Node e = n["semantics"]) {
+    if (!e.IsScalar() || e.Scalar().empty()) {
+      error(e, what + ": semantics must be text, one statement per line (docs/isa-extensions.md)");
+    } else {
+      ins.semantics = e.Scalar();
+      ins.semantics_line = e.Mark().line + 1;
+      ins.semantics_col = e.Mark().column + 1;
+    }
+  }
+  if (ins.is_fused() && ins.loop != LoopRole::None)
+    error(n["compose"] ? n["compose"] : n["fused"], what + ": a composed instruction cannot be a loop instruction");
+}
+
+// `timing: {latency, ii, read_ports, write_ports}`: the timing model's own parameters.
+void IsaSpecLoader::load_timing(const YAML::Node& n, InstructionSpec& ins, const std::string& what) {
+  const YAML::Node t = n["timing"];
+  if (!t || !is_map(t, what + ": timing")) return;
+  check_keys(t, {"latency", "ii", "read_ports", "write_ports"}, what + ": timing");
+  const std::string w = what + ": timing";
+  auto get = [&](const char* key, int64_t lo, int64_t& out) {
+    int64_t v;
+    if (!integer(t, key, w, false, v)) return;
+    if (v < lo || v > (int64_t(1) << 20))
+      return error(t[key], w + ": " + key + " must be " + std::to_string(lo) + "..1048576, got " + std::to_string(v));
+    out = v;
+  };
+  get("latency", 0, ins.timing.latency);
+  get("ii", 1, ins.timing.ii);
+  get("read_ports", 1, ins.timing.read_ports);
+  get("write_ports", 1, ins.timing.write_ports);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -874,8 +1014,10 @@ IsaSpec IsaSpec::from_document(const YAML::Node& root, std::shared_ptr<const Sou
     spec.by_mnemonic_[ins.mnemonic] = ins.id;
     spec.by_opcode_[ins.opcode] = ins.id;
   }
-  // Fused steps are assembly lines: checked once the whole ISA is known.
-  const std::vector<std::string> fused_errors = check_fused_instructions(spec);
+  // Composed steps are assembly lines: checked (and the legacy form converted) once the
+  // whole ISA is known.
+  std::vector<std::string> fused_errors = normalise_compositions(spec);
+  for (auto& e : compile_expression_semantics(spec, yaml_text)) fused_errors.push_back(std::move(e));
   if (!fused_errors.empty()) {
     std::string all;
     for (const auto& e : fused_errors) all += (all.empty() ? "" : "\n") + e;
@@ -928,6 +1070,17 @@ const ClassInfo* IsaSpec::class_info(char letter) const {
   return nullptr;
 }
 
+const ValueClass* IsaSpec::value_class(const std::string& name) const {
+  for (const auto& c : value_classes_)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+bool IsaSpec::addresses_value(const OperandSpec& op) const {
+  const ValueClass* c = op.value.empty() ? nullptr : value_class(op.value);
+  return c && c->address;
+}
+
 void IsaSpec::accesses(const Instruction& in, Accesses& out) const {
   out.clear();
   if (in.id >= instructions_.size()) return;
@@ -940,6 +1093,11 @@ void IsaSpec::accesses(const Instruction& in, Accesses& out) const {
     // The zero register is a constant: reading it never waits, writing it changes nothing.
     if (num == rc.zero_register) continue;
     const RegisterRef ref{uint8_t(k.register_class), uint8_t(num)};
+    // An address register is only read; its role is the addressed value's.
+    if (addresses_value(op)) {
+      out.reads.push_back(ref);
+      continue;
+    }
     if (op.role == Role::Read || op.role == Role::ReadWrite) out.reads.push_back(ref);
     if (op.role == Role::Write || op.role == Role::ReadWrite) out.writes.push_back(ref);
   }

@@ -23,6 +23,9 @@ namespace YAML {
 class Node;
 }
 namespace tlmcraft::isa {
+namespace extension {
+struct ExprProgram;
+}
 
 // Thrown by IsaSpec::load / parse. what() lists every problem found, one per line,
 // each as "file:line:col: message".
@@ -84,6 +87,16 @@ struct OperandKind {
 enum class Role { None, Read, Write, ReadWrite };
 const char* role_name(Role r);
 
+// A value class an ISA declares (`value_classes:`): the register class an operand of this
+// class is written with and whether that register holds the value or its address.
+struct ValueClass {
+  std::string name;          // "vrow"
+  std::string register_class;  // "gp"; empty for immediates
+  bool address = false;      // the register holds the address of the value (a VRAM row)
+  std::string type;          // element type and lanes as the expression language reads them: "bf16[VLEN]"
+  std::string doc;
+};
+
 struct OperandSpec {
   std::string name;  // "rd", "rmask"
   int kind = -1;     // index into IsaSpec::kinds()
@@ -98,6 +111,31 @@ struct OperandSpec {
   int64_t min = 0, max = 0;
   std::string range_hint;  // shown when the value is out of range; {value}, {value >> N}, {value & M} are filled in
   std::string doc;
+  // `value:` class (docs/isa-extensions.md): what the operand denotes, e.g. "vrow" (the
+  // VRAM row a gp register addresses). Empty: the register (or immediate) itself. When
+  // the class is an address class the register is only read, and `role` says what
+  // happens to the value it addresses.
+  std::string value;
+};
+
+
+// A composed instruction (isa/compose.h): steps over the instruction's operand names,
+// temporaries and literals. The loader normalises the legacy `fused:` form into it.
+struct Composition {
+  struct Step {
+    std::string text;  // assembly line, temporaries by name ("V_EXP_V t1, t0, rmask")
+    int line = 0, col = 0;  // YAML position of the step (1-based; col of its first character)
+  };
+  std::vector<std::string> temps;
+  std::vector<int> temp_class;  // register class of each temporary (from the steps), -1 before checking
+  std::vector<Step> steps;
+  bool from_fused = false;  // written as `fused:` (outputs' non-final writes became temporaries)
+};
+
+// `timing:` of an added instruction; -1 = not given (the latency class decides).
+struct TimingSpec {
+  int64_t latency = -1, ii = -1, read_ports = -1, write_ports = -1;
+  bool given() const { return latency >= 0 || ii >= 0 || read_ports >= 0 || write_ports >= 0; }
 };
 
 enum class LoopRole { None, Start, End, Break };  // Break: leaves the innermost open loop
@@ -130,10 +168,20 @@ struct InstructionSpec {
   // assembly line whose operands are this instruction's operand names or literals
   // ("V_EXP_V rd, rd, rmask"). Empty for ordinary instructions. See isa/fused.h.
   std::vector<std::string> fused;
+  Composition compose;  // filled from `compose:` or `fused:` (steps as written are in `fused`)
+  TimingSpec timing;
+  // `semantics:` expression text and its YAML position (docs/isa-extensions.md).
+  std::string semantics;
+  int semantics_line = 0, semantics_col = 0;
+  // The compiled `semantics:` (isa/expression_semantics.h) and, for each of its declared
+  // operands in order, the index of the operand in `operands`.
+  std::shared_ptr<const extension::ExprProgram> expr;
+  std::vector<int> expr_operands;
+  bool has_expression() const { return expr != nullptr; }
   // Declared energy actions per execution (docs/energy-area.md); empty = none declared.
   std::vector<ActionDecl> actions;
 
-  bool is_fused() const { return !fused.empty(); }
+  bool is_fused() const { return !compose.steps.empty(); }  // composed (either form)
 
   size_t min_operands() const;  // operands before the first optional one, omissible ones not counted
   // "V_RED_SUM rd, rs1[, rmask]", placeholders written as 0.
@@ -207,6 +255,10 @@ class IsaSpec {
   const std::vector<NamedDoc>& latency_classes() const { return latency_classes_; }
   const std::vector<ClassInfo>& classes() const { return classes_; }
   const std::vector<Parameter>& parameters() const { return parameters_; }
+  const std::vector<ValueClass>& value_classes() const { return value_classes_; }
+  const ValueClass* value_class(const std::string& name) const;
+  // True when `op` has a value class whose register holds the value's address.
+  bool addresses_value(const OperandSpec& op) const;
   const std::vector<InstructionSpec>& instructions() const { return instructions_; }
   const SyntaxRules& syntax() const { return syntax_; }
   // Cycles a latency class declares in the YAML (`cycles:`), used when the platform's
@@ -247,6 +299,7 @@ class IsaSpec {
   std::vector<NamedDoc> resources_, units_, latency_classes_;
   std::vector<ClassInfo> classes_;
   std::vector<Parameter> parameters_;
+  std::vector<ValueClass> value_classes_;
   std::vector<InstructionSpec> instructions_;
   SyntaxRules syntax_;
   std::unordered_map<std::string, uint16_t> by_mnemonic_;
@@ -257,6 +310,8 @@ class IsaSpec {
   static IsaSpec from_document(const YAML::Node& root, std::shared_ptr<const SourceMap> sources,
                                const std::string& file_name);
   friend class IsaSpecLoader;
+  friend std::vector<std::string> normalise_compositions(IsaSpec& spec);
+  friend std::vector<std::string> compile_expression_semantics(IsaSpec& spec, const std::string& yaml_text);
 };
 
 }  // namespace tlmcraft::isa

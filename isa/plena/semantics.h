@@ -18,9 +18,11 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "isa/extension/expression.h"
 #include "isa/plena/opcodes.h"
 #include "isa/plena/state.h"
 #include "isa/program.h"
@@ -101,9 +103,45 @@ StepResult execute(const isa::Instruction& inst, PlenaState& state);
 // Same, reusing `out` (no per-call construction of the result).
 void execute(const isa::Instruction& inst, PlenaState& state, StepResult& out);
 
-// Runs the steps of a fused instruction (isa::expand_fused) at state.pc as one
-// instruction named `mnemonic`: merged ranges, next_pc = pc + 1, faults name the step.
-void execute_fused(const std::vector<isa::Instruction>& steps, const char* mnemonic, PlenaState& state,
-                   StepResult& out);
+// Rows past the architectural VRAM (state.hidden_vram elements = this many VLEN rows)
+// that composed instructions keep their gp temporaries in.
+constexpr uint32_t kHiddenVramRows = 16;
+
+// A composed instruction (isa/fused.h) ready to run: its steps, with temporaries in
+// registers it borrows for its duration and restores afterwards (so no other instruction
+// sees them); gp temporary i is preset to the hidden VRAM row i past the architectural
+// VRAM, which only the steps can reach.
+struct ComposedInstruction {
+  std::vector<isa::Instruction> steps;
+  std::vector<uint8_t> gp_temps, fp_temps;  // borrowed registers
+  std::vector<uint16_t> step_gp_reads;      // per step: bit r = the step reads gp r (not a temporary)
+  bool empty() const { return steps.empty(); }
+};
+
+// Runs a composed instruction at state.pc as one instruction named `mnemonic`: merged
+// architectural ranges (a hidden row is internal), next_pc = pc + 1, faults name the step.
+void execute_composed(const ComposedInstruction& c, const char* mnemonic, PlenaState& state, StepResult& out);
+
+// An instruction with expression semantics (isa/expression_semantics.h) at one PC: the
+// compiled program and, for each of its operands in declaration order, what PLENA
+// storage holds it.
+struct ExpressionInstruction {
+  enum class Storage : uint8_t { VramRow, Fp, Gp, Immediate };
+  struct Operand {
+    Storage storage = Storage::Immediate;
+    int64_t value = 0;  // register number, or the immediate
+    const char* name = "";
+  };
+  std::shared_ptr<const isa::extension::ExprProgram> program;
+  std::vector<Operand> operands;
+  bool rmask = false;  // write only the heads V_MASK enables (an `rmask` operand set to 1)
+  bool empty() const { return program == nullptr; }
+};
+
+// Evaluates the program on the operands' current values, then stores every output (so an
+// output may name the same row or register as an input): a row output lane by lane
+// (with rmask only the enabled heads, the other lanes keep their values), fp/gp outputs
+// to their register (writes to f0/gp0 are dropped). Ranges: the rows read and written.
+void execute_expression(const ExpressionInstruction& e, const char* mnemonic, PlenaState& state, StepResult& out);
 
 }  // namespace tlmcraft::isa::plena

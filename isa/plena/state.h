@@ -68,6 +68,9 @@ struct PlenaState {
   // On-chip memories (owned by the platform).
   MemView<uint16_t> msram;    // bf16, tiles of MLEN x MLEN row-major at tile-aligned bases
   MemView<uint16_t> vram;     // bf16, rows of VLEN
+  // Elements past vram.size that the platform reserves for composed instructions'
+  // temporaries (semantics.h, ComposedInstruction); 0: none.
+  uint32_t hidden_vram = 0;
   MemView<uint16_t> fp_mem;   // bf16 constants
   MemView<uint32_t> int_mem;  // u32 words
 

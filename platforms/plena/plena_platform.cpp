@@ -48,10 +48,11 @@ void PlenaPlatform::install_program(const isa::Program& program) {
 
 MemoryMap PlenaPlatform::memory_map() const {
   PlenaTop& t = *top_;
-  const auto dense = [](const char* name, models::Scratchpad& s, uint64_t unit, const char* unit_name) {
+  const auto dense = [](const char* name, models::Scratchpad& s, uint64_t unit, const char* unit_name,
+                        uint64_t bytes = 0) {
     MemoryRegion r;
     r.name = name;
-    r.bytes = s.size();
+    r.bytes = bytes ? bytes : s.size();
     r.unit = unit;
     r.unit_name = unit_name;
     r.data = s.data();
@@ -61,7 +62,9 @@ MemoryMap PlenaPlatform::memory_map() const {
   hbm.name = "hbm";
   hbm.bytes = t.hbm.config().capacity_bytes;
   hbm.dram = &t.hbm;
-  return MemoryMap("plena", {hbm, dense("msram", t.msram, 2, "bf16 element"), dense("vram", t.vram, 2, "bf16 element"),
+  return MemoryMap("plena", {hbm, dense("msram", t.msram, 2, "bf16 element"), // The architectural VRAM only: the hidden rows past it (composed instructions'
+                             // temporaries) are no one's to read or write.
+                             dense("vram", t.vram, 2, "bf16 element", uint64_t(cfg_.vram_elements) * 2),
                              dense("fp_mem", t.fp_mem, 2, "bf16 element"), dense("int_mem", t.int_mem, 4, "u32 word")});
 }
 

@@ -20,6 +20,8 @@ using sc_core::sc_time;
 
 namespace {
 
+uint32_t hidden_vram(const PlenaConfig& c) { return isa::plena::kHiddenVramRows * c.vlen; }
+
 sc_time period(const PlenaConfig& c) { return sc_time(c.clock_ns, sc_core::SC_NS); }
 
 models::ScratchpadConfig sram(const PlenaConfig& c, const char* name, uint64_t bytes, uint64_t word, uint32_t banks,
@@ -99,7 +101,10 @@ PlenaTop::PlenaTop(sc_core::sc_module_name name, const PlenaConfig& cfg)
     : sc_module(name),
       // VRAM: one word per row, rows interleaved over the banks; MSRAM: one bank per tile.
       msram("msram", sram(cfg, "msram", uint64_t(cfg.msram_elements) * 2, uint64_t(cfg.mlen) * cfg.mlen * 2, cfg.msram_banks)),
-      vram("vram", sram(cfg, "vram", uint64_t(cfg.vram_elements) * 2, uint64_t(cfg.vlen) * 2, cfg.vram_banks, cfg.vram_ports)),
+      // Past the architectural VRAM: the hidden rows of composed instructions' temporaries
+      // (no address map entry reaches them).
+      vram("vram", sram(cfg, "vram", (uint64_t(cfg.vram_elements) + hidden_vram(cfg)) * 2, uint64_t(cfg.vlen) * 2,
+                        cfg.vram_banks, cfg.vram_ports)),
       int_mem("int_mem", sram(cfg, "int_mem", uint64_t(cfg.int_mem_words) * 4, 4, 1)),
       fp_mem("fp_mem", sram(cfg, "fp_mem", uint64_t(cfg.fp_mem_elements) * 2, 2, 1)),
       hbm("hbm", hbm_config(cfg)),
@@ -124,6 +129,7 @@ PlenaTop::PlenaTop(sc_core::sc_module_name name, const PlenaConfig& cfg)
   // The controller reaches the scratchpads directly (their DMI pointers).
   state_.msram = {reinterpret_cast<uint16_t*>(msram.data()), cfg.msram_elements};
   state_.vram = {reinterpret_cast<uint16_t*>(vram.data()), cfg.vram_elements};
+  state_.hidden_vram = hidden_vram(cfg);
   state_.fp_mem = {reinterpret_cast<uint16_t*>(fp_mem.data()), cfg.fp_mem_elements};
   state_.int_mem = {reinterpret_cast<uint32_t*>(int_mem.data()), cfg.int_mem_words};
   SC_THREAD(controller_thread);
@@ -202,8 +208,10 @@ void PlenaTop::execute_program() {
     if (loop_limit_exceeded(executed, iteration_start)) break;
     const StaticInfo& si = prog_->info[pc];
     const uint32_t loops_before = state_.loop_count;
-    if (prog_->fused[pc].empty()) sem::execute(code[pc], state_, step_);
-    else sem::execute_fused(prog_->fused[pc], prog_->mnemonic[pc].c_str(), state_, step_);
+    if (!prog_->expression[pc].empty())
+      sem::execute_expression(prog_->expression[pc], prog_->mnemonic[pc].c_str(), state_, step_);
+    else if (prog_->fused[pc].empty()) sem::execute(code[pc], state_, step_);
+    else sem::execute_composed(prog_->fused[pc], prog_->mnemonic[pc].c_str(), state_, step_);
     if (!step_.ok()) {
       stop(StopReason::Fault, where(pc) + ": " + step_.fault);
       break;

@@ -30,7 +30,8 @@ struct LoadedProgram {
   std::vector<std::string> mnemonic;    // per PC
   std::vector<char> cls;                // per PC: M, V, S, H, C
   std::vector<uint8_t> loop;            // per PC: isa::LoopRole (none, start, end)
-  std::vector<std::vector<isa::Instruction>> fused;  // per PC: a fused instruction's steps, else empty
+  std::vector<isa::plena::ComposedInstruction> fused;  // per PC: a composed instruction, else empty
+  std::vector<isa::plena::ExpressionInstruction> expression;  // per PC: a `semantics:` instruction, else empty
   PlenaActions actions;                 // energy actions: the catalog and each PC's static list
 };
 

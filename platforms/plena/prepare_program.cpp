@@ -1,5 +1,6 @@
 // Per-PC static timing information, derived from the ISA YAML (unit, latency class,
 // register roles) and the platform config (cycles, initiation intervals).
+#include <algorithm>
 #include <stdexcept>
 
 #include "isa/fused.h"
@@ -8,6 +9,8 @@
 
 namespace tlmcraft::plena {
 namespace {
+
+namespace sem = tlmcraft::isa::plena;
 
 Unit unit_of(const std::string& u) {
   if (u == "scalar_int") return kScalarInt;
@@ -47,19 +50,91 @@ uint32_t latency_cycles(const isa::IsaSpec& spec, const PlenaConfig& cfg, const 
   return cfg.latency_of(cls);
 }
 
-// The steps of a fused instruction at one PC; they must be compute steps (no DMA).
-std::vector<isa::Instruction> fused_steps(const isa::IsaSpec& spec, const isa::Instruction& in) {
-  std::vector<isa::Instruction> steps;
+// The steps of a composed instruction at one PC, with its temporaries in borrowed
+// registers (semantics.h, ComposedInstruction); they must be compute steps (no DMA).
+sem::ComposedInstruction composed(const isa::IsaSpec& spec, const isa::Instruction& in) {
+  const isa::InstructionSpec& is = spec.instruction(in);
+  const std::string at = "line " + std::to_string(in.line) + ": ";
+  sem::ComposedInstruction c;
+  std::vector<int> regs;
   std::string err;
-  if (!isa::expand_fused(spec, in, steps, err))
-    throw InputError("line " + std::to_string(in.line) + ": " + err);
-  for (const auto& s : steps) {
+  if (!isa::choose_temp_registers(spec, in, regs, err) || !isa::expand_fused(spec, in, regs, c.steps, err))
+    throw InputError(at + err);
+  const int gp = spec.register_class_index("gp"), fp = spec.register_class_index("fp");
+  for (size_t t = 0; t < regs.size(); ++t) {
+    const int cls = is.compose.temp_class[t];
+    if (cls == gp) c.gp_temps.push_back(uint8_t(regs[t]));
+    else if (cls == fp) c.fp_temps.push_back(uint8_t(regs[t]));
+    else if (cls >= 0)
+      throw InputError(spec.file() + ": " + is.mnemonic + ": temporary '" + is.compose.temps[t] + "' is " +
+                       spec.register_classes()[cls].name + " register; PLENA keeps gp (VRAM row) and fp temporaries only");
+  }
+  if (c.gp_temps.size() > sem::kHiddenVramRows)
+    throw InputError(spec.file() + ": " + is.mnemonic + " has " + std::to_string(c.gp_temps.size()) +
+                     " gp temporaries; PLENA hides " + std::to_string(sem::kHiddenVramRows) + " VRAM rows for them");
+  for (const auto& s : c.steps) {
     const Unit u = unit_of(spec.instruction(s).unit);
     if (u == kPrefetch || u == kStore)
-      throw InputError(spec.file() + ": fused instruction " + spec.instruction(in).mnemonic + ": step " +
-                       spec.instruction(s).mnemonic + " is an HBM transfer, which a fused instruction cannot contain");
+      throw InputError(spec.file() + ": composed instruction " + is.mnemonic + ": step " + spec.instruction(s).mnemonic +
+                       " is an HBM transfer, which a composed instruction cannot contain");
+    uint16_t mask = 0;
+    for (const auto& r : spec.accesses(s).reads)
+      if (r.reg_class == gp) mask |= uint16_t(1u << r.number);
+    for (uint8_t r : c.gp_temps) mask &= uint16_t(~(1u << r));
+    c.step_gp_reads.push_back(mask);
   }
-  return steps;
+  return c;
+}
+
+// A `semantics:` instruction at one PC: where each of its expression's operands lives.
+// PLENA's value classes (isa/plena/plena.yaml): vrow, fp, gp, imm.
+sem::ExpressionInstruction expression(const isa::IsaSpec& spec, const isa::Instruction& in) {
+  const isa::InstructionSpec& is = spec.instruction(in);
+  sem::ExpressionInstruction e;
+  e.program = is.expr;
+  using Storage = sem::ExpressionInstruction::Storage;
+  for (int index : is.expr_operands) {
+    const isa::OperandSpec& op = is.operands[size_t(index)];
+    sem::ExpressionInstruction::Operand o;
+    o.name = op.name.c_str();
+    o.value = op.field >= 0 ? in.field[op.field] : op.default_value;
+    if (op.value == "vrow") o.storage = Storage::VramRow;
+    else if (op.value == "fp") o.storage = Storage::Fp;
+    else if (op.value == "gp") o.storage = Storage::Gp;
+    else if (op.value == "imm") o.storage = Storage::Immediate;
+    else throw InputError(spec.file() + ": " + is.mnemonic + ": value class '" + op.value + "' is not a PLENA one");
+    e.operands.push_back(o);
+  }
+  for (const auto& op : is.operands)
+    if (op.name == "rmask" && op.field >= 0) e.rmask = in.field[op.field] != 0;
+  return e;
+}
+
+// Rows the instruction reads and writes through address operands (`value: vrow`).
+void row_traffic(const isa::IsaSpec& spec, const isa::InstructionSpec& is, int64_t& reads, int64_t& writes) {
+  reads = writes = 0;
+  for (const auto& op : is.operands) {
+    if (!spec.addresses_value(op)) continue;
+    reads += op.role == isa::Role::Read || op.role == isa::Role::ReadWrite;
+    writes += op.role == isa::Role::Write || op.role == isa::Role::ReadWrite;
+  }
+}
+
+// An added instruction's `timing:` (docs/isa-extensions.md, docs/platforms/plena.md):
+// latency and ii replace the latency class's in both modes; with read_ports/write_ports
+// each port moves one VRAM row per cycle, so reading R rows takes ceil(R / read_ports)
+// cycles and neither the latency nor the interval can be shorter.
+void apply_timing(const isa::IsaSpec& spec, const isa::InstructionSpec& is, StaticInfo& si) {
+  const isa::TimingSpec& t = is.timing;
+  if (t.latency >= 0) si.latency = uint32_t(t.latency);
+  if (t.ii >= 0) si.ii = uint32_t(t.ii);
+  int64_t reads, writes;
+  row_traffic(spec, is, reads, writes);
+  int64_t port_cycles = 0;
+  if (t.read_ports > 0) port_cycles = std::max(port_cycles, (reads + t.read_ports - 1) / t.read_ports);
+  if (t.write_ports > 0) port_cycles = std::max(port_cycles, (writes + t.write_ports - 1) / t.write_ports);
+  si.latency = std::max<uint32_t>(si.latency, uint32_t(port_cycles));
+  si.ii = std::max<uint32_t>(si.ii, uint32_t(port_cycles));
 }
 
 }  // namespace
@@ -79,6 +154,7 @@ LoadedProgram prepare_program(const isa::IsaSpec& spec, const isa::Program& prog
     if (cfg.mode == TimingMode::Serial && writes_zero_register(spec, is, in) && cfg.serial_free_when_rd_zero.count(is.mnemonic))
       si.latency = 0;
     si.ii = dma ? 1 : cfg.ii_of(is.latency_class);
+    if (!dma && is.timing.given()) apply_timing(spec, is, si);
     spec.accesses(in, acc);
     auto reg = [&](const isa::RegisterRef& r) -> uint8_t {
       if (r.reg_class == gp) return kGp0 + r.number;
@@ -108,9 +184,12 @@ LoadedProgram prepare_program(const isa::IsaSpec& spec, const isa::Program& prog
     lp.mnemonic.push_back(is.mnemonic);
     lp.cls.push_back(is.cls);
     lp.loop.push_back(static_cast<uint8_t>(is.loop));
-    lp.fused.push_back(is.is_fused() ? fused_steps(spec, in) : std::vector<isa::Instruction>{});
+    lp.fused.push_back(is.is_fused() ? composed(spec, in) : sem::ComposedInstruction{});
+    lp.expression.push_back(is.has_expression() ? expression(spec, in) : sem::ExpressionInstruction{});
   }
-  lp.actions = plena_program_actions(spec, program, lp.fused, cfg);
+  std::vector<std::vector<isa::Instruction>> steps;
+  for (const auto& c : lp.fused) steps.push_back(c.steps);
+  lp.actions = plena_program_actions(spec, program, steps, cfg);
   return lp;
 }
 

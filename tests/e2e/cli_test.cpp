@@ -238,7 +238,8 @@ TEST(CliIsaTools, CheckNamesTheLineOfABadFusedStep) {
   const nlohmann::json j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["errors"].size(), 1u) << r.out;
   const std::string e = j["errors"][0];
-  EXPECT_EQ(e.rfind(path + ":" + std::to_string(line) + ": instruction V_NEG_V: V_NEG_V step 1", 0), 0u) << e;
+  // The step's own line and column: `fused: ["` puts the step text at column 14.
+  EXPECT_EQ(e.rfind(path + ":" + std::to_string(line + 10) + ":14: instruction V_NEG_V: V_NEG_V step 1", 0), 0u) << e;
   EXPECT_NE(e.find("'f9'"), std::string::npos) << e;
 }
 

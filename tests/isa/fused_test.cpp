@@ -41,17 +41,31 @@ const char* kSigmoidSteps =
     "      - \"V_SUB_VF rd, rs1, f0, rmask, 1\"\n      - \"V_EXP_V rd, rd, rmask\"\n"
     "      - \"V_ADD_VF rd, rd, fone, rmask\"\n      - \"V_RECI_V rd, rd, rmask\"\n";
 
+// The legacy form writes rd in place; loading gives its first three writes temporaries
+// (_rd1, _rd2, _rd3, gp registers), so only the last step writes rd. The temporaries take
+// the lowest gp registers no step names: gp1, gp2, gp5 (gp0 is zero; rd = gp3, rs1 = gp4).
 TEST(Fused, ExpansionSubstitutesTheOperandValues) {
   const IsaSpec spec = IsaSpec::parse(with_sigmoid(kSigmoidSteps), "sig.yaml");
+  const InstructionSpec& sig = *spec.find("V_SIGMOID_V");
+  EXPECT_EQ(sig.compose.temps, (std::vector<std::string>{"_rd1", "_rd2", "_rd3"}));
+  ASSERT_EQ(sig.compose.steps.size(), 4u);
+  EXPECT_EQ(sig.compose.steps[0].text, "V_SUB_VF _rd1, rs1, f0, rmask, 1");
+  EXPECT_EQ(sig.compose.steps[1].text, "V_EXP_V _rd2, _rd1, rmask");
+  EXPECT_EQ(sig.compose.steps[3].text, "V_RECI_V rd, _rd3, rmask");
   Program prog;
   std::vector<Diagnostic> diags;
   ASSERT_TRUE(assemble(spec, "\n\nV_SIGMOID_V gp3, gp4, f2, 1\n", "k.asm", prog, diags));
+  std::vector<int> regs;
   std::vector<Instruction> steps;
   std::string err;
-  ASSERT_TRUE(expand_fused(spec, prog.code[0], steps, err)) << err;
+  ASSERT_TRUE(choose_temp_registers(spec, prog.code[0], regs, err)) << err;
+  EXPECT_EQ(regs, (std::vector<int>{1, 2, 5}));
+  EXPECT_FALSE(expand_fused(spec, prog.code[0], steps, err));
+  EXPECT_EQ(err, "V_SIGMOID_V needs temporaries (_rd1, _rd2, _rd3), which this platform gives no hidden storage");
+  ASSERT_TRUE(expand_fused(spec, prog.code[0], regs, steps, err)) << err;
   ASSERT_EQ(steps.size(), 4u);
   EXPECT_EQ(spec.instruction(steps[0]).mnemonic, "V_SUB_VF");
-  EXPECT_EQ(steps[0].field[kRd], 3);
+  EXPECT_EQ(steps[0].field[kRd], 1);      // _rd1
   EXPECT_EQ(steps[0].field[kRs1], 4);
   EXPECT_EQ(steps[0].field[kRs2], 0);     // the literal f0
   EXPECT_EQ(steps[0].field[kRs3], 1);     // rmask
@@ -60,7 +74,7 @@ TEST(Fused, ExpansionSubstitutesTheOperandValues) {
   EXPECT_EQ(steps[2].field[kRs2], 2);  // fone = f2
   EXPECT_EQ(spec.instruction(steps[3]).mnemonic, "V_RECI_V");
   EXPECT_EQ(steps[3].field[kRd], 3);
-  EXPECT_EQ(steps[3].field[kRs1], 3);
+  EXPECT_EQ(steps[3].field[kRs1], 5);  // _rd3
   for (const auto& s : steps) EXPECT_EQ(s.line, 3u);
 }
 
@@ -85,27 +99,30 @@ TEST(Fused, LatencyClassCyclesAreReadAndChecked) {
   }
 }
 
-// Each bad step is reported at the fused entry's line, naming the step and the cause.
-TEST(Fused, BadStepsAreReportedWithFileLineAndCause) {
+// Each bad step is reported at its own line and column (the quoted step starts at column
+// 10; a name at its own column), naming the step and the cause.
+TEST(Fused, BadStepsAreReportedWithFileLineColAndCause) {
   const struct {
     const char* steps;
+    int col;
     const char* message;
   } cases[] = {
-      {"      - \"V_FOO rd, rs1\"\n", "V_SIGMOID_V step 1 ('V_FOO rd, rs1'): unknown instruction 'V_FOO'"},
-      {"      - \"C_LOOP_START rd, 4\"\n", "C_LOOP_START is a loop instruction"},
-      {"      - \"V_EXP_V rd, rx, rmask\"\n", "V_SIGMOID_V step 1 ('V_EXP_V rd, rx, rmask') as 'V_EXP_V gp1, rx, 0'"},
-      {"      - \"V_TOPK rd, rs1, rmask\"\n", "V_TOPK is not implemented"},
+      {"      - \"V_FOO rd, rs1\"\n", 10, "step 1 ('V_FOO rd, rs1'): unknown instruction 'V_FOO'"},
+      {"      - \"C_LOOP_START rd, 4\"\n", 10,
+       "step 1 ('C_LOOP_START rd, 4'): C_LOOP_START is a loop instruction (not allowed in a composed instruction)"},
+      {"      - \"V_EXP_V rd, rx, rmask\"\n", 22,
+       "step 1 ('V_EXP_V rd, rx, rmask'): unknown operand or temporary 'rx' (known: rd, rs1, fone, rmask)"},
+      {"      - \"V_TOPK rd, rs1, rmask\"\n", 10, "step 1 ('V_TOPK rd, rs1, rmask'): V_TOPK is not implemented"},
   };
   for (const auto& c : cases) {
     const std::string y = with_sigmoid(c.steps);
-    const int line = line_count(y.substr(0, y.find("  - mnemonic: V_SIGMOID_V"))) + 1;
+    const int line = line_count(y.substr(0, y.rfind("      - \""))) + 1;
     try {
       IsaSpec::parse(y, "bad.yaml");
       ADD_FAILURE() << "accepted: " << c.steps;
     } catch (const IsaSpecError& e) {
-      const std::string msg = e.what();
-      EXPECT_NE(msg.find("bad.yaml:" + std::to_string(line) + ": instruction V_SIGMOID_V: "), std::string::npos) << msg;
-      EXPECT_NE(msg.find(c.message), std::string::npos) << msg;
+      EXPECT_EQ(std::string(e.what()), "bad.yaml:" + std::to_string(line) + ":" + std::to_string(c.col) +
+                                           ": instruction V_SIGMOID_V: " + c.message);
     }
   }
 }
@@ -120,7 +137,7 @@ TEST(Fused, AFusedStepCannotBeFusedItself) {
     IsaSpec::parse(y, "t.yaml");
     FAIL() << "nested fusion accepted";
   } catch (const IsaSpecError& e) {
-    EXPECT_NE(std::string(e.what()).find("V_SIGMOID_V is itself fused (steps must be ordinary instructions)"),
+    EXPECT_NE(std::string(e.what()).find("V_SIGMOID_V is itself composed (steps must be ordinary instructions)"),
               std::string::npos)
         << e.what();
   }

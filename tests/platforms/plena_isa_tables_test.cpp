@@ -45,7 +45,7 @@ TEST(PlenaIsaTables, DisagreementsAreNamed) {
   EXPECT_EQ(m[0], "opcode 0x13 (V_EXP_V in isa/plena/opcodes.h) is not in the YAML");
   EXPECT_EQ(m[1], "p.yaml:" + std::to_string(line) +
                       ": V_EXP_V (opcode 0x3a) has no semantics: add it to isa/plena/opcodes.h and semantics_*.cpp, "
-                      "or make it a fused instruction");
+                      "or give it compose: or semantics: (docs/isa-extensions.md)");
   EXPECT_EQ(m[2], "register class 'fp' has 16 registers, the semantics 8");
 }
 

@@ -4,6 +4,7 @@
 #include <functional>
 #include <set>
 
+#include "platforms/plena/pack/agent/plena_composed_rewrite.h"
 #include "platforms/plena/pack/agent/plena_transforms.h"
 
 namespace tlmcraft::agent::search::plena {
@@ -119,6 +120,14 @@ std::vector<Candidate> generate_plena_candidates(const std::string& parent_text,
   };
 
   add("simplify", [](Kernel&) { return true; });
+  // Composed instructions of the active ISA (an ISA folder or overlay may add them).
+  for (const auto& ins : plena_spec().instructions()) {
+    if (!ins.is_fused()) continue;
+    add("use " + ins.mnemonic, [&](Kernel& k) {
+      std::string why;
+      return use_composed(k, ins, arch, why) > 0;
+    });
+  }
   add("hoist invariants", [](Kernel& k) { return hoist_everywhere(k) > 0; });
   const int loops = count_loops(parent.code);
   for (int id = 0; id < loops; ++id) {

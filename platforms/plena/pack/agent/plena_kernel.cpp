@@ -1,5 +1,7 @@
 #include "platforms/plena/pack/agent/plena_kernel.h"
 
+#include <map>
+#include <mutex>
 #include <algorithm>
 #include <memory>
 #include <stdexcept>

@@ -3,14 +3,18 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <map>
 #include <cctype>
 #include <fstream>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include "isa/aie_ml/aie_core.h"
+#include "isa/aie_ml/isa_loader.h"
 #include "isa/aie_ml/isa_tables.h"
 #include "isa/aie_ml/op_codes.h"
 #include "isa/isa_spec.h"
@@ -175,18 +179,7 @@ std::string upper(std::string s) {
   return s;
 }
 
-struct Loader {
-  std::string file;
-  std::vector<std::string> errors;
-  void error(const YAML::Node& n, const std::string& msg) {
-    const auto m = n.Mark();
-    errors.push_back(file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": " + msg);
-  }
-  std::string text(const YAML::Node& parent, const char* key) {
-    const YAML::Node n = parent[key];
-    return n && n.IsScalar() ? n.Scalar() : std::string();
-  }
-};
+using Loader = YamlErrors;
 
 std::string yaml_error(const std::string& file, const YAML::Exception& e, const char* what) {
   return file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) + ": " + what + e.msg;
@@ -213,7 +206,49 @@ void read_mac_fields(Loader& L, const YAML::Node& o, OpSpec& op) {
     L.error(format, op.mnemonic + ": unknown MAC format '" + name + "' (int8, int16, int32, bf16, fp32)");
 }
 
+// `latency`: a latency class name, or a number of cycles (an op added by data may state its
+// own; it becomes a class named after the op). `ii`: cycles the op holds its slot.
+void read_latency(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op) {
+  const YAML::Node lat = o["latency"];
+  int64_t v = 0;
+  const std::string text = L.text(o, "latency");
+  if (lat && lat.IsScalar() && !text.empty() && std::isdigit(static_cast<unsigned char>(text[0]))) {
+    if (!parse_integer(text, v) || v < 0 || v > 1000) {
+      L.error(lat, op.mnemonic + ": 'latency' must be a latency class or 0..1000 cycles");
+    } else {
+      op.latency_class = op.mnemonic;
+      d.isa.latency[op.mnemonic] = uint32_t(v);
+      d.isa.latency_doc[op.mnemonic] = "the op's own latency";
+    }
+  } else {
+    op.latency_class = text;
+    if (!d.isa.latency.count(op.latency_class))
+      L.error(lat ? lat : o, op.mnemonic + ": unknown latency class '" + op.latency_class + "'");
+  }
+  if (const YAML::Node ii = o["ii"]) {
+    if (!ii.IsScalar() || !parse_integer(ii.Scalar(), v) || v < 1 || v > 64)
+      L.error(ii, op.mnemonic + ": 'ii' (cycles the op holds its slot) must be 1..64");
+    else
+      op.ii = uint32_t(v);
+  }
+}
+
 }  // namespace
+
+void YamlErrors::check_keys(const YAML::Node& n, std::initializer_list<const char*> allowed, const std::string& where) {
+  if (!n.IsMap()) return;
+  for (const auto& kv : n) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("?");
+    if (std::any_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) continue;
+    std::string list;
+    for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+    std::string msg = "unknown key '" + key + "' in " + where + " (allowed: " + list + ")";
+    if (key == "fused")
+      msg += "; AIE-ML has no `fused:`: an op built from existing ops is written with `compose: {temps, steps}` "
+             "(docs/isa-extensions.md)";
+    error(kv.first, msg);
+  }
+}
 
 AieIsaDetails parse_aie_isa(const std::string& yaml_text, const std::string& file) {
   YAML::Node root;
@@ -231,20 +266,89 @@ AieIsaDetails parse_aie_isa(const std::string& yaml_text, const std::string& fil
 
 namespace {
 
+// The schema fields of one op (all but compose / semantics); false when it cannot be used.
+bool read_op(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op, OpExtra& ex) {
+  L.check_keys(o, {"mnemonic", "slot", "alt_slots", "operands", "dst", "rw", "access", "latency", "ii", "real", "doc",
+                   "operation", "macs", "format", "compose", "semantics"},
+               "op " + op.mnemonic);
+  const size_t errors_before = L.errors.size();
+  std::string slot_names;
+  for (const auto& s : d.slots) slot_names += (slot_names.empty() ? "" : ", ") + s.name;
+  if (!slot_from_name(L.text(o, "slot"), op.slot))
+    L.error(o["slot"] ? o["slot"] : o, op.mnemonic + ": unknown slot '" + L.text(o, "slot") + "' (" + slot_names + ")");
+  for (const auto& a : o["alt_slots"]) {
+    Slot s;
+    if (slot_from_name(a.Scalar(), s)) op.alt_slots.push_back(s);
+    else L.error(a, op.mnemonic + ": unknown slot '" + a.Scalar() + "' (" + slot_names + ")");
+  }
+  if (!o["operands"] || o["operands"].IsScalar()) {
+    std::stringstream ss(L.text(o, "operands"));
+    for (std::string part; std::getline(ss, part, ',');) {
+      part.erase(0, part.find_first_not_of(' '));
+      part.erase(part.find_last_not_of(' ') + 1);
+      if (!part.empty()) op.operands.push_back(part);
+    }
+  }
+  read_latency(L, o, d, op);
+  op.real_name = L.text(o, "real");
+  op.doc = L.text(o, "doc");
+  op.operation = L.text(o, "operation");
+  read_mac_fields(L, o, op);
+  int64_t v = 0;
+  if (parse_integer(L.text(o, "dst"), v)) ex.dst = int(v);
+  for (const auto& rw : o["rw"])
+    if (parse_integer(rw.Scalar(), v)) ex.rw.push_back(int(v));
+  if (const YAML::Node a = o["access"]) {
+    L.check_keys(a, {"bytes", "align", "offset"}, "access of op " + op.mnemonic);
+    if (parse_integer(L.text(a, "bytes"), v)) ex.access_bytes = uint32_t(v);
+    if (parse_integer(L.text(a, "align"), v)) ex.access_align = uint32_t(v);
+    ex.offset_kind = L.text(a, "offset");
+  }
+  for (const auto& shape : op.operands) {
+    std::stringstream alts(shape);
+    for (std::string alt; std::getline(alts, alt, '|');) {
+      const bool known = is_register_shape(alt) || alt == "label" || alt == "mem" || alt == "ptrmod" || d.imm(alt);
+      if (!known) L.error(o["operands"], op.mnemonic + ": unknown operand shape '" + alt + "'");
+    }
+  }
+  if (!ex.offset_kind.empty() && !d.imm(ex.offset_kind))
+    L.error(o, op.mnemonic + ": unknown offset immediate kind '" + ex.offset_kind + "'");
+  return L.errors.size() == errors_before;
+}
+
 AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
   Loader L{file, {}};
   AieIsaDetails d;
   d.isa.file = file;
+  L.check_keys(root, {"name", "display_name", "description", "notes", "slots", "register_classes", "immediates",
+                      "latency_classes", "ops"},
+               "the AIE-ML description");
   d.name = L.text(root, "name");
   d.display_name = L.text(root, "display_name");
   d.description = L.text(root, "description");
-  for (const auto& n : root["notes"]) d.notes.push_back({L.text(n, "title"), L.text(n, "text")});
-  for (const auto& s : root["slots"]) d.slots.push_back({L.text(s, "name"), L.text(s, "doc")});
-  for (const auto& r : root["register_classes"])
-    d.register_classes.push_back({L.text(r, "name"), L.text(r, "count"), L.text(r, "bits"), L.text(r, "doc")});
+  for (const auto& n : root["notes"]) {
+    L.check_keys(n, {"title", "text"}, "a note");
+    d.notes.push_back({L.text(n, "title"), L.text(n, "text")});
+  }
+  for (const auto& s : root["slots"]) {
+    L.check_keys(s, {"name", "doc"}, "slot " + L.text(s, "name"));
+    Slot known;
+    if (!slot_from_name(L.text(s, "name"), known))
+      L.error(s, "slot '" + L.text(s, "name") + "' is not an issue slot of the AIE-ML core model (lda, ldb, st, alu, vec, mv)");
+    d.slots.push_back({L.text(s, "name"), L.text(s, "doc")});
+  }
+  for (const auto& r : root["register_classes"]) {
+    L.check_keys(r, {"name", "count", "bits", "doc"}, "register class " + L.text(r, "name"));
+    const std::string name = L.text(r, "name");
+    if (!is_register_shape(name) && name != "crrnd" && name != "crsat")
+      L.error(r, "register class '" + name + "' does not exist in the AIE-ML core model "
+                 "(r, p, m, dn, dj, dc, s, w, x, y, am, bm, cm, ls, le, lc, lr, crrnd, crsat)");
+    d.register_classes.push_back({name, L.text(r, "count"), L.text(r, "bits"), L.text(r, "doc")});
+  }
   for (const auto& kv : root["immediates"]) {
     ImmKind k;
     k.name = kv.first.Scalar();
+    L.check_keys(kv.second, {"min", "max", "align", "doc"}, "immediate kind " + k.name);
     int64_t v = 0;
     if (!parse_integer(L.text(kv.second, "min"), v)) L.error(kv.second, "immediate '" + k.name + "': bad 'min'");
     k.min = v;
@@ -257,6 +361,7 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
   }
   for (const auto& kv : root["latency_classes"]) {
     const std::string name = kv.first.Scalar();
+    L.check_keys(kv.second, {"cycles", "doc"}, "latency class " + name);
     int64_t v = 0;
     if (!parse_integer(L.text(kv.second, "cycles"), v) || v < 0)
       L.error(kv.second, "latency class '" + name + "': 'cycles' must be a non-negative integer");
@@ -265,67 +370,59 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
     d.latency_order.push_back(name);
   }
   std::vector<bool> seen(size_t(Code::Count), false);
+  std::vector<PendingExtension> pending;
   for (const auto& o : root["ops"]) {
     OpSpec op;
+    OpExtra ex;
     op.mnemonic = L.text(o, "mnemonic");
     if (op.mnemonic.empty() || op.mnemonic != upper(op.mnemonic)) {
       L.error(o, "op mnemonic '" + op.mnemonic + "' must be non-empty upper case");
       continue;
     }
-    if (!slot_from_name(L.text(o, "slot"), op.slot))
-      L.error(o, op.mnemonic + ": unknown slot '" + L.text(o, "slot") + "' (lda, ldb, st, alu, vec, mv)");
-    for (const auto& a : o["alt_slots"]) {
-      Slot s;
-      if (slot_from_name(a.Scalar(), s)) op.alt_slots.push_back(s);
-      else L.error(a, op.mnemonic + ": unknown slot '" + a.Scalar() + "'");
-    }
-    std::stringstream ss(L.text(o, "operands"));
-    for (std::string part; std::getline(ss, part, ',');) {
-      part.erase(0, part.find_first_not_of(' '));
-      part.erase(part.find_last_not_of(' ') + 1);
-      if (!part.empty()) op.operands.push_back(part);
-    }
-    op.latency_class = L.text(o, "latency");
-    if (!d.isa.latency.count(op.latency_class))
-      L.error(o, op.mnemonic + ": unknown latency class '" + op.latency_class + "'");
-    op.real_name = L.text(o, "real");
-    op.doc = L.text(o, "doc");
-    op.operation = L.text(o, "operation");
-    read_mac_fields(L, o, op);
-    OpExtra ex;
-    int64_t v = 0;
-    if (parse_integer(L.text(o, "dst"), v)) ex.dst = int(v);
-    for (const auto& rw : o["rw"])
-      if (parse_integer(rw.Scalar(), v)) ex.rw.push_back(int(v));
-    if (const YAML::Node a = o["access"]) {
-      if (parse_integer(L.text(a, "bytes"), v)) ex.access_bytes = uint32_t(v);
-      if (parse_integer(L.text(a, "align"), v)) ex.access_align = uint32_t(v);
-      ex.offset_kind = L.text(a, "offset");
-    }
-    for (const auto& shape : op.operands) {
-      std::stringstream alts(shape);
-      for (std::string alt; std::getline(alts, alt, '|');) {
-        const bool known = is_register_shape(alt) || alt == "label" || alt == "mem" || alt == "ptrmod" ||
-                           std::any_of(d.immediates.begin(), d.immediates.end(), [&](const ImmKind& k) { return k.name == alt; });
-        if (!known) L.error(o, op.mnemonic + ": unknown operand shape '" + alt + "'");
-      }
-    }
-    if (!ex.offset_kind.empty() &&
-        std::none_of(d.immediates.begin(), d.immediates.end(), [&](const ImmKind& k) { return k.name == ex.offset_kind; }))
-      L.error(o, op.mnemonic + ": unknown offset immediate kind '" + ex.offset_kind + "'");
+    if (!read_op(L, o, d, op, ex)) continue;
     Code code;
-    if (!code_of(op.mnemonic, code)) {
-      L.error(o, op.mnemonic + ": no semantics for this mnemonic in isa/aie_ml/op_codes.h");
+    const bool builtin = code_of(op.mnemonic, code);
+    const bool added = o["compose"] || o["semantics"];
+    if (builtin && added) {
+      L.error(o["compose"] ? o["compose"] : o["semantics"],
+              op.mnemonic + ": has built-in semantics (isa/aie_ml/op_codes.h); `compose:` / `semantics:` are for new mnemonics");
       continue;
     }
-    if (seen[size_t(code)]) L.error(o, op.mnemonic + ": defined twice");
-    seen[size_t(code)] = true;
-    op.code = uint16_t(code);
+    if (!builtin && !added) {
+      L.error(o, op.mnemonic + ": no semantics: not a built-in op (isa/aie_ml/op_codes.h), and neither `compose:` nor "
+                               "`semantics:` is given (docs/isa-extensions.md, AIE-ML)");
+      continue;
+    }
+    if (d.isa.find(op.mnemonic)) {
+      L.error(o, op.mnemonic + ": defined twice");
+      continue;
+    }
+    if (builtin) {
+      seen[size_t(code)] = true;
+      op.code = uint16_t(code);
+    } else {
+      op.code = uint16_t(Code::Extension);
+      pending.push_back({d.isa.ops.size(), o});
+    }
     d.isa.ops.push_back(op);
     d.extra.push_back(ex);
   }
   for (size_t i = 0; i < seen.size(); ++i)
     if (!seen[i]) L.errors.push_back(file + ": op " + code_name(Code(i)) + " has semantics but is missing from the YAML");
+  // Added ops last: their steps may name any built-in op of the file.
+  for (const auto& p : pending) {
+    ExtensionOp ext;
+    ext.mnemonic = d.isa.ops[p.op_index].mnemonic;
+    const YAML::Node list = p.node["operands"];
+    if (!list || !list.IsSequence()) {
+      L.error(list ? list : p.node, ext.mnemonic + ": an op added by data lists its operands by name: operands: "
+                                      "[{name: d, class: x, role: write, format: bf16}, ...]");
+      continue;
+    }
+    const size_t errors_before = L.errors.size();
+    read_named_operands(L, list, d, d.isa.ops[p.op_index], d.extra[p.op_index], ext);
+    if (L.errors.size() == errors_before) build_extension(L, d, p, std::move(ext));
+  }
   if (!L.errors.empty()) {
     std::string all;
     for (const auto& e : L.errors) all += e + "\n";
@@ -336,18 +433,30 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
 
 }  // namespace
 
+// One description per TLMCRAFT_ISA_DIR value, loaded at its first use and kept for the
+// process (programs assembled against one keep pointing into it). The thread's last
+// answer is reused while the variable is unchanged: this runs once per executed bundle.
 const AieIsaDetails& aie_isa_details() {
-  static std::once_flag once;
-  static std::unique_ptr<AieIsaDetails> details;
-  std::call_once(once, [] {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<AieIsaDetails>> loaded;
+  thread_local std::string last_key = "\x01";
+  thread_local const AieIsaDetails* last = nullptr;
+  const char* env = std::getenv("TLMCRAFT_ISA_DIR");
+  const std::string_view key = env ? env : "";
+  if (last && key == last_key) return *last;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = loaded.find(std::string(key));
+  if (it == loaded.end()) {
     const std::string path = isa_yaml_path("aie_ml");
     std::ifstream in(path);
     if (!in) throw std::runtime_error(path + ": cannot open the AIE-ML ISA description");
     std::stringstream ss;
     ss << in.rdbuf();
-    details = std::make_unique<AieIsaDetails>(parse_aie_isa(ss.str(), path));
-  });
-  return *details;
+    it = loaded.emplace(std::string(key), std::make_unique<AieIsaDetails>(parse_aie_isa(ss.str(), path))).first;
+  }
+  last_key = std::string(key);
+  last = it->second.get();
+  return *last;
 }
 
 const AieIsa& AieIsa::get() { return aie_isa_details().isa; }

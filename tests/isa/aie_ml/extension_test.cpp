@@ -1,0 +1,296 @@
+// Ops added to the AIE-ML YAML by data (docs/isa-extensions.md, "AIE-ML"): composed ops
+// computing what their steps compute (also when the destination is a source), the
+// strict schema's errors at file:line:col, and the shipped description unchanged.
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "isa/aie_ml/isa_tables.h"
+#include "isa/aie_ml/op_codes.h"
+#include "isa/isa_spec.h"
+#include "tests/isa/aie_ml/core_fixture.h"
+
+namespace aie_test {
+namespace {
+
+std::string shipped_yaml() {
+  unsetenv("TLMCRAFT_ISA_DIR");
+  std::ifstream in(tlmcraft::isa::isa_yaml_path("aie_ml"));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+int line_count(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n')); }
+
+// The error text of parsing the shipped YAML with `ops` appended to its op list ("" = ok).
+std::string load_errors(const std::string& ops) {
+  try {
+    parse_aie_isa(shipped_yaml() + ops, "ext.yaml");
+    return "";
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+}
+
+// An ISA folder holding the shipped YAML plus `ops`; TLMCRAFT_ISA_DIR points at it while
+// the object lives (the description is loaded once per folder).
+struct IsaDir {
+  std::string dir;
+  IsaDir(const std::string& tag, const std::string& ops) {
+    dir = ::testing::TempDir() + "/aie_ext_" + tag;
+    ::mkdir(dir.c_str(), 0755);
+    ::mkdir((dir + "/aie_ml").c_str(), 0755);
+    const std::string text = shipped_yaml() + ops;
+    std::ofstream(dir + "/aie_ml/aie_ml.yaml") << text;
+    setenv("TLMCRAFT_ISA_DIR", dir.c_str(), 1);
+  }
+  ~IsaDir() { unsetenv("TLMCRAFT_ISA_DIR"); }
+};
+
+template <typename T>
+T lane_of(const CoreState& s, RegClass c, int reg, int i) {
+  T v;
+  std::memcpy(&v, s.vreg(c, reg) + i * int(sizeof(T)), sizeof v);
+  return v;
+}
+template <typename T>
+void set(CoreState& s, RegClass c, int reg, int i, T v) {
+  std::memcpy(s.vreg(c, reg) + i * int(sizeof(T)), &v, sizeof v);
+}
+
+// d = a + b + c on 16 fp32 lanes, written as a macro would be: step 2 reads the output
+// step 1 wrote. Latency 4 (one fp32 add pipeline pass longer than VADD.F's vacc 3).
+const char* kVadd3 = R"(
+  - mnemonic: VADD3.F
+    slot: vec
+    latency: 4
+    doc: "Sum of three fp32 accumulators."
+    operands:
+      - {name: d, class: bm, role: write, format: fp32}
+      - {name: a, class: bm, format: fp32}
+      - {name: b, class: bm, format: fp32}
+      - {name: c, class: bm, format: fp32}
+    compose:
+      steps:
+        - "VADD.F d, a, b"
+        - "VADD.F d, d, c"
+)";
+
+TEST(AieExtension, ComposedOpComputesItsSteps) {
+  IsaDir isa("vadd3", kVadd3);
+  CoreState s;
+  FlatMemory m;
+  for (int i = 0; i < 16; ++i) {
+    set<float>(s, RegClass::BM, 2, i, 1.5f);
+    set<float>(s, RegClass::BM, 3, i, 2.25f);
+    set<float>(s, RegClass::BM, 4, i, float(i) - 0.5f);
+  }
+  run_text("VADD3.F bm1, bm2, bm3, bm4\nDONE\n", s, m);
+  // 1.5 + 2.25 = 3.75, + (i - 0.5) = i + 3.25 (all exact in fp32).
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(lane_of<float>(s, RegClass::BM, 1, i), float(i) + 3.25f) << i;
+  EXPECT_EQ(lane_of<float>(s, RegClass::BM, 2, 0), 1.5f);  // inputs unchanged
+}
+
+TEST(AieExtension, ComposedOpWithDestinationEqualToASourceReadsTheOldValue) {
+  IsaDir isa("vadd3_alias", kVadd3);
+  CoreState s;
+  FlatMemory m;
+  for (int i = 0; i < 16; ++i) {
+    set<float>(s, RegClass::BM, 1, i, 10.0f);  // c, also the destination
+    set<float>(s, RegClass::BM, 2, i, 1.0f);
+    set<float>(s, RegClass::BM, 3, i, float(i));
+  }
+  // d = a + b + c with c = bm1 = 10: 1 + i + 10 = i + 11. Expanded as a macro, step 1
+  // would write bm1 = 1 + i and step 2 read it back: 2 (1 + i) = 2i + 2, wrong for every
+  // lane but i = 9.
+  run_text("VADD3.F bm1, bm2, bm3, bm1\nDONE\n", s, m);
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(lane_of<float>(s, RegClass::BM, 1, i), float(i) + 11.0f) << i;
+  // The steps by hand on separate registers give the same value.
+  CoreState h;
+  for (int i = 0; i < 16; ++i) {
+    set<float>(h, RegClass::BM, 1, i, 10.0f);
+    set<float>(h, RegClass::BM, 2, i, 1.0f);
+    set<float>(h, RegClass::BM, 3, i, float(i));
+  }
+  run_text("VADD.F bm5, bm2, bm3\nVADD.F bm1, bm5, bm1\nDONE\n", h, m);
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(lane_of<float>(h, RegClass::BM, 1, i), lane_of<float>(s, RegClass::BM, 1, i)) << i;
+}
+
+// A split-precision product (what the silu/gelu/norm baselines write as a VMUL.E.BF16 and
+// a VMAC.E.BF16): d = a * hi + a * lo in fp32, with a temp and the vector slot's timing.
+const char* kMulSplit = R"(
+  - mnemonic: VMULS.E.BF16
+    slot: vec
+    latency: vmac
+    doc: "Product of 16 bf16 lanes by a constant split into bf16 hi + lo, in fp32."
+    operands:
+      - {name: d, class: bm, role: write, format: fp32}
+      - {name: a, class: w, format: bf16}
+      - {name: hi, class: w, format: bf16}
+      - {name: lo, class: w, format: bf16}
+    compose:
+      temps: [{name: t, class: bm}]
+      steps:
+        - "VMUL.E.BF16 t, a, hi"
+        - "VMAC.E.BF16 d, t, a, lo"
+)";
+
+TEST(AieExtension, ComposedOpWithATempAndMacsFromItsSteps) {
+  IsaDir isa("muls", kMulSplit);
+  const AieIsa& spec = AieIsa::get();
+  const OpSpec* op = spec.find("VMULS.E.BF16");
+  ASSERT_NE(op, nullptr);
+  EXPECT_EQ(op->code, uint16_t(tlmcraft::isa::aie_ml::Code::Extension));
+  EXPECT_EQ(op->macs, 32u);  // 16 (VMUL.E.BF16) + 16 (VMAC.E.BF16)
+  EXPECT_EQ(op->mac_format, MacFormat::BF16);
+  EXPECT_EQ(spec.latency.at(op->latency_class), 6u);
+  CoreState s;
+  FlatMemory m;
+  for (int i = 0; i < 16; ++i) {
+    set<uint16_t>(s, RegClass::W, 0, i, 0x3FC0);  // 1.5
+    set<uint16_t>(s, RegClass::W, 2, i, 0x4000);  // hi = 2
+    set<uint16_t>(s, RegClass::W, 3, i, 0x3C00);  // lo = 2^-7
+    set<float>(s, RegClass::BM, 9, i, 77.0f);     // the temp's placeholder must not leak
+  }
+  run_text("VMULS.E.BF16 bm9, w0, w2, w3\nDONE\n", s, m);
+  // 1.5 * 2 + 1.5 * 2^-7 = 3 + 0.01171875 = 3.01171875 (exact in fp32).
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(lane_of<float>(s, RegClass::BM, 9, i), 3.01171875f) << i;
+  // The registers the executor used for the temp and renamed output are not architectural.
+  for (int r = 0; r < 18; ++r)
+    if (r != 9) EXPECT_EQ(lane_of<float>(s, RegClass::BM, r, 0), 0.0f) << "bm" << r;
+}
+
+TEST(AieExtension, AssemblerKnowsTheOpsRegistersAndSlot) {
+  IsaDir isa("muls_asm", kMulSplit);
+  const AieProgram p = assemble_ok("VMULS.E.BF16 bm1, w0, w2, w3 ;; VLDA w4, [p0], #32\nDONE\n");
+  ASSERT_EQ(p.bundles.size(), 2u);
+  const SlotOp& op = p.bundles[0].ops[1];  // slot order: lda, then vec
+  EXPECT_EQ(op.slot, Slot::Vector);
+  // Reads w0 (x0), w2 and w3 (x1); writes bm1: storage units from the operand roles.
+  EXPECT_EQ(op.reads, (std::vector<uint16_t>{storage_units(RegClass::X, 0)[0], storage_units(RegClass::X, 1)[0]}));
+  EXPECT_EQ(op.writes, storage_units(RegClass::BM, 1));
+  const auto diags = assemble_errors("VMULS.E.BF16 x1, w0, w2, w3\n");
+  EXPECT_EQ(diags[0].format().substr(0, 10), "k.s:1:14: ");
+}
+
+TEST(AieExtension, ShippedDescriptionStillLoads) {
+  EXPECT_EQ(load_errors(""), "");
+}
+
+// ---- strict schema: each error exact, at file:line:col ----
+std::string at(int line_offset, int col) {
+  return "ext.yaml:" + std::to_string(line_count(shipped_yaml()) + line_offset) + ":" + std::to_string(col) + ": ";
+}
+
+TEST(AieExtensionErrors, FusedKeyOnAnExistingOp) {
+  const std::string e = load_errors("  - {mnemonic: VADD3, slot: vec, operands: \"x, x, x\", dst: 1, latency: valu, fused: [\"VADD.8 d, a, b\"]}\n");
+  EXPECT_NE(e.find(at(1, 83) + "unknown key 'fused' in op VADD3 (allowed: mnemonic, slot, alt_slots, operands, dst, rw, "
+                               "access, latency, ii, real, doc, operation, macs, format, compose, semantics); AIE-ML has no "
+                               "`fused:`: an op built from existing ops is written with `compose: {temps, steps}` "
+                               "(docs/isa-extensions.md)"),
+            std::string::npos)
+      << e;
+}
+
+TEST(AieExtensionErrors, MisspeltKey) {
+  const std::string e = load_errors("  - {mnemonic: VADD.Q, slot: vec, latncy: valu}\n");
+  EXPECT_NE(e.find(at(1, 35) + "unknown key 'latncy' in op VADD.Q"), std::string::npos) << e;
+}
+
+TEST(AieExtensionErrors, NewMnemonicWithoutSemantics) {
+  const std::string e = load_errors("  - {mnemonic: ADD3, slot: alu, operands: \"r, r, r, r\", dst: 1, latency: alu}\n");
+  EXPECT_NE(e.find(at(1, 5) + "ADD3: no semantics: not a built-in op (isa/aie_ml/op_codes.h), and neither `compose:` nor "
+                              "`semantics:` is given (docs/isa-extensions.md, AIE-ML)"),
+            std::string::npos)
+      << e;
+}
+
+const char* kOpHead = R"(
+  - mnemonic: ADD3
+    slot: %s
+    latency: alu
+    operands:
+      - {name: d, class: %s, role: write}
+      - {name: a, class: r}
+      - {name: b, class: r}
+      - {name: c, class: r}
+    compose:
+      steps:
+        - "%s"
+        - "ADD d, d, c"
+)";
+
+std::string add3(const char* slot, const char* dclass, const char* step1) {
+  char buf[1024];
+  std::snprintf(buf, sizeof buf, kOpHead, slot, dclass, step1);
+  return buf;
+}
+
+TEST(AieExtensionErrors, SlotThatDoesNotExist) {
+  const std::string e = load_errors(add3("vec2", "r", "ADD d, a, b"));
+  EXPECT_NE(e.find(at(3, 11) + "ADD3: unknown slot 'vec2' (lda, ldb, st, alu, vec, mv)"), std::string::npos) << e;
+}
+
+TEST(AieExtensionErrors, RegisterClassTheIsaLacks) {
+  const std::string e = load_errors(add3("alu", "q", "ADD d, a, b"));
+  EXPECT_NE(e.find(at(6, 34) + "ADD3: register class 'q' does not exist in the AIE-ML ISA (r, p, m, dn, dj, dc, s, w, x, "
+                               "y, am, bm, cm, ls, le, lc, lr; or an immediate kind: imm7s,"),
+            std::string::npos)
+      << e;
+}
+
+TEST(AieExtensionErrors, UnknownStepOp) {
+  const std::string e = load_errors(add3("alu", "r", "ADDX d, a, b"));
+  EXPECT_NE(e.find(at(12, 12) + "ADD3 step 1: unknown op 'ADDX' (a step is a built-in op of this ISA)"), std::string::npos)
+      << e;
+}
+
+TEST(AieExtensionErrors, StepOperandOfTheWrongClass) {
+  const std::string e = load_errors(add3("alu", "x", "ADD d, a, b"));
+  EXPECT_NE(e.find(at(12, 16) + "ADD3 step 1: 'd' (class x) does not fit operand 1 of ADD (r)"), std::string::npos) << e;
+}
+
+TEST(AieExtensionErrors, StepWritesAnInput) {
+  const std::string e = load_errors(add3("alu", "r", "ADD a, a, b"));
+  EXPECT_NE(e.find(at(12, 16) + "ADD3 step 1: writes input 'a'; inputs are read-only (write an output or a temp)"),
+            std::string::npos)
+      << e;
+}
+
+TEST(AieExtensionErrors, StepNamesAnUnknownOperand) {
+  const std::string e = load_errors(add3("alu", "r", "ADD d, a, e"));
+  EXPECT_NE(e.find(at(12, 25) + "ADD3 step 1: 'e' is not an operand or temp of ADD3 (d, a, b, c); a step names them, or "
+                                "gives an immediate"),
+            std::string::npos)
+      << e;
+}
+
+TEST(AieExtensionErrors, StepReadsAnOutputBeforeWritingIt) {
+  const std::string e = load_errors(add3("alu", "r", "ADD d, d, b"));
+  EXPECT_NE(e.find(at(12, 23) + "ADD3 step 1: reads 'd' before any step writes it"), std::string::npos) << e;
+}
+
+TEST(AieExtensionErrors, MemoryStep) {
+  const std::string e = load_errors(add3("alu", "r", "LDA d, [p0]"));
+  EXPECT_NE(e.find(at(12, 12) + "ADD3 step 1: 'LDA' accesses memory, controls flow, takes a lock or uses a register pair; a "
+                                "compose step is a register-to-register op"),
+            std::string::npos)
+      << e;
+}
+
+TEST(AieExtensionErrors, UnknownKeyInAnOperandAndInCompose) {
+  std::string ops = add3("alu", "r", "ADD d, a, b");
+  ops.replace(ops.find("{name: a, class: r}"), 19, "{name: a, clas: r}");
+  ops.replace(ops.find("      steps:"), 12, "      step:");
+  const std::string e = load_errors(ops);
+  EXPECT_NE(e.find(at(7, 18) + "unknown key 'clas' in an operand of op ADD3 (allowed: name, class, role, format)"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find(at(11, 7) + "unknown key 'step' in compose of op ADD3 (allowed: temps, steps)"), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace aie_test

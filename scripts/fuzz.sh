@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-10}
 build=${FUZZ_BUILD:-build-fuzz}
 jobs=${JOBS:-$(nproc)}
-all=(fuzz_plena_asm fuzz_aie_kernel fuzz_riscv_step fuzz_platform_config fuzz_isa_yaml fuzz_mcp)
+all=(fuzz_plena_asm fuzz_aie_kernel fuzz_riscv_step fuzz_platform_config fuzz_isa_yaml fuzz_mcp fuzz_semantics)
 if [ $# -gt 0 ]; then fuzzers=("$@"); else fuzzers=("${all[@]}"); fi
 
 for f in "${fuzzers[@]}"; do

@@ -15,6 +15,7 @@
 #include "common/platform_catalog.h"
 #include "isa/isa_doc.h"
 #include "isa/isa_spec.h"
+#include "isa/isa_variant.h"
 #include "isa/isa_tools.h"
 
 namespace tlmcraft::agent {
@@ -82,7 +83,7 @@ std::string isa_reference(const std::string& platform, const json& platform_conf
   const std::string isa = p ? p->reference_isa : platform;
   if (!p || p->reference_from_yaml) {
     try {
-      return isa::render_isa_markdown(isa::IsaSpec::load(isa::isa_yaml_path(isa)), latency_notes(platform_config));
+      return isa::render_isa_markdown(isa::load_isa_spec(isa), latency_notes(platform_config));
     } catch (const std::exception&) {
       // A plugin's ISA lives beside the plugin, not in the data folder: its registered
       // tools render it (`tlmcraft isa doc` shows the same text).

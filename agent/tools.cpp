@@ -18,6 +18,7 @@
 #include "harness/evaluate.h"
 #include "isa/input_limits.h"
 #include "isa/isa_spec.h"
+#include "isa/isa_variant.h"
 #include "isa/isa_tools.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
@@ -348,7 +349,7 @@ class HarnessToolbox : public Toolbox {
     if (it == isas_.end()) {
       std::unique_ptr<isa::IsaSpec> spec;
       try {
-        spec = std::make_unique<isa::IsaSpec>(isa::IsaSpec::load(isa::isa_yaml_path(name)));
+        spec = std::make_unique<isa::IsaSpec>(isa::load_isa_spec(name));
       } catch (const std::exception&) {
         // no YAML description (image-based ISA): no static class counts
       }

@@ -114,7 +114,7 @@ std::vector<std::string> check_fused_instructions(const IsaSpec& spec) {
     std::vector<Instruction> steps;
     std::string err;
     if (!expand_fused(spec, sample, steps, err))
-      errors.push_back(spec.file() + ":" + std::to_string(ins.line) + ": instruction " + ins.mnemonic + ": " + err);
+      errors.push_back(spec.where_line(ins.line) + ": instruction " + ins.mnemonic + ": " + err);
   }
   return errors;
 }

@@ -3,6 +3,8 @@
 #include "isa/isa_spec.h"
 
 #include "isa/fused.h"
+#include "isa/isa_overlay.h"
+#include "isa/isa_variant.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -62,7 +64,9 @@ bool parse_integer(std::string_view t, int64_t& out) {
 }
 
 std::string isa_yaml_path(const std::string& isa_name, const std::string& home_dir) {
-  const char* dir = std::getenv("TLMCRAFT_ISA_DIR");
+  // The variant's --isa-dir first (isa/isa_variant.h), then the environment.
+  const std::string variant_dir = current_isa_variant().isa_dir;
+  const char* dir = variant_dir.empty() ? std::getenv("TLMCRAFT_ISA_DIR") : variant_dir.c_str();
   return isa_yaml_path_in(dir ? dir : "", isa_name, home_dir);
 }
 
@@ -137,7 +141,10 @@ std::string InstructionSpec::syntax() const {
 
 class IsaSpecLoader {
  public:
-  IsaSpecLoader(IsaSpec& spec, std::string file) : s_(spec), file_(std::move(file)) { s_.file_ = file_; }
+  IsaSpecLoader(IsaSpec& spec, std::string file, const SourceMap* sources = nullptr)
+      : s_(spec), file_(std::move(file)), sources_(sources) {
+    s_.file_ = file_;
+  }
 
   void run(const YAML::Node& root);
   const std::vector<std::string>& errors() const { return errors_; }
@@ -145,9 +152,11 @@ class IsaSpecLoader {
  private:
   IsaSpec& s_;
   std::string file_;
+  const SourceMap* sources_;  // with overlays: maps a mark to the file holding it
   std::vector<std::string> errors_;
 
   void error(const YAML::Mark& m, const std::string& msg) {
+    if (sources_) return errors_.push_back(sources_->where(m) + ": " + msg);
     std::ostringstream o;
     o << file_ << ":" << (m.line + 1) << ":" << (m.column + 1) << ": " << msg;
     errors_.push_back(o.str());
@@ -786,14 +795,44 @@ IsaSpec IsaSpec::parse(const std::string& yaml_text, const std::string& file_nam
     o << file_name << ":" << (e.mark.line + 1) << ":" << (e.mark.column + 1) << ": YAML syntax error: " << e.msg;
     throw IsaSpecError(o.str());
   }
+  return from_document(root, nullptr, file_name);
+}
+
+IsaSpec IsaSpec::load(const std::string& path, const std::vector<std::string>& overlays) {
+  if (overlays.empty()) return load(path);
+  // The list sections an overlay may add entries to: the description's top-level lists.
+  OverlaySchema schema;  // isa_name "": the base's `name:`
+  schema.list_sections = {"parameters", "fields", "register_classes", "operand_kinds", "resources",
+                          "units", "latency_classes", "classes", "instructions"};
+  try {
+    MergedIsaDocument doc = merge_isa_overlays(path, overlays, schema);
+    auto sources = std::make_shared<const SourceMap>(std::move(doc.sources));
+    return from_document(doc.root, sources, path);
+  } catch (const OverlayError& e) {
+    throw IsaSpecError(e.what());
+  }
+}
+
+std::string IsaSpec::where_line(int line) const {
+  return sources_ ? sources_->where_line(line) : file_ + ":" + std::to_string(line);
+}
+
+std::vector<std::string> IsaSpec::source_files() const {
+  return sources_ ? sources_->files() : std::vector<std::string>{file_};
+}
+
+IsaSpec IsaSpec::from_document(const YAML::Node& root, std::shared_ptr<const SourceMap> sources,
+                               const std::string& file_name) {
   IsaSpec spec;
-  IsaSpecLoader loader(spec, file_name);
+  spec.sources_ = sources;
+  IsaSpecLoader loader(spec, file_name, sources.get());
   try {
     loader.run(root);
   } catch (const YAML::Exception& e) {
     // Defensive: yaml-cpp throws on some malformed node shapes; report, never crash.
     std::ostringstream o;
-    o << file_name << ":" << (e.mark.line + 1) << ":" << (e.mark.column + 1) << ": " << e.msg;
+    if (sources) o << sources->where(e.mark) << ": " << e.msg;
+    else o << file_name << ":" << (e.mark.line + 1) << ":" << (e.mark.column + 1) << ": " << e.msg;
     throw IsaSpecError(o.str());
   }
   if (!loader.errors().empty()) {

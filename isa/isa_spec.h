@@ -6,6 +6,7 @@
 // the YAML file's name, line and column.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -16,14 +17,22 @@
 
 namespace tlmcraft::isa {
 
+class SourceMap;  // isa/isa_overlay.h
+}  // namespace tlmcraft::isa
+namespace YAML {
+class Node;
+}
+namespace tlmcraft::isa {
+
 // Thrown by IsaSpec::load / parse. what() lists every problem found, one per line,
 // each as "file:line:col: message".
 struct IsaSpecError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Path of an ISA's YAML description: $TLMCRAFT_ISA_DIR/<name>/<name>.yaml or
-// $TLMCRAFT_ISA_DIR/<name>.yaml when that variable is set (first one that exists),
+// Path of an ISA's YAML description: the current variant's isa_dir (isa/isa_variant.h)
+// when it has one, else $TLMCRAFT_ISA_DIR: <dir>/<name>/<name>.yaml or
+// <dir>/<name>.yaml (first one that exists),
 // otherwise isa/<name>/<name>.yaml in the data folder (common/data_dir.h).
 // `home_dir` is the folder an ISA kept outside the data folder lives in (a plugin's own
 // isa/): with it, the override folder's file is taken only where it exists, and
@@ -162,6 +171,15 @@ class IsaSpec {
   static IsaSpec load(const std::string& path);
   // The same from text; file_name is only used in messages.
   static IsaSpec parse(const std::string& yaml_text, const std::string& file_name);
+  // `path` with ISA overlays merged over it, in order (isa/isa_overlay.h). Every message
+  // names the file (base or overlay) and line that holds the offending text.
+  static IsaSpec load(const std::string& path, const std::vector<std::string>& overlays);
+
+  // "file:line" of a 1-based line of the loaded document (InstructionSpec::line): the base
+  // file's or an overlay's.
+  std::string where_line(int line) const;
+  // The files the description was read from: the base, then each overlay.
+  std::vector<std::string> source_files() const;
 
   const std::string& name() const { return name_; }                  // "plena"
   const std::string& display_name() const { return display_name_; }  // "PLENA"
@@ -224,7 +242,10 @@ class IsaSpec {
   std::unordered_map<std::string, uint16_t> by_mnemonic_;
   std::unordered_map<uint32_t, uint16_t> by_opcode_;
   std::unordered_map<std::string, int64_t> default_cycles_;
+  std::shared_ptr<const SourceMap> sources_;  // set when loaded with overlays
 
+  static IsaSpec from_document(const YAML::Node& root, std::shared_ptr<const SourceMap> sources,
+                               const std::string& file_name);
   friend class IsaSpecLoader;
 };
 

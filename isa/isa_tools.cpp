@@ -1,5 +1,7 @@
 #include "isa/isa_tools.h"
 
+#include "isa/isa_variant.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -103,7 +105,8 @@ IsaCheck check_table_isa_file(const std::string& path) {
   IsaCheck c;
   c.file = path;
   try {
-    const IsaSpec spec = IsaSpec::load(path);
+    // The overlays of the current variant (isa check --isa-ext) are merged over the file.
+    const IsaSpec spec = IsaSpec::load(path, current_isa_variant().overlays);
     c.isa = spec.name();
     size_t fused = 0;
     for (const auto& i : spec.instructions()) fused += i.is_fused() ? 1 : 0;
@@ -142,8 +145,9 @@ IsaTools table_isa_tools(const std::string& name, const std::string& summary,
                          std::vector<std::string> kernel_extensions,
                          std::function<std::map<std::string, std::string>()> latency_notes,
                          const std::string& home_dir) {
-  // Looked up at each use: TLMCRAFT_ISA_DIR may change between calls (sweep variants).
+  // Looked up at each use: the variant (isa/isa_variant.h) may change between calls.
   auto own_file = [name, home_dir] { return isa_yaml_path(name, home_dir); };
+  auto own_spec = [name, home_dir] { return load_isa_spec(name, home_dir); };
   IsaTools t;
   t.name = name;
   t.summary = summary;
@@ -153,16 +157,16 @@ IsaTools table_isa_tools(const std::string& name, const std::string& summary,
     if (c.isa.empty()) c.isa = name;
     return c;
   };
-  t.doc = [own_file, latency_notes](bool latencies) {
-    return render_isa_markdown(IsaSpec::load(own_file()),
+  t.doc = [own_spec, latency_notes](bool latencies) {
+    return render_isa_markdown(own_spec(),
                                latencies && latency_notes ? latency_notes() : std::map<std::string, std::string>{});
   };
-  t.assemble = [own_file](const std::string& source, const std::string& file) {
-    return assemble_table(IsaSpec::load(own_file()), source, file);
+  t.assemble = [own_spec](const std::string& source, const std::string& file) {
+    return assemble_table(own_spec(), source, file);
   };
-  t.encode = [own_file](const std::string& source, const std::string& file, std::vector<uint32_t>& words,
+  t.encode = [own_spec](const std::string& source, const std::string& file, std::vector<uint32_t>& words,
                     std::string& error) {
-    const IsaSpec spec = IsaSpec::load(own_file());
+    const IsaSpec spec = own_spec();
     Program prog;
     std::vector<Diagnostic> diags;
     if (!assemble(spec, source, file, prog, diags)) {
@@ -172,8 +176,8 @@ IsaTools table_isa_tools(const std::string& name, const std::string& summary,
     words = encode_program(spec, prog);
     return true;
   };
-  t.decode = [own_file](const std::vector<uint32_t>& words, std::string& text, std::string& error) {
-    const IsaSpec spec = IsaSpec::load(own_file());
+  t.decode = [own_spec](const std::vector<uint32_t>& words, std::string& text, std::string& error) {
+    const IsaSpec spec = own_spec();
     Program prog;
     if (!decode_program(spec, words, prog, &error)) return false;
     text = disassemble_program(spec, prog);

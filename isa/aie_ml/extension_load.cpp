@@ -101,7 +101,9 @@ void read_named_operands(YamlErrors& L, const YAML::Node& list, const AieIsaDeta
     a.shape = YamlErrors::text(n, "class");
     const YAML::Node class_node = n["class"] ? n["class"] : n;
     check_name(L, n["name"] ? n["name"] : n, a.name, op.mnemonic, names);
-    if (!register_class_of(a.shape, a.cls) && !d.imm(a.shape)) {
+    if (!n["class"]) {
+      L.error(n, op.mnemonic + ": operand '" + a.name + "' needs `class:` (a register class or an immediate kind)");
+    } else if (!register_class_of(a.shape, a.cls) && !d.imm(a.shape)) {
       std::string kinds;
       for (const auto& k : d.immediates) kinds += (kinds.empty() ? "" : ", ") + k.name;
       L.error(class_node, op.mnemonic + ": register class '" + a.shape + "' does not exist in the AIE-ML ISA (" + kClassList +
@@ -204,7 +206,8 @@ class ComposeBuilder {
       return;
     }
     written_.assign(ext_.operands.size() + ext_.temps.size(), false);
-    for (size_t k = 0; k < steps.size(); ++k) step(steps[k], k + 1);
+    for (size_t k = 0; k < steps.size(); ++k)
+      if (!step(steps[k], k + 1)) return;  // later steps would only repeat the consequences
     for (size_t i = 0; i < ext_.operands.size(); ++i)
       if (ext_.operands[i].written() && !written_[i])
         L_.error(c, ext_.mnemonic + ": output '" + ext_.operands[i].name + "' is never written by a step");
@@ -302,39 +305,39 @@ class ComposeBuilder {
     return false;
   }
 
-  void step(const YAML::Node& node, size_t number) {
+  bool step(const YAML::Node& node, size_t number) {
     const std::string where = ext_.mnemonic + " step " + std::to_string(number);
     if (!node.IsScalar()) {
       L_.error(node, where + ": a step is one op as text (\"VADD.F t, a, b\")");
-      return;
+      return false;
     }
     const std::string text = node.Scalar();
     const std::vector<StepToken> toks = split_step(text);
     if (toks.empty()) {
       L_.error(node, where + ": empty step");
-      return;
+      return false;
     }
     std::string mn = toks[0].text;
     for (char& ch : mn) ch = char(std::toupper(static_cast<unsigned char>(ch)));
     const OpSpec* s = d_.isa.find(mn);
     if (!s) {
       error_at(node, toks[0].col, where + ": unknown op '" + toks[0].text + "' (a step is a built-in op of this ISA)");
-      return;
+      return false;
     }
     const size_t si = size_t(s - d_.isa.ops.data());
     if (Code(s->code) == Code::Extension) {
       error_at(node, toks[0].col, where + ": '" + mn + "' is itself added by data; steps are built-in ops");
-      return;
+      return false;
     }
     if (!composable(Code(s->code), d_.extra[si], *s)) {
       error_at(node, toks[0].col, where + ": '" + mn + "' accesses memory, controls flow, takes a lock or uses a register "
                                            "pair; a compose step is a register-to-register op");
-      return;
+      return false;
     }
     if (toks.size() - 1 != s->operands.size()) {
       error_at(node, toks[0].col, where + ": '" + mn + "' takes " + std::to_string(s->operands.size()) + " operands, got " +
                                       std::to_string(toks.size() - 1));
-      return;
+      return false;
     }
     ComposeStep cs;
     cs.text = text;
@@ -349,7 +352,7 @@ class ComposeBuilder {
         if (t.text.empty() || std::isalpha(static_cast<unsigned char>(t.text[0])) || t.text[0] == '_') {
           error_at(node, t.col, where + ": '" + t.text + "' is not an operand or temp of " + ext_.mnemonic + " (" +
                                     names_list() + "); a step names them, or gives an immediate");
-          return;
+          return false;
         }
         sub += t.text;  // a literal immediate
         continue;
@@ -360,7 +363,7 @@ class ComposeBuilder {
                                                          : std::string("class ") + reg_class_prefix(n.cls);
         error_at(node, t.col, where + ": '" + t.text + "' (" + what + ") does not fit operand " + std::to_string(i) + " of " +
                                   mn + " (" + s->operands[i - 1] + ")");
-        return;
+        return false;
       }
       sub += n.cls == RegClass::None ? n.imm_text : std::string(reg_class_prefix(n.cls)) + std::to_string(n.num);
       cs.bindings.push_back({int(i - 1), n.temp, n.index});
@@ -373,12 +376,13 @@ class ComposeBuilder {
       for (const auto& [in_sub, in_text] : col_map)
         if (g.col >= 1 && in_sub <= g.col - 1) offset = in_text;
       error_at(node, offset, where + ": " + (diags.empty() ? std::string("does not assemble") : g.message));
-      return;
+      return false;
     }
     cs.op = prog.bundles[0].ops[0];
-    if (!check_roles(node, cs, *s, d_.extra[si], where, toks)) return;
+    if (!check_roles(node, cs, *s, d_.extra[si], where, toks)) return false;
     collect_implicit_reads(cs);
     ext_.steps.push_back(std::move(cs));
+    return true;
   }
 
   // Inputs are never written; outputs and temps are written before a step reads them.

@@ -9,6 +9,7 @@
 
 #include "isa/aie_ml/extension_ops.h"
 #include "isa/aie_ml/isa_tables.h"
+#include "isa/isa_overlay.h"
 
 namespace tlmcraft::isa::aie_ml {
 
@@ -16,7 +17,9 @@ namespace tlmcraft::isa::aie_ml {
 struct YamlErrors {
   std::string file;
   std::vector<std::string> errors;
+  const SourceMap* sources = nullptr;  // with overlays: which file (base or overlay) a mark lies in
   void error(const YAML::Mark& m, const std::string& msg) {
+    if (sources) return errors.push_back(sources->where(m) + ": " + msg);
     errors.push_back(file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": " + msg);
   }
   void error(const YAML::Node& n, const std::string& msg) { error(n.Mark(), msg); }

@@ -17,7 +17,9 @@
 #include "isa/aie_ml/isa_loader.h"
 #include "isa/aie_ml/isa_tables.h"
 #include "isa/aie_ml/op_codes.h"
+#include "isa/isa_overlay.h"
 #include "isa/isa_spec.h"
+#include "isa/isa_variant.h"
 
 namespace tlmcraft::isa::aie_ml {
 
@@ -186,7 +188,7 @@ std::string yaml_error(const std::string& file, const YAML::Exception& e, const 
 }
 
 // Reads and validates the parsed tree; yaml-cpp throws on values of an unexpected shape.
-AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file);
+AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, const SourceMap* sources = nullptr);
 
 // `macs` and `format` of an op: what one issue computes, both or neither.
 void read_mac_fields(Loader& L, const YAML::Node& o, OpSpec& op) {
@@ -223,7 +225,7 @@ void read_latency(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op) 
   } else {
     op.latency_class = text;
     if (!d.isa.latency.count(op.latency_class))
-      L.error(lat ? lat : o, op.mnemonic + ": unknown latency class '" + op.latency_class + "'");
+      L.error(o, op.mnemonic + ": unknown latency class '" + op.latency_class + "'");
   }
   if (const YAML::Node ii = o["ii"]) {
     if (!ii.IsScalar() || !parse_integer(ii.Scalar(), v) || v < 1 || v > 64)
@@ -242,7 +244,7 @@ void YamlErrors::check_keys(const YAML::Node& n, std::initializer_list<const cha
     if (std::any_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) continue;
     std::string list;
     for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-    std::string msg = "unknown key '" + key + "' in " + where + " (allowed: " + list + ")";
+    std::string msg = "unknown key '" + key + "' in " + where + " (known keys: " + list + ")";
     if (key == "fused")
       msg += "; AIE-ML has no `fused:`: an op built from existing ops is written with `compose: {temps, steps}` "
              "(docs/isa-extensions.md)";
@@ -272,14 +274,12 @@ bool read_op(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op, OpExt
                    "operation", "macs", "format", "compose", "semantics"},
                "op " + op.mnemonic);
   const size_t errors_before = L.errors.size();
-  std::string slot_names;
-  for (const auto& s : d.slots) slot_names += (slot_names.empty() ? "" : ", ") + s.name;
   if (!slot_from_name(L.text(o, "slot"), op.slot))
-    L.error(o["slot"] ? o["slot"] : o, op.mnemonic + ": unknown slot '" + L.text(o, "slot") + "' (" + slot_names + ")");
+    L.error(o, op.mnemonic + ": unknown slot '" + L.text(o, "slot") + "' (lda, ldb, st, alu, vec, mv)");
   for (const auto& a : o["alt_slots"]) {
     Slot s;
     if (slot_from_name(a.Scalar(), s)) op.alt_slots.push_back(s);
-    else L.error(a, op.mnemonic + ": unknown slot '" + a.Scalar() + "' (" + slot_names + ")");
+    else L.error(a, op.mnemonic + ": unknown slot '" + a.Scalar() + "' (lda, ldb, st, alu, vec, mv)");
   }
   if (!o["operands"] || o["operands"].IsScalar()) {
     std::stringstream ss(L.text(o, "operands"));
@@ -308,7 +308,7 @@ bool read_op(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op, OpExt
     std::stringstream alts(shape);
     for (std::string alt; std::getline(alts, alt, '|');) {
       const bool known = is_register_shape(alt) || alt == "label" || alt == "mem" || alt == "ptrmod" || d.imm(alt);
-      if (!known) L.error(o["operands"], op.mnemonic + ": unknown operand shape '" + alt + "'");
+      if (!known) L.error(o, op.mnemonic + ": unknown operand shape '" + alt + "'");
     }
   }
   if (!ex.offset_kind.empty() && !d.imm(ex.offset_kind))
@@ -316,13 +316,14 @@ bool read_op(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op, OpExt
   return L.errors.size() == errors_before;
 }
 
-AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
-  Loader L{file, {}};
+AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, const SourceMap* sources) {
+  Loader L{file, {}, sources};
+  L.check_keys(root,
+               {"name", "display_name", "description", "notes", "slots", "register_classes", "immediates",
+                "latency_classes", "ops"},
+               "the AIE-ML ISA description");
   AieIsaDetails d;
   d.isa.file = file;
-  L.check_keys(root, {"name", "display_name", "description", "notes", "slots", "register_classes", "immediates",
-                      "latency_classes", "ops"},
-               "the AIE-ML description");
   d.name = L.text(root, "name");
   d.display_name = L.text(root, "display_name");
   d.description = L.text(root, "description");
@@ -348,7 +349,7 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
   for (const auto& kv : root["immediates"]) {
     ImmKind k;
     k.name = kv.first.Scalar();
-    L.check_keys(kv.second, {"min", "max", "align", "doc"}, "immediate kind " + k.name);
+    L.check_keys(kv.second, {"min", "max", "align", "doc"}, "immediate '" + k.name + "'");
     int64_t v = 0;
     if (!parse_integer(L.text(kv.second, "min"), v)) L.error(kv.second, "immediate '" + k.name + "': bad 'min'");
     k.min = v;
@@ -361,7 +362,7 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
   }
   for (const auto& kv : root["latency_classes"]) {
     const std::string name = kv.first.Scalar();
-    L.check_keys(kv.second, {"cycles", "doc"}, "latency class " + name);
+    L.check_keys(kv.second, {"cycles", "doc"}, "latency class '" + name + "'");
     int64_t v = 0;
     if (!parse_integer(L.text(kv.second, "cycles"), v) || v < 0)
       L.error(kv.second, "latency class '" + name + "': 'cycles' must be a non-negative integer");
@@ -379,9 +380,10 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
       L.error(o, "op mnemonic '" + op.mnemonic + "' must be non-empty upper case");
       continue;
     }
-    if (!read_op(L, o, d, op, ex)) continue;
+    const bool ok = read_op(L, o, d, op, ex);
     Code code;
     const bool builtin = code_of(op.mnemonic, code);
+    if (builtin) seen[size_t(code)] = true;  // present, even when malformed (its errors say why)
     const bool added = o["compose"] || o["semantics"];
     if (builtin && added) {
       L.error(o["compose"] ? o["compose"] : o["semantics"],
@@ -389,16 +391,16 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
       continue;
     }
     if (!builtin && !added) {
-      L.error(o, op.mnemonic + ": no semantics: not a built-in op (isa/aie_ml/op_codes.h), and neither `compose:` nor "
+      L.error(o, op.mnemonic + ": no semantics for this mnemonic in isa/aie_ml/op_codes.h, and neither `compose:` nor "
                                "`semantics:` is given (docs/isa-extensions.md, AIE-ML)");
       continue;
     }
+    if (!ok) continue;
     if (d.isa.find(op.mnemonic)) {
       L.error(o, op.mnemonic + ": defined twice");
       continue;
     }
     if (builtin) {
-      seen[size_t(code)] = true;
       op.code = uint16_t(code);
     } else {
       op.code = uint16_t(Code::Extension);
@@ -433,29 +435,56 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file) {
 
 }  // namespace
 
-// One description per TLMCRAFT_ISA_DIR value, loaded at its first use and kept for the
-// process (programs assembled against one keep pointing into it). The thread's last
-// answer is reused while the variable is unchanged: this runs once per executed bundle.
-const AieIsaDetails& aie_isa_details() {
-  static std::mutex mutex;
-  static std::map<std::string, std::unique_ptr<AieIsaDetails>> loaded;
-  thread_local std::string last_key = "\x01";
-  thread_local const AieIsaDetails* last = nullptr;
-  const char* env = std::getenv("TLMCRAFT_ISA_DIR");
-  const std::string_view key = env ? env : "";
-  if (last && key == last_key) return *last;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = loaded.find(std::string(key));
-  if (it == loaded.end()) {
-    const std::string path = isa_yaml_path("aie_ml");
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error(path + ": cannot open the AIE-ML ISA description");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    it = loaded.emplace(std::string(key), std::make_unique<AieIsaDetails>(parse_aie_isa(ss.str(), path))).first;
+AieIsaDetails load_aie_isa(const std::string& path, const std::vector<std::string>& overlays) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open the AIE-ML ISA description");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (overlays.empty()) return parse_aie_isa(ss.str(), path);
+  // Ops are a list keyed by mnemonic; latency classes and immediates are maps keyed by name.
+  const OverlaySchema schema{"aie_ml", {"ops", "notes"}, {"latency_classes", "immediates"}};
+  MergedIsaDocument doc;
+  try {
+    doc = merge_isa_overlays_text(ss.str(), path, overlays, schema);
+  } catch (const OverlayError& e) {
+    throw std::runtime_error(e.what());
   }
-  last_key = std::string(key);
-  last = it->second.get();
+  try {
+    return read_aie_isa(doc.root, path, &doc.sources);
+  } catch (const YAML::Exception& e) {
+    throw std::runtime_error(doc.sources.where(e.mark) + ": " + e.msg);
+  }
+}
+
+// One parsed description per variant (isa/isa_variant.h: --isa-dir / TLMCRAFT_ISA_DIR and
+// overlays), loaded at its first use and kept for the process (assembled programs point
+// into it). This runs once per executed bundle: the thread's last answer is reused while
+// the variant and TLMCRAFT_ISA_DIR are unchanged, without touching the file system.
+const AieIsaDetails& aie_isa_details() {
+  static std::mutex mu;
+  static std::map<std::string, std::unique_ptr<AieIsaDetails>> by_source;
+  thread_local IsaVariant last_variant;
+  thread_local std::string last_env;
+  thread_local const AieIsaDetails* last = nullptr;
+  const IsaVariant variant = current_isa_variant();
+  const char* env = std::getenv("TLMCRAFT_ISA_DIR");
+  const std::string_view env_now = env ? env : "";
+  if (last && variant == last_variant && env_now == last_env) return *last;
+  const IsaSource src = isa_source("aie_ml");
+  const std::string key = src.cache_key();
+  std::lock_guard<std::mutex> lock(mu);
+  auto& details = by_source[key];
+  if (!details) {
+    try {
+      details = std::make_unique<AieIsaDetails>(load_aie_isa(src.path, src.overlays));
+    } catch (...) {
+      by_source.erase(key);
+      throw;
+    }
+  }
+  last_variant = variant;
+  last_env = std::string(env_now);
+  last = details.get();
   return *last;
 }
 

@@ -49,7 +49,11 @@ struct AieIsaDetails {
 // Parses and validates a description; throws std::runtime_error listing every problem
 // as file:line:col: message.
 AieIsaDetails parse_aie_isa(const std::string& yaml_text, const std::string& file);
-// The description loaded once from isa_yaml_path("aie_ml").
+// `path` with ISA overlays merged over it (isa/isa_overlay.h); messages name the file
+// (base or overlay), line and column.
+AieIsaDetails load_aie_isa(const std::string& path, const std::vector<std::string>& overlays);
+// The description of the current ISA variant (isa_yaml_path("aie_ml") plus the variant's
+// overlays, isa/isa_variant.h), loaded once per variant.
 const AieIsaDetails& aie_isa_details();
 
 bool slot_from_name(const std::string& name, Slot& out);

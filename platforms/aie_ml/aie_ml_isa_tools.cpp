@@ -6,24 +6,18 @@
 
 #include "isa/aie_ml/isa_tables.h"
 #include "isa/isa_spec.h"
+#include "isa/isa_variant.h"
 #include "platforms/aie_ml/aie_config.h"
 #include "platforms/aie_ml/aie_platform.h"
 
 namespace tlmcraft::aie_ml {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot open the AIE-ML ISA description");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Parsed from `path` ("" = isa_yaml_path, so TLMCRAFT_ISA_DIR applies) at each use.
+// Parsed from `path` ("" = isa_yaml_path, so --isa-dir applies) with the variant's
+// overlays (--isa-ext) at each use.
 isa::aie_ml::AieIsaDetails load_details(const std::string& path) {
   const std::string file = path.empty() ? isa::isa_yaml_path("aie_ml") : path;
-  return isa::aie_ml::parse_aie_isa(read_file(file), file);
+  return isa::aie_ml::load_aie_isa(file, isa::current_isa_variant().overlays);
 }
 
 isa::IsaCheck check(const std::string& path) {

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "isa/isa_variant.h"
 #include "isa/plena/opcodes.h"
 #include "isa/plena/state.h"
 #include "platforms/plena/plena_config.h"
@@ -55,7 +56,7 @@ std::vector<std::string> compiled_table_mismatches(const isa::IsaSpec& spec) {
   for (const auto& ins : spec.instructions()) {
     if (ins.is_fused()) continue;  // runs existing instructions: nothing compiled to agree with
     if (ins.opcode > isa::plena::kMaxOpcode || std::string(isa::plena::mnemonic(ins.opcode)) != ins.mnemonic)
-      out.push_back(spec.file() + ":" + std::to_string(ins.line) + ": " + ins.mnemonic + " (opcode " +
+      out.push_back(spec.where_line(ins.line) + ": " + ins.mnemonic + " (opcode " +
                     hex(ins.opcode) + ") has no semantics: add it to isa/plena/opcodes.h and semantics_*.cpp, " +
                     "or make it a fused instruction");
   }
@@ -74,7 +75,8 @@ isa::IsaTools plena_isa_tools() {
   t.check = [generic](const std::string& path) {
     isa::IsaCheck c = generic(path);
     if (!c.ok()) return c;
-    const isa::IsaSpec spec = isa::IsaSpec::load(path.empty() ? isa::isa_yaml_path("plena") : path);
+    const isa::IsaSpec spec = isa::IsaSpec::load(path.empty() ? isa::isa_yaml_path("plena") : path,
+                                                 isa::current_isa_variant().overlays);
     for (const auto& m : compiled_table_mismatches(spec)) c.errors.push_back(m);
     return c;
   };

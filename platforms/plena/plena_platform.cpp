@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "isa/assembler.h"
+#include "isa/isa_variant.h"
 #include "models/sim_context.h"
 #include "platforms/plena/plena_isa_tools.h"
 
@@ -15,17 +16,9 @@ namespace {
 // `tlmcraft asm/isa` find PLENA's tools here (this file is linked with every PLENA user).
 const bool kIsaToolsRegistered = isa::register_isa_tools(plena_isa_tools());
 
-// One parsed ISA per YAML path, so a process can run platforms with different ISA
-// directories (TLMCRAFT_ISA_DIR set between them, as the fused-instruction test does).
-std::shared_ptr<const isa::IsaSpec> plena_isa() {
-  static std::mutex mu;
-  static std::map<std::string, std::shared_ptr<const isa::IsaSpec>> by_path;
-  const std::string path = isa::isa_yaml_path("plena");
-  std::lock_guard<std::mutex> lock(mu);
-  auto& spec = by_path[path];
-  if (!spec) spec = std::make_shared<const isa::IsaSpec>(isa::IsaSpec::load(path));
-  return spec;
-}
+// The ISA of the variant in force (isa/isa_variant.h: --isa-dir, --isa-ext), parsed once
+// per distinct description, so a process can run platforms of different variants.
+std::shared_ptr<const isa::IsaSpec> plena_isa() { return isa::cached_isa_spec("plena"); }
 
 }  // namespace
 

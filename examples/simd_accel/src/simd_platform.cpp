@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "isa/assembler.h"
+#include "isa/isa_variant.h"
 #include "models/sim_context.h"
 
 namespace simd_accel {
@@ -14,21 +15,14 @@ std::string isa_dir() { return data_dir() + "/isa"; }
 
 std::string isa_path() { return tlmcraft::isa::isa_yaml_path("simd", isa_dir()); }
 
-// One parsed ISA per path, so a process may switch TLMCRAFT_ISA_DIR between platforms.
+// The ISA of the variant in force (--isa-dir, --isa-ext; tlmcraft's isa/isa_variant.h),
+// parsed once per distinct description.
 std::shared_ptr<const tlmcraft::isa::IsaSpec> load_isa() {
-  static std::mutex mu;
-  static std::map<std::string, std::shared_ptr<const tlmcraft::isa::IsaSpec>> by_path;
-  const std::string path = isa_path();
-  std::lock_guard<std::mutex> lock(mu);
-  auto& spec = by_path[path];
-  if (!spec) {
-    try {
-      spec = std::make_shared<const tlmcraft::isa::IsaSpec>(tlmcraft::isa::IsaSpec::load(path));
-    } catch (const tlmcraft::isa::IsaSpecError& e) {
-      throw InputError(e.what());
-    }
+  try {
+    return tlmcraft::isa::cached_isa_spec("simd", isa_dir());
+  } catch (const tlmcraft::isa::IsaSpecError& e) {
+    throw InputError(e.what());
   }
-  return spec;
 }
 
 namespace {

@@ -5,14 +5,12 @@
 #include <stdexcept>
 
 #include "isa/assembler.h"
+#include "isa/isa_variant.h"
 
 namespace tlmcraft::agent::search::plena {
 
-const isa::IsaSpec& plena_spec() {
-  static const std::unique_ptr<isa::IsaSpec> spec =
-      std::make_unique<isa::IsaSpec>(isa::IsaSpec::load(isa::isa_yaml_path("plena")));
-  return *spec;
-}
+// The cache keeps every parsed variant alive, so the reference stays valid.
+const isa::IsaSpec& plena_spec() { return *isa::cached_isa_spec("plena"); }
 
 int Op::operand_index(const std::string& name) const {
   for (size_t i = 0; i < spec->operands.size(); ++i)

@@ -18,6 +18,7 @@ struct YamlErrors {
   std::string file;
   std::vector<std::string> errors;
   const SourceMap* sources = nullptr;  // with overlays: which file (base or overlay) a mark lies in
+  std::string base_text;               // the base file's text (expression positions need it)
   void error(const YAML::Mark& m, const std::string& msg) {
     if (sources) return errors.push_back(sources->where(m) + ": " + msg);
     errors.push_back(file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": " + msg);

@@ -188,7 +188,8 @@ std::string yaml_error(const std::string& file, const YAML::Exception& e, const 
 }
 
 // Reads and validates the parsed tree; yaml-cpp throws on values of an unexpected shape.
-AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, const SourceMap* sources = nullptr);
+AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, const std::string& text,
+                           const SourceMap* sources = nullptr);
 
 // `macs` and `format` of an op: what one issue computes, both or neither.
 void read_mac_fields(Loader& L, const YAML::Node& o, OpSpec& op) {
@@ -260,7 +261,7 @@ AieIsaDetails parse_aie_isa(const std::string& yaml_text, const std::string& fil
     throw std::runtime_error(yaml_error(file, e, "YAML syntax error: "));
   }
   try {
-    return read_aie_isa(root, file);
+    return read_aie_isa(root, file, yaml_text);
   } catch (const YAML::Exception& e) {  // e.g. a scalar where a mapping belongs
     throw std::runtime_error(yaml_error(file, e, ""));
   }
@@ -316,8 +317,9 @@ bool read_op(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op, OpExt
   return L.errors.size() == errors_before;
 }
 
-AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, const SourceMap* sources) {
-  Loader L{file, {}, sources};
+AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, const std::string& text,
+                           const SourceMap* sources) {
+  Loader L{file, {}, sources, text};
   L.check_keys(root,
                {"name", "display_name", "description", "notes", "slots", "register_classes", "immediates",
                 "latency_classes", "ops"},
@@ -450,7 +452,7 @@ AieIsaDetails load_aie_isa(const std::string& path, const std::vector<std::strin
     throw std::runtime_error(e.what());
   }
   try {
-    return read_aie_isa(doc.root, path, &doc.sources);
+    return read_aie_isa(doc.root, path, ss.str(), &doc.sources);
   } catch (const YAML::Exception& e) {
     throw std::runtime_error(doc.sources.where(e.mark) + ": " + e.msg);
   }

@@ -176,6 +176,61 @@ TEST(AieExtension, AssemblerKnowsTheOpsRegistersAndSlot) {
   EXPECT_EQ(diags[0].format().substr(0, 10), "k.s:1:14: ");
 }
 
+// New semantics, no C++: the op the issue's error message named (ADD3) as an expression
+// over scalar registers, and a bf16 SiLU over 16 lanes.
+const char* kAdd3 = R"(
+  - mnemonic: ADD3
+    slot: alu
+    latency: alu
+    operands:
+      - {name: d, class: r, role: write}
+      - {name: a, class: r}
+      - {name: b, class: r}
+      - {name: c, class: r}
+    semantics: "d = a + b + c"
+)";
+
+TEST(AieExtension, SemanticsOpOnScalarsWrapsAtI32AndMayAlias) {
+  IsaDir isa("add3", kAdd3);
+  CoreState s;
+  FlatMemory m;
+  s.r[1] = 5;
+  s.r[2] = 0x7FFFFFFF;
+  s.r[3] = 7;
+  // r1 = 5 + 0x7FFFFFFF + 7 wraps at 32 bits: 0x7FFFFFFF + 12 = 0x8000000B; r1 was 5 when read.
+  run_text("ADD3 r1, r1, r2, r3\nDONE\n", s, m);
+  EXPECT_EQ(s.r[1], 0x8000000Bu);
+  EXPECT_EQ(AieIsa::get().find("ADD3")->code, uint16_t(tlmcraft::isa::aie_ml::Code::Extension));
+}
+
+const char* kSilu = R"(
+  - mnemonic: VSILU.BF16
+    slot: vec
+    latency: 8
+    doc: "SiLU of 16 bf16 lanes, computed in fp32 and rounded once to bf16."
+    operands:
+      - {name: d, class: w, role: write, format: bf16}
+      - {name: a, class: w, format: bf16}
+    semantics: |
+      d = silu(a)
+)";
+
+TEST(AieExtension, SemanticsOpOnBf16LanesRoundsOnceAndMayAlias) {
+  IsaDir isa("silu", kSilu);
+  CoreState s;
+  FlatMemory m;
+  const uint16_t x[4] = {0x4000, 0xBF80, 0x3F00, 0xC040};  // 2, -1, 0.5, -3
+  for (int i = 0; i < 16; ++i) set<uint16_t>(s, RegClass::W, 0, i, x[i % 4]);
+  set<uint16_t>(s, RegClass::W, 1, 0, 0x1234);  // the other half of x0 stays
+  run_text("VSILU.BF16 w0, w0\nDONE\n", s, m);
+  // x / (1 + e^-x) in fp32, then bf16 nearest even: 2 -> 1.76159 -> 0x3FE1 (1.7578125);
+  // -1 -> -0.268941 -> 0xBE8A; 0.5 -> 0.311230 -> 0x3E9F; -3 -> -0.142278 -> 0xBE12.
+  const uint16_t y[4] = {0x3FE1, 0xBE8A, 0x3E9F, 0xBE12};
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(lane_of<uint16_t>(s, RegClass::W, 0, i), y[i % 4]) << i;
+  EXPECT_EQ(lane_of<uint16_t>(s, RegClass::W, 1, 0), 0x1234);
+  EXPECT_EQ(AieIsa::get().latency.at(AieIsa::get().find("VSILU.BF16")->latency_class), 8u);
+}
+
 TEST(AieExtension, ShippedDescriptionStillLoads) {
   EXPECT_EQ(load_errors(""), "");
 }
@@ -325,6 +380,14 @@ TEST(AieExtensionErrors, UnknownKeyInCompose) {
   ops.replace(ops.find("      steps:"), 12, "      step:");
   EXPECT_EQ(load_errors(ops), at(11, 7) + "unknown key 'step' in compose of op ADD3 (known keys: temps, steps)\n" +
                                   at(11, 7) + "ADD3: compose needs `steps:`, a list of ops (\"VADD.F t, a, b\")\n");
+}
+
+TEST(AieExtensionErrors, TypeErrorInSemanticsAtItsColumn) {
+  // An i32 scalar register plus a bf16 vector: the error at the first '+' of
+  // `    semantics: "d = a + b + c"` (the quote at column 16, the '+' at 23), line 10 of the op.
+  std::string ops = kAdd3;
+  ops.replace(ops.find("{name: b, class: r}"), 19, "{name: b, class: w, format: bf16}");
+  EXPECT_EQ(load_errors(ops), at(10, 23) + "cannot add i32 and vector<bf16>; convert with bf16(...)\n");
 }
 
 }  // namespace

@@ -231,6 +231,7 @@ static json evaluate_kernel(Platform& platform, const EvalOptions& o) {
   const json rj = first.to_json();
   rep["units"] = rj["units"];
   rep["macs_by_format"] = rj["macs_by_format"];
+  rep["actions"] = rj["actions"];
   rep["memory"] = rj["memory"];
   json hot = json::array();
   for (size_t i = 0; i < first.lines.size() && i < 8; ++i) {

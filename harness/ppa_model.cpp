@@ -138,6 +138,11 @@ std::string component_of(const json& entry, const std::string& at) {
 double counter_value(const json& report, const std::string& counter, const std::string& at) {
   int matches = 0;
   const double v = sum_path(report, split(counter, '/'), 0, matches);
+  // A price for an action this ISA never performs counts zero: tables price every primitive
+  // so an added instruction finds its price (a performed action without one is listed in
+  // energy.unpriced_actions instead).
+  if (matches == 0 && counter.rfind("actions/", 0) == 0 && report.contains("actions") && report["actions"].is_object())
+    return 0;
   if (matches == 0) throw InputError("platform config " + at + ": counter '" + counter + "' is not in the run's report");
   return v;
 }
@@ -151,6 +156,30 @@ double peak_value(const json& roof, const char* field, const json& config) {
   for (const auto& item : v.is_array() ? v : json::array({v})) total += per_value(json{{"per", item}}, at, config);
   if (!(total > 0)) throw InputError("platform config " + at + " must be positive");
   return total;
+}
+
+// `kind: static` marks static (leakage) power x time; anything else is dynamic (actions).
+bool is_static(const json& entry, const std::string& at) {
+  if (!entry.contains("kind")) return false;
+  const json& k = entry["kind"];
+  if (k == "static") return true;
+  if (k == "dynamic") return false;
+  throw InputError("platform config " + at + ": 'kind' must be static or dynamic");
+}
+
+// Actions the run performed (report `actions`, count > 0) that no energy entry names: a
+// platform's table or an added instruction's action lacking a price (docs/energy-area.md).
+json unpriced_actions(const json& report, const std::vector<std::string>& counters) {
+  json out = json::array();
+  if (!report.contains("actions") || !report["actions"].is_object()) return out;
+  for (const auto& [name, count] : report["actions"].items()) {
+    if (!count.is_number() || count.get<double>() <= 0) continue;
+    bool priced = false;
+    for (const auto& c : counters)
+      priced = priced || (c.rfind("actions/", 0) == 0 && glob_match(c.substr(8), name));
+    if (!priced) out.push_back(name);
+  }
+  return out;
 }
 
 }  // namespace
@@ -178,6 +207,8 @@ json ppa_estimates(const json& report, const json& config) {
   const double s = scale(ppa, "energy_scale");
   json by = json::object(), terms = json::array();
   double total = 0;
+  std::vector<std::string> counters;
+  double static_pj = 0, dynamic_pj = 0;
   const json& list = ppa_list(ppa, "energy");
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string at = where("energy", i, list[i]);
@@ -185,16 +216,20 @@ json ppa_estimates(const json& report, const json& config) {
     if (!list[i].contains("counter") || !list[i]["counter"].is_string())
       throw InputError("platform config " + at + ": 'counter' must be a report counter path");
     const std::string counter = list[i]["counter"].get<std::string>();
+    counters.push_back(counter);
     const double count = counter_value(report, counter, at);
     const double per = per_value(list[i], at, config), pj_each = entry_value(list[i], "pj", at) * s;
     const double pj = count * per * pj_each;
     by[c] = by.value(c, 0.0) + pj;
     total += pj;
+    (is_static(list[i], at) ? static_pj : dynamic_pj) += pj;
     terms.push_back({{"component", c}, {"counter", counter}, {"count", count}, {"per", per}, {"pj_each", pj_each}, {"pj", pj}});
   }
   const double ns = report.value("cycles", 0.0) * config.value("clock_ns", 1.0);
-  json energy = {{"total_pj", total}, {"by_component", by}, {"terms", terms},
+  json energy = {{"total_pj", total}, {"dynamic_pj", dynamic_pj}, {"static_pj", static_pj},
+                 {"by_component", by}, {"terms", terms},
                  {"average_power_mw", ns > 0 ? json(total / ns) : json(nullptr)},  // pJ/ns = mW
+                 {"unpriced_actions", unpriced_actions(report, counters)},
                  {"note", "estimate: docs/energy-area.md"}};
   return {{"energy", energy}, {"area", area_estimate(config)}};
 }

@@ -2,6 +2,8 @@
 // Every problem is collected with its YAML line and column so one run shows them all.
 #include "isa/isa_spec.h"
 
+#include "isa/actions.h"
+
 #include "isa/fused.h"
 #include "isa/isa_overlay.h"
 #include "isa/isa_variant.h"
@@ -11,6 +13,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <sys/stat.h>
@@ -278,6 +281,7 @@ class IsaSpecLoader {
   void load_kinds(const YAML::Node& root);
   void load_classes(const YAML::Node& root);
   void load_parameters(const YAML::Node& root);
+  void load_actions(const YAML::Node& actions, InstructionSpec& ins, const std::string& what);
   void load_syntax(const YAML::Node& root);
   void load_instructions(const YAML::Node& root);
   bool load_operand(const YAML::Node& n, InstructionSpec& ins, OperandSpec& op);
@@ -643,6 +647,30 @@ void IsaSpecLoader::check_instruction_bits(const YAML::Node& n, const Instructio
       }
 }
 
+// `actions: {vector.mul.bf16: VLEN, ...}`: names checked here, counts against the ISA's
+// parameters (the platform's values replace them when a program is loaded; isa/actions.h).
+void IsaSpecLoader::load_actions(const YAML::Node& a, InstructionSpec& ins, const std::string& what) {
+  if (!a.IsMap()) return error(a, what + ": actions must be a map of action: count (e.g. {vector.mul.bf16: VLEN})");
+  std::map<std::string, uint64_t> params;
+  for (const auto& p : s_.parameters_) {  // the typical values: a platform's own replace them
+    int64_t v = 1;
+    params[p.name] = parse_integer(p.value, v) && v > 0 ? uint64_t(v) : 1;
+  }
+  for (auto it = a.begin(); it != a.end(); ++it) {
+    const std::string name = it->first.Scalar();
+    if (const std::string bad = check_action_name(name); !bad.empty()) error(it->first, what + ": " + bad);
+    if (!it->second.IsScalar()) {
+      error(it->second, what + ": actions." + name + " must be a count (a number or an expression like VLEN*2)");
+      continue;
+    }
+    uint64_t n = 0;
+    std::string why;
+    if (!eval_count(it->second.Scalar(), params, n, why)) error(it->second, what + ": actions." + name + ": " + why);
+    const YAML::Mark m = it->second.Mark();
+    ins.actions.push_back({name, it->second.Scalar(), m.line + 1, m.column + 1});
+  }
+}
+
 void IsaSpecLoader::load_instructions(const YAML::Node& root) {
   std::unordered_map<uint32_t, int> opcode_line;
   std::unordered_map<std::string, int> mnemonic_line;
@@ -651,7 +679,7 @@ void IsaSpecLoader::load_instructions(const YAML::Node& root) {
     if (!is_map(n, "instructions entry")) return;
     check_keys(n,
                {"mnemonic", "opcode", "class", "unit", "latency_class", "operands", "reads", "writes", "implemented",
-                "doc", "operation", "notes", "loop", "loop_counter", "fused"},
+                "doc", "operation", "notes", "loop", "loop_counter", "fused", "actions"},
                "instructions entry");
     InstructionSpec ins;
     ins.line = n.Mark().line + 1;
@@ -777,6 +805,8 @@ void IsaSpecLoader::load_instructions(const YAML::Node& root) {
         }
       if (ins.loop != LoopRole::None) error(f, what + ": a fused instruction cannot be a loop instruction");
     }
+
+    if (const YAML::Node a = n["actions"]) load_actions(a, ins, what);
 
     ins.id = uint16_t(s_.instructions_.size());
     s_.instructions_.push_back(std::move(ins));

@@ -102,6 +102,14 @@ struct OperandSpec {
 
 enum class LoopRole { None, Start, End, Break };  // Break: leaves the innermost open loop
 
+// One entry of an instruction's `actions:` map (isa/actions.h): the action it performs and
+// how many times per execution, an expression over the ISA's parameters ("VLEN", "MLEN*BLEN").
+struct ActionDecl {
+  std::string name;   // "vector.mul.bf16"
+  std::string count;  // "VLEN"
+  int line = 0, col = 0;
+};
+
 struct InstructionSpec {
   uint16_t id = 0;
   std::string mnemonic;
@@ -122,6 +130,8 @@ struct InstructionSpec {
   // assembly line whose operands are this instruction's operand names or literals
   // ("V_EXP_V rd, rd, rmask"). Empty for ordinary instructions. See isa/fused.h.
   std::vector<std::string> fused;
+  // Declared energy actions per execution (docs/energy-area.md); empty = none declared.
+  std::vector<ActionDecl> actions;
 
   bool is_fused() const { return !fused.empty(); }
 

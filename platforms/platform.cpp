@@ -27,6 +27,7 @@ nlohmann::json RunResult::to_json() const {
                  {"stall_cycles", s.stall_cycles}, {"utilisation", util}});
   }
   j["macs_by_format"] = nlohmann::json(macs_by_format);  // an object, empty when not counted
+  j["actions"] = nlohmann::json(actions);                // an object, empty when not counted
   auto& l = j["lines"] = nlohmann::json::array();
   for (const auto& s : lines)
     l.push_back({{"line", s.line}, {"executions", s.executions}, {"cycles", s.cycles}});

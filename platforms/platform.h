@@ -55,6 +55,9 @@ struct RunResult {
   // Multiply-accumulates by operand format ("int8", "bf16", ...), for energy tables that
   // price a MAC by its format; a platform lists every format it has (zero when unused).
   std::map<std::string, uint64_t> macs_by_format;
+  // Energy actions ("vector.mul.bf16", "vram.read_bytes", ...: isa/actions.h) the run
+  // performed; every action the platform can perform is listed, zero when unused.
+  std::map<std::string, uint64_t> actions;
   std::vector<LineStats> lines;   // per source line, sorted by cycles descending
   nlohmann::json memory;          // per-memory traffic statistics
   double host_seconds = 0;

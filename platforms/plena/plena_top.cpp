@@ -167,6 +167,7 @@ void PlenaTop::execute_program() {
   const uint64_t base = sync.base();  // absolute cycle of the run's cycle 0
   const auto& code = prog_->program.code;
   state_.reset();
+  actions_.reset(prog_->actions.catalog.size());
 
   TimingModel tm(cfg_);
   HbmTimer hbm_timer(cfg_, hbm_timing_);
@@ -207,6 +208,8 @@ void PlenaTop::execute_program() {
       stop(StopReason::Fault, where(pc) + ": " + step_.fault);
       break;
     }
+    actions_.add(prog_->actions.per_pc, pc);
+    count_sram_traffic(prog_->actions, step_, actions_);
 
     ranges.clear();
     for (uint8_t i = 0; i < step_.n_reads; ++i)
@@ -283,6 +286,11 @@ void PlenaTop::execute_program() {
     res.units.push_back({unit_name(Unit(u)), pu.operations(), pu.active_cycles(), tm.stall_cycles(Unit(u))});
   }
   res.macs_by_format["bf16"] = state_.matrix_macs;  // the matrix unit computes in bf16 only
+  // HBM side of the transfers: the bytes the DMA engines read from / wrote to HBM (MX formats
+  // move fewer bytes than the bf16 they become on chip).
+  actions_.add(prog_->actions.hbm_read, prefetch_dma.stats().value("bytes_in", uint64_t(0)));
+  actions_.add(prog_->actions.hbm_write, store_dma.stats().value("bytes_out", uint64_t(0)));
+  res.actions = actions_.by_name(prog_->actions.catalog);
   LineProfile lines;
   for (size_t pc = 0; pc < code.size(); ++pc)
     if (pc_execs[pc]) lines.add(code[pc].line, pc_execs[pc], pc_cycles[pc]);

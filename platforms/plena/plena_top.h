@@ -16,6 +16,7 @@
 #include "models/scratchpad.h"
 #include "platforms/platform.h"
 #include "models/dram_command_config.h"
+#include "platforms/plena/plena_actions.h"
 #include "platforms/plena/plena_config.h"
 #include "platforms/plena/timing_model.h"
 #include "traces/trace_recorder.h"
@@ -30,6 +31,7 @@ struct LoadedProgram {
   std::vector<char> cls;                // per PC: M, V, S, H, C
   std::vector<uint8_t> loop;            // per PC: isa::LoopRole (none, start, end)
   std::vector<std::vector<isa::Instruction>> fused;  // per PC: a fused instruction's steps, else empty
+  PlenaActions actions;                 // energy actions: the catalog and each PC's static list
 };
 
 class PlenaTop : public sc_core::sc_module {
@@ -65,6 +67,7 @@ class PlenaTop : public sc_core::sc_module {
   traces::TraceRecorder* rec_ = nullptr;
   RunResult result_;
   isa::plena::StepResult step_;
+  isa::ActionCounter actions_;  // energy actions of the run (docs/energy-area.md)
 };
 
 }  // namespace tlmcraft::plena

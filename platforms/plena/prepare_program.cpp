@@ -110,6 +110,7 @@ LoadedProgram prepare_program(const isa::IsaSpec& spec, const isa::Program& prog
     lp.loop.push_back(static_cast<uint8_t>(is.loop));
     lp.fused.push_back(is.is_fused() ? fused_steps(spec, in) : std::vector<isa::Instruction>{});
   }
+  lp.actions = plena_program_actions(spec, program, lp.fused, cfg);
   return lp;
 }
 

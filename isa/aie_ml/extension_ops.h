@@ -11,9 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "isa/actions.h"
 #include "isa/aie_ml/aie_core.h"
 
 namespace tlmcraft::isa::aie_ml {
+
 
 // An operand of an added op: its name in compose steps / expressions, its register class
 // (or immediate kind), role and the element format of its lanes (value type).
@@ -56,6 +58,10 @@ struct ExtensionOp {
   std::vector<ComposeStep> steps;    // compose (empty for semantics)
   std::shared_ptr<const ExtensionSemantics> semantics;
   std::vector<uint16_t> implicit_reads;  // storage units steps read beyond the operands (crrnd, crsat)
+  // Energy actions of one issue (isa/actions.h): a `semantics:` op's counted operations on
+  // the unit of its slot ("vector.exp.bf16" x lanes); a composed op's step MACs
+  // ("vector.mac.bf16"), the same multiply-accumulates its `macs` count.
+  NamedActions actions;
   bool composed() const { return !steps.empty(); }
 };
 

@@ -5,6 +5,7 @@
 // format (i32 by default), an immediate an i32 scalar.
 #include "isa/aie_ml/extension_semantics.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -78,6 +79,13 @@ std::shared_ptr<const ExtensionSemantics> parse_extension_semantics(YamlErrors& 
     return nullptr;
   }
   return sem;
+}
+
+NamedActions semantics_actions(const ExtensionSemantics& sem, const std::string& unit) {
+  InstructionWork work;
+  for (const ext::OpCount& c : sem.program.op_counts)
+    work.ops.push_back({unit, c.op, ext::format_name(c.format), uint64_t(c.count) * std::max<uint32_t>(1, c.lanes)});
+  return actions_of(work);
 }
 
 namespace {

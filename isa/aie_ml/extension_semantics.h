@@ -13,6 +13,10 @@ namespace tlmcraft::isa::aie_ml {
 std::shared_ptr<const ExtensionSemantics> parse_extension_semantics(YamlErrors& L, const YAML::Node& node,
                                                                     const ExtensionOp& ext);
 
+// The energy actions of one evaluation: each counted operation on `unit` ("vector").
+// Throws isa::ActionError for an operation the action table cannot decompose.
+NamedActions semantics_actions(const ExtensionSemantics& sem, const std::string& unit);
+
 // The values of the op's operands before the bundle (register images, scalars,
 // immediates), and where its outputs go.
 struct ExtensionIo {

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <map>
 
+#include "isa/aie_ml/extension_ops.h"
+
 namespace tlmcraft::aie_ml {
 
 namespace aie = isa::aie_ml;
@@ -23,6 +25,7 @@ struct AieArray::CoreRun {
   std::array<uint64_t, aie::kSlotCount> slot_busy{};  // cycles each slot was held (an op's `ii`)
   std::array<uint64_t, aie::kSlotCount> slot_free{};  // first cycle each slot can issue again
   uint64_t stall_slot = 0;                            // waits for a slot an op of ii > 1 still holds
+  std::map<std::string, uint64_t> actions;            // energy actions of ops added by data
   std::array<uint64_t, aie::kMacFormatCount> macs{};  // by aie::MacFormat, from the ISA's `macs`
   std::vector<std::pair<uint64_t, uint64_t>> per_pc;  // executions, cycles
   std::string name;
@@ -473,6 +476,8 @@ void AieArray::step_core(int k, uint64_t t) {
     c.slot_busy[static_cast<int>(op.slot)] += isa.ops[op.op].ii;
     c.slot_free[static_cast<int>(op.slot)] = issue + isa.ops[op.op].ii;
     c.macs[static_cast<int>(isa.ops[op.op].mac_format)] += isa.ops[op.op].macs;
+    if (isa.ops[op.op].extension >= 0)
+      for (const auto& a : isa.extensions[static_cast<size_t>(isa.ops[op.op].extension)]->actions) c.actions[a.name] += a.count;
     if (rec_) rec_->slice(c.slot_track[static_cast<int>(op.slot)], issue, issue + std::max<uint32_t>(lat, 1),
                           isa.ops[op.op].mnemonic, {{"pc", pc}, {"line", b.line}});
   }
@@ -821,6 +826,10 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
   nlohmann::json cores = nlohmann::json::object(), dma = nlohmann::json::object();
   const std::vector<aie::MacFormat> formats = isa_mac_formats();
   for (aie::MacFormat f : formats) r.macs_by_format[aie::mac_format_name(f)] += 0;  // every format the ISA has, even if unused
+  // Actions of the ops added by data (built-in ops are priced by MACs and busy cycles):
+  // every one they can perform, zero when unused.
+  for (const auto& e : aie::AieIsa::get().extensions)
+    for (const auto& a : e->actions) r.actions[a.name] += 0;
   for (const auto& c : cores_) {
     UnitStats& core = unit(c->name + ".core");
     core.instructions += c->bundles;
@@ -847,6 +856,7 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
                                   {"stall_bank", c->stall_bank},
                                   {"stall_lock", c->stall_lock}};
     if (c->stall_slot) cores[c->name]["stall_slot"] = c->stall_slot;  // only ops of ii > 1 cause it
+    for (const auto& [name, count] : c->actions) r.actions[name] += count;
   }
   for (const auto& ch : channels_) {
     UnitStats& u = unit(ch->name);

@@ -390,5 +390,60 @@ TEST(AieExtensionErrors, TypeErrorInSemanticsAtItsColumn) {
   EXPECT_EQ(load_errors(ops), at(10, 23) + "cannot add i32 and vector<bf16>; convert with bf16(...)\n");
 }
 
+// ---- the same ops from an overlay file (isa/isa_overlay.h merges it over the shipped YAML) ----
+std::string write_overlay(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(AieExtensionOverlay, AnOverlayAddsOpsAndItsErrorsNameTheOverlayFile) {
+  unsetenv("TLMCRAFT_ISA_DIR");
+  const std::string base = tlmcraft::isa::isa_yaml_path("aie_ml");
+  const std::string ok = write_overlay("aie_ext_ok.yaml", std::string("isa: aie_ml\nops:") + kMulSplit + kSilu);
+  const AieIsaDetails d = load_aie_isa(base, {ok});
+  ASSERT_NE(d.isa.find("VMULS.E.BF16"), nullptr);
+  ASSERT_NE(d.isa.find("VSILU.BF16"), nullptr);
+  EXPECT_EQ(d.isa.extensions.size(), 2u);
+  // A class the core lacks, on line 7 of the overlay (`      - {name: d, class: q, ...}`:
+  // the value at column 26).
+  const std::string bad = write_overlay("aie_ext_bad.yaml",
+                                        "isa: aie_ml\n"
+                                        "ops:\n"
+                                        "  - mnemonic: VX.BF16\n"
+                                        "    slot: vec\n"
+                                        "    latency: 2\n"
+                                        "    operands:\n"
+                                        "      - {name: d, class: q, role: write}\n");
+  try {
+    load_aie_isa(base, {bad});
+    FAIL() << "accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), bad + ":7:26: VX.BF16: register class 'q' does not exist in the AIE-ML ISA (r, p, m, dn, "
+                                           "dj, dc, s, w, x, y, am, bm, cm, ls, le, lc, lr; or an immediate kind: imm7s, "
+                                           "imm10s, imm20s, imm32, u5, u6, shfl, lockid, lockval, vofs, sofs32, sofs16, "
+                                           "sofs8, pofs)\n");
+  }
+  const std::string bad_expr = write_overlay("aie_ext_bad_expr.yaml",
+                                             "isa: aie_ml\n"
+                                             "ops:\n"
+                                             "  - mnemonic: VX.BF16\n"
+                                             "    slot: vec\n"
+                                             "    latency: 2\n"
+                                             "    operands:\n"
+                                             "      - {name: d, class: w, role: write, format: bf16}\n"
+                                             "      - {name: a, class: w, format: bf16}\n"
+                                             "    semantics: |\n"
+                                             "      t = relu(a)\n"
+                                             "      d = t + q\n");
+  try {
+    load_aie_isa(base, {bad_expr});
+    FAIL() << "accepted";
+  } catch (const std::runtime_error& e) {
+    // Line 11 of the overlay, `      d = t + q`: the unknown name q at column 15.
+    EXPECT_EQ(std::string(e.what()).substr(0, bad_expr.size() + 7), bad_expr + ":11:15:") << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace aie_test

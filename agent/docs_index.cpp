@@ -78,6 +78,26 @@ std::string isa_reference_name(const std::string& platform) {
   return "isa/" + (p ? p->reference_isa : platform) + ".md";
 }
 
+namespace {
+// With an ISA variant in force (--isa-dir, --isa-ext), the reference of a platform whose
+// docs/isa page is generated from its ISA's YAML (AIE-ML) is rendered from the variant, so
+// added or changed instructions appear; "" without a variant or a generator.
+std::string variant_reference(const PlatformInfo* p) {
+  if (!p || isa::current_isa_variant().empty()) return "";
+  std::string text;
+  for (const auto& name : p->isa_names) {
+    const isa::IsaTools* tools = isa::find_isa_tools(name);
+    if (!tools || !tools->doc) continue;
+    try {
+      text += (text.empty() ? "" : "\n") + tools->doc(false);
+    } catch (const std::exception&) {
+      return "";  // a variant that does not load: the entry point has reported it
+    }
+  }
+  return text;
+}
+}  // namespace
+
 std::string isa_reference(const std::string& platform, const json& platform_config) {
   const PlatformInfo* p = isa_of(platform);
   const std::string isa = p ? p->reference_isa : platform;
@@ -96,17 +116,19 @@ std::string isa_reference(const std::string& platform, const json& platform_conf
       if (p) return "";  // a YAML ISA that does not load: nothing trustworthy to show
     }
   }
-  // Hand-written references: docs/isa/<isa>*.md in name order.
-  const fs::path dir = fs::path(data::data_path("docs/isa"));
-  std::vector<fs::path> files;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const std::string name = e.path().filename().string();
-    if (e.path().extension() == ".md" && name.rfind(isa, 0) == 0) files.push_back(e.path());
+  std::string text = variant_reference(p);
+  if (text.empty()) {
+    // Hand-written references: docs/isa/<isa>*.md in name order.
+    const fs::path dir = fs::path(data::data_path("docs/isa"));
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      const std::string name = e.path().filename().string();
+      if (e.path().extension() == ".md" && name.rfind(isa, 0) == 0) files.push_back(e.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) text += (text.empty() ? "" : "\n") + read_file(f);
   }
-  std::sort(files.begin(), files.end());
-  std::string text;
-  for (const auto& f : files) text += (text.empty() ? "" : "\n") + read_file(f);
   if (p && !p->reference_section.empty()) {
     const std::string section =
         markdown_section(read_file(fs::path(data::data_path("docs/platforms/" + isa + ".md"))), p->reference_section);

@@ -74,6 +74,7 @@ size_t SystemPrompt::tokens() const {
 
 SystemPrompt build_system_prompt(const PromptOptions& o) {
   const Workload& w = o.workload;
+  const isa::ScopedIsaVariant isa_variant(o.isa);
   const tasks::Instance inst = tasks::Registry::builtin().instance(w.task, w.platform, w.config);
   auto platform = make_platform(w.platform, o.platform_config, o.overrides);
   const nlohmann::json config = platform->config();

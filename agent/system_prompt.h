@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "agent/toolbox.h"
+#include "isa/isa_variant.h"
 
 namespace tlmcraft::agent {
 
@@ -29,6 +30,7 @@ struct PromptOptions {
   Workload workload;
   std::string platform_config = "default";
   std::vector<std::string> overrides;
+  isa::IsaVariant isa;          // --isa-dir / --isa-ext: the ISA reference shows its instructions
   int budget_rounds = 0;        // tool rounds the run may use
 };
 

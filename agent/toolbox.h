@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agent/llm.h"
+#include "isa/isa_variant.h"
 
 namespace tlmcraft::agent {
 
@@ -32,6 +33,7 @@ struct ToolboxOptions {
   Workload workload;                       // default workload for calls that name none
   std::string platform_config = "default"; // platform YAML config name or path
   std::vector<std::string> overrides;      // KEY=VALUE platform-config overrides
+  isa::IsaVariant isa;                     // --isa-dir / --isa-ext: in force during every tool call
   int trials = 3;
   // Development evaluations' first seed: evaluation k of a workload uses seed + k*trials ..;
   // none = fresh seeds from the OS for each evaluation. The final verdict never uses these

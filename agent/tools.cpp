@@ -67,6 +67,9 @@ class HarnessToolbox : public Toolbox {
   }
 
   ToolResult call(const std::string& tool, const std::string& arguments_json) override {
+    // The ISA variant of this toolbox, for this call only (another toolbox in the process,
+    // such as a test's, keeps its own).
+    const isa::ScopedIsaVariant isa_variant(opt_.isa);
     const Tool* t = nullptr;
     for (const auto& x : tools_)
       if (x.spec.name == tool) t = &x;
@@ -368,7 +371,7 @@ class HarnessToolbox : public Toolbox {
                                        prog, diags))
       throw ToolFailure("version " + std::to_string(v.number) + " does not assemble (" +
                         (diags.empty() ? std::string("no diagnostics") : diags.front().format()) + "); call check_syntax");
-    json by_class = json::object();
+    json by_class = json::object(), by_mnemonic = json::object();
     const isa::IsaTools* tools = isa::find_isa_tools(prog.isa);
     if (tools && tools->instruction_class) {  // the ISA classifies its own instructions
       for (const auto& in : prog.code) {
@@ -379,6 +382,9 @@ class HarnessToolbox : public Toolbox {
       for (const auto& in : prog.code) {
         const std::string cls(1, spec->instruction(in).cls);
         by_class[cls] = by_class.value(cls, 0) + 1;
+        // By mnemonic too, so an instruction an overlay added shows by name.
+        const std::string& m = spec->instruction(in).mnemonic;
+        by_mnemonic[m] = by_mnemonic.value(m, 0) + 1;
       }
     }
     const size_t total = static_instructions(prog);
@@ -390,7 +396,13 @@ class HarnessToolbox : public Toolbox {
       for (const auto& [k, n] : by_class.items()) t << (first ? "" : ", ") << k << " " << n.get<int>(), first = false;
       t << ")";
     }
+    if (!by_mnemonic.empty()) {
+      t << "\nby mnemonic: ";
+      bool first = true;
+      for (const auto& [k, n] : by_mnemonic.items()) t << (first ? "" : ", ") << k << " " << n.get<int>(), first = false;
+    }
     json data = {{"version", v.number}, {"instructions", total}, {"by_class", by_class}, {"workload", w.key()}};
+    if (!by_mnemonic.empty()) data["by_mnemonic"] = by_mnemonic;
     if (const auto rep = ws_.report(w, v.number); rep && rep->contains("instructions_by_class")) {
       t << "\nexecuted in the last evaluation: " << rep->value("instructions", 0) << " (";
       bool first = true;

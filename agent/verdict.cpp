@@ -53,6 +53,7 @@ json final_verdict(const Workload& w, const LoopResult& r, const Workspace& ws, 
   e.kernel_path = r.best_path;
   e.trials = trials;
   e.seed = seeds.front();
+  const isa::ScopedIsaVariant isa_variant(o.isa);  // the kernel was written for this ISA
   auto platform = make_platform(w.platform, o.platform_config, o.overrides);
   json rep = harness::evaluate_run(*platform, e);
   rep["seed_source"] = verdict_seed ? "fixed" : "os";  // drawn here rather than in evaluate()

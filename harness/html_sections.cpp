@@ -357,6 +357,9 @@ void variants_table(std::ostream& os, const std::vector<json>& records, const st
         overrides += (overrides.empty() ? "" : ", ") + k + "=" + (val.is_string() ? val.get<std::string>() : val.dump());
     if (known && p.contains("isa") && p["isa"].is_array())
       for (const auto& f : p["isa"]) isa += (isa.empty() ? "" : ", ") + str_of(f, "name") + " " + str_of(f, "fnv1a64");
+    if (known && p.contains("isa_ext") && p["isa_ext"].is_array())
+      for (const auto& f : p["isa_ext"])
+        isa += (isa.empty() ? "" : ", ") + std::string("overlay ") + str_of(f, "path") + " sha256 " + str_of(f, "sha256");
     if (known && p.contains("tlmcraft") && p["tlmcraft"].is_object())
       build = str_of(p["tlmcraft"], "version") + " @ " + str_of(p["tlmcraft"], "commit").substr(0, 12) +
               (p["tlmcraft"].value("modified", false) ? " (modified)" : "");

@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 
+#include "common/sha256.h"
 #include "harness/build_info.h"
 #include "harness/version.h"
 #include "isa/isa_spec.h"
@@ -49,12 +50,23 @@ json isa_files(const std::string& platform, const std::string& isa_dir) {
   return files;
 }
 
+// Each overlay's path and SHA-256, in the order they are merged.
+json overlay_files(const std::vector<std::string>& overlays) {
+  json files = json::array();
+  for (const auto& path : overlays)
+    files.push_back({{"path", path}, {"sha256", sha256_hex(read_bytes(path, "ISA overlay"))}});
+  return files;
+}
+
 // What decides the results: the platform, the effective config and the ISA content. Names,
 // paths, comments and overrides that set a value the file already has are left out, so a
 // copied config file or `--set timing.mode=serial` on a serial config is the same variant.
 std::string variant_id(const std::string& platform, const json& p, const json& config) {
   json identity = {{"platform", platform}, {"config", fnv1a64_hex(config.dump())}, {"isa", json::array()}};
   for (const auto& f : p["isa"]) identity["isa"].push_back({f["name"], f["fnv1a64"]});
+  // Overlays by content and order (a variant without any keeps its earlier id).
+  if (p.contains("isa_ext") && !p["isa_ext"].empty())
+    for (const auto& f : p["isa_ext"]) identity["isa_ext"].push_back(f["sha256"]);
   return fnv1a64_hex(identity.dump());
 }
 
@@ -83,6 +95,7 @@ json variant_provenance(const std::string& platform, const VariantSpec& v) {
   p["effective_config_fnv1a64"] = fnv1a64_hex(effective.dump());
   p["isa_dir"] = v.isa_dir;
   p["isa"] = isa_files(platform, v.isa_dir);
+  p["isa_ext"] = overlay_files(v.isa_ext);
   p["tlmcraft"] = {{"version", build_version()}, {"commit", build_commit()}, {"modified", build_dirty()}};
   p["variant"] = variant_id(platform, p, effective);
   if (!v.name.empty()) p["name"] = v.name;
@@ -106,6 +119,11 @@ std::string variant_label(const json& p) {
       s += (s.empty() ? "" : ", ") + k + "=" + (val.is_string() ? val.get<std::string>() : val.dump());
   const std::string isa_dir = p.value("isa_dir", std::string());
   if (!isa_dir.empty()) s += (s.empty() ? "" : ", ") + std::string("isa ") + isa_dir;
+  if (p.contains("isa_ext") && p["isa_ext"].is_array())
+    for (const auto& f : p["isa_ext"])
+      if (f.is_object())
+        s += (s.empty() ? "" : ", ") + std::string("isa-ext ") + f.value("path", std::string("?")) + " (sha256 " +
+             f.value("sha256", std::string("?")).substr(0, 12) + ")";
   return s.empty() ? "default" : s;
 }
 
@@ -113,6 +131,7 @@ std::string variant_spec_label(const VariantSpec& v) {
   std::string s = v.platform_config == "default" || v.platform_config.empty() ? "" : v.platform_config;
   for (const auto& o : v.overrides) s += (s.empty() ? "" : ", ") + o;
   if (!v.isa_dir.empty()) s += (s.empty() ? "" : ", ") + std::string("isa ") + v.isa_dir;
+  for (const auto& f : v.isa_ext) s += (s.empty() ? "" : ", ") + std::string("isa-ext ") + f;
   return s.empty() ? "default" : s;
 }
 
@@ -121,6 +140,7 @@ std::vector<std::string> variant_worker_args(const VariantSpec& v) {
   if (v.platform_config != "default") args.insert(args.end(), {"--platform-config", v.platform_config});
   for (const auto& o : v.overrides) args.insert(args.end(), {"--set", o});
   if (!v.isa_dir.empty()) args.insert(args.end(), {"--isa-dir", v.isa_dir});
+  for (const auto& f : v.isa_ext) args.insert(args.end(), {"--isa-ext", f});
   return args;
 }
 

@@ -1,6 +1,7 @@
 // Provenance of a hardware/ISA variant: what a result was measured on. A variant is a
-// platform config (name or YAML file), KEY=VALUE overrides and an ISA directory; its
-// provenance adds content hashes of the config file and the ISA descriptions and the
+// platform config (name or YAML file), KEY=VALUE overrides, an ISA directory and ISA
+// overlays; its provenance adds content hashes of the config file, the ISA descriptions
+// and each overlay (SHA-256) and the
 // tlmcraft version and commit. The variant id (a hash of the content, not of the names)
 // is part of every suite job's resume key, so results of two variants never mix.
 #pragma once
@@ -16,6 +17,7 @@ struct VariantSpec {
   std::string platform_config = "default";  // config name or YAML path
   std::vector<std::string> overrides;      // KEY=VALUE, applied in order (the last one of a key wins)
   std::string isa_dir;                     // TLMCRAFT_ISA_DIR for the workers ("" = the built-in isa/)
+  std::vector<std::string> isa_ext;        // ISA overlay files, merged in order (docs/isa-extensions.md)
 };
 
 // FNV-1a 64-bit of `bytes` as 16 hex digits (an identity check, not a cryptographic hash).
@@ -35,7 +37,8 @@ std::string variant_label(const nlohmann::json& provenance);
 // The same label from a spec: "config, KEY=VALUE, ..., isa DIR" or "default".
 std::string variant_spec_label(const VariantSpec& variant);
 
-// The worker arguments that reproduce the variant: --platform-config, --set..., --isa-dir.
+// The worker arguments that reproduce the variant: --platform-config, --set..., --isa-dir,
+// --isa-ext....
 std::vector<std::string> variant_worker_args(const VariantSpec& variant);
 
 // "tlmcraft 0.1.0 (commit 0123abcd..., modified)".

@@ -90,6 +90,12 @@ std::string format_report_text(const nlohmann::json& j) {
     os << (j.value("seed_source", "") == "os" ? " (fresh from the OS; --seed " : " (fixed; --seed ")
        << (j["seeds"].empty() ? "" : j["seeds"][0].dump()) << " reproduces them)\n";
   }
+  // The ISA overlays the run used (docs/isa-extensions.md): a kernel's figures depend on them.
+  if (j.contains("provenance") && j["provenance"].is_object() && j["provenance"].contains("isa_ext"))
+    for (const auto& f : j["provenance"]["isa_ext"])
+      if (f.is_object())
+        os << "  isa overlay:  " << f.value("path", std::string("?")) << " (sha256 " << f.value("sha256", std::string("?"))
+           << ")\n";
   for (const auto& t : j.value("trials", nlohmann::json::array())) {
     os << "  trial seed " << t.value("seed", uint64_t(0)) << ": " << t.value("status", "?") << ", "
        << t.value("cycles", uint64_t(0)) << " cycles";

@@ -4,6 +4,7 @@
 
 #include "harness/ppa_model.h"
 #include "harness/provenance.h"
+#include "isa/isa_variant.h"
 
 namespace tlmcraft::harness {
 
@@ -12,7 +13,12 @@ nlohmann::json evaluate_run(Platform& platform, const EvalOptions& o) {
   VariantSpec variant;
   variant.platform_config = o.platform_config;
   variant.overrides = o.overrides;
-  if (const char* isa_dir = std::getenv("TLMCRAFT_ISA_DIR")) variant.isa_dir = isa_dir;
+  // The ISA variant in force (the command's --isa-dir/--isa-ext, isa/isa_variant.h).
+  const isa::IsaVariant isa = isa::current_isa_variant();
+  variant.isa_dir = isa.isa_dir;
+  if (variant.isa_dir.empty())
+    if (const char* isa_dir = std::getenv("TLMCRAFT_ISA_DIR")) variant.isa_dir = isa_dir;
+  variant.isa_ext = isa.overlays;
   report["provenance"] = variant_provenance(o.platform, variant);
   add_ppa_estimates(report, platform.config());
   return report;

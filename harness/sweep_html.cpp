@@ -38,6 +38,11 @@ std::string provenance_text(const json& p) {
   if (p.contains("isa") && p["isa"].is_array())
     for (const auto& f : p["isa"])
       os << "; ISA " << html_escape(f.value("name", std::string("?"))) << " fnv " << html_escape(f.value("fnv1a64", std::string("?")));
+  if (p.contains("isa_ext") && p["isa_ext"].is_array())
+    for (const auto& f : p["isa_ext"])
+      if (f.is_object())
+        os << "; overlay <code>" << html_escape(f.value("path", std::string("?"))) << "</code> sha256 "
+           << html_escape(f.value("sha256", std::string("?")));
   if (p.contains("tlmcraft") && p["tlmcraft"].is_object()) {
     const std::string commit = p["tlmcraft"].value("commit", std::string("?"));
     os << "; tlmcraft " << html_escape(p["tlmcraft"].value("version", std::string("?"))) << " @ "

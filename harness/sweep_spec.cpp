@@ -14,6 +14,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// "a.yaml+b.yaml" -> {"a.yaml", "b.yaml"}; "none" -> {}.
+std::vector<std::string> split_overlays(const std::string& value) {
+  std::vector<std::string> out;
+  if (value == "none") return out;
+  std::stringstream ss(value);
+  for (std::string file; std::getline(ss, file, '+');)
+    if (!file.empty()) out.push_back(file);
+  return out;
+}
+
 struct YamlFile {
   std::string path;
   std::string where(const YAML::Node& n) const { return yaml_where(path, n); }
@@ -37,6 +47,13 @@ struct YamlFile {
     if (p.empty() || fs::path(p).is_absolute()) return p;
     return (fs::path(path).parent_path() / p).lexically_normal().string();
   }
+  // An isa_ext value: overlay files joined by '+' (stacked, in order), or "none".
+  std::string overlays(const std::string& value) const {
+    if (value == "none") return value;
+    std::string out;
+    for (const auto& file : split_overlays(value)) out += (out.empty() ? "" : "+") + relative(file);
+    return out;
+  }
   // Config names stay names; anything that looks like a file is made relative.
   std::string config(const std::string& c) const {
     return c.find('/') != std::string::npos || c.find(".yaml") != std::string::npos ? relative(c) : c;
@@ -52,7 +69,7 @@ std::vector<std::string> overrides_of(const YamlFile& f, const YAML::Node& n) {
 }
 
 VariantSpec variant_of(const YamlFile& f, const YAML::Node& n) {
-  if (!n.IsMap()) f.fail(n, "each entry of 'variants' must be a map (name, set, platform_config, isa_dir)");
+  if (!n.IsMap()) f.fail(n, "each entry of 'variants' must be a map (name, set, platform_config, isa_dir, isa_ext)");
   VariantSpec v;
   v.platform_config = "";
   for (const auto& kv : n) {
@@ -61,7 +78,9 @@ VariantSpec variant_of(const YamlFile& f, const YAML::Node& n) {
     else if (k == "set") v.overrides = overrides_of(f, kv.second);
     else if (k == "platform_config") v.platform_config = f.config(f.scalar(kv.second, k));
     else if (k == "isa_dir") v.isa_dir = f.relative(f.scalar(kv.second, k));
-    else f.fail(kv.first, "unknown variant field '" + k + "' (known: name, set, platform_config, isa_dir)");
+    else if (k == "isa_ext")
+      for (const auto& file : f.list(kv.second, k)) v.isa_ext.push_back(f.relative(file));
+    else f.fail(kv.first, "unknown variant field '" + k + "' (known: name, set, platform_config, isa_dir, isa_ext)");
   }
   return v;
 }
@@ -77,13 +96,18 @@ void read_field(const YamlFile& f, SweepSpec& s, const std::string& k, const YAM
   } else if (k == "set") s.base.overrides = overrides_of(f, v);
   else if (k == "platform_config") s.base.platform_config = f.config(f.scalar(v, k));
   else if (k == "isa_dir") s.base.isa_dir = f.relative(f.scalar(v, k));
+  else if (k == "isa_ext")
+    for (const auto& file : f.list(v, k)) s.base.isa_ext.push_back(f.relative(file));
   else if (k == "grid") {
     if (!v.IsMap()) f.fail(v, "'grid' must be a map of KEY: [values]");
     for (const auto& axis : v) {
       SweepAxis a{axis.first.as<std::string>(), f.list(axis.second, axis.first.as<std::string>())};
       if (a.values.empty()) f.fail(axis.second, "grid key '" + a.key + "' has no values");
       for (auto& value : a.values)
-        value = a.key == "isa_dir" ? f.relative(value) : a.key == "platform_config" ? f.config(value) : value;
+        value = a.key == "isa_dir"           ? f.relative(value)
+                : a.key == "isa_ext"         ? f.overlays(value)
+                : a.key == "platform_config" ? f.config(value)
+                                             : value;
       s.grid.push_back(a);
     }
   } else if (k == "variants") {
@@ -105,7 +129,7 @@ void read_field(const YamlFile& f, SweepSpec& s, const std::string& k, const YAM
     }
   } else {
     throw InputError(f.where(v) + ": unknown sweep field '" + k +
-                     "' (known: platform, tasks, configs, levels, kernels, set, platform_config, isa_dir, grid, "
+                     "' (known: platform, tasks, configs, levels, kernels, set, platform_config, isa_dir, isa_ext, grid, "
                      "variants, reference, out, jobs, timeout)");
   }
 }
@@ -114,6 +138,8 @@ void read_field(const YamlFile& f, SweepSpec& s, const std::string& k, const YAM
 void apply_axis(VariantSpec& v, const std::string& key, const std::string& value) {
   if (key == "platform_config") v.platform_config = value;
   else if (key == "isa_dir") v.isa_dir = value;
+  else if (key == "isa_ext")  // after the base's overlays; "a.yaml+b.yaml" stacks two, "none" adds none
+    for (const auto& file : split_overlays(value)) v.isa_ext.push_back(file);
   else v.overrides.push_back(key + "=" + value);
 }
 
@@ -180,6 +206,7 @@ std::vector<VariantSpec> expand_variants(const SweepSpec& spec) {
     if (!v.platform_config.empty()) merged.platform_config = v.platform_config;
     if (!v.isa_dir.empty()) merged.isa_dir = v.isa_dir;
     merged.overrides.insert(merged.overrides.end(), v.overrides.begin(), v.overrides.end());
+    merged.isa_ext.insert(merged.isa_ext.end(), v.isa_ext.begin(), v.isa_ext.end());
     v = merged;
   }
   // Grid points, the last axis fastest.

@@ -10,7 +10,8 @@
 namespace tlmcraft::harness {
 
 // One grid dimension. `key` is a platform-config key (a.b.c), "platform_config" (config
-// names or YAML files) or "isa_dir" (directories of ISA descriptions).
+// names or YAML files), "isa_dir" (directories of ISA descriptions) or "isa_ext" (ISA
+// overlay files, added after the base's; "a.yaml+b.yaml" stacks two, "none" adds none).
 struct SweepAxis {
   std::string key;
   std::vector<std::string> values;
@@ -34,8 +35,8 @@ SweepSpec load_sweep_yaml(const std::string& path);
 
 // "KEY=v1,v2,v3" (a --grid option); throws InputError on a missing '=' or empty values.
 SweepAxis parse_grid_option(const std::string& text);
-// "NAME: KEY=V KEY=V" or "KEY=V KEY=V" (a --variant option; platform_config= and isa_dir=
-// set those); throws InputError on a word that is not KEY=VALUE.
+// "NAME: KEY=V KEY=V" or "KEY=V KEY=V" (a --variant option; platform_config=, isa_dir=
+// and isa_ext= set those); throws InputError on a word that is not KEY=VALUE.
 VariantSpec parse_variant_option(const std::string& text);
 
 // Every variant of the sweep: base, then each list variant (or none), then each grid point.

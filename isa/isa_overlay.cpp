@@ -257,13 +257,14 @@ MergedIsaDocument merge_isa_overlays(const std::string& base_path, const std::ve
   return merge_isa_overlays_text(read_file(base_path, "ISA description"), base_path, overlays, schema);
 }
 
-std::string overlay_isa_name(const std::string& overlay_path) {
+std::string overlay_isa_name(const std::string& overlay_path, std::string* where_out) {
   SourceMap sources;
   const YAML::Node root = parse_shifted(read_file(overlay_path, "ISA overlay"), overlay_path, sources);
   const YAML::Node isa = root.IsMap() ? root["isa"] : YAML::Node();
   if (!isa || !isa.IsScalar() || isa.Scalar().empty())
     throw OverlayError(where(sources, isa ? isa : root, 0) +
                        ": missing required key 'isa' (the ISA this overlay extends, e.g. `isa: plena`)");
+  if (where_out) *where_out = where(sources, isa, 0);
   return isa.Scalar();
 }
 

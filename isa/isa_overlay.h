@@ -73,7 +73,8 @@ MergedIsaDocument merge_isa_overlays_text(const std::string& base_text, const st
                                           const std::vector<std::string>& overlays, const OverlaySchema& schema);
 
 // The `isa:` value of an overlay file (for an entry point to check it against its
-// platform before anything runs); throws OverlayError naming file:line:col.
-std::string overlay_isa_name(const std::string& overlay_path);
+// platform before anything runs), and in `where` the "file:line:col" of that value;
+// throws OverlayError naming file:line:col.
+std::string overlay_isa_name(const std::string& overlay_path, std::string* where = nullptr);
 
 }  // namespace tlmcraft::isa

@@ -6,6 +6,7 @@
 // installed by the caller for the duration of a call, else the one the command set for
 // the whole process. Neither reaches a child process (workers get --isa-dir/--isa-ext).
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ struct IsaVariant {
 
 // The innermost ScopedIsaVariant of this thread, else the process default.
 IsaVariant current_isa_variant();
+// Changes whenever any variant is set or a scope begins or ends (in any thread): loaders
+// called per simulated bundle keep the description they found while it is unchanged.
+uint64_t isa_variant_generation();
 // The process default (set by a CLI command from its options; initially empty).
 void set_process_isa_variant(const IsaVariant& variant);
 
@@ -39,7 +43,8 @@ class ScopedIsaVariant {
 };
 
 // One ISA's description in the current variant: the base file (isa_yaml_path) and the
-// overlays to merge over it.
+// variant's overlays whose `isa:` names this ISA (entry points check beforehand that every
+// overlay extends one of their platform's ISAs: harness/isa_variant_check.h).
 struct IsaSource {
   std::string path;
   std::vector<std::string> overlays;

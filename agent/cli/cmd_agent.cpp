@@ -46,8 +46,13 @@ OPENAI_API_KEY is set, else anthropic when ANTHROPIC_API_KEY is set, else search
   search     the built-in search agent (no LLM): starts from the baseline kernel and
              keeps correct, faster transformations
 
+The ISA variant (--isa-dir DIR, an edited copy of isa/; --isa-ext FILE, an overlay,
+repeatable: docs/isa-extensions.md) reaches the ISA reference in the system prompt,
+grep_docs, the assembler of every tool and the final verdict.
+
 examples:
   tlmcraft agent --platform plena --task silu --config C1
+  tlmcraft agent --platform plena --task silu --config C1 --isa-ext my_silu.yaml
   tlmcraft agent --platform plena --task gemm --config C2 --provider openai \
       --base-url http://localhost:8080/v1 --model qwen3-coder --budget 30
   OPENAI_API_KEY=... tlmcraft agent -p plena --task softmax --config C1 --model gpt-5.2 \
@@ -126,6 +131,9 @@ int cmd_agent(const Args& args) {
   }
   const std::string platform_config = vm["platform-config"].as<std::string>();
   const auto overrides = vm["set"].as<std::vector<std::string>>();
+  // --isa-dir / --isa-ext: checked (exit 2 naming file:line:col), then given explicitly to
+  // the prompt, the toolbox and the verdict.
+  const isa::IsaVariant isa_variant = use_isa_variant(vm, w.platform);
   (void)make_platform(w.platform, platform_config, overrides);  // bad platform/config: exit 2 before anything runs
 
   agent::ProviderOptions po;
@@ -160,6 +168,7 @@ int cmd_agent(const Args& args) {
   to.workload = w;
   to.platform_config = platform_config;
   to.overrides = overrides;
+  to.isa = isa_variant;
   to.trials = vm["trials"].as<int>();
   if (vm.count("seed")) to.seed = vm["seed"].as<uint64_t>();
   auto toolbox = agent::make_toolbox(to);
@@ -171,11 +180,12 @@ int cmd_agent(const Args& args) {
   lo.budget = vm["budget"].as<int>();
   lo.transcript_path = transcript;
   lo.resume = vm["resume"].as<bool>();
-  agent::PromptOptions pr{w, platform_config, overrides, lo.budget > 0 ? lo.budget : agent::default_budget(level)};
+  agent::PromptOptions pr{w, platform_config, overrides, isa_variant,
+                          lo.budget > 0 ? lo.budget : agent::default_budget(level)};
   lo.prompt = agent::build_system_prompt(pr);
   lo.run_info = {{"provider", po.kind}, {"model", po.model}, {"base_url", po.base_url}, {"platform_config", platform_config},
                  {"overrides", overrides}, {"trials", to.trials}, {"seed", to.seed ? json(*to.seed) : json(nullptr)},
-                 {"workspace", workspace_dir}};
+                 {"workspace", workspace_dir}, {"isa_dir", isa_variant.isa_dir}, {"isa_ext", isa_variant.overlays}};
   const bool quiet = vm["quiet"].as<bool>();
   if (!quiet) lo.log = [&](const std::string& line) { std::cerr << "[agent " << w.key() << "] " << line << "\n"; };
 

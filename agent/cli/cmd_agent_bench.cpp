@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -17,6 +18,8 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/executor_options.h"
 #include "harness/cli/job_selection.h"
+#include "harness/isa_variant_check.h"
+#include "harness/provenance.h"
 #include "harness/suite_runner.h"
 #include "harness/summary.h"
 #include "platforms/registry.h"
@@ -86,6 +89,9 @@ int cmd_agent_bench(const Args& args) {
       ("temperature", po::value<double>(), "passed on")
       ("platform-config", po::value<std::string>(), "passed on")
       ("set", po::value<std::vector<std::string>>()->composing(), "passed on: KEY=VALUE platform-config override")
+      ("isa-dir", po::value<std::string>(), "passed on: ISA descriptions from DIR (an edited copy of isa/)")
+      ("isa-ext", po::value<std::vector<std::string>>()->composing(),
+       "passed on: FILE, an ISA overlay (repeatable, in order; docs/isa-extensions.md)")
       ("trials", po::value<int>(), "passed on: trials per evaluation")
       ("seed", po::value<uint64_t>()->default_value(1), "sample k runs with seed + k - 1")
       ("fast-p", po::value<std::string>()->default_value("0,1"), "comma list of p for fast_p")
@@ -170,6 +176,21 @@ int cmd_agent_bench(const Args& args) {
   for (const auto& s : vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{})
     extra.insert(extra.end(), {"--set", s});
   const std::string platform_config = vm.count("platform-config") ? vm["platform-config"].as<std::string>() : "default";
+  // The ISA variant: checked here (exit 2 before any run), passed on, and recorded in each
+  // job's provenance and resume key, so runs of two variants never mix in one DIR.
+  harness::VariantSpec isa_variant;
+  isa_variant.platform_config = platform_config;
+  if (vm.count("set")) isa_variant.overrides = vm["set"].as<std::vector<std::string>>();
+  if (vm.count("isa-dir")) isa_variant.isa_dir = vm["isa-dir"].as<std::string>();
+  if (vm.count("isa-ext")) isa_variant.isa_ext = vm["isa-ext"].as<std::vector<std::string>>();
+  if (!isa_variant.isa_dir.empty()) extra.insert(extra.end(), {"--isa-dir", isa_variant.isa_dir});
+  for (const auto& f : isa_variant.isa_ext) extra.insert(extra.end(), {"--isa-ext", f});
+  std::map<std::string, json> variant_provenance;  // per platform, with an ISA variant only
+  if (!isa_variant.isa_dir.empty() || !isa_variant.isa_ext.empty())
+    for (const auto& platform : platforms) {
+      harness::check_isa_variant(platform, isa::IsaVariant{isa_variant.isa_dir, isa_variant.isa_ext});
+      variant_provenance[platform] = harness::variant_provenance(platform, isa_variant);
+    }
 
   std::vector<harness::SuiteJob> jobs;
   for (const auto& platform : platforms) {
@@ -191,6 +212,10 @@ int cmd_agent_bench(const Args& args) {
           job.level = task->level;
           job.kernel = "agent:s" + std::to_string(k);
           job.extra_args = extra;
+          if (const auto vp = variant_provenance.find(platform); vp != variant_provenance.end()) {
+            job.provenance = vp->second;
+            job.variant = harness::provenance_variant(vp->second);
+          }
           if (!ps.supported) {
             job.known_result = json{{"schema", "tlmcraft.report/1"}, {"platform", platform}, {"platform_config", platform_config},
                                     {"task", task->name}, {"level", task->level}, {"config", config},

@@ -28,8 +28,12 @@ MCP client over stdio: JSON-RPC 2.0, one message per line, protocol revisions 20
 and 2025-11-25. stdout carries only protocol messages; notices go to stderr. The server
 ends when stdin closes. --task/--config set the workload tools use when a call names none.
 
+The ISA variant (--isa-dir DIR, --isa-ext FILE: docs/isa-extensions.md) applies to every
+tool: grep_docs and get_instruction_size show the added instructions, kernels use them.
+
 examples:
   tlmcraft mcp --platform plena --task silu --config C1 --workspace /tmp/silu-ws
+  tlmcraft mcp --platform plena --task silu --config C1 --isa-ext my_silu.yaml
   claude mcp add tlmcraft -- /path/to/tlmcraft mcp --platform plena --task gemm --config C2
 
 options)";
@@ -90,6 +94,9 @@ int cmd_mcp(const Args& args) {
   agent::ToolboxOptions o;
   o.workspace_dir = vm["workspace"].as<std::string>();
   o.workload = {vm["platform"].as<std::string>(), task, config};
+  // --isa-dir / --isa-ext: checked before serving (exit 2 naming file:line:col); every tool
+  // call runs with it (grep_docs, get_instruction_size, the assembler, evaluations).
+  o.isa = use_isa_variant(vm, o.workload.platform);
   o.platform_config = vm["platform-config"].as<std::string>();
   o.overrides = vm["set"].as<std::vector<std::string>>();
   o.trials = vm["trials"].as<int>();

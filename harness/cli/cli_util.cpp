@@ -10,6 +10,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "harness/isa_variant_check.h"
 #include "harness/report_text.h"
 #include "isa/input_limits.h"
 #include "platforms/registry.h"
@@ -24,7 +25,30 @@ void add_platform_options(po::options_description& opts) {
       ("platform-config", po::value<std::string>()->default_value("default"), "platform config name or YAML file")
       ("set", po::value<std::vector<std::string>>()->composing()->default_value({}, ""),
        "KEY=VALUE: override a platform-config entry, e.g. timing.mode=pipelined")
-      ("isa-dir", po::value<std::string>(), "read ISA descriptions from DIR (as TLMCRAFT_ISA_DIR)");
+      ("isa-dir", po::value<std::string>(), "read ISA descriptions from DIR (an edited copy of isa/; default TLMCRAFT_ISA_DIR)")
+      ("isa-ext", po::value<std::vector<std::string>>()->composing(),
+       "FILE: an ISA overlay merged over the ISA (repeatable, applied in order; docs/isa-extensions.md)");
+}
+
+void add_isa_variant_options(po::options_description& opts) {
+  opts.add_options()
+      ("isa-dir", po::value<std::string>(), "read ISA descriptions from DIR (an edited copy of isa/; default TLMCRAFT_ISA_DIR)")
+      ("isa-ext", po::value<std::vector<std::string>>()->composing(),
+       "FILE: an ISA overlay merged over the ISA (repeatable, applied in order; docs/isa-extensions.md)");
+}
+
+isa::IsaVariant isa_variant_from(const po::variables_map& vm) {
+  isa::IsaVariant v;
+  if (vm.count("isa-dir")) v.isa_dir = vm["isa-dir"].as<std::string>();
+  if (vm.count("isa-ext")) v.overlays = vm["isa-ext"].as<std::vector<std::string>>();
+  return v;
+}
+
+isa::IsaVariant use_isa_variant(const po::variables_map& vm, const std::string& platform) {
+  const isa::IsaVariant v = isa_variant_from(vm);
+  harness::check_isa_variant(platform, v);
+  isa::set_process_isa_variant(v);
+  return v;
 }
 
 void add_run_options(po::options_description& opts) {
@@ -55,8 +79,7 @@ bool parse_or_help(const Args& args, const po::options_description& opts,
 }
 
 std::unique_ptr<Platform> make_platform_from(const po::variables_map& vm) {
-  // Before any ISA description is loaded (they are loaded once per process).
-  if (vm.count("isa-dir")) setenv("TLMCRAFT_ISA_DIR", vm["isa-dir"].as<std::string>().c_str(), 1);
+  use_isa_variant(vm, vm["platform"].as<std::string>());
   return make_platform(vm["platform"].as<std::string>(), vm["platform-config"].as<std::string>(),
                        vm["set"].as<std::vector<std::string>>());
 }

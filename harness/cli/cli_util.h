@@ -8,14 +8,23 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/cli/commands.h"
+#include "isa/isa_variant.h"
 #include "platforms/platform.h"
 
 namespace tlmcraft::cli {
 
 namespace po = boost::program_options;
 
-// --platform, --platform-config, --set KEY=VALUE...
+// --platform, --platform-config, --set KEY=VALUE..., --isa-dir, --isa-ext FILE...
 void add_platform_options(po::options_description& opts);
+// --isa-dir, --isa-ext FILE... alone (commands without add_platform_options).
+void add_isa_variant_options(po::options_description& opts);
+// The ISA variant the options name (isa/isa_variant.h).
+isa::IsaVariant isa_variant_from(const po::variables_map& vm);
+// That variant, checked against `platform` (an overlay for another ISA, or one that does
+// not validate, is an InputError naming file:line:col) and made the process's variant, so
+// every ISA the command loads sees it. Returns it for the command to pass on explicitly.
+isa::IsaVariant use_isa_variant(const po::variables_map& vm, const std::string& platform);
 // --max-instructions, --max-cycles, --timeout, --vcd, --perfetto, --window, --scope, --trace-budget-mb
 void add_run_options(po::options_description& opts);
 // Parses; prints --help (returns false, vm has "help") or throws InputError on bad usage.

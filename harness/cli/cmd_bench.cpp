@@ -88,6 +88,8 @@ int cmd_bench(const Args& args) {
       ("platform-config", po::value<std::string>(), "platform config name or YAML file, passed to every worker")
       ("set", po::value<std::vector<std::string>>()->composing(), "KEY=VALUE platform-config override, passed on")
       ("isa-dir", po::value<std::string>(), "ISA descriptions from DIR (as TLMCRAFT_ISA_DIR), passed on")
+      ("isa-ext", po::value<std::vector<std::string>>()->composing(),
+       "FILE: an ISA overlay (repeatable, in order; docs/isa-extensions.md), passed on")
       ("trials", po::value<int>(), "trials per evaluation, passed on (default: run's default)")
       ("seed", po::value<uint64_t>(),
        "first trial's seed, passed on (default: 1 for the baselines, whose cycle tables are compared across runs; "
@@ -125,6 +127,7 @@ int cmd_bench(const Args& args) {
   if (vm.count("set")) variant.overrides = vm["set"].as<std::vector<std::string>>();
   if (vm.count("isa-dir")) variant.isa_dir = vm["isa-dir"].as<std::string>();
   else if (const char* d = std::getenv("TLMCRAFT_ISA_DIR")) variant.isa_dir = d;
+  if (vm.count("isa-ext")) variant.isa_ext = vm["isa-ext"].as<std::vector<std::string>>();
   selection.platform_config = variant.platform_config;
   SelectedJobs selected = select_jobs(selection);
   const std::vector<std::string>& platforms = selected.platforms;

@@ -28,7 +28,9 @@ const char* kSweepHelp = R"(usage: tlmcraft sweep [SPEC.yaml] [options]
 Runs the selected tasks x configs x kernels (baselines, or --kernels DIR as in bench) on
 every variant of the hardware or ISA: a grid over platform-config keys (--grid, the
 cartesian product), config files (--grid platform_config=a.yaml,b.yaml), ISA directories
-(--grid isa_dir=DIR1,DIR2), and/or a list (--variant). All jobs go through the same
+(--grid isa_dir=DIR1,DIR2), ISA overlays (--grid isa_ext=none,A.yaml,B.yaml: one per
+variant, after any --isa-ext; A.yaml+B.yaml stacks two; none is the shipped ISA), and/or
+a list (--variant). All jobs go through the same
 parallel, resumable suite runner as bench into ONE results store; every record carries
 its variant's provenance (overrides, config and ISA hashes, tlmcraft version and commit)
 and the variant id is part of the resume key, so rerunning the same sweep only runs
@@ -48,6 +50,7 @@ A sweep file (YAML; relative paths are relative to it):
   variants:                   # optional list, crossed with the grid
     - {name: stock}
     - {name: slow-exp, set: {timing.latency.vector_exp: 6}}
+    - {name: silu-op, isa_ext: [my_silu.yaml]}   # ISA overlays (isa_ext: at the top: every variant)
   reference: "timing.dma.prefetch.bytes_per_cycle=64, arch.vlen=64"
   out: out/sweep-plena.jsonl
   jobs: 2
@@ -77,6 +80,8 @@ void apply_cli(const po::variables_map& vm, harness::SweepSpec& s) {
   if (vm.count("isa-dir")) s.base.isa_dir = vm["isa-dir"].as<std::string>();
   else if (s.base.isa_dir.empty())
     if (const char* d = std::getenv("TLMCRAFT_ISA_DIR")) s.base.isa_dir = d;
+  if (vm.count("isa-ext"))
+    for (const auto& f : vm["isa-ext"].as<std::vector<std::string>>()) s.base.isa_ext.push_back(f);
   if (vm.count("set"))
     for (const auto& o : vm["set"].as<std::vector<std::string>>()) s.base.overrides.push_back(o);
   if (vm.count("grid"))
@@ -116,6 +121,8 @@ int cmd_sweep(const Args& args) {
       ("set", po::value<std::vector<std::string>>()->composing(), "KEY=VALUE for every variant")
       ("platform-config", po::value<std::string>(), "platform config name or YAML file for every variant")
       ("isa-dir", po::value<std::string>(), "ISA descriptions from DIR for every variant")
+      ("isa-ext", po::value<std::vector<std::string>>()->composing(),
+       "FILE: an ISA overlay for every variant (repeatable, in order; --grid isa_ext=A.yaml,B.yaml varies it)")
       ("reference", po::value<std::string>(), "the variant (by name) the others are compared with (default: the first)")
       ("out,o", po::value<std::string>(), "results store JSONL (default: out/sweep-<platform>.jsonl)")
       ("jobs,j", po::value<unsigned>()->default_value(0), "parallel workers (default: number of CPUs)")

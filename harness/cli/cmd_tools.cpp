@@ -10,7 +10,9 @@
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
 #include "isa/encoding.h"
+#include "isa/isa_overlay.h"
 #include "isa/isa_spec.h"
+#include "isa/isa_variant.h"
 #include "isa/isa_tools.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
@@ -51,20 +53,39 @@ void write_output(const po::variables_map& vm, const std::string& text) {
   out << text;
 }
 
+// An overlay file (`isa:` and no `name:`) checked as its ISA merged with it, after the
+// command's own --isa-ext overlays.
+bool check_overlay_file(const std::string& path, isa::IsaCheck& c) {
+  std::string isa_name;
+  try {
+    isa_name = isa::overlay_isa_name(path);
+  } catch (const isa::OverlayError&) {
+    return false;
+  }
+  isa::IsaVariant v = isa::current_isa_variant();
+  v.overlays.push_back(path);
+  const isa::ScopedIsaVariant scope(v);
+  c = isa_tools(isa_name).check("");
+  return true;
+}
+
 int isa_check(const std::string& name, bool json) {
   isa::IsaCheck c;
-  if (name.size() > 5 && name.compare(name.size() - 5, 5, ".yaml") == 0) {
+  const bool is_file = name.size() > 5 && name.compare(name.size() - 5, 5, ".yaml") == 0;
+  if (!is_file) {
+    c = isa_tools(name).check("");
+  } else {
     std::string isa_name;
     try {
       isa_name = isa::isa_name_of_file(name);
     } catch (const std::runtime_error& e) {
-      throw InputError(e.what());
+      if (!check_overlay_file(name, c)) throw InputError(e.what());
     }
     // A file for a registered ISA gets that ISA's validator; any other the generic schema's.
-    const isa::IsaTools* t = isa::find_isa_tools(isa_name);
-    c = t ? t->check(name) : isa::check_table_isa_file(name);
-  } else {
-    c = isa_tools(name).check("");
+    if (!isa_name.empty()) {
+      const isa::IsaTools* t = isa::find_isa_tools(isa_name);
+      c = t ? t->check(name) : isa::check_table_isa_file(name);
+    }
   }
   if (json) {
     std::cout << c.to_json().dump(2) << "\n";
@@ -112,23 +133,26 @@ int cmd_list(const Args& args) {
 int cmd_isa(const Args& args) {
   po::options_description opts(
       "usage: tlmcraft isa doc NAME [-o FILE] [--latencies] [--json]   the ISA reference (Markdown)\n"
-      "       tlmcraft isa check NAME|FILE.yaml [--json]  validate an ISA description\n\n"
+      "       tlmcraft isa check NAME|FILE.yaml [--json]  validate an ISA description or overlay\n\n"
       "A FILE.yaml is checked by the validator of the ISA its `name:` names (tlmcraft list isas),\n"
-      "any other name by the generic schema (docs/isa/README.md). --isa-dir DIR reads NAME's\n"
-      "description from DIR (as TLMCRAFT_ISA_DIR).\n\n"
+      "any other name by the generic schema (docs/isa/README.md); an overlay (`isa: NAME`, no\n"
+      "`name:`) is checked merged over NAME. --isa-dir DIR reads NAME's description from DIR\n"
+      "(default TLMCRAFT_ISA_DIR); --isa-ext FILE merges an overlay over it (repeatable;\n"
+      "docs/isa-extensions.md), for check and doc alike.\n\n"
       "examples:\n  tlmcraft isa doc plena -o docs/isa/plena.md\n  tlmcraft isa check my_isa.yaml\n"
-      "  tlmcraft isa check aie_ml --json\n\noptions");
+      "  tlmcraft isa check aie_ml --json\n  tlmcraft isa check my_silu.yaml\n"
+      "  tlmcraft isa doc plena --isa-ext my_silu.yaml\n\noptions");
   opts.add_options()("help,h", "show this help")("action", po::value<std::string>(), "doc or check")(
       "name", po::value<std::string>(), "ISA name or YAML file")("output,o", po::value<std::string>(), "write to FILE")(
       "latencies", po::bool_switch(), "add each latency class's cycles from the platform's default config")(
-      "json", po::bool_switch(), "JSON output")("isa-dir", po::value<std::string>(),
-                                                 "read ISA descriptions from DIR (as TLMCRAFT_ISA_DIR)");
+      "json", po::bool_switch(), "JSON output");
+  add_isa_variant_options(opts);
   po::positional_options_description pos;
   pos.add("action", 1).add("name", 1);
   po::variables_map vm;
   if (!parse_or_help(args, opts, pos, vm)) return vm.count("help") ? 0 : 2;
   if (!vm.count("action") || !vm.count("name")) throw InputError("isa: expected 'doc NAME' or 'check NAME'");
-  if (vm.count("isa-dir")) setenv("TLMCRAFT_ISA_DIR", vm["isa-dir"].as<std::string>().c_str(), 1);
+  isa::set_process_isa_variant(isa_variant_from(vm));
   const std::string action = vm["action"].as<std::string>(), name = vm["name"].as<std::string>();
   const bool json = vm["json"].as<bool>();
   if (action == "check") return isa_check(name, json);
@@ -158,13 +182,13 @@ int cmd_asm(const Args& args) {
       "check", po::bool_switch(), "check only (default)")("list", po::bool_switch(), "print a listing")(
       "encode", po::value<std::string>(), "write the binary encoding to FILE")(
       "decode", po::value<std::string>(), "disassemble a binary FILE")("json", po::bool_switch(), "JSON output")(
-      "isa-dir", po::value<std::string>(), "read ISA descriptions from DIR (as TLMCRAFT_ISA_DIR)")(
       "kernel", po::value<std::string>(), "kernel file (positional)");
+  add_isa_variant_options(opts);
   po::positional_options_description pos;
   pos.add("kernel", 1);
   po::variables_map vm;
   if (!parse_or_help(args, opts, pos, vm)) return vm.count("help") ? 0 : 2;
-  if (vm.count("isa-dir")) setenv("TLMCRAFT_ISA_DIR", vm["isa-dir"].as<std::string>().c_str(), 1);
+  isa::set_process_isa_variant(isa_variant_from(vm));
   const bool json = vm["json"].as<bool>();
   if (vm.count("decode")) {
     if (!vm.count("isa")) throw InputError("asm --decode: pass --isa NAME (a binary does not say its ISA)");

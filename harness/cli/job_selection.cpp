@@ -1,5 +1,7 @@
 #include "harness/cli/job_selection.h"
 
+#include "harness/isa_variant_check.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -141,7 +143,9 @@ std::vector<harness::SuiteJob> with_variant(const std::vector<harness::SuiteJob>
     auto it = provenance.find(job.platform);
     if (it == provenance.end()) {
       try {
-        // Builds the platform once here, so a bad key or value stops the run before any job.
+        // Builds the platform once here, so a bad key or value stops the run before any job;
+        // the ISA variant is checked the same way (an overlay error names file:line:col).
+        harness::check_isa_variant(job.platform, isa::IsaVariant{variant.isa_dir, variant.isa_ext});
         make_platform(job.platform, variant.platform_config, variant.overrides);
         it = provenance.emplace(job.platform, harness::variant_provenance(job.platform, variant)).first;
       } catch (const InputError& e) {

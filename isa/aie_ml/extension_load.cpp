@@ -379,16 +379,15 @@ class ComposeBuilder {
       return false;
     }
     cs.op = prog.bundles[0].ops[0];
-    if (!check_roles(node, cs, *s, d_.extra[si], where, toks)) return false;
+    if (!check_roles(node, cs, d_.extra[si], where, toks)) return false;
     collect_implicit_reads(cs);
     ext_.steps.push_back(std::move(cs));
     return true;
   }
 
   // Inputs are never written; outputs and temps are written before a step reads them.
-  bool check_roles(const YAML::Node& node, const ComposeStep& cs, const OpSpec& s, const OpExtra& sx, const std::string& where,
+  bool check_roles(const YAML::Node& node, const ComposeStep& cs, const OpExtra& sx, const std::string& where,
                    const std::vector<StepToken>& toks) {
-    (void)s;
     std::vector<size_t> writes_now;
     for (const auto& b : cs.bindings) {
       const bool w = b.step_operand < sx.dst;

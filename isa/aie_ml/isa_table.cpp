@@ -461,17 +461,18 @@ AieIsaDetails load_aie_isa(const std::string& path, const std::vector<std::strin
 // One parsed description per variant (isa/isa_variant.h: --isa-dir / TLMCRAFT_ISA_DIR and
 // overlays), loaded at its first use and kept for the process (assembled programs point
 // into it). This runs once per executed bundle: the thread's last answer is reused while
-// the variant and TLMCRAFT_ISA_DIR are unchanged, without touching the file system.
+// no variant changed (isa_variant_generation) and TLMCRAFT_ISA_DIR is the same, without
+// touching the file system.
 const AieIsaDetails& aie_isa_details() {
-  static std::mutex mu;
-  static std::map<std::string, std::unique_ptr<AieIsaDetails>> by_source;
-  thread_local IsaVariant last_variant;
+  thread_local uint64_t last_generation = 0;
   thread_local std::string last_env;
   thread_local const AieIsaDetails* last = nullptr;
-  const IsaVariant variant = current_isa_variant();
+  const uint64_t now = isa_variant_generation();
   const char* env = std::getenv("TLMCRAFT_ISA_DIR");
   const std::string_view env_now = env ? env : "";
-  if (last && variant == last_variant && env_now == last_env) return *last;
+  if (last && last_generation == now && env_now == last_env) return *last;
+  static std::mutex mu;
+  static std::map<std::string, std::unique_ptr<AieIsaDetails>> by_source;
   const IsaSource src = isa_source("aie_ml");
   const std::string key = src.cache_key();
   std::lock_guard<std::mutex> lock(mu);
@@ -484,7 +485,7 @@ const AieIsaDetails& aie_isa_details() {
       throw;
     }
   }
-  last_variant = variant;
+  last_generation = now;
   last_env = std::string(env_now);
   last = details.get();
   return *last;

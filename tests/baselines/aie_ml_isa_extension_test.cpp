@@ -92,6 +92,10 @@ TEST(AieMlIsaExtension, ComposedSplitProductInTheSiluBaselineSaves192Cycles) {
     // iterations x 6 = 192 cycles; nothing outside the core's chain changes (the output
     // DMA starts when the core releases the block, 192 cycles earlier).
     EXPECT_EQ(cycles(before) - cycles(after), 192u) << cycles(before) << " -> " << cycles(after);
+    // The same multiply-accumulates: 2 x 16 bf16 MACs per pair and per VMULS.
+    EXPECT_EQ(after["macs_by_format"]["bf16"], before["macs_by_format"]["bf16"]);
+    // 2 VMULS x 16 iterations x 32 MACs, also as actions.
+    EXPECT_EQ(after["actions"].value("vector.mac.bf16", uint64_t{0}), 1024u) << after["actions"].dump();
   }
 }
 
@@ -126,6 +130,10 @@ TEST(AieMlIsaExtension, NewSemanticsSiluInACopyOfTheReluBaseline) {
     // vector op's: VMAX 2 (valu), VSILU 8; the store follows. The kernels differ only in
     // that op, so 16 iterations x (8 - 2) = 96 cycles more than the ReLU kernel.
     EXPECT_EQ(cycles(r), cycles(relu_run) + 96) << cycles(relu_run);
+    // Energy actions: silu per lane is exp, add, reciprocal and multiply (isa/actions.h's
+    // decomposition) on 16 bf16 lanes per issue, 16 issues: 256 of each.
+    for (const char* a : {"vector.exp.bf16", "vector.add.bf16", "vector.recip.bf16", "vector.mul.bf16"})
+      EXPECT_EQ(r["actions"].value(a, uint64_t{0}), 256u) << a << " " << r["actions"].dump();
   }
   // Against the SiLU baseline (exp2 polynomial and Newton reciprocal in the vector slot,
   // about 70 dependent ops per vector): measured, not derived (862 vs 5662 cycles at C1,

@@ -10,10 +10,14 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "isa/isa_spec.h"
 
 namespace tlmcraft::agent {
 namespace {
@@ -125,6 +129,103 @@ TEST(McpProcess, StdioSessionEvaluatesTheBaselineAndEndsOnEof) {
   EXPECT_EQ(WEXITSTATUS(status), 0);
   ::close(s.from_server);
   std::filesystem::remove_all(dir);
+}
+
+
+// `tlmcraft mcp` with an ISA variant: V_RELU_V exists only in an overlay (--isa-ext) or in
+// an edited copy of the ISA folder (--isa-dir); grep_docs finds it, a kernel using it
+// passes, get_instruction_size counts it by name. PLENA ReLU C1.
+class McpIsaVariant : public ::testing::Test {
+ protected:
+  const std::string binary = std::string(TLMCRAFT_BINARY_DIR) + "/harness/tlmcraft";
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("tlmcraft-mcp-isa-" + std::to_string(::getpid()));
+  static constexpr const char* kEntry =
+      "  - mnemonic: V_RELU_V\n    opcode: 0x3A\n    class: V\n    unit: vector\n    latency_class: vector_relu\n"
+      "    operands:\n      - {name: rd, kind: gp, field: rd}\n      - {name: rs1, kind: gp, field: rs1}\n"
+      "      - {name: rmask, kind: flag, field: rs3}\n    doc: \"ReLU of every lane.\"\n"
+      "    operation: \"VRAM[gp[rd]] = max(VRAM[gp[rs1]], 0)\"\n    fused: [\"V_MAX_VF rd, rs1, f0, rmask\"]\n";
+  static constexpr const char* kClass = "  - {name: vector_relu, cycles: 2, doc: \"one max pass\"}\n";
+
+  void SetUp() override {
+    ASSERT_TRUE(std::filesystem::exists(binary)) << binary << " (build the tlmcraft target)";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "isa" / "plena");
+    setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+    write(dir / "relu.yaml", std::string("isa: plena\nlatency_classes:\n") + kClass + "instructions:\n" + kEntry);
+    std::string yaml = read(tlmcraft::isa::isa_yaml_path_in("", "plena"));
+    const std::string classes = "latency_classes:\n";
+    yaml.insert(yaml.find(classes) + classes.size(), kClass);
+    write(dir / "isa" / "plena" / "plena.yaml", yaml + kEntry);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir); }
+  static void write(const std::filesystem::path& p, const std::string& text) { std::ofstream(p) << text; }
+  static std::string read(const std::string& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+
+  // A whole session with `variant` arguments; checks what the Must-show asks.
+  void session_uses_relu(const std::vector<std::string>& variant, const std::string& tag) {
+    std::vector<std::string> args = {binary, "mcp", "--platform", "plena", "--task", "relu", "--config", "C1",
+                                     "--workspace", (dir / tag).string(), "--trials", "1"};
+    args.insert(args.end(), variant.begin(), variant.end());
+    Session s = start(args, (dir / (tag + ".err")).string());
+    int next_id = 0;
+    auto call = [&](const std::string& tool, const json& arguments) {
+      s.send({{"jsonrpc", "2.0"}, {"id", ++next_id}, {"method", "tools/call"},
+              {"params", {{"name", tool}, {"arguments", arguments}}}});
+      const json r = json::parse(s.read_line(), nullptr, false);
+      EXPECT_FALSE(r.is_discarded()) << read((dir / (tag + ".err")).string());
+      return r.is_discarded() ? json::object() : r["result"];
+    };
+    s.send({{"jsonrpc", "2.0"}, {"id", ++next_id}, {"method", "initialize"},
+            {"params", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()},
+                        {"clientInfo", {{"name", "gtest"}, {"version", "1"}}}}}});
+    ASSERT_FALSE(s.read_line().empty()) << read((dir / (tag + ".err")).string());
+    s.send({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+
+    const json found = call("grep_docs", {{"query", "V_RELU_V"}});
+    EXPECT_NE(found["content"][0]["text"].get<std::string>().find("V_RELU_V rd, rs1, rmask"), std::string::npos) << found;
+    const json baseline = call("get_baseline", json::object());
+    std::string source = baseline["structuredContent"]["source"].get<std::string>();
+    const std::string max_line = "V_MAX_VF gp2, gp2, f0, 0";
+    ASSERT_NE(source.find(max_line), std::string::npos) << source;
+    source.replace(source.find(max_line), max_line.size(), "V_RELU_V gp2, gp2, 0");
+    EXPECT_EQ(call("write_code", {{"code", source}})["isError"], false);
+    const json evaluated = call("run_evaluation", json::object());
+    EXPECT_EQ(evaluated["structuredContent"]["status"], "pass") << evaluated;
+    // Baseline 68 cycles; four 4-cycle V_MAX_VF become four 2-cycle V_RELU_V: 68 - 4 x 2.
+    EXPECT_EQ(evaluated["structuredContent"]["cycles"], 60);
+    EXPECT_EQ(call("get_instruction_size", json::object())["structuredContent"]["by_mnemonic"]["V_RELU_V"], 1);
+    ::close(s.to_server);
+    EXPECT_EQ(s.read_line(), "");
+    int status = 0;
+    ::waitpid(s.pid, &status, 0);
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+    ::close(s.from_server);
+  }
+};
+
+TEST_F(McpIsaVariant, IsaExtOverlay) { session_uses_relu({"--isa-ext", (dir / "relu.yaml").string()}, "ext"); }
+
+TEST_F(McpIsaVariant, IsaDirIsHonoured) { session_uses_relu({"--isa-dir", (dir / "isa").string()}, "dir"); }
+
+TEST_F(McpIsaVariant, BadOverlayExitsTwoBeforeServing) {
+  write(dir / "bad.yaml", "isa: plena\ninstructions:\n  - mnemonic: V_EXP_V\n");
+  Session s = start({binary, "mcp", "--platform", "plena", "--isa-ext", (dir / "bad.yaml").string()},
+                    (dir / "bad.err").string());
+  ::close(s.to_server);
+  EXPECT_EQ(s.read_line(), "");
+  int status = 0;
+  ::waitpid(s.pid, &status, 0);
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  const std::string err = read((dir / "bad.err").string());
+  EXPECT_NE(err.find((dir / "bad.yaml").string() + ":3:15: mnemonic V_EXP_V is already defined ("), std::string::npos)
+      << err;
+  ::close(s.from_server);
 }
 
 }  // namespace

@@ -414,7 +414,8 @@ TEST(AieExtensionOverlay, AnOverlayAddsOpsAndItsErrorsNameTheOverlayFile) {
                                         "    slot: vec\n"
                                         "    latency: 2\n"
                                         "    operands:\n"
-                                        "      - {name: d, class: q, role: write}\n");
+                                        "      - {name: d, class: q, role: write}\n"
+                                        "    compose: {steps: [\"VCLR d\"]}\n");
   try {
     load_aie_isa(base, {bad});
     FAIL() << "accepted";

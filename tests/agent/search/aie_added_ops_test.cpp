@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "harness/evaluate.h"
+#include "isa/isa_variant.h"
+#include "tests/agent/search/search_driver.h"
 #include "isa/aie_ml/program_text.h"
 #include "isa/isa_spec.h"
 #include "platforms/aie_ml/pack/agent/aie_use_added_ops.h"
@@ -165,6 +167,23 @@ TEST(AieUseAddedOps, TheSuitesBaselinesUseBothSplitProductsAndStayCorrect) {
     EXPECT_LT(cycles(r), before[i]) << cases[i].task;
     std::printf("%s C1: %llu -> %llu cycles\n", cases[i].task, (unsigned long long)before[i], (unsigned long long)cycles(r));
   }
+}
+
+TEST(AieUseAddedOps, TheSearchAgentUsesAnOverlaysComposedOps) {
+  // The ops as an overlay file (what `--isa-ext` reads), in force for the whole search.
+  const std::string overlay = ::testing::TempDir() + "/aie_split_products_overlay.yaml";
+  std::ofstream(overlay) << "isa: aie_ml\nops:" << kMulSplit << kMulSplitValue;
+  const test::SearchRun plain = test::run_search("aie_ml", "silu", "C1", 4);  // the shipped ISA
+  const isa::IsaVariant v{"", {overlay}};
+  isa::ScopedIsaVariant variant(v);
+  const test::SearchRun r = test::run_search("aie_ml", "silu", "C1", 4, v);
+  ASSERT_TRUE(r.submitted);
+  EXPECT_EQ(r.last_evaluation.value("status", ""), "pass") << r.last_evaluation.dump();
+  // The submitted kernel uses the added ops, found by the "use added ops" candidates.
+  EXPECT_NE(r.submitted_code.find("VMULC.E.BF16"), std::string::npos) << r.submitted_code;
+  EXPECT_NE(r.submitted_code.find("VMULS.E.BF16"), std::string::npos);
+  // Faster than the same search's best with the shipped ISA (measured: 1932 vs 2038).
+  EXPECT_LT(r.last_evaluation.value("cycles", 0.0), plain.last_evaluation.value("cycles", 0.0));
 }
 
 }  // namespace

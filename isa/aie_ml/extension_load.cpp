@@ -464,7 +464,10 @@ void build_extension(YamlErrors& L, AieIsaDetails& d, const PendingExtension& p,
     if (spec.macs) ext.actions = {{std::string("vector.mac.") + mac_format_name(spec.mac_format), spec.macs}};
   } else {
     ext.semantics = parse_extension_semantics(L, semantics, ext);
-    if (spec.operation.empty() && semantics.IsScalar()) spec.operation = semantics.Scalar();
+    if (spec.operation.empty() && semantics.IsScalar()) {
+      spec.operation = semantics.Scalar();
+      spec.operation.erase(spec.operation.find_last_not_of(" \n") + 1);  // a literal block ends in '\n'
+    }
     if (ext.semantics) {
       try {
         ext.actions = semantics_actions(*ext.semantics, spec.slot == Slot::Vector ? "vector" : "scalar");

@@ -133,6 +133,13 @@ std::string format_report_text(const nlohmann::json& j) {
     for (const auto& [c, pj] : by.items())
       os << " " << c << " " << std::setprecision(1) << pj.get<double>() / 1000;
     os << " nJ)\n";
+    // Performed actions the platform's table has no price for: the total leaves them out.
+    const nlohmann::json unpriced = e.value("unpriced_actions", nlohmann::json::array());
+    if (unpriced.is_array() && !unpriced.empty()) {
+      os << "  warning:      actions without a price in ppa.energy (not in the energy):";
+      for (const auto& a : unpriced) os << " " << (a.is_string() ? a.get<std::string>() : a.dump());
+      os << "\n";
+    }
   }
   if (j.contains("area") && j["area"].is_object())
     os << "  area:         " << std::setprecision(3) << j["area"].value("total_mm2", 0.0) << " mm2 (estimate)\n";

@@ -179,6 +179,9 @@ bool eval_count(const std::string& expr, const std::map<std::string, uint64_t>& 
       v = uint64_t(n);
     } else if (auto it = params.find(token); it != params.end()) {
       v = it->second;
+    } else if (params.empty()) {
+      error = "count '" + expr + "': '" + token + "' is not a number";
+      return false;
     } else {
       std::string known;
       for (const auto& [k, _] : params) known += (known.empty() ? "" : ", ") + k;
@@ -212,17 +215,22 @@ std::map<std::string, uint64_t> action_parameters(const IsaSpec& spec, const std
   return params;
 }
 
-NamedActions declared_actions(const IsaSpec& spec, const InstructionSpec& ins, const std::map<std::string, uint64_t>& params) {
+NamedActions evaluate_actions(const std::vector<ActionDecl>& decls, const std::map<std::string, uint64_t>& params,
+                              const std::string& file, const std::string& what) {
   std::map<std::string, uint64_t> sums;
-  for (const auto& a : ins.actions) {
+  for (const auto& a : decls) {
     uint64_t n = 0;
     std::string error;
     if (!eval_count(a.count, params, n, error))
-      throw ActionError(spec.file() + ":" + std::to_string(a.line) + ":" + std::to_string(a.col) + ": " + ins.mnemonic +
-                        ": actions." + a.name + ": " + error);
+      throw ActionError(file + ":" + std::to_string(a.line) + ":" + std::to_string(a.col) + ": " + what + ": actions." +
+                        a.name + ": " + error);
     add_decomposed(sums, a.name, n);
   }
   return to_list(sums);
+}
+
+NamedActions declared_actions(const IsaSpec& spec, const InstructionSpec& ins, const std::map<std::string, uint64_t>& params) {
+  return evaluate_actions(ins.actions, params, spec.file(), ins.mnemonic);
 }
 
 ActionId ActionCatalog::id(const std::string& name) {

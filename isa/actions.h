@@ -102,6 +102,12 @@ bool eval_count(const std::string& expr, const std::map<std::string, uint64_t>& 
 // The ISA's parameters with the platform's values over the YAML's typical ones.
 std::map<std::string, uint64_t> action_parameters(const IsaSpec& spec, const std::map<std::string, uint64_t>& platform);
 
+struct ActionDecl;
+// Declared actions evaluated with `params` (composite ops decomposed like actions_of). Throws
+// ActionError "<file>:<line>:<col>: <what>: actions.<name>: <why>" on a bad count.
+NamedActions evaluate_actions(const std::vector<ActionDecl>& decls, const std::map<std::string, uint64_t>& params,
+                              const std::string& file, const std::string& what);
+
 // An instruction's declared `actions:` evaluated with `params` (composite ops decomposed
 // like actions_of). Throws ActionError "<file>:<line>: <mnemonic>: ..." on a bad count.
 NamedActions declared_actions(const IsaSpec& spec, const InstructionSpec& ins, const std::map<std::string, uint64_t>& params);

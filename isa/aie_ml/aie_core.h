@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "isa/isa_spec.h"
 #include "isa/program.h"
 
 namespace tlmcraft::isa::aie_ml {
@@ -140,6 +141,8 @@ struct OpSpec {
   MacFormat mac_format = MacFormat::None;  // their operand format (None when macs == 0)
   uint32_t ii = 1;                         // cycles the op holds its slot (initiation interval)
   int extension = -1;                      // index into AieIsa::extensions (an op added by data)
+  // Declared energy actions per issue (`actions:`, isa/actions.h); empty = derived.
+  std::vector<ActionDecl> actions;
 };
 
 struct ExtensionOp;  // isa/aie_ml/extension_ops.h

@@ -461,7 +461,6 @@ void build_extension(YamlErrors& L, AieIsaDetails& d, const PendingExtension& p,
     if (L.errors.size() == errors_before) derive_macs(L, d, compose, ext, spec);
     if (spec.operation.empty())
       for (const auto& s : ext.steps) spec.operation += (spec.operation.empty() ? "" : "; ") + s.text;
-    if (spec.macs) ext.actions = {{std::string("vector.mac.") + mac_format_name(spec.mac_format), spec.macs}};
   } else {
     ext.semantics = parse_extension_semantics(L, semantics, ext);
     if (spec.operation.empty() && semantics.IsScalar()) {

@@ -58,9 +58,9 @@ struct ExtensionOp {
   std::vector<ComposeStep> steps;    // compose (empty for semantics)
   std::shared_ptr<const ExtensionSemantics> semantics;
   std::vector<uint16_t> implicit_reads;  // storage units steps read beyond the operands (crrnd, crsat)
-  // Energy actions of one issue (isa/actions.h): a `semantics:` op's counted operations on
-  // the unit of its slot ("vector.exp.bf16" x lanes); a composed op's step MACs
-  // ("vector.mac.bf16"), the same multiply-accumulates its `macs` count.
+  // Energy arithmetic of one issue of a `semantics:` op (isa/actions.h): its counted
+  // operations on the unit of its slot ("vector.exp.bf16" x lanes). A composed op's actions
+  // are its steps' (platforms/aie_ml/aie_actions.cpp).
   NamedActions actions;
   bool composed() const { return !steps.empty(); }
 };

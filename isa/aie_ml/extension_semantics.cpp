@@ -81,10 +81,20 @@ std::shared_ptr<const ExtensionSemantics> parse_extension_semantics(YamlErrors& 
   return sem;
 }
 
+namespace {
+// Formats as AIE-ML's action names spell them (its MAC formats: int8, fp32, ...).
+std::string action_format(ext::ElemFormat f) {
+  const std::string n = ext::format_name(f);
+  if (n == "f32") return "fp32";
+  if (n[0] == 'i') return "int" + n.substr(1);
+  return n;  // bf16, u8.., bool
+}
+}  // namespace
+
 NamedActions semantics_actions(const ExtensionSemantics& sem, const std::string& unit) {
   InstructionWork work;
   for (const ext::OpCount& c : sem.program.op_counts)
-    work.ops.push_back({unit, c.op, ext::format_name(c.format), uint64_t(c.count) * std::max<uint32_t>(1, c.lanes)});
+    work.ops.push_back({unit, c.op, action_format(c.format), uint64_t(c.count) * std::max<uint32_t>(1, c.lanes)});
   return actions_of(work);
 }
 

@@ -16,6 +16,7 @@
 #include "isa/aie_ml/aie_core.h"
 #include "isa/aie_ml/isa_loader.h"
 #include "isa/aie_ml/isa_tables.h"
+#include "isa/actions.h"
 #include "isa/aie_ml/op_codes.h"
 #include "isa/isa_overlay.h"
 #include "isa/isa_spec.h"
@@ -236,6 +237,24 @@ void read_latency(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op) 
   }
 }
 
+// `actions: {scalar.mul.int32: 1}`: an op's energy actions per issue, declared instead of
+// derived (platforms/aie_ml/aie_actions.cpp); counts are numbers (AIE-ML has no parameters).
+void read_action_fields(Loader& L, const YAML::Node& o, OpSpec& op) {
+  const YAML::Node a = o["actions"];
+  if (!a) return;
+  if (!a.IsMap()) return L.error(a, op.mnemonic + ": actions must be a map of action: count (e.g. {scalar.mul.int32: 1})");
+  for (auto it = a.begin(); it != a.end(); ++it) {
+    const std::string name = it->first.Scalar();
+    if (const std::string bad = check_action_name(name); !bad.empty()) L.error(it->first, op.mnemonic + ": " + bad);
+    uint64_t n = 0;
+    std::string why;
+    if (!it->second.IsScalar() || !eval_count(it->second.Scalar(), {}, n, why))
+      L.error(it->second, op.mnemonic + ": actions." + name + ": " + (why.empty() ? "must be a count" : why));
+    op.actions.push_back({name, it->second.IsScalar() ? it->second.Scalar() : "", it->second.Mark().line + 1,
+                          it->second.Mark().column + 1});
+  }
+}
+
 }  // namespace
 
 void YamlErrors::check_keys(const YAML::Node& n, std::initializer_list<const char*> allowed, const std::string& where) {
@@ -272,7 +291,7 @@ namespace {
 // The schema fields of one op (all but compose / semantics); false when it cannot be used.
 bool read_op(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op, OpExtra& ex) {
   L.check_keys(o, {"mnemonic", "slot", "alt_slots", "operands", "dst", "rw", "access", "latency", "ii", "real", "doc",
-                   "operation", "macs", "format", "compose", "semantics"},
+                   "operation", "macs", "format", "actions", "compose", "semantics"},
                "op " + op.mnemonic);
   const size_t errors_before = L.errors.size();
   if (!slot_from_name(L.text(o, "slot"), op.slot))
@@ -295,6 +314,7 @@ bool read_op(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op, OpExt
   op.doc = L.text(o, "doc");
   op.operation = L.text(o, "operation");
   read_mac_fields(L, o, op);
+  read_action_fields(L, o, op);
   int64_t v = 0;
   if (parse_integer(L.text(o, "dst"), v)) ex.dst = int(v);
   for (const auto& rw : o["rw"])

@@ -1,11 +1,12 @@
 #include "platforms/aie_ml/aie_array.h"
 
+#include "platforms/aie_ml/aie_actions.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <map>
 
-#include "isa/aie_ml/extension_ops.h"
 
 namespace tlmcraft::aie_ml {
 
@@ -25,9 +26,9 @@ struct AieArray::CoreRun {
   std::array<uint64_t, aie::kSlotCount> slot_busy{};  // cycles each slot was held (an op's `ii`)
   std::array<uint64_t, aie::kSlotCount> slot_free{};  // first cycle each slot can issue again
   uint64_t stall_slot = 0;                            // waits for a slot an op of ii > 1 still holds
-  std::map<std::string, uint64_t> actions;            // energy actions of ops added by data
   std::array<uint64_t, aie::kMacFormatCount> macs{};  // by aie::MacFormat, from the ISA's `macs`
   std::vector<std::pair<uint64_t, uint64_t>> per_pc;  // executions, cycles
+  isa::ActionLists actions;  // per bundle: its energy actions (aie_actions.h)
   std::string name;
   std::array<int, aie::kSlotCount> slot_track{};
   int stall_track = -1;
@@ -198,6 +199,14 @@ LockBank& AieArray::locks(const TileRef& t) {
 void AieArray::load(const AieKernel& kernel) {
   if (kernel.phases.empty()) throw InputError("aie_ml: the kernel has no phase");
   kernel_ = &kernel;
+  // The catalog holds every action before the run starts, so the counter never grows.
+  action_catalog_ = aie_action_catalog();
+  for (const auto& phase : kernel.phases)
+    for (const auto& k : phase.cores) bundle_actions(k.program, cfg_.bundle_bytes, action_catalog_);
+  dma_bytes_ = action_catalog_.id("dma.bytes");
+  ddr_read_ = action_catalog_.id("ddr.read_bytes");
+  ddr_write_ = action_catalog_.id("ddr.write_bytes");
+  action_counts_.reset(action_catalog_.size());
   install_phase(0);
 }
 
@@ -213,6 +222,7 @@ void AieArray::install_phase(size_t which) {
     c->row = k.row;
     c->program = &k.program;
     c->per_pc.assign(k.program.bundles.size(), {0, 0});
+    c->actions = bundle_actions(k.program, cfg_.bundle_bytes, action_catalog_);
     c->name = TileRef{TileKind::Compute, k.column, k.row}.name();
     compute_[k.column * cfg_.rows + k.row].core = static_cast<int>(cores_.size());
     cores_.push_back(std::move(c));
@@ -476,8 +486,6 @@ void AieArray::step_core(int k, uint64_t t) {
     c.slot_busy[static_cast<int>(op.slot)] += isa.ops[op.op].ii;
     c.slot_free[static_cast<int>(op.slot)] = issue + isa.ops[op.op].ii;
     c.macs[static_cast<int>(isa.ops[op.op].mac_format)] += isa.ops[op.op].macs;
-    if (isa.ops[op.op].extension >= 0)
-      for (const auto& a : isa.extensions[static_cast<size_t>(isa.ops[op.op].extension)]->actions) c.actions[a.name] += a.count;
     if (rec_) rec_->slice(c.slot_track[static_cast<int>(op.slot)], issue, issue + std::max<uint32_t>(lat, 1),
                           isa.ops[op.op].mnemonic, {{"pc", pc}, {"line", b.line}});
   }
@@ -486,6 +494,7 @@ void AieArray::step_core(int k, uint64_t t) {
   ++c.bundles;
   c.issue_cycles += 1 + extra;
   c.per_pc[pc].first++;
+  action_counts_.add(c.actions, pc);
   c.per_pc[pc].second += next - c.attempt_start;
   c.attempt_start = next;
   last_cycle_ = std::max(last_cycle_, next);
@@ -735,6 +744,9 @@ void AieArray::thread() {
   r.instructions = bundles_;
   r.lines = lines_.sorted();
   r.memory["ddr"] = ddr_->stats();
+  action_counts_.add(ddr_read_, r.memory["ddr"].value("bytes_read", uint64_t(0)));
+  action_counts_.add(ddr_write_, r.memory["ddr"].value("bytes_written", uint64_t(0)));
+  r.actions = action_counts_.by_name(action_catalog_);
   r.host_seconds = limiter.host_seconds();
   limiter_ = nullptr;
   if (rec_) rec_->extend_to(last_cycle_);
@@ -826,10 +838,6 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
   nlohmann::json cores = nlohmann::json::object(), dma = nlohmann::json::object();
   const std::vector<aie::MacFormat> formats = isa_mac_formats();
   for (aie::MacFormat f : formats) r.macs_by_format[aie::mac_format_name(f)] += 0;  // every format the ISA has, even if unused
-  // Actions of the ops added by data (built-in ops are priced by MACs and busy cycles):
-  // every one they can perform, zero when unused.
-  for (const auto& e : aie::AieIsa::get().extensions)
-    for (const auto& a : e->actions) r.actions[a.name] += 0;
   for (const auto& c : cores_) {
     UnitStats& core = unit(c->name + ".core");
     core.instructions += c->bundles;
@@ -856,7 +864,6 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
                                   {"stall_bank", c->stall_bank},
                                   {"stall_lock", c->stall_lock}};
     if (c->stall_slot) cores[c->name]["stall_slot"] = c->stall_slot;  // only ops of ii > 1 cause it
-    for (const auto& [name, count] : c->actions) r.actions[name] += count;
   }
   for (const auto& ch : channels_) {
     UnitStats& u = unit(ch->name);
@@ -877,6 +884,7 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
         break;
       default: state = "busy"; break;
     }
+    action_counts_.add(dma_bytes_, ch->bytes);  // every phase's transfers (the report keeps the last phase's)
     dma[ch->name] = {{"bds", ch->bds_done},   {"bytes", ch->bytes},
                                  {"busy", ch->busy},      {"lock_wait", ch->lock_wait},
                                  {"stream_wait", ch->stream_wait}, {"state", state}};

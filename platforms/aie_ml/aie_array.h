@@ -17,6 +17,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "isa/aie_ml/aie_core.h"
+#include "isa/actions.h"
 #include "isa/program.h"
 #include "models/dram.h"
 #include "platforms/aie_ml/aie_config.h"
@@ -142,6 +143,10 @@ class AieArray : public sc_core::sc_module {
   uint64_t last_cycle_ = 0;
   bool ran_ = false;
   RunResult result_;
+  // Energy actions (docs/energy-area.md): every action AIE-ML can perform, the run's counts.
+  isa::ActionCatalog action_catalog_;
+  isa::ActionCounter action_counts_;
+  isa::ActionId dma_bytes_ = 0, ddr_read_ = 0, ddr_write_ = 0;
 };
 
 }  // namespace tlmcraft::aie_ml

@@ -249,6 +249,8 @@ void CoralTop::execute() {
   };
   std::vector<PcStats> per_pc(words);
   Traffic traffic[3];  // itcm/csr, dtcm, ext
+  isa::ActionCounter actions;
+  actions.reset(actions_.catalog().size());
   uint64_t executed = 0, prev_t = 0, last_t = 0;
 
   std::vector<int32_t> trace_name(words, -1);
@@ -305,6 +307,7 @@ void CoralTop::execute() {
       }
     }
     const uint64_t t = tm.account(info, hart.pc, a, b, earliest);
+    actions_.count(info, actions);
     if (dma_write) dma_store(info.mem_addr - cfg_.dma.base, base + t);
     ++executed;
     const uint32_t idx = (pc - kItcmBase) >> 2;  // always inside ITCM: the only executable memory
@@ -352,6 +355,9 @@ void CoralTop::execute() {
   // Vector MACs by element width (the ppa table prices each; docs/energy-area.md).
   static const char* kMacFormats[3] = {"int8", "int16", "int32"};
   for (int w = 0; w < 3; ++w) res.macs_by_format[kMacFormats[w]] = tm.vector_macs_by_width()[w];
+  actions_.count_memory(traffic[1].bytes_read, traffic[1].bytes_written, traffic[2].bytes_read,
+                        traffic[2].bytes_written, actions);
+  res.actions = actions.by_name(actions_.catalog());
   // The instruction after the last one gets the cycles to the end of the run.
   LineProfile lines;
   for (uint32_t i = 0; i < words; ++i)

@@ -18,6 +18,7 @@
 #include "models/dma_engine.h"
 #include "models/router.h"
 #include "models/scratchpad.h"
+#include "platforms/coral/coral_actions.h"
 #include "platforms/coral/coral_config.h"
 #include "platforms/coral/core_timing.h"
 #include "platforms/platform.h"
@@ -78,6 +79,7 @@ class CoralTop : public sc_core::sc_module, public isa::riscv::HartHooks {
   traces::TraceRecorder* rec_ = nullptr;
   RunResult result_;
   CoreTiming* timing_ = nullptr;  // the running program's timing model
+  const CoralActions actions_;    // energy actions by instruction class (docs/energy-area.md)
   std::array<uint8_t, kDmaRegBytes> dma_regs_{};
   uint64_t dma_done_ = 0;       // completion cycle of the latest DMA transfer
   uint32_t dma_submitted_ = 0;

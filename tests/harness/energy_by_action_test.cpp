@@ -121,5 +121,154 @@ TEST(EnergyByAction, PlenaHalvedDmaBandwidthCostsStaticPowerTimesTheExtraTime) {
 #endif
 }
 
+// platforms/coral/kernels/relu_c1.s through crt0 (platforms/coral/runtime/crt0.s): _start
+// (la sp = auipc + addi, call main = one relaxed jal), main (lui a0; lui + addi a1; addi
+// a2), 4 passes of vsetvli, vle8, vmax.vx, vse8, add, add, sub, bnez (vl = 128 int8 lanes,
+// e8 m8), addi a0, ret, then mpause: 42 instructions. Per action:
+// - fetch.instruction 42; scalar.add.int32: 19 ALU ops (2 + 4 + 3 x 4 + 1) + 2 jumps = 21;
+//   scalar.cmp.int32: 4 branches.
+// - vector.add.int8: vmax.vx over 128 elements x 4 = 512.
+// - vreg bytes (vl x 1 byte per vector operand): read by vmax and vse8, written by vle8 and
+//   vmax: 2 x 128 x 4 = 1024 each way.
+// - xreg bytes (4 per register, x0 no access): reads addi sp 1, addi a1 1, per pass
+//   vsetvli 1 + vle8 1 + vse8 1 + add 2 + add 2 + sub 2 + bnez 1 = 10, ret 1: 43 = 172;
+//   writes auipc, addi sp, jal ra, lui a0, lui a1, addi a1, addi a2 = 7, per pass t0, a0,
+//   a1, a2 = 4, addi a0 1: 24 = 96.
+// - ext bytes: x 512 int8 read, y 512 written.
+const std::map<std::string, uint64_t> kCoralReluActions = {
+    {"ext.read_bytes", 512},    {"ext.write_bytes", 512},   {"fetch.instruction", 42}, {"scalar.add.int32", 21},
+    {"scalar.cmp.int32", 4},    {"vector.add.int8", 512},   {"vreg.read_bytes", 1024}, {"vreg.write_bytes", 1024},
+    {"xreg.read_bytes", 172},   {"xreg.write_bytes", 96}};
+// x pJ: fetch 42 x 5.0 = 210; scalar (21 + 4) x 0.1 = 2.5; vector add 512 x 0.03 = 15.36;
+// registers (2048 + 268) x 0.42 = 972.72; ext 1024 x 162.5 = 166400. Sum 167600.58 pJ.
+const double kCoralReluDynamicPj = 167600.58;
+
+TEST(EnergyByAction, CoralReluIsInstructionCountsTimesActionsTimesPj) {
+#ifndef TLMCRAFT_EXE
+  GTEST_SKIP() << "the tlmcraft executable is not part of this build";
+#else
+  const std::string relu = std::string("--platform coral --task relu --config C1 '") + TLMCRAFT_SOURCE_DIR +
+                           "/platforms/coral/kernels/relu_c1.s'";
+  const json r = run_json(relu);
+  ASSERT_EQ(r["status"], "pass");
+  EXPECT_EQ(r["instructions"], 42);
+  EXPECT_EQ(performed(r), kCoralReluActions);
+  EXPECT_NEAR(r["energy"]["dynamic_pj"].get<double>(), kCoralReluDynamicPj, 1e-6);
+  EXPECT_NEAR(r["energy"]["static_pj"].get<double>(), 2.0 * r["cycles"].get<double>(), 1e-9);
+  // A slower external-memory read: more cycles, the same work; the energy grows by exactly
+  // 2 pJ per extra cycle.
+  const json slow = run_json(relu + " --set memory.axi.read_latency=48");
+  ASSERT_GT(slow["cycles"].get<uint64_t>(), r["cycles"].get<uint64_t>());
+  EXPECT_EQ(slow["actions"], r["actions"]);
+  EXPECT_NEAR(slow["energy"]["total_pj"].get<double>() - r["energy"]["total_pj"].get<double>(),
+              2.0 * (slow["cycles"].get<double>() - r["cycles"].get<double>()), 1e-6);
+#endif
+}
+
+// The AIE-ML relu baseline at C1 (`tlmcraft baseline --platform aie_ml --task relu --config
+// C1`): one core, 256 bf16 values in one 512-byte block; 67 bundles: 5 setup (4 MOVXM,
+// VCLR x2), 7 per block (2 ACQ, 2 MOV, 3 MOVXM), 16 x {VLDA w0, [p0], #32}
+// {VMAX.BF16 x1, x0, x2} {VST w2, [p1], #32}, 6 after (2 REL, 2 XOR, ADD, JNZ), DONE.
+// Per action (the ops' YAML in isa/aie_ml/aie_ml.yaml):
+// - program_memory.read_bytes: 67 bundles x 16 = 1072.
+// - data_memory: VLDA 16 x 32 bytes read = 512, VST 16 x 32 written = 512.
+// - vector.add.int32: the non-MAC vector-slot ops (VCLR, 16 VMAX) x 16 lanes = 272.
+// - scalar.add.int32: the scalar-slot ops (2 ACQ, 2 REL, 2 XOR, ADD, JNZ, DONE) = 9.
+// - vreg bytes: read VMAX x0, x2 (2 x 64) x 16 + VST w2 32 x 16 = 2560; written VCLR x2 64
+//   + VLDA w0 32 x 16 + VMAX x1 64 x 16 = 1600.
+// - sreg bytes (4 per register): read VLDA and VST pointers 2 x 16, MOV r0 and r1 2, XOR 2 x
+//   2, ADD 1, JNZ 1 = 40 -> 160; written VLDA/VST post-modify 2 x 16, MOV 2, XOR 2, ADD 1,
+//   7 MOVXM = 44 -> 176.
+// - ddr: x 512 bytes read, y 512 written; dma.bytes: 8 channels (shim, memory tile, tile,
+//   both ways) x 512 = 4096.
+const std::map<std::string, uint64_t> kAieReluActions = {
+    {"data_memory.read_bytes", 512}, {"data_memory.write_bytes", 512}, {"ddr.read_bytes", 512},
+    {"ddr.write_bytes", 512},        {"dma.bytes", 4096},              {"program_memory.read_bytes", 1072},
+    {"scalar.add.int32", 9},         {"sreg.read_bytes", 160},         {"sreg.write_bytes", 176},
+    {"vector.add.int32", 272},       {"vreg.read_bytes", 2560},        {"vreg.write_bytes", 1600}};
+// x pJ: program memory 1072 x 1.77 = 1897.44; data memory 1024 x 3.45 = 3532.8; vector 272
+// x 0.1 = 27.2; scalar 9 x 0.1 = 0.9; registers 4496 x 0.42 = 1888.32; dma 4096 x 3.45 =
+// 14131.2; ddr 1024 x 162.5 = 166400. Sum 187877.86 pJ. Static: 16 tiles x 5 pJ per cycle.
+const double kAieReluDynamicPj = 187877.86;
+
+TEST(EnergyByAction, AieMlReluIsBundleCountsTimesActionsTimesPj) {
+#ifndef TLMCRAFT_EXE
+  GTEST_SKIP() << "the tlmcraft executable is not part of this build";
+#else
+  const json r = run_json("--platform aie_ml --task relu --config C1 --baseline");
+  ASSERT_EQ(r["status"], "pass");
+  EXPECT_EQ(r["instructions"], 67);
+  EXPECT_EQ(performed(r), kAieReluActions);
+  EXPECT_NEAR(r["energy"]["dynamic_pj"].get<double>(), kAieReluDynamicPj, 1e-6);
+  EXPECT_NEAR(r["energy"]["static_pj"].get<double>(), 16 * 5.0 * r["cycles"].get<double>(), 1e-9);
+  EXPECT_EQ(r["energy"]["unpriced_actions"], json::array());
+#endif
+}
+
+TEST(EnergyByAction, AieMlGemmMacActionsAreTheTasksMacs) {
+#ifndef TLMCRAFT_EXE
+  GTEST_SKIP() << "the tlmcraft executable is not part of this build";
+#else
+  // The bf16 gemm C1 (M 8, K 64, N 64): 32768 bf16 MACs, VMAC.BF16's `macs: 128` per issue;
+  // the roofline's operations are 2 per MAC.
+  const json r = run_json("--platform aie_ml --task gemm --config C1 --baseline");
+  ASSERT_EQ(r["status"], "pass");
+  EXPECT_EQ(r["actions"]["vector.mac.bf16"], 32768);
+  EXPECT_EQ(r["macs_by_format"]["bf16"], 32768);
+  EXPECT_EQ(r["roofline"]["ops"].get<double>(), 65536.0);
+#endif
+}
+
+TEST(EnergyByAction, PlenaFusedSiluDoesTheSameArithmeticAndSavesOnlyTraffic) {
+#ifndef TLMCRAFT_EXE
+  GTEST_SKIP() << "the tlmcraft executable is not part of this build";
+#else
+  // A copy of the PLENA ISA with a fused V_SILU_V (the five steps of the loop body), and
+  // silu_c1.asm with the body's five vector instructions replaced by it.
+  test::ScratchDir dir;
+  const std::string src = TLMCRAFT_SOURCE_DIR;
+  std::string isa = test::read_text(src + "/isa/plena/plena.yaml");
+  isa += "\n  - mnemonic: V_SILU_V\n    opcode: 0x3A\n    class: V\n    unit: vector\n    latency_class: vector_exp\n"
+         "    operands:\n      - {name: rd, kind: gp, field: rd}\n      - {name: rs1, kind: gp, field: rs1}\n"
+         "      - {name: fone, kind: fp, field: rs2}\n      - {name: rmask, kind: flag, field: rs3}\n"
+         "    doc: \"silu\"\n    operation: \"x * sigmoid(x)\"\n    fused:\n"
+         "      - \"V_SUB_VF rd, rs1, f0, rmask, 1\"\n      - \"V_EXP_V rd, rd, rmask\"\n"
+         "      - \"V_ADD_VF rd, rd, fone, rmask\"\n      - \"V_RECI_V rd, rd, rmask\"\n"
+         "      - \"V_MUL_VV rd, rd, rs1, rmask\"\n";
+  ASSERT_EQ(std::system(("mkdir -p '" + dir.file("isa/plena") + "'").c_str()), 0);
+  test::write_text(dir.file("isa/plena/plena.yaml"), isa);
+  std::string kernel = test::read_text(src + "/platforms/plena/kernels/silu_c1.asm");
+  const size_t first = kernel.find("  V_SUB_VF"), last = kernel.find("  S_ADDI_INT gp3, gp3, 64");
+  ASSERT_NE(first, std::string::npos);
+  ASSERT_NE(last, std::string::npos);
+  kernel.replace(first, last - first, "  V_SILU_V gp5, gp3, f1, 0\n");
+  test::write_text(dir.file("silu_fused.asm"), kernel);
+
+  const json plain = run_json(kSilu);
+  const json fused = run_json("--platform plena --task silu --config C1 --isa-dir '" + dir.file("isa") + "' '" +
+                              dir.file("silu_fused.asm") + "'");
+  ASSERT_EQ(fused["status"], "pass");
+  ASSERT_EQ(fused["instructions"], 27);  // 43 - 4 rows x 4
+  // The same arithmetic, action by action.
+  for (const char* a : {"vector.add.bf16", "vector.exp.bf16", "vector.recip.bf16", "vector.mul.bf16", "scalar.add.int32"})
+    EXPECT_EQ(fused["actions"][a], plain["actions"][a]) << a;
+  // What the fusion saves, per row: 4 fetches; gp reads 11 -> 2 (V_SILU_V reads gp5 and
+  // gp3 once: 9 x 4 bytes); VRAM: the steps' rows merge into x read once and y written once
+  // (768 -> 128 bytes read, 640 -> 128 written). 4 rows: 16 fetches x 5.0 = 80, 144 gp
+  // bytes x 0.42 = 60.48, (2560 + 2048) VRAM bytes x 4.75 = 21888: 22028.48 pJ.
+  EXPECT_EQ(plain["actions"]["fetch.instruction"].get<int>() - fused["actions"]["fetch.instruction"].get<int>(), 16);
+  EXPECT_EQ(plain["actions"]["gp.read_bytes"].get<int>() - fused["actions"]["gp.read_bytes"].get<int>(), 144);
+  EXPECT_EQ(plain["actions"]["vram.read_bytes"].get<int>() - fused["actions"]["vram.read_bytes"].get<int>(), 2560);
+  EXPECT_EQ(plain["actions"]["vram.write_bytes"].get<int>() - fused["actions"]["vram.write_bytes"].get<int>(), 2048);
+  EXPECT_NEAR(plain["energy"]["dynamic_pj"].get<double>() - fused["energy"]["dynamic_pj"].get<double>(), 22028.48, 1e-6);
+  EXPECT_EQ(fused["energy"]["by_component"]["vector"], plain["energy"]["by_component"]["vector"]);
+  // The roofline counts the same 1280 operations over the same HBM bytes: the same bound,
+  // reached in fewer cycles (before, busy-cycle ops flipped the fused kernel to memory bound).
+  EXPECT_EQ(fused["roofline"]["ops"], plain["roofline"]["ops"]);
+  EXPECT_EQ(fused["roofline"]["bound"], plain["roofline"]["bound"]);
+  EXPECT_GT(fused["roofline"]["ops_per_cycle"].get<double>(), plain["roofline"]["ops_per_cycle"].get<double>());
+#endif
+}
+
 }  // namespace
 }  // namespace tlmcraft::harness

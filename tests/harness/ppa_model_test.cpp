@@ -45,6 +45,47 @@ json report() {
   })");
 }
 
+// A per-action table: static power x time marked `kind: static`, prices of actions.
+json action_config() {
+  return json::parse(R"({
+    "ppa": {
+      "energy": [
+        {"component": "vector", "counter": "actions/vector.mul.bf16", "pj": 0.5},
+        {"component": "vector", "counter": "actions/vector.exp.bf16", "pj": 3.0},
+        {"component": "vram", "counter": "actions/vram.*", "pj": 2.0},
+        {"component": "leakage", "kind": "static", "counter": "cycles", "pj": 10.0}
+      ]
+    }
+  })");
+}
+
+TEST(PpaModel, ActionsArePricedAndStaticEnergyIsSeparate) {
+  json r = report();
+  // vector.exp.bf16 is not in the run's catalog: its price counts zero. vector.add.bf16 was
+  // performed but has no price: listed, not silently dropped.
+  r["actions"] = {{"vector.mul.bf16", 64}, {"vram.read_bytes", 128}, {"vram.write_bytes", 64},
+                  {"vector.add.bf16", 4}, {"fetch.instruction", 0}};
+  const json e = ppa_estimates(r, action_config());
+  // dynamic: 64 x 0.5 + (128 + 64) x 2 = 32 + 384 = 416; static 1000 cycles x 10 = 10000.
+  EXPECT_DOUBLE_EQ(e["energy"]["dynamic_pj"].get<double>(), 416.0);
+  EXPECT_DOUBLE_EQ(e["energy"]["static_pj"].get<double>(), 10000.0);
+  EXPECT_DOUBLE_EQ(e["energy"]["total_pj"].get<double>(), 10416.0);
+  EXPECT_EQ(e["energy"]["unpriced_actions"], json::array({"vector.add.bf16"}));
+}
+
+TEST(PpaModel, BadKindIsAnError) {
+  json c = action_config();
+  c["ppa"]["energy"][3]["kind"] = "leaky";
+  json r = report();
+  r["actions"] = json::object();
+  try {
+    ppa_estimates(r, c);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "platform config ppa.energy[3] (leakage): 'kind' must be static or dynamic");
+  }
+}
+
 TEST(PpaModel, EnergyIsCountsTimesTablesTimesScale) {
   const json e = ppa_estimates(report(), config());
   // matrix 100 x 16 x 2.0 x 0.5 = 1600; vector (7 + 13) x 3 x 1.0 x 0.5 = 30;

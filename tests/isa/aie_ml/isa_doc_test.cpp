@@ -88,6 +88,27 @@ TEST(AieIsaDoc, BadMacFieldsAreRejectedWithLocations) {
   }
 }
 
+TEST(AieIsaDoc, BadActionsAreRejectedWithLocations) {
+  // `actions:` (energy by action, isa/actions.h): names <component>.<action>[.<format>],
+  // counts numbers (AIE-ML has no parameters).
+  const std::string yaml =
+      "latency_classes:\n"
+      "  mul: {cycles: 2}\n"
+      "ops:\n"
+      "  - {mnemonic: MUL, slot: alu, operands: \"r, r, r\", latency: mul, actions: {scalar.mul.int32: two}}\n"
+      "  - {mnemonic: ADD, slot: alu, operands: \"r, r, r\", latency: mul, actions: {Scalar.add: 1}}\n";
+  try {
+    parse_aie_isa(yaml, "bad.yaml");
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("bad.yaml:4:95: MUL: actions.scalar.mul.int32: count 'two': 'two' is not a number"),
+              std::string::npos) << msg;
+    EXPECT_NE(msg.find("bad.yaml:5:77: ADD: action 'Scalar.add': each part must be lower-case letters, digits or '_'"),
+              std::string::npos) << msg;
+  }
+}
+
 TEST(AieIsaDoc, AScalarWhereAMappingBelongsNamesTheFile) {
   // yaml-cpp's own error used to escape without the file's name (fuzz_isa_yaml finding).
   try {

@@ -16,6 +16,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -138,15 +139,20 @@ struct OpSpec {
   uint16_t code = 0;
   uint32_t macs = 0;                       // multiply-accumulates one issue performs
   MacFormat mac_format = MacFormat::None;  // their operand format (None when macs == 0)
+  uint32_t ii = 1;                         // cycles the op holds its slot (initiation interval)
+  int extension = -1;                      // index into AieIsa::extensions (an op added by data)
   // Declared energy actions per issue (`actions:`, isa/actions.h); empty = derived.
   std::vector<ActionDecl> actions;
 };
+
+struct ExtensionOp;  // isa/aie_ml/extension_ops.h
 
 struct AieIsa {
   std::string file;
   std::vector<OpSpec> ops;
   std::map<std::string, uint32_t> latency;      // latency class -> result latency (cycles)
   std::map<std::string, std::string> latency_doc;
+  std::vector<std::shared_ptr<const ExtensionOp>> extensions;  // ops added by data (compose / semantics)
   const OpSpec* find(const std::string& mnemonic) const;  // case-insensitive
   uint32_t latency_of(const SlotOp& op) const;  // result latency of one slot op
   static const AieIsa& get();                    // loads isa_yaml_path("aie_ml") once; throws on a bad file

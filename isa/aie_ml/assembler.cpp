@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "isa/aie_ml/aie_core.h"
+#include "isa/aie_ml/extension_ops.h"
 #include "isa/aie_ml/isa_tables.h"
 #include "isa/aie_ml/op_codes.h"
 #include "isa/isa_spec.h"
@@ -126,6 +127,8 @@ std::string class_description(RegClass c) {
   return "a register";
 }
 
+}  // namespace
+
 bool shape_accepts_class(const std::string& shape, RegClass c) {
   if (shape == "sdst" || shape == "ssrc")
     return c == RegClass::R || c == RegClass::P || c == RegClass::M || c == RegClass::DN || c == RegClass::DJ ||
@@ -135,6 +138,8 @@ bool shape_accepts_class(const std::string& shape, RegClass c) {
     return c == RegClass::W || c == RegClass::X || c == RegClass::Y || c == RegClass::AM || c == RegClass::BM || c == RegClass::CM;
   return shape == reg_class_prefix(c) && c != RegClass::CR;
 }
+
+namespace {
 
 std::string shape_description(const std::string& shape, const AieIsaDetails& d) {
   if (shape == "sdst" || shape == "ssrc") return "a scalar-side register (r, p, m, dn, dj, dc, s, ls, le, lc, lr, crrnd, crsat)";
@@ -181,8 +186,8 @@ struct LabelFixup {
 
 class CoreAssembler {
  public:
-  CoreAssembler(const std::string& file, uint32_t first_line, std::vector<Diagnostic>& diags)
-      : d_(aie_isa_details()), file_(file), first_line_(first_line), diags_(diags) {}
+  CoreAssembler(const AieIsaDetails& d, const std::string& file, uint32_t first_line, std::vector<Diagnostic>& diags)
+      : d_(d), file_(file), first_line_(first_line), diags_(diags) {}
 
   AieProgram run(const std::string& text) {
     std::istringstream in(text);
@@ -582,6 +587,12 @@ class CoreAssembler {
       case Code::VLT_S8: add(op.writes, RegClass::R, (op.operands[0].num + 1) % kScalarRegs); break;
       case Code::VSEL_8: add(op.reads, RegClass::R, (op.operands[3].num + 1) % kScalarRegs); break;
       case Code::JL: add(op.writes, RegClass::LR, 0); break;
+      case Code::Extension: {
+        const OpSpec& spec = d_.isa.ops[op.op];
+        for (uint16_t u : d_.isa.extensions[size_t(spec.extension)]->implicit_reads)
+          if (std::find(op.reads.begin(), op.reads.end(), u) == op.reads.end()) op.reads.push_back(u);
+        break;
+      }
       default: break;
     }
   }
@@ -615,8 +626,13 @@ class CoreAssembler {
 }  // namespace
 
 AieProgram assemble_core(const std::string& text, const std::string& file, uint32_t first_line, std::vector<Diagnostic>& diags) {
+  return assemble_core_with(aie_isa_details(), text, file, first_line, diags);
+}
+
+AieProgram assemble_core_with(const AieIsaDetails& d, const std::string& text, const std::string& file, uint32_t first_line,
+                              std::vector<Diagnostic>& diags) {
   try {
-    CoreAssembler a(file, first_line == 0 ? 1 : first_line, diags);
+    CoreAssembler a(d, file, first_line == 0 ? 1 : first_line, diags);
     return a.run(text);
   } catch (const std::exception& e) {
     Diagnostic g;

@@ -114,14 +114,19 @@ bool schedule_block(const std::vector<const AieLine*>& bundles, const PointerRan
     for (const Edge& e : preds[j]) lb = std::max(lb, t[e.from] + e.delay);
     return lb;
   };
-  // Places op j at `time` if one of its slot variants is free there.
+  // Places op j at `time` if one of its slot variants is free there, for the op's ii
+  // cycles (1 for every built-in op; an op added by data may hold its slot longer).
   auto try_place = [&](size_t j, int time) {
     const std::vector<AieOp> variants = slot_variants(*seq[j].op);
-    auto& slots = busy[time];
-    const auto v = std::find_if(variants.begin(), variants.end(),
-                                [&](const AieOp& a) { return !slots[static_cast<size_t>(a.op.slot)]; });
+    const int ii = static_cast<int>(AieIsa::get().ops[seq[j].op->op.op].ii);
+    auto free_for_ii = [&](const AieOp& a) {
+      for (int k = 0; k < ii; ++k)
+        if (busy[time + k][static_cast<size_t>(a.op.slot)]) return false;
+      return true;
+    };
+    const auto v = std::find_if(variants.begin(), variants.end(), free_for_ii);
     if (v == variants.end()) return false;
-    slots[static_cast<size_t>(v->op.slot)] = true;
+    for (int k = 0; k < ii; ++k) busy[time + k][static_cast<size_t>(v->op.slot)] = true;
     t[j] = time;
     chosen[j] = *v;
     return true;
@@ -328,16 +333,21 @@ double estimate_cycles(const AieKernel& kernel) {
       // Interlocked issue: a bundle waits for every register it reads; a loop body runs
       // twice so loop-carried waits count, and the second pass is its per-iteration cost.
       std::map<int, int> ready;
+      std::array<int, kSlotCount> slot_free{};
       int time = -1;
       auto pass = [&]() {
         for (const AieLine* b : bundles) {
           int issue = time + 1;
           // The platform's scoreboard: storage units (whole x / bm), the op's latency (the
-          // AGU's for a pointer post-modify).
-          for (const auto& o : b->ops)
+          // AGU's for a pointer post-modify); a slot an op of ii > 1 still holds.
+          for (const auto& o : b->ops) {
             for (uint16_t u : o.op.reads) issue = std::max(issue, ready.count(u) ? ready[u] : 0);
-          for (const auto& o : b->ops)
+            issue = std::max(issue, slot_free[static_cast<size_t>(o.op.slot)]);
+          }
+          for (const auto& o : b->ops) {
             for (uint16_t u : o.op.writes) ready[u] = issue + std::max<int>(1, static_cast<int>(result_latency(o, u)));
+            slot_free[static_cast<size_t>(o.op.slot)] = issue + static_cast<int>(AieIsa::get().ops[o.op.op].ii);
+          }
           time = issue;
         }
       };

@@ -2,6 +2,7 @@
 // immediate kinds, latency classes and one table of operations per slot.
 #include <sstream>
 
+#include "isa/aie_ml/extension_ops.h"
 #include "isa/aie_ml/isa_tables.h"
 
 namespace tlmcraft::isa::aie_ml {
@@ -64,6 +65,18 @@ std::string reference_markdown(const AieIsaDetails& d) {
       std::string operands;
       for (size_t k = 0; k < op.operands.size(); ++k) operands += (k ? ", " : "") + op.operands[k];
       std::string doc = op.doc;
+      if (op.extension >= 0) {
+        // An op added by data: its operands by name, role and format, and how it is defined.
+        const ExtensionOp& e = *d.isa.extensions[size_t(op.extension)];
+        operands.clear();
+        for (size_t k = 0; k < e.operands.size(); ++k) {
+          const ExtOperand& a = e.operands[k];
+          operands += (k ? ", " : "") + a.name + ":" + a.shape + (a.format.empty() ? "" : "." + a.format) +
+                      (a.role == ExtOperand::Role::Write ? " (out)" : a.role == ExtOperand::Role::ReadWrite ? " (in/out)" : "");
+        }
+        doc += std::string(" Added by data (") + (e.composed() ? "compose" : "semantics") + ").";
+        if (op.ii > 1) doc += " Holds its slot " + std::to_string(op.ii) + " cycles.";
+      }
       const OpExtra& ex = d.extra[i];
       if (op.macs) doc += " Per issue: " + std::to_string(op.macs) + " " + mac_format_name(op.mac_format) + " MACs (counted for energy).";
       if (ex.access_bytes) doc += " Accesses " + std::to_string(ex.access_bytes) + " bytes, aligned to " + std::to_string(ex.access_align) + ".";

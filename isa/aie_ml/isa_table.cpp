@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <cctype>
 #include <fstream>
@@ -10,8 +11,10 @@
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include "isa/aie_ml/aie_core.h"
+#include "isa/aie_ml/isa_loader.h"
 #include "isa/aie_ml/isa_tables.h"
 #include "isa/actions.h"
 #include "isa/aie_ml/op_codes.h"
@@ -179,38 +182,15 @@ std::string upper(std::string s) {
   return s;
 }
 
-struct Loader {
-  std::string file;
-  std::vector<std::string> errors;
-  const SourceMap* sources = nullptr;  // with overlays: which file a mark lies in
-  void error(const YAML::Node& n, const std::string& msg) {
-    const auto m = n.Mark();
-    if (sources) return errors.push_back(sources->where(m) + ": " + msg);
-    errors.push_back(file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": " + msg);
-  }
-  // Keys the schema does not know are errors: a misspelt key, or `fused:` (a PLENA form).
-  void check_keys(const YAML::Node& n, std::initializer_list<const char*> known, const std::string& what) {
-    if (!n.IsMap()) return;
-    for (auto it = n.begin(); it != n.end(); ++it) {
-      const std::string key = it->first.Scalar();
-      if (std::find_if(known.begin(), known.end(), [&](const char* k) { return key == k; }) != known.end()) continue;
-      std::string list;
-      for (const char* k : known) list += std::string(list.empty() ? "" : ", ") + k;
-      error(it->first, "unknown key '" + key + "' in " + what + " (known keys: " + list + ")");
-    }
-  }
-  std::string text(const YAML::Node& parent, const char* key) {
-    const YAML::Node n = parent[key];
-    return n && n.IsScalar() ? n.Scalar() : std::string();
-  }
-};
+using Loader = YamlErrors;
 
 std::string yaml_error(const std::string& file, const YAML::Exception& e, const char* what) {
   return file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) + ": " + what + e.msg;
 }
 
 // Reads and validates the parsed tree; yaml-cpp throws on values of an unexpected shape.
-AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, const SourceMap* sources = nullptr);
+AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, const std::string& text,
+                           const SourceMap* sources = nullptr);
 
 // `macs` and `format` of an op: what one issue computes, both or neither.
 void read_mac_fields(Loader& L, const YAML::Node& o, OpSpec& op) {
@@ -228,6 +208,33 @@ void read_mac_fields(Loader& L, const YAML::Node& o, OpSpec& op) {
   const std::string name = format.IsScalar() ? format.Scalar() : std::string();
   if (!mac_format_from_name(name, op.mac_format))
     L.error(format, op.mnemonic + ": unknown MAC format '" + name + "' (int8, int16, int32, bf16, fp32)");
+}
+
+// `latency`: a latency class name, or a number of cycles (an op added by data may state its
+// own; it becomes a class named after the op). `ii`: cycles the op holds its slot.
+void read_latency(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op) {
+  const YAML::Node lat = o["latency"];
+  int64_t v = 0;
+  const std::string text = L.text(o, "latency");
+  if (lat && lat.IsScalar() && !text.empty() && std::isdigit(static_cast<unsigned char>(text[0]))) {
+    if (!parse_integer(text, v) || v < 0 || v > 1000) {
+      L.error(lat, op.mnemonic + ": 'latency' must be a latency class or 0..1000 cycles");
+    } else {
+      op.latency_class = op.mnemonic;
+      d.isa.latency[op.mnemonic] = uint32_t(v);
+      d.isa.latency_doc[op.mnemonic] = "the op's own latency";
+    }
+  } else {
+    op.latency_class = text;
+    if (!d.isa.latency.count(op.latency_class))
+      L.error(o, op.mnemonic + ": unknown latency class '" + op.latency_class + "'");
+  }
+  if (const YAML::Node ii = o["ii"]) {
+    if (!ii.IsScalar() || !parse_integer(ii.Scalar(), v) || v < 1 || v > 64)
+      L.error(ii, op.mnemonic + ": 'ii' (cycles the op holds its slot) must be 1..64");
+    else
+      op.ii = uint32_t(v);
+  }
 }
 
 // `actions: {scalar.mul.int32: 1}`: an op's energy actions per issue, declared instead of
@@ -250,6 +257,21 @@ void read_action_fields(Loader& L, const YAML::Node& o, OpSpec& op) {
 
 }  // namespace
 
+void YamlErrors::check_keys(const YAML::Node& n, std::initializer_list<const char*> allowed, const std::string& where) {
+  if (!n.IsMap()) return;
+  for (const auto& kv : n) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("?");
+    if (std::any_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) continue;
+    std::string list;
+    for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+    std::string msg = "unknown key '" + key + "' in " + where + " (known keys: " + list + ")";
+    if (key == "fused")
+      msg += "; AIE-ML has no `fused:`: an op built from existing ops is written with `compose: {temps, steps}` "
+             "(docs/isa-extensions.md)";
+    error(kv.first, msg);
+  }
+}
+
 AieIsaDetails parse_aie_isa(const std::string& yaml_text, const std::string& file) {
   YAML::Node root;
   try {
@@ -258,7 +280,7 @@ AieIsaDetails parse_aie_isa(const std::string& yaml_text, const std::string& fil
     throw std::runtime_error(yaml_error(file, e, "YAML syntax error: "));
   }
   try {
-    return read_aie_isa(root, file);
+    return read_aie_isa(root, file, yaml_text);
   } catch (const YAML::Exception& e) {  // e.g. a scalar where a mapping belongs
     throw std::runtime_error(yaml_error(file, e, ""));
   }
@@ -266,8 +288,58 @@ AieIsaDetails parse_aie_isa(const std::string& yaml_text, const std::string& fil
 
 namespace {
 
-AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, const SourceMap* sources) {
-  Loader L{file, {}, sources};
+// The schema fields of one op (all but compose / semantics); false when it cannot be used.
+bool read_op(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op, OpExtra& ex) {
+  L.check_keys(o, {"mnemonic", "slot", "alt_slots", "operands", "dst", "rw", "access", "latency", "ii", "real", "doc",
+                   "operation", "macs", "format", "actions", "compose", "semantics"},
+               "op " + op.mnemonic);
+  const size_t errors_before = L.errors.size();
+  if (!slot_from_name(L.text(o, "slot"), op.slot))
+    L.error(o, op.mnemonic + ": unknown slot '" + L.text(o, "slot") + "' (lda, ldb, st, alu, vec, mv)");
+  for (const auto& a : o["alt_slots"]) {
+    Slot s;
+    if (slot_from_name(a.Scalar(), s)) op.alt_slots.push_back(s);
+    else L.error(a, op.mnemonic + ": unknown slot '" + a.Scalar() + "' (lda, ldb, st, alu, vec, mv)");
+  }
+  if (!o["operands"] || o["operands"].IsScalar()) {
+    std::stringstream ss(L.text(o, "operands"));
+    for (std::string part; std::getline(ss, part, ',');) {
+      part.erase(0, part.find_first_not_of(' '));
+      part.erase(part.find_last_not_of(' ') + 1);
+      if (!part.empty()) op.operands.push_back(part);
+    }
+  }
+  read_latency(L, o, d, op);
+  op.real_name = L.text(o, "real");
+  op.doc = L.text(o, "doc");
+  op.operation = L.text(o, "operation");
+  read_mac_fields(L, o, op);
+  read_action_fields(L, o, op);
+  int64_t v = 0;
+  if (parse_integer(L.text(o, "dst"), v)) ex.dst = int(v);
+  for (const auto& rw : o["rw"])
+    if (parse_integer(rw.Scalar(), v)) ex.rw.push_back(int(v));
+  if (const YAML::Node a = o["access"]) {
+    L.check_keys(a, {"bytes", "align", "offset"}, "access of op " + op.mnemonic);
+    if (parse_integer(L.text(a, "bytes"), v)) ex.access_bytes = uint32_t(v);
+    if (parse_integer(L.text(a, "align"), v)) ex.access_align = uint32_t(v);
+    ex.offset_kind = L.text(a, "offset");
+  }
+  for (const auto& shape : op.operands) {
+    std::stringstream alts(shape);
+    for (std::string alt; std::getline(alts, alt, '|');) {
+      const bool known = is_register_shape(alt) || alt == "label" || alt == "mem" || alt == "ptrmod" || d.imm(alt);
+      if (!known) L.error(o, op.mnemonic + ": unknown operand shape '" + alt + "'");
+    }
+  }
+  if (!ex.offset_kind.empty() && !d.imm(ex.offset_kind))
+    L.error(o, op.mnemonic + ": unknown offset immediate kind '" + ex.offset_kind + "'");
+  return L.errors.size() == errors_before;
+}
+
+AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, const std::string& text,
+                           const SourceMap* sources) {
+  Loader L{file, {}, sources, text};
   L.check_keys(root,
                {"name", "display_name", "description", "notes", "slots", "register_classes", "immediates",
                 "latency_classes", "ops"},
@@ -277,10 +349,25 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, cons
   d.name = L.text(root, "name");
   d.display_name = L.text(root, "display_name");
   d.description = L.text(root, "description");
-  for (const auto& n : root["notes"]) d.notes.push_back({L.text(n, "title"), L.text(n, "text")});
-  for (const auto& s : root["slots"]) d.slots.push_back({L.text(s, "name"), L.text(s, "doc")});
-  for (const auto& r : root["register_classes"])
-    d.register_classes.push_back({L.text(r, "name"), L.text(r, "count"), L.text(r, "bits"), L.text(r, "doc")});
+  for (const auto& n : root["notes"]) {
+    L.check_keys(n, {"title", "text"}, "a note");
+    d.notes.push_back({L.text(n, "title"), L.text(n, "text")});
+  }
+  for (const auto& s : root["slots"]) {
+    L.check_keys(s, {"name", "doc"}, "slot " + L.text(s, "name"));
+    Slot known;
+    if (!slot_from_name(L.text(s, "name"), known))
+      L.error(s, "slot '" + L.text(s, "name") + "' is not an issue slot of the AIE-ML core model (lda, ldb, st, alu, vec, mv)");
+    d.slots.push_back({L.text(s, "name"), L.text(s, "doc")});
+  }
+  for (const auto& r : root["register_classes"]) {
+    L.check_keys(r, {"name", "count", "bits", "doc"}, "register class " + L.text(r, "name"));
+    const std::string name = L.text(r, "name");
+    if (!is_register_shape(name) && name != "crrnd" && name != "crsat")
+      L.error(r, "register class '" + name + "' does not exist in the AIE-ML core model "
+                 "(r, p, m, dn, dj, dc, s, w, x, y, am, bm, cm, ls, le, lc, lr, crrnd, crsat)");
+    d.register_classes.push_back({name, L.text(r, "count"), L.text(r, "bits"), L.text(r, "doc")});
+  }
   for (const auto& kv : root["immediates"]) {
     ImmKind k;
     k.name = kv.first.Scalar();
@@ -306,73 +393,60 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, cons
     d.latency_order.push_back(name);
   }
   std::vector<bool> seen(size_t(Code::Count), false);
+  std::vector<PendingExtension> pending;
   for (const auto& o : root["ops"]) {
     OpSpec op;
+    OpExtra ex;
     op.mnemonic = L.text(o, "mnemonic");
     if (op.mnemonic.empty() || op.mnemonic != upper(op.mnemonic)) {
       L.error(o, "op mnemonic '" + op.mnemonic + "' must be non-empty upper case");
       continue;
     }
-    L.check_keys(o,
-                 {"mnemonic", "slot", "alt_slots", "operands", "dst", "rw", "access", "latency", "real", "doc",
-                  "operation", "macs", "format"},
-                 "op " + op.mnemonic);
-    if (const YAML::Node a = o["access"]) L.check_keys(a, {"bytes", "align", "offset"}, "op " + op.mnemonic + " access");
-    if (!slot_from_name(L.text(o, "slot"), op.slot))
-      L.error(o, op.mnemonic + ": unknown slot '" + L.text(o, "slot") + "' (lda, ldb, st, alu, vec, mv)");
-    for (const auto& a : o["alt_slots"]) {
-      Slot s;
-      if (slot_from_name(a.Scalar(), s)) op.alt_slots.push_back(s);
-      else L.error(a, op.mnemonic + ": unknown slot '" + a.Scalar() + "'");
-    }
-    std::stringstream ss(L.text(o, "operands"));
-    for (std::string part; std::getline(ss, part, ',');) {
-      part.erase(0, part.find_first_not_of(' '));
-      part.erase(part.find_last_not_of(' ') + 1);
-      if (!part.empty()) op.operands.push_back(part);
-    }
-    op.latency_class = L.text(o, "latency");
-    if (!d.isa.latency.count(op.latency_class))
-      L.error(o, op.mnemonic + ": unknown latency class '" + op.latency_class + "'");
-    op.real_name = L.text(o, "real");
-    op.doc = L.text(o, "doc");
-    op.operation = L.text(o, "operation");
-    read_mac_fields(L, o, op);
-    read_action_fields(L, o, op);
-    OpExtra ex;
-    int64_t v = 0;
-    if (parse_integer(L.text(o, "dst"), v)) ex.dst = int(v);
-    for (const auto& rw : o["rw"])
-      if (parse_integer(rw.Scalar(), v)) ex.rw.push_back(int(v));
-    if (const YAML::Node a = o["access"]) {
-      if (parse_integer(L.text(a, "bytes"), v)) ex.access_bytes = uint32_t(v);
-      if (parse_integer(L.text(a, "align"), v)) ex.access_align = uint32_t(v);
-      ex.offset_kind = L.text(a, "offset");
-    }
-    for (const auto& shape : op.operands) {
-      std::stringstream alts(shape);
-      for (std::string alt; std::getline(alts, alt, '|');) {
-        const bool known = is_register_shape(alt) || alt == "label" || alt == "mem" || alt == "ptrmod" ||
-                           std::any_of(d.immediates.begin(), d.immediates.end(), [&](const ImmKind& k) { return k.name == alt; });
-        if (!known) L.error(o, op.mnemonic + ": unknown operand shape '" + alt + "'");
-      }
-    }
-    if (!ex.offset_kind.empty() &&
-        std::none_of(d.immediates.begin(), d.immediates.end(), [&](const ImmKind& k) { return k.name == ex.offset_kind; }))
-      L.error(o, op.mnemonic + ": unknown offset immediate kind '" + ex.offset_kind + "'");
+    const bool ok = read_op(L, o, d, op, ex);
     Code code;
-    if (!code_of(op.mnemonic, code)) {
-      L.error(o, op.mnemonic + ": no semantics for this mnemonic in isa/aie_ml/op_codes.h");
+    const bool builtin = code_of(op.mnemonic, code);
+    if (builtin) seen[size_t(code)] = true;  // present, even when malformed (its errors say why)
+    const bool added = o["compose"] || o["semantics"];
+    if (builtin && added) {
+      L.error(o["compose"] ? o["compose"] : o["semantics"],
+              op.mnemonic + ": has built-in semantics (isa/aie_ml/op_codes.h); `compose:` / `semantics:` are for new mnemonics");
       continue;
     }
-    if (seen[size_t(code)]) L.error(o, op.mnemonic + ": defined twice");
-    seen[size_t(code)] = true;
-    op.code = uint16_t(code);
+    if (!builtin && !added) {
+      L.error(o, op.mnemonic + ": no semantics for this mnemonic in isa/aie_ml/op_codes.h, and neither `compose:` nor "
+                               "`semantics:` is given (docs/isa-extensions.md, AIE-ML)");
+      continue;
+    }
+    if (!ok) continue;
+    if (d.isa.find(op.mnemonic)) {
+      L.error(o, op.mnemonic + ": defined twice");
+      continue;
+    }
+    if (builtin) {
+      op.code = uint16_t(code);
+    } else {
+      op.code = uint16_t(Code::Extension);
+      pending.push_back({d.isa.ops.size(), o});
+    }
     d.isa.ops.push_back(op);
     d.extra.push_back(ex);
   }
   for (size_t i = 0; i < seen.size(); ++i)
     if (!seen[i]) L.errors.push_back(file + ": op " + code_name(Code(i)) + " has semantics but is missing from the YAML");
+  // Added ops last: their steps may name any built-in op of the file.
+  for (const auto& p : pending) {
+    ExtensionOp ext;
+    ext.mnemonic = d.isa.ops[p.op_index].mnemonic;
+    const YAML::Node list = p.node["operands"];
+    if (!list || !list.IsSequence()) {
+      L.error(list ? list : p.node, ext.mnemonic + ": an op added by data lists its operands by name: operands: "
+                                      "[{name: d, class: x, role: write, format: bf16}, ...]");
+      continue;
+    }
+    const size_t errors_before = L.errors.size();
+    read_named_operands(L, list, d, d.isa.ops[p.op_index], d.extra[p.op_index], ext);
+    if (L.errors.size() == errors_before) build_extension(L, d, p, std::move(ext));
+  }
   if (!L.errors.empty()) {
     std::string all;
     for (const auto& e : L.errors) all += e + "\n";
@@ -398,20 +472,25 @@ AieIsaDetails load_aie_isa(const std::string& path, const std::vector<std::strin
     throw std::runtime_error(e.what());
   }
   try {
-    return read_aie_isa(doc.root, path, &doc.sources);
+    return read_aie_isa(doc.root, path, ss.str(), &doc.sources);
   } catch (const YAML::Exception& e) {
     throw std::runtime_error(doc.sources.where(e.mark) + ": " + e.msg);
   }
 }
 
-// One parsed description per variant (isa/isa_variant.h); entries live as long as the process.
+// One parsed description per variant (isa/isa_variant.h: --isa-dir / TLMCRAFT_ISA_DIR and
+// overlays), loaded at its first use and kept for the process (assembled programs point
+// into it). This runs once per executed bundle: the thread's last answer is reused while
+// no variant changed (isa_variant_generation) and TLMCRAFT_ISA_DIR is the same, without
+// touching the file system.
 const AieIsaDetails& aie_isa_details() {
-  // Fast path (called per simulated bundle): nothing changed the variant since this
-  // thread's last call.
   thread_local uint64_t last_generation = 0;
+  thread_local std::string last_env;
   thread_local const AieIsaDetails* last = nullptr;
   const uint64_t now = isa_variant_generation();
-  if (last && last_generation == now) return *last;
+  const char* env = std::getenv("TLMCRAFT_ISA_DIR");
+  const std::string_view env_now = env ? env : "";
+  if (last && last_generation == now && env_now == last_env) return *last;
   static std::mutex mu;
   static std::map<std::string, std::unique_ptr<AieIsaDetails>> by_source;
   const IsaSource src = isa_source("aie_ml");
@@ -427,8 +506,9 @@ const AieIsaDetails& aie_isa_details() {
     }
   }
   last_generation = now;
+  last_env = std::string(env_now);
   last = details.get();
-  return *details;
+  return *last;
 }
 
 const AieIsa& AieIsa::get() { return aie_isa_details().isa; }

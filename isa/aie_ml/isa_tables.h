@@ -60,5 +60,11 @@ bool slot_from_name(const std::string& name, Slot& out);
 // The markdown reference docs/isa/aie-ml.md, generated from the description.
 std::string reference_markdown(const AieIsaDetails& d);
 bool is_register_shape(const std::string& shape);
+// True when an operand of this shape ("x", "sdst", "vany", ...) may be a register of class c.
+bool shape_accepts_class(const std::string& shape, RegClass c);
+// assemble_core with a given description (the loader assembles compose steps with the
+// description it is building).
+AieProgram assemble_core_with(const AieIsaDetails& d, const std::string& text, const std::string& file,
+                              uint32_t first_line, std::vector<Diagnostic>& diags);
 
 }  // namespace tlmcraft::isa::aie_ml

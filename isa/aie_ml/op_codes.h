@@ -1,6 +1,7 @@
-// The semantic operation behind each mnemonic of isa/aie_ml/aie_ml.yaml. The YAML and this
-// list must match one to one: AieIsa::get() refuses a YAML op without semantics and an op
-// here that the YAML lacks, so the description and the simulator cannot drift apart.
+// The semantic operation behind each mnemonic of isa/aie_ml/aie_ml.yaml. Every op listed
+// here must be in the YAML (AieIsa::get() refuses a description that lacks one); a YAML op
+// not listed here is an op added by data and needs `compose:` or `semantics:`
+// (Code::Extension, extension_ops.h).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -47,7 +48,8 @@ enum class Code : uint16_t {
 #define TLM_AIE_ENUM(id, name) id,
   TLM_AIE_OPS(TLM_AIE_ENUM)
 #undef TLM_AIE_ENUM
-  Count
+  Count,
+  Extension = Count  // an op added by data (extension_ops.h): compose or semantics
 };
 
 // Code for a YAML mnemonic (exact, upper case); false if there are no semantics for it.

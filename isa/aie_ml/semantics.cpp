@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "isa/aie_ml/aie_core.h"
+#include "isa/aie_ml/extension_ops.h"
+#include "isa/aie_ml/extension_semantics.h"
 #include "isa/aie_ml/lanes.h"
 #include "isa/aie_ml/op_codes.h"
 #include "isa/aie_ml/vector_ops.h"
@@ -101,7 +103,7 @@ struct Exec {
     failed = true;
     res.fault = true;
     std::ostringstream os;
-    os << "line " << bundle.line << ": " << code_name(Code(cur->code)) << ": " << msg;
+    os << "line " << bundle.line << ": " << AieIsa::get().ops[cur->op].mnemonic << ": " << msg;
     res.fault_message = os.str();
   }
 
@@ -197,12 +199,104 @@ struct Exec {
   }
 
   void run(const SlotOp& o);
+  void run_extension(const SlotOp& o);
+  void run_composed(const ExtensionOp& e, const SlotOp& o);
+  void run_semantics(const ExtensionOp& e, const SlotOp& o);
 };
+
+// Copies register (cls, from_num) of `from` into (cls, to_num) of `to`.
+void copy_register(const CoreState& from, int from_num, CoreState& to, int to_num, RegClass cls) {
+  if (const int bytes = CoreState::view_bytes(cls)) {
+    std::memcpy(to.vreg(cls, to_num), from.vreg(cls, from_num), size_t(bytes));
+    return;
+  }
+  Operand src;
+  src.kind = Operand::Kind::Reg;
+  src.cls = cls;
+  src.num = uint8_t(from_num);
+  write_scalar(to, cls, to_num, read_scalar(from, src));
+}
+
+void Exec::run_extension(const SlotOp& o) {
+  const AieIsa& isa = AieIsa::get();
+  const ExtensionOp& e = *isa.extensions.at(size_t(isa.ops[o.op].extension));
+  if (e.composed()) run_composed(e, o);
+  else run_semantics(e, o);
+}
+
+// The steps run on a private copy of the state in which every output and temp is a
+// register no operand uses: inputs keep their values until the last step, so operands may
+// alias. Outputs are copied to their registers at the end; nothing else escapes.
+void Exec::run_composed(const ExtensionOp& e, const SlotOp& o) {
+  CoreState scratch = old;
+  std::vector<uint16_t> used;
+  for (int i = 0; i < o.n_operands; ++i)
+    if (op(i).kind == Operand::Kind::Reg)
+      for (uint16_t u : storage_units(op(i).cls, op(i).num)) used.push_back(u);
+  std::vector<int> renamed(e.operands.size(), 0), temps(e.temps.size(), 0);
+  bool ok = true;
+  for (size_t i = 0; i < e.operands.size(); ++i)
+    if (e.operands[i].written()) {
+      ok = ok && allocate_hidden_register(e.operands[i].cls, used, renamed[i]);
+      if (ok) copy_register(old, op(int(i)).num, scratch, renamed[i], e.operands[i].cls);  // partial writes keep the rest
+    }
+  for (size_t t = 0; t < e.temps.size(); ++t) ok = ok && allocate_hidden_register(e.temps[t].cls, used, temps[t]);
+  if (!ok) return fault("no free register to rename an output or temp (internal error: checked when loading)");
+  for (const ComposeStep& step : e.steps) {
+    SlotOp so = step.op;
+    for (const StepBinding& b : step.bindings) {
+      Operand& x = so.operands[size_t(b.step_operand)];
+      if (b.temp) {
+        x.num = uint8_t(temps[size_t(b.index)]);
+        continue;
+      }
+      const Operand& src = op(b.index);
+      if (src.kind != Operand::Kind::Reg) {
+        x.imm = src.imm;
+        continue;
+      }
+      x.cls = src.cls;
+      x.num = uint8_t(e.operands[size_t(b.index)].written() ? renamed[size_t(b.index)] : src.num);
+    }
+    const CoreState before = scratch;
+    BundleResult sub;
+    Exec inner{before, scratch, mem, bundle, sub, nullptr, {}, false};
+    inner.run(so);
+    if (inner.failed) return fault("step '" + step.text + "': " + sub.fault_message);
+  }
+  for (size_t i = 0; i < e.operands.size(); ++i)
+    if (e.operands[i].written()) copy_register(scratch, renamed[i], s, op(int(i)).num, e.operands[i].cls);
+}
+
+// Inputs come from the state before the bundle and outputs go to the live state, so all
+// inputs are read before any output is written.
+void Exec::run_semantics(const ExtensionOp& e, const SlotOp& o) {
+  ExtensionIo io;
+  const size_t n = e.operands.size();
+  io.in.assign(n, nullptr);
+  io.out.assign(n, nullptr);
+  io.scalar.assign(n, 0);
+  io.scalar_out.assign(n, 0);
+  for (size_t i = 0; i < n && i < o.n_operands; ++i) {
+    const Operand& a = op(int(i));
+    if (a.kind == Operand::Kind::Reg && CoreState::view_bytes(a.cls)) {
+      io.in[i] = old.vreg(a.cls, a.num);
+      if (e.operands[i].written()) io.out[i] = s.vreg(a.cls, a.num);
+    } else {
+      io.scalar[i] = int64_t(int32_t(read_scalar(old, a)));
+    }
+  }
+  std::string error;
+  if (!e.semantics || !run_extension_semantics(*e.semantics, e, io, error)) return fault(error);
+  for (size_t i = 0; i < n && i < o.n_operands; ++i)
+    if (e.operands[i].written() && !io.out[i]) write_scalar(s, op(int(i)).cls, op(int(i)).num, uint32_t(io.scalar_out[i]));
+}
 
 void Exec::run(const SlotOp& o) {
   cur = &o;
   const Code c = Code(o.code);
   switch (c) {
+    case Code::Extension: run_extension(o); return;
     case Code::NOP: return;
     // ---- loads
     case Code::VLDA: case Code::VLDB: {

@@ -1,7 +1,9 @@
 #include "platforms/aie_ml/aie_actions.h"
 
 #include <algorithm>
+#include <map>
 
+#include "isa/aie_ml/extension_ops.h"
 #include "isa/aie_ml/isa_tables.h"
 #include "platforms/platform.h"
 
@@ -49,12 +51,49 @@ void operand_traffic(const aie::SlotOp& op, const aie::OpExtra& ex, isa::Instruc
   }
 }
 
+// A composed op (docs/isa-extensions.md): its steps' actions minus the register-file
+// traffic of its temporaries, which never leave the datapath.
+isa::NamedActions composed_actions(const aie::ExtensionOp& e) {
+  std::vector<isa::NamedActions> steps;
+  std::map<std::string, isa::StorageTraffic> saved;
+  const aie::AieIsaDetails& d = aie::aie_isa_details();
+  for (const auto& step : e.steps) {
+    steps.push_back(slot_op_actions(step.op));
+    const aie::OpExtra& sx = d.extra.at(step.op.op);
+    for (const auto& b : step.bindings) {
+      if (!b.temp) continue;
+      const RegFile f = reg_file(e.temps[size_t(b.index)].cls);
+      const bool rw = std::find(sx.rw.begin(), sx.rw.end(), b.step_operand) != sx.rw.end();
+      isa::StorageTraffic& t = saved[f.storage];
+      t.storage = f.storage;
+      if (b.step_operand < sx.dst || rw) t.write_bytes += f.bytes;
+      if (b.step_operand >= sx.dst || rw) t.read_bytes += f.bytes;
+    }
+  }
+  std::vector<isa::StorageTraffic> list;
+  for (const auto& [name, t] : saved) list.push_back(t);
+  return isa::compose_actions(steps, list);
+}
+
 }  // namespace
 
 isa::NamedActions slot_op_actions(const aie::SlotOp& op) {
   const aie::AieIsaDetails& d = aie::aie_isa_details();
   const aie::OpSpec& spec = d.isa.ops.at(op.op);
   const aie::OpExtra& ex = d.extra.at(op.op);
+  if (spec.extension >= 0 && spec.actions.empty()) {
+    // An op added by data: a composed op performs its steps; a `semantics:` op the
+    // operations its expression counts, with its operands' register traffic.
+    const aie::ExtensionOp& e = *d.isa.extensions.at(size_t(spec.extension));
+    try {
+      if (e.composed()) return composed_actions(e);
+      isa::InstructionWork w;
+      operand_traffic(op, ex, w);
+      return isa::merge_actions(isa::actions_of(w), e.actions);
+    } catch (const isa::ActionError& err) {
+      throw InputError(spec.mnemonic + ": " + err.what());
+    }
+  }
   isa::InstructionWork w;
   operand_traffic(op, ex, w);
   if (ex.access_bytes) {

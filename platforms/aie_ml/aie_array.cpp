@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 
+
 namespace tlmcraft::aie_ml {
 
 namespace aie = isa::aie_ml;
@@ -22,6 +23,9 @@ struct AieArray::CoreRun {
   uint64_t block_start = 0, attempt_start = 0, halt_cycle = 0;
   uint64_t bundles = 0, issue_cycles = 0, stall_register = 0, stall_bank = 0, stall_lock = 0;
   std::array<uint64_t, aie::kSlotCount> slot_ops{};
+  std::array<uint64_t, aie::kSlotCount> slot_busy{};  // cycles each slot was held (an op's `ii`)
+  std::array<uint64_t, aie::kSlotCount> slot_free{};  // first cycle each slot can issue again
+  uint64_t stall_slot = 0;                            // waits for a slot an op of ii > 1 still holds
   std::array<uint64_t, aie::kMacFormatCount> macs{};  // by aie::MacFormat, from the ISA's `macs`
   std::vector<std::pair<uint64_t, uint64_t>> per_pc;  // executions, cycles
   isa::ActionLists actions;  // per bundle: its energy actions (aie_actions.h)
@@ -383,6 +387,16 @@ void AieArray::step_core(int k, uint64_t t) {
     schedule(k, ready);
     return;
   }
+  // Slot occupancy: an op with initiation interval ii holds its slot ii cycles (ii = 1 for
+  // every shipped op: a slot is free again the next cycle, so this never waits for them).
+  uint64_t slot_ready = t;
+  for (const auto& op : b.ops) slot_ready = std::max(slot_ready, c.slot_free[static_cast<int>(op.slot)]);
+  if (slot_ready > t) {
+    c.stall_slot += slot_ready - t;
+    if (rec_) rec_->slice(c.stall_track, t, slot_ready, "slot busy");
+    schedule(k, slot_ready);
+    return;
+  }
   if (limiter_->instructions_reached(bundles_)) {  // a bundle counts as one instruction
     stop(StopReason::InstructionLimit, limit_message(StopReason::InstructionLimit, limiter_->limits(), core_where(c, &b)));
     return;
@@ -469,6 +483,8 @@ void AieArray::step_core(int k, uint64_t t) {
       c.unit_ready[u] = issue + (from_agu ? agu : lat);
     }
     c.slot_ops[static_cast<int>(op.slot)]++;
+    c.slot_busy[static_cast<int>(op.slot)] += isa.ops[op.op].ii;
+    c.slot_free[static_cast<int>(op.slot)] = issue + isa.ops[op.op].ii;
     c.macs[static_cast<int>(isa.ops[op.op].mac_format)] += isa.ops[op.op].macs;
     if (rec_) rec_->slice(c.slot_track[static_cast<int>(op.slot)], issue, issue + std::max<uint32_t>(lat, 1),
                           isa.ops[op.op].mnemonic, {{"pc", pc}, {"line", b.line}});
@@ -881,11 +897,11 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
     UnitStats& core = unit(c->name + ".core");
     core.instructions += c->bundles;
     core.busy_cycles += c->issue_cycles;
-    core.stall_cycles += c->stall_register + c->stall_bank + c->stall_lock;
+    core.stall_cycles += c->stall_register + c->stall_bank + c->stall_lock + c->stall_slot;
     for (int s = 0; s < aie::kSlotCount; ++s) {
       UnitStats& u = unit(c->name + "." + aie::slot_name(static_cast<aie::Slot>(s)));
       u.instructions += c->slot_ops[s];
-      u.busy_cycles += c->slot_ops[s];
+      u.busy_cycles += c->slot_busy[s];
       r.instructions_by_class[aie::slot_name(static_cast<aie::Slot>(s))] += c->slot_ops[s];
     }
     for (size_t pc = 0; pc < c->per_pc.size(); ++pc)
@@ -902,6 +918,7 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
                                   {"stall_register", c->stall_register},
                                   {"stall_bank", c->stall_bank},
                                   {"stall_lock", c->stall_lock}};
+    if (c->stall_slot) cores[c->name]["stall_slot"] = c->stall_slot;  // only ops of ii > 1 cause it
   }
   for (const auto& ch : channels_) {
     UnitStats& u = unit(ch->name);

@@ -99,7 +99,8 @@ TEST_F(Overlay, MisspeltKeyInAnEntryNamesTheOverlayLine) {
   const std::string e = load_error({p});
   EXPECT_EQ(e.substr(0, e.find('\n')),
             p + ":15:5: unknown key 'dco' in instructions entry (known keys: mnemonic, opcode, class, unit, "
-                "latency_class, operands, reads, writes, implemented, doc, operation, notes, loop, loop_counter, fused)");
+                "latency_class, operands, reads, writes, implemented, doc, operation, notes, loop, loop_counter, fused, "
+                "actions)");
 }
 
 TEST_F(Overlay, ExistingMnemonicNeedsReplace) {

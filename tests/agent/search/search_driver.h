@@ -67,9 +67,12 @@ inline std::string search_workspace() {
 
 // The search provider on (platform, task, config) through a fresh real toolbox (3 trials
 // per evaluation), driven for at most `budget` rounds.
+// `variant`: the ISA variant the tools evaluate with (the caller makes it current for the
+// search agent's own generation too, as the CLI does for the whole process).
 inline SearchRun run_search(const std::string& platform, const std::string& task, const std::string& config,
-                            int budget) {
+                            int budget, const isa::IsaVariant& variant = {}) {
   ToolboxOptions to;
+  to.isa = variant;
   to.workspace_dir = search_workspace();
   to.workload = {platform, task, config};
   to.trials = 3;

@@ -7,6 +7,7 @@
 #include "platforms/aie_ml/pack/agent/aie_offsets.h"
 #include "platforms/aie_ml/pack/agent/aie_regalloc.h"
 #include "platforms/aie_ml/pack/agent/aie_unroll.h"
+#include "platforms/aie_ml/pack/agent/aie_use_added_ops.h"
 #include "isa/aie_ml/bundle_schedule.h"
 #include "isa/aie_ml/control_flow.h"
 #include "isa/aie_ml/program_text.h"
@@ -70,6 +71,8 @@ std::vector<Candidate> generate_aie_candidates(const std::string& parent_text, c
     }
   };
   add("", [](AieKernel&) { return true; });
+  // Ops added to the ISA by data (`compose:`), matched on their dataflow and used.
+  add("use added ops", [](AieKernel& k) { return use_composed_ops(k) > 0; });
 
   // Zero-overhead loops unrolled with renaming (by 2, 3, 4, 8 when they divide the trip
   // count; a loop of at most 16 iterations also fully).

@@ -1,5 +1,6 @@
 // Candidate AIE-ML kernels one step away from a parent kernel file. A step is a
-// structural change (none, or unrolling one zero-overhead loop or every loop; aie_unroll.h;
+// structural change (none, using the composed ops the ISA was extended with,
+// aie_use_added_ops.h, or unrolling one zero-overhead loop or every loop; aie_unroll.h;
 // loops left with one iteration are then inlined) followed by bundle compaction
 // (isa/aie_ml/bundle_schedule.h, program order or critical path first), with and without
 // register reallocation first (aie_regalloc.h), and each once more with offset addressing

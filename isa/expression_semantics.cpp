@@ -25,7 +25,7 @@ ext::Role role_of(Role r) {
 
 }  // namespace
 
-std::vector<std::string> compile_expression_semantics(IsaSpec& spec, const std::string& yaml_text) {
+std::vector<std::string> compile_expression_semantics(IsaSpec& spec, const DocumentLines& lines) {
   std::vector<std::string> errors;
   for (auto& ins : spec.instructions_) {
     if (ins.semantics.empty()) continue;
@@ -50,8 +50,8 @@ std::vector<std::string> compile_expression_semantics(IsaSpec& spec, const std::
     }
     if (!ok) continue;
     try {
-      const ext::SourceLocation where =
-          ext::locate_yaml_scalar(yaml_text, ins.semantics_line - 1, ins.semantics_col - 1, spec.file());
+      const DocumentLine src = lines(ins.semantics_line);
+      const ext::SourceLocation where = ext::locate_yaml_scalar(src.text, src.line - 1, ins.semantics_col - 1, src.file);
       ins.expr = std::make_shared<const ext::ExprProgram>(ext::compile_semantics(ins.semantics, where, decls));
     } catch (const ext::ExtensionError& e) {
       errors.push_back(std::string(e.what()));

@@ -5,6 +5,7 @@
 // "u32", "i32": scalars) and the operand's role its role (read: input, write: output,
 // readwrite: both). The platform evaluates the program and stores the outputs itself.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,8 +13,8 @@
 
 namespace tlmcraft::isa {
 
-// Compiles the `semantics:` of every instruction of `spec`; `yaml_text` is the file's
-// text (positions inside block scalars). Returns the problems, each "file:line:col: message".
-std::vector<std::string> compile_expression_semantics(IsaSpec& spec, const std::string& yaml_text);
+// Compiles the `semantics:` of every instruction of `spec`. Returns the problems, each
+// "file:line:col: message" in the file that holds the text.
+std::vector<std::string> compile_expression_semantics(IsaSpec& spec, const DocumentLines& lines);
 
 }  // namespace tlmcraft::isa

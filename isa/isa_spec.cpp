@@ -965,7 +965,7 @@ IsaSpec IsaSpec::parse(const std::string& yaml_text, const std::string& file_nam
     o << file_name << ":" << (e.mark.line + 1) << ":" << (e.mark.column + 1) << ": YAML syntax error: " << e.msg;
     throw IsaSpecError(o.str());
   }
-  return from_document(root, nullptr, file_name);
+  return from_document(root, nullptr, file_name, yaml_text);
 }
 
 IsaSpec IsaSpec::load(const std::string& path, const std::vector<std::string>& overlays) {
@@ -977,7 +977,7 @@ IsaSpec IsaSpec::load(const std::string& path, const std::vector<std::string>& o
   try {
     MergedIsaDocument doc = merge_isa_overlays(path, overlays, schema);
     auto sources = std::make_shared<const SourceMap>(std::move(doc.sources));
-    return from_document(doc.root, sources, path);
+    return from_document(doc.root, sources, path, "");
   } catch (const OverlayError& e) {
     throw IsaSpecError(e.what());
   }
@@ -992,7 +992,7 @@ std::vector<std::string> IsaSpec::source_files() const {
 }
 
 IsaSpec IsaSpec::from_document(const YAML::Node& root, std::shared_ptr<const SourceMap> sources,
-                               const std::string& file_name) {
+                               const std::string& file_name, const std::string& yaml_text) {
   IsaSpec spec;
   spec.sources_ = sources;
   IsaSpecLoader loader(spec, file_name, sources.get());
@@ -1017,7 +1017,16 @@ IsaSpec IsaSpec::from_document(const YAML::Node& root, std::shared_ptr<const Sou
   // Composed steps are assembly lines: checked (and the legacy form converted) once the
   // whole ISA is known.
   std::vector<std::string> fused_errors = normalise_compositions(spec);
-  for (auto& e : compile_expression_semantics(spec, yaml_text)) fused_errors.push_back(std::move(e));
+  // A merged document's line lives in the base or an overlay file: read that file's text.
+  const DocumentLines lines = [&](int doc_line1) {
+    if (!sources) return DocumentLine{file_name, yaml_text, doc_line1};
+    const std::string& file = sources->file_of(doc_line1 - 1);
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return DocumentLine{file, text.str(), sources->local_line(doc_line1 - 1)};
+  };
+  for (auto& e : compile_expression_semantics(spec, lines)) fused_errors.push_back(std::move(e));
   if (!fused_errors.empty()) {
     std::string all;
     for (const auto& e : fused_errors) all += (all.empty() ? "" : "\n") + e;

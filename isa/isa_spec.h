@@ -6,6 +6,7 @@
 // the YAML file's name, line and column.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -223,6 +224,14 @@ struct SyntaxRules {
   std::string label_hint;  // shown when a line starts with a label
 };
 
+// Where a line of a loaded (possibly merged) document comes from: the file (the base or
+// an overlay), its text, and the 1-based line within it.
+struct DocumentLine {
+  std::string file, text;
+  int line = 0;
+};
+using DocumentLines = std::function<DocumentLine(int doc_line1)>;
+
 class IsaSpec {
  public:
   // Reads and validates a YAML description. Throws IsaSpecError naming file, line, cause.
@@ -308,10 +317,10 @@ class IsaSpec {
   std::shared_ptr<const SourceMap> sources_;  // set when loaded with overlays
 
   static IsaSpec from_document(const YAML::Node& root, std::shared_ptr<const SourceMap> sources,
-                               const std::string& file_name);
+                               const std::string& file_name, const std::string& yaml_text);
   friend class IsaSpecLoader;
   friend std::vector<std::string> normalise_compositions(IsaSpec& spec);
-  friend std::vector<std::string> compile_expression_semantics(IsaSpec& spec, const std::string& yaml_text);
+  friend std::vector<std::string> compile_expression_semantics(IsaSpec& spec, const DocumentLines& lines);
 };
 
 }  // namespace tlmcraft::isa

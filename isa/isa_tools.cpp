@@ -96,8 +96,6 @@ std::string isa_name_of_file(const std::string& path) {
     throw std::runtime_error(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
                              ": YAML syntax error: " + e.msg);
   }
-  // An ISA overlay (docs/isa-extensions.md) names the ISA it extends with `isa:`.
-  if (root.IsMap() && !root["name"] && root["isa"] && root["isa"].IsScalar()) return root["isa"].Scalar();
   if (!root.IsMap() || !root["name"] || !root["name"].IsScalar())
     throw std::runtime_error(path + ":1:1: an ISA description needs a top-level 'name:' (which ISA it describes)");
   return root["name"].Scalar();

@@ -94,7 +94,7 @@ std::string action_format(ext::ElemFormat f) {
 NamedActions semantics_actions(const ExtensionSemantics& sem, const std::string& unit) {
   InstructionWork work;
   for (const ext::OpCount& c : sem.program.op_counts)
-    work.ops.push_back({unit, c.op, action_format(c.format), uint64_t(c.count) * std::max<uint32_t>(1, c.lanes)});
+    work.ops.push_back({unit, c.op, action_format(c.format), uint64_t(c.per_element) * std::max<uint32_t>(1, c.lanes)});
   return actions_of(work);
 }
 

@@ -100,7 +100,7 @@ TEST_F(Overlay, MisspeltKeyInAnEntryNamesTheOverlayLine) {
   EXPECT_EQ(e.substr(0, e.find('\n')),
             p + ":15:5: unknown key 'dco' in instructions entry (known keys: mnemonic, opcode, class, unit, "
                 "latency_class, operands, reads, writes, implemented, doc, operation, notes, loop, loop_counter, fused, "
-                "actions)");
+                "compose, semantics, timing, actions)");
 }
 
 TEST_F(Overlay, ExistingMnemonicNeedsReplace) {
@@ -168,7 +168,11 @@ TEST_F(Overlay, FusedStepErrorsNameTheOverlayLine) {
   text.replace(text.find("V_MAX_VF rd"), 8, "V_MAXX_V");
   const std::string p = write("step.yaml", text);
   const std::string e = load_error({p});
-  EXPECT_EQ(e.rfind(p + ":6: instruction V_RELU_V: ", 0), 0u) << e;
+  // The step's own line and column (line 18, after its opening quote).
+  EXPECT_EQ(e.rfind(p + ":18:10: instruction V_RELU_V: step 1 ('V_MAXX_V rd, rs1, f0, rmask'): unknown instruction "
+                        "'V_MAXX_V'", 0),
+            0u)
+      << e;
 }
 
 TEST_F(Overlay, OverlayIsaNameAndSourceMap) {

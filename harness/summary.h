@@ -29,6 +29,8 @@ struct WorkloadCell {
   int passed = 0;            // passing samples
   std::string reason;        // of the best sample
   std::string kernel;        // of the best sample ("baseline" or a path)
+  std::string variant;       // of the best sample: job.variant ("" = unrecorded)
+  std::string variant_name;  // its provenance label (variant_label; "" = unrecorded)
   std::optional<uint64_t> cycles;
   std::optional<uint64_t> baseline_cycles;
   std::optional<double> speedup;  // best passing sample's speedup

@@ -86,23 +86,13 @@ std::string heat_colour(double util) {
 
 }  // namespace
 
-// The variants the platform's numbers come from (ids; "" = unrecorded) and a label of each.
-static std::map<std::string, std::string> cell_variants(const PlatformSummary& ps) {
-  std::map<std::string, std::string> out;
-  for (const auto& row : ps.tasks)
-    for (const auto& [config, cell] : row.configs)
-      if (cell.status == "pass" && cell.cycles)
-        out[cell.variant] = cell.variant_name.empty() ? "unrecorded variant" : cell.variant_name;
-  return out;
-}
-
 void cycles_table(std::ostream& os, const PlatformSummary& ps) {
   const std::string pid = id_token(ps.platform);
-  const auto variants = cell_variants(ps);
+  const auto& variants = ps.variants;
   const bool several = variants.size() > 1;
   os << "<h3>Cycles</h3>\n<p id=\"cycles-variant-" << pid << "\" class=\"muted\">";
   if (several)
-    os << "Numbers from " << variants.size() << " hardware/ISA variants: each names the variant it was measured on "
+    os << "Results of " << variants.size() << " hardware/ISA variants: each number names the variant it was measured on "
        << "(the best passing sample of the task and config).";
   else if (!variants.empty())
     os << "Every number measured on variant " << html_escape(variants.begin()->second) << " <code>"
@@ -127,7 +117,8 @@ void cycles_table(std::ostream& os, const PlatformSummary& ps) {
       std::string tip = std::to_string(*cell.cycles) + " cycles";
       if (cell.baseline_cycles) tip += ", baseline " + std::to_string(*cell.baseline_cycles);
       if (cell.speedup) tip += ", speedup " + fmt(*cell.speedup, 3) + "x";
-      const std::string variant = variants.at(cell.variant);
+      const auto named = variants.find(cell.variant);
+      const std::string variant = named != variants.end() ? named->second : "unrecorded variant";
       tip += ", variant " + variant;
       os << "<td class=\"num\" data-cycles=\"" << *cell.cycles << "\" data-variant=\"" << html_escape(cell.variant)
          << "\" title=\"" << html_escape(tip) << "\">" << *cell.cycles;

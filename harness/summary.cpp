@@ -325,6 +325,7 @@ Summary summarize(const std::vector<json>& records, const SummaryOptions& option
         cell.samples = int(samples.size());
         const RecordView* best = nullptr;
         for (const RecordView* s : samples) {
+          ps.variants[s->variant] = s->variant_name.empty() ? "unrecorded variant" : s->variant_name;
           if (s->status == "pass") ++cell.passed;
           if (!best) {
             best = s;

@@ -67,6 +67,7 @@ struct PlatformSummary {
   std::string platform;
   std::vector<std::string> configs;  // every config seen, sorted (C1 < C2 < ... < C10)
   std::vector<TaskRow> tasks;        // sorted by level, then options.task_order, then name
+  std::map<std::string, std::string> variants;  // job.variant -> label, over every sample
   Aggregate aggregate;
 };
 

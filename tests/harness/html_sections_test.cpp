@@ -40,7 +40,7 @@ TEST(HtmlSections, TwoVariantsAreKeptApartAndNamed) {
   EXPECT_NE(html.find("data-cycles=\"100\" data-variant=\"aaaaaaaa11111111\""), std::string::npos);
   EXPECT_NE(html.find(">100<br><span class=\"variant\">timing.dma.prefetch.bytes_per_cycle=64</span></td>"),
             std::string::npos);
-  EXPECT_NE(html.find("Numbers from 2 hardware/ISA variants"), std::string::npos);
+  EXPECT_NE(html.find("Results of 2 hardware/ISA variants"), std::string::npos);
   // Every speedup is 1.00x: a note, not a chart of unity bars.
   EXPECT_NE(html.find("class=\"speedup-chart unity-only muted\""), std::string::npos);
   EXPECT_EQ(html.find("class=\"bar faster\""), std::string::npos);

@@ -90,8 +90,11 @@ std::string svg_scatter(const std::string& id, const std::vector<ScatterPoint>& 
     const double x = ax.at(p.x, kLeft, kWidth - kRight), y = ay.at(p.y, kHeight - kBottom, kTop);
     const std::string title = p.detail.empty() ? p.label : p.label + ": " + p.detail;
     os << "<circle class=\"point" << (p.pareto ? " pareto" : "") << "\" cx=\"" << x << "\" cy=\"" << y
-       << "\" r=\"5\"><title>" << html_escape(title) << "</title></circle><text class=\"label\" x=\"" << x + 7
-       << "\" y=\"" << y - 7 << "\">" << html_escape(p.label) << "</text>";
+       << "\" r=\"5\"><title>" << html_escape(title) << "</title></circle>";
+    // Labels of points in the right half run leftwards, so they stay inside the chart.
+    const bool right_half = x > (kLeft + kWidth - kRight) / 2;
+    os << "<text class=\"label\" x=\"" << (right_half ? x - 7 : x + 7) << "\" y=\"" << y - 7 << "\""
+       << (right_half ? " text-anchor=\"end\"" : "") << ">" << html_escape(p.label) << "</text>";
   }
   const auto titled = [](const std::string& t, const ScatterAxis& a) {
     return a.constant ? t + ": does not vary (collapsed axis)" : t;

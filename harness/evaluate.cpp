@@ -255,6 +255,8 @@ static json evaluate_kernel(Platform& platform, const EvalOptions& o) {
   rep["macs_by_format"] = rj["macs_by_format"];
   rep["actions"] = rj["actions"];
   rep["memory"] = rj["memory"];
+  // When the last off-chip transfer completes, beside the count (of the trial counted).
+  if (rj.contains("last_transfer_cycle")) rep["last_transfer_cycle"] = rj["last_transfer_cycle"];
   json hot = json::array();
   for (size_t i = 0; i < first.lines.size() && i < 8; ++i) {
     const auto& l = first.lines[i];

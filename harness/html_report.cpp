@@ -34,7 +34,7 @@ svg text{font:12px system-ui,sans-serif;fill:#1d2228}
 .unity{stroke:#1d2228;stroke-width:1.5}.grid{stroke:#e3e6e9}
 .util-bg{fill:#eef0f2}.util-bar{fill:#3568a8}
 .legend .swatch{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:-1px}
-.muted{color:#6a737d}.warning{background:#fff4e5;border-left:4px solid #e0822a;padding:6px 10px}.axis{stroke:#8a939c}
+.muted{color:#6a737d}span.variant{font-size:11px;color:#6a737d}.warning{background:#fff4e5;border-left:4px solid #e0822a;padding:6px 10px}.axis{stroke:#8a939c}
 figure.tile-map{display:inline-block;margin:4px 8px}figure.tile-map figcaption{font-size:11px}
 )css";
 

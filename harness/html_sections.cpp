@@ -88,7 +88,16 @@ std::string heat_colour(double util) {
 
 void cycles_table(std::ostream& os, const PlatformSummary& ps) {
   const std::string pid = id_token(ps.platform);
-  os << "<h3>Cycles</h3>\n<table id=\"cycles-" << pid << "\" class=\"cycles\"><thead><tr><th>task</th><th>level</th>";
+  const auto& variants = ps.variants;
+  const bool several = variants.size() > 1;
+  os << "<h3>Cycles</h3>\n<p id=\"cycles-variant-" << pid << "\" class=\"muted\">";
+  if (several)
+    os << "Results of " << variants.size() << " hardware/ISA variants: each number names the variant it was measured on "
+       << "(the best passing sample of the task and config).";
+  else if (!variants.empty())
+    os << "Every number measured on variant " << html_escape(variants.begin()->second) << " <code>"
+       << html_escape(variants.begin()->first.substr(0, 8)) << "</code>.";
+  os << "</p>\n<table id=\"cycles-" << pid << "\" class=\"cycles\"><thead><tr><th>task</th><th>level</th>";
   for (const auto& c : ps.configs) os << "<th>" << html_escape(c) << "</th>";
   os << "</tr></thead><tbody>\n";
   for (const auto& row : ps.tasks) {
@@ -108,8 +117,13 @@ void cycles_table(std::ostream& os, const PlatformSummary& ps) {
       std::string tip = std::to_string(*cell.cycles) + " cycles";
       if (cell.baseline_cycles) tip += ", baseline " + std::to_string(*cell.baseline_cycles);
       if (cell.speedup) tip += ", speedup " + fmt(*cell.speedup, 3) + "x";
-      os << "<td class=\"num\" data-cycles=\"" << *cell.cycles << "\" title=\"" << html_escape(tip) << "\">" << *cell.cycles
-         << "</td>";
+      const auto named = variants.find(cell.variant);
+      const std::string variant = named != variants.end() ? named->second : "unrecorded variant";
+      tip += ", variant " + variant;
+      os << "<td class=\"num\" data-cycles=\"" << *cell.cycles << "\" data-variant=\"" << html_escape(cell.variant)
+         << "\" title=\"" << html_escape(tip) << "\">" << *cell.cycles;
+      if (several) os << "<br><span class=\"variant\">" << html_escape(variant) << "</span>";
+      os << "</td>";
     }
     os << "</tr>\n";
   }

@@ -77,6 +77,8 @@ std::string format_report_text(const nlohmann::json& j) {
     if (j.contains("cycles_over_trials") && j["cycles_over_trials"].value("varies", false))
       os << " (max over trials; " << j["cycles_over_trials"]["min"].get<uint64_t>() << " .. "
          << j["cycles_over_trials"]["max"].get<uint64_t>() << ")";
+    if (j.contains("last_transfer_cycle") && j["last_transfer_cycle"].is_number_unsigned())
+      os << "\n  last transfer completes: cycle " << j["last_transfer_cycle"].get<uint64_t>();
     os << "\n  instructions: " << j.value("instructions", 0) << "\n";
     if (j.contains("macs_by_format") && j["macs_by_format"].is_object() && !j["macs_by_format"].empty()) {
       os << "  MACs:        ";

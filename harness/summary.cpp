@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "harness/provenance.h"
+
 namespace tlmcraft::harness {
 
 using json = nlohmann::json;
@@ -29,6 +31,7 @@ std::optional<uint64_t> count_field(const json& j, const char* name) {
 
 struct RecordView {
   std::string platform, task, config, kernel, status, reason;
+  std::string variant, variant_name;  // job.variant and its provenance label ("" = unrecorded)
   int level = -1;
   std::optional<uint64_t> cycles, baseline_cycles;
   std::optional<double> speedup;
@@ -46,6 +49,8 @@ RecordView view_of(const json& r) {
   v.config = str_field(job, "config");
   if (v.config.empty()) v.config = str_field(r, "config");
   v.kernel = str_field(job, "kernel");
+  v.variant = str_field(job, "variant");
+  if (r.contains("provenance") && r["provenance"].is_object()) v.variant_name = variant_label(r["provenance"]);
   if (v.kernel.empty() && r.contains("kernel") && r["kernel"].is_object()) {
     v.kernel = str_field(r["kernel"], "source") == "baseline" ? "baseline" : str_field(r["kernel"], "path");
   }
@@ -289,7 +294,8 @@ Summary summarize(const std::vector<json>& records, const SummaryOptions& option
     if (!r.is_object()) continue;
     RecordView v = view_of(r);
     if (v.platform.empty() || v.task.empty() || v.config.empty()) continue;  // not a task evaluation
-    const std::string key = v.platform + '\x1f' + v.task + '\x1f' + v.config + '\x1f' + v.kernel;
+    // Results of other hardware/ISA variants are other samples (job.variant).
+    const std::string key = v.platform + '\x1f' + v.task + '\x1f' + v.config + '\x1f' + v.kernel + '\x1f' + v.variant;
     if (!by_job.count(key)) order.push_back(key);
     by_job[key] = std::move(v);
   }
@@ -319,6 +325,7 @@ Summary summarize(const std::vector<json>& records, const SummaryOptions& option
         cell.samples = int(samples.size());
         const RecordView* best = nullptr;
         for (const RecordView* s : samples) {
+          ps.variants[s->variant] = s->variant_name.empty() ? "unrecorded variant" : s->variant_name;
           if (s->status == "pass") ++cell.passed;
           if (!best) {
             best = s;
@@ -330,6 +337,8 @@ Summary summarize(const std::vector<json>& records, const SummaryOptions& option
         cell.status = best->status;
         cell.reason = best->reason;
         cell.kernel = best->kernel;
+        cell.variant = best->variant;
+        cell.variant_name = best->variant_name;
         cell.cycles = best->cycles;
         cell.baseline_cycles = best->baseline_cycles;
         cell.seeds = best->seeds;

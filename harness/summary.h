@@ -29,6 +29,8 @@ struct WorkloadCell {
   int passed = 0;            // passing samples
   std::string reason;        // of the best sample
   std::string kernel;        // of the best sample ("baseline" or a path)
+  std::string variant;       // of the best sample: job.variant ("" = unrecorded)
+  std::string variant_name;  // its provenance label (variant_label; "" = unrecorded)
   std::optional<uint64_t> cycles;
   std::optional<uint64_t> baseline_cycles;
   std::optional<double> speedup;  // best passing sample's speedup
@@ -65,6 +67,7 @@ struct PlatformSummary {
   std::string platform;
   std::vector<std::string> configs;  // every config seen, sorted (C1 < C2 < ... < C10)
   std::vector<TaskRow> tasks;        // sorted by level, then options.task_order, then name
+  std::map<std::string, std::string> variants;  // job.variant -> label, over every sample
   Aggregate aggregate;
 };
 

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
+#include <set>
 #include <sstream>
 
 #include "harness/html_report.h"
 #include "harness/provenance.h"
 #include "harness/summary.h"
+#include "harness/svg_scatter.h"
 
 namespace tlmcraft::harness {
 namespace {
@@ -20,8 +23,7 @@ h1{font-size:22px}h2{font-size:18px;margin:24px 0 8px;border-bottom:1px solid #d
 table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid #d0d5da;padding:3px 8px;text-align:left}
 th{background:#f3f5f7}td.num{text-align:right;font-variant-numeric:tabular-nums}
 td.slower{background:#fbe9dc}td.faster{background:#e3f1e4}td.fail{background:#f7d7d7}
-svg text{font:12px system-ui,sans-serif;fill:#1d2228}.axis{stroke:#8a939c}
-.point{fill:#8a939c}.point.pareto{fill:#c62828}.muted{color:#6a737d}code{font-size:12px}
+.muted{color:#6a737d}code{font-size:12px}code.common{color:#6a737d}
 )css";
 
 std::string fixed(double v, int digits) {
@@ -51,15 +53,60 @@ std::string provenance_text(const json& p) {
   return os.str();
 }
 
+// A variant's settings as KEY=VALUE: its platform config (when not the default) and every
+// override, those common to all variants included.
+std::vector<std::string> settings_of(const json& p) {
+  std::vector<std::string> out;
+  if (!p.is_object()) return out;
+  const std::string config = p.value("platform_config", std::string("default"));
+  if (config != "default") out.push_back("config=" + config);
+  if (p.contains("overrides") && p["overrides"].is_object())
+    for (const auto& [k, val] : p["overrides"].items())
+      out.push_back(k + "=" + (val.is_string() ? val.get<std::string>() : val.dump()));
+  const std::string isa_dir = p.value("isa_dir", std::string());
+  if (!isa_dir.empty()) out.push_back("isa_dir=" + isa_dir);
+  return out;
+}
+
+// Settings every variant has (same key, same value).
+std::set<std::string> common_settings(const SweepTable& t) {
+  std::set<std::string> common;
+  for (size_t v = 0; v < t.variants.size(); ++v) {
+    const auto mine = settings_of(t.variants[v].provenance);
+    const std::set<std::string> set(mine.begin(), mine.end());
+    if (v == 0) common = set;
+    else
+      for (auto it = common.begin(); it != common.end();) it = set.count(*it) ? std::next(it) : common.erase(it);
+  }
+  return common;
+}
+
+std::string settings_cell(const json& provenance, const std::set<std::string>& common) {
+  const auto settings = settings_of(provenance);
+  if (settings.empty()) return "<span class=\"muted\">none (the platform's default config)</span>";
+  std::string out;
+  for (const auto& kv : settings)
+    out += (out.empty() ? "" : "<br>") + std::string(common.count(kv) ? "<code class=\"common\">" : "<code>") +
+           html_escape(kv) + "</code>";
+  return out;
+}
+
 std::string variants_table(const SweepTable& t) {
   std::ostringstream os;
-  os << "<table id=\"sweep-variants\"><tr><th></th><th>variant</th><th>id</th><th>passed</th><th>speedup vs "
+  const std::set<std::string> common = common_settings(t);
+  std::string common_text;
+  for (const auto& kv : common) common_text += (common_text.empty() ? "" : ", ") + html_escape(kv);
+  os << "<p id=\"sweep-common\">Settings common to every variant: "
+     << (common_text.empty() ? std::string("none") : "<code>" + common_text + "</code>")
+     << " <span class=\"muted\">(listed again in each variant's row, in grey)</span></p>";
+  os << "<table id=\"sweep-variants\"><tr><th></th><th>variant</th><th>settings</th><th>id</th><th>passed</th><th>speedup vs "
         "reference</th><th>energy vs reference</th><th>total cycles</th><th>total energy (uJ)</th><th>area (mm2)</th>"
         "<th>provenance</th></tr>";
   for (size_t v = 0; v < t.variants.size(); ++v) {
     const auto& s = t.summaries[v];
     os << "<tr data-variant=\"" << html_escape(t.variants[v].id) << "\"><td>v" << v + 1 << (v == t.reference ? " (reference)" : "")
-       << "</td><td>" << html_escape(t.variants[v].name) << "</td><td><code>" << html_escape(t.variants[v].id.substr(0, 8))
+       << "</td><td>" << html_escape(t.variants[v].name) << "</td><td class=\"settings\">"
+       << settings_cell(t.variants[v].provenance, common) << "</td><td><code>" << html_escape(t.variants[v].id.substr(0, 8))
        << "</code></td><td class=\"num\">" << s.passed << "/" << s.run << "</td><td class=\"num\">"
        << (s.geomean_speedup ? fixed(*s.geomean_speedup, 3) + "x" : "-") << "</td><td class=\"num\">"
        << (s.energy_ratio ? fixed(*s.energy_ratio, 3) + "x" : "-") << "</td><td class=\"num\">"
@@ -107,58 +154,30 @@ std::string cycles_table(const SweepTable& t) {
   return os.str();
 }
 
-struct Point {
-  double x, y;
-  std::string label;
-};
-
 // Points no other point beats on both axes (lower is better on both).
-std::vector<bool> pareto_front(const std::vector<Point>& pts) {
-  std::vector<bool> front(pts.size(), true);
-  for (size_t i = 0; i < pts.size(); ++i)
+void mark_pareto_front(std::vector<ScatterPoint>& pts) {
+  for (size_t i = 0; i < pts.size(); ++i) {
+    pts[i].pareto = true;
     for (size_t j = 0; j < pts.size(); ++j)
       if (j != i && pts[j].x <= pts[i].x && pts[j].y <= pts[i].y && (pts[j].x < pts[i].x || pts[j].y < pts[i].y))
-        front[i] = false;
-  return front;
-}
-
-std::string scatter(const std::string& id, const std::vector<Point>& pts, const std::string& xl, const std::string& yl) {
-  const int w = 520, h = 320, left = 70, bottom = 40, top = 10, right = 20;
-  double x0 = pts[0].x, x1 = pts[0].x, y0 = pts[0].y, y1 = pts[0].y;
-  for (const auto& p : pts) {
-    x0 = std::min(x0, p.x), x1 = std::max(x1, p.x), y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
+        pts[i].pareto = false;
   }
-  const double xs = x1 > x0 ? x1 - x0 : 1, ys = y1 > y0 ? y1 - y0 : 1;
-  const auto px = [&](double x) { return left + 10 + (x - x0) / xs * (w - left - right - 20); };
-  const auto py = [&](double y) { return h - bottom - 10 - (y - y0) / ys * (h - bottom - top - 20); };
-  const auto front = pareto_front(pts);
-  std::ostringstream os;
-  os << "<svg id=\"" << id << "\" width=\"" << w << "\" height=\"" << h << "\" role=\"img\">";
-  os << "<line class=\"axis\" x1=\"" << left << "\" y1=\"" << h - bottom << "\" x2=\"" << w - right << "\" y2=\"" << h - bottom
-     << "\"/><line class=\"axis\" x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left << "\" y2=\"" << h - bottom << "\"/>";
-  os << "<text x=\"" << (w + left) / 2 << "\" y=\"" << h - 8 << "\" text-anchor=\"middle\">" << html_escape(xl) << "</text>";
-  os << "<text x=\"14\" y=\"" << (h - bottom) / 2 << "\" transform=\"rotate(-90 14 " << (h - bottom) / 2
-     << ")\" text-anchor=\"middle\">" << html_escape(yl) << "</text>";
-  os << "<text x=\"" << left << "\" y=\"" << h - bottom + 14 << "\">" << fixed(x0, 3) << "</text><text x=\"" << w - right
-     << "\" y=\"" << h - bottom + 14 << "\" text-anchor=\"end\">" << fixed(x1, 3) << "</text>";
-  os << "<text x=\"" << left - 4 << "\" y=\"" << h - bottom - 10 << "\" text-anchor=\"end\">" << fixed(y0, 0)
-     << "</text><text x=\"" << left - 4 << "\" y=\"" << top + 12 << "\" text-anchor=\"end\">" << fixed(y1, 0) << "</text>";
-  for (size_t i = 0; i < pts.size(); ++i)
-    os << "<circle class=\"point" << (front[i] ? " pareto" : "") << "\" cx=\"" << fixed(px(pts[i].x), 1) << "\" cy=\""
-       << fixed(py(pts[i].y), 1) << "\" r=\"5\"><title>" << html_escape(pts[i].label) << ": " << xl << " "
-       << fixed(pts[i].x, 3) << ", " << yl << " " << fixed(pts[i].y, 3) << "</title></circle>";
-  os << "</svg>";
-  return os.str();
 }
 
 std::string pareto_charts(const SweepTable& t) {
-  std::vector<Point> cycles_area, energy_cycles;
+  std::vector<ScatterPoint> cycles_area, energy_cycles;
   for (size_t v = 0; v < t.variants.size(); ++v) {
     const auto& s = t.summaries[v];
     const std::string label = "v" + std::to_string(v + 1) + " " + t.variants[v].name;
-    if (s.total_cycles && s.area_mm2) cycles_area.push_back({*s.area_mm2, double(*s.total_cycles), label});
-    if (s.total_cycles && s.total_energy_pj) energy_cycles.push_back({double(*s.total_cycles), *s.total_energy_pj / 1e6, label});
+    if (s.total_cycles && s.area_mm2)
+      cycles_area.push_back({label, *s.area_mm2, double(*s.total_cycles), false,
+                             "area " + fixed(*s.area_mm2, 4) + " mm2, " + std::to_string(*s.total_cycles) + " cycles"});
+    if (s.total_cycles && s.total_energy_pj)
+      energy_cycles.push_back({label, double(*s.total_cycles), *s.total_energy_pj / 1e6, false,
+                               std::to_string(*s.total_cycles) + " cycles, " + fixed(*s.total_energy_pj / 1e6, 4) + " uJ"});
   }
+  mark_pareto_front(cycles_area);
+  mark_pareto_front(energy_cycles);
   std::ostringstream os;
   os << "<h2>Pareto charts</h2><p class=\"muted\">Red: Pareto-optimal variants (no other variant is better on both "
         "axes). Totals over the cells every variant passed; energy and area are model estimates "
@@ -167,9 +186,9 @@ std::string pareto_charts(const SweepTable& t) {
     os << "<p>No energy or area estimates in these records.</p>";
     return os.str();
   }
-  if (!cycles_area.empty()) os << "<h3>Cycles vs area</h3>" << scatter("pareto-cycles-area", cycles_area, "area (mm2)", "cycles");
+  if (!cycles_area.empty()) os << "<h3>Cycles vs area</h3>" << svg_scatter("pareto-cycles-area", cycles_area, "area (mm2)", "cycles");
   if (!energy_cycles.empty())
-    os << "<h3>Energy vs cycles</h3>" << scatter("pareto-energy-cycles", energy_cycles, "cycles", "energy (uJ)");
+    os << "<h3>Energy vs cycles</h3>" << svg_scatter("pareto-energy-cycles", energy_cycles, "cycles", "energy (uJ)");
   return os.str();
 }
 
@@ -178,7 +197,7 @@ std::string pareto_charts(const SweepTable& t) {
 std::string render_sweep_html(const SweepTable& t, const std::string& title) {
   std::ostringstream os;
   os << "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << html_escape(title)
-     << "</title><style>" << kStyle << "</style></head><body><h1>" << html_escape(title) << "</h1>";
+     << "</title><style>" << kStyle << kScatterStyle << "</style></head><body><h1>" << html_escape(title) << "</h1>";
   os << "<h2>Variants</h2>" << variants_table(t);
   os << pareto_charts(t);
   os << "<h2>Cycles per task and config</h2><p class=\"muted\">Green: faster than the reference variant by more than "

@@ -1,5 +1,7 @@
 #include "models/dram_channel.h"
 
+#include <algorithm>
+
 #include "models/dram_observer.h"
 
 namespace tlmcraft::models {
@@ -93,12 +95,14 @@ DramRowOutcome DramChannel::count_outcome(const DramRequest& r) {
 
 // The engine's step at cycle t runs the controllers at clock t + 1 (DramCommandEngine::step):
 // observers get engine cycles.
+uint64_t DramChannel::data_end(DramCmd cmd, uint64_t cycle) const {
+  if (cmd == DramCmd::Rd) return cycle + cfg_.t.nCL + cfg_.t.nBL;
+  if (cmd == DramCmd::Wr) return cycle + cfg_.t.nCWL + cfg_.t.nBL;
+  return cycle + 1;
+}
+
 void DramChannel::report(const DramRequest& r, DramRowOutcome outcome, uint64_t clk) const {
-  const uint64_t cycle = clk - 1;
-  uint64_t data_end = cycle + 1;
-  if (r.next == DramCmd::Rd) data_end = cycle + cfg_.t.nCL + cfg_.t.nBL;
-  if (r.next == DramCmd::Wr) data_end = cycle + cfg_.t.nCWL + cfg_.t.nBL;
-  observer_->command(index_, r, r.next, outcome, cycle, data_end);
+  observer_->command(index_, r, r.next, outcome, clk - 1, data_end(r.next, clk - 1));
 }
 
 bool DramChannel::tick(uint64_t clk, uint64_t& done) {
@@ -117,6 +121,7 @@ bool DramChannel::tick(uint64_t clk, uint64_t& done) {
   const DramRequest r = sel;
   banks_.issue(r.next, r.at, clk);
   if (observer_) report(r, outcome, clk);
+  if (r.next == DramCmd::Wr) write_data_end_ = std::max(write_data_end_, data_end(DramCmd::Wr, clk - 1));
   const DramCmd final = r.write ? DramCmd::Wr : DramCmd::Rd;
   if (r.next == final) {
     if (r.write) ++stats_.writes;

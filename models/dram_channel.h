@@ -41,6 +41,8 @@ class DramChannel {
   bool tick(uint64_t clk, uint64_t& done);
   bool busy() const { return !reads_.empty() || !writes_.empty() || !active_.empty() || !returns_.empty(); }
   const DramChannelStats& stats() const { return stats_; }
+  // Engine cycle the last write's data burst ends (nCWL + nBL after its command; 0 = none).
+  uint64_t write_data_end() const { return write_data_end_; }
   // Reports this channel's commands (as channel `index`) to `observer` (null = none).
   void set_observer(DramObserver* observer, uint32_t index) {
     observer_ = observer;
@@ -60,6 +62,7 @@ class DramChannel {
   void update_write_mode();
   DramRowOutcome count_outcome(const DramRequest& r);
   void report(const DramRequest& r, DramRowOutcome outcome, uint64_t clk) const;
+  uint64_t data_end(DramCmd cmd, uint64_t cycle) const;  // the command's data on the bus until then
 
   const DramCommandConfig& cfg_;
   DramBankTiming banks_;
@@ -69,6 +72,7 @@ class DramChannel {
   DramChannelStats stats_;
   DramObserver* observer_ = nullptr;
   uint32_t index_ = 0;
+  uint64_t write_data_end_ = 0;
 };
 
 }  // namespace tlmcraft::models

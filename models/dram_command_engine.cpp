@@ -61,11 +61,21 @@ void DramCommandEngine::catch_up(uint64_t cycle) {
   }
 }
 
+bool DramCommandEngine::busy() const {
+  for (const DramChannel& ch : channels_)
+    if (ch.busy()) return true;
+  return false;
+}
+
+uint64_t DramCommandEngine::write_data_end() const {
+  uint64_t end = 0;
+  for (const DramChannel& ch : channels_) end = std::max(end, ch.write_data_end());
+  return end;
+}
+
 bool DramCommandEngine::drain(uint64_t max_cycles) {
   for (uint64_t n = 0; n < max_cycles; ++n) {
-    bool busy = false;
-    for (const DramChannel& ch : channels_) busy = busy || ch.busy();
-    if (!busy) return true;
+    if (!busy()) return true;
     step(next_id_);
   }
   return false;

@@ -36,6 +36,8 @@ class DramCommandEngine {
   // observer sees where writes still buffered at the end of a run go. Changes stats():
   // read them first. Returns false if the buffers did not empty in time.
   bool drain(uint64_t max_cycles);
+  bool busy() const;  // a channel holds a request, a command in flight or a return
+  uint64_t write_data_end() const;  // cycle the last write's data burst ends, over every channel
   nlohmann::json stats() const;
 
  private:

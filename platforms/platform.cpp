@@ -32,6 +32,7 @@ nlohmann::json RunResult::to_json() const {
   for (const auto& s : lines)
     l.push_back({{"line", s.line}, {"executions", s.executions}, {"cycles", s.cycles}});
   j["memory"] = memory.is_null() ? nlohmann::json::object() : memory;
+  if (last_transfer_cycle) j["last_transfer_cycle"] = *last_transfer_cycle;
   j["host_seconds"] = host_seconds;
   return j;
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,6 +61,10 @@ struct RunResult {
   std::map<std::string, uint64_t> actions;
   std::vector<LineStats> lines;   // per source line, sorted by cycles descending
   nlohmann::json memory;          // per-memory traffic statistics
+  // The cycle the run's last off-chip transfer completes in memory (writes the controller
+  // still buffered included), when the platform tracks it: it may lie after `cycles`,
+  // which counts only what the core waits for (docs/report-schema.md).
+  std::optional<uint64_t> last_transfer_cycle;
   double host_seconds = 0;
   bool ok() const { return stop == StopReason::Halted; }
   nlohmann::json to_json() const;

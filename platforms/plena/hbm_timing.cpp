@@ -85,6 +85,8 @@ HbmTiming HbmTimer::transfer(const sem::HbmTransfer& t, uint64_t issue) {
   if (cfg_.mode == TimingMode::Serial) {
     r.accept = issue;
     r.done = to_sram ? prefetch(t, issue) : store(t, issue);
+    last_done_ = std::max(last_done_, r.done);
+  transferred_ = true;
     return r;
   }
   const DmaConfig& dma = to_sram ? cfg_.prefetch : cfg_.store;
@@ -102,7 +104,17 @@ HbmTiming HbmTimer::transfer(const sem::HbmTransfer& t, uint64_t issue) {
   r.done = std::max(to_sram ? prefetch(t, start) : store(t, start), start + sram);
   q.free = r.done;
   q.done.push_back(r.done);
+  last_done_ = std::max(last_done_, r.done);
+  transferred_ = true;
   return r;
+}
+
+std::optional<uint64_t> HbmTimer::last_transfer_cycle() {
+  if (!transferred_) return std::nullopt;
+  // Writes complete on acceptance for the core; in HBM when their data bursts end. Those
+  // still buffered issue after the core's last instruction.
+  engine_.drain(kDrainLimit);
+  return std::max(last_done_, engine_.write_data_end());
 }
 
 }  // namespace tlmcraft::plena

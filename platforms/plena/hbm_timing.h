@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -47,6 +48,11 @@ class HbmTimer {
   // Issues the writes still buffered in the controllers (for the observer; the run's
   // cycles never wait for them). Changes stats(): read them first.
   void drain_writes() { engine_.drain(kDrainLimit); }
+  // The cycle the last transfer completes in HBM: the latest transfer completion or the
+  // end of the last write's data burst, whichever is later (drains the writes the
+  // controllers still buffer: read stats() first).
+  // None when the run made no transfer.
+  std::optional<uint64_t> last_transfer_cycle();
   static constexpr uint64_t kDrainLimit = 1'000'000;  // cycles; buffers of 33 writes drain in far fewer
 
  private:
@@ -63,6 +69,8 @@ class HbmTimer {
   const PlenaConfig& cfg_;
   models::DramCommandEngine engine_;
   Queue prefetch_q_, store_q_;
+  uint64_t last_done_ = 0;  // latest completion transfer() returned
+  bool transferred_ = false;
 };
 
 // The engine configuration named by memory.hbm.timing_preset (models/presets/<name>.yaml).

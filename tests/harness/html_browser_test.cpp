@@ -6,6 +6,8 @@
 
 #include <cstdlib>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -107,6 +109,66 @@ TEST(HtmlBrowser, SweepAndComparePagesRender) {
   for (const char* id : {"compare-summary", "compare-chart", "compare-cells", "compare-regressions"})
     EXPECT_NE(cmp.find(std::string("id=\"") + id + "\""), std::string::npos) << id;
   EXPECT_EQ(count(cmp, "class=\"bar slower\""), 1u);
+}
+
+// The tick labels of one chart's axis ("x" or "y") in a rendered DOM.
+std::vector<std::string> tick_labels(const std::string& dom, const std::string& chart, const std::string& axis) {
+  const size_t from = dom.find("id=\"" + chart + "\"");
+  const size_t to = dom.find("</svg>", from);
+  std::vector<std::string> out;
+  const std::string open = "<text class=\"tick " + axis + "\"";
+  for (size_t at = dom.find(open, from); at < to; at = dom.find(open, at + 1)) {
+    const size_t text = dom.find('>', at) + 1;
+    out.push_back(dom.substr(text, dom.find("</text>", text) - text));
+  }
+  return out;
+}
+
+// Four variants whose energies spread only 3.6% (6.469..6.701 uJ) on one area (1.25 mm2):
+// every point is labelled, the energy ticks are five distinct values spanning that range,
+// the area axis is drawn collapsed, and every variant's settings (the common one too) show.
+TEST(HtmlBrowser, SweepChartsHaveLabelsAndHonestAxes) {
+  REQUIRE_CHROMIUM(chromium);
+  // variant name, cycles, energy in pJ, prefetch bytes per cycle
+  const std::vector<std::tuple<std::string, uint64_t, double, std::string>> spec = {
+      {"fast", 100, 6.701e6, "64"}, {"frugal", 125, 6.469e6, "16"}, {"middle", 110, 6.585e6, "32"},
+      {"worse", 130, 6.650e6, "8"}};
+  std::vector<SweepVariantResult> v;
+  for (const auto& [name, cycles, energy, bw] : spec) {
+    const std::string id = name + "0000000000";
+    nlohmann::json r = test::run_record("gemv", cycles, id, bw);
+    r["energy"]["total_pj"] = energy;
+    r["area"] = {{"total_mm2", 1.25}};
+    const nlohmann::json prov = {{"variant", id}, {"platform_config", "default"},
+                                 {"overrides", {{"timing.dma.prefetch.bytes_per_cycle", bw}, {"timing.mode", "pipelined"}}}};
+    v.push_back({name, id, prov, {r}});
+  }
+  const SweepTable t = build_sweep_table(v, 0);
+  test::ScratchDir dir;
+  const std::string dom = rendered_dom(chromium, dir, render_sweep_html(t, "narrow spread"));
+  ASSERT_FALSE(dom.empty());
+  // 4 variants x 2 charts, each point with visible text.
+  EXPECT_EQ(count(dom, "<text class=\"label\""), 8u);
+  for (const char* label : {">v1 fast</text>", ">v2 frugal</text>", ">v3 middle</text>", ">v4 worse</text>"})
+    EXPECT_EQ(count(dom, label), 2u) << label;
+  // Energy vs cycles: fast, frugal and middle are each best somewhere; worse (130 cycles,
+  // 6.650 uJ) is beaten by middle (110, 6.585). Cycles vs area (one area): only fast.
+  EXPECT_EQ(count(dom, "class=\"point pareto\""), 3u + 1u);
+  // Energy ticks: min + (max - min) * i / 4 = 6.469, 6.527, 6.585, 6.643, 6.701 (span 0.232:
+  // a step of 0.058 needs 3 decimals); not "6" and "7".
+  EXPECT_EQ(tick_labels(dom, "pareto-energy-cycles", "y"),
+            (std::vector<std::string>{"6.469", "6.527", "6.585", "6.643", "6.701"}));
+  // Cycles 100..130: step 7.5, one decimal.
+  EXPECT_EQ(tick_labels(dom, "pareto-energy-cycles", "x"),
+            (std::vector<std::string>{"100.0", "107.5", "115.0", "122.5", "130.0"}));
+  // Area does not vary: one tick saying so, and the axis title says it is collapsed.
+  EXPECT_EQ(tick_labels(dom, "pareto-cycles-area", "x"), (std::vector<std::string>{"1.250 (all equal)"}));
+  EXPECT_NE(dom.find(">area (mm2): does not vary (collapsed axis)</text>"), std::string::npos);
+  EXPECT_EQ(count(dom, "class=\"axis collapsed\""), 1u);
+  // Every variant's settings, the one common to all included in each row and named once.
+  EXPECT_NE(dom.find("Settings common to every variant: <code>timing.mode=pipelined</code>"), std::string::npos);
+  EXPECT_EQ(count(dom, "<code class=\"common\">timing.mode=pipelined</code>"), 4u);
+  EXPECT_NE(dom.find("<code>timing.dma.prefetch.bytes_per_cycle=16</code>"), std::string::npos);
 }
 
 }  // namespace

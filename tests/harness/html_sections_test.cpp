@@ -35,6 +35,12 @@ TEST(HtmlSections, TwoVariantsAreKeptApartAndNamed) {
                       "<td class=\"num\">7</td>"),
             std::string::npos);
   EXPECT_EQ(count(html, "class=\"roof-point\""), 2u);
+  // The cycles table names the variant of its number: the two variants are two samples of
+  // gemv C1, both 1.00x, so the first (100 cycles, 64 bytes/cycle) is shown.
+  EXPECT_NE(html.find("data-cycles=\"100\" data-variant=\"aaaaaaaa11111111\""), std::string::npos);
+  EXPECT_NE(html.find(">100<br><span class=\"variant\">timing.dma.prefetch.bytes_per_cycle=64</span></td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("Results of 2 hardware/ISA variants"), std::string::npos);
   // Every speedup is 1.00x: a note, not a chart of unity bars.
   EXPECT_NE(html.find("class=\"speedup-chart unity-only muted\""), std::string::npos);
   EXPECT_EQ(html.find("class=\"bar faster\""), std::string::npos);

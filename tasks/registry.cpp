@@ -28,8 +28,14 @@ const std::vector<std::string>& benchmark_task_order() {
 Instance::Instance(const TaskSpec& task, PlatformId platform, const ConfigSpec& config)
     : task_(&task), platform_(platform), config_(&config) {}
 
-TensorSet Instance::generate_inputs(uint64_t seed) const {
-  return tasks::generate_inputs(*task_, platform_, params(), seed);
+TensorSet Instance::generate_inputs(uint64_t seed, const std::string& range) const {
+  return tasks::generate_inputs(*task_, platform_, params(), seed, range);
+}
+
+std::vector<std::string> Instance::input_ranges() const { return tasks::adversarial_ranges(*task_, platform_); }
+
+std::string Instance::range_for_trial(uint64_t seed, size_t trial) const {
+  return tasks::range_for_trial(*task_, platform_, seed, trial);
 }
 
 TensorSet Instance::reference_outputs(const TensorSet& inputs) const {

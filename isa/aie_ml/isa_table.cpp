@@ -315,7 +315,7 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, cons
     }
     L.check_keys(o,
                  {"mnemonic", "slot", "alt_slots", "operands", "dst", "rw", "access", "latency", "real", "doc",
-                  "operation", "macs", "format"},
+                  "operation", "macs", "format", "actions"},
                  "op " + op.mnemonic);
     if (const YAML::Node a = o["access"]) L.check_keys(a, {"bytes", "align", "offset"}, "op " + op.mnemonic + " access");
     if (!slot_from_name(L.text(o, "slot"), op.slot))

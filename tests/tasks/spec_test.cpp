@@ -224,7 +224,8 @@ TEST_F(SpecFiles, AdversarialRangesLoadInOrderAndBadOnesAreRejected) {
   const std::string ranged = "init: {dist: uniform, lo: -1, hi: 1}, adversarial: {big: {dist: uniform, lo: 90, hi: 99}, "
                              "neg: {dist: normal, mean: -50, std: 1}}}";
   std::string text = kTask;
-  text.replace(text.find("init: {dist: uniform, lo: -1, hi: 1}}"), 38, ranged);
+  const std::string plain = "init: {dist: uniform, lo: -1, hi: 1}}";
+  text.replace(text.find(plain), plain.size(), ranged);
   const TaskSpec t = load_task(write("t.yaml", text), defaults_);
   ASSERT_EQ(t.tensors[0].adversarial.size(), 2u);
   EXPECT_EQ(t.tensors[0].adversarial[0].name, "big");

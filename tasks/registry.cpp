@@ -122,6 +122,13 @@ std::string Instance::describe() const {
   }
   o << "\nCorrectness: every output element must satisfy " << ps.tolerance.describe()
     << ", on several trials with fresh random inputs; outputs are poisoned before each run.\n";
+  const std::vector<std::string> ranges = input_ranges();
+  if (!ranges.empty()) {
+    o << "The first trial draws ordinary inputs; every later trial draws from one of these input ranges, chosen "
+         "to test the numerics:";
+    for (const auto& r : ranges) o << " " << r;
+    o << " (docs/tasks.md, \"Input ranges\").\n";
+  }
   if (has_layout(platform_)) {
     o << "\n" << layout()->text();
   } else {

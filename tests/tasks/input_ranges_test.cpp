@@ -46,6 +46,16 @@ TEST(InputRanges, OrdinaryIsTheDefaultAndRangesChangeOnlyTheirTensors) {
   EXPECT_LE(*std::max_element(a[0].data.begin(), a[0].data.end()), 14.0);
 }
 
+// The agent is told that later trials test the numerics, and which ranges exist.
+TEST(InputRanges, TheTaskTextNamesTheRanges) {
+  const Registry& reg = Registry::builtin();
+  EXPECT_NE(reg.instance("softmax", "plena", "C1").describe().find(
+                "The first trial draws ordinary inputs; every later trial draws from one of these input ranges, "
+                "chosen to test the numerics: large_max negative_max small_max (docs/tasks.md, \"Input ranges\").\n"),
+            std::string::npos);
+  EXPECT_EQ(reg.instance("relu", "plena", "C1").describe().find("input ranges"), std::string::npos);
+}
+
 TEST(InputRanges, AnUnknownRangeIsRejectedByName) {
   const Instance in = Registry::builtin().instance("softmax", "plena", "C1");
   try {

@@ -15,6 +15,7 @@
 #include <functional>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tasks/registry.h"
@@ -81,11 +82,13 @@ int main(int argc, char** argv) {
       for (const std::string& config : configs) {
         const Instance inst = Registry::builtin().instance(task.name, platform, config);
         double below = 0;
-        Verdict worst[3];  // per candidate: passes if it passes for any seed
+        Verdict worst[3];  // per candidate: passes if it passes for any seed and range
         std::vector<std::string> ranges{"ordinary"};
         for (const std::string& r : inst.input_ranges()) ranges.push_back(r);
+        std::vector<std::pair<uint64_t, std::string>> inputs;  // (seed, range)
         for (uint64_t seed = 1; seed <= 3; ++seed)
-        for (const std::string& range : ranges) {
+          for (const std::string& range : ranges) inputs.emplace_back(seed, range);
+        for (const auto& [seed, range] : inputs) {
           const TensorSet want = inst.reference_outputs(inst.generate_inputs(seed, range));
           const double floor = inst.tolerance().abs;
           size_t n = 0, small = 0;

@@ -4,7 +4,11 @@
 // evaluation of the default trial count meets an adversarial range, where exp(x - 12)
 // overflows (large_max) or underflows to zero (negative_max), and fails. And every shipped
 // baseline passes every adversarial range of its task on every platform at C1.
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -97,6 +101,38 @@ TEST(InputRangeCheat, ConstantMaxFailsOnAieMlC1AndC4) {
       EXPECT_EQ(r.at("status"), "fail") << config << " " << seed_max << " seed " << seed << ": " << r.value("reason", "");
     }
   }
+}
+
+// Coral's integer softmax with the maximum replaced by the int8 ceiling 127: the ordinary
+// range (peaks in [100, 127]) lets it through; negative_max (every index 127 - x_i >= 187,
+// where exp_q15 is 0) and small_max (indices near 127: the rounded table entries no
+// longer scale alike) do not.
+TEST(InputRangeCheat, ConstantMaxFailsOnCoralC1) {
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  const auto platform = make_platform("coral");
+  const tasks::Instance inst = tasks::Registry::builtin().instance("softmax", "coral", "C1");
+  const std::string k = replace_line(tasks::baseline_kernel(inst, platform->config()),
+                                     "const int32_t m = __riscv_vmv_x_s_i8m1_i8(mx);", "const int32_t m = 127; (void)mx;");
+  // a C kernel goes in as a file: the extension tells the toolchain the language
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("tlm_cheat_" + std::to_string(::getpid()) + ".c")).string();
+  std::ofstream(path) << k;
+  EvalOptions o;
+  o.task = "softmax";
+  o.config = "C1";
+  o.kernel_path = path;
+  o.compare_baseline = false;
+  o.trials = 1;
+  o.seed = 1;
+  const nlohmann::json first = evaluate(*platform, o);
+  EXPECT_EQ(first.at("status"), "pass") << first.value("reason", "");  // ordinary inputs: the hole
+  o.trials = EvalOptions{}.trials;
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    o.seed = seed;
+    const nlohmann::json r = evaluate(*platform, o);
+    EXPECT_EQ(r.at("status"), "fail") << "seed " << seed << ": " << r.value("reason", "");
+  }
+  std::filesystem::remove(path);
 }
 
 // Trials = ranges + 1 from seed 1: consecutive seeds give trials 1..count every range.

@@ -1,6 +1,7 @@
 // The cheapest wrong outputs of every float task (docs/tasks.md, "What the checker
 // defends against"): for each task, platform and configuration, built from the reference
-// outputs of seeds 1..3, does each candidate pass the old rules (element tolerance and
+// outputs of seeds 1..3 in every input range of the task (the ordinary one and each
+// adversarial one, docs/tasks.md "Input ranges"), does each candidate pass the old rules (element tolerance and
 // the tensor's 5% relative RMS) and the current ones (plus the row rules)?
 //   zero_small  every output whose reference lies below the absolute floor set to 0
 //               (all the element rule's floor permits)
@@ -14,6 +15,7 @@
 #include <functional>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tasks/registry.h"
@@ -70,7 +72,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: checker_loopholes [--configs C1,C2,...]\n");
     return 2;
   }
-  std::printf("%-20s %-7s %-3s %9s  %-10s %-10s %-10s  (old rules/current rules, worst of seeds 1..3)\n", "task",
+  std::printf("%-20s %-7s %-3s %9s  %-10s %-10s %-10s  (old rules/current rules, worst of seeds 1..3 x input ranges)\n", "task",
               "platform", "cfg", "below", "zero_small", "zero_rows", "top4");
   int loopholes_left = 0;
   for (const TaskSpec& task : Registry::builtin().tasks()) {
@@ -80,9 +82,14 @@ int main(int argc, char** argv) {
       for (const std::string& config : configs) {
         const Instance inst = Registry::builtin().instance(task.name, platform, config);
         double below = 0;
-        Verdict worst[3];  // per candidate: passes if it passes for any seed
-        for (uint64_t seed = 1; seed <= 3; ++seed) {
-          const TensorSet want = inst.reference_outputs(inst.generate_inputs(seed));
+        Verdict worst[3];  // per candidate: passes if it passes for any seed and range
+        std::vector<std::string> ranges{"ordinary"};
+        for (const std::string& r : inst.input_ranges()) ranges.push_back(r);
+        std::vector<std::pair<uint64_t, std::string>> inputs;  // (seed, range)
+        for (uint64_t seed = 1; seed <= 3; ++seed)
+          for (const std::string& range : ranges) inputs.emplace_back(seed, range);
+        for (const auto& [seed, range] : inputs) {
+          const TensorSet want = inst.reference_outputs(inst.generate_inputs(seed, range));
           const double floor = inst.tolerance().abs;
           size_t n = 0, small = 0;
           for (const Tensor& t : want)

@@ -58,17 +58,19 @@ tasks::Instance instance_of(const Platform& platform, const EvalOptions& o) {
   }
 }
 
-// Loads inputs for `seed`, runs, checks. Fills one trial object; returns the run result.
+// Loads the inputs of trial `index` (seed `seed`, from the range the schedule gives it:
+// tasks/generator.h), runs, checks. Fills one trial object; returns the run result.
 RunResult run_trial(Platform& platform, const isa::Program& prog, const tasks::Instance& inst, uint64_t seed,
-                    const EvalOptions& o, const TraceOptions& traces, json& trial) {
+                    size_t index, const EvalOptions& o, const TraceOptions& traces, json& trial) {
   platform.load(prog);
   const auto layout = inst.layout();
-  const tasks::TensorSet inputs = inst.generate_inputs(seed);
+  const std::string range = inst.range_for_trial(seed, index);
+  const tasks::TensorSet inputs = inst.generate_inputs(seed, range);
   for (const auto& w : layout->encode_inputs(inputs)) platform.write_memory(w.memory, w.address, w.bytes);
   for (const auto& w : layout->poison_outputs()) platform.write_memory(w.memory, w.address, w.bytes);
   const MemoryGuard guard(platform, *layout);
   const RunResult r = platform.run(o.limits, traces);
-  trial = {{"seed", seed}, {"stop", to_string(r.stop)}, {"message", r.message}, {"cycles", r.cycles},
+  trial = {{"seed", seed}, {"range", range}, {"stop", to_string(r.stop)}, {"message", r.message}, {"cycles", r.cycles},
            {"instructions", r.instructions}};
   if (!r.ok()) {
     trial["status"] = status_of(r.stop);
@@ -155,9 +157,9 @@ static uint64_t baseline_cycles_over(Platform& platform, const tasks::Instance& 
   if (!platform.assemble(tasks::baseline_kernel(inst, platform.config()), tasks::baseline_file_name(inst), context, bp, bd))
     return 0;
   uint64_t slowest = 0;
-  for (uint64_t seed : seeds) {
+  for (size_t k = 0; k < seeds.size(); ++k) {
     json trial;
-    const RunResult r = run_trial(platform, bp, inst, seed, o, {}, trial);
+    const RunResult r = run_trial(platform, bp, inst, seeds[k], k, o, {}, trial);
     if (!r.ok()) return 0;
     slowest = std::max(slowest, r.cycles);
   }
@@ -230,14 +232,15 @@ static json evaluate_kernel(Platform& platform, const EvalOptions& o) {
   std::string status = "pass", reason;
   for (size_t k = 0; k < seeds.size(); ++k) {
     json trial;
-    const RunResult r = run_trial(platform, prog, inst, seeds[k], o, k == 0 ? o.traces : TraceOptions{}, trial);
+    const RunResult r = run_trial(platform, prog, inst, seeds[k], k, o, k == 0 ? o.traces : TraceOptions{}, trial);
     const std::string ts = trial["status"];
     if (k == 0 || r.cycles > first.cycles || ts != "pass") first = r;
     trials.push_back(trial);
     if (ts != "pass") {
       status = ts;
       reason = "trial seed " + std::to_string(seeds[k]) + ": " +
-               (trial.contains("summary") ? trial["summary"].get<std::string>() : r.message);
+               (trial.contains("summary") ? trial["summary"].get<std::string>() : r.message) + " (input range " +
+               trial.value("range", std::string()) + ")";
       break;  // a kernel passes only if every trial passes
     }
   }

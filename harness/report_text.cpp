@@ -103,6 +103,7 @@ std::string format_report_text(const nlohmann::json& j) {
   for (const auto& t : j.value("trials", nlohmann::json::array())) {
     os << "  trial seed " << t.value("seed", uint64_t(0)) << ": " << t.value("status", "?") << ", "
        << t.value("cycles", uint64_t(0)) << " cycles";
+    if (t.contains("range") && t["range"].is_string()) os << ", " << t["range"].get<std::string>() << " inputs";
     if (t.contains("check")) {
       const auto& c = t["check"];
       os << "  match " << pct(c.value("match_rate", 0.0)) << "  max_abs_err " << c.value("max_abs_err", 0.0)

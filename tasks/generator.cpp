@@ -1,5 +1,6 @@
 #include "tasks/generator.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <stdexcept>
@@ -70,12 +71,52 @@ void fill(Tensor& out, const Distribution& d, const Params& params, Rng& rng) {
   }
 }
 
-TensorSet generate_inputs(const TaskSpec& task, PlatformId p, const Params& params, uint64_t seed) {
+namespace {
+
+// The platform's own ranges; a platform that overrides the init without giving ranges has
+// none (the default ranges are drawn for the default init's number format).
+const std::vector<NamedRange>& ranges_for(const TensorSpec& t, PlatformId p) {
+  static const std::vector<NamedRange> kNone;
+  const auto it = t.adversarial_for.find(p);
+  if (it != t.adversarial_for.end()) return it->second;
+  return t.init_for.count(p) ? kNone : t.adversarial;
+}
+
+// The distribution tensor t draws from in `range` on p.
+const Distribution& distribution_in(const TensorSpec& t, PlatformId p, const std::string& range) {
+  for (const NamedRange& r : ranges_for(t, p))
+    if (r.name == range) return r.dist;
+  return distribution_for(t, p);
+}
+
+}  // namespace
+
+std::vector<std::string> adversarial_ranges(const TaskSpec& task, PlatformId p) {
+  std::vector<std::string> names;
+  for (const TensorSpec* t : task.inputs_on(p))
+    for (const NamedRange& r : ranges_for(*t, p))
+      if (std::find(names.begin(), names.end(), r.name) == names.end()) names.push_back(r.name);
+  return names;
+}
+
+std::string range_for_trial(const TaskSpec& task, PlatformId p, uint64_t seed, size_t trial) {
+  const std::vector<std::string> names = adversarial_ranges(task, p);
+  if (trial == 0 || names.empty()) return kOrdinaryRange;
+  return names[size_t(seed % names.size())];
+}
+
+TensorSet generate_inputs(const TaskSpec& task, PlatformId p, const Params& params, uint64_t seed,
+                          const std::string& range) {
+  if (range != kOrdinaryRange) {
+    const std::vector<std::string> names = adversarial_ranges(task, p);
+    if (std::find(names.begin(), names.end(), range) == names.end())
+      throw std::invalid_argument("task '" + task.name + "' has no input range '" + range + "' on " + platform_name(p));
+  }
   TensorSet out;
   for (const TensorSpec* t : task.inputs_on(p)) {
     Tensor x(t->name, task.shape_of(*t, params));
     Rng rng = Rng::for_tensor(seed, task.name, t->name);
-    fill(x, distribution_for(*t, p), params, rng);
+    fill(x, distribution_in(*t, p, range), params, rng);
     to_memory_values(*t, p, x);
     out.push_back(std::move(x));
   }

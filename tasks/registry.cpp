@@ -28,8 +28,14 @@ const std::vector<std::string>& benchmark_task_order() {
 Instance::Instance(const TaskSpec& task, PlatformId platform, const ConfigSpec& config)
     : task_(&task), platform_(platform), config_(&config) {}
 
-TensorSet Instance::generate_inputs(uint64_t seed) const {
-  return tasks::generate_inputs(*task_, platform_, params(), seed);
+TensorSet Instance::generate_inputs(uint64_t seed, const std::string& range) const {
+  return tasks::generate_inputs(*task_, platform_, params(), seed, range);
+}
+
+std::vector<std::string> Instance::input_ranges() const { return tasks::adversarial_ranges(*task_, platform_); }
+
+std::string Instance::range_for_trial(uint64_t seed, size_t trial) const {
+  return tasks::range_for_trial(*task_, platform_, seed, trial);
 }
 
 TensorSet Instance::reference_outputs(const TensorSet& inputs) const {
@@ -116,6 +122,13 @@ std::string Instance::describe() const {
   }
   o << "\nCorrectness: every output element must satisfy " << ps.tolerance.describe()
     << ", on several trials with fresh random inputs; outputs are poisoned before each run.\n";
+  const std::vector<std::string> ranges = input_ranges();
+  if (!ranges.empty()) {
+    o << "The first trial draws ordinary inputs; every later trial draws from one of these input ranges, chosen "
+         "to test the numerics:";
+    for (const auto& r : ranges) o << " " << r;
+    o << " (docs/tasks.md, \"Input ranges\").\n";
+  }
   if (has_layout(platform_)) {
     o << "\n" << layout()->text();
   } else {

@@ -39,8 +39,13 @@ class Instance {
   const Params& params() const { return config_->params; }
   const Tolerance& tolerance() const { return platform_spec().tolerance; }
 
-  // Fresh inputs for a seed, as the platform's memory holds them.
-  TensorSet generate_inputs(uint64_t seed) const;
+  // Fresh inputs for a seed, as the platform's memory holds them, from `range`
+  // (tasks/generator.h: "ordinary" or one of input_ranges()).
+  TensorSet generate_inputs(uint64_t seed, const std::string& range = "ordinary") const;
+  // The adversarial input ranges of this task on this platform, and the range trial
+  // `trial` of an evaluation (input seed `seed`) draws from.
+  std::vector<std::string> input_ranges() const;
+  std::string range_for_trial(uint64_t seed, size_t trial) const;
   // The outputs a correct kernel produces from `inputs`.
   TensorSet reference_outputs(const TensorSet& inputs) const;
   // The shape an output is checked and reported in (the layout's view: PLENA rows of VLEN).

@@ -125,6 +125,8 @@ namespace {
 
 const std::vector<std::string> kConfigNames{"C1", "C2", "C3", "C4", "C5"};
 
+bool is_identifier(const std::string& s);
+
 // Reads one YAML file, turning every problem into "file:line: cause".
 class Reader {
  public:
@@ -221,6 +223,22 @@ class Reader {
     }
     if (t.abs < 0 || t.rel < 0) fail(n, "tolerances must not be negative");
     return t;
+  }
+
+  // `adversarial: {name: init, ...}`: the tensor's adversarial input ranges, in spec order.
+  std::vector<NamedRange> ranges(const YAML::Node& n, const std::set<std::string>& params) const {
+    expect_map(n, "adversarial");
+    std::vector<NamedRange> out;
+    for (const auto& kv : n) {
+      NamedRange r;
+      r.name = str(kv.first, "a range name");
+      if (!is_identifier(r.name)) fail(kv.first, "range name '" + r.name + "' is not a valid name");
+      if (r.name == "ordinary") fail(kv.first, "'ordinary' names the init itself, not an adversarial range");
+      r.dist = distribution(kv.second, params);
+      if (r.dist.kind == Distribution::Kind::Table) fail(kv.second, "a table is not a range");
+      out.push_back(r);
+    }
+    return out;
   }
 
   Distribution distribution(const YAML::Node& n, const std::set<std::string>& params) const {
@@ -447,7 +465,7 @@ TaskSpec load_task(const std::string& path, const std::map<PlatformId, PlatformS
   bool seen_output = false;
   for (const auto& tn : tensors) {
     r.expect_map(tn, "a tensor");
-    std::set<std::string> tensor_keys{"name", "role", "shape", "init", "platforms"};
+    std::set<std::string> tensor_keys{"name", "role", "shape", "init", "adversarial", "platforms"};
     for (const auto& name : registered_platform_names()) tensor_keys.insert(name);  // per-platform overrides
     r.allow_keys(tn, tensor_keys, "a tensor");
     TensorSpec ts;
@@ -477,11 +495,19 @@ TaskSpec load_task(const std::string& path, const std::map<PlatformId, PlatformS
       if (ts.role == Role::Output) r.fail(tn["init"], "output '" + ts.name + "' cannot have an init");
       ts.init = r.distribution(tn["init"], pset);
     }
+    if (tn["adversarial"]) {
+      if (ts.role == Role::Output) r.fail(tn["adversarial"], "output '" + ts.name + "' cannot have adversarial ranges");
+      ts.adversarial = r.ranges(tn["adversarial"], pset);
+    }
     for (PlatformId p : all_platforms()) {
       const YAML::Node o = tn[platform_name(p)];
       if (!o) continue;
       r.expect_map(o, "the " + platform_name(p) + " override");
-      r.allow_keys(o, {"init", "dtype"}, "the " + platform_name(p) + " override");
+      r.allow_keys(o, {"init", "dtype", "adversarial"}, "the " + platform_name(p) + " override");
+      if (o["adversarial"]) {
+        if (ts.role == Role::Output) r.fail(o["adversarial"], "output '" + ts.name + "' cannot have adversarial ranges");
+        ts.adversarial_for[p] = r.ranges(o["adversarial"], pset);
+      }
       if (o["init"]) {
         if (ts.role == Role::Output) r.fail(o["init"], "output '" + ts.name + "' cannot have an init");
         ts.init_for[p] = r.distribution(o["init"], pset);

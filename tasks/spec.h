@@ -65,6 +65,13 @@ struct Distribution {
 };
 const char* distribution_name(Distribution::Kind);
 
+// An adversarial input range: a named distribution that replaces a tensor's init on the
+// trials that draw from it (the range schedule, tasks/generator.h).
+struct NamedRange {
+  std::string name;  // "large_max", "negative_max", ...
+  Distribution dist;
+};
+
 struct TensorSpec {
   std::string name;
   Role role = Role::Input;
@@ -73,6 +80,8 @@ struct TensorSpec {
   Distribution init;                    // default generator
   std::map<PlatformId, Distribution> init_for;  // per-platform generator overrides
   std::map<PlatformId, std::string> dtype_for;  // per-platform element type overrides
+  std::vector<NamedRange> adversarial;          // default adversarial ranges, in spec order
+  std::map<PlatformId, std::vector<NamedRange>> adversarial_for;  // per-platform replacements
   int line = 0;
 
   bool on(PlatformId p) const;

@@ -218,5 +218,30 @@ TEST_F(SpecFiles, MissingFileAndBadDefaults) {
   }
 }
 
+// Adversarial input ranges (docs/tasks.md, "Input ranges"): a named map of inits per
+// tensor; 'ordinary' is the init itself, outputs have none, a range is no table.
+TEST_F(SpecFiles, AdversarialRangesLoadInOrderAndBadOnesAreRejected) {
+  const std::string ranged = "init: {dist: uniform, lo: -1, hi: 1}, adversarial: {big: {dist: uniform, lo: 90, hi: 99}, "
+                             "neg: {dist: normal, mean: -50, std: 1}}}";
+  std::string text = kTask;
+  const std::string plain = "init: {dist: uniform, lo: -1, hi: 1}}";
+  text.replace(text.find(plain), plain.size(), ranged);
+  const TaskSpec t = load_task(write("t.yaml", text), defaults_);
+  ASSERT_EQ(t.tensors[0].adversarial.size(), 2u);
+  EXPECT_EQ(t.tensors[0].adversarial[0].name, "big");
+  EXPECT_EQ(t.tensors[0].adversarial[0].dist.lo, 90);
+  EXPECT_EQ(t.tensors[0].adversarial[1].name, "neg");
+  EXPECT_EQ(t.tensors[0].adversarial[1].dist.mean, -50);
+  EXPECT_EQ(error("init: {dist: uniform, lo: -1, hi: 1}}",
+                  "init: {dist: uniform, lo: -1, hi: 1}, adversarial: {ordinary: {dist: uniform, lo: 0, hi: 1}}}"),
+            "7: 'ordinary' names the init itself, not an adversarial range");
+  EXPECT_EQ(error("{name: y, role: output, shape: [n]}",
+                  "{name: y, role: output, shape: [n], adversarial: {big: {dist: uniform, lo: 0, hi: 1}}}"),
+            "8: output 'y' cannot have adversarial ranges");
+  EXPECT_EQ(error("init: {dist: uniform, lo: -1, hi: 1}}",
+                  "init: {dist: uniform, lo: -1, hi: 1}, adversarial: [big]}"),
+            "7: adversarial must be a mapping");
+}
+
 }  // namespace
 }  // namespace tlmcraft::tasks

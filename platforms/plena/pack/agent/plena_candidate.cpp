@@ -112,6 +112,14 @@ std::string step_text(const df::PatternStep& st, const std::map<std::string, std
   return s;
 }
 
+// The ISA reference's pseudo-code: the output row as the steps compute it, in order.
+std::string operation_text(const df::Pattern& p, const std::map<std::string, std::string>& names) {
+  std::string steps;
+  for (const df::PatternStep& st : p.steps) steps += (steps.empty() ? "" : "; ") + step_text(st, names);
+  const std::string out = p.outputs.empty() ? "rd" : names.at(p.outputs.front());
+  return "VRAM[gp[" + out + "]] = the result of: " + steps;
+}
+
 }  // namespace
 
 codesign::CandidateCost plena_candidate_cost(const df::Pattern& p, const nlohmann::json& hardware) {
@@ -152,6 +160,7 @@ nlohmann::json plena_overlay(const df::Pattern& p, const std::string& mnemonic, 
                         {"latency_class", lclass},
                         {"operands", operands},
                         {"doc", doc},
+                        {"operation", operation_text(p, names)},
                         {"compose", {{"temps", p.temps}, {"steps", steps}}}};
   nlohmann::json lc = {{"name", lclass},
                        {"cycles", static_cast<int64_t>(cost.fused_cycles)},

@@ -194,7 +194,8 @@ options)";
 // Every executor option the user gave, as bench arguments.
 std::vector<std::string> executor_args(const po::variables_map& vm) {
   std::vector<std::string> out;
-  for (const auto& opt : executor_options().options()) {
+  const po::options_description group = executor_options();  // kept alive: options() refers into it
+  for (const auto& opt : group.options()) {
     const std::string& name = opt->long_name();
     if (!vm.count(name) || vm[name].defaulted()) continue;
     const boost::any& v = vm[name].value();

@@ -1,4 +1,5 @@
-// Overlays and candidate files as YAML (the format users edit), from their JSON form.
+// Overlays and candidate files as YAML (the format users edit), from their JSON
+// form.
 #pragma once
 #include <string>
 
@@ -6,8 +7,9 @@
 
 namespace tlmcraft::agent::codesign {
 
-// Block-style YAML of a JSON document (objects keep their key order as nlohmann sorts
-// them; strings that YAML would misread are quoted by yaml-cpp's emitter).
-std::string to_yaml(const nlohmann::json& document);
+// Block-style YAML of a JSON document (objects keep their key order as nlohmann
+// sorts them; strings that YAML would misread are quoted by yaml-cpp's
+// emitter).
+std::string to_yaml(const nlohmann::json &document);
 
-}  // namespace tlmcraft::agent::codesign
+} // namespace tlmcraft::agent::codesign

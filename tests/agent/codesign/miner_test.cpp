@@ -1,6 +1,7 @@
-// `codesign mine` on hand-built PLENA kernels: the candidates, their dynamic counts and
-// their inputs/outputs follow from the kernels by hand (comments), with PLENA's default
-// latencies (vector_mul = vector_add = 1 cycle; the fused estimate is the slowest step).
+// `codesign mine` on hand-built PLENA kernels: the candidates, their dynamic
+// counts and their inputs/outputs follow from the kernels by hand (comments),
+// with PLENA's default latencies (vector_mul = vector_add = 1 cycle; the fused
+// estimate is the slowest step).
 #include "agent/codesign/miner.h"
 
 #include <gtest/gtest.h>
@@ -8,16 +9,20 @@
 namespace tlmcraft::agent::codesign {
 namespace {
 
-const nlohmann::json kHardware = {{"platform", "plena"},
-                                  {"config", {{"arch", {{"vlen", 64}}}, {"timing", {{"latency", {{"vector_mul", 1}, {"vector_add", 1}}}}}}}};
+const nlohmann::json kHardware = {
+    {"platform", "plena"},
+    {"config",
+     {{"arch", {{"vlen", 64}}},
+      {"timing", {{"latency", {{"vector_mul", 1}, {"vector_add", 1}}}}}}}};
 
-// Loop A (16 iterations): row 192 = row0 * row64 + row0 through the temporary row 128,
-// which nothing reads afterwards: one candidate, inputs row0 and row64, output row 192.
-// Loop B (8 iterations): row 448 = row256 * row320 + row384 * row512 (temporaries rows
-// 2048 and 2112, which the store of rows 448..640 does not read): the whole tree has
-// four inputs (more than PLENA's three source fields rs1..rs3), so only each multiply
-// with the add is proposed (three inputs each), in two operand orders.
-const char* kKernel = R"(S_ADDI_INT gp1, gp0, 0
+// Loop A (16 iterations): row 192 = row0 * row64 + row0 through the temporary
+// row 128, which nothing reads afterwards: one candidate, inputs row0 and
+// row64, output row 192. Loop B (8 iterations): row 448 = row256 * row320 +
+// row384 * row512 (temporaries rows 2048 and 2112, which the store of rows
+// 448..640 does not read): the whole tree has four inputs (more than PLENA's
+// three source fields rs1..rs3), so only each multiply with the add is proposed
+// (three inputs each), in two operand orders.
+const char *kKernel = R"(S_ADDI_INT gp1, gp0, 0
 S_ADDI_INT gp2, gp0, 64
 S_ADDI_INT gp3, gp0, 128
 S_ADDI_INT gp4, gp0, 192
@@ -41,8 +46,8 @@ C_LOOP_END gp6
 H_STORE_V gp8, gp0, a1, 0, 2
 )";
 
-std::vector<MinedCandidate> mine_kernel(const std::string& text) {
-  const DataflowAdapter* a = find_dataflow_adapter("plena");
+std::vector<MinedCandidate> mine_kernel(const std::string &text) {
+  const DataflowAdapter *a = find_dataflow_adapter("plena");
   EXPECT_NE(a, nullptr);
   return mine(*a, {{"hand/C1", "hand.asm", text, kHardware}}, {10});
 }
@@ -50,24 +55,29 @@ std::vector<MinedCandidate> mine_kernel(const std::string& text) {
 TEST(CodesignMiner, FindsTheRepeatedPatternWithItsCountAndPorts) {
   const auto found = mine_kernel(kKernel);
   ASSERT_EQ(found.size(), 3u);
-  EXPECT_EQ(found[0].signature, "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, t0, in0, 0\n");
+  EXPECT_EQ(found[0].signature,
+            "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, t0, in0, 0\n");
   EXPECT_EQ(found[0].dynamic_instances, 16u);
-  EXPECT_EQ(found[0].cycles_saved, 16.0);  // 16 x ((1 + 1) - 1)
+  EXPECT_EQ(found[0].cycles_saved, 16.0); // 16 x ((1 + 1) - 1)
   EXPECT_EQ(found[0].pattern.inputs, (std::vector<std::string>{"in0", "in1"}));
   EXPECT_EQ(found[0].pattern.outputs, (std::vector<std::string>{"out0"}));
   EXPECT_EQ(found[0].pattern.temps, (std::vector<std::string>{"t0"}));
   EXPECT_EQ(found[0].kernels.at("hand/C1"), 16u);
-  // Loop B: the two multiply-add halves, 8 instances each; never the four-input tree.
-  EXPECT_EQ(found[1].signature, "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, in2, t0, 0\n");
-  EXPECT_EQ(found[2].signature, "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, t0, in2, 0\n");
+  // Loop B: the two multiply-add halves, 8 instances each; never the four-input
+  // tree.
+  EXPECT_EQ(found[1].signature,
+            "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, in2, t0, 0\n");
+  EXPECT_EQ(found[2].signature,
+            "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, t0, in2, 0\n");
   EXPECT_EQ(found[1].dynamic_instances, 8u);
   EXPECT_EQ(found[2].dynamic_instances, 8u);
 }
 
 TEST(CodesignMiner, NonConvexSubgraphIsNotProposed) {
-  // row 192 = row0 * row64; row 256 = exp(row 192); row 320 = row192 + row256: the pair
-  // {mul, add} would need the exp's result, computed from the mul, inside: not convex.
-  const char* k = R"(S_ADDI_INT gp1, gp0, 0
+  // row 192 = row0 * row64; row 256 = exp(row 192); row 320 = row192 + row256:
+  // the pair {mul, add} would need the exp's result, computed from the mul,
+  // inside: not convex.
+  const char *k = R"(S_ADDI_INT gp1, gp0, 0
 S_ADDI_INT gp2, gp0, 64
 S_ADDI_INT gp3, gp0, 192
 S_ADDI_INT gp4, gp0, 256
@@ -79,37 +89,45 @@ H_STORE_V gp5, gp0, a1, 0, 2
 )";
   const auto found = mine_kernel(k);
   bool whole = false;
-  for (const MinedCandidate& c : found) {
-    EXPECT_NE(c.signature, "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, t0, in2, 0\n") << c.signature;
-    whole = whole || c.signature == "V_MUL_VV t0, in0, in1, 0\nV_EXP_V t1, t0, 0\nV_ADD_VV out0, t0, t1, 0\n";
+  for (const MinedCandidate &c : found) {
+    EXPECT_NE(c.signature,
+              "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, t0, in2, 0\n")
+        << c.signature;
+    whole = whole || c.signature == "V_MUL_VV t0, in0, in1, 0\nV_EXP_V t1, t0, "
+                                    "0\nV_ADD_VV out0, t0, t1, 0\n";
   }
-  EXPECT_TRUE(whole);  // the convex whole is proposed
+  EXPECT_TRUE(whole); // the convex whole is proposed
 }
 
 TEST(CodesignMiner, OverlayEntryNamesOperandsAndSteps) {
-  const DataflowAdapter* a = find_dataflow_adapter("plena");
+  const DataflowAdapter *a = find_dataflow_adapter("plena");
   ASSERT_NE(a, nullptr);
   const auto found = mine_kernel(kKernel);
   const nlohmann::json doc = candidates_document(*a, "plena", found, "CD");
-  const nlohmann::json& ins = doc["candidates"][0]["overlay"]["instructions"][0];
+  const nlohmann::json &ins =
+      doc["candidates"][0]["overlay"]["instructions"][0];
   EXPECT_EQ(ins["mnemonic"], "CD0");
-  EXPECT_EQ(ins["compose"]["steps"], nlohmann::json({"V_MUL_VV t0, rs1, rs2, 0", "V_ADD_VV rd, t0, rs1, 0"}));
+  EXPECT_EQ(
+      ins["compose"]["steps"],
+      nlohmann::json({"V_MUL_VV t0, rs1, rs2, 0", "V_ADD_VV rd, t0, rs1, 0"}));
   EXPECT_EQ(ins["operands"][0]["name"], "rd");
   EXPECT_EQ(ins["operands"][0]["value"], "vrow");
-  EXPECT_EQ(ins["opcode"], 0);  // PLENA's first free opcode (0x01..0x37 are taken)
+  EXPECT_EQ(ins["opcode"],
+            0); // PLENA's first free opcode (0x01..0x37 are taken)
   EXPECT_EQ(doc["candidates"][0]["overlay"]["latency_classes"][0]["cycles"], 1);
 }
 
 TEST(CodesignMiner, KernelThatDoesNotAssembleIsNamed) {
-  const DataflowAdapter* a = find_dataflow_adapter("plena");
+  const DataflowAdapter *a = find_dataflow_adapter("plena");
   ASSERT_NE(a, nullptr);
   try {
     mine(*a, {{"bad/C1", "bad.asm", "V_FROB gp1\n", kHardware}}, {10});
     FAIL() << "no error";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("bad.asm"), std::string::npos) << e.what();
+  } catch (const std::invalid_argument &e) {
+    EXPECT_NE(std::string(e.what()).find("bad.asm"), std::string::npos)
+        << e.what();
   }
 }
 
-}  // namespace
-}  // namespace tlmcraft::agent::codesign
+} // namespace
+} // namespace tlmcraft::agent::codesign

@@ -1,5 +1,5 @@
-// Convex subgraphs under port limits, on hand-written regions (the expectations are the
-// definitions in isa/dataflow/subgraphs.h applied by hand).
+// Convex subgraphs under port limits, on hand-written regions (the expectations
+// are the definitions in isa/dataflow/subgraphs.h applied by hand).
 #include "isa/dataflow/subgraphs.h"
 
 #include <gtest/gtest.h>
@@ -12,17 +12,20 @@ namespace tlmcraft::isa::dataflow {
 namespace {
 using testing::ops;
 
-std::set<std::vector<size_t>> sets(const std::vector<Subgraph>& g) {
+std::set<std::vector<size_t>> sets(const std::vector<Subgraph> &g) {
   std::set<std::vector<size_t>> s;
-  for (const Subgraph& x : g) s.insert(x.ops);
+  for (const Subgraph &x : g)
+    s.insert(x.ops);
   return s;
 }
 
-auto any_op = [](const Op&) { return true; };
+auto any_op = [](const Op &) { return true; };
 
 TEST(Subgraphs, NonConvexPairIsLeftOut) {
-  // 0 -> 1 -> 2 and 0 -> 2: {0, 2} would need op 1's result inside the new instruction.
-  auto k = ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3", "sub w:x7 r:x5 r:x6", "sw r:x7 r:x0"});
+  // 0 -> 1 -> 2 and 0 -> 2: {0, 2} would need op 1's result inside the new
+  // instruction.
+  auto k = ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3",
+                "sub w:x7 r:x5 r:x6", "sw r:x7 r:x0"});
   k[3].barrier = true;
   SubgraphLimits lim;
   lim.read_ports = 3;
@@ -35,14 +38,16 @@ TEST(Subgraphs, NonConvexPairIsLeftOut) {
 }
 
 TEST(Subgraphs, PortLimitsAreEnforced) {
-  // {0, 1} reads x1, x2, x3: three inputs; the store after the region reads x5 and x6: two outputs.
+  // {0, 1} reads x1, x2, x3: three inputs; the store after the region reads x5
+  // and x6: two outputs.
   auto k = ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3", "sw r:x6 r:x5"});
   k[2].barrier = true;
   SubgraphLimits lim;
   lim.read_ports = 2;
   EXPECT_TRUE(convex_subgraphs(k, 0, 2, any_op, lim).empty());
   lim.read_ports = 3;
-  EXPECT_TRUE(convex_subgraphs(k, 0, 2, any_op, lim).empty());  // two outputs, one write port
+  EXPECT_TRUE(convex_subgraphs(k, 0, 2, any_op, lim)
+                  .empty()); // two outputs, one write port
   lim.write_ports = 2;
   const auto g = convex_subgraphs(k, 0, 2, any_op, lim);
   ASSERT_EQ(g.size(), 1u);
@@ -51,8 +56,12 @@ TEST(Subgraphs, PortLimitsAreEnforced) {
 }
 
 TEST(Subgraphs, CanonicalPatternIgnoresRegistersAndOrder) {
-  auto a = ops({"mul w:x5 r:x1 r:x2", "mul w:x6 r:x3 r:x4", "add w:x7 r:x5 r:x6", "li w:x5 #0", "li w:x6 #0", "sw r:x7 r:x0"});
-  auto b = ops({"mul w:x9 r:x13 r:x14", "mul w:x8 r:x11 r:x12", "add w:x10 r:x8 r:x9", "li w:x8 #0", "li w:x9 #0", "sw r:x10 r:x0"});
+  auto a =
+      ops({"mul w:x5 r:x1 r:x2", "mul w:x6 r:x3 r:x4", "add w:x7 r:x5 r:x6",
+           "li w:x5 #0", "li w:x6 #0", "sw r:x7 r:x0"});
+  auto b =
+      ops({"mul w:x9 r:x13 r:x14", "mul w:x8 r:x11 r:x12",
+           "add w:x10 r:x8 r:x9", "li w:x8 #0", "li w:x9 #0", "sw r:x10 r:x0"});
   std::string sa, sb;
   Pattern pa = canonical_pattern(a, 5, Subgraph{{0, 1, 2}}, sa);
   canonical_pattern(b, 5, Subgraph{{0, 1, 2}}, sb);
@@ -64,5 +73,5 @@ TEST(Subgraphs, CanonicalPatternIgnoresRegistersAndOrder) {
   EXPECT_EQ(find_matches(b, pa).size(), 1u);
 }
 
-}  // namespace
-}  // namespace tlmcraft::isa::dataflow
+} // namespace
+} // namespace tlmcraft::isa::dataflow

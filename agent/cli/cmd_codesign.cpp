@@ -4,13 +4,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <boost/program_options.hpp>
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
-
-#include <boost/program_options.hpp>
 
 #include "agent/codesign/explorer.h"
 #include "agent/codesign/kernel_dataflow.h"
@@ -54,30 +53,23 @@ exit codes: 0 ok; 2 usage or input error
 
 options)";
 
-std::vector<codesign::MinedKernel> suite_kernels(const po::variables_map &vm,
-                                                 const std::string &platform,
+std::vector<codesign::MinedKernel> suite_kernels(const po::variables_map &vm, const std::string &platform,
                                                  const json &hardware) {
   JobSelection sel;
   sel.platforms = {platform};
-  if (vm.count("tasks"))
-    sel.tasks = split_lists(vm["tasks"].as<std::vector<std::string>>());
-  if (vm.count("configs"))
-    sel.configs = split_lists(vm["configs"].as<std::vector<std::string>>());
-  if (vm.count("level"))
-    sel.levels = split_lists(vm["level"].as<std::vector<std::string>>());
-  if (vm.count("kernels"))
-    sel.kernel_dir = vm["kernels"].as<std::string>();
+  if (vm.count("tasks")) sel.tasks = split_lists(vm["tasks"].as<std::vector<std::string>>());
+  if (vm.count("configs")) sel.configs = split_lists(vm["configs"].as<std::vector<std::string>>());
+  if (vm.count("level")) sel.levels = split_lists(vm["level"].as<std::vector<std::string>>());
+  if (vm.count("kernels")) sel.kernel_dir = vm["kernels"].as<std::string>();
   const SelectedJobs selected = select_jobs(sel);
   std::vector<codesign::MinedKernel> kernels;
   for (const harness::SuiteJob &job : selected.jobs) {
-    if (job.known_result)
-      continue; // unsupported cell
+    if (job.known_result) continue;  // unsupported cell
     codesign::MinedKernel k;
     k.name = job.task + "/" + job.config;
     k.hardware = hardware;
     if (job.kernel == "baseline") {
-      const auto inst =
-          tasks::Registry::builtin().instance(job.task, platform, job.config);
+      const auto inst = tasks::Registry::builtin().instance(job.task, platform, job.config);
       k.file = tasks::baseline_file_name(inst);
       k.text = tasks::baseline_kernel(inst, hardware["config"]);
     } else {
@@ -86,80 +78,63 @@ std::vector<codesign::MinedKernel> suite_kernels(const po::variables_map &vm,
     }
     kernels.push_back(std::move(k));
   }
-  if (kernels.empty())
-    throw InputError("codesign mine: no kernel selected on platform '" +
-                     platform + "'");
+  if (kernels.empty()) throw InputError("codesign mine: no kernel selected on platform '" + platform + "'");
   return kernels;
 }
 
 std::string table(const json &doc) {
   std::ostringstream out;
-  out << std::left << std::setw(6) << "name" << std::right << std::setw(14)
-      << "cycles saved" << std::setw(12) << "instances" << std::setw(11)
-      << "area mm2"
+  out << std::left << std::setw(6) << "name" << std::right << std::setw(14) << "cycles saved" << std::setw(12)
+      << "instances" << std::setw(11) << "area mm2"
       << "  steps\n";
   for (const json &c : doc["candidates"]) {
     std::string steps = c["signature"].get<std::string>();
     for (char &ch : steps)
-      if (ch == '\n')
-        ch = ';';
-    out << std::left << std::setw(6) << c["name"].get<std::string>()
-        << std::right << std::setw(14) << std::fixed << std::setprecision(0)
-        << c["estimate"]["cycles_saved"].get<double>() << std::setw(12)
-        << c["estimate"]["dynamic_instances"].get<uint64_t>() << std::setw(11)
-        << std::setprecision(4) << c["estimate"]["area_mm2"].get<double>()
-        << "  " << steps << "\n";
+      if (ch == '\n') ch = ';';
+    out << std::left << std::setw(6) << c["name"].get<std::string>() << std::right << std::setw(14) << std::fixed
+        << std::setprecision(0) << c["estimate"]["cycles_saved"].get<double>() << std::setw(12)
+        << c["estimate"]["dynamic_instances"].get<uint64_t>() << std::setw(11) << std::setprecision(4)
+        << c["estimate"]["area_mm2"].get<double>() << "  " << steps << "\n";
   }
   return out.str();
 }
 
 std::string explore_table(const json &summary) {
   std::ostringstream out;
-  out << std::left << std::setw(28) << "variant" << std::right << std::setw(9)
-      << "speedup" << std::setw(9) << "energy" << std::setw(10) << "area"
+  out << std::left << std::setw(28) << "variant" << std::right << std::setw(9) << "speedup" << std::setw(9) << "energy"
+      << std::setw(10) << "area"
       << "  front\n";
   for (const json &v : summary["variants"]) {
-    out << std::left << std::setw(28) << v["id"].get<std::string>()
-        << std::right << std::fixed << std::setprecision(3);
+    out << std::left << std::setw(28) << v["id"].get<std::string>() << std::right << std::fixed << std::setprecision(3);
     if (v["ok"].get<bool>())
-      out << std::setw(8) << v["speedup"].get<double>() << "x" << std::setw(8)
-          << v["energy_ratio"].get<double>() << "x";
+      out << std::setw(8) << v["speedup"].get<double>() << "x" << std::setw(8) << v["energy_ratio"].get<double>()
+          << "x";
     else
       out << std::setw(18) << "FAIL";
-    out << std::setw(9) << std::setprecision(1)
-        << 100 * v["area_increase"].get<double>() << "%"
+    out << std::setw(9) << std::setprecision(1) << 100 * v["area_increase"].get<double>() << "%"
         << (v["pareto"].get<bool>() ? "  *" : "") << "\n";
-    for (const json &f : v["failures"])
-      out << "    " << f.get<std::string>() << "\n";
+    for (const json &f : v["failures"]) out << "    " << f.get<std::string>() << "\n";
   }
-  for (auto it = summary["instructions"].begin();
-       it != summary["instructions"].end(); ++it)
-    out << it.key() << ": break-even latency " << std::setprecision(1)
-        << it.value()["break_even_latency"].get<double>()
-        << " cycles (declared " << it.value()["declared_latency"].get<int64_t>()
-        << ")\n";
+  for (auto it = summary["instructions"].begin(); it != summary["instructions"].end(); ++it)
+    out << it.key() << ": break-even latency " << std::setprecision(1) << it.value()["break_even_latency"].get<double>()
+        << " cycles (declared " << it.value()["declared_latency"].get<int64_t>() << ")\n";
   return out.str();
 }
 
 void write_outputs(const std::string &dir, const json &doc) {
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec)
-    throw InputError("codesign mine: cannot create '" + dir +
-                     "': " + ec.message());
+  if (ec) throw InputError("codesign mine: cannot create '" + dir + "': " + ec.message());
   write_text_file_atomically(dir + "/candidates.yaml", codesign::to_yaml(doc));
   for (const json &c : doc["candidates"]) {
     std::ostringstream head;
-    head << "# " << c["name"].get<std::string>()
-         << ", mined by tlmcraft codesign mine: estimated "
+    head << "# " << c["name"].get<std::string>() << ", mined by tlmcraft codesign mine: estimated "
          << c["estimate"]["cycles_saved"].get<double>() << " cycles saved over "
-         << c["estimate"]["dynamic_instances"].get<uint64_t>()
-         << " dynamic instances\n# kernels:";
+         << c["estimate"]["dynamic_instances"].get<uint64_t>() << " dynamic instances\n# kernels:";
     for (auto it = c["provenance"].begin(); it != c["provenance"].end(); ++it)
       head << " " << it.key() << " (" << it.value().get<uint64_t>() << ")";
     head << "\n";
-    write_text_file_atomically(dir + "/" + c["name"].get<std::string>() +
-                                   ".yaml",
+    write_text_file_atomically(dir + "/" + c["name"].get<std::string>() + ".yaml",
                                head.str() + codesign::to_yaml(c["overlay"]));
   }
 }
@@ -167,49 +142,33 @@ void write_outputs(const std::string &dir, const json &doc) {
 int mine(const Args &args) {
   po::options_description opts(kCodesignHelp);
   add_platform_options(opts);
-  opts.add_options()("help,h", "show this help")(
-      "tasks", po::value<std::vector<std::string>>()->composing(),
-      "tasks, comma list (default: all)")(
-      "configs", po::value<std::vector<std::string>>()->composing(),
-      "configurations, comma list (default: all)")(
-      "level", po::value<std::vector<std::string>>()->composing(),
-      "only tasks of these levels (1, 2, 3)")(
-      "kernels", po::value<std::string>(),
-      "mine the kernels of DIR instead of the baselines")(
+  opts.add_options()("help,h", "show this help")("tasks", po::value<std::vector<std::string>>()->composing(),
+                                                 "tasks, comma list (default: all)")(
+      "configs", po::value<std::vector<std::string>>()->composing(), "configurations, comma list (default: all)")(
+      "level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3)")(
+      "kernels", po::value<std::string>(), "mine the kernels of DIR instead of the baselines")(
       "top", po::value<int>()->default_value(10), "candidates kept (1..1000)")(
-      "out,o", po::value<std::string>(),
-      "write DIR/candidates.yaml and one overlay per candidate")(
+      "out,o", po::value<std::string>(), "write DIR/candidates.yaml and one overlay per candidate")(
       "json", po::bool_switch(), "print the candidates document as JSON");
   po::variables_map vm;
-  if (!parse_or_help(args, opts, {}, vm))
-    return vm.count("help") ? 0 : 2;
-  if (!vm.count("platform"))
-    throw InputError("codesign mine: --platform is required");
+  if (!parse_or_help(args, opts, {}, vm)) return vm.count("help") ? 0 : 2;
+  if (!vm.count("platform")) throw InputError("codesign mine: --platform is required");
   const int top = vm["top"].as<int>();
-  if (top < 1 || top > 1000)
-    throw InputError("codesign mine: --top must be 1..1000, not " +
-                     std::to_string(top));
+  if (top < 1 || top > 1000) throw InputError("codesign mine: --top must be 1..1000, not " + std::to_string(top));
   auto p = make_platform_from(vm);
-  const codesign::DataflowAdapter *adapter =
-      codesign::find_dataflow_adapter(p->name());
-  if (!adapter)
-    throw InputError("codesign mine: platform '" + p->name() +
-                     "' has no co-design adapter");
+  const codesign::DataflowAdapter *adapter = codesign::find_dataflow_adapter(p->name());
+  if (!adapter) throw InputError("codesign mine: platform '" + p->name() + "' has no co-design adapter");
   const json hardware = {{"platform", p->name()}, {"config", p->config()}};
   std::vector<codesign::MinedCandidate> found;
   try {
-    found = codesign::mine(*adapter, suite_kernels(vm, p->name(), hardware),
-                           {static_cast<size_t>(top)});
+    found = codesign::mine(*adapter, suite_kernels(vm, p->name(), hardware), {static_cast<size_t>(top)});
   } catch (const std::invalid_argument &e) {
     throw InputError(std::string("codesign mine: ") + e.what());
   }
-  const json doc =
-      codesign::candidates_document(*adapter, p->name(), found, "CD");
-  if (vm.count("out"))
-    write_outputs(vm["out"].as<std::string>(), doc);
+  const json doc = codesign::candidates_document(*adapter, p->name(), found, "CD");
+  if (vm.count("out")) write_outputs(vm["out"].as<std::string>(), doc);
   std::cout << (vm["json"].as<bool>() ? doc.dump(2) + "\n" : table(doc));
-  if (doc.contains("note") && !vm["json"].as<bool>())
-    std::cout << "note: " << doc["note"].get<std::string>() << "\n";
+  if (doc.contains("note") && !vm["json"].as<bool>()) std::cout << "note: " << doc["note"].get<std::string>() << "\n";
   return 0;
 }
 
@@ -242,12 +201,10 @@ std::vector<std::string> executor_args(const po::variables_map &vm) {
   std::vector<std::string> out;
   for (const auto &opt : executor_options().options()) {
     const std::string &name = opt->long_name();
-    if (!vm.count(name) || vm[name].defaulted())
-      continue;
+    if (!vm.count(name) || vm[name].defaulted()) continue;
     const boost::any &v = vm[name].value();
     if (const auto *b = boost::any_cast<bool>(&v)) {
-      if (*b)
-        out.push_back("--" + name);
+      if (*b) out.push_back("--" + name);
     } else if (const auto *s = boost::any_cast<std::string>(&v)) {
       out.insert(out.end(), {"--" + name, *s});
     } else if (const auto *u = boost::any_cast<unsigned>(&v)) {
@@ -259,8 +216,7 @@ std::vector<std::string> executor_args(const po::variables_map &vm) {
     } else if (const auto *d = boost::any_cast<double>(&v)) {
       out.insert(out.end(), {"--" + name, std::to_string(*d)});
     } else if (const auto *l = boost::any_cast<std::vector<std::string>>(&v)) {
-      for (const std::string &x : *l)
-        out.insert(out.end(), {"--" + name, x});
+      for (const std::string &x : *l) out.insert(out.end(), {"--" + name, x});
     }
   }
   return out;
@@ -269,8 +225,7 @@ std::vector<std::string> executor_args(const po::variables_map &vm) {
 // Runs `argv` and waits; its exit status (127 when it could not start).
 int run_process(const std::vector<std::string> &argv) {
   std::vector<char *> cargv;
-  for (const std::string &a : argv)
-    cargv.push_back(const_cast<char *>(a.c_str()));
+  for (const std::string &a : argv) cargv.push_back(const_cast<char *>(a.c_str()));
   cargv.push_back(nullptr);
   const pid_t pid = fork();
   if (pid == 0) {
@@ -278,8 +233,7 @@ int run_process(const std::vector<std::string> &argv) {
     _exit(127);
   }
   int status = 0;
-  if (pid < 0 || waitpid(pid, &status, 0) < 0)
-    return 127;
+  if (pid < 0 || waitpid(pid, &status, 0) < 0) return 127;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -287,61 +241,43 @@ double area_budget(const std::string &text, double base_area) {
   try {
     size_t used = 0;
     const bool percent = !text.empty() && text.back() == '%';
-    const double v =
-        std::stod(percent ? text.substr(0, text.size() - 1) : text, &used);
-    if (used != text.size() - (percent ? 1 : 0) || !(v > 0) ||
-        !std::isfinite(v))
-      throw std::invalid_argument("");
+    const double v = std::stod(percent ? text.substr(0, text.size() - 1) : text, &used);
+    if (used != text.size() - (percent ? 1 : 0) || !(v > 0) || !std::isfinite(v)) throw std::invalid_argument("");
     return percent ? v / 100.0 * base_area : v;
   } catch (const std::exception &) {
-    throw InputError("codesign explore: --area-budget must be a positive "
-                     "number of mm2 or a percentage (5%), not '" +
-                     text + "'");
+    throw InputError(
+        "codesign explore: --area-budget must be a positive "
+        "number of mm2 or a percentage (5%), not '" +
+        text + "'");
   }
 }
 
 int explore(const Args &args) {
   po::options_description opts(kExploreHelp);
   add_platform_options(opts);
-  opts.add_options()("help,h", "show this help")(
-      "candidates", po::value<std::string>(),
-      "candidates file (codesign mine's candidates.yaml)")(
-      "area-budget", po::value<std::string>(),
-      "added area at most: mm2, or a percentage of the platform's area")(
-      "strategy", po::value<std::string>()->default_value("greedy"),
-      "greedy or beam")("beam-width", po::value<int>()->default_value(3),
-                        "sets kept per size (beam)")(
-      "max-variants", po::value<int>()->default_value(64),
-      "variants evaluated at most (1..10000)")(
-      "tasks", po::value<std::vector<std::string>>()->composing(),
-      "tasks, comma list (default: all)")(
-      "configs", po::value<std::vector<std::string>>()->composing(),
-      "configurations, comma list (default: all)")(
-      "level", po::value<std::vector<std::string>>()->composing(),
-      "only tasks of these levels (1, 2, 3)")(
-      "jobs,j", po::value<unsigned>()->default_value(0),
-      "parallel workers of each bench (default: CPUs)")(
+  opts.add_options()("help,h", "show this help")("candidates", po::value<std::string>(),
+                                                 "candidates file (codesign mine's candidates.yaml)")(
+      "area-budget", po::value<std::string>(), "added area at most: mm2, or a percentage of the platform's area")(
+      "strategy", po::value<std::string>()->default_value("greedy"), "greedy or beam")(
+      "beam-width", po::value<int>()->default_value(3), "sets kept per size (beam)")(
+      "max-variants", po::value<int>()->default_value(64), "variants evaluated at most (1..10000)")(
+      "tasks", po::value<std::vector<std::string>>()->composing(), "tasks, comma list (default: all)")(
+      "configs", po::value<std::vector<std::string>>()->composing(), "configurations, comma list (default: all)")(
+      "level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3)")(
+      "jobs,j", po::value<unsigned>()->default_value(0), "parallel workers of each bench (default: CPUs)")(
       "out,o", po::value<std::string>(), "output directory (required)");
   opts.add(executor_options());
   po::variables_map vm;
-  if (!parse_or_help(args, opts, {}, vm))
-    return vm.count("help") ? 0 : 2;
+  if (!parse_or_help(args, opts, {}, vm)) return vm.count("help") ? 0 : 2;
   for (const char *req : {"platform", "candidates", "area-budget", "out"})
-    if (!vm.count(req))
-      throw InputError(std::string("codesign explore: --") + req +
-                       " is required");
+    if (!vm.count(req)) throw InputError(std::string("codesign explore: --") + req + " is required");
   const int max_variants = vm["max-variants"].as<int>();
-  if (max_variants < 1 || max_variants > 10000)
-    throw InputError("codesign explore: --max-variants must be 1..10000");
+  if (max_variants < 1 || max_variants > 10000) throw InputError("codesign explore: --max-variants must be 1..10000");
   auto p = make_platform_from(vm);
-  const codesign::DataflowAdapter *adapter =
-      codesign::find_dataflow_adapter(p->name());
-  if (!adapter)
-    throw InputError("codesign explore: platform '" + p->name() +
-                     "' has no co-design adapter");
+  const codesign::DataflowAdapter *adapter = codesign::find_dataflow_adapter(p->name());
+  if (!adapter) throw InputError("codesign explore: platform '" + p->name() + "' has no co-design adapter");
   const json hardware = {{"platform", p->name()}, {"config", p->config()}};
-  const double base_area =
-      harness::area_estimate(p->config()).value("total_mm2", 0.0);
+  const double base_area = harness::area_estimate(p->config()).value("total_mm2", 0.0);
   codesign::ExploreOptions o;
   o.platform = p->name();
   o.out_dir = vm["out"].as<std::string>();
@@ -349,46 +285,34 @@ int explore(const Args &args) {
   o.beam_width = vm["beam-width"].as<int>();
   o.max_variants = static_cast<size_t>(max_variants);
   o.base_area_mm2 = base_area;
-  o.area_budget_mm2 =
-      area_budget(vm["area-budget"].as<std::string>(), base_area);
+  o.area_budget_mm2 = area_budget(vm["area-budget"].as<std::string>(), base_area);
   o.hardware = hardware;
   std::vector<codesign::ExploreCandidate> candidates;
   std::vector<codesign::SuiteCell> cells;
   try {
-    candidates = codesign::load_candidates(vm["candidates"].as<std::string>(),
-                                           adapter->isa);
+    candidates = codesign::load_candidates(vm["candidates"].as<std::string>(), adapter->isa);
     for (codesign::MinedKernel &k : suite_kernels(vm, p->name(), hardware)) {
       const std::string ext = k.file.substr(k.file.rfind('.'));
-      cells.push_back({k.name.substr(0, k.name.find('/')),
-                       k.name.substr(k.name.find('/') + 1), k.text, ext});
+      cells.push_back({k.name.substr(0, k.name.find('/')), k.name.substr(k.name.find('/') + 1), k.text, ext});
     }
   } catch (const std::invalid_argument &e) {
     throw InputError(std::string("codesign explore: ") + e.what());
   }
-  std::vector<std::string> bench = {
-      self_exe(),   "bench",
-      "--platform", p->name(),
-      "--quiet",    "--json",
-      "--jobs",     std::to_string(vm["jobs"].as<unsigned>())};
-  for (const std::string &s : vm.count("set")
-                                  ? vm["set"].as<std::vector<std::string>>()
-                                  : std::vector<std::string>{})
+  std::vector<std::string> bench = {self_exe(), "bench",  "--platform", p->name(),
+                                    "--quiet",  "--json", "--jobs",     std::to_string(vm["jobs"].as<unsigned>())};
+  for (const std::string &s : vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{})
     bench.insert(bench.end(), {"--set", s});
   const std::vector<std::string> exec = executor_args(vm);
   bench.insert(bench.end(), exec.begin(), exec.end());
-  const codesign::SuiteRunner runner = [&](const std::string &kernels,
-                                           const std::string &overlay,
+  const codesign::SuiteRunner runner = [&](const std::string &kernels, const std::string &overlay,
                                            const std::string &results) {
     std::vector<std::string> argv = bench;
     argv.insert(argv.end(), {"--kernels", kernels, "--out", results});
-    if (!overlay.empty())
-      argv.insert(argv.end(), {"--isa-ext", overlay});
-    std::cerr << "codesign explore: evaluating "
-              << (overlay.empty() ? "the shipped ISA" : overlay) << "\n";
+    if (!overlay.empty()) argv.insert(argv.end(), {"--isa-ext", overlay});
+    std::cerr << "codesign explore: evaluating " << (overlay.empty() ? "the shipped ISA" : overlay) << "\n";
     const int rc = run_process(argv);
     if (rc != 0 && rc != 1)
-      throw InputError("codesign explore: bench failed (exit " +
-                       std::to_string(rc) + ") for " + kernels);
+      throw InputError("codesign explore: bench failed (exit " + std::to_string(rc) + ") for " + kernels);
     return results;
   };
   codesign::ExploreResult r;
@@ -408,18 +332,14 @@ int cmd_codesign(const Args &args) {
     return args.empty() ? 2 : 0;
   }
   const Args rest(args.begin() + 1, args.end());
-  if (args[0] == "mine")
-    return mine(rest);
-  if (args[0] == "explore")
-    return explore(rest);
-  std::cerr << "tlmcraft codesign: unknown subcommand '" << args[0]
-            << "' (known: mine, explore)\n";
+  if (args[0] == "mine") return mine(rest);
+  if (args[0] == "explore") return explore(rest);
+  std::cerr << "tlmcraft codesign: unknown subcommand '" << args[0] << "' (known: mine, explore)\n";
   return 2;
 }
 
-const bool registered = register_command(
-    "codesign", cmd_codesign,
-    "co-design: mine candidate instructions, explore ISA variants");
+const bool registered =
+    register_command("codesign", cmd_codesign, "co-design: mine candidate instructions, explore ISA variants");
 
-} // namespace
-} // namespace tlmcraft::cli
+}  // namespace
+}  // namespace tlmcraft::cli

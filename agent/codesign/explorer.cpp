@@ -1,5 +1,7 @@
 #include "agent/codesign/explorer.h"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -7,8 +9,6 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
-
-#include <yaml-cpp/yaml.h>
 
 #include "agent/codesign/overlay_yaml.h"
 
@@ -21,61 +21,48 @@ using nlohmann::json;
 json json_of(const YAML::Node &n) {
   if (n.IsMap()) {
     json j = json::object();
-    for (const auto &kv : n)
-      j[kv.first.as<std::string>()] = json_of(kv.second);
+    for (const auto &kv : n) j[kv.first.as<std::string>()] = json_of(kv.second);
     return j;
   }
   if (n.IsSequence()) {
     json j = json::array();
-    for (const auto &e : n)
-      j.push_back(json_of(e));
+    for (const auto &e : n) j.push_back(json_of(e));
     return j;
   }
-  if (!n.IsScalar())
-    return nullptr;
+  if (!n.IsScalar()) return nullptr;
   const std::string s = n.Scalar();
-  if (n.Tag() !=
-      "!") { // plain scalars: numbers and booleans as YAML reads them
+  if (n.Tag() != "!") {  // plain scalars: numbers and booleans as YAML reads them
     try {
       size_t used = 0;
       const long long i = std::stoll(s, &used, 0);
-      if (used == s.size())
-        return i;
+      if (used == s.size()) return i;
     } catch (...) {
     }
     try {
       size_t used = 0;
       const double d = std::stod(s, &used);
-      if (used == s.size())
-        return d;
+      if (used == s.size()) return d;
     } catch (...) {
     }
-    if (s == "true" || s == "false")
-      return s == "true";
+    if (s == "true" || s == "false") return s == "true";
   }
   return s;
 }
 
 std::string variant_id(std::vector<std::string> names) {
-  if (names.empty())
-    return "base";
+  if (names.empty()) return "base";
   std::sort(names.begin(), names.end());
   std::string id;
-  for (const std::string &n : names)
-    id += (id.empty() ? "" : "+") + n;
+  for (const std::string &n : names) id += (id.empty() ? "" : "+") + n;
   return id;
 }
 
-json merged_overlay(const std::vector<const ExploreCandidate *> &set,
-                    const std::string &isa) {
-  json doc = {{"isa", isa},
-              {"instructions", json::array()},
-              {"latency_classes", json::array()}};
+json merged_overlay(const std::vector<const ExploreCandidate *> &set, const std::string &isa) {
+  json doc = {{"isa", isa}, {"instructions", json::array()}, {"latency_classes", json::array()}};
   for (const ExploreCandidate *c : set)
     for (const char *key : {"instructions", "latency_classes"})
       if (c->overlay.contains(key))
-        for (const json &e : c->overlay[key])
-          doc[key].push_back(e);
+        for (const json &e : c->overlay[key]) doc[key].push_back(e);
   return doc;
 }
 
@@ -83,23 +70,21 @@ void write_file(const fs::path &path, const std::string &text) {
   fs::create_directories(path.parent_path());
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
-  if (!out)
-    throw std::runtime_error("cannot write " + path.string());
+  if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
-} // namespace
+}  // namespace
 
-Exploration::Exploration(const DataflowAdapter &adapter,
-                         std::vector<ExploreCandidate> candidates,
-                         std::vector<SuiteCell> cells, SuiteRunner run,
-                         ExploreOptions o)
-    : adapter_(adapter), candidates_(std::move(candidates)),
-      cells_(std::move(cells)), run_(std::move(run)), o_(std::move(o)) {
+Exploration::Exploration(const DataflowAdapter &adapter, std::vector<ExploreCandidate> candidates,
+                         std::vector<SuiteCell> cells, SuiteRunner run, ExploreOptions o)
+    : adapter_(adapter),
+      candidates_(std::move(candidates)),
+      cells_(std::move(cells)),
+      run_(std::move(run)),
+      o_(std::move(o)) {
   if (o_.strategy != "greedy" && o_.strategy != "beam")
-    throw std::invalid_argument("unknown strategy '" + o_.strategy +
-                                "' (greedy or beam)");
-  if (!(o_.area_budget_mm2 > 0))
-    throw std::invalid_argument("the area budget must be positive");
+    throw std::invalid_argument("unknown strategy '" + o_.strategy + "' (greedy or beam)");
+  if (!(o_.area_budget_mm2 > 0)) throw std::invalid_argument("the area budget must be positive");
   load_store();
 }
 
@@ -107,11 +92,9 @@ ExploreResult Exploration::run_strategy() {
   const VariantResult base = evaluate(std::vector<const ExploreCandidate *>{});
   std::vector<const ExploreCandidate *> singles;
   for (const ExploreCandidate &c : candidates_) {
-    if (c.area_mm2 > o_.area_budget_mm2 || done_.size() >= o_.max_variants)
-      continue;
+    if (c.area_mm2 > o_.area_budget_mm2 || done_.size() >= o_.max_variants) continue;
     const VariantResult &v = evaluate({&c});
-    if (v.ok && !v.uses.empty() && geomean_speedup(base, v) > 1.0)
-      singles.push_back(&c);
+    if (v.ok && !v.uses.empty() && geomean_speedup(base, v) > 1.0) singles.push_back(&c);
   }
   if (o_.strategy == "beam")
     beam(base, singles);
@@ -123,35 +106,29 @@ ExploreResult Exploration::run_strategy() {
 ExploreResult Exploration::result() {
   const VariantResult base = evaluate(std::vector<const ExploreCandidate *>{});
   ExploreResult r;
-  for (const std::string &id : order_)
-    r.variants.push_back(done_.at(id));
+  for (const std::string &id : order_) r.variants.push_back(done_.at(id));
   r.pareto = pareto_front(base, r.variants);
   r.summary = summary(base, r);
   write_file(fs::path(o_.out_dir) / "summary.json", r.summary.dump(2) + "\n");
   return r;
 }
 
-fs::path Exploration::store_path() const {
-  return fs::path(o_.out_dir) / "explore.jsonl";
-}
+fs::path Exploration::store_path() const { return fs::path(o_.out_dir) / "explore.jsonl"; }
 
 void Exploration::load_store() {
   std::ifstream in(store_path());
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
-    if (line.empty())
-      continue;
+    if (line.empty()) continue;
     json j = json::parse(line, nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("id"))
-      throw std::invalid_argument(store_path().string() + ":" +
-                                  std::to_string(n) + ": not a variant record");
+      throw std::invalid_argument(store_path().string() + ":" + std::to_string(n) + ": not a variant record");
     VariantResult v = VariantResult::from_json(j);
     done_[v.id] = v;
   }
 }
 
-const VariantResult &
-Exploration::evaluate(const std::vector<const ExploreCandidate *> &set) {
+const VariantResult &Exploration::evaluate(const std::vector<const ExploreCandidate *> &set) {
   std::vector<std::string> names;
   double area = o_.base_area_mm2;
   for (const ExploreCandidate *c : set) {
@@ -159,10 +136,8 @@ Exploration::evaluate(const std::vector<const ExploreCandidate *> &set) {
     area += c->area_mm2;
   }
   const std::string id = variant_id(names);
-  if (!std::count(order_.begin(), order_.end(), id))
-    order_.push_back(id);
-  if (done_.count(id))
-    return done_.at(id);
+  if (!std::count(order_.begin(), order_.end(), id)) order_.push_back(id);
+  if (done_.count(id)) return done_.at(id);
   VariantResult v;
   v.id = id;
   v.candidates = names;
@@ -175,22 +150,18 @@ Exploration::evaluate(const std::vector<const ExploreCandidate *> &set) {
     write_file(overlay_path, to_yaml(overlay));
   }
   write_kernels(dir / "kernels", overlay, set.empty(), v);
-  read_results(run_((dir / "kernels").string(), overlay_path,
-                    (dir / "results.jsonl").string()),
-               v);
+  read_results(run_((dir / "kernels").string(), overlay_path, (dir / "results.jsonl").string()), v);
   std::ofstream store(store_path(), std::ios::app);
   store << v.to_json().dump() << "\n";
   store.flush();
   return done_[id] = v;
 }
 
-void Exploration::write_kernels(const fs::path &dir, const json &overlay,
-                                bool base, VariantResult &v) {
+void Exploration::write_kernels(const fs::path &dir, const json &overlay, bool base, VariantResult &v) {
   for (const SuiteCell &cell : cells_) {
     std::string text = cell.kernel;
     if (!base) {
-      const KernelRewrite r =
-          adapter_.use_overlay(cell.kernel, overlay, o_.hardware);
+      const KernelRewrite r = adapter_.use_overlay(cell.kernel, overlay, o_.hardware);
       text = r.kernel;
       for (const auto &[m, use] : r.uses) {
         v.uses[m].static_count += use.static_count;
@@ -198,99 +169,75 @@ void Exploration::write_kernels(const fs::path &dir, const json &overlay,
         v.used_by[m].push_back(cell.task + "/" + cell.config);
       }
     }
-    write_file(dir / o_.platform / cell.task / (cell.config + cell.extension),
-               text);
+    write_file(dir / o_.platform / cell.task / (cell.config + cell.extension), text);
   }
 }
 
 void Exploration::read_results(const std::string &path, VariantResult &v) {
   std::ifstream in(path);
-  if (!in)
-    throw std::runtime_error("no results file " + path);
+  if (!in) throw std::runtime_error("no results file " + path);
   std::string line;
   v.ok = true;
   for (int n = 1; std::getline(in, line); ++n) {
     json r = json::parse(line, nullptr, false);
-    if (r.is_discarded() || !r.is_object())
-      continue; // bench writes whole lines; a torn tail is skipped
+    if (r.is_discarded() || !r.is_object()) continue;  // bench writes whole lines; a torn tail is skipped
     const std::string cell = r.value("task", "") + "/" + r.value("config", "");
     const std::string status = r.value("status", "?");
-    if (status == "unsupported")
-      continue;
+    if (status == "unsupported") continue;
     if (status != "pass") {
       v.ok = false;
-      v.failures.push_back(
-          cell + ": " + status +
-          (r.contains("reason") ? " (" + r["reason"].dump() + ")" : ""));
+      v.failures.push_back(cell + ": " + status + (r.contains("reason") ? " (" + r["reason"].dump() + ")" : ""));
       continue;
     }
     v.cycles[cell] = r.value("cycles", 0.0);
-    if (!r.contains("energy") || !r["energy"].is_object())
-      continue;
+    if (!r.contains("energy") || !r["energy"].is_object()) continue;
     const json &e = r["energy"];
-    if (e.contains("total_pj"))
-      v.energy_pj[cell] = e["total_pj"].get<double>();
+    if (e.contains("total_pj")) v.energy_pj[cell] = e["total_pj"].get<double>();
     const json parts = e.value("by_component", json::object());
     for (auto it = parts.begin(); it != parts.end(); ++it)
-      if (it.value().is_number())
-        v.energy_by_component[it.key()] += it.value().get<double>();
+      if (it.value().is_number()) v.energy_by_component[it.key()] += it.value().get<double>();
   }
 }
 
-void Exploration::greedy(const VariantResult &base,
-                         std::vector<const ExploreCandidate *> ranked) {
+void Exploration::greedy(const VariantResult &base, std::vector<const ExploreCandidate *> ranked) {
   auto gain = [&](const ExploreCandidate *c) {
-    return std::log(geomean_speedup(base, done_.at(c->name))) /
-           std::max(c->area_mm2, 1e-9);
+    return std::log(geomean_speedup(base, done_.at(c->name))) / std::max(c->area_mm2, 1e-9);
   };
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [&](auto *a, auto *b) { return gain(a) > gain(b); });
+  std::stable_sort(ranked.begin(), ranked.end(), [&](auto *a, auto *b) { return gain(a) > gain(b); });
   std::vector<const ExploreCandidate *> current;
   double best = 1.0, added = 0;
   for (const ExploreCandidate *c : ranked) {
-    if (added + c->area_mm2 > o_.area_budget_mm2 ||
-        done_.size() >= o_.max_variants)
-      continue;
+    if (added + c->area_mm2 > o_.area_budget_mm2 || done_.size() >= o_.max_variants) continue;
     auto trial = current;
     trial.push_back(c);
     const VariantResult &v = evaluate(trial);
-    if (!v.ok || geomean_speedup(base, v) <= best)
-      continue;
+    if (!v.ok || geomean_speedup(base, v) <= best) continue;
     current = trial;
     best = geomean_speedup(base, v);
     added += c->area_mm2;
   }
 }
 
-void Exploration::beam(const VariantResult &base,
-                       const std::vector<const ExploreCandidate *> &pool) {
+void Exploration::beam(const VariantResult &base, const std::vector<const ExploreCandidate *> &pool) {
   std::vector<std::vector<const ExploreCandidate *>> frontier{{}};
   for (size_t size = 1; size <= pool.size() && !frontier.empty(); ++size) {
     std::vector<std::pair<double, std::vector<const ExploreCandidate *>>> next;
     std::set<std::string> seen;
     for (const auto &set : frontier)
       for (const ExploreCandidate *c : pool) {
-        if (std::count(set.begin(), set.end(), c) ||
-            done_.size() >= o_.max_variants)
-          continue;
+        if (std::count(set.begin(), set.end(), c) || done_.size() >= o_.max_variants) continue;
         auto trial = set;
         trial.push_back(c);
         double area = 0;
         std::vector<std::string> names;
-        for (auto *t : trial)
-          area += t->area_mm2, names.push_back(t->name);
-        if (area > o_.area_budget_mm2 || !seen.insert(variant_id(names)).second)
-          continue;
+        for (auto *t : trial) area += t->area_mm2, names.push_back(t->name);
+        if (area > o_.area_budget_mm2 || !seen.insert(variant_id(names)).second) continue;
         const VariantResult &v = evaluate(trial);
-        if (v.ok)
-          next.push_back({geomean_speedup(base, v), trial});
+        if (v.ok) next.push_back({geomean_speedup(base, v), trial});
       }
-    std::stable_sort(
-        next.begin(), next.end(),
-        [](const auto &a, const auto &b) { return a.first > b.first; });
+    std::stable_sort(next.begin(), next.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
     frontier.clear();
-    for (size_t i = 0; i < next.size() && int(i) < o_.beam_width; ++i)
-      frontier.push_back(next[i].second);
+    for (size_t i = 0; i < next.size() && int(i) < o_.beam_width; ++i) frontier.push_back(next[i].second);
   }
 }
 
@@ -298,44 +245,33 @@ void Exploration::beam(const VariantResult &base,
 // PLENA's serial timing (and any timing where the instruction is on the
 // critical path) each execution's cycles grow one for one with its latency, so
 // it pays up to declared latency + cycles saved / executions.
-json Exploration::break_even(const VariantResult &base,
-                             const ExploreCandidate &c) const {
+json Exploration::break_even(const VariantResult &base, const ExploreCandidate &c) const {
   auto it = done_.find(c.name);
-  if (it == done_.end() || !it->second.ok)
-    return nullptr;
+  if (it == done_.end() || !it->second.ok) return nullptr;
   const VariantResult &v = it->second;
   double saved = 0;
   for (const auto &[cell, cyc] : v.cycles)
-    if (base.cycles.count(cell))
-      saved += base.cycles.at(cell) - cyc;
+    if (base.cycles.count(cell)) saved += base.cycles.at(cell) - cyc;
   uint64_t n = 0;
-  for (const auto &[m, use] : v.uses)
-    n += use.executions;
+  for (const auto &[m, use] : v.uses) n += use.executions;
   int64_t latency = 0;
-  for (const json &lc : c.overlay.value("latency_classes", json::array()))
-    latency = lc.value("cycles", int64_t(0));
-  if (n == 0)
-    return nullptr;
+  for (const json &lc : c.overlay.value("latency_classes", json::array())) latency = lc.value("cycles", int64_t(0));
+  if (n == 0) return nullptr;
   return {{"declared_latency", latency},
           {"cycles_saved", saved},
           {"executions", n},
           {"break_even_latency", double(latency) + saved / double(n)}};
 }
 
-json Exploration::summary(const VariantResult &base,
-                          const ExploreResult &r) const {
+json Exploration::summary(const VariantResult &base, const ExploreResult &r) const {
   json variants = json::array();
   for (const VariantResult &v : r.variants) {
     json j = v.to_json();
     j["speedup"] = v.ok ? json(geomean_speedup(base, v)) : json(nullptr);
-    j["area_increase"] =
-        o_.base_area_mm2 > 0
-            ? (v.area_mm2 - o_.base_area_mm2) / o_.base_area_mm2
-            : 0.0;
+    j["area_increase"] = o_.base_area_mm2 > 0 ? (v.area_mm2 - o_.base_area_mm2) / o_.base_area_mm2 : 0.0;
     double e = 0, eb = 0;
     for (const auto &[cell, pj] : v.energy_pj)
-      if (base.energy_pj.count(cell))
-        e += std::log(pj / base.energy_pj.at(cell)), eb += 1;
+      if (base.energy_pj.count(cell)) e += std::log(pj / base.energy_pj.at(cell)), eb += 1;
     j["energy_ratio"] = eb > 0 ? std::exp(e / eb) : 1.0;
     j["pareto"] = std::count(r.pareto.begin(), r.pareto.end(), v.id) > 0;
     variants.push_back(j);
@@ -343,8 +279,7 @@ json Exploration::summary(const VariantResult &base,
   json instructions = json::object();
   for (const ExploreCandidate &c : candidates_) {
     json b = break_even(base, c);
-    if (!b.is_null())
-      instructions[c.name] = b;
+    if (!b.is_null()) instructions[c.name] = b;
   }
   return {{"platform", o_.platform},
           {"strategy", o_.strategy},
@@ -355,17 +290,13 @@ json Exploration::summary(const VariantResult &base,
           {"instructions", instructions}};
 }
 
-const VariantResult &
-Exploration::evaluate(const std::vector<std::string> &names) {
+const VariantResult &Exploration::evaluate(const std::vector<std::string> &names) {
   std::vector<const ExploreCandidate *> set;
   for (const std::string &n : names) {
     auto it =
-        std::find_if(candidates_.begin(), candidates_.end(),
-                     [&](const ExploreCandidate &c) { return c.name == n; });
-    if (it == candidates_.end())
-      throw std::invalid_argument("no candidate named '" + n + "'");
-    if (std::count(set.begin(), set.end(), &*it))
-      throw std::invalid_argument("candidate '" + n + "' named twice");
+        std::find_if(candidates_.begin(), candidates_.end(), [&](const ExploreCandidate &c) { return c.name == n; });
+    if (it == candidates_.end()) throw std::invalid_argument("no candidate named '" + n + "'");
+    if (std::count(set.begin(), set.end(), &*it)) throw std::invalid_argument("candidate '" + n + "' named twice");
     set.push_back(&*it);
   }
   return evaluate(set);
@@ -373,52 +304,39 @@ Exploration::evaluate(const std::vector<std::string> &names) {
 
 void Exploration::add_candidate(ExploreCandidate c) {
   for (const ExploreCandidate &e : candidates_)
-    if (e.name == c.name)
-      throw std::invalid_argument("a candidate named '" + c.name +
-                                  "' exists already");
+    if (e.name == c.name) throw std::invalid_argument("a candidate named '" + c.name + "' exists already");
   candidates_.push_back(std::move(c));
 }
 
-std::vector<ExploreCandidate> load_candidates(const std::string &path,
-                                              const std::string &isa) {
+std::vector<ExploreCandidate> load_candidates(const std::string &path, const std::string &isa) {
   YAML::Node root;
   try {
     root = YAML::LoadFile(path);
   } catch (const YAML::Exception &e) {
-    throw std::invalid_argument(
-        path + ": " +
-        (e.mark.line >= 0 ? std::to_string(e.mark.line + 1) + ": " : "") +
-        e.msg);
+    throw std::invalid_argument(path + ": " + (e.mark.line >= 0 ? std::to_string(e.mark.line + 1) + ": " : "") + e.msg);
   }
   const json doc = json_of(root);
-  if (!doc.is_object() || !doc.contains("candidates") ||
-      !doc["candidates"].is_array())
+  if (!doc.is_object() || !doc.contains("candidates") || !doc["candidates"].is_array())
     throw std::invalid_argument(path +
                                 ": not a candidates file (no 'candidates' "
                                 "list; codesign mine writes one)");
   if (doc.value("isa", isa) != isa)
-    throw std::invalid_argument(path + ": candidates for ISA '" +
-                                doc.value("isa", "") + "', not '" + isa + "'");
+    throw std::invalid_argument(path + ": candidates for ISA '" + doc.value("isa", "") + "', not '" + isa + "'");
   std::vector<ExploreCandidate> out;
   std::set<std::string> names;
   for (const json &c : doc["candidates"]) {
-    const std::string where =
-        path + ": candidate " + std::to_string(out.size() + 1);
-    if (!c.is_object() || !c.contains("name") || !c["name"].is_string() ||
-        !c.contains("overlay") || !c["overlay"].is_object())
+    const std::string where = path + ": candidate " + std::to_string(out.size() + 1);
+    if (!c.is_object() || !c.contains("name") || !c["name"].is_string() || !c.contains("overlay") ||
+        !c["overlay"].is_object())
       throw std::invalid_argument(where + ": needs a 'name' and an 'overlay'");
     ExploreCandidate e{c["name"].get<std::string>(), c["overlay"], 0};
-    if (!names.insert(e.name).second)
-      throw std::invalid_argument(where + ": name '" + e.name + "' used twice");
-    if (c.contains("estimate") && c["estimate"].contains("area_mm2") &&
-        c["estimate"]["area_mm2"].is_number())
+    if (!names.insert(e.name).second) throw std::invalid_argument(where + ": name '" + e.name + "' used twice");
+    if (c.contains("estimate") && c["estimate"].contains("area_mm2") && c["estimate"]["area_mm2"].is_number())
       e.area_mm2 = c["estimate"]["area_mm2"].get<double>();
-    if (e.area_mm2 < 0)
-      throw std::invalid_argument(where + ": negative area");
+    if (e.area_mm2 < 0) throw std::invalid_argument(where + ": negative area");
     out.push_back(std::move(e));
   }
-  if (out.empty())
-    throw std::invalid_argument(path + ": no candidates");
+  if (out.empty()) throw std::invalid_argument(path + ": no candidates");
   return out;
 }
 
@@ -427,8 +345,7 @@ json VariantResult::to_json() const {
   for (const auto &[m, use] : uses)
     u[m] = {{"static", use.static_count},
             {"executions", use.executions},
-            {"kernels",
-             used_by.count(m) ? used_by.at(m) : std::vector<std::string>{}}};
+            {"kernels", used_by.count(m) ? used_by.at(m) : std::vector<std::string>{}}};
   return {{"id", id},
           {"candidates", candidates},
           {"area_mm2", area_mm2},
@@ -449,14 +366,11 @@ VariantResult VariantResult::from_json(const json &j) {
   v.failures = j.value("failures", std::vector<std::string>{});
   v.cycles = j.value("cycles", std::map<std::string, double>{});
   v.energy_pj = j.value("energy_pj", std::map<std::string, double>{});
-  v.energy_by_component =
-      j.value("energy_by_component", std::map<std::string, double>{});
+  v.energy_by_component = j.value("energy_by_component", std::map<std::string, double>{});
   if (j.contains("uses"))
     for (auto it = j["uses"].begin(); it != j["uses"].end(); ++it) {
-      v.uses[it.key()] = {it.value().value("static", 0),
-                          it.value().value("executions", uint64_t(0))};
-      v.used_by[it.key()] =
-          it.value().value("kernels", std::vector<std::string>{});
+      v.uses[it.key()] = {it.value().value("static", 0), it.value().value("executions", uint64_t(0))};
+      v.used_by[it.key()] = it.value().value("kernels", std::vector<std::string>{});
     }
   return v;
 }
@@ -466,31 +380,25 @@ double geomean_speedup(const VariantResult &base, const VariantResult &v) {
   int n = 0;
   for (const auto &[cell, cyc] : v.cycles) {
     auto it = base.cycles.find(cell);
-    if (it == base.cycles.end() || cyc <= 0)
-      continue;
+    if (it == base.cycles.end() || cyc <= 0) continue;
     sum += std::log(it->second / cyc);
     ++n;
   }
   return n ? std::exp(sum / n) : 1.0;
 }
 
-std::vector<std::string>
-pareto_front(const VariantResult &base,
-             const std::vector<VariantResult> &variants) {
+std::vector<std::string> pareto_front(const VariantResult &base, const std::vector<VariantResult> &variants) {
   struct Point {
     std::string id;
     double cycles, energy, area;
   };
   std::vector<Point> pts;
   for (const VariantResult &v : variants) {
-    if (!v.ok)
-      continue;
+    if (!v.ok) continue;
     double e = 0, en = 0;
     for (const auto &[cell, pj] : v.energy_pj)
-      if (base.energy_pj.count(cell))
-        e += std::log(pj / base.energy_pj.at(cell)), en += 1;
-    pts.push_back({v.id, 1.0 / geomean_speedup(base, v),
-                   en ? std::exp(e / en) : 1.0, v.area_mm2});
+      if (base.energy_pj.count(cell)) e += std::log(pj / base.energy_pj.at(cell)), en += 1;
+    pts.push_back({v.id, 1.0 / geomean_speedup(base, v), en ? std::exp(e / en) : 1.0, v.area_mm2});
   }
   std::vector<std::string> front;
   for (const Point &p : pts) {
@@ -499,17 +407,14 @@ pareto_front(const VariantResult &base,
       if (q.cycles <= p.cycles && q.energy <= p.energy && q.area <= p.area &&
           (q.cycles < p.cycles || q.energy < p.energy || q.area < p.area))
         dominated = true;
-    if (!dominated)
-      front.push_back(p.id);
+    if (!dominated) front.push_back(p.id);
   }
   return front;
 }
 
-ExploreResult explore(const DataflowAdapter &adapter,
-                      const std::vector<ExploreCandidate> &candidates,
-                      const std::vector<SuiteCell> &cells,
-                      const SuiteRunner &run, const ExploreOptions &options) {
+ExploreResult explore(const DataflowAdapter &adapter, const std::vector<ExploreCandidate> &candidates,
+                      const std::vector<SuiteCell> &cells, const SuiteRunner &run, const ExploreOptions &options) {
   return Exploration(adapter, candidates, cells, run, options).run_strategy();
 }
 
-} // namespace tlmcraft::agent::codesign
+}  // namespace tlmcraft::agent::codesign

@@ -13,17 +13,13 @@ std::map<std::string, DataflowAdapter> &adapters() {
   return a;
 }
 
-} // namespace
+}  // namespace
 
-void register_dataflow_adapter(const std::string &platform,
-                               DataflowAdapter adapter) {
-  if (!adapter.parse || !adapter.fusable || !adapter.cost ||
-      !adapter.overlay_entry || !adapter.use_overlay)
-    throw std::invalid_argument("dataflow adapter of '" + platform +
-                                "': every function must be set");
+void register_dataflow_adapter(const std::string &platform, DataflowAdapter adapter) {
+  if (!adapter.parse || !adapter.fusable || !adapter.cost || !adapter.overlay_entry || !adapter.use_overlay)
+    throw std::invalid_argument("dataflow adapter of '" + platform + "': every function must be set");
   if (!adapters().emplace(platform, std::move(adapter)).second)
-    throw std::invalid_argument("dataflow adapter of '" + platform +
-                                "' is registered twice");
+    throw std::invalid_argument("dataflow adapter of '" + platform + "' is registered twice");
 }
 
 const DataflowAdapter *find_dataflow_adapter(const std::string &platform) {
@@ -34,4 +30,4 @@ const DataflowAdapter *find_dataflow_adapter(const std::string &platform) {
   return it == adapters().end() ? nullptr : &it->second;
 }
 
-} // namespace tlmcraft::agent::codesign
+}  // namespace tlmcraft::agent::codesign

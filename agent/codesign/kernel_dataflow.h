@@ -8,11 +8,10 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "isa/dataflow/dataflow.h"
 #include "isa/dataflow/pattern_match.h"
@@ -22,67 +21,57 @@ namespace tlmcraft::agent::codesign {
 
 struct KernelDataflow {
   std::vector<isa::dataflow::Op> ops;
-  std::vector<uint64_t> executions; // per op: times it runs in one kernel run
-  std::vector<double> cycles;       // per op: cycles one execution costs
-  std::vector<std::pair<size_t, size_t>>
-      regions; // straight-line [begin, end), no barrier inside
+  std::vector<uint64_t> executions;                // per op: times it runs in one kernel run
+  std::vector<double> cycles;                      // per op: cycles one execution costs
+  std::vector<std::pair<size_t, size_t>> regions;  // straight-line [begin, end), no barrier inside
 };
 
 // What a platform knows about a candidate instruction besides its steps.
 struct CandidateCost {
-  double step_cycles = 0; // the steps' cycles, summed, per execution
-  double fused_cycles =
-      0;               // the platform's estimate for one instruction doing them
-  double area_mm2 = 0; // the datapath it adds
+  double step_cycles = 0;   // the steps' cycles, summed, per execution
+  double fused_cycles = 0;  // the platform's estimate for one instruction doing them
+  double area_mm2 = 0;      // the datapath it adds
 };
 
 // A kernel rewritten to use an overlay's composed instructions.
 struct KernelRewrite {
   std::string kernel;
   struct Use {
-    int static_count = 0;    // instructions placed in the text
-    uint64_t executions = 0; // times they run
+    int static_count = 0;     // instructions placed in the text
+    uint64_t executions = 0;  // times they run
   };
-  std::map<std::string, Use> uses; // by mnemonic; empty when nothing matched
+  std::map<std::string, Use> uses;  // by mnemonic; empty when nothing matched
 };
 
 struct DataflowAdapter {
   // The kernel's dataflow; `hardware` is the platform's effective
   // configuration. Throws std::invalid_argument naming the kernel when it does
   // not parse.
-  std::function<KernelDataflow(const std::string &kernel,
-                               const std::string &file,
-                               const nlohmann::json &hardware)>
+  std::function<KernelDataflow(const std::string &kernel, const std::string &file, const nlohmann::json &hardware)>
       parse;
   // Ops a new instruction may contain (arithmetic on registers or scratchpad
   // rows, not control flow, DMA or memory-mapped state).
   std::function<bool(const isa::dataflow::Op &)> fusable;
   isa::dataflow::SubgraphLimits limits;
-  std::function<CandidateCost(const isa::dataflow::Pattern &,
-                              const nlohmann::json &hardware)>
-      cost;
+  std::function<CandidateCost(const isa::dataflow::Pattern &, const nlohmann::json &hardware)> cost;
   // The overlay (docs/isa-extensions.md) adding a candidate named `mnemonic`,
   // as a JSON document {isa, instructions: [...], latency_classes: [...]};
   // `ordinal` (0, 1, ...) numbers the candidates of one overlay so each gets
   // its own encoding.
-  std::function<nlohmann::json(const isa::dataflow::Pattern &,
-                               const std::string &mnemonic,
-                               const CandidateCost &, int ordinal)>
+  std::function<nlohmann::json(const isa::dataflow::Pattern &, const std::string &mnemonic, const CandidateCost &,
+                               int ordinal)>
       overlay_entry;
   // The kernel rewritten to use the composed instructions of `overlay` (matched
   // on dataflow); the kernel unchanged when none applies.
-  std::function<KernelRewrite(const std::string &kernel,
-                              const nlohmann::json &overlay,
-                              const nlohmann::json &hardware)>
+  std::function<KernelRewrite(const std::string &kernel, const nlohmann::json &overlay, const nlohmann::json &hardware)>
       use_overlay;
-  std::string isa; // the ISA an overlay names (`isa:`)
+  std::string isa;  // the ISA an overlay names (`isa:`)
 };
 
 // Throws std::invalid_argument for a second adapter of one platform or a
 // missing function.
-void register_dataflow_adapter(const std::string &platform,
-                               DataflowAdapter adapter);
+void register_dataflow_adapter(const std::string &platform, DataflowAdapter adapter);
 // nullptr when the platform registered none.
 const DataflowAdapter *find_dataflow_adapter(const std::string &platform);
 
-} // namespace tlmcraft::agent::codesign
+}  // namespace tlmcraft::agent::codesign

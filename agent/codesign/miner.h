@@ -8,31 +8,28 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "agent/codesign/kernel_dataflow.h"
 
 namespace tlmcraft::agent::codesign {
 
 struct MinedKernel {
-  std::string name; // "silu/C1"
-  std::string file; // for messages
+  std::string name;  // "silu/C1"
+  std::string file;  // for messages
   std::string text;
-  nlohmann::json
-      hardware; // {"platform": ..., "config": the platform's effective config}
+  nlohmann::json hardware;  // {"platform": ..., "config": the platform's effective config}
 };
 
 struct MinedCandidate {
-  std::string signature; // canonical steps, one per line
+  std::string signature;  // canonical steps, one per line
   isa::dataflow::Pattern pattern;
   CandidateCost cost;
-  uint64_t dynamic_instances = 0; // over the whole suite, one run per kernel
-  double cycles_saved = 0;        // dynamic_instances x (step - fused cycles)
-  std::map<std::string, uint64_t>
-      kernels; // kernel name -> its dynamic instances
+  uint64_t dynamic_instances = 0;           // over the whole suite, one run per kernel
+  double cycles_saved = 0;                  // dynamic_instances x (step - fused cycles)
+  std::map<std::string, uint64_t> kernels;  // kernel name -> its dynamic instances
 };
 
 struct MineOptions {
@@ -41,17 +38,14 @@ struct MineOptions {
 
 // Candidates with a positive estimated saving, best first (ties by signature).
 // Throws std::invalid_argument naming a kernel that does not parse.
-std::vector<MinedCandidate> mine(const DataflowAdapter &adapter,
-                                 const std::vector<MinedKernel> &kernels,
+std::vector<MinedCandidate> mine(const DataflowAdapter &adapter, const std::vector<MinedKernel> &kernels,
                                  const MineOptions &options);
 
 // The candidates file `codesign explore` reads: {"platform", "isa",
 // "candidates": [{name, overlay, estimate: {cycles_saved, step_cycles,
 // fused_cycles, area_mm2, dynamic_instances}, provenance: {kernel:
 // instances}}]}. Names are CD0, CD1, ... prefixed with `prefix`.
-nlohmann::json
-candidates_document(const DataflowAdapter &adapter, const std::string &platform,
-                    const std::vector<MinedCandidate> &candidates,
-                    const std::string &prefix);
+nlohmann::json candidates_document(const DataflowAdapter &adapter, const std::string &platform,
+                                   const std::vector<MinedCandidate> &candidates, const std::string &prefix);
 
-} // namespace tlmcraft::agent::codesign
+}  // namespace tlmcraft::agent::codesign

@@ -1,9 +1,8 @@
 // Overlays and candidate files as YAML (the format users edit), from their JSON
 // form.
 #pragma once
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace tlmcraft::agent::codesign {
 
@@ -12,4 +11,4 @@ namespace tlmcraft::agent::codesign {
 // emitter).
 std::string to_yaml(const nlohmann::json &document);
 
-} // namespace tlmcraft::agent::codesign
+}  // namespace tlmcraft::agent::codesign

@@ -8,8 +8,7 @@ namespace {
 // covers "VRAM@s3+64").
 bool covers(const std::vector<std::string> &implicit, const std::string &name) {
   for (const std::string &s : implicit) {
-    if (s == name)
-      return true;
+    if (s == name) return true;
     if (s.size() >= 2 && s.compare(s.size() - 2, 2, "@*") == 0 &&
         name.compare(0, s.size() - 1, s, 0, s.size() - 1) == 0)
       return true;
@@ -17,19 +16,17 @@ bool covers(const std::vector<std::string> &implicit, const std::string &name) {
   return false;
 }
 
-} // namespace
+}  // namespace
 
 bool reads_storage(const Op &op, const std::string &name) {
   for (const Operand &o : op.operands)
-    if (o.reads() && o.storage == name)
-      return true;
+    if (o.reads() && o.storage == name) return true;
   return covers(op.implicit_reads, name);
 }
 
 bool writes_storage(const Op &op, const std::string &name) {
   for (const Operand &o : op.operands)
-    if (o.writes() && o.storage == name)
-      return true;
+    if (o.writes() && o.storage == name) return true;
   return covers(op.implicit_writes, name);
 }
 
@@ -41,20 +38,15 @@ bool live_at(const std::vector<Op> &ops, size_t from, const std::string &name) {
   while (!pending.empty()) {
     const size_t i = pending.back();
     pending.pop_back();
-    if (i >= ops.size() || seen[i])
-      continue;
+    if (i >= ops.size() || seen[i]) continue;
     seen[i] = 1;
     const Op &op = ops[i];
-    if (reads_storage(op, name))
-      return true;
-    if (writes_storage(op, name))
-      continue; // killed on this path
-    if (op.falls_through)
-      pending.push_back(i + 1);
-    for (size_t t : op.jumps_to)
-      pending.push_back(t);
+    if (reads_storage(op, name)) return true;
+    if (writes_storage(op, name)) continue;  // killed on this path
+    if (op.falls_through) pending.push_back(i + 1);
+    for (size_t t : op.jumps_to) pending.push_back(t);
   }
   return false;
 }
 
-} // namespace tlmcraft::isa::dataflow
+}  // namespace tlmcraft::isa::dataflow

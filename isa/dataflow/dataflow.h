@@ -17,25 +17,21 @@ enum class Access { Read, Write, ReadWrite, Literal };
 
 struct Operand {
   Access access = Access::Literal;
-  std::string storage; // Read / Write / ReadWrite: the storage name ("gp3",
-                       // "row@gp3", "x5")
-  std::string text; // as written in the kernel (the literal itself for Literal)
-  bool reads() const {
-    return access == Access::Read || access == Access::ReadWrite;
-  }
-  bool writes() const {
-    return access == Access::Write || access == Access::ReadWrite;
-  }
+  std::string storage;  // Read / Write / ReadWrite: the storage name ("gp3",
+                        // "row@gp3", "x5")
+  std::string text;     // as written in the kernel (the literal itself for Literal)
+  bool reads() const { return access == Access::Read || access == Access::ReadWrite; }
+  bool writes() const { return access == Access::Write || access == Access::ReadWrite; }
 };
 
 struct Op {
   std::string mnemonic;
-  std::vector<Operand> operands; // in assembly order
+  std::vector<Operand> operands;  // in assembly order
   // Storage read or written beyond the operands (a mask register, the
   // accumulators); "SPACE@*" stands for every storage named "SPACE@..." (a
   // range the adapter cannot name).
   std::vector<std::string> implicit_reads, implicit_writes;
-  size_t line = 0; // 1-based kernel source line (0: none)
+  size_t line = 0;  // 1-based kernel source line (0: none)
   // Control flow: an op that may continue somewhere other than the next op
   // lists those indices in `jumps_to`; `falls_through` is false for an
   // unconditional jump or a stop.
@@ -56,4 +52,4 @@ bool writes_storage(const Op &op, const std::string &name);
 // value is dead.
 bool live_at(const std::vector<Op> &ops, size_t from, const std::string &name);
 
-} // namespace tlmcraft::isa::dataflow
+}  // namespace tlmcraft::isa::dataflow

@@ -15,31 +15,24 @@ bool contains(const std::vector<std::string> &list, const std::string &name) {
 // Binds one step's operands to one op's; false (bindings unchanged) when they
 // disagree.
 bool bind_step(const PatternStep &step, const Op &op, Match &m) {
-  if (op.mnemonic != step.mnemonic ||
-      op.operands.size() != step.operands.size())
-    return false;
+  if (op.mnemonic != step.mnemonic || op.operands.size() != step.operands.size()) return false;
   Match trial = m;
   for (size_t i = 0; i < op.operands.size(); ++i) {
     const Operand &want = step.operands[i];
     const Operand &have = op.operands[i];
     if (want.access == Access::Literal) {
-      if (have.access != Access::Literal)
-        return false;
+      if (have.access != Access::Literal) return false;
       if (want.storage.empty()) {
-        if (have.text != want.text)
-          return false;
+        if (have.text != want.text) return false;
         continue;
       }
       auto [it, fresh] = trial.text.emplace(want.storage, have.text);
-      if (!fresh && it->second != have.text)
-        return false;
+      if (!fresh && it->second != have.text) return false;
       continue;
     }
-    if (have.access != want.access)
-      return false;
+    if (have.access != want.access) return false;
     auto [it, fresh] = trial.storage.emplace(want.storage, have.storage);
-    if (!fresh && it->second != have.storage)
-      return false;
+    if (!fresh && it->second != have.storage) return false;
     trial.text.emplace(want.storage, have.text);
   }
   m = std::move(trial);
@@ -47,34 +40,26 @@ bool bind_step(const PatternStep &step, const Op &op, Match &m) {
 }
 
 // The last op in [from, to) that writes `name`, or `none`.
-size_t last_writer(const std::vector<Op> &ops, size_t from, size_t to,
-                   const std::string &name, size_t none) {
+size_t last_writer(const std::vector<Op> &ops, size_t from, size_t to, const std::string &name, size_t none) {
   for (size_t i = to; i > from; --i)
-    if (writes_storage(ops[i - 1], name))
-      return i - 1;
+    if (writes_storage(ops[i - 1], name)) return i - 1;
   return none;
 }
 
 class Validator {
-public:
-  Validator(const std::vector<Op> &ops, const Pattern &p, const Match &m)
-      : ops_(ops), p_(p), m_(m) {}
+ public:
+  Validator(const std::vector<Op> &ops, const Pattern &p, const Match &m) : ops_(ops), p_(p), m_(m) {}
 
-  bool valid() const {
-    return reads_see_their_producers() && interleaved_ops_independent() &&
-           final_values_agree();
-  }
+  bool valid() const { return reads_see_their_producers() && interleaved_ops_independent() && final_values_agree(); }
 
-private:
+ private:
   const std::vector<Op> &ops_;
   const Pattern &p_;
   const Match &m_;
 
   size_t first() const { return m_.ops.front(); }
   size_t last() const { return m_.ops.back(); }
-  const std::string &bound(const std::string &name) const {
-    return m_.storage.at(name);
-  }
+  const std::string &bound(const std::string &name) const { return m_.storage.at(name); }
 
   // Step k reads each name's value from the step that last wrote that name
   // before it (or, for an input, from before the match): the kernel's storage
@@ -83,17 +68,14 @@ private:
     const size_t none = ops_.size();
     for (size_t k = 0; k < p_.steps.size(); ++k) {
       for (const Operand &o : p_.steps[k].operands) {
-        if (!o.reads())
-          continue;
+        if (!o.reads()) continue;
         size_t producer = none;
         for (size_t j = k; j > 0; --j)
           if (writes_name(p_.steps[j - 1], o.storage)) {
             producer = m_.ops[j - 1];
             break;
           }
-        if (last_writer(ops_, first(), m_.ops[k], bound(o.storage), none) !=
-            producer)
-          return false;
+        if (last_writer(ops_, first(), m_.ops[k], bound(o.storage), none) != producer) return false;
       }
     }
     return true;
@@ -101,29 +83,22 @@ private:
 
   static bool writes_name(const PatternStep &s, const std::string &name) {
     for (const Operand &o : s.operands)
-      if (o.writes() && o.storage == name)
-        return true;
+      if (o.writes() && o.storage == name) return true;
     return false;
   }
 
-  bool is_matched(size_t i) const {
-    return std::binary_search(m_.ops.begin(), m_.ops.end(), i);
-  }
+  bool is_matched(size_t i) const { return std::binary_search(m_.ops.begin(), m_.ops.end(), i); }
 
   // Everything the matched ops read and write, by storage name (operands and
   // implicit).
-  void touched(std::set<std::string> &read,
-               std::set<std::string> &written) const {
+  void touched(std::set<std::string> &read, std::set<std::string> &written) const {
     for (size_t i : m_.ops) {
       for (const Operand &o : ops_[i].operands) {
-        if (o.reads())
-          read.insert(o.storage);
-        if (o.writes())
-          written.insert(o.storage);
+        if (o.reads()) read.insert(o.storage);
+        if (o.writes()) written.insert(o.storage);
       }
       read.insert(ops_[i].implicit_reads.begin(), ops_[i].implicit_reads.end());
-      written.insert(ops_[i].implicit_writes.begin(),
-                     ops_[i].implicit_writes.end());
+      written.insert(ops_[i].implicit_writes.begin(), ops_[i].implicit_writes.end());
     }
   }
 
@@ -133,16 +108,12 @@ private:
     std::set<std::string> read, written;
     touched(read, written);
     for (size_t i = first(); i <= last(); ++i) {
-      if (ops_[i].barrier)
-        return false;
-      if (is_matched(i))
-        continue;
+      if (ops_[i].barrier) return false;
+      if (is_matched(i)) continue;
       for (const std::string &s : written)
-        if (reads_storage(ops_[i], s) || writes_storage(ops_[i], s))
-          return false;
+        if (reads_storage(ops_[i], s) || writes_storage(ops_[i], s)) return false;
       for (const std::string &s : read)
-        if (writes_storage(ops_[i], s))
-          return false;
+        if (writes_storage(ops_[i], s)) return false;
     }
     return true;
   }
@@ -155,87 +126,70 @@ private:
     touched(read, written);
     for (const std::string &s : written) {
       size_t k = p_.steps.size();
-      while (k > 0 && !writes_storage(ops_[m_.ops[k - 1]], s))
-        --k;
+      while (k > 0 && !writes_storage(ops_[m_.ops[k - 1]], s)) --k;
       if (k == 0)
-        continue; // implicit storage written by no operand is the instruction's
-                  // own effect
+        continue;  // implicit storage written by no operand is the instruction's
+                   // own effect
       bool output = false;
       for (const Operand &o : p_.steps[k - 1].operands)
-        if (o.writes() && o.storage.size() && bound(o.storage) == s &&
-            contains(p_.outputs, o.storage))
-          output = true;
+        if (o.writes() && o.storage.size() && bound(o.storage) == s && contains(p_.outputs, o.storage)) output = true;
       bool implicit_only = true;
       for (const Operand &o : ops_[m_.ops[k - 1]].operands)
-        if (o.writes() && o.storage == s)
-          implicit_only = false;
-      if (output || implicit_only)
-        continue;
-      if (live_at(ops_, last() + 1, s))
-        return false;
+        if (o.writes() && o.storage == s) implicit_only = false;
+      if (output || implicit_only) continue;
+      if (live_at(ops_, last() + 1, s)) return false;
     }
     // Two outputs in one storage cannot both survive.
     std::set<std::string> outs;
     for (const std::string &o : p_.outputs)
-      if (!outs.insert(bound(o)).second)
-        return false;
+      if (!outs.insert(bound(o)).second) return false;
     return true;
   }
 };
 
 class Searcher {
-public:
-  Searcher(const std::vector<Op> &ops, const Pattern &p, const MatchLimits &lim)
-      : ops_(ops), p_(p), lim_(lim) {}
+ public:
+  Searcher(const std::vector<Op> &ops, const Pattern &p, const MatchLimits &lim) : ops_(ops), p_(p), lim_(lim) {}
 
   // The first valid match whose first op is at or after `start`.
   bool find_from(size_t start, Match &out) {
     for (size_t i = start; i < ops_.size(); ++i) {
       Match m;
-      if (!bind_step(p_.steps[0], ops_[i], m))
-        continue;
+      if (!bind_step(p_.steps[0], ops_[i], m)) continue;
       m.ops.push_back(i);
-      if (extend(1, i + 1, m, out))
-        return true;
+      if (extend(1, i + 1, m, out)) return true;
     }
     return false;
   }
 
-private:
+ private:
   const std::vector<Op> &ops_;
   const Pattern &p_;
   const MatchLimits &lim_;
 
   bool extend(size_t k, size_t from, const Match &m, Match &out) {
     if (k == p_.steps.size()) {
-      if (!Validator(ops_, p_, m).valid())
-        return false;
+      if (!Validator(ops_, p_, m).valid()) return false;
       out = m;
       return true;
     }
     const size_t end = std::min(ops_.size(), m.ops.front() + lim_.window);
     for (size_t i = from; i < end; ++i) {
-      if (ops_[i].barrier)
-        return false;
+      if (ops_[i].barrier) return false;
       Match next = m;
-      if (!bind_step(p_.steps[k], ops_[i], next))
-        continue;
+      if (!bind_step(p_.steps[k], ops_[i], next)) continue;
       next.ops.push_back(i);
-      if (extend(k + 1, i + 1, next, out))
-        return true;
+      if (extend(k + 1, i + 1, next, out)) return true;
     }
     return false;
   }
 };
 
-} // namespace
+}  // namespace
 
-std::vector<Match> find_matches(const std::vector<Op> &ops,
-                                const Pattern &pattern,
-                                const MatchLimits &limits) {
+std::vector<Match> find_matches(const std::vector<Op> &ops, const Pattern &pattern, const MatchLimits &limits) {
   std::vector<Match> found;
-  if (pattern.steps.empty() || !check_pattern(pattern).empty())
-    return found;
+  if (pattern.steps.empty() || !check_pattern(pattern).empty()) return found;
   // A kernel may order independent steps differently: search each order the
   // steps allow.
   const std::vector<Pattern> orders = step_orders(pattern, 24);
@@ -244,16 +198,14 @@ std::vector<Match> find_matches(const std::vector<Op> &ops,
     Match best, m;
     bool any = false;
     for (const Pattern &order : orders) {
-      if (!Searcher(ops, order, limits).find_from(start, m))
-        continue;
+      if (!Searcher(ops, order, limits).find_from(start, m)) continue;
       if (!any || m.ops.front() < best.ops.front() ||
           (m.ops.front() == best.ops.front() && m.ops.back() < best.ops.back()))
         best = m;
       any = true;
     }
-    if (!any)
-      break;
-    start = best.ops.back() + 1; // later matches never overlap this one
+    if (!any) break;
+    start = best.ops.back() + 1;  // later matches never overlap this one
     found.push_back(std::move(best));
   }
   return found;
@@ -263,39 +215,31 @@ std::vector<std::string> check_pattern(const Pattern &p) {
   std::vector<std::string> problems;
   std::set<std::string> written;
   auto declared = [&](const std::string &n) {
-    return contains(p.inputs, n) || contains(p.outputs, n) ||
-           contains(p.temps, n);
+    return contains(p.inputs, n) || contains(p.outputs, n) || contains(p.temps, n);
   };
   for (size_t k = 0; k < p.steps.size(); ++k) {
-    const std::string where =
-        "step " + std::to_string(k + 1) + " (" + p.steps[k].mnemonic + ")";
+    const std::string where = "step " + std::to_string(k + 1) + " (" + p.steps[k].mnemonic + ")";
     for (const Operand &o : p.steps[k].operands) {
       if (o.access == Access::Literal) {
         if (!o.storage.empty() && !contains(p.parameters, o.storage))
-          problems.push_back(where + ": '" + o.storage +
-                             "' is not a declared parameter");
+          problems.push_back(where + ": '" + o.storage + "' is not a declared parameter");
         continue;
       }
       if (!declared(o.storage)) {
-        problems.push_back(where + ": '" + o.storage +
-                           "' is not an input, output or temporary");
+        problems.push_back(where + ": '" + o.storage + "' is not an input, output or temporary");
         continue;
       }
-      if (o.reads() && contains(p.temps, o.storage) &&
-          !written.count(o.storage))
-        problems.push_back(where + ": temporary '" + o.storage +
-                           "' is read before it is written");
+      if (o.reads() && contains(p.temps, o.storage) && !written.count(o.storage))
+        problems.push_back(where + ": temporary '" + o.storage + "' is read before it is written");
       if (o.writes() && contains(p.inputs, o.storage))
         problems.push_back(where + ": input '" + o.storage + "' is written");
     }
     for (const Operand &o : p.steps[k].operands)
-      if (o.writes())
-        written.insert(o.storage);
+      if (o.writes()) written.insert(o.storage);
   }
   for (const std::string &o : p.outputs)
-    if (!written.count(o))
-      problems.push_back("output '" + o + "' is never written");
+    if (!written.count(o)) problems.push_back("output '" + o + "' is never written");
   return problems;
 }
 
-} // namespace tlmcraft::isa::dataflow
+}  // namespace tlmcraft::isa::dataflow

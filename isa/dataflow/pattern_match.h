@@ -38,31 +38,28 @@ struct PatternStep {
 };
 
 struct Pattern {
-  std::string name; // the instruction it becomes
+  std::string name;  // the instruction it becomes
   std::vector<std::string> inputs, outputs, temps, parameters;
   std::vector<PatternStep> steps;
 };
 
 struct Match {
-  std::vector<size_t> ops; // matched op index per step, increasing
-  std::map<std::string, std::string> storage; // pattern name -> kernel storage
-  std::map<std::string, std::string>
-      text; // pattern name -> operand text as written
+  std::vector<size_t> ops;                     // matched op index per step, increasing
+  std::map<std::string, std::string> storage;  // pattern name -> kernel storage
+  std::map<std::string, std::string> text;     // pattern name -> operand text as written
 };
 
 struct MatchLimits {
-  size_t window = 64;       // ops from the first matched op to the last
-  size_t max_matches = 256; // stop after this many (non-overlapping) matches
+  size_t window = 64;        // ops from the first matched op to the last
+  size_t max_matches = 256;  // stop after this many (non-overlapping) matches
 };
 
 // Non-overlapping matches of `pattern` in `ops`, earliest first.
-std::vector<Match> find_matches(const std::vector<Op> &ops,
-                                const Pattern &pattern,
-                                const MatchLimits &limits = {});
+std::vector<Match> find_matches(const std::vector<Op> &ops, const Pattern &pattern, const MatchLimits &limits = {});
 
 // Problems with a pattern itself (a name used but not declared, an input
 // written, an output never written, a temporary read before it is written), one
 // message each.
 std::vector<std::string> check_pattern(const Pattern &pattern);
 
-} // namespace tlmcraft::isa::dataflow
+}  // namespace tlmcraft::isa::dataflow

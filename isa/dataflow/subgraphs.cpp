@@ -14,46 +14,35 @@ constexpr size_t kNone = SIZE_MAX;
 // True (read-after-write) dependences of a region, and who consumes each
 // written value.
 class RegionGraph {
-public:
-  RegionGraph(const std::vector<Op> &ops, size_t begin, size_t end)
-      : ops_(ops), begin_(begin), end_(end) {
+ public:
+  RegionGraph(const std::vector<Op> &ops, size_t begin, size_t end) : ops_(ops), begin_(begin), end_(end) {
     preds_.resize(end - begin);
     succs_.resize(end - begin);
     for (size_t i = begin; i < end; ++i)
       for (const std::string &s : reads_of(ops[i])) {
         const size_t p = producer(i, s);
-        if (p == kNone)
-          continue;
+        if (p == kNone) continue;
         add_edge(p, i);
       }
   }
 
-  const std::vector<size_t> &preds(size_t i) const {
-    return preds_[i - begin_];
-  }
-  const std::vector<size_t> &succs(size_t i) const {
-    return succs_[i - begin_];
-  }
+  const std::vector<size_t> &preds(size_t i) const { return preds_[i - begin_]; }
+  const std::vector<size_t> &succs(size_t i) const { return succs_[i - begin_]; }
 
   // The last op of the region before `i` that writes `s` (kNone: the value
   // comes from outside).
   size_t producer(size_t i, const std::string &s) const {
     for (size_t j = i; j > begin_; --j)
-      if (writes_storage(ops_[j - 1], s))
-        return j - 1;
+      if (writes_storage(ops_[j - 1], s)) return j - 1;
     return kNone;
   }
 
   // True when the value op `n` writes to `s` is read by an op outside `inside`
   // (or after the region).
-  bool used_outside(size_t n, const std::string &s,
-                    const std::vector<size_t> &inside) const {
+  bool used_outside(size_t n, const std::string &s, const std::vector<size_t> &inside) const {
     for (size_t j = n + 1; j < end_; ++j) {
-      if (reads_storage(ops_[j], s) &&
-          !std::binary_search(inside.begin(), inside.end(), j))
-        return true;
-      if (writes_storage(ops_[j], s))
-        return false;
+      if (reads_storage(ops_[j], s) && !std::binary_search(inside.begin(), inside.end(), j)) return true;
+      if (writes_storage(ops_[j], s)) return false;
     }
     return live_at(ops_, end_, s);
   }
@@ -61,21 +50,19 @@ public:
   static std::vector<std::string> reads_of(const Op &op) {
     std::vector<std::string> r;
     for (const Operand &o : op.operands)
-      if (o.reads())
-        r.push_back(o.storage);
+      if (o.reads()) r.push_back(o.storage);
     r.insert(r.end(), op.implicit_reads.begin(), op.implicit_reads.end());
     return r;
   }
 
-private:
+ private:
   const std::vector<Op> &ops_;
   size_t begin_, end_;
   std::vector<std::vector<size_t>> preds_, succs_;
 
   void add_edge(size_t from, size_t to) {
     auto &p = preds_[to - begin_];
-    if (std::find(p.begin(), p.end(), from) != p.end())
-      return;
+    if (std::find(p.begin(), p.end(), from) != p.end()) return;
     p.push_back(from);
     succs_[from - begin_].push_back(to);
   }
@@ -83,8 +70,7 @@ private:
 
 bool has_readwrite(const Op &op) {
   for (const Operand &o : op.operands)
-    if (o.access == Access::ReadWrite)
-      return true;
+    if (o.access == Access::ReadWrite) return true;
   return false;
 }
 
@@ -98,26 +84,21 @@ bool convex(const RegionGraph &graph, const std::vector<size_t> &g) {
     const size_t i = pending.back();
     pending.pop_back();
     for (size_t s : graph.succs(i)) {
-      if (s > hi || from_g.count(s))
-        continue;
+      if (s > hi || from_g.count(s)) continue;
       const bool inside = std::binary_search(g.begin(), g.end(), s);
-      if (!inside)
-        from_g.insert(s);
+      if (!inside) from_g.insert(s);
       pending.push_back(s);
     }
   }
-  for (size_t x :
-       from_g) { // an outside op reachable from g: does it reach back into g?
+  for (size_t x : from_g) {  // an outside op reachable from g: does it reach back into g?
     std::vector<size_t> walk{x};
     std::set<size_t> seen;
     while (!walk.empty()) {
       const size_t i = walk.back();
       walk.pop_back();
       for (size_t s : graph.succs(i)) {
-        if (s > hi || !seen.insert(s).second)
-          continue;
-        if (std::binary_search(g.begin(), g.end(), s))
-          return false;
+        if (s > hi || !seen.insert(s).second) continue;
+        if (std::binary_search(g.begin(), g.end(), s)) return false;
         walk.push_back(s);
       }
     }
@@ -126,64 +107,49 @@ bool convex(const RegionGraph &graph, const std::vector<size_t> &g) {
   return true;
 }
 
-void count_ports(const std::vector<Op> &ops, const RegionGraph &graph,
-                 Subgraph &g) {
+void count_ports(const std::vector<Op> &ops, const RegionGraph &graph, Subgraph &g) {
   std::set<std::pair<size_t, std::string>> in, out;
   for (size_t n : g.ops) {
     for (const Operand &o : ops[n].operands) {
       if (o.reads()) {
         const size_t p = graph.producer(n, o.storage);
-        if (p == kNone || !std::binary_search(g.ops.begin(), g.ops.end(), p))
-          in.insert({p, o.storage});
+        if (p == kNone || !std::binary_search(g.ops.begin(), g.ops.end(), p)) in.insert({p, o.storage});
       }
-      if (o.writes() && graph.used_outside(n, o.storage, g.ops))
-        out.insert({n, o.storage});
+      if (o.writes() && graph.used_outside(n, o.storage, g.ops)) out.insert({n, o.storage});
     }
   }
   g.inputs = int(in.size());
   g.outputs = int(out.size());
 }
 
-} // namespace
+}  // namespace
 
-std::vector<Subgraph>
-convex_subgraphs(const std::vector<Op> &ops, size_t begin, size_t end,
-                 const std::function<bool(const Op &)> &fusable,
-                 const SubgraphLimits &limits) {
+std::vector<Subgraph> convex_subgraphs(const std::vector<Op> &ops, size_t begin, size_t end,
+                                       const std::function<bool(const Op &)> &fusable, const SubgraphLimits &limits) {
   const RegionGraph graph(ops, begin, end);
-  auto ok = [&](size_t i) {
-    return fusable(ops[i]) && !ops[i].barrier && !has_readwrite(ops[i]);
-  };
+  auto ok = [&](size_t i) { return fusable(ops[i]) && !ops[i].barrier && !has_readwrite(ops[i]); };
   std::set<std::vector<size_t>> seen;
   std::vector<std::vector<size_t>> frontier;
   for (size_t i = begin; i < end; ++i)
-    if (ok(i))
-      frontier.push_back({i});
+    if (ok(i)) frontier.push_back({i});
   std::vector<Subgraph> found;
   for (int size = 2; size <= limits.max_ops && !frontier.empty(); ++size) {
     std::vector<std::vector<size_t>> next;
     for (const auto &set : frontier) {
       for (size_t n : set) {
         std::vector<size_t> around = graph.preds(n);
-        around.insert(around.end(), graph.succs(n).begin(),
-                      graph.succs(n).end());
+        around.insert(around.end(), graph.succs(n).begin(), graph.succs(n).end());
         for (size_t m : around) {
-          if (!ok(m) || std::binary_search(set.begin(), set.end(), m))
-            continue;
+          if (!ok(m) || std::binary_search(set.begin(), set.end(), m)) continue;
           std::vector<size_t> grown = set;
           grown.insert(std::upper_bound(grown.begin(), grown.end(), m), m);
-          if (!seen.insert(grown).second)
-            continue;
-          if (seen.size() > limits.max_subgraphs)
-            return found;
+          if (!seen.insert(grown).second) continue;
+          if (seen.size() > limits.max_subgraphs) return found;
           next.push_back(grown);
-          if (!convex(graph, grown))
-            continue;
+          if (!convex(graph, grown)) continue;
           Subgraph g{grown};
           count_ports(ops, graph, g);
-          if (g.outputs >= 1 && g.inputs <= limits.read_ports &&
-              g.outputs <= limits.write_ports)
-            found.push_back(g);
+          if (g.outputs >= 1 && g.inputs <= limits.read_ports && g.outputs <= limits.write_ports) found.push_back(g);
         }
       }
     }
@@ -196,14 +162,13 @@ namespace {
 
 // Names each value of the subgraph in the order the steps meet it.
 class Namer {
-public:
+ public:
   Namer(const std::vector<Op> &ops, size_t region_end, const Subgraph &g)
       : ops_(ops), g_(g), graph_(ops, g.ops.front(), region_end) {}
 
   Pattern name(const std::vector<size_t> &order) {
     Pattern p;
-    std::map<std::pair<size_t, std::string>, std::string>
-        value_name; // (producer, storage) -> name
+    std::map<std::pair<size_t, std::string>, std::string> value_name;  // (producer, storage) -> name
     int n_in = 0, n_out = 0, n_tmp = 0;
     for (size_t n : order) {
       PatternStep step{ops_[n].mnemonic, {}};
@@ -212,9 +177,7 @@ public:
         po.text = o.access == Access::Literal ? o.text : "";
         if (o.reads()) {
           size_t prod = graph_.producer(n, o.storage);
-          if (prod != kNone &&
-              !std::binary_search(g_.ops.begin(), g_.ops.end(), prod))
-            prod = kNone;
+          if (prod != kNone && !std::binary_search(g_.ops.begin(), g_.ops.end(), prod)) prod = kNone;
           auto key = std::make_pair(prod, o.storage);
           auto it = value_name.find(key);
           if (it == value_name.end()) {
@@ -224,8 +187,7 @@ public:
           po.storage = it->second;
         } else if (o.writes()) {
           const bool out = graph_.used_outside(n, o.storage, g_.ops);
-          std::string nm = out ? "out" + std::to_string(n_out++)
-                               : "t" + std::to_string(n_tmp++);
+          std::string nm = out ? "out" + std::to_string(n_out++) : "t" + std::to_string(n_tmp++);
           (out ? p.outputs : p.temps).push_back(nm);
           value_name[{n, o.storage}] = nm;
           po.storage = nm;
@@ -237,16 +199,15 @@ public:
     return p;
   }
 
-private:
+ private:
   const std::vector<Op> &ops_;
   const Subgraph &g_;
   RegionGraph graph_;
 };
 
-} // namespace
+}  // namespace
 
-Pattern canonical_pattern(const std::vector<Op> &ops, size_t region_end,
-                          const Subgraph &g, std::string &signature) {
+Pattern canonical_pattern(const std::vector<Op> &ops, size_t region_end, const Subgraph &g, std::string &signature) {
   Namer namer(ops, region_end, g);
   Pattern best;
   signature.clear();
@@ -263,4 +224,4 @@ Pattern canonical_pattern(const std::vector<Op> &ops, size_t region_end,
   return best;
 }
 
-} // namespace tlmcraft::isa::dataflow
+}  // namespace tlmcraft::isa::dataflow

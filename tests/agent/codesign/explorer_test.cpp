@@ -18,8 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const json kHardware = {{"platform", "plena"},
-                        {"config", {{"arch", {{"vlen", 64}}}}}};
+const json kHardware = {{"platform", "plena"}, {"config", {{"arch", {{"vlen", 64}}}}}};
 
 // ta: exp then reciprocal through row 128 (6 lines -> 5 with CD0).
 const char *kTaskA =
@@ -27,57 +26,43 @@ const char *kTaskA =
     "128\n"
     "V_EXP_V gp3, gp1, 0\nV_RECI_V gp2, gp3, 0\nH_STORE_V gp2, gp0, a1, 0, 2\n";
 // tb: x*x + x then exp through rows 128 and 192 (8 lines -> 6 with CD1).
-const char *kTaskB = "S_ADDI_INT gp1, gp0, 0\nS_ADDI_INT gp2, gp0, "
-                     "1024\nS_ADDI_INT gp3, gp0, 128\n"
-                     "S_ADDI_INT gp4, gp0, 192\nV_MUL_VV gp3, gp1, gp1, "
-                     "0\nV_ADD_VV gp4, gp3, gp1, 0\n"
-                     "V_EXP_V gp2, gp4, 0\nH_STORE_V gp2, gp0, a1, 0, 2\n";
+const char *kTaskB =
+    "S_ADDI_INT gp1, gp0, 0\nS_ADDI_INT gp2, gp0, "
+    "1024\nS_ADDI_INT gp3, gp0, 128\n"
+    "S_ADDI_INT gp4, gp0, 192\nV_MUL_VV gp3, gp1, gp1, "
+    "0\nV_ADD_VV gp4, gp3, gp1, 0\n"
+    "V_EXP_V gp2, gp4, 0\nH_STORE_V gp2, gp0, a1, 0, 2\n";
 
-ExploreCandidate candidate(const std::string &name, double area,
-                           std::vector<std::string> temps,
+ExploreCandidate candidate(const std::string &name, double area, std::vector<std::string> temps,
                            std::vector<std::string> steps, json operands) {
-  json ins = {{"mnemonic", name},
-              {"operands", operands},
-              {"compose", {{"temps", temps}, {"steps", steps}}}};
+  json ins = {{"mnemonic", name}, {"operands", operands}, {"compose", {{"temps", temps}, {"steps", steps}}}};
   json lc = {{"name", "codesign_" + name}, {"cycles", 1}};
-  return {
-      name,
-      {{"isa", "plena"}, {"instructions", {ins}}, {"latency_classes", {lc}}},
-      area};
+  return {name, {{"isa", "plena"}, {"instructions", {ins}}, {"latency_classes", {lc}}}, area};
 }
 
 std::vector<ExploreCandidate> candidates() {
-  const json two = json::array(
-      {{{"name", "rd"}, {"kind", "gp"}}, {{"name", "rs1"}, {"kind", "gp"}}});
-  const json three = json::array({{{"name", "rd"}, {"kind", "gp"}},
-                                  {{"name", "rs1"}, {"kind", "gp"}},
-                                  {{"name", "rs2"}, {"kind", "gp"}}});
-  return {candidate("CD0", 0.01, {"t0"},
-                    {"V_EXP_V t0, rs1, 0", "V_RECI_V rd, t0, 0"}, two),
+  const json two = json::array({{{"name", "rd"}, {"kind", "gp"}}, {{"name", "rs1"}, {"kind", "gp"}}});
+  const json three = json::array(
+      {{{"name", "rd"}, {"kind", "gp"}}, {{"name", "rs1"}, {"kind", "gp"}}, {{"name", "rs2"}, {"kind", "gp"}}});
+  return {candidate("CD0", 0.01, {"t0"}, {"V_EXP_V t0, rs1, 0", "V_RECI_V rd, t0, 0"}, two),
           candidate("CD1", 0.02, {"t0", "t1"},
-                    {"V_MUL_VV t0, rs1, rs1, 0", "V_ADD_VV t1, t0, rs1, 0",
-                     "V_EXP_V rd, t1, 0"},
-                    two),
-          candidate("CD2", 0.005, {"t0"},
-                    {"V_SUB_VV t0, rs1, rs2, 0", "V_EXP_V rd, t0, 0"}, three)};
+                    {"V_MUL_VV t0, rs1, rs1, 0", "V_ADD_VV t1, t0, rs1, 0", "V_EXP_V rd, t1, 0"}, two),
+          candidate("CD2", 0.005, {"t0"}, {"V_SUB_VV t0, rs1, rs2, 0", "V_EXP_V rd, t0, 0"}, three)};
 }
 
 int instruction_lines(const fs::path &file) {
   std::ifstream in(file);
   int n = 0;
   for (std::string l; std::getline(in, l);)
-    if (l.find_first_not_of(" \t") != std::string::npos)
-      ++n;
+    if (l.find_first_not_of(" \t") != std::string::npos) ++n;
   return n;
 }
 
 struct ScriptedSuite {
   int calls = 0;
-  std::string
-      failing_overlay_word; // a variant whose overlay mentions it fails task tb
+  std::string failing_overlay_word;  // a variant whose overlay mentions it fails task tb
   SuiteRunner runner() {
-    return [this](const std::string &kernels, const std::string &overlay,
-                  const std::string &results) {
+    return [this](const std::string &kernels, const std::string &overlay, const std::string &results) {
       ++calls;
       std::string text;
       if (!overlay.empty()) {
@@ -86,15 +71,13 @@ struct ScriptedSuite {
       }
       std::ofstream out(results);
       for (const char *task : {"ta", "tb"}) {
-        const int cycles = 10 * instruction_lines(fs::path(kernels) / "plena" /
-                                                  task / "C1.asm");
+        const int cycles = 10 * instruction_lines(fs::path(kernels) / "plena" / task / "C1.asm");
         json r = {{"task", task},
                   {"config", "C1"},
                   {"status", "pass"},
                   {"cycles", cycles},
                   {"energy", {{"total_pj", 2.0 * cycles + 100}}}};
-        if (!failing_overlay_word.empty() &&
-            text.find(failing_overlay_word) != std::string::npos &&
+        if (!failing_overlay_word.empty() && text.find(failing_overlay_word) != std::string::npos &&
             task == std::string("tb"))
           r["status"] = "fail", r["reason"] = "match 0%";
         out << r.dump() << "\n";
@@ -105,10 +88,8 @@ struct ScriptedSuite {
 };
 
 struct Explore : ::testing::Test {
-  fs::path dir =
-      fs::temp_directory_path() /
-      ("tlm_explore_" + std::to_string(::getpid()) + "_" +
-       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::path dir = fs::temp_directory_path() / ("tlm_explore_" + std::to_string(::getpid()) + "_" +
+                                              ::testing::UnitTest::GetInstance()->current_test_info()->name());
   void SetUp() override { fs::remove_all(dir); }
   void TearDown() override { fs::remove_all(dir); }
   ExploreOptions options(double budget) {
@@ -120,15 +101,12 @@ struct Explore : ::testing::Test {
     o.hardware = kHardware;
     return o;
   }
-  std::vector<SuiteCell> cells() {
-    return {{"ta", "C1", kTaskA, ".asm"}, {"tb", "C1", kTaskB, ".asm"}};
-  }
+  std::vector<SuiteCell> cells() { return {{"ta", "C1", kTaskA, ".asm"}, {"tb", "C1", kTaskB, ".asm"}}; }
 };
 
 const DataflowAdapter &plena() {
   const DataflowAdapter *a = find_dataflow_adapter("plena");
-  if (!a)
-    throw std::runtime_error("no plena adapter");
+  if (!a) throw std::runtime_error("no plena adapter");
   return *a;
 }
 
@@ -140,21 +118,17 @@ TEST_F(Explore, GreedyFrontDerivedByHand) {
   // area), CD0, CD1.
   ScriptedSuite suite;
   const auto cands = candidates();
-  const ExploreResult r =
-      explore(plena(), cands, cells(), suite.runner(), options(0.025));
+  const ExploreResult r = explore(plena(), cands, cells(), suite.runner(), options(0.025));
   ASSERT_EQ(r.variants.size(), 4u);
   EXPECT_EQ(r.variants[1].id, "CD0");
-  EXPECT_NEAR(geomean_speedup(r.variants[0], r.variants[1]),
-              std::sqrt(60.0 / 50.0), 1e-12);
-  EXPECT_NEAR(geomean_speedup(r.variants[0], r.variants[2]),
-              std::sqrt(80.0 / 60.0), 1e-12);
+  EXPECT_NEAR(geomean_speedup(r.variants[0], r.variants[1]), std::sqrt(60.0 / 50.0), 1e-12);
+  EXPECT_NEAR(geomean_speedup(r.variants[0], r.variants[2]), std::sqrt(80.0 / 60.0), 1e-12);
   EXPECT_TRUE(r.variants[3].uses.empty());
   EXPECT_EQ(r.pareto, (std::vector<std::string>{"base", "CD0", "CD1"}));
   // CD0 runs once (no loop) and saves 10 cycles at latency 1: it pays up to 1 +
   // 10 / 1.
   EXPECT_EQ(r.summary["instructions"]["CD0"]["break_even_latency"], 11.0);
-  EXPECT_EQ(r.variants[1].used_by.at("CD0"),
-            (std::vector<std::string>{"ta/C1"}));
+  EXPECT_EQ(r.variants[1].used_by.at("CD0"), (std::vector<std::string>{"ta/C1"}));
 }
 
 TEST_F(Explore, LargerBudgetAddsTheCombination) {
@@ -162,27 +136,22 @@ TEST_F(Explore, LargerBudgetAddsTheCombination) {
   // CD0's 1.0954.
   ScriptedSuite suite;
   const auto cands = candidates();
-  const ExploreResult r =
-      explore(plena(), cands, cells(), suite.runner(), options(0.05));
+  const ExploreResult r = explore(plena(), cands, cells(), suite.runner(), options(0.05));
   ASSERT_EQ(r.variants.size(), 5u);
   EXPECT_EQ(r.variants[4].id, "CD0+CD1");
-  EXPECT_NEAR(geomean_speedup(r.variants[0], r.variants[4]), std::sqrt(1.6),
-              1e-12);
-  EXPECT_EQ(r.pareto,
-            (std::vector<std::string>{"base", "CD0", "CD1", "CD0+CD1"}));
+  EXPECT_NEAR(geomean_speedup(r.variants[0], r.variants[4]), std::sqrt(1.6), 1e-12);
+  EXPECT_EQ(r.pareto, (std::vector<std::string>{"base", "CD0", "CD1", "CD0+CD1"}));
 }
 
 TEST_F(Explore, FailingCandidateIsRecordedAndExcluded) {
   ScriptedSuite suite;
   suite.failing_overlay_word = "CD1";
   const auto cands = candidates();
-  const ExploreResult r =
-      explore(plena(), cands, cells(), suite.runner(), options(0.05));
+  const ExploreResult r = explore(plena(), cands, cells(), suite.runner(), options(0.05));
   const VariantResult &cd1 = r.variants[2];
   EXPECT_EQ(cd1.id, "CD1");
   EXPECT_FALSE(cd1.ok);
-  EXPECT_EQ(cd1.failures,
-            (std::vector<std::string>{"tb/C1: fail (\"match 0%\")"}));
+  EXPECT_EQ(cd1.failures, (std::vector<std::string>{"tb/C1: fail (\"match 0%\")"}));
   EXPECT_EQ(r.pareto, (std::vector<std::string>{"base", "CD0"}));
 }
 
@@ -191,8 +160,7 @@ TEST_F(Explore, RerunEvaluatesNothingTwice) {
   const auto cands = candidates();
   explore(plena(), cands, cells(), suite.runner(), options(0.025));
   EXPECT_EQ(suite.calls, 4);
-  const ExploreResult again =
-      explore(plena(), cands, cells(), suite.runner(), options(0.025));
+  const ExploreResult again = explore(plena(), cands, cells(), suite.runner(), options(0.025));
   EXPECT_EQ(suite.calls, 4);
   EXPECT_EQ(again.pareto, (std::vector<std::string>{"base", "CD0", "CD1"}));
 }
@@ -200,8 +168,7 @@ TEST_F(Explore, RerunEvaluatesNothingTwice) {
 TEST_F(Explore, BadInputIsNamed) {
   ScriptedSuite suite;
   const auto cands = candidates();
-  EXPECT_THROW(explore(plena(), cands, cells(), suite.runner(), options(0)),
-               std::invalid_argument);
+  EXPECT_THROW(explore(plena(), cands, cells(), suite.runner(), options(0)), std::invalid_argument);
   fs::create_directories(dir);
   const std::string bad = (dir / "bad.yaml").string();
   std::ofstream(bad) << "candidates: [ {name: X} ]\n";
@@ -209,10 +176,9 @@ TEST_F(Explore, BadInputIsNamed) {
     load_candidates(bad, "plena");
     FAIL();
   } catch (const std::invalid_argument &e) {
-    EXPECT_EQ(std::string(e.what()),
-              bad + ": candidate 1: needs a 'name' and an 'overlay'");
+    EXPECT_EQ(std::string(e.what()), bad + ": candidate 1: needs a 'name' and an 'overlay'");
   }
 }
 
-} // namespace
-} // namespace tlmcraft::agent::codesign
+}  // namespace
+}  // namespace tlmcraft::agent::codesign

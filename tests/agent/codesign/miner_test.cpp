@@ -11,9 +11,7 @@ namespace {
 
 const nlohmann::json kHardware = {
     {"platform", "plena"},
-    {"config",
-     {{"arch", {{"vlen", 64}}},
-      {"timing", {{"latency", {{"vector_mul", 1}, {"vector_add", 1}}}}}}}};
+    {"config", {{"arch", {{"vlen", 64}}}, {"timing", {{"latency", {{"vector_mul", 1}, {"vector_add", 1}}}}}}}};
 
 // Loop A (16 iterations): row 192 = row0 * row64 + row0 through the temporary
 // row 128, which nothing reads afterwards: one candidate, inputs row0 and
@@ -55,20 +53,17 @@ std::vector<MinedCandidate> mine_kernel(const std::string &text) {
 TEST(CodesignMiner, FindsTheRepeatedPatternWithItsCountAndPorts) {
   const auto found = mine_kernel(kKernel);
   ASSERT_EQ(found.size(), 3u);
-  EXPECT_EQ(found[0].signature,
-            "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, t0, in0, 0\n");
+  EXPECT_EQ(found[0].signature, "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, t0, in0, 0\n");
   EXPECT_EQ(found[0].dynamic_instances, 16u);
-  EXPECT_EQ(found[0].cycles_saved, 16.0); // 16 x ((1 + 1) - 1)
+  EXPECT_EQ(found[0].cycles_saved, 16.0);  // 16 x ((1 + 1) - 1)
   EXPECT_EQ(found[0].pattern.inputs, (std::vector<std::string>{"in0", "in1"}));
   EXPECT_EQ(found[0].pattern.outputs, (std::vector<std::string>{"out0"}));
   EXPECT_EQ(found[0].pattern.temps, (std::vector<std::string>{"t0"}));
   EXPECT_EQ(found[0].kernels.at("hand/C1"), 16u);
   // Loop B: the two multiply-add halves, 8 instances each; never the four-input
   // tree.
-  EXPECT_EQ(found[1].signature,
-            "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, in2, t0, 0\n");
-  EXPECT_EQ(found[2].signature,
-            "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, t0, in2, 0\n");
+  EXPECT_EQ(found[1].signature, "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, in2, t0, 0\n");
+  EXPECT_EQ(found[2].signature, "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, t0, in2, 0\n");
   EXPECT_EQ(found[1].dynamic_instances, 8u);
   EXPECT_EQ(found[2].dynamic_instances, 8u);
 }
@@ -90,13 +85,12 @@ H_STORE_V gp5, gp0, a1, 0, 2
   const auto found = mine_kernel(k);
   bool whole = false;
   for (const MinedCandidate &c : found) {
-    EXPECT_NE(c.signature,
-              "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, t0, in2, 0\n")
-        << c.signature;
-    whole = whole || c.signature == "V_MUL_VV t0, in0, in1, 0\nV_EXP_V t1, t0, "
-                                    "0\nV_ADD_VV out0, t0, t1, 0\n";
+    EXPECT_NE(c.signature, "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, t0, in2, 0\n") << c.signature;
+    whole = whole || c.signature ==
+                         "V_MUL_VV t0, in0, in1, 0\nV_EXP_V t1, t0, "
+                         "0\nV_ADD_VV out0, t0, t1, 0\n";
   }
-  EXPECT_TRUE(whole); // the convex whole is proposed
+  EXPECT_TRUE(whole);  // the convex whole is proposed
 }
 
 TEST(CodesignMiner, OverlayEntryNamesOperandsAndSteps) {
@@ -104,16 +98,13 @@ TEST(CodesignMiner, OverlayEntryNamesOperandsAndSteps) {
   ASSERT_NE(a, nullptr);
   const auto found = mine_kernel(kKernel);
   const nlohmann::json doc = candidates_document(*a, "plena", found, "CD");
-  const nlohmann::json &ins =
-      doc["candidates"][0]["overlay"]["instructions"][0];
+  const nlohmann::json &ins = doc["candidates"][0]["overlay"]["instructions"][0];
   EXPECT_EQ(ins["mnemonic"], "CD0");
-  EXPECT_EQ(
-      ins["compose"]["steps"],
-      nlohmann::json({"V_MUL_VV t0, rs1, rs2, 0", "V_ADD_VV rd, t0, rs1, 0"}));
+  EXPECT_EQ(ins["compose"]["steps"], nlohmann::json({"V_MUL_VV t0, rs1, rs2, 0", "V_ADD_VV rd, t0, rs1, 0"}));
   EXPECT_EQ(ins["operands"][0]["name"], "rd");
   EXPECT_EQ(ins["operands"][0]["value"], "vrow");
   EXPECT_EQ(ins["opcode"],
-            0); // PLENA's first free opcode (0x01..0x37 are taken)
+            0);  // PLENA's first free opcode (0x01..0x37 are taken)
   EXPECT_EQ(doc["candidates"][0]["overlay"]["latency_classes"][0]["cycles"], 1);
 }
 
@@ -124,10 +115,9 @@ TEST(CodesignMiner, KernelThatDoesNotAssembleIsNamed) {
     mine(*a, {{"bad/C1", "bad.asm", "V_FROB gp1\n", kHardware}}, {10});
     FAIL() << "no error";
   } catch (const std::invalid_argument &e) {
-    EXPECT_NE(std::string(e.what()).find("bad.asm"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("bad.asm"), std::string::npos) << e.what();
   }
 }
 
-} // namespace
-} // namespace tlmcraft::agent::codesign
+}  // namespace
+}  // namespace tlmcraft::agent::codesign

@@ -23,8 +23,7 @@ Pattern mac() {
 }
 
 TEST(PatternMatch, RenamedRegistersMatch) {
-  auto m =
-      find_matches(ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3"}), mac());
+  auto m = find_matches(ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3"}), mac());
   ASSERT_EQ(m.size(), 1u);
   EXPECT_EQ(m[0].ops, (std::vector<size_t>{0, 1}));
   EXPECT_EQ(m[0].storage.at("a"), "x1");
@@ -33,46 +32,31 @@ TEST(PatternMatch, RenamedRegistersMatch) {
 }
 
 TEST(PatternMatch, IndependentOpInBetweenIsAllowed) {
-  auto m = find_matches(
-      ops({"mul w:x5 r:x1 r:x2", "sub w:x9 r:x8 r:x7", "add w:x6 r:x5 r:x3"}),
-      mac());
+  auto m = find_matches(ops({"mul w:x5 r:x1 r:x2", "sub w:x9 r:x8 r:x7", "add w:x6 r:x5 r:x3"}), mac());
   ASSERT_EQ(m.size(), 1u);
   EXPECT_EQ(m[0].ops, (std::vector<size_t>{0, 2}));
 }
 
 TEST(PatternMatch, OpBetweenThatReadsTheTemporaryBlocks) {
-  EXPECT_TRUE(find_matches(ops({"mul w:x5 r:x1 r:x2", "sub w:x9 r:x5 r:x7",
-                                "add w:x6 r:x5 r:x3"}),
-                           mac())
-                  .empty());
+  EXPECT_TRUE(find_matches(ops({"mul w:x5 r:x1 r:x2", "sub w:x9 r:x5 r:x7", "add w:x6 r:x5 r:x3"}), mac()).empty());
 }
 
 TEST(PatternMatch, OpBetweenThatWritesAnInputBlocks) {
   // The addi changes x1 after the mul read it: placed at the add, the fused
   // instruction would read the new x1.
-  EXPECT_TRUE(find_matches(ops({"mul w:x5 r:x1 r:x2", "addi w:x1 r:x1 #1",
-                                "add w:x6 r:x5 r:x3"}),
-                           mac())
-                  .empty());
+  EXPECT_TRUE(find_matches(ops({"mul w:x5 r:x1 r:x2", "addi w:x1 r:x1 #1", "add w:x6 r:x5 r:x3"}), mac()).empty());
 }
 
 TEST(PatternMatch, TemporaryLiveAfterwardsBlocks) {
-  EXPECT_TRUE(find_matches(ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3",
-                                "sw r:x5 r:x2"}),
-                           mac())
-                  .empty());
+  EXPECT_TRUE(find_matches(ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3", "sw r:x5 r:x2"}), mac()).empty());
   // Overwritten before any read: dead, so it matches.
-  EXPECT_EQ(find_matches(ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3",
-                              "li w:x5 #0", "sw r:x5 r:x2"}),
-                         mac())
-                .size(),
+  EXPECT_EQ(find_matches(ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3", "li w:x5 #0", "sw r:x5 r:x2"}), mac()).size(),
             1u);
 }
 
 TEST(PatternMatch, TemporaryReadAroundALoopIsLive) {
   // Op 3 jumps back to op 0, whose first read of x5 sees the mul's value.
-  auto kernel = ops({"sw r:x5 r:x2", "mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3",
-                     "bnez r:x6 jump:0"});
+  auto kernel = ops({"sw r:x5 r:x2", "mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3", "bnez r:x6 jump:0"});
   kernel[3].barrier = true;
   EXPECT_TRUE(find_matches(kernel, mac()).empty());
 }
@@ -80,8 +64,7 @@ TEST(PatternMatch, TemporaryReadAroundALoopIsLive) {
 TEST(PatternMatch, InPlaceCodeMatchesWithAliasedOperands) {
   // mul x1, x1, x2; add x1, x1, x3: the fused "mac x1, x1, x2, x3" reads x1
   // before writing it, so it computes the same.
-  auto m =
-      find_matches(ops({"mul w:x1 r:x1 r:x2", "add w:x1 r:x1 r:x3"}), mac());
+  auto m = find_matches(ops({"mul w:x1 r:x1 r:x2", "add w:x1 r:x1 r:x3"}), mac());
   ASSERT_EQ(m.size(), 1u);
   EXPECT_EQ(m[0].storage.at("a"), "x1");
   EXPECT_EQ(m[0].storage.at("out"), "x1");
@@ -90,16 +73,11 @@ TEST(PatternMatch, InPlaceCodeMatchesWithAliasedOperands) {
 TEST(PatternMatch, InputOverwrittenByAnEarlierStepBlocks) {
   // add x6, x3, x3 reads x3 as t0 and as the input c, but the mul overwrote c
   // first.
-  EXPECT_TRUE(
-      find_matches(ops({"mul w:x3 r:x1 r:x2", "add w:x6 r:x3 r:x3"}), mac())
-          .empty());
+  EXPECT_TRUE(find_matches(ops({"mul w:x3 r:x1 r:x2", "add w:x6 r:x3 r:x3"}), mac()).empty());
 }
 
 TEST(PatternMatch, BarrierBetweenBlocks) {
-  EXPECT_TRUE(
-      find_matches(ops({"mul w:x5 r:x1 r:x2", "| ", "add w:x6 r:x5 r:x3"}),
-                   mac())
-          .empty());
+  EXPECT_TRUE(find_matches(ops({"mul w:x5 r:x1 r:x2", "| ", "add w:x6 r:x5 r:x3"}), mac()).empty());
 }
 
 TEST(PatternMatch, IndependentStepsInAnotherOrderMatch) {
@@ -107,11 +85,8 @@ TEST(PatternMatch, IndependentStepsInAnotherOrderMatch) {
   p.inputs = {"a", "b", "c", "d"};
   p.outputs = {"out"};
   p.temps = {"t0", "t1"};
-  p.steps = {step("mul w:t0 r:a r:b"), step("mul w:t1 r:c r:d"),
-             step("add w:out r:t0 r:t1")};
-  auto m = find_matches(
-      ops({"mul w:x6 r:x3 r:x4", "mul w:x5 r:x1 r:x2", "add w:x7 r:x5 r:x6"}),
-      p);
+  p.steps = {step("mul w:t0 r:a r:b"), step("mul w:t1 r:c r:d"), step("add w:out r:t0 r:t1")};
+  auto m = find_matches(ops({"mul w:x6 r:x3 r:x4", "mul w:x5 r:x1 r:x2", "add w:x7 r:x5 r:x6"}), p);
   ASSERT_EQ(m.size(), 1u);
   EXPECT_EQ(m[0].storage.at("a"), "x1");
   EXPECT_EQ(m[0].storage.at("c"), "x3");
@@ -124,16 +99,14 @@ TEST(PatternMatch, LiteralsAndParameters) {
   p.temps = {"t0"};
   p.parameters = {"mask"};
   p.steps = {step("exp w:t0 r:a $mask"), step("reci w:out r:t0 $mask")};
-  auto kernel = ops({"exp w:v1 r:v0 #1", "reci w:v2 r:v1 #1",
-                     "exp w:v1 r:v0 #1", "reci w:v2 r:v1 #0"});
+  auto kernel = ops({"exp w:v1 r:v0 #1", "reci w:v2 r:v1 #1", "exp w:v1 r:v0 #1", "reci w:v2 r:v1 #0"});
   auto m = find_matches(kernel, p);
-  ASSERT_EQ(m.size(), 1u); // the second pair disagrees on the mask
+  ASSERT_EQ(m.size(), 1u);  // the second pair disagrees on the mask
   EXPECT_EQ(m[0].text.at("mask"), "1");
 }
 
 TEST(PatternMatch, MatchesDoNotOverlapAndAreAllFound) {
-  auto m = find_matches(ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3",
-                             "mul w:x5 r:x6 r:x2", "add w:x7 r:x5 r:x3"}),
+  auto m = find_matches(ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3", "mul w:x5 r:x6 r:x2", "add w:x7 r:x5 r:x3"}),
                         mac());
   ASSERT_EQ(m.size(), 2u);
   EXPECT_EQ(m[1].ops, (std::vector<size_t>{2, 3}));
@@ -145,11 +118,9 @@ TEST(PatternMatch, BadPatternsAreNamed) {
   const auto problems = check_pattern(p);
   ASSERT_EQ(problems.size(), 3u);
   EXPECT_EQ(problems[0], "step 3 (add): input 'a' is written");
-  EXPECT_EQ(problems[1],
-            "step 3 (add): 'zz' is not an input, output or temporary");
-  EXPECT_EQ(problems[2],
-            "step 3 (add): 't9' is not an input, output or temporary");
+  EXPECT_EQ(problems[1], "step 3 (add): 'zz' is not an input, output or temporary");
+  EXPECT_EQ(problems[2], "step 3 (add): 't9' is not an input, output or temporary");
 }
 
-} // namespace
-} // namespace tlmcraft::isa::dataflow
+}  // namespace
+}  // namespace tlmcraft::isa::dataflow

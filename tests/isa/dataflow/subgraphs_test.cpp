@@ -14,8 +14,7 @@ using testing::ops;
 
 std::set<std::vector<size_t>> sets(const std::vector<Subgraph> &g) {
   std::set<std::vector<size_t>> s;
-  for (const Subgraph &x : g)
-    s.insert(x.ops);
+  for (const Subgraph &x : g) s.insert(x.ops);
   return s;
 }
 
@@ -24,8 +23,7 @@ auto any_op = [](const Op &) { return true; };
 TEST(Subgraphs, NonConvexPairIsLeftOut) {
   // 0 -> 1 -> 2 and 0 -> 2: {0, 2} would need op 1's result inside the new
   // instruction.
-  auto k = ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3",
-                "sub w:x7 r:x5 r:x6", "sw r:x7 r:x0"});
+  auto k = ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3", "sub w:x7 r:x5 r:x6", "sw r:x7 r:x0"});
   k[3].barrier = true;
   SubgraphLimits lim;
   lim.read_ports = 3;
@@ -46,8 +44,7 @@ TEST(Subgraphs, PortLimitsAreEnforced) {
   lim.read_ports = 2;
   EXPECT_TRUE(convex_subgraphs(k, 0, 2, any_op, lim).empty());
   lim.read_ports = 3;
-  EXPECT_TRUE(convex_subgraphs(k, 0, 2, any_op, lim)
-                  .empty()); // two outputs, one write port
+  EXPECT_TRUE(convex_subgraphs(k, 0, 2, any_op, lim).empty());  // two outputs, one write port
   lim.write_ports = 2;
   const auto g = convex_subgraphs(k, 0, 2, any_op, lim);
   ASSERT_EQ(g.size(), 1u);
@@ -56,12 +53,10 @@ TEST(Subgraphs, PortLimitsAreEnforced) {
 }
 
 TEST(Subgraphs, CanonicalPatternIgnoresRegistersAndOrder) {
-  auto a =
-      ops({"mul w:x5 r:x1 r:x2", "mul w:x6 r:x3 r:x4", "add w:x7 r:x5 r:x6",
-           "li w:x5 #0", "li w:x6 #0", "sw r:x7 r:x0"});
-  auto b =
-      ops({"mul w:x9 r:x13 r:x14", "mul w:x8 r:x11 r:x12",
-           "add w:x10 r:x8 r:x9", "li w:x8 #0", "li w:x9 #0", "sw r:x10 r:x0"});
+  auto a = ops(
+      {"mul w:x5 r:x1 r:x2", "mul w:x6 r:x3 r:x4", "add w:x7 r:x5 r:x6", "li w:x5 #0", "li w:x6 #0", "sw r:x7 r:x0"});
+  auto b = ops({"mul w:x9 r:x13 r:x14", "mul w:x8 r:x11 r:x12", "add w:x10 r:x8 r:x9", "li w:x8 #0", "li w:x9 #0",
+                "sw r:x10 r:x0"});
   std::string sa, sb;
   Pattern pa = canonical_pattern(a, 5, Subgraph{{0, 1, 2}}, sa);
   canonical_pattern(b, 5, Subgraph{{0, 1, 2}}, sb);
@@ -73,5 +68,5 @@ TEST(Subgraphs, CanonicalPatternIgnoresRegistersAndOrder) {
   EXPECT_EQ(find_matches(b, pa).size(), 1u);
 }
 
-} // namespace
-} // namespace tlmcraft::isa::dataflow
+}  // namespace
+}  // namespace tlmcraft::isa::dataflow

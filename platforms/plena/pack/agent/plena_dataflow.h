@@ -2,9 +2,8 @@
 // as dataflow, which ops a new instruction may hold, a candidate's cost and area, and
 // the overlay that adds it.
 #pragma once
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "agent/codesign/kernel_dataflow.h"
 

@@ -16,22 +16,18 @@ namespace df = isa::dataflow;
 
 std::string trim(const std::string &s) {
   const size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos)
-    return "";
+  if (b == std::string::npos) return "";
   return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
 }
 
 // "V_EXP_V t1, t0, 0" -> {"V_EXP_V", {"t1", "t0", "0"}}.
-std::pair<std::string, std::vector<std::string>>
-split_step(const std::string &step) {
+std::pair<std::string, std::vector<std::string>> split_step(const std::string &step) {
   const std::string t = trim(step);
   const size_t sp = t.find_first_of(" \t");
   std::pair<std::string, std::vector<std::string>> out{t.substr(0, sp), {}};
-  if (sp == std::string::npos)
-    return out;
+  if (sp == std::string::npos) return out;
   std::stringstream rest(t.substr(sp));
-  for (std::string tok; std::getline(rest, tok, ',');)
-    out.second.push_back(trim(tok));
+  for (std::string tok; std::getline(rest, tok, ',');) out.second.push_back(trim(tok));
   return out;
 }
 
@@ -43,20 +39,14 @@ std::map<std::string, std::string> name_classes(const ComposedDefinition &def) {
   for (const std::string &s : def.steps) {
     const auto [mn, toks] = split_step(s);
     const isa::InstructionSpec *ins = spec.find(mn);
-    if (!ins)
-      throw std::invalid_argument(def.mnemonic + ": step '" + s +
-                                  "': unknown instruction " + mn);
+    if (!ins) throw std::invalid_argument(def.mnemonic + ": step '" + s + "': unknown instruction " + mn);
     for (size_t i = 0; i < toks.size() && i < ins->operands.size(); ++i) {
       const isa::OperandKind &k = spec.kinds()[ins->operands[i].kind];
       const bool named =
-          std::any_of(def.operands.begin(), def.operands.end(),
-                      [&](auto &o) { return o.name == toks[i]; }) ||
+          std::any_of(def.operands.begin(), def.operands.end(), [&](auto &o) { return o.name == toks[i]; }) ||
           std::count(def.temps.begin(), def.temps.end(), toks[i]);
-      if (!named)
-        continue;
-      cls[toks[i]] = k.type == isa::KindType::Register
-                         ? spec.register_classes()[k.register_class].name
-                         : "immediate";
+      if (!named) continue;
+      cls[toks[i]] = k.type == isa::KindType::Register ? spec.register_classes()[k.register_class].name : "immediate";
     }
   }
   return cls;
@@ -64,54 +54,43 @@ std::map<std::string, std::string> name_classes(const ComposedDefinition &def) {
 
 // A kernel holding the steps with every name in its own register (rows 4096
 // elements apart), and what each register stands for.
-std::string
-synthetic_kernel(const ComposedDefinition &def,
-                 const std::map<std::string, std::string> &cls,
-                 std::map<std::string, std::string> &storage_to_name) {
+std::string synthetic_kernel(const ComposedDefinition &def, const std::map<std::string, std::string> &cls,
+                             std::map<std::string, std::string> &storage_to_name) {
   std::map<std::string, std::string> reg;
   int gp = 1, fp = 1;
   std::string text;
   for (const auto &[name, c] : cls) {
     if (c == "gp") {
-      if (gp > 15)
-        throw std::invalid_argument(def.mnemonic +
-                                    ": more row operands than gp registers");
+      if (gp > 15) throw std::invalid_argument(def.mnemonic + ": more row operands than gp registers");
       reg[name] = "gp" + std::to_string(gp);
-      text += "S_ADDI_INT gp" + std::to_string(gp) + ", gp0, " +
-              std::to_string(gp * 4096) + "\n";
+      text += "S_ADDI_INT gp" + std::to_string(gp) + ", gp0, " + std::to_string(gp * 4096) + "\n";
       storage_to_name["VRAM@s0+" + std::to_string(gp * 4096)] = name;
       ++gp;
     } else if (c == "fp") {
-      if (fp > 7)
-        throw std::invalid_argument(def.mnemonic +
-                                    ": more fp operands than f registers");
+      if (fp > 7) throw std::invalid_argument(def.mnemonic + ": more fp operands than f registers");
       reg[name] = "f" + std::to_string(fp);
       storage_to_name[reg[name]] = name;
       ++fp;
     } else {
-      reg[name] = "0"; // an immediate parameter: any legal value stands in
+      reg[name] = "0";  // an immediate parameter: any legal value stands in
     }
   }
   for (const std::string &s : def.steps) {
     auto [mn, toks] = split_step(s);
     text += mn;
-    for (size_t i = 0; i < toks.size(); ++i)
-      text += (i ? ", " : " ") + (reg.count(toks[i]) ? reg[toks[i]] : toks[i]);
+    for (size_t i = 0; i < toks.size(); ++i) text += (i ? ", " : " ") + (reg.count(toks[i]) ? reg[toks[i]] : toks[i]);
     text += "\n";
   }
   return text;
 }
 
-} // namespace
+}  // namespace
 
-std::vector<ComposedDefinition>
-composed_definitions(const nlohmann::json &overlay) {
+std::vector<ComposedDefinition> composed_definitions(const nlohmann::json &overlay) {
   std::vector<ComposedDefinition> defs;
-  if (!overlay.is_object() || !overlay.contains("instructions"))
-    return defs;
+  if (!overlay.is_object() || !overlay.contains("instructions")) return defs;
   for (const auto &ins : overlay["instructions"]) {
-    if (!ins.contains("compose"))
-      continue;
+    if (!ins.contains("compose")) continue;
     ComposedDefinition d;
     d.mnemonic = ins.value("mnemonic", "");
     for (const auto &o : ins.value("operands", nlohmann::json::array()))
@@ -123,13 +102,11 @@ composed_definitions(const nlohmann::json &overlay) {
   return defs;
 }
 
-df::Pattern composed_pattern(const ComposedDefinition &def,
-                             const nlohmann::json &hardware) {
+df::Pattern composed_pattern(const ComposedDefinition &def, const nlohmann::json &hardware) {
   const auto cls = name_classes(def);
   std::map<std::string, std::string> storage_to_name;
   const std::string text = synthetic_kernel(def, cls, storage_to_name);
-  const codesign::KernelDataflow k =
-      plena_dataflow(text, def.mnemonic + " (steps)", hardware);
+  const codesign::KernelDataflow k = plena_dataflow(text, def.mnemonic + " (steps)", hardware);
   df::Pattern p;
   p.name = def.mnemonic;
   p.temps = def.temps;
@@ -142,29 +119,21 @@ df::Pattern composed_pattern(const ComposedDefinition &def,
     for (size_t i = 0; i < op.operands.size(); ++i) {
       df::Operand o = op.operands[i];
       if (o.access == df::Access::Literal) {
-        if (i < toks.size() && cls.count(toks[i]) &&
-            cls.at(toks[i]) == "immediate")
-          o.storage = toks[i];
-        if (!o.storage.empty() &&
-            !std::count(p.parameters.begin(), p.parameters.end(), o.storage))
+        if (i < toks.size() && cls.count(toks[i]) && cls.at(toks[i]) == "immediate") o.storage = toks[i];
+        if (!o.storage.empty() && !std::count(p.parameters.begin(), p.parameters.end(), o.storage))
           p.parameters.push_back(o.storage);
       } else {
         o.text.clear();
         if (!storage_to_name.count(o.storage))
-          throw std::invalid_argument(def.mnemonic + ": step " +
-                                      std::to_string(s + 1) +
+          throw std::invalid_argument(def.mnemonic + ": step " + std::to_string(s + 1) +
                                       " uses a register outside its operands");
         o.storage = storage_to_name.at(o.storage);
-        const bool temp =
-            std::count(def.temps.begin(), def.temps.end(), o.storage) > 0;
-        if (o.reads() && !temp && !written.count(o.storage) &&
-            !std::count(p.inputs.begin(), p.inputs.end(), o.storage))
+        const bool temp = std::count(def.temps.begin(), def.temps.end(), o.storage) > 0;
+        if (o.reads() && !temp && !written.count(o.storage) && !std::count(p.inputs.begin(), p.inputs.end(), o.storage))
           p.inputs.push_back(o.storage);
         if (o.writes()) {
           written.insert(o.storage);
-          if (!temp &&
-              !std::count(p.outputs.begin(), p.outputs.end(), o.storage))
-            p.outputs.push_back(o.storage);
+          if (!temp && !std::count(p.outputs.begin(), p.outputs.end(), o.storage)) p.outputs.push_back(o.storage);
         }
       }
       step.operands.push_back(o);
@@ -172,8 +141,7 @@ df::Pattern composed_pattern(const ComposedDefinition &def,
     p.steps.push_back(step);
   }
   const auto problems = df::check_pattern(p);
-  if (!problems.empty())
-    throw std::invalid_argument(def.mnemonic + ": " + problems.front());
+  if (!problems.empty()) throw std::invalid_argument(def.mnemonic + ": " + problems.front());
   return p;
 }
 
@@ -190,63 +158,50 @@ Lines printed_lines(const std::string &printed) {
   std::stringstream in(printed);
   for (std::string line; std::getline(in, line);) {
     const std::string t = trim(line);
-    if (!t.empty() && t[0] != ';')
-      l.of_op.push_back(l.text.size());
+    if (!t.empty() && t[0] != ';') l.of_op.push_back(l.text.size());
     l.text.push_back(line);
   }
   return l;
 }
 
-std::string instruction_text(const ComposedDefinition &def, const df::Match &m,
-                             const std::string &indent) {
+std::string instruction_text(const ComposedDefinition &def, const df::Match &m, const std::string &indent) {
   std::string s = indent + def.mnemonic;
   for (size_t i = 0; i < def.operands.size(); ++i) {
     auto it = m.text.find(def.operands[i].name);
-    s +=
-        (i ? ", " : " ") + (it == m.text.end() ? std::string("0") : it->second);
+    s += (i ? ", " : " ") + (it == m.text.end() ? std::string("0") : it->second);
   }
   return s;
 }
 
-} // namespace
+}  // namespace
 
-UseReport use_composed(const std::string &kernel_text,
-                       const std::vector<ComposedDefinition> &defs,
+UseReport use_composed(const std::string &kernel_text, const std::vector<ComposedDefinition> &defs,
                        const nlohmann::json &hardware) {
   UseReport report{kernel_text, {}};
   Kernel kernel;
   std::string error;
-  if (!parse_kernel(kernel_text, kernel, error))
-    return report;
+  if (!parse_kernel(kernel_text, kernel, error)) return report;
   Lines lines = printed_lines(print_kernel(kernel));
-  const codesign::KernelDataflow k =
-      plena_dataflow(kernel_text, "kernel", hardware);
-  if (k.ops.size() != lines.of_op.size())
-    return report; // printing and flattening disagree: leave it
+  const codesign::KernelDataflow k = plena_dataflow(kernel_text, "kernel", hardware);
+  if (k.ops.size() != lines.of_op.size()) return report;  // printing and flattening disagree: leave it
   std::vector<char> taken(k.ops.size(), 0);
-  std::map<size_t, std::string> replace; // line -> new text ("" = delete)
+  std::map<size_t, std::string> replace;  // line -> new text ("" = delete)
   for (const ComposedDefinition &def : defs) {
     int placed = 0;
-    for (const df::Match &m :
-         df::find_matches(k.ops, composed_pattern(def, hardware))) {
-      if (std::any_of(m.ops.begin(), m.ops.end(),
-                      [&](size_t i) { return taken[i]; }))
-        continue;
+    for (const df::Match &m : df::find_matches(k.ops, composed_pattern(def, hardware))) {
+      if (std::any_of(m.ops.begin(), m.ops.end(), [&](size_t i) { return taken[i]; })) continue;
       for (size_t i : m.ops) {
         taken[i] = 1;
         replace[lines.of_op[i]] = "";
       }
       const std::string &last = lines.text[lines.of_op[m.ops.back()]];
-      replace[lines.of_op[m.ops.back()]] =
-          instruction_text(def, m, last.substr(0, last.find_first_not_of(' ')));
+      replace[lines.of_op[m.ops.back()]] = instruction_text(def, m, last.substr(0, last.find_first_not_of(' ')));
       report.executions[def.mnemonic] += k.executions[m.ops.back()];
       ++placed;
     }
-    if (placed)
-      report.uses.push_back({def.mnemonic, placed});
+    if (placed) report.uses.push_back({def.mnemonic, placed});
   }
-  if (replace.empty())
-    return report;
+  if (replace.empty()) return report;
   std::string out;
   for (size_t i = 0; i < lines.text.size(); ++i) {
     auto it = replace.find(i);
@@ -259,28 +214,23 @@ UseReport use_composed(const std::string &kernel_text,
   return report;
 }
 
-} // namespace tlmcraft::agent::search::plena
+}  // namespace tlmcraft::agent::search::plena
 
 namespace tlmcraft::agent::search::plena {
 
-codesign::KernelRewrite plena_use_overlay(const std::string &kernel_text,
-                                          const nlohmann::json &overlay,
+codesign::KernelRewrite plena_use_overlay(const std::string &kernel_text, const nlohmann::json &overlay,
                                           const nlohmann::json &hardware) {
   std::vector<ComposedDefinition> defs = composed_definitions(overlay);
-  std::stable_sort(
-      defs.begin(), defs.end(),
-      [](const ComposedDefinition &a, const ComposedDefinition &b) {
-        return a.steps.size() > b.steps.size(); // a larger instruction first:
-                                                // it saves more per match
-      });
+  std::stable_sort(defs.begin(), defs.end(), [](const ComposedDefinition &a, const ComposedDefinition &b) {
+    return a.steps.size() > b.steps.size();  // a larger instruction first:
+                                             // it saves more per match
+  });
   const UseReport r = use_composed(kernel_text, defs, hardware);
   codesign::KernelRewrite out;
   out.kernel = r.kernel;
-  for (const auto &[m, n] : r.uses)
-    out.uses[m].static_count = n;
-  for (const auto &[m, n] : r.executions)
-    out.uses[m].executions = n;
+  for (const auto &[m, n] : r.uses) out.uses[m].static_count = n;
+  for (const auto &[m, n] : r.executions) out.uses[m].executions = n;
   return out;
 }
 
-} // namespace tlmcraft::agent::search::plena
+}  // namespace tlmcraft::agent::search::plena

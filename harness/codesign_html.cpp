@@ -14,7 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-const char *kStyle = R"css(
+const char* kStyle = R"css(
 body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d2228}
 h1{font-size:22px}h2{font-size:18px;margin:24px 0 8px;border-bottom:1px solid #ddd}
 table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid #d0d5da;padding:3px 8px;text-align:left}
@@ -37,7 +37,7 @@ struct Axis {
          max = 1;  // drawn range; the values' range (ticks span it)
   int digits = 2;
   bool constant = false;
-  explicit Axis(const std::vector<double> &values) {
+  explicit Axis(const std::vector<double>& values) {
     lo = *std::min_element(values.begin(), values.end());
     hi = *std::max_element(values.begin(), values.end());
     min = lo;
@@ -63,7 +63,7 @@ struct Point {
   bool pareto;
 };
 
-void axis_ticks(std::ostringstream &os, const Axis &a, bool horizontal, double x0, double x1, double y0, double y1,
+void axis_ticks(std::ostringstream& os, const Axis& a, bool horizontal, double x0, double x1, double y0, double y1,
                 double only) {
   const int n = a.constant ? 1 : 5;
   for (int i = 0; i < n; ++i) {
@@ -81,11 +81,11 @@ void axis_ticks(std::ostringstream &os, const Axis &a, bool horizontal, double x
   }
 }
 
-std::string scatter(const std::string &id, const std::vector<Point> &pts, const std::string &x_title,
-                    const std::string &y_title) {
+std::string scatter(const std::string& id, const std::vector<Point>& pts, const std::string& x_title,
+                    const std::string& y_title) {
   const double w = 720, h = 420, left = 90, right = 30, top = 20, bottom = 50;
   std::vector<double> xs, ys;
-  for (const Point &p : pts) xs.push_back(p.x), ys.push_back(p.y);
+  for (const Point& p : pts) xs.push_back(p.x), ys.push_back(p.y);
   const Axis ax(xs), ay(ys);
   std::ostringstream os;
   os << "<svg id=\"" << id << "\" width=\"" << w << "\" height=\"" << h << "\" role=\"img\">";
@@ -94,7 +94,7 @@ std::string scatter(const std::string &id, const std::vector<Point> &pts, const 
   os << "<line class=\"axis\" x1=\"" << left << "\" y1=\"" << h - bottom << "\" x2=\"" << w - right << "\" y2=\""
      << h - bottom << "\"/><line class=\"axis\" x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left << "\" y2=\""
      << h - bottom << "\"/>";
-  for (const Point &p : pts) {
+  for (const Point& p : pts) {
     const double x = ax.at(p.x, left, w - right), y = ay.at(p.y, h - bottom, top);
     os << "<circle class=\"point" << (p.pareto ? " pareto" : "") << "\" cx=\"" << x << "\" cy=\"" << y
        << "\" r=\"5\"><title>" << html_escape(p.label) << "</title></circle><text class=\"label\" x=\"" << x + 7
@@ -106,13 +106,13 @@ std::string scatter(const std::string &id, const std::vector<Point> &pts, const 
   return os.str();
 }
 
-double num(const json &v, const char *key, double fallback = 0) {
+double num(const json& v, const char* key, double fallback = 0) {
   return v.contains(key) && v[key].is_number() ? v[key].get<double>() : fallback;
 }
 
-void charts(std::ostringstream &os, const json &s) {
+void charts(std::ostringstream& os, const json& s) {
   std::vector<Point> area, energy;
-  for (const json &v : s["variants"]) {
+  for (const json& v : s["variants"]) {
     if (!v.value("ok", false)) continue;
     const std::string id = v.value("id", "?");
     const bool front = v.value("pareto", false);
@@ -131,12 +131,12 @@ void charts(std::ostringstream &os, const json &s) {
      << scatter("codesign-pareto-energy", energy, "suite speedup (x)", "energy ratio (x)");
 }
 
-void variants_table(std::ostringstream &os, const json &s) {
+void variants_table(std::ostringstream& os, const json& s) {
   os << "<h2>Variants</h2><table "
         "id=\"codesign-variants\"><tr><th>variant</th><th>speedup</"
         "th><th>energy</th>"
         "<th>area mm2</th><th>added</th><th>front</th><th>status</th></tr>";
-  for (const json &v : s["variants"]) {
+  for (const json& v : s["variants"]) {
     const bool ok = v.value("ok", false);
     os << "<tr><td>" << html_escape(v.value("id", "?")) << "</td>";
     if (ok)
@@ -147,27 +147,27 @@ void variants_table(std::ostringstream &os, const json &s) {
     os << "<td class=\"num\">" << fixed(num(v, "area_mm2"), 4) << "</td><td class=\"num\">"
        << fixed(100 * num(v, "area_increase"), 2) << "%</td><td>" << (v.value("pareto", false) ? "yes" : "")
        << "</td><td>";
-    for (const json &f : v.value("failures", json::array())) os << html_escape(f.get<std::string>()) << "<br>";
+    for (const json& f : v.value("failures", json::array())) os << html_escape(f.get<std::string>()) << "<br>";
     os << (ok ? "pass" : "") << "</td></tr>";
   }
   os << "</table>";
 }
 
-void instructions_table(std::ostringstream &os, const json &s) {
+void instructions_table(std::ostringstream& os, const json& s) {
   os << "<h2>Instructions</h2><table "
         "id=\"codesign-instructions\"><tr><th>instruction</th><th>kernels</th>"
         "<th>static</th><th>executions</th><th>cycles saved</th><th>declared "
         "latency</th><th>break-even latency</th></tr>";
   std::map<std::string, json> uses;  // from the single-candidate variants
-  for (const json &v : s["variants"])
+  for (const json& v : s["variants"])
     if (v.value("candidates", json::array()).size() == 1) {
       const json u = v.value("uses", json::object());
       for (auto it = u.begin(); it != u.end(); ++it) uses[it.key()] = it.value();
     }
-  for (auto &[name, u] : uses) {
+  for (auto& [name, u] : uses) {
     const json b = s.value("instructions", json::object()).value(name, json::object());
     std::string kernels;
-    for (const json &k : u.value("kernels", json::array()))
+    for (const json& k : u.value("kernels", json::array()))
       kernels += (kernels.empty() ? "" : ", ") + k.get<std::string>();
     os << "<tr><td>" << html_escape(name) << "</td><td>" << html_escape(kernels) << "</td><td class=\"num\">"
        << u.value("static", 0) << "</td><td class=\"num\">" << u.value("executions", 0) << "</td><td class=\"num\">"
@@ -178,10 +178,10 @@ void instructions_table(std::ostringstream &os, const json &s) {
   os << "</table>";
 }
 
-void per_task(std::ostringstream &os, const json &s) {
-  const json *base = nullptr;
-  std::vector<const json *> front;
-  for (const json &v : s["variants"]) {
+void per_task(std::ostringstream& os, const json& s) {
+  const json* base = nullptr;
+  std::vector<const json*> front;
+  for (const json& v : s["variants"]) {
     if (v.value("id", "") == "base")
       base = &v;
     else if (v.value("pareto", false))
@@ -190,13 +190,13 @@ void per_task(std::ostringstream &os, const json &s) {
   if (!base) return;
   os << "<h2>Speedup per task</h2><table "
         "id=\"codesign-tasks\"><tr><th>task/config</th><th>base cycles</th>";
-  for (const json *v : front) os << "<th>" << html_escape(v->value("id", "?")) << "</th>";
+  for (const json* v : front) os << "<th>" << html_escape(v->value("id", "?")) << "</th>";
   os << "</tr>";
   for (auto it = (*base)["cycles"].begin(); it != (*base)["cycles"].end(); ++it) {
     os << "<tr><td>" << html_escape(it.key()) << "</td><td class=\"num\">" << fixed(it.value().get<double>(), 0)
        << "</td>";
-    for (const json *v : front) {
-      const json &c = (*v)["cycles"];
+    for (const json* v : front) {
+      const json& c = (*v)["cycles"];
       os << "<td class=\"num\">"
          << (c.contains(it.key()) ? fixed(it.value().get<double>() / c[it.key()].get<double>(), 3) + "x" : "-")
          << "</td>";
@@ -206,13 +206,13 @@ void per_task(std::ostringstream &os, const json &s) {
   os << "</table>";
   os << "<h2>Energy by component</h2><table "
         "id=\"codesign-energy\"><tr><th>component</th><th>base pJ</th>";
-  for (const json *v : front) os << "<th>" << html_escape(v->value("id", "?")) << "</th>";
+  for (const json* v : front) os << "<th>" << html_escape(v->value("id", "?")) << "</th>";
   os << "</tr>";
   const json parts = base->value("energy_by_component", json::object());
   for (auto it = parts.begin(); it != parts.end(); ++it) {
     os << "<tr><td>" << html_escape(it.key()) << "</td><td class=\"num\">" << fixed(it.value().get<double>(), 1)
        << "</td>";
-    for (const json *v : front)
+    for (const json* v : front)
       os << "<td class=\"num\">" << fixed(v->value("energy_by_component", json::object()).value(it.key(), 0.0), 1)
          << "</td>";
     os << "</tr>";
@@ -222,12 +222,12 @@ void per_task(std::ostringstream &os, const json &s) {
 
 }  // namespace
 
-bool is_codesign_summary(const json &summary) {
+bool is_codesign_summary(const json& summary) {
   return summary.is_object() && summary.contains("variants") && summary["variants"].is_array() &&
          summary.contains("pareto") && summary.contains("area_budget_mm2");
 }
 
-std::string render_codesign_html(const json &summary, const std::string &title) {
+std::string render_codesign_html(const json& summary, const std::string& title) {
   std::ostringstream os;
   os << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" << html_escape(title) << "</title><style>"
      << kStyle << "</style></head><body><h1>" << html_escape(title) << "</h1><p class=\"muted\">Platform "

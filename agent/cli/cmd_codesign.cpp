@@ -33,7 +33,7 @@ namespace {
 using nlohmann::json;
 namespace codesign = agent::codesign;
 
-const char *kCodesignHelp =
+const char* kCodesignHelp =
     R"(usage: tlmcraft codesign mine --platform P [options]
 
 mine: runs the dataflow analysis of the suite's kernels (the baselines, or the kernels
@@ -53,8 +53,8 @@ exit codes: 0 ok; 2 usage or input error
 
 options)";
 
-std::vector<codesign::MinedKernel> suite_kernels(const po::variables_map &vm, const std::string &platform,
-                                                 const json &hardware) {
+std::vector<codesign::MinedKernel> suite_kernels(const po::variables_map& vm, const std::string& platform,
+                                                 const json& hardware) {
   JobSelection sel;
   sel.platforms = {platform};
   if (vm.count("tasks")) sel.tasks = split_lists(vm["tasks"].as<std::vector<std::string>>());
@@ -63,7 +63,7 @@ std::vector<codesign::MinedKernel> suite_kernels(const po::variables_map &vm, co
   if (vm.count("kernels")) sel.kernel_dir = vm["kernels"].as<std::string>();
   const SelectedJobs selected = select_jobs(sel);
   std::vector<codesign::MinedKernel> kernels;
-  for (const harness::SuiteJob &job : selected.jobs) {
+  for (const harness::SuiteJob& job : selected.jobs) {
     if (job.known_result) continue;  // unsupported cell
     codesign::MinedKernel k;
     k.name = job.task + "/" + job.config;
@@ -82,14 +82,14 @@ std::vector<codesign::MinedKernel> suite_kernels(const po::variables_map &vm, co
   return kernels;
 }
 
-std::string table(const json &doc) {
+std::string table(const json& doc) {
   std::ostringstream out;
   out << std::left << std::setw(6) << "name" << std::right << std::setw(14) << "cycles saved" << std::setw(12)
       << "instances" << std::setw(11) << "area mm2"
       << "  steps\n";
-  for (const json &c : doc["candidates"]) {
+  for (const json& c : doc["candidates"]) {
     std::string steps = c["signature"].get<std::string>();
-    for (char &ch : steps)
+    for (char& ch : steps)
       if (ch == '\n') ch = ';';
     out << std::left << std::setw(6) << c["name"].get<std::string>() << std::right << std::setw(14) << std::fixed
         << std::setprecision(0) << c["estimate"]["cycles_saved"].get<double>() << std::setw(12)
@@ -99,12 +99,12 @@ std::string table(const json &doc) {
   return out.str();
 }
 
-std::string explore_table(const json &summary) {
+std::string explore_table(const json& summary) {
   std::ostringstream out;
   out << std::left << std::setw(28) << "variant" << std::right << std::setw(9) << "speedup" << std::setw(9) << "energy"
       << std::setw(10) << "area"
       << "  front\n";
-  for (const json &v : summary["variants"]) {
+  for (const json& v : summary["variants"]) {
     out << std::left << std::setw(28) << v["id"].get<std::string>() << std::right << std::fixed << std::setprecision(3);
     if (v["ok"].get<bool>())
       out << std::setw(8) << v["speedup"].get<double>() << "x" << std::setw(8) << v["energy_ratio"].get<double>()
@@ -113,7 +113,7 @@ std::string explore_table(const json &summary) {
       out << std::setw(18) << "FAIL";
     out << std::setw(9) << std::setprecision(1) << 100 * v["area_increase"].get<double>() << "%"
         << (v["pareto"].get<bool>() ? "  *" : "") << "\n";
-    for (const json &f : v["failures"]) out << "    " << f.get<std::string>() << "\n";
+    for (const json& f : v["failures"]) out << "    " << f.get<std::string>() << "\n";
   }
   for (auto it = summary["instructions"].begin(); it != summary["instructions"].end(); ++it)
     out << it.key() << ": break-even latency " << std::setprecision(1) << it.value()["break_even_latency"].get<double>()
@@ -121,12 +121,12 @@ std::string explore_table(const json &summary) {
   return out.str();
 }
 
-void write_outputs(const std::string &dir, const json &doc) {
+void write_outputs(const std::string& dir, const json& doc) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw InputError("codesign mine: cannot create '" + dir + "': " + ec.message());
   write_text_file_atomically(dir + "/candidates.yaml", codesign::to_yaml(doc));
-  for (const json &c : doc["candidates"]) {
+  for (const json& c : doc["candidates"]) {
     std::ostringstream head;
     head << "# " << c["name"].get<std::string>() << ", mined by tlmcraft codesign mine: estimated "
          << c["estimate"]["cycles_saved"].get<double>() << " cycles saved over "
@@ -139,7 +139,7 @@ void write_outputs(const std::string &dir, const json &doc) {
   }
 }
 
-int mine(const Args &args) {
+int mine(const Args& args) {
   po::options_description opts(kCodesignHelp);
   add_platform_options(opts);
   opts.add_options()("help,h", "show this help")("tasks", po::value<std::vector<std::string>>()->composing(),
@@ -156,13 +156,13 @@ int mine(const Args &args) {
   const int top = vm["top"].as<int>();
   if (top < 1 || top > 1000) throw InputError("codesign mine: --top must be 1..1000, not " + std::to_string(top));
   auto p = make_platform_from(vm);
-  const codesign::DataflowAdapter *adapter = codesign::find_dataflow_adapter(p->name());
+  const codesign::DataflowAdapter* adapter = codesign::find_dataflow_adapter(p->name());
   if (!adapter) throw InputError("codesign mine: platform '" + p->name() + "' has no co-design adapter");
   const json hardware = {{"platform", p->name()}, {"config", p->config()}};
   std::vector<codesign::MinedCandidate> found;
   try {
     found = codesign::mine(*adapter, suite_kernels(vm, p->name(), hardware), {static_cast<size_t>(top)});
-  } catch (const std::invalid_argument &e) {
+  } catch (const std::invalid_argument& e) {
     throw InputError(std::string("codesign mine: ") + e.what());
   }
   const json doc = codesign::candidates_document(*adapter, p->name(), found, "CD");
@@ -172,7 +172,7 @@ int mine(const Args &args) {
   return 0;
 }
 
-const char *kExploreHelp =
+const char* kExploreHelp =
     R"(usage: tlmcraft codesign explore --platform P --candidates FILE --area-budget X --out DIR [options]
 
 Builds ISA variants from sets of the candidates (codesign mine's candidates.yaml) whose
@@ -197,35 +197,35 @@ exit codes: 0 ok; 2 usage or input error
 options)";
 
 // Every executor option the user gave, as bench arguments.
-std::vector<std::string> executor_args(const po::variables_map &vm) {
+std::vector<std::string> executor_args(const po::variables_map& vm) {
   std::vector<std::string> out;
-  for (const auto &opt : executor_options().options()) {
-    const std::string &name = opt->long_name();
+  for (const auto& opt : executor_options().options()) {
+    const std::string& name = opt->long_name();
     if (!vm.count(name) || vm[name].defaulted()) continue;
-    const boost::any &v = vm[name].value();
-    if (const auto *b = boost::any_cast<bool>(&v)) {
+    const boost::any& v = vm[name].value();
+    if (const auto* b = boost::any_cast<bool>(&v)) {
       if (*b) out.push_back("--" + name);
-    } else if (const auto *s = boost::any_cast<std::string>(&v)) {
+    } else if (const auto* s = boost::any_cast<std::string>(&v)) {
       out.insert(out.end(), {"--" + name, *s});
-    } else if (const auto *u = boost::any_cast<unsigned>(&v)) {
+    } else if (const auto* u = boost::any_cast<unsigned>(&v)) {
       out.insert(out.end(), {"--" + name, std::to_string(*u)});
-    } else if (const auto *z = boost::any_cast<size_t>(&v)) {
+    } else if (const auto* z = boost::any_cast<size_t>(&v)) {
       out.insert(out.end(), {"--" + name, std::to_string(*z)});
-    } else if (const auto *i = boost::any_cast<int>(&v)) {
+    } else if (const auto* i = boost::any_cast<int>(&v)) {
       out.insert(out.end(), {"--" + name, std::to_string(*i)});
-    } else if (const auto *d = boost::any_cast<double>(&v)) {
+    } else if (const auto* d = boost::any_cast<double>(&v)) {
       out.insert(out.end(), {"--" + name, std::to_string(*d)});
-    } else if (const auto *l = boost::any_cast<std::vector<std::string>>(&v)) {
-      for (const std::string &x : *l) out.insert(out.end(), {"--" + name, x});
+    } else if (const auto* l = boost::any_cast<std::vector<std::string>>(&v)) {
+      for (const std::string& x : *l) out.insert(out.end(), {"--" + name, x});
     }
   }
   return out;
 }
 
 // Runs `argv` and waits; its exit status (127 when it could not start).
-int run_process(const std::vector<std::string> &argv) {
-  std::vector<char *> cargv;
-  for (const std::string &a : argv) cargv.push_back(const_cast<char *>(a.c_str()));
+int run_process(const std::vector<std::string>& argv) {
+  std::vector<char*> cargv;
+  for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
   const pid_t pid = fork();
   if (pid == 0) {
@@ -237,14 +237,14 @@ int run_process(const std::vector<std::string> &argv) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-double area_budget(const std::string &text, double base_area) {
+double area_budget(const std::string& text, double base_area) {
   try {
     size_t used = 0;
     const bool percent = !text.empty() && text.back() == '%';
     const double v = std::stod(percent ? text.substr(0, text.size() - 1) : text, &used);
     if (used != text.size() - (percent ? 1 : 0) || !(v > 0) || !std::isfinite(v)) throw std::invalid_argument("");
     return percent ? v / 100.0 * base_area : v;
-  } catch (const std::exception &) {
+  } catch (const std::exception&) {
     throw InputError(
         "codesign explore: --area-budget must be a positive "
         "number of mm2 or a percentage (5%), not '" +
@@ -252,7 +252,7 @@ double area_budget(const std::string &text, double base_area) {
   }
 }
 
-int explore(const Args &args) {
+int explore(const Args& args) {
   po::options_description opts(kExploreHelp);
   add_platform_options(opts);
   opts.add_options()("help,h", "show this help")("candidates", po::value<std::string>(),
@@ -269,12 +269,12 @@ int explore(const Args &args) {
   opts.add(executor_options());
   po::variables_map vm;
   if (!parse_or_help(args, opts, {}, vm)) return vm.count("help") ? 0 : 2;
-  for (const char *req : {"platform", "candidates", "area-budget", "out"})
+  for (const char* req : {"platform", "candidates", "area-budget", "out"})
     if (!vm.count(req)) throw InputError(std::string("codesign explore: --") + req + " is required");
   const int max_variants = vm["max-variants"].as<int>();
   if (max_variants < 1 || max_variants > 10000) throw InputError("codesign explore: --max-variants must be 1..10000");
   auto p = make_platform_from(vm);
-  const codesign::DataflowAdapter *adapter = codesign::find_dataflow_adapter(p->name());
+  const codesign::DataflowAdapter* adapter = codesign::find_dataflow_adapter(p->name());
   if (!adapter) throw InputError("codesign explore: platform '" + p->name() + "' has no co-design adapter");
   const json hardware = {{"platform", p->name()}, {"config", p->config()}};
   const double base_area = harness::area_estimate(p->config()).value("total_mm2", 0.0);
@@ -291,21 +291,21 @@ int explore(const Args &args) {
   std::vector<codesign::SuiteCell> cells;
   try {
     candidates = codesign::load_candidates(vm["candidates"].as<std::string>(), adapter->isa);
-    for (codesign::MinedKernel &k : suite_kernels(vm, p->name(), hardware)) {
+    for (codesign::MinedKernel& k : suite_kernels(vm, p->name(), hardware)) {
       const std::string ext = k.file.substr(k.file.rfind('.'));
       cells.push_back({k.name.substr(0, k.name.find('/')), k.name.substr(k.name.find('/') + 1), k.text, ext});
     }
-  } catch (const std::invalid_argument &e) {
+  } catch (const std::invalid_argument& e) {
     throw InputError(std::string("codesign explore: ") + e.what());
   }
   std::vector<std::string> bench = {self_exe(), "bench",  "--platform", p->name(),
                                     "--quiet",  "--json", "--jobs",     std::to_string(vm["jobs"].as<unsigned>())};
-  for (const std::string &s : vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{})
+  for (const std::string& s : vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{})
     bench.insert(bench.end(), {"--set", s});
   const std::vector<std::string> exec = executor_args(vm);
   bench.insert(bench.end(), exec.begin(), exec.end());
-  const codesign::SuiteRunner runner = [&](const std::string &kernels, const std::string &overlay,
-                                           const std::string &results) {
+  const codesign::SuiteRunner runner = [&](const std::string& kernels, const std::string& overlay,
+                                           const std::string& results) {
     std::vector<std::string> argv = bench;
     argv.insert(argv.end(), {"--kernels", kernels, "--out", results});
     if (!overlay.empty()) argv.insert(argv.end(), {"--isa-ext", overlay});
@@ -318,14 +318,14 @@ int explore(const Args &args) {
   codesign::ExploreResult r;
   try {
     r = codesign::explore(*adapter, candidates, cells, runner, o);
-  } catch (const std::invalid_argument &e) {
+  } catch (const std::invalid_argument& e) {
     throw InputError(std::string("codesign explore: ") + e.what());
   }
   std::cout << explore_table(r.summary);
   return 0;
 }
 
-int cmd_codesign(const Args &args) {
+int cmd_codesign(const Args& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     std::cout << "usage: tlmcraft codesign mine|explore --platform P [options] "
                  "  (tlmcraft codesign mine --help)\n";

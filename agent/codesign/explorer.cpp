@@ -18,15 +18,15 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-json json_of(const YAML::Node &n) {
+json json_of(const YAML::Node& n) {
   if (n.IsMap()) {
     json j = json::object();
-    for (const auto &kv : n) j[kv.first.as<std::string>()] = json_of(kv.second);
+    for (const auto& kv : n) j[kv.first.as<std::string>()] = json_of(kv.second);
     return j;
   }
   if (n.IsSequence()) {
     json j = json::array();
-    for (const auto &e : n) j.push_back(json_of(e));
+    for (const auto& e : n) j.push_back(json_of(e));
     return j;
   }
   if (!n.IsScalar()) return nullptr;
@@ -53,20 +53,20 @@ std::string variant_id(std::vector<std::string> names) {
   if (names.empty()) return "base";
   std::sort(names.begin(), names.end());
   std::string id;
-  for (const std::string &n : names) id += (id.empty() ? "" : "+") + n;
+  for (const std::string& n : names) id += (id.empty() ? "" : "+") + n;
   return id;
 }
 
-json merged_overlay(const std::vector<const ExploreCandidate *> &set, const std::string &isa) {
+json merged_overlay(const std::vector<const ExploreCandidate*>& set, const std::string& isa) {
   json doc = {{"isa", isa}, {"instructions", json::array()}, {"latency_classes", json::array()}};
-  for (const ExploreCandidate *c : set)
-    for (const char *key : {"instructions", "latency_classes"})
+  for (const ExploreCandidate* c : set)
+    for (const char* key : {"instructions", "latency_classes"})
       if (c->overlay.contains(key))
-        for (const json &e : c->overlay[key]) doc[key].push_back(e);
+        for (const json& e : c->overlay[key]) doc[key].push_back(e);
   return doc;
 }
 
-void write_file(const fs::path &path, const std::string &text) {
+void write_file(const fs::path& path, const std::string& text) {
   fs::create_directories(path.parent_path());
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
@@ -75,7 +75,7 @@ void write_file(const fs::path &path, const std::string &text) {
 
 }  // namespace
 
-Exploration::Exploration(const DataflowAdapter &adapter, std::vector<ExploreCandidate> candidates,
+Exploration::Exploration(const DataflowAdapter& adapter, std::vector<ExploreCandidate> candidates,
                          std::vector<SuiteCell> cells, SuiteRunner run, ExploreOptions o)
     : adapter_(adapter),
       candidates_(std::move(candidates)),
@@ -89,11 +89,11 @@ Exploration::Exploration(const DataflowAdapter &adapter, std::vector<ExploreCand
 }
 
 ExploreResult Exploration::run_strategy() {
-  const VariantResult base = evaluate(std::vector<const ExploreCandidate *>{});
-  std::vector<const ExploreCandidate *> singles;
-  for (const ExploreCandidate &c : candidates_) {
+  const VariantResult base = evaluate(std::vector<const ExploreCandidate*>{});
+  std::vector<const ExploreCandidate*> singles;
+  for (const ExploreCandidate& c : candidates_) {
     if (c.area_mm2 > o_.area_budget_mm2 || done_.size() >= o_.max_variants) continue;
-    const VariantResult &v = evaluate({&c});
+    const VariantResult& v = evaluate({&c});
     if (v.ok && !v.uses.empty() && geomean_speedup(base, v) > 1.0) singles.push_back(&c);
   }
   if (o_.strategy == "beam")
@@ -104,9 +104,9 @@ ExploreResult Exploration::run_strategy() {
 }
 
 ExploreResult Exploration::result() {
-  const VariantResult base = evaluate(std::vector<const ExploreCandidate *>{});
+  const VariantResult base = evaluate(std::vector<const ExploreCandidate*>{});
   ExploreResult r;
-  for (const std::string &id : order_) r.variants.push_back(done_.at(id));
+  for (const std::string& id : order_) r.variants.push_back(done_.at(id));
   r.pareto = pareto_front(base, r.variants);
   r.summary = summary(base, r);
   write_file(fs::path(o_.out_dir) / "summary.json", r.summary.dump(2) + "\n");
@@ -128,10 +128,10 @@ void Exploration::load_store() {
   }
 }
 
-const VariantResult &Exploration::evaluate(const std::vector<const ExploreCandidate *> &set) {
+const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandidate*>& set) {
   std::vector<std::string> names;
   double area = o_.base_area_mm2;
-  for (const ExploreCandidate *c : set) {
+  for (const ExploreCandidate* c : set) {
     names.push_back(c->name);
     area += c->area_mm2;
   }
@@ -157,13 +157,13 @@ const VariantResult &Exploration::evaluate(const std::vector<const ExploreCandid
   return done_[id] = v;
 }
 
-void Exploration::write_kernels(const fs::path &dir, const json &overlay, bool base, VariantResult &v) {
-  for (const SuiteCell &cell : cells_) {
+void Exploration::write_kernels(const fs::path& dir, const json& overlay, bool base, VariantResult& v) {
+  for (const SuiteCell& cell : cells_) {
     std::string text = cell.kernel;
     if (!base) {
       const KernelRewrite r = adapter_.use_overlay(cell.kernel, overlay, o_.hardware);
       text = r.kernel;
-      for (const auto &[m, use] : r.uses) {
+      for (const auto& [m, use] : r.uses) {
         v.uses[m].static_count += use.static_count;
         v.uses[m].executions += use.executions;
         v.used_by[m].push_back(cell.task + "/" + cell.config);
@@ -173,7 +173,7 @@ void Exploration::write_kernels(const fs::path &dir, const json &overlay, bool b
   }
 }
 
-void Exploration::read_results(const std::string &path, VariantResult &v) {
+void Exploration::read_results(const std::string& path, VariantResult& v) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("no results file " + path);
   std::string line;
@@ -191,7 +191,7 @@ void Exploration::read_results(const std::string &path, VariantResult &v) {
     }
     v.cycles[cell] = r.value("cycles", 0.0);
     if (!r.contains("energy") || !r["energy"].is_object()) continue;
-    const json &e = r["energy"];
+    const json& e = r["energy"];
     if (e.contains("total_pj")) v.energy_pj[cell] = e["total_pj"].get<double>();
     const json parts = e.value("by_component", json::object());
     for (auto it = parts.begin(); it != parts.end(); ++it)
@@ -199,18 +199,18 @@ void Exploration::read_results(const std::string &path, VariantResult &v) {
   }
 }
 
-void Exploration::greedy(const VariantResult &base, std::vector<const ExploreCandidate *> ranked) {
-  auto gain = [&](const ExploreCandidate *c) {
+void Exploration::greedy(const VariantResult& base, std::vector<const ExploreCandidate*> ranked) {
+  auto gain = [&](const ExploreCandidate* c) {
     return std::log(geomean_speedup(base, done_.at(c->name))) / std::max(c->area_mm2, 1e-9);
   };
-  std::stable_sort(ranked.begin(), ranked.end(), [&](auto *a, auto *b) { return gain(a) > gain(b); });
-  std::vector<const ExploreCandidate *> current;
+  std::stable_sort(ranked.begin(), ranked.end(), [&](auto* a, auto* b) { return gain(a) > gain(b); });
+  std::vector<const ExploreCandidate*> current;
   double best = 1.0, added = 0;
-  for (const ExploreCandidate *c : ranked) {
+  for (const ExploreCandidate* c : ranked) {
     if (added + c->area_mm2 > o_.area_budget_mm2 || done_.size() >= o_.max_variants) continue;
     auto trial = current;
     trial.push_back(c);
-    const VariantResult &v = evaluate(trial);
+    const VariantResult& v = evaluate(trial);
     if (!v.ok || geomean_speedup(base, v) <= best) continue;
     current = trial;
     best = geomean_speedup(base, v);
@@ -218,24 +218,24 @@ void Exploration::greedy(const VariantResult &base, std::vector<const ExploreCan
   }
 }
 
-void Exploration::beam(const VariantResult &base, const std::vector<const ExploreCandidate *> &pool) {
-  std::vector<std::vector<const ExploreCandidate *>> frontier{{}};
+void Exploration::beam(const VariantResult& base, const std::vector<const ExploreCandidate*>& pool) {
+  std::vector<std::vector<const ExploreCandidate*>> frontier{{}};
   for (size_t size = 1; size <= pool.size() && !frontier.empty(); ++size) {
-    std::vector<std::pair<double, std::vector<const ExploreCandidate *>>> next;
+    std::vector<std::pair<double, std::vector<const ExploreCandidate*>>> next;
     std::set<std::string> seen;
-    for (const auto &set : frontier)
-      for (const ExploreCandidate *c : pool) {
+    for (const auto& set : frontier)
+      for (const ExploreCandidate* c : pool) {
         if (std::count(set.begin(), set.end(), c) || done_.size() >= o_.max_variants) continue;
         auto trial = set;
         trial.push_back(c);
         double area = 0;
         std::vector<std::string> names;
-        for (auto *t : trial) area += t->area_mm2, names.push_back(t->name);
+        for (auto* t : trial) area += t->area_mm2, names.push_back(t->name);
         if (area > o_.area_budget_mm2 || !seen.insert(variant_id(names)).second) continue;
-        const VariantResult &v = evaluate(trial);
+        const VariantResult& v = evaluate(trial);
         if (v.ok) next.push_back({geomean_speedup(base, v), trial});
       }
-    std::stable_sort(next.begin(), next.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    std::stable_sort(next.begin(), next.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     frontier.clear();
     for (size_t i = 0; i < next.size() && int(i) < o_.beam_width; ++i) frontier.push_back(next[i].second);
   }
@@ -245,17 +245,17 @@ void Exploration::beam(const VariantResult &base, const std::vector<const Explor
 // PLENA's serial timing (and any timing where the instruction is on the
 // critical path) each execution's cycles grow one for one with its latency, so
 // it pays up to declared latency + cycles saved / executions.
-json Exploration::break_even(const VariantResult &base, const ExploreCandidate &c) const {
+json Exploration::break_even(const VariantResult& base, const ExploreCandidate& c) const {
   auto it = done_.find(c.name);
   if (it == done_.end() || !it->second.ok) return nullptr;
-  const VariantResult &v = it->second;
+  const VariantResult& v = it->second;
   double saved = 0;
-  for (const auto &[cell, cyc] : v.cycles)
+  for (const auto& [cell, cyc] : v.cycles)
     if (base.cycles.count(cell)) saved += base.cycles.at(cell) - cyc;
   uint64_t n = 0;
-  for (const auto &[m, use] : v.uses) n += use.executions;
+  for (const auto& [m, use] : v.uses) n += use.executions;
   int64_t latency = 0;
-  for (const json &lc : c.overlay.value("latency_classes", json::array())) latency = lc.value("cycles", int64_t(0));
+  for (const json& lc : c.overlay.value("latency_classes", json::array())) latency = lc.value("cycles", int64_t(0));
   if (n == 0) return nullptr;
   return {{"declared_latency", latency},
           {"cycles_saved", saved},
@@ -263,21 +263,21 @@ json Exploration::break_even(const VariantResult &base, const ExploreCandidate &
           {"break_even_latency", double(latency) + saved / double(n)}};
 }
 
-json Exploration::summary(const VariantResult &base, const ExploreResult &r) const {
+json Exploration::summary(const VariantResult& base, const ExploreResult& r) const {
   json variants = json::array();
-  for (const VariantResult &v : r.variants) {
+  for (const VariantResult& v : r.variants) {
     json j = v.to_json();
     j["speedup"] = v.ok ? json(geomean_speedup(base, v)) : json(nullptr);
     j["area_increase"] = o_.base_area_mm2 > 0 ? (v.area_mm2 - o_.base_area_mm2) / o_.base_area_mm2 : 0.0;
     double e = 0, eb = 0;
-    for (const auto &[cell, pj] : v.energy_pj)
+    for (const auto& [cell, pj] : v.energy_pj)
       if (base.energy_pj.count(cell)) e += std::log(pj / base.energy_pj.at(cell)), eb += 1;
     j["energy_ratio"] = eb > 0 ? std::exp(e / eb) : 1.0;
     j["pareto"] = std::count(r.pareto.begin(), r.pareto.end(), v.id) > 0;
     variants.push_back(j);
   }
   json instructions = json::object();
-  for (const ExploreCandidate &c : candidates_) {
+  for (const ExploreCandidate& c : candidates_) {
     json b = break_even(base, c);
     if (!b.is_null()) instructions[c.name] = b;
   }
@@ -290,11 +290,11 @@ json Exploration::summary(const VariantResult &base, const ExploreResult &r) con
           {"instructions", instructions}};
 }
 
-const VariantResult &Exploration::evaluate(const std::vector<std::string> &names) {
-  std::vector<const ExploreCandidate *> set;
-  for (const std::string &n : names) {
+const VariantResult& Exploration::evaluate(const std::vector<std::string>& names) {
+  std::vector<const ExploreCandidate*> set;
+  for (const std::string& n : names) {
     auto it =
-        std::find_if(candidates_.begin(), candidates_.end(), [&](const ExploreCandidate &c) { return c.name == n; });
+        std::find_if(candidates_.begin(), candidates_.end(), [&](const ExploreCandidate& c) { return c.name == n; });
     if (it == candidates_.end()) throw std::invalid_argument("no candidate named '" + n + "'");
     if (std::count(set.begin(), set.end(), &*it)) throw std::invalid_argument("candidate '" + n + "' named twice");
     set.push_back(&*it);
@@ -303,16 +303,16 @@ const VariantResult &Exploration::evaluate(const std::vector<std::string> &names
 }
 
 void Exploration::add_candidate(ExploreCandidate c) {
-  for (const ExploreCandidate &e : candidates_)
+  for (const ExploreCandidate& e : candidates_)
     if (e.name == c.name) throw std::invalid_argument("a candidate named '" + c.name + "' exists already");
   candidates_.push_back(std::move(c));
 }
 
-std::vector<ExploreCandidate> load_candidates(const std::string &path, const std::string &isa) {
+std::vector<ExploreCandidate> load_candidates(const std::string& path, const std::string& isa) {
   YAML::Node root;
   try {
     root = YAML::LoadFile(path);
-  } catch (const YAML::Exception &e) {
+  } catch (const YAML::Exception& e) {
     throw std::invalid_argument(path + ": " + (e.mark.line >= 0 ? std::to_string(e.mark.line + 1) + ": " : "") + e.msg);
   }
   const json doc = json_of(root);
@@ -324,7 +324,7 @@ std::vector<ExploreCandidate> load_candidates(const std::string &path, const std
     throw std::invalid_argument(path + ": candidates for ISA '" + doc.value("isa", "") + "', not '" + isa + "'");
   std::vector<ExploreCandidate> out;
   std::set<std::string> names;
-  for (const json &c : doc["candidates"]) {
+  for (const json& c : doc["candidates"]) {
     const std::string where = path + ": candidate " + std::to_string(out.size() + 1);
     if (!c.is_object() || !c.contains("name") || !c["name"].is_string() || !c.contains("overlay") ||
         !c["overlay"].is_object())
@@ -342,7 +342,7 @@ std::vector<ExploreCandidate> load_candidates(const std::string &path, const std
 
 json VariantResult::to_json() const {
   json u = json::object();
-  for (const auto &[m, use] : uses)
+  for (const auto& [m, use] : uses)
     u[m] = {{"static", use.static_count},
             {"executions", use.executions},
             {"kernels", used_by.count(m) ? used_by.at(m) : std::vector<std::string>{}}};
@@ -357,7 +357,7 @@ json VariantResult::to_json() const {
           {"uses", u}};
 }
 
-VariantResult VariantResult::from_json(const json &j) {
+VariantResult VariantResult::from_json(const json& j) {
   VariantResult v;
   v.id = j.value("id", "");
   v.candidates = j.value("candidates", std::vector<std::string>{});
@@ -375,10 +375,10 @@ VariantResult VariantResult::from_json(const json &j) {
   return v;
 }
 
-double geomean_speedup(const VariantResult &base, const VariantResult &v) {
+double geomean_speedup(const VariantResult& base, const VariantResult& v) {
   double sum = 0;
   int n = 0;
-  for (const auto &[cell, cyc] : v.cycles) {
+  for (const auto& [cell, cyc] : v.cycles) {
     auto it = base.cycles.find(cell);
     if (it == base.cycles.end() || cyc <= 0) continue;
     sum += std::log(it->second / cyc);
@@ -387,23 +387,23 @@ double geomean_speedup(const VariantResult &base, const VariantResult &v) {
   return n ? std::exp(sum / n) : 1.0;
 }
 
-std::vector<std::string> pareto_front(const VariantResult &base, const std::vector<VariantResult> &variants) {
+std::vector<std::string> pareto_front(const VariantResult& base, const std::vector<VariantResult>& variants) {
   struct Point {
     std::string id;
     double cycles, energy, area;
   };
   std::vector<Point> pts;
-  for (const VariantResult &v : variants) {
+  for (const VariantResult& v : variants) {
     if (!v.ok) continue;
     double e = 0, en = 0;
-    for (const auto &[cell, pj] : v.energy_pj)
+    for (const auto& [cell, pj] : v.energy_pj)
       if (base.energy_pj.count(cell)) e += std::log(pj / base.energy_pj.at(cell)), en += 1;
     pts.push_back({v.id, 1.0 / geomean_speedup(base, v), en ? std::exp(e / en) : 1.0, v.area_mm2});
   }
   std::vector<std::string> front;
-  for (const Point &p : pts) {
+  for (const Point& p : pts) {
     bool dominated = false;
-    for (const Point &q : pts)
+    for (const Point& q : pts)
       if (q.cycles <= p.cycles && q.energy <= p.energy && q.area <= p.area &&
           (q.cycles < p.cycles || q.energy < p.energy || q.area < p.area))
         dominated = true;
@@ -412,8 +412,8 @@ std::vector<std::string> pareto_front(const VariantResult &base, const std::vect
   return front;
 }
 
-ExploreResult explore(const DataflowAdapter &adapter, const std::vector<ExploreCandidate> &candidates,
-                      const std::vector<SuiteCell> &cells, const SuiteRunner &run, const ExploreOptions &options) {
+ExploreResult explore(const DataflowAdapter& adapter, const std::vector<ExploreCandidate>& candidates,
+                      const std::vector<SuiteCell>& cells, const SuiteRunner& run, const ExploreOptions& options) {
   return Exploration(adapter, candidates, cells, run, options).run_strategy();
 }
 

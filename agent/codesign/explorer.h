@@ -27,7 +27,7 @@ struct ExploreCandidate {
 
 // Reads a candidates file (codesign mine's candidates.yaml, YAML or JSON).
 // Throws std::invalid_argument naming the file and what is wrong.
-std::vector<ExploreCandidate> load_candidates(const std::string &path, const std::string &isa);
+std::vector<ExploreCandidate> load_candidates(const std::string& path, const std::string& isa);
 
 // One suite cell and its baseline kernel.
 struct SuiteCell {
@@ -47,13 +47,13 @@ struct VariantResult {
   std::map<std::string, KernelRewrite::Use> uses;           // mnemonic -> placements and executions over the suite
   std::map<std::string, std::vector<std::string>> used_by;  // mnemonic -> cells using it
   nlohmann::json to_json() const;
-  static VariantResult from_json(const nlohmann::json &j);
+  static VariantResult from_json(const nlohmann::json& j);
 };
 
 // Evaluates one variant's kernels with its overlay; returns the bench results
 // file.
-using SuiteRunner = std::function<std::string(const std::string &kernels_dir, const std::string &overlay_path,
-                                              const std::string &results_path)>;
+using SuiteRunner = std::function<std::string(const std::string& kernels_dir, const std::string& overlay_path,
+                                              const std::string& results_path)>;
 
 struct ExploreOptions {
   std::string platform, out_dir, strategy = "greedy";
@@ -76,19 +76,19 @@ class Exploration {
  public:
   // Throws std::invalid_argument for an unknown strategy, a non-positive budget
   // or a store line that is not a variant record.
-  Exploration(const DataflowAdapter &adapter, std::vector<ExploreCandidate> candidates, std::vector<SuiteCell> cells,
+  Exploration(const DataflowAdapter& adapter, std::vector<ExploreCandidate> candidates, std::vector<SuiteCell> cells,
               SuiteRunner run, ExploreOptions options);
   // The variant of these candidates (by name), evaluated once. Throws
   // std::invalid_argument for an unknown or repeated name.
-  const VariantResult &evaluate(const std::vector<std::string> &names);
+  const VariantResult& evaluate(const std::vector<std::string>& names);
   void add_candidate(ExploreCandidate c);  // throws std::invalid_argument for a name in use
-  const std::vector<ExploreCandidate> &candidates() const { return candidates_; }
-  const ExploreOptions &options() const { return o_; }
+  const std::vector<ExploreCandidate>& candidates() const { return candidates_; }
+  const ExploreOptions& options() const { return o_; }
   ExploreResult run_strategy();  // the options' strategy, then result()
   ExploreResult result();        // what has been evaluated: front and summary (written to DIR)
 
  private:
-  const DataflowAdapter &adapter_;
+  const DataflowAdapter& adapter_;
   std::vector<ExploreCandidate> candidates_;
   std::vector<SuiteCell> cells_;
   SuiteRunner run_;
@@ -98,24 +98,24 @@ class Exploration {
 
   std::filesystem::path store_path() const;
   void load_store();
-  const VariantResult &evaluate(const std::vector<const ExploreCandidate *> &set);
-  void write_kernels(const std::filesystem::path &dir, const nlohmann::json &overlay, bool base, VariantResult &v);
-  static void read_results(const std::string &path, VariantResult &v);
-  void greedy(const VariantResult &base, std::vector<const ExploreCandidate *> ranked);
-  void beam(const VariantResult &base, const std::vector<const ExploreCandidate *> &pool);
-  nlohmann::json break_even(const VariantResult &base, const ExploreCandidate &c) const;
-  nlohmann::json summary(const VariantResult &base, const ExploreResult &r) const;
+  const VariantResult& evaluate(const std::vector<const ExploreCandidate*>& set);
+  void write_kernels(const std::filesystem::path& dir, const nlohmann::json& overlay, bool base, VariantResult& v);
+  static void read_results(const std::string& path, VariantResult& v);
+  void greedy(const VariantResult& base, std::vector<const ExploreCandidate*> ranked);
+  void beam(const VariantResult& base, const std::vector<const ExploreCandidate*>& pool);
+  nlohmann::json break_even(const VariantResult& base, const ExploreCandidate& c) const;
+  nlohmann::json summary(const VariantResult& base, const ExploreResult& r) const;
 };
 
-ExploreResult explore(const DataflowAdapter &adapter, const std::vector<ExploreCandidate> &candidates,
-                      const std::vector<SuiteCell> &cells, const SuiteRunner &run, const ExploreOptions &options);
+ExploreResult explore(const DataflowAdapter& adapter, const std::vector<ExploreCandidate>& candidates,
+                      const std::vector<SuiteCell>& cells, const SuiteRunner& run, const ExploreOptions& options);
 
 // Geometric mean over the cells both variants passed of base cycles / variant
 // cycles.
-double geomean_speedup(const VariantResult &base, const VariantResult &v);
+double geomean_speedup(const VariantResult& base, const VariantResult& v);
 
 // The ids not dominated in (geomean cycles ratio, total energy ratio, area)
 // among `ok` variants.
-std::vector<std::string> pareto_front(const VariantResult &base, const std::vector<VariantResult> &variants);
+std::vector<std::string> pareto_front(const VariantResult& base, const std::vector<VariantResult>& variants);
 
 }  // namespace tlmcraft::agent::codesign

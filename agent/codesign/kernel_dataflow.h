@@ -47,31 +47,31 @@ struct DataflowAdapter {
   // The kernel's dataflow; `hardware` is the platform's effective
   // configuration. Throws std::invalid_argument naming the kernel when it does
   // not parse.
-  std::function<KernelDataflow(const std::string &kernel, const std::string &file, const nlohmann::json &hardware)>
+  std::function<KernelDataflow(const std::string& kernel, const std::string& file, const nlohmann::json& hardware)>
       parse;
   // Ops a new instruction may contain (arithmetic on registers or scratchpad
   // rows, not control flow, DMA or memory-mapped state).
-  std::function<bool(const isa::dataflow::Op &)> fusable;
+  std::function<bool(const isa::dataflow::Op&)> fusable;
   isa::dataflow::SubgraphLimits limits;
-  std::function<CandidateCost(const isa::dataflow::Pattern &, const nlohmann::json &hardware)> cost;
+  std::function<CandidateCost(const isa::dataflow::Pattern&, const nlohmann::json& hardware)> cost;
   // The overlay (docs/isa-extensions.md) adding a candidate named `mnemonic`,
   // as a JSON document {isa, instructions: [...], latency_classes: [...]};
   // `ordinal` (0, 1, ...) numbers the candidates of one overlay so each gets
   // its own encoding.
-  std::function<nlohmann::json(const isa::dataflow::Pattern &, const std::string &mnemonic, const CandidateCost &,
+  std::function<nlohmann::json(const isa::dataflow::Pattern&, const std::string& mnemonic, const CandidateCost&,
                                int ordinal)>
       overlay_entry;
   // The kernel rewritten to use the composed instructions of `overlay` (matched
   // on dataflow); the kernel unchanged when none applies.
-  std::function<KernelRewrite(const std::string &kernel, const nlohmann::json &overlay, const nlohmann::json &hardware)>
+  std::function<KernelRewrite(const std::string& kernel, const nlohmann::json& overlay, const nlohmann::json& hardware)>
       use_overlay;
   std::string isa;  // the ISA an overlay names (`isa:`)
 };
 
 // Throws std::invalid_argument for a second adapter of one platform or a
 // missing function.
-void register_dataflow_adapter(const std::string &platform, DataflowAdapter adapter);
+void register_dataflow_adapter(const std::string& platform, DataflowAdapter adapter);
 // nullptr when the platform registered none.
-const DataflowAdapter *find_dataflow_adapter(const std::string &platform);
+const DataflowAdapter* find_dataflow_adapter(const std::string& platform);
 
 }  // namespace tlmcraft::agent::codesign

@@ -38,14 +38,14 @@ struct MineOptions {
 
 // Candidates with a positive estimated saving, best first (ties by signature).
 // Throws std::invalid_argument naming a kernel that does not parse.
-std::vector<MinedCandidate> mine(const DataflowAdapter &adapter, const std::vector<MinedKernel> &kernels,
-                                 const MineOptions &options);
+std::vector<MinedCandidate> mine(const DataflowAdapter& adapter, const std::vector<MinedKernel>& kernels,
+                                 const MineOptions& options);
 
 // The candidates file `codesign explore` reads: {"platform", "isa",
 // "candidates": [{name, overlay, estimate: {cycles_saved, step_cycles,
 // fused_cycles, area_mm2, dynamic_instances}, provenance: {kernel:
 // instances}}]}. Names are CD0, CD1, ... prefixed with `prefix`.
-nlohmann::json candidates_document(const DataflowAdapter &adapter, const std::string &platform,
-                                   const std::vector<MinedCandidate> &candidates, const std::string &prefix);
+nlohmann::json candidates_document(const DataflowAdapter& adapter, const std::string& platform,
+                                   const std::vector<MinedCandidate>& candidates, const std::string& prefix);
 
 }  // namespace tlmcraft::agent::codesign

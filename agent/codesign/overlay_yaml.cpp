@@ -5,14 +5,14 @@
 namespace tlmcraft::agent::codesign {
 namespace {
 
-YAML::Node node_of(const nlohmann::json &j) {
+YAML::Node node_of(const nlohmann::json& j) {
   YAML::Node n;
   if (j.is_object()) {
     n = YAML::Node(YAML::NodeType::Map);
     for (auto it = j.begin(); it != j.end(); ++it) n[it.key()] = node_of(it.value());
   } else if (j.is_array()) {
     n = YAML::Node(YAML::NodeType::Sequence);
-    for (const auto &e : j) n.push_back(node_of(e));
+    for (const auto& e : j) n.push_back(node_of(e));
   } else if (j.is_string()) {
     n = j.get<std::string>();
   } else if (j.is_boolean()) {
@@ -27,7 +27,7 @@ YAML::Node node_of(const nlohmann::json &j) {
 
 }  // namespace
 
-std::string to_yaml(const nlohmann::json &document) {
+std::string to_yaml(const nlohmann::json& document) {
   YAML::Emitter out;
   out << node_of(document);
   return std::string(out.c_str()) + "\n";

@@ -6,8 +6,8 @@ namespace {
 
 // `implicit` names `name` itself, or a whole space it belongs to ("VRAM@*"
 // covers "VRAM@s3+64").
-bool covers(const std::vector<std::string> &implicit, const std::string &name) {
-  for (const std::string &s : implicit) {
+bool covers(const std::vector<std::string>& implicit, const std::string& name) {
+  for (const std::string& s : implicit) {
     if (s == name) return true;
     if (s.size() >= 2 && s.compare(s.size() - 2, 2, "@*") == 0 &&
         name.compare(0, s.size() - 1, s, 0, s.size() - 1) == 0)
@@ -18,21 +18,21 @@ bool covers(const std::vector<std::string> &implicit, const std::string &name) {
 
 }  // namespace
 
-bool reads_storage(const Op &op, const std::string &name) {
-  for (const Operand &o : op.operands)
+bool reads_storage(const Op& op, const std::string& name) {
+  for (const Operand& o : op.operands)
     if (o.reads() && o.storage == name) return true;
   return covers(op.implicit_reads, name);
 }
 
-bool writes_storage(const Op &op, const std::string &name) {
-  for (const Operand &o : op.operands)
+bool writes_storage(const Op& op, const std::string& name) {
+  for (const Operand& o : op.operands)
     if (o.writes() && o.storage == name) return true;
   return covers(op.implicit_writes, name);
 }
 
 // Depth-first over the control-flow graph; each op is visited once, so the cost
 // is linear in the program's size.
-bool live_at(const std::vector<Op> &ops, size_t from, const std::string &name) {
+bool live_at(const std::vector<Op>& ops, size_t from, const std::string& name) {
   std::vector<char> seen(ops.size(), 0);
   std::vector<size_t> pending{from};
   while (!pending.empty()) {
@@ -40,7 +40,7 @@ bool live_at(const std::vector<Op> &ops, size_t from, const std::string &name) {
     pending.pop_back();
     if (i >= ops.size() || seen[i]) continue;
     seen[i] = 1;
-    const Op &op = ops[i];
+    const Op& op = ops[i];
     if (reads_storage(op, name)) return true;
     if (writes_storage(op, name)) continue;  // killed on this path
     if (op.falls_through) pending.push_back(i + 1);

@@ -43,13 +43,13 @@ struct Op {
 
 // True when `op` reads (writes) the storage `name`, through an operand or
 // implicitly.
-bool reads_storage(const Op &op, const std::string &name);
-bool writes_storage(const Op &op, const std::string &name);
+bool reads_storage(const Op& op, const std::string& name);
+bool writes_storage(const Op& op, const std::string& name);
 
 // True when the value held in `name` just before ops[from] may be read by some
 // path of the program starting at `from` before it is written again. Paths
 // follow fall-through and `jumps_to`; reaching the end of the program means the
 // value is dead.
-bool live_at(const std::vector<Op> &ops, size_t from, const std::string &name);
+bool live_at(const std::vector<Op>& ops, size_t from, const std::string& name);
 
 }  // namespace tlmcraft::isa::dataflow

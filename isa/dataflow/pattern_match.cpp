@@ -8,18 +8,18 @@
 namespace tlmcraft::isa::dataflow {
 namespace {
 
-bool contains(const std::vector<std::string> &list, const std::string &name) {
+bool contains(const std::vector<std::string>& list, const std::string& name) {
   return std::find(list.begin(), list.end(), name) != list.end();
 }
 
 // Binds one step's operands to one op's; false (bindings unchanged) when they
 // disagree.
-bool bind_step(const PatternStep &step, const Op &op, Match &m) {
+bool bind_step(const PatternStep& step, const Op& op, Match& m) {
   if (op.mnemonic != step.mnemonic || op.operands.size() != step.operands.size()) return false;
   Match trial = m;
   for (size_t i = 0; i < op.operands.size(); ++i) {
-    const Operand &want = step.operands[i];
-    const Operand &have = op.operands[i];
+    const Operand& want = step.operands[i];
+    const Operand& have = op.operands[i];
     if (want.access == Access::Literal) {
       if (have.access != Access::Literal) return false;
       if (want.storage.empty()) {
@@ -40,7 +40,7 @@ bool bind_step(const PatternStep &step, const Op &op, Match &m) {
 }
 
 // The last op in [from, to) that writes `name`, or `none`.
-size_t last_writer(const std::vector<Op> &ops, size_t from, size_t to, const std::string &name, size_t none) {
+size_t last_writer(const std::vector<Op>& ops, size_t from, size_t to, const std::string& name, size_t none) {
   for (size_t i = to; i > from; --i)
     if (writes_storage(ops[i - 1], name)) return i - 1;
   return none;
@@ -48,18 +48,18 @@ size_t last_writer(const std::vector<Op> &ops, size_t from, size_t to, const std
 
 class Validator {
  public:
-  Validator(const std::vector<Op> &ops, const Pattern &p, const Match &m) : ops_(ops), p_(p), m_(m) {}
+  Validator(const std::vector<Op>& ops, const Pattern& p, const Match& m) : ops_(ops), p_(p), m_(m) {}
 
   bool valid() const { return reads_see_their_producers() && interleaved_ops_independent() && final_values_agree(); }
 
  private:
-  const std::vector<Op> &ops_;
-  const Pattern &p_;
-  const Match &m_;
+  const std::vector<Op>& ops_;
+  const Pattern& p_;
+  const Match& m_;
 
   size_t first() const { return m_.ops.front(); }
   size_t last() const { return m_.ops.back(); }
-  const std::string &bound(const std::string &name) const { return m_.storage.at(name); }
+  const std::string& bound(const std::string& name) const { return m_.storage.at(name); }
 
   // Step k reads each name's value from the step that last wrote that name
   // before it (or, for an input, from before the match): the kernel's storage
@@ -67,7 +67,7 @@ class Validator {
   bool reads_see_their_producers() const {
     const size_t none = ops_.size();
     for (size_t k = 0; k < p_.steps.size(); ++k) {
-      for (const Operand &o : p_.steps[k].operands) {
+      for (const Operand& o : p_.steps[k].operands) {
         if (!o.reads()) continue;
         size_t producer = none;
         for (size_t j = k; j > 0; --j)
@@ -81,8 +81,8 @@ class Validator {
     return true;
   }
 
-  static bool writes_name(const PatternStep &s, const std::string &name) {
-    for (const Operand &o : s.operands)
+  static bool writes_name(const PatternStep& s, const std::string& name) {
+    for (const Operand& o : s.operands)
       if (o.writes() && o.storage == name) return true;
     return false;
   }
@@ -91,9 +91,9 @@ class Validator {
 
   // Everything the matched ops read and write, by storage name (operands and
   // implicit).
-  void touched(std::set<std::string> &read, std::set<std::string> &written) const {
+  void touched(std::set<std::string>& read, std::set<std::string>& written) const {
     for (size_t i : m_.ops) {
-      for (const Operand &o : ops_[i].operands) {
+      for (const Operand& o : ops_[i].operands) {
         if (o.reads()) read.insert(o.storage);
         if (o.writes()) written.insert(o.storage);
       }
@@ -110,9 +110,9 @@ class Validator {
     for (size_t i = first(); i <= last(); ++i) {
       if (ops_[i].barrier) return false;
       if (is_matched(i)) continue;
-      for (const std::string &s : written)
+      for (const std::string& s : written)
         if (reads_storage(ops_[i], s) || writes_storage(ops_[i], s)) return false;
-      for (const std::string &s : read)
+      for (const std::string& s : read)
         if (writes_storage(ops_[i], s)) return false;
     }
     return true;
@@ -124,24 +124,24 @@ class Validator {
   bool final_values_agree() const {
     std::set<std::string> read, written;
     touched(read, written);
-    for (const std::string &s : written) {
+    for (const std::string& s : written) {
       size_t k = p_.steps.size();
       while (k > 0 && !writes_storage(ops_[m_.ops[k - 1]], s)) --k;
       if (k == 0)
         continue;  // implicit storage written by no operand is the instruction's
                    // own effect
       bool output = false;
-      for (const Operand &o : p_.steps[k - 1].operands)
+      for (const Operand& o : p_.steps[k - 1].operands)
         if (o.writes() && o.storage.size() && bound(o.storage) == s && contains(p_.outputs, o.storage)) output = true;
       bool implicit_only = true;
-      for (const Operand &o : ops_[m_.ops[k - 1]].operands)
+      for (const Operand& o : ops_[m_.ops[k - 1]].operands)
         if (o.writes() && o.storage == s) implicit_only = false;
       if (output || implicit_only) continue;
       if (live_at(ops_, last() + 1, s)) return false;
     }
     // Two outputs in one storage cannot both survive.
     std::set<std::string> outs;
-    for (const std::string &o : p_.outputs)
+    for (const std::string& o : p_.outputs)
       if (!outs.insert(bound(o)).second) return false;
     return true;
   }
@@ -149,10 +149,10 @@ class Validator {
 
 class Searcher {
  public:
-  Searcher(const std::vector<Op> &ops, const Pattern &p, const MatchLimits &lim) : ops_(ops), p_(p), lim_(lim) {}
+  Searcher(const std::vector<Op>& ops, const Pattern& p, const MatchLimits& lim) : ops_(ops), p_(p), lim_(lim) {}
 
   // The first valid match whose first op is at or after `start`.
-  bool find_from(size_t start, Match &out) {
+  bool find_from(size_t start, Match& out) {
     for (size_t i = start; i < ops_.size(); ++i) {
       Match m;
       if (!bind_step(p_.steps[0], ops_[i], m)) continue;
@@ -163,11 +163,11 @@ class Searcher {
   }
 
  private:
-  const std::vector<Op> &ops_;
-  const Pattern &p_;
-  const MatchLimits &lim_;
+  const std::vector<Op>& ops_;
+  const Pattern& p_;
+  const MatchLimits& lim_;
 
-  bool extend(size_t k, size_t from, const Match &m, Match &out) {
+  bool extend(size_t k, size_t from, const Match& m, Match& out) {
     if (k == p_.steps.size()) {
       if (!Validator(ops_, p_, m).valid()) return false;
       out = m;
@@ -187,7 +187,7 @@ class Searcher {
 
 }  // namespace
 
-std::vector<Match> find_matches(const std::vector<Op> &ops, const Pattern &pattern, const MatchLimits &limits) {
+std::vector<Match> find_matches(const std::vector<Op>& ops, const Pattern& pattern, const MatchLimits& limits) {
   std::vector<Match> found;
   if (pattern.steps.empty() || !check_pattern(pattern).empty()) return found;
   // A kernel may order independent steps differently: search each order the
@@ -197,7 +197,7 @@ std::vector<Match> find_matches(const std::vector<Op> &ops, const Pattern &patte
   while (found.size() < limits.max_matches) {
     Match best, m;
     bool any = false;
-    for (const Pattern &order : orders) {
+    for (const Pattern& order : orders) {
       if (!Searcher(ops, order, limits).find_from(start, m)) continue;
       if (!any || m.ops.front() < best.ops.front() ||
           (m.ops.front() == best.ops.front() && m.ops.back() < best.ops.back()))
@@ -211,15 +211,15 @@ std::vector<Match> find_matches(const std::vector<Op> &ops, const Pattern &patte
   return found;
 }
 
-std::vector<std::string> check_pattern(const Pattern &p) {
+std::vector<std::string> check_pattern(const Pattern& p) {
   std::vector<std::string> problems;
   std::set<std::string> written;
-  auto declared = [&](const std::string &n) {
+  auto declared = [&](const std::string& n) {
     return contains(p.inputs, n) || contains(p.outputs, n) || contains(p.temps, n);
   };
   for (size_t k = 0; k < p.steps.size(); ++k) {
     const std::string where = "step " + std::to_string(k + 1) + " (" + p.steps[k].mnemonic + ")";
-    for (const Operand &o : p.steps[k].operands) {
+    for (const Operand& o : p.steps[k].operands) {
       if (o.access == Access::Literal) {
         if (!o.storage.empty() && !contains(p.parameters, o.storage))
           problems.push_back(where + ": '" + o.storage + "' is not a declared parameter");
@@ -234,10 +234,10 @@ std::vector<std::string> check_pattern(const Pattern &p) {
       if (o.writes() && contains(p.inputs, o.storage))
         problems.push_back(where + ": input '" + o.storage + "' is written");
     }
-    for (const Operand &o : p.steps[k].operands)
+    for (const Operand& o : p.steps[k].operands)
       if (o.writes()) written.insert(o.storage);
   }
-  for (const std::string &o : p.outputs)
+  for (const std::string& o : p.outputs)
     if (!written.count(o)) problems.push_back("output '" + o + "' is never written");
   return problems;
 }

@@ -55,11 +55,11 @@ struct MatchLimits {
 };
 
 // Non-overlapping matches of `pattern` in `ops`, earliest first.
-std::vector<Match> find_matches(const std::vector<Op> &ops, const Pattern &pattern, const MatchLimits &limits = {});
+std::vector<Match> find_matches(const std::vector<Op>& ops, const Pattern& pattern, const MatchLimits& limits = {});
 
 // Problems with a pattern itself (a name used but not declared, an input
 // written, an output never written, a temporary read before it is written), one
 // message each.
-std::vector<std::string> check_pattern(const Pattern &pattern);
+std::vector<std::string> check_pattern(const Pattern& pattern);
 
 }  // namespace tlmcraft::isa::dataflow

@@ -5,12 +5,12 @@
 namespace tlmcraft::isa::dataflow {
 namespace {
 
-bool conflict(const Op &a, const Op &b) {
-  auto touches = [](const Op &x,
-                    const Op &y) {  // x writes something y reads or writes
-    for (const Operand &o : x.operands)
+bool conflict(const Op& a, const Op& b) {
+  auto touches = [](const Op& x,
+                    const Op& y) {  // x writes something y reads or writes
+    for (const Operand& o : x.operands)
       if (o.writes() && (reads_storage(y, o.storage) || writes_storage(y, o.storage))) return true;
-    for (const std::string &s : x.implicit_writes)
+    for (const std::string& s : x.implicit_writes)
       if (reads_storage(y, s) || writes_storage(y, s)) return true;
     return false;
   };
@@ -18,7 +18,7 @@ bool conflict(const Op &a, const Op &b) {
 }
 
 // Every order of n items in which i comes before j whenever must_precede(i, j).
-std::vector<std::vector<size_t>> orders(size_t n, const std::function<bool(size_t, size_t)> &must_precede, size_t cap) {
+std::vector<std::vector<size_t>> orders(size_t n, const std::function<bool(size_t, size_t)>& must_precede, size_t cap) {
   std::vector<std::vector<size_t>> out;
   std::vector<size_t> current;
   std::vector<char> used(n, 0);
@@ -45,7 +45,7 @@ std::vector<std::vector<size_t>> orders(size_t n, const std::function<bool(size_
   return out;
 }
 
-Op as_op(const PatternStep &s) {
+Op as_op(const PatternStep& s) {
   Op op;
   op.mnemonic = s.mnemonic;
   op.operands = s.operands;
@@ -54,11 +54,11 @@ Op as_op(const PatternStep &s) {
 
 }  // namespace
 
-std::vector<std::vector<size_t>> topological_orders(const std::vector<Op> &ops, const std::vector<size_t> &nodes,
+std::vector<std::vector<size_t>> topological_orders(const std::vector<Op>& ops, const std::vector<size_t>& nodes,
                                                     size_t cap) {
   auto before = [&](size_t i, size_t j) { return i < j && conflict(ops[nodes[i]], ops[nodes[j]]); };
   std::vector<std::vector<size_t>> result;
-  for (const auto &o : orders(nodes.size(), before, cap)) {
+  for (const auto& o : orders(nodes.size(), before, cap)) {
     std::vector<size_t> mapped;
     for (size_t i : o) mapped.push_back(nodes[i]);
     result.push_back(mapped);
@@ -66,10 +66,10 @@ std::vector<std::vector<size_t>> topological_orders(const std::vector<Op> &ops, 
   return result;
 }
 
-std::vector<Pattern> step_orders(const Pattern &p, size_t cap) {
+std::vector<Pattern> step_orders(const Pattern& p, size_t cap) {
   auto before = [&](size_t i, size_t j) { return i < j && conflict(as_op(p.steps[i]), as_op(p.steps[j])); };
   std::vector<Pattern> result;
-  for (const auto &o : orders(p.steps.size(), before, cap)) {
+  for (const auto& o : orders(p.steps.size(), before, cap)) {
     Pattern q = p;
     for (size_t k = 0; k < o.size(); ++k) q.steps[k] = p.steps[o[k]];
     result.push_back(q);
@@ -77,12 +77,12 @@ std::vector<Pattern> step_orders(const Pattern &p, size_t cap) {
   return result;
 }
 
-std::string pattern_signature(const Pattern &p) {
+std::string pattern_signature(const Pattern& p) {
   std::string s;
-  for (const PatternStep &step : p.steps) {
+  for (const PatternStep& step : p.steps) {
     s += step.mnemonic;
     for (size_t i = 0; i < step.operands.size(); ++i) {
-      const Operand &o = step.operands[i];
+      const Operand& o = step.operands[i];
       s += i ? ", " : " ";
       s += o.access == Access::Literal ? (o.storage.empty() ? o.text : "$" + o.storage) : o.storage;
     }

@@ -14,14 +14,14 @@ namespace tlmcraft::isa::dataflow {
 
 // The orders of `nodes` (op indices, increasing) that respect their storage
 // conflicts; at most `cap`.
-std::vector<std::vector<size_t>> topological_orders(const std::vector<Op> &ops, const std::vector<size_t> &nodes,
+std::vector<std::vector<size_t>> topological_orders(const std::vector<Op>& ops, const std::vector<size_t>& nodes,
                                                     size_t cap);
 
 // The pattern with its steps in every order that respects their name conflicts;
 // at most `cap`.
-std::vector<Pattern> step_orders(const Pattern &p, size_t cap);
+std::vector<Pattern> step_orders(const Pattern& p, size_t cap);
 
 // One line per step: "MNEMONIC name, name, literal".
-std::string pattern_signature(const Pattern &p);
+std::string pattern_signature(const Pattern& p);
 
 }  // namespace tlmcraft::isa::dataflow

@@ -15,23 +15,23 @@ constexpr size_t kNone = SIZE_MAX;
 // written value.
 class RegionGraph {
  public:
-  RegionGraph(const std::vector<Op> &ops, size_t begin, size_t end) : ops_(ops), begin_(begin), end_(end) {
+  RegionGraph(const std::vector<Op>& ops, size_t begin, size_t end) : ops_(ops), begin_(begin), end_(end) {
     preds_.resize(end - begin);
     succs_.resize(end - begin);
     for (size_t i = begin; i < end; ++i)
-      for (const std::string &s : reads_of(ops[i])) {
+      for (const std::string& s : reads_of(ops[i])) {
         const size_t p = producer(i, s);
         if (p == kNone) continue;
         add_edge(p, i);
       }
   }
 
-  const std::vector<size_t> &preds(size_t i) const { return preds_[i - begin_]; }
-  const std::vector<size_t> &succs(size_t i) const { return succs_[i - begin_]; }
+  const std::vector<size_t>& preds(size_t i) const { return preds_[i - begin_]; }
+  const std::vector<size_t>& succs(size_t i) const { return succs_[i - begin_]; }
 
   // The last op of the region before `i` that writes `s` (kNone: the value
   // comes from outside).
-  size_t producer(size_t i, const std::string &s) const {
+  size_t producer(size_t i, const std::string& s) const {
     for (size_t j = i; j > begin_; --j)
       if (writes_storage(ops_[j - 1], s)) return j - 1;
     return kNone;
@@ -39,7 +39,7 @@ class RegionGraph {
 
   // True when the value op `n` writes to `s` is read by an op outside `inside`
   // (or after the region).
-  bool used_outside(size_t n, const std::string &s, const std::vector<size_t> &inside) const {
+  bool used_outside(size_t n, const std::string& s, const std::vector<size_t>& inside) const {
     for (size_t j = n + 1; j < end_; ++j) {
       if (reads_storage(ops_[j], s) && !std::binary_search(inside.begin(), inside.end(), j)) return true;
       if (writes_storage(ops_[j], s)) return false;
@@ -47,36 +47,36 @@ class RegionGraph {
     return live_at(ops_, end_, s);
   }
 
-  static std::vector<std::string> reads_of(const Op &op) {
+  static std::vector<std::string> reads_of(const Op& op) {
     std::vector<std::string> r;
-    for (const Operand &o : op.operands)
+    for (const Operand& o : op.operands)
       if (o.reads()) r.push_back(o.storage);
     r.insert(r.end(), op.implicit_reads.begin(), op.implicit_reads.end());
     return r;
   }
 
  private:
-  const std::vector<Op> &ops_;
+  const std::vector<Op>& ops_;
   size_t begin_, end_;
   std::vector<std::vector<size_t>> preds_, succs_;
 
   void add_edge(size_t from, size_t to) {
-    auto &p = preds_[to - begin_];
+    auto& p = preds_[to - begin_];
     if (std::find(p.begin(), p.end(), from) != p.end()) return;
     p.push_back(from);
     succs_[from - begin_].push_back(to);
   }
 };
 
-bool has_readwrite(const Op &op) {
-  for (const Operand &o : op.operands)
+bool has_readwrite(const Op& op) {
+  for (const Operand& o : op.operands)
     if (o.access == Access::ReadWrite) return true;
   return false;
 }
 
 // No path leaves `g` and comes back (ops outside between its first and last
 // op).
-bool convex(const RegionGraph &graph, const std::vector<size_t> &g) {
+bool convex(const RegionGraph& graph, const std::vector<size_t>& g) {
   const size_t lo = g.front(), hi = g.back();
   std::set<size_t> from_g;
   std::vector<size_t> pending(g.begin(), g.end());
@@ -107,10 +107,10 @@ bool convex(const RegionGraph &graph, const std::vector<size_t> &g) {
   return true;
 }
 
-void count_ports(const std::vector<Op> &ops, const RegionGraph &graph, Subgraph &g) {
+void count_ports(const std::vector<Op>& ops, const RegionGraph& graph, Subgraph& g) {
   std::set<std::pair<size_t, std::string>> in, out;
   for (size_t n : g.ops) {
-    for (const Operand &o : ops[n].operands) {
+    for (const Operand& o : ops[n].operands) {
       if (o.reads()) {
         const size_t p = graph.producer(n, o.storage);
         if (p == kNone || !std::binary_search(g.ops.begin(), g.ops.end(), p)) in.insert({p, o.storage});
@@ -124,8 +124,8 @@ void count_ports(const std::vector<Op> &ops, const RegionGraph &graph, Subgraph 
 
 }  // namespace
 
-std::vector<Subgraph> convex_subgraphs(const std::vector<Op> &ops, size_t begin, size_t end,
-                                       const std::function<bool(const Op &)> &fusable, const SubgraphLimits &limits) {
+std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin, size_t end,
+                                       const std::function<bool(const Op&)>& fusable, const SubgraphLimits& limits) {
   const RegionGraph graph(ops, begin, end);
   auto ok = [&](size_t i) { return fusable(ops[i]) && !ops[i].barrier && !has_readwrite(ops[i]); };
   std::set<std::vector<size_t>> seen;
@@ -135,7 +135,7 @@ std::vector<Subgraph> convex_subgraphs(const std::vector<Op> &ops, size_t begin,
   std::vector<Subgraph> found;
   for (int size = 2; size <= limits.max_ops && !frontier.empty(); ++size) {
     std::vector<std::vector<size_t>> next;
-    for (const auto &set : frontier) {
+    for (const auto& set : frontier) {
       for (size_t n : set) {
         std::vector<size_t> around = graph.preds(n);
         around.insert(around.end(), graph.succs(n).begin(), graph.succs(n).end());
@@ -163,16 +163,16 @@ namespace {
 // Names each value of the subgraph in the order the steps meet it.
 class Namer {
  public:
-  Namer(const std::vector<Op> &ops, size_t region_end, const Subgraph &g)
+  Namer(const std::vector<Op>& ops, size_t region_end, const Subgraph& g)
       : ops_(ops), g_(g), graph_(ops, g.ops.front(), region_end) {}
 
-  Pattern name(const std::vector<size_t> &order) {
+  Pattern name(const std::vector<size_t>& order) {
     Pattern p;
     std::map<std::pair<size_t, std::string>, std::string> value_name;  // (producer, storage) -> name
     int n_in = 0, n_out = 0, n_tmp = 0;
     for (size_t n : order) {
       PatternStep step{ops_[n].mnemonic, {}};
-      for (const Operand &o : ops_[n].operands) {
+      for (const Operand& o : ops_[n].operands) {
         Operand po = o;
         po.text = o.access == Access::Literal ? o.text : "";
         if (o.reads()) {
@@ -200,19 +200,19 @@ class Namer {
   }
 
  private:
-  const std::vector<Op> &ops_;
-  const Subgraph &g_;
+  const std::vector<Op>& ops_;
+  const Subgraph& g_;
   RegionGraph graph_;
 };
 
 }  // namespace
 
-Pattern canonical_pattern(const std::vector<Op> &ops, size_t region_end, const Subgraph &g, std::string &signature) {
+Pattern canonical_pattern(const std::vector<Op>& ops, size_t region_end, const Subgraph& g, std::string& signature) {
   Namer namer(ops, region_end, g);
   Pattern best;
   signature.clear();
   bool first = true;
-  for (const std::vector<size_t> &order : topological_orders(ops, g.ops, 120)) {
+  for (const std::vector<size_t>& order : topological_orders(ops, g.ops, 120)) {
     Pattern p = namer.name(order);
     const std::string sig = pattern_signature(p);
     if (first || sig < signature) {

@@ -36,13 +36,13 @@ struct Subgraph {
 // inside) with 2..max_ops ops, all accepted by `fusable`, within the port
 // limits, with at least one output. Dependences are true (read-after-write)
 // dependences on storage names.
-std::vector<Subgraph> convex_subgraphs(const std::vector<Op> &ops, size_t begin, size_t end,
-                                       const std::function<bool(const Op &)> &fusable, const SubgraphLimits &limits);
+std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin, size_t end,
+                                       const std::function<bool(const Op&)>& fusable, const SubgraphLimits& limits);
 
 // The subgraph as a pattern with canonical names (inputs in0.., outputs out0..,
 // temporaries t0.., in the order they appear), the smallest signature over the
 // topological orders of its ops. `signature` is one line per step ("V_EXP_V t0,
 // in0, 1").
-Pattern canonical_pattern(const std::vector<Op> &ops, size_t region_end, const Subgraph &g, std::string &signature);
+Pattern canonical_pattern(const std::vector<Op>& ops, size_t region_end, const Subgraph& g, std::string& signature);
 
 }  // namespace tlmcraft::isa::dataflow

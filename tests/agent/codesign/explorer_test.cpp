@@ -21,19 +21,19 @@ using nlohmann::json;
 const json kHardware = {{"platform", "plena"}, {"config", {{"arch", {{"vlen", 64}}}}}};
 
 // ta: exp then reciprocal through row 128 (6 lines -> 5 with CD0).
-const char *kTaskA =
+const char* kTaskA =
     "S_ADDI_INT gp1, gp0, 0\nS_ADDI_INT gp2, gp0, 1024\nS_ADDI_INT gp3, gp0, "
     "128\n"
     "V_EXP_V gp3, gp1, 0\nV_RECI_V gp2, gp3, 0\nH_STORE_V gp2, gp0, a1, 0, 2\n";
 // tb: x*x + x then exp through rows 128 and 192 (8 lines -> 6 with CD1).
-const char *kTaskB =
+const char* kTaskB =
     "S_ADDI_INT gp1, gp0, 0\nS_ADDI_INT gp2, gp0, "
     "1024\nS_ADDI_INT gp3, gp0, 128\n"
     "S_ADDI_INT gp4, gp0, 192\nV_MUL_VV gp3, gp1, gp1, "
     "0\nV_ADD_VV gp4, gp3, gp1, 0\n"
     "V_EXP_V gp2, gp4, 0\nH_STORE_V gp2, gp0, a1, 0, 2\n";
 
-ExploreCandidate candidate(const std::string &name, double area, std::vector<std::string> temps,
+ExploreCandidate candidate(const std::string& name, double area, std::vector<std::string> temps,
                            std::vector<std::string> steps, json operands) {
   json ins = {{"mnemonic", name}, {"operands", operands}, {"compose", {{"temps", temps}, {"steps", steps}}}};
   json lc = {{"name", "codesign_" + name}, {"cycles", 1}};
@@ -50,7 +50,7 @@ std::vector<ExploreCandidate> candidates() {
           candidate("CD2", 0.005, {"t0"}, {"V_SUB_VV t0, rs1, rs2, 0", "V_EXP_V rd, t0, 0"}, three)};
 }
 
-int instruction_lines(const fs::path &file) {
+int instruction_lines(const fs::path& file) {
   std::ifstream in(file);
   int n = 0;
   for (std::string l; std::getline(in, l);)
@@ -62,7 +62,7 @@ struct ScriptedSuite {
   int calls = 0;
   std::string failing_overlay_word;  // a variant whose overlay mentions it fails task tb
   SuiteRunner runner() {
-    return [this](const std::string &kernels, const std::string &overlay, const std::string &results) {
+    return [this](const std::string& kernels, const std::string& overlay, const std::string& results) {
       ++calls;
       std::string text;
       if (!overlay.empty()) {
@@ -70,7 +70,7 @@ struct ScriptedSuite {
         text.assign(std::istreambuf_iterator<char>(in), {});
       }
       std::ofstream out(results);
-      for (const char *task : {"ta", "tb"}) {
+      for (const char* task : {"ta", "tb"}) {
         const int cycles = 10 * instruction_lines(fs::path(kernels) / "plena" / task / "C1.asm");
         json r = {{"task", task},
                   {"config", "C1"},
@@ -104,8 +104,8 @@ struct Explore : ::testing::Test {
   std::vector<SuiteCell> cells() { return {{"ta", "C1", kTaskA, ".asm"}, {"tb", "C1", kTaskB, ".asm"}}; }
 };
 
-const DataflowAdapter &plena() {
-  const DataflowAdapter *a = find_dataflow_adapter("plena");
+const DataflowAdapter& plena() {
+  const DataflowAdapter* a = find_dataflow_adapter("plena");
   if (!a) throw std::runtime_error("no plena adapter");
   return *a;
 }
@@ -148,7 +148,7 @@ TEST_F(Explore, FailingCandidateIsRecordedAndExcluded) {
   suite.failing_overlay_word = "CD1";
   const auto cands = candidates();
   const ExploreResult r = explore(plena(), cands, cells(), suite.runner(), options(0.05));
-  const VariantResult &cd1 = r.variants[2];
+  const VariantResult& cd1 = r.variants[2];
   EXPECT_EQ(cd1.id, "CD1");
   EXPECT_FALSE(cd1.ok);
   EXPECT_EQ(cd1.failures, (std::vector<std::string>{"tb/C1: fail (\"match 0%\")"}));
@@ -175,7 +175,7 @@ TEST_F(Explore, BadInputIsNamed) {
   try {
     load_candidates(bad, "plena");
     FAIL();
-  } catch (const std::invalid_argument &e) {
+  } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()), bad + ": candidate 1: needs a 'name' and an 'overlay'");
   }
 }

@@ -20,7 +20,7 @@ const nlohmann::json kHardware = {
 // 448..640 does not read): the whole tree has four inputs (more than PLENA's
 // three source fields rs1..rs3), so only each multiply with the add is proposed
 // (three inputs each), in two operand orders.
-const char *kKernel = R"(S_ADDI_INT gp1, gp0, 0
+const char* kKernel = R"(S_ADDI_INT gp1, gp0, 0
 S_ADDI_INT gp2, gp0, 64
 S_ADDI_INT gp3, gp0, 128
 S_ADDI_INT gp4, gp0, 192
@@ -44,8 +44,8 @@ C_LOOP_END gp6
 H_STORE_V gp8, gp0, a1, 0, 2
 )";
 
-std::vector<MinedCandidate> mine_kernel(const std::string &text) {
-  const DataflowAdapter *a = find_dataflow_adapter("plena");
+std::vector<MinedCandidate> mine_kernel(const std::string& text) {
+  const DataflowAdapter* a = find_dataflow_adapter("plena");
   EXPECT_NE(a, nullptr);
   return mine(*a, {{"hand/C1", "hand.asm", text, kHardware}}, {10});
 }
@@ -72,7 +72,7 @@ TEST(CodesignMiner, NonConvexSubgraphIsNotProposed) {
   // row 192 = row0 * row64; row 256 = exp(row 192); row 320 = row192 + row256:
   // the pair {mul, add} would need the exp's result, computed from the mul,
   // inside: not convex.
-  const char *k = R"(S_ADDI_INT gp1, gp0, 0
+  const char* k = R"(S_ADDI_INT gp1, gp0, 0
 S_ADDI_INT gp2, gp0, 64
 S_ADDI_INT gp3, gp0, 192
 S_ADDI_INT gp4, gp0, 256
@@ -84,7 +84,7 @@ H_STORE_V gp5, gp0, a1, 0, 2
 )";
   const auto found = mine_kernel(k);
   bool whole = false;
-  for (const MinedCandidate &c : found) {
+  for (const MinedCandidate& c : found) {
     EXPECT_NE(c.signature, "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, t0, in2, 0\n") << c.signature;
     whole = whole || c.signature ==
                          "V_MUL_VV t0, in0, in1, 0\nV_EXP_V t1, t0, "
@@ -94,11 +94,11 @@ H_STORE_V gp5, gp0, a1, 0, 2
 }
 
 TEST(CodesignMiner, OverlayEntryNamesOperandsAndSteps) {
-  const DataflowAdapter *a = find_dataflow_adapter("plena");
+  const DataflowAdapter* a = find_dataflow_adapter("plena");
   ASSERT_NE(a, nullptr);
   const auto found = mine_kernel(kKernel);
   const nlohmann::json doc = candidates_document(*a, "plena", found, "CD");
-  const nlohmann::json &ins = doc["candidates"][0]["overlay"]["instructions"][0];
+  const nlohmann::json& ins = doc["candidates"][0]["overlay"]["instructions"][0];
   EXPECT_EQ(ins["mnemonic"], "CD0");
   EXPECT_EQ(ins["compose"]["steps"], nlohmann::json({"V_MUL_VV t0, rs1, rs2, 0", "V_ADD_VV rd, t0, rs1, 0"}));
   EXPECT_EQ(ins["operands"][0]["name"], "rd");
@@ -109,12 +109,12 @@ TEST(CodesignMiner, OverlayEntryNamesOperandsAndSteps) {
 }
 
 TEST(CodesignMiner, KernelThatDoesNotAssembleIsNamed) {
-  const DataflowAdapter *a = find_dataflow_adapter("plena");
+  const DataflowAdapter* a = find_dataflow_adapter("plena");
   ASSERT_NE(a, nullptr);
   try {
     mine(*a, {{"bad/C1", "bad.asm", "V_FROB gp1\n", kHardware}}, {10});
     FAIL() << "no error";
-  } catch (const std::invalid_argument &e) {
+  } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("bad.asm"), std::string::npos) << e.what();
   }
 }

@@ -21,17 +21,17 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 std::string chromium_path() {
-  for (const char *p : {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"})
+  for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"})
     if (access(p, X_OK) == 0) return p;
   return "";
 }
 
-std::string read(const fs::path &p) {
+std::string read(const fs::path& p) {
   std::ifstream in(p);
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-size_t count(const std::string &s, const std::string &what) {
+size_t count(const std::string& s, const std::string& what) {
   size_t n = 0;
   for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
   return n;
@@ -40,7 +40,7 @@ size_t count(const std::string &s, const std::string &what) {
 // A summary as `codesign explore` writes it: base, two faster variants (one on
 // the front), a failing one.
 json summary() {
-  auto variant = [](const std::string &id, bool ok, double speedup, double energy, double area, bool front) {
+  auto variant = [](const std::string& id, bool ok, double speedup, double energy, double area, bool front) {
     return json{{"id", id},
                 {"ok", ok},
                 {"speedup", speedup},
@@ -93,7 +93,7 @@ TEST(CodesignReport, ChromiumRendersTheLabelledFront) {
   EXPECT_TRUE(WIFEXITED(dom_rc) && WEXITSTATUS(dom_rc) == 0);
   EXPECT_TRUE(WIFEXITED(png_rc) && WEXITSTATUS(png_rc) == 0);
   const std::string dom = read(dir / "dom.html");
-  for (const char *id : {"codesign-pareto-area", "codesign-pareto-energy", "codesign-variants", "codesign-instructions",
+  for (const char* id : {"codesign-pareto-area", "codesign-pareto-energy", "codesign-variants", "codesign-instructions",
                          "codesign-tasks", "codesign-energy"})
     EXPECT_NE(dom.find(std::string("id=\"") + id + "\""), std::string::npos) << id;
   // Three passing variants in each of the two charts, two of them on the front;

@@ -12,13 +12,13 @@ namespace tlmcraft::isa::dataflow {
 namespace {
 using testing::ops;
 
-std::set<std::vector<size_t>> sets(const std::vector<Subgraph> &g) {
+std::set<std::vector<size_t>> sets(const std::vector<Subgraph>& g) {
   std::set<std::vector<size_t>> s;
-  for (const Subgraph &x : g) s.insert(x.ops);
+  for (const Subgraph& x : g) s.insert(x.ops);
   return s;
 }
 
-auto any_op = [](const Op &) { return true; };
+auto any_op = [](const Op&) { return true; };
 
 TEST(Subgraphs, NonConvexPairIsLeftOut) {
   // 0 -> 1 -> 2 and 0 -> 2: {0, 2} would need op 1's result inside the new

@@ -34,8 +34,8 @@ constexpr double kFlipFlopUm2 = 4.522, kMux2Um2 = 1.862;  // [N45]
 constexpr int kLaneBits = 16;                             // bf16
 
 // The operator kind a step uses, and its area per lane.
-std::string operator_kind(const std::string &mnemonic) {
-  auto has = [&](const char *s) { return mnemonic.find(s) != std::string::npos; };
+std::string operator_kind(const std::string& mnemonic) {
+  auto has = [&](const char* s) { return mnemonic.find(s) != std::string::npos; };
   if (has("EXP")) return "exp";
   if (has("RECI")) return "reci";
   if (has("SQRT")) return "sqrt";
@@ -44,15 +44,15 @@ std::string operator_kind(const std::string &mnemonic) {
   return "add";  // add, sub, shift (lane moves are cheaper; counted as an adder)
 }
 
-double operator_um2(const std::string &kind) {
+double operator_um2(const std::string& kind) {
   if (kind == "exp") return 2 * kBf16MulUm2 + 2 * kBf16AddUm2;
   if (kind == "reci" || kind == "sqrt") return 2 * kBf16MulUm2 + kBf16AddUm2;
   if (kind == "mul") return kBf16MulUm2;
   return kBf16AddUm2;
 }
 
-double latency(const isa::InstructionSpec &s, const nlohmann::json &hardware) {
-  const nlohmann::json *c = &hardware;
+double latency(const isa::InstructionSpec& s, const nlohmann::json& hardware) {
+  const nlohmann::json* c = &hardware;
   if (hardware.contains("config")) c = &hardware["config"];
   if (c->contains("timing") && (*c)["timing"].contains("latency") &&
       (*c)["timing"]["latency"].contains(s.latency_class))
@@ -61,8 +61,8 @@ double latency(const isa::InstructionSpec &s, const nlohmann::json &hardware) {
   return d > 0 ? double(d) : 1.0;
 }
 
-int64_t vlen_of(const nlohmann::json &hardware) {
-  const nlohmann::json *c = &hardware;
+int64_t vlen_of(const nlohmann::json& hardware) {
+  const nlohmann::json* c = &hardware;
   if (hardware.contains("config")) c = &hardware["config"];
   if (c->contains("arch") && (*c)["arch"].contains("vlen")) return (*c)["arch"]["vlen"].get<int64_t>();
   return 64;
@@ -70,7 +70,7 @@ int64_t vlen_of(const nlohmann::json &hardware) {
 
 // The n-th opcode the ISA leaves free.
 int64_t free_opcode(int n) {
-  const isa::IsaSpec &spec = plena_spec();
+  const isa::IsaSpec& spec = plena_spec();
   const int64_t limit = int64_t(1) << (spec.opcode_msb() - spec.opcode_lsb() + 1);
   for (int64_t code = 0; code < limit; ++code)
     if (!spec.find_opcode(static_cast<uint32_t>(code)) && n-- == 0) return code;
@@ -78,9 +78,9 @@ int64_t free_opcode(int n) {
 }
 
 // The operand spec of the step operand where a pattern name first appears.
-const isa::OperandSpec *first_use(const df::Pattern &p, const std::string &name) {
-  for (const df::PatternStep &st : p.steps) {
-    const isa::InstructionSpec *s = plena_spec().find(st.mnemonic);
+const isa::OperandSpec* first_use(const df::Pattern& p, const std::string& name) {
+  for (const df::PatternStep& st : p.steps) {
+    const isa::InstructionSpec* s = plena_spec().find(st.mnemonic);
     for (size_t i = 0; s && i < st.operands.size() && i < s->operands.size(); ++i)
       if (st.operands[i].storage == name && st.operands[i].access != df::Access::Literal) return &s->operands[i];
   }
@@ -89,27 +89,27 @@ const isa::OperandSpec *first_use(const df::Pattern &p, const std::string &name)
 
 // Pattern names -> the new instruction's operand names: the output is rd,
 // inputs rs1...
-std::map<std::string, std::string> operand_names(const df::Pattern &p) {
+std::map<std::string, std::string> operand_names(const df::Pattern& p) {
   std::map<std::string, std::string> names;
   for (size_t i = 0; i < p.outputs.size(); ++i) names[p.outputs[i]] = i ? "rd" + std::to_string(i + 1) : "rd";
   for (size_t i = 0; i < p.inputs.size(); ++i) names[p.inputs[i]] = "rs" + std::to_string(i + 1);
-  for (const std::string &t : p.temps) names[t] = t;
+  for (const std::string& t : p.temps) names[t] = t;
   return names;
 }
 
-nlohmann::json operand_entry(const df::Pattern &p, const std::string &pattern_name, const std::string &name,
+nlohmann::json operand_entry(const df::Pattern& p, const std::string& pattern_name, const std::string& name,
                              bool write) {
-  const isa::OperandSpec *use = first_use(p, pattern_name);
+  const isa::OperandSpec* use = first_use(p, pattern_name);
   const std::string kind = use ? plena_spec().kinds()[use->kind].name : "gp";
   nlohmann::json o = {{"name", name}, {"kind", kind}, {"field", name}, {"role", write ? "write" : "read"}};
   o["value"] = kind == "gp" ? "vrow" : kind;  // a gp operand of a vector step addresses a VRAM row
   return o;
 }
 
-std::string step_text(const df::PatternStep &st, const std::map<std::string, std::string> &names) {
+std::string step_text(const df::PatternStep& st, const std::map<std::string, std::string>& names) {
   std::string s = st.mnemonic;
   for (size_t i = 0; i < st.operands.size(); ++i) {
-    const df::Operand &o = st.operands[i];
+    const df::Operand& o = st.operands[i];
     s += i ? ", " : " ";
     s += o.access == df::Access::Literal ? o.text : names.at(o.storage);
   }
@@ -118,13 +118,13 @@ std::string step_text(const df::PatternStep &st, const std::map<std::string, std
 
 }  // namespace
 
-codesign::CandidateCost plena_candidate_cost(const df::Pattern &p, const nlohmann::json &hardware) {
+codesign::CandidateCost plena_candidate_cost(const df::Pattern& p, const nlohmann::json& hardware) {
   codesign::CandidateCost c;
   const double lanes = double(vlen_of(hardware));
   std::map<std::string, int> uses;  // operator kind -> steps using it
   bool vector = false;
-  for (const df::PatternStep &st : p.steps) {
-    const isa::InstructionSpec *s = plena_spec().find(st.mnemonic);
+  for (const df::PatternStep& st : p.steps) {
+    const isa::InstructionSpec* s = plena_spec().find(st.mnemonic);
     if (!s) continue;
     const double cyc = latency(*s, hardware);
     c.step_cycles += cyc;
@@ -138,14 +138,14 @@ codesign::CandidateCost plena_candidate_cost(const df::Pattern &p, const nlohman
   return c;
 }
 
-nlohmann::json plena_overlay(const df::Pattern &p, const std::string &mnemonic, const codesign::CandidateCost &cost,
+nlohmann::json plena_overlay(const df::Pattern& p, const std::string& mnemonic, const codesign::CandidateCost& cost,
                              int ordinal) {
   const auto names = operand_names(p);
   nlohmann::json operands = nlohmann::json::array();
-  for (const std::string &o : p.outputs) operands.push_back(operand_entry(p, o, names.at(o), true));
-  for (const std::string &i : p.inputs) operands.push_back(operand_entry(p, i, names.at(i), false));
+  for (const std::string& o : p.outputs) operands.push_back(operand_entry(p, o, names.at(o), true));
+  for (const std::string& i : p.inputs) operands.push_back(operand_entry(p, i, names.at(i), false));
   nlohmann::json steps = nlohmann::json::array();
-  for (const df::PatternStep &st : p.steps) steps.push_back(step_text(st, names));
+  for (const df::PatternStep& st : p.steps) steps.push_back(step_text(st, names));
   const std::string lclass = "codesign_" + mnemonic;
   std::string doc = "Mined: ";
   for (size_t k = 0; k < p.steps.size(); ++k) doc += (k ? " -> " : "") + p.steps[k].mnemonic;
@@ -174,7 +174,7 @@ codesign::DataflowAdapter plena_dataflow_adapter() {
   // One input per source-register field (rs1..rs3), one output per destination
   // field (rd).
   int reads = 0, writes = 0;
-  for (const isa::FieldSpec &f : plena_spec().fields()) {
+  for (const isa::FieldSpec& f : plena_spec().fields()) {
     if (!f.has_bits()) continue;
     if (f.name.rfind("rs", 0) == 0) ++reads;
     if (f.name == "rd") ++writes;

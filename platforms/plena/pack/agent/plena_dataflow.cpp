@@ -21,20 +21,20 @@ namespace {
 
 namespace df = isa::dataflow;
 
-const nlohmann::json &config_of(const nlohmann::json &hardware) {
+const nlohmann::json& config_of(const nlohmann::json& hardware) {
   static const nlohmann::json empty = nlohmann::json::object();
   if (hardware.is_object() && hardware.contains("config") && hardware["config"].is_object()) return hardware["config"];
   return empty;
 }
 
-int64_t arch_value(const nlohmann::json &hardware, const char *key, int64_t fallback) {
-  const nlohmann::json &c = config_of(hardware);
+int64_t arch_value(const nlohmann::json& hardware, const char* key, int64_t fallback) {
+  const nlohmann::json& c = config_of(hardware);
   if (c.contains("arch") && c["arch"].is_object() && c["arch"].contains(key) && c["arch"][key].is_number_integer())
     return c["arch"][key].get<int64_t>();
   return fallback;
 }
 
-Arch arch_from(const nlohmann::json &hardware) {
+Arch arch_from(const nlohmann::json& hardware) {
   Arch a;
   a.mlen = arch_value(hardware, "mlen", a.mlen);
   a.vlen = arch_value(hardware, "vlen", a.vlen);
@@ -44,7 +44,7 @@ Arch arch_from(const nlohmann::json &hardware) {
   return a;
 }
 
-const char *space_name(Space s) {
+const char* space_name(Space s) {
   switch (s) {
     case Space::Vram:
       return "VRAM";
@@ -68,7 +68,7 @@ std::string row_name(Space s, Val base, int64_t offset) {
 
 // The storage names one access covers: its rows (VLEN apart) or the whole
 // space.
-std::vector<std::string> access_names(const MemAccess &a, const Arch &arch) {
+std::vector<std::string> access_names(const MemAccess& a, const Arch& arch) {
   if (a.space == Space::All) return {"VRAM@*", "MSRAM@*", "FP_MEM@*", "INT_MEM@*", "HBM@*"};
   if (a.whole || a.space != Space::Vram || a.lo % arch.vlen != 0 || (a.hi - a.lo) % arch.vlen != 0)
     return {std::string(space_name(a.space)) + "@*"};
@@ -77,29 +77,29 @@ std::vector<std::string> access_names(const MemAccess &a, const Arch &arch) {
   return names;
 }
 
-std::string register_text(const isa::IsaSpec &spec, const isa::OperandSpec &o, int64_t n) {
-  const isa::OperandKind &k = spec.kinds()[o.kind];
+std::string register_text(const isa::IsaSpec& spec, const isa::OperandSpec& o, int64_t n) {
+  const isa::OperandKind& k = spec.kinds()[o.kind];
   return spec.register_classes()[k.register_class].prefix + std::to_string(n);
 }
 
 class Flattener {
  public:
-  explicit Flattener(const nlohmann::json &hardware) : hardware_(hardware), arch_(arch_from(hardware)) {}
+  explicit Flattener(const nlohmann::json& hardware) : hardware_(hardware), arch_(arch_from(hardware)) {}
 
-  codesign::KernelDataflow flatten(const Kernel &kernel) {
+  codesign::KernelDataflow flatten(const Kernel& kernel) {
     walk(kernel.code, 1);
     close_regions();
     return std::move(out_);
   }
 
  private:
-  const nlohmann::json &hardware_;
+  const nlohmann::json& hardware_;
   Arch arch_;
   Values values_;
   codesign::KernelDataflow out_;
 
-  void walk(const Block &block, uint64_t times) {
-    for (const Node &n : block) {
+  void walk(const Block& block, uint64_t times) {
+    for (const Node& n : block) {
       if (!n.is_loop) {
         add(op_of(n.op), times, cycles_of(n.op));
         continue;
@@ -128,9 +128,9 @@ class Flattener {
     out_.cycles.push_back(cycles);
   }
 
-  double cycles_of(const Op &op) const {
-    const nlohmann::json &c = config_of(hardware_);
-    const std::string &cls = op.spec->latency_class;
+  double cycles_of(const Op& op) const {
+    const nlohmann::json& c = config_of(hardware_);
+    const std::string& cls = op.spec->latency_class;
     if (c.contains("timing") && c["timing"].contains("latency") && c["timing"]["latency"].contains(cls))
       return c["timing"]["latency"][cls].get<double>();
     const int64_t d = plena_spec().default_cycles(cls);
@@ -139,8 +139,8 @@ class Flattener {
 
   // One instruction: row operands by the access they make, registers by their
   // roles, zero registers and immediates as literals.
-  df::Op op_of(const Op &op) {
-    const isa::IsaSpec &spec = plena_spec();
+  df::Op op_of(const Op& op) {
+    const isa::IsaSpec& spec = plena_spec();
     std::vector<MemAccess> mem = memory_effects(op, values_, arch_);
     std::vector<char> used(mem.size(), 0);
     const isa::Accesses acc = spec.accesses(op.to_instruction());
@@ -153,7 +153,7 @@ class Flattener {
       if (used[k]) continue;
       d.barrier = true;  // memory the operands do not name: not part of any new
                          // instruction
-      for (const std::string &s : access_names(mem[k], arch_))
+      for (const std::string& s : access_names(mem[k], arch_))
         (mem[k].write ? d.implicit_writes : d.implicit_reads).push_back(s);
     }
     if (op.spec->cls == 'C' || op.spec->cls == 'H' || op.spec->cls == 'M') d.barrier = true;
@@ -161,11 +161,11 @@ class Flattener {
     return d;
   }
 
-  df::Operand operand(const Op &op, size_t i, const std::vector<MemAccess> &mem, std::vector<char> &used,
-                      const isa::Accesses &acc, df::Op &d) {
-    const isa::IsaSpec &spec = plena_spec();
-    const isa::OperandSpec &o = op.spec->operands[i];
-    const isa::OperandKind &kind = spec.kinds()[o.kind];
+  df::Operand operand(const Op& op, size_t i, const std::vector<MemAccess>& mem, std::vector<char>& used,
+                      const isa::Accesses& acc, df::Op& d) {
+    const isa::IsaSpec& spec = plena_spec();
+    const isa::OperandSpec& o = op.spec->operands[i];
+    const isa::OperandKind& kind = spec.kinds()[o.kind];
     const int64_t v = op.operands[i];
     df::Operand out;
     if (kind.type != isa::KindType::Register) {
@@ -173,13 +173,13 @@ class Flattener {
       return out;  // a literal
     }
     out.text = register_text(spec, o, v);
-    const isa::RegisterClass &rc = spec.register_classes()[kind.register_class];
+    const isa::RegisterClass& rc = spec.register_classes()[kind.register_class];
     if (rc.zero_register == v) return out;  // reads a constant: a literal
     if (rc.name == "gp") {
       const Val addr = values_.get(reg_key_gp(static_cast<int>(v)));
       const bool dest = o.name == "rd";
       for (size_t k = 0; k < mem.size(); ++k) {
-        const MemAccess &a = mem[k];
+        const MemAccess& a = mem[k];
         if (used[k] || a.whole || a.space != Space::Vram || a.lo != 0 || a.hi != arch_.vlen || a.base != addr) continue;
         if (a.write != dest) continue;
         used[k] = 1;
@@ -209,22 +209,22 @@ class Flattener {
 
 }  // namespace
 
-codesign::KernelDataflow plena_dataflow(const std::string &kernel_text, const std::string &file,
-                                        const nlohmann::json &hardware) {
+codesign::KernelDataflow plena_dataflow(const std::string& kernel_text, const std::string& file,
+                                        const nlohmann::json& hardware) {
   Kernel kernel;
   std::string error;
   if (!parse_kernel(kernel_text, kernel, error)) throw std::invalid_argument(file + ": " + error);
   return Flattener(hardware).flatten(kernel);
 }
 
-bool plena_fusable(const isa::dataflow::Op &op) {
-  const isa::InstructionSpec *s = plena_spec().find(op.mnemonic);
+bool plena_fusable(const isa::dataflow::Op& op) {
+  const isa::InstructionSpec* s = plena_spec().find(op.mnemonic);
   if (!s || op.barrier) return false;
   if (s->cls == 'V') return true;
   // Scalar floating-point arithmetic: every register operand is an f register.
   if (s->cls != 'S') return false;
-  for (const auto &o : s->operands) {
-    const isa::OperandKind &k = plena_spec().kinds()[o.kind];
+  for (const auto& o : s->operands) {
+    const isa::OperandKind& k = plena_spec().kinds()[o.kind];
     if (k.type == isa::KindType::Register && plena_spec().register_classes()[k.register_class].name != "fp")
       return false;
   }

@@ -18,37 +18,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-json json_of(const YAML::Node& n) {
-  if (n.IsMap()) {
-    json j = json::object();
-    for (const auto& kv : n) j[kv.first.as<std::string>()] = json_of(kv.second);
-    return j;
-  }
-  if (n.IsSequence()) {
-    json j = json::array();
-    for (const auto& e : n) j.push_back(json_of(e));
-    return j;
-  }
-  if (!n.IsScalar()) return nullptr;
-  const std::string s = n.Scalar();
-  if (n.Tag() != "!") {  // plain scalars: numbers and booleans as YAML reads them
-    try {
-      size_t used = 0;
-      const long long i = std::stoll(s, &used, 0);
-      if (used == s.size()) return i;
-    } catch (...) {
-    }
-    try {
-      size_t used = 0;
-      const double d = std::stod(s, &used);
-      if (used == s.size()) return d;
-    } catch (...) {
-    }
-    if (s == "true" || s == "false") return s == "true";
-  }
-  return s;
-}
-
 std::string variant_id(std::vector<std::string> names) {
   if (names.empty()) return "base";
   std::sort(names.begin(), names.end());
@@ -136,7 +105,8 @@ const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandid
     area += c->area_mm2;
   }
   const std::string id = variant_id(names);
-  if (!std::count(order_.begin(), order_.end(), id)) order_.push_back(id);
+  if (!std::count(order_.begin(), order_.end(), id))  // the reference first, then in evaluation order
+    order_.insert(id == "base" ? order_.begin() : order_.end(), id);
   if (done_.count(id)) return done_.at(id);
   VariantResult v;
   v.id = id;
@@ -315,7 +285,7 @@ std::vector<ExploreCandidate> load_candidates(const std::string& path, const std
   } catch (const YAML::Exception& e) {
     throw std::invalid_argument(path + ": " + (e.mark.line >= 0 ? std::to_string(e.mark.line + 1) + ": " : "") + e.msg);
   }
-  const json doc = json_of(root);
+  const json doc = json_of_yaml(root);
   if (!doc.is_object() || !doc.contains("candidates") || !doc["candidates"].is_array())
     throw std::invalid_argument(path +
                                 ": not a candidates file (no 'candidates' "

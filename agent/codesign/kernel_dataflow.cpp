@@ -16,7 +16,8 @@ std::map<std::string, DataflowAdapter>& adapters() {
 }  // namespace
 
 void register_dataflow_adapter(const std::string& platform, DataflowAdapter adapter) {
-  if (!adapter.parse || !adapter.fusable || !adapter.cost || !adapter.overlay_entry || !adapter.use_overlay)
+  if (!adapter.parse || !adapter.fusable || !adapter.cost || !adapter.overlay_entry || !adapter.use_overlay ||
+      !adapter.overlay_area)
     throw std::invalid_argument("dataflow adapter of '" + platform + "': every function must be set");
   if (!adapters().emplace(platform, std::move(adapter)).second)
     throw std::invalid_argument("dataflow adapter of '" + platform + "' is registered twice");

@@ -65,6 +65,9 @@ struct DataflowAdapter {
   // on dataflow); the kernel unchanged when none applies.
   std::function<KernelRewrite(const std::string& kernel, const nlohmann::json& overlay, const nlohmann::json& hardware)>
       use_overlay;
+  // The area an overlay's composed instructions add (the cost model's area of each);
+  // std::invalid_argument for an instruction it cannot price (no `compose:`).
+  std::function<double(const nlohmann::json& overlay, const nlohmann::json& hardware)> overlay_area;
   std::string isa;  // the ISA an overlay names (`isa:`)
 };
 

@@ -4,7 +4,15 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+namespace YAML {
+class Node;
+}
+
 namespace tlmcraft::agent::codesign {
+
+// The JSON form of a YAML document: plain scalars that read as integers, numbers or
+// booleans become those, everything else a string.
+nlohmann::json json_of_yaml(const YAML::Node& node);
 
 // Block-style YAML of a JSON document (objects keep their key order as nlohmann
 // sorts them; strings that YAML would misread are quoted by yaml-cpp's

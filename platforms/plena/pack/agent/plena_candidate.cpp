@@ -163,6 +163,17 @@ nlohmann::json plena_overlay(const df::Pattern& p, const std::string& mnemonic, 
   return {{"isa", "plena"}, {"instructions", {ins}}, {"latency_classes", {lc}}};
 }
 
+double plena_overlay_area(const nlohmann::json& overlay, const nlohmann::json& hardware) {
+  double area = 0;
+  for (const nlohmann::json& ins : overlay.value("instructions", nlohmann::json::array()))
+    if (!ins.contains("compose"))
+      throw std::invalid_argument("instruction '" + ins.value("mnemonic", std::string("?")) +
+                                  "' has no compose: steps to price");
+  for (const ComposedDefinition& d : composed_definitions(overlay))
+    area += plena_candidate_cost(composed_pattern(d, hardware), hardware).area_mm2;
+  return area;
+}
+
 codesign::DataflowAdapter plena_dataflow_adapter() {
   codesign::DataflowAdapter a;
   a.isa = "plena";
@@ -171,6 +182,7 @@ codesign::DataflowAdapter plena_dataflow_adapter() {
   a.cost = plena_candidate_cost;
   a.overlay_entry = plena_overlay;
   a.use_overlay = plena_use_overlay;
+  a.overlay_area = plena_overlay_area;
   // One input per source-register field (rs1..rs3), one output per destination
   // field (rd).
   int reads = 0, writes = 0;

@@ -8,9 +8,8 @@
 // latency); id="codesign-tasks" (speedup per task and config of each front variant);
 // id="codesign-energy" (energy by component of each front variant).
 #pragma once
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace tlmcraft::harness {
 

@@ -1,25 +1,30 @@
-// tlmcraft codesign: the co-design loop's commands (docs/codesign.md). `mine` finds
-// candidate instructions in the suite's kernels and writes them as ISA overlays.
+// tlmcraft codesign: the co-design loop's commands (docs/codesign.md). `mine`
+// finds candidate instructions in the suite's kernels and writes them as ISA
+// overlays.
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <boost/program_options.hpp>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 
-#include <boost/program_options.hpp>
-
+#include "agent/codesign/architect.h"
 #include "agent/codesign/explorer.h"
+#include "agent/mcp/mcp_server.h"
+#include "agent/providers.h"
 #include "agent/codesign/kernel_dataflow.h"
 #include "agent/codesign/miner.h"
 #include "agent/codesign/overlay_yaml.h"
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/executor_options.h"
-#include "harness/ppa_model.h"
 #include "harness/cli/job_selection.h"
+#include "harness/ppa_model.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
@@ -33,7 +38,8 @@ namespace {
 using nlohmann::json;
 namespace codesign = agent::codesign;
 
-const char* kCodesignHelp = R"(usage: tlmcraft codesign mine --platform P [options]
+const char* kCodesignHelp =
+    R"(usage: tlmcraft codesign mine --platform P [options]
 
 mine: runs the dataflow analysis of the suite's kernels (the baselines, or the kernels
 of --kernels DIR named as `bench` names them), enumerates the convex subgraphs of every
@@ -84,13 +90,14 @@ std::vector<codesign::MinedKernel> suite_kernels(const po::variables_map& vm, co
 std::string table(const json& doc) {
   std::ostringstream out;
   out << std::left << std::setw(6) << "name" << std::right << std::setw(14) << "cycles saved" << std::setw(12)
-      << "instances" << std::setw(11) << "area mm2" << "  steps\n";
+      << "instances" << std::setw(11) << "area mm2"
+      << "  steps\n";
   for (const json& c : doc["candidates"]) {
     std::string steps = c["signature"].get<std::string>();
     for (char& ch : steps)
       if (ch == '\n') ch = ';';
-    out << std::left << std::setw(6) << c["name"].get<std::string>() << std::right << std::setw(14)
-        << std::fixed << std::setprecision(0) << c["estimate"]["cycles_saved"].get<double>() << std::setw(12)
+    out << std::left << std::setw(6) << c["name"].get<std::string>() << std::right << std::setw(14) << std::fixed
+        << std::setprecision(0) << c["estimate"]["cycles_saved"].get<double>() << std::setw(12)
         << c["estimate"]["dynamic_instances"].get<uint64_t>() << std::setw(11) << std::setprecision(4)
         << c["estimate"]["area_mm2"].get<double>() << "  " << steps << "\n";
   }
@@ -100,11 +107,13 @@ std::string table(const json& doc) {
 std::string explore_table(const json& summary) {
   std::ostringstream out;
   out << std::left << std::setw(28) << "variant" << std::right << std::setw(9) << "speedup" << std::setw(9) << "energy"
-      << std::setw(10) << "area" << "  front\n";
+      << std::setw(10) << "area"
+      << "  front\n";
   for (const json& v : summary["variants"]) {
     out << std::left << std::setw(28) << v["id"].get<std::string>() << std::right << std::fixed << std::setprecision(3);
     if (v["ok"].get<bool>())
-      out << std::setw(8) << v["speedup"].get<double>() << "x" << std::setw(8) << v["energy_ratio"].get<double>() << "x";
+      out << std::setw(8) << v["speedup"].get<double>() << "x" << std::setw(8) << v["energy_ratio"].get<double>()
+          << "x";
     else
       out << std::setw(18) << "FAIL";
     out << std::setw(9) << std::setprecision(1) << 100 * v["area_increase"].get<double>() << "%"
@@ -138,8 +147,8 @@ void write_outputs(const std::string& dir, const json& doc) {
 int mine(const Args& args) {
   po::options_description opts(kCodesignHelp);
   add_platform_options(opts);
-  opts.add_options()("help,h", "show this help")(
-      "tasks", po::value<std::vector<std::string>>()->composing(), "tasks, comma list (default: all)")(
+  opts.add_options()("help,h", "show this help")("tasks", po::value<std::vector<std::string>>()->composing(),
+                                                 "tasks, comma list (default: all)")(
       "configs", po::value<std::vector<std::string>>()->composing(), "configurations, comma list (default: all)")(
       "level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3)")(
       "kernels", po::value<std::string>(), "mine the kernels of DIR instead of the baselines")(
@@ -168,7 +177,8 @@ int mine(const Args& args) {
   return 0;
 }
 
-const char* kExploreHelp = R"(usage: tlmcraft codesign explore --platform P --candidates FILE --area-budget X --out DIR [options]
+const char* kExploreHelp =
+    R"(usage: tlmcraft codesign explore --platform P --candidates FILE --area-budget X --out DIR [options]
 
 Builds ISA variants from sets of the candidates (codesign mine's candidates.yaml) whose
 added area fits the budget (X in mm2, or a percentage of the platform's area: 5%), lets
@@ -218,19 +228,32 @@ std::vector<std::string> executor_args(const po::variables_map& vm) {
   return out;
 }
 
-// Runs `argv` and waits; its exit status (127 when it could not start).
-int run_process(const std::vector<std::string>& argv) {
+// Runs `argv` with its output in `log` and waits; its exit status (127 when it could not start).
+int run_process(const std::vector<std::string>& argv, const std::string& log) {
   std::vector<char*> cargv;
   for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
   const pid_t pid = fork();
   if (pid == 0) {
+    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) dup2(fd, 1), dup2(fd, 2);
     execv(cargv[0], cargv.data());
     _exit(127);
   }
   int status = 0;
   if (pid < 0 || waitpid(pid, &status, 0) < 0) return 127;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// The last `n` lines of a file, joined by "; ".
+std::string last_lines(const std::string& path, size_t n) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);)
+    if (!l.empty()) lines.push_back(l);
+  std::string out;
+  for (size_t i = lines.size() > n ? lines.size() - n : 0; i < lines.size(); ++i) out += (out.empty() ? "" : "; ") + lines[i];
+  return out;
 }
 
 double area_budget(const std::string& text, double base_area) {
@@ -241,76 +264,101 @@ double area_budget(const std::string& text, double base_area) {
     if (used != text.size() - (percent ? 1 : 0) || !(v > 0) || !std::isfinite(v)) throw std::invalid_argument("");
     return percent ? v / 100.0 * base_area : v;
   } catch (const std::exception&) {
-    throw InputError("codesign explore: --area-budget must be a positive number of mm2 or a percentage (5%), not '" +
-                     text + "'");
+    throw InputError(
+        "codesign explore: --area-budget must be a positive "
+        "number of mm2 or a percentage (5%), not '" +
+        text + "'");
   }
 }
 
-int explore(const Args& args) {
-  po::options_description opts(kExploreHelp);
+// The options explore, architect and mcp share: the suite, the candidates, the budget.
+void add_exploration_options(po::options_description& opts) {
   add_platform_options(opts);
-  opts.add_options()("help,h", "show this help")(
-      "candidates", po::value<std::string>(), "candidates file (codesign mine's candidates.yaml)")(
+  opts.add_options()("help,h", "show this help")("candidates", po::value<std::string>(),
+                                                 "candidates file (codesign mine's candidates.yaml)")(
       "area-budget", po::value<std::string>(), "added area at most: mm2, or a percentage of the platform's area")(
-      "strategy", po::value<std::string>()->default_value("greedy"), "greedy or beam")(
-      "beam-width", po::value<int>()->default_value(3), "sets kept per size (beam)")(
-      "max-variants", po::value<int>()->default_value(64), "variants evaluated at most (1..10000)")(
       "tasks", po::value<std::vector<std::string>>()->composing(), "tasks, comma list (default: all)")(
       "configs", po::value<std::vector<std::string>>()->composing(), "configurations, comma list (default: all)")(
       "level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3)")(
       "jobs,j", po::value<unsigned>()->default_value(0), "parallel workers of each bench (default: CPUs)")(
       "out,o", po::value<std::string>(), "output directory (required)");
   opts.add(executor_options());
-  po::variables_map vm;
-  if (!parse_or_help(args, opts, {}, vm)) return vm.count("help") ? 0 : 2;
+}
+
+// An exploration over the command's suite, evaluating variants with `tlmcraft bench`.
+struct Session {
+  std::unique_ptr<Platform> platform;
+  const codesign::DataflowAdapter* adapter = nullptr;
+  json hardware;
+  std::vector<std::string> bench;  // the bench command line every variant shares
+  std::unique_ptr<codesign::Exploration> exploration;
+};
+
+std::unique_ptr<Session> open_session(const std::string& cmd, const po::variables_map& vm, codesign::ExploreOptions o) {
   for (const char* req : {"platform", "candidates", "area-budget", "out"})
-    if (!vm.count(req)) throw InputError(std::string("codesign explore: --") + req + " is required");
-  const int max_variants = vm["max-variants"].as<int>();
-  if (max_variants < 1 || max_variants > 10000) throw InputError("codesign explore: --max-variants must be 1..10000");
-  auto p = make_platform_from(vm);
-  const codesign::DataflowAdapter* adapter = codesign::find_dataflow_adapter(p->name());
-  if (!adapter) throw InputError("codesign explore: platform '" + p->name() + "' has no co-design adapter");
-  const json hardware = {{"platform", p->name()}, {"config", p->config()}};
-  const double base_area = harness::area_estimate(p->config()).value("total_mm2", 0.0);
-  codesign::ExploreOptions o;
-  o.platform = p->name();
+    if (!vm.count(req)) throw InputError("codesign " + cmd + ": --" + req + " is required");
+  auto s = std::make_unique<Session>();
+  s->platform = make_platform_from(vm);
+  const std::string name = s->platform->name();
+  s->adapter = codesign::find_dataflow_adapter(name);
+  if (!s->adapter) throw InputError("codesign " + cmd + ": platform '" + name + "' has no co-design adapter");
+  s->hardware = {{"platform", name}, {"config", s->platform->config()}};
+  o.platform = name;
   o.out_dir = vm["out"].as<std::string>();
-  o.strategy = vm["strategy"].as<std::string>();
-  o.beam_width = vm["beam-width"].as<int>();
-  o.max_variants = static_cast<size_t>(max_variants);
-  o.base_area_mm2 = base_area;
-  o.area_budget_mm2 = area_budget(vm["area-budget"].as<std::string>(), base_area);
-  o.hardware = hardware;
-  std::vector<codesign::ExploreCandidate> candidates;
-  std::vector<codesign::SuiteCell> cells;
-  try {
-    candidates = codesign::load_candidates(vm["candidates"].as<std::string>(), adapter->isa);
-    for (codesign::MinedKernel& k : suite_kernels(vm, p->name(), hardware)) {
-      const std::string ext = k.file.substr(k.file.rfind('.'));
-      cells.push_back({k.name.substr(0, k.name.find('/')), k.name.substr(k.name.find('/') + 1), k.text, ext});
-    }
-  } catch (const std::invalid_argument& e) {
-    throw InputError(std::string("codesign explore: ") + e.what());
-  }
-  std::vector<std::string> bench = {self_exe(), "bench", "--platform", p->name(), "--quiet", "--json",
-                                    "--jobs", std::to_string(vm["jobs"].as<unsigned>())};
-  for (const std::string& s : vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{})
-    bench.insert(bench.end(), {"--set", s});
+  o.base_area_mm2 = harness::area_estimate(s->platform->config()).value("total_mm2", 0.0);
+  o.area_budget_mm2 = area_budget(vm["area-budget"].as<std::string>(), o.base_area_mm2);
+  o.hardware = s->hardware;
+  s->bench = {self_exe(), "bench", "--platform", name, "--quiet", "--json", "--jobs",
+              std::to_string(vm["jobs"].as<unsigned>())};
+  for (const std::string& set : vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{})
+    s->bench.insert(s->bench.end(), {"--set", set});
   const std::vector<std::string> exec = executor_args(vm);
-  bench.insert(bench.end(), exec.begin(), exec.end());
-  const codesign::SuiteRunner runner = [&](const std::string& kernels, const std::string& overlay,
-                                           const std::string& results) {
+  s->bench.insert(s->bench.end(), exec.begin(), exec.end());
+  const std::vector<std::string>& bench = s->bench;
+  codesign::SuiteRunner runner = [&bench](const std::string& kernels, const std::string& overlay,
+                                          const std::string& results) {
     std::vector<std::string> argv = bench;
     argv.insert(argv.end(), {"--kernels", kernels, "--out", results});
     if (!overlay.empty()) argv.insert(argv.end(), {"--isa-ext", overlay});
-    std::cerr << "codesign explore: evaluating " << (overlay.empty() ? "the shipped ISA" : overlay) << "\n";
-    const int rc = run_process(argv);
-    if (rc != 0 && rc != 1) throw InputError("codesign explore: bench failed (exit " + std::to_string(rc) + ") for " + kernels);
+    const std::string log = results + ".log";
+    const int rc = run_process(argv, log);
+    if (rc != 0 && rc != 1)
+      throw std::invalid_argument("bench failed (exit " + std::to_string(rc) + "): " + last_lines(log, 5));
     return results;
   };
+  try {
+    std::vector<codesign::SuiteCell> cells;
+    for (codesign::MinedKernel& k : suite_kernels(vm, name, s->hardware)) {
+      const std::string ext = k.file.substr(k.file.rfind('.'));
+      cells.push_back({k.name.substr(0, k.name.find('/')), k.name.substr(k.name.find('/') + 1), k.text, ext});
+    }
+    s->exploration = std::make_unique<codesign::Exploration>(
+        *s->adapter, codesign::load_candidates(vm["candidates"].as<std::string>(), s->adapter->isa), std::move(cells),
+        std::move(runner), std::move(o));
+  } catch (const std::invalid_argument& e) {
+    throw InputError("codesign " + cmd + ": " + e.what());
+  }
+  return s;
+}
+
+int explore(const Args& args) {
+  po::options_description opts(kExploreHelp);
+  add_exploration_options(opts);
+  opts.add_options()("strategy", po::value<std::string>()->default_value("greedy"), "greedy or beam")(
+      "beam-width", po::value<int>()->default_value(3), "sets kept per size (beam)")(
+      "max-variants", po::value<int>()->default_value(64), "variants evaluated at most (1..10000)");
+  po::variables_map vm;
+  if (!parse_or_help(args, opts, {}, vm)) return vm.count("help") ? 0 : 2;
+  const int max_variants = vm["max-variants"].as<int>();
+  if (max_variants < 1 || max_variants > 10000) throw InputError("codesign explore: --max-variants must be 1..10000");
+  codesign::ExploreOptions o;
+  o.strategy = vm["strategy"].as<std::string>();
+  o.beam_width = vm["beam-width"].as<int>();
+  o.max_variants = static_cast<size_t>(max_variants);
+  auto session = open_session("explore", vm, o);
   codesign::ExploreResult r;
   try {
-    r = codesign::explore(*adapter, candidates, cells, runner, o);
+    r = session->exploration->run_strategy();
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("codesign explore: ") + e.what());
   }
@@ -318,19 +366,107 @@ int explore(const Args& args) {
   return 0;
 }
 
+const char* kArchitectHelp = R"(usage: tlmcraft codesign architect --platform P --candidates FILE --area-budget X --out DIR --provider KIND [options]
+       tlmcraft codesign mcp --platform P --candidates FILE --area-budget X --out DIR
+
+architect: an LLM acts as the architect (docs/codesign.md, "The architect agent"): it
+lists the mined candidates, proposes its own as ISA overlays, evaluates variants (the
+same store as `codesign explore --out DIR`: a variant is evaluated once) and reads the
+Pareto front, within --budget turns. The transcript is DIR/architect.jsonl; --resume
+continues it. mcp: the same four tools over MCP (stdio), for any MCP client.
+
+examples:
+  tlmcraft codesign architect --platform plena --candidates out/mine/candidates.yaml --area-budget 5% \
+      --configs C1 --out out/arch --provider anthropic --model claude-sonnet-4-5 --budget 12
+  tlmcraft codesign mcp --platform plena --candidates out/mine/candidates.yaml --area-budget 5% --out out/arch
+
+exit codes: 0 ok; 1 the provider failed; 2 usage or input error
+
+options)";
+
+std::unique_ptr<agent::Provider> architect_provider(const po::variables_map& vm) {
+  agent::ProviderOptions po;
+  if (!vm.count("provider")) throw InputError("codesign architect: --provider is required (openai, anthropic, replay)");
+  po.kind = vm["provider"].as<std::string>();
+  if (vm.count("model")) po.model = vm["model"].as<std::string>();
+  if (vm.count("base-url")) po.base_url = vm["base-url"].as<std::string>();
+  if (vm.count("replay")) po.replay_path = vm["replay"].as<std::string>();
+  const char* key = std::getenv(po.kind == "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY");
+  if (key) po.api_key = key;
+  try {
+    if (po.kind == "openai") return agent::make_openai_provider(po);
+    if (po.kind == "anthropic") return agent::make_anthropic_provider(po);
+    if (po.kind == "replay") return agent::make_replay_provider(po);
+  } catch (const agent::ProviderError& e) {
+    throw InputError(std::string("codesign architect: ") + e.what());
+  }
+  throw InputError("codesign architect: unknown provider '" + po.kind + "' (openai, anthropic, replay)");
+}
+
+int architect(const Args& args) {
+  po::options_description opts(kArchitectHelp);
+  add_exploration_options(opts);
+  opts.add_options()("provider", po::value<std::string>(), "openai, anthropic or replay")(
+      "model", po::value<std::string>(), "model name")("base-url", po::value<std::string>(), "API base URL")(
+      "replay", po::value<std::string>(), "replay provider: the script of assistant turns")(
+      "budget", po::value<int>()->default_value(12), "model turns (1..200)")(
+      "resume", po::bool_switch(), "continue DIR/architect.jsonl after its last complete round");
+  po::variables_map vm;
+  if (!parse_or_help(args, opts, {}, vm)) return vm.count("help") ? 0 : 2;
+  const int budget = vm["budget"].as<int>();
+  if (budget < 1 || budget > 200) throw InputError("codesign architect: --budget must be 1..200");
+  auto provider = architect_provider(vm);
+  auto session = open_session("architect", vm, {});
+  codesign::ArchitectToolbox tools(*session->exploration, *session->adapter, session->hardware);
+  codesign::ArchitectOptions ao;
+  ao.budget = budget;
+  ao.resume = vm["resume"].as<bool>();
+  ao.transcript_path = vm["out"].as<std::string>() + "/architect.jsonl";
+  ao.system_prompt = codesign::architect_prompt(*session->exploration, session->platform->name());
+  ao.log = [](const std::string& line) { std::cerr << "codesign architect: " << line << "\n"; };
+  const codesign::ArchitectResult r = codesign::run_architect(*provider, tools, *session->exploration, ao);
+  std::cout << explore_table(session->exploration->result().summary);
+  if (!r.answer.empty()) std::cout << "\n" << r.answer << "\n";
+  if (r.stop_reason == "provider_error") {
+    std::cerr << "codesign architect: provider error: " << r.error << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+int serve_mcp(const Args& args) {
+  po::options_description opts(kArchitectHelp);
+  add_exploration_options(opts);
+  po::variables_map vm;
+  if (!parse_or_help(args, opts, {}, vm)) return vm.count("help") ? 0 : 2;
+  auto session = open_session("mcp", vm, {});
+  codesign::ArchitectToolbox tools(*session->exploration, *session->adapter, session->hardware);
+  agent::McpServerInfo info;
+  info.name = "tlmcraft-codesign";
+  info.title = "tlmcraft co-design: candidate instructions, ISA variants, Pareto front";
+  info.instructions = codesign::architect_prompt(*session->exploration, session->platform->name());
+  agent::McpServer server(tools, info, &std::cerr);
+  server.serve(std::cin, std::cout);
+  return 0;
+}
+
 int cmd_codesign(const Args& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << "usage: tlmcraft codesign mine|explore --platform P [options]   (tlmcraft codesign mine --help)\n";
+    std::cout << "usage: tlmcraft codesign mine|explore|architect|mcp --platform P [options] "
+                 "  (tlmcraft codesign mine --help)\n";
     return args.empty() ? 2 : 0;
   }
   const Args rest(args.begin() + 1, args.end());
   if (args[0] == "mine") return mine(rest);
   if (args[0] == "explore") return explore(rest);
-  std::cerr << "tlmcraft codesign: unknown subcommand '" << args[0] << "' (known: mine, explore)\n";
+  if (args[0] == "architect") return architect(rest);
+  if (args[0] == "mcp") return serve_mcp(rest);
+  std::cerr << "tlmcraft codesign: unknown subcommand '" << args[0] << "' (known: mine, explore, architect, mcp)\n";
   return 2;
 }
 
-const bool registered = register_command("codesign", cmd_codesign, "co-design: mine candidate instructions, explore ISA variants");
+const bool registered =
+    register_command("codesign", cmd_codesign, "co-design: mine candidate instructions, explore ISA variants, the architect agent");
 
 }  // namespace
 }  // namespace tlmcraft::cli

@@ -1,5 +1,7 @@
 #include "agent/codesign/explorer.h"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -8,8 +10,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <yaml-cpp/yaml.h>
-
 #include "agent/codesign/overlay_yaml.h"
 
 namespace tlmcraft::agent::codesign {
@@ -17,37 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-json json_of(const YAML::Node& n) {
-  if (n.IsMap()) {
-    json j = json::object();
-    for (const auto& kv : n) j[kv.first.as<std::string>()] = json_of(kv.second);
-    return j;
-  }
-  if (n.IsSequence()) {
-    json j = json::array();
-    for (const auto& e : n) j.push_back(json_of(e));
-    return j;
-  }
-  if (!n.IsScalar()) return nullptr;
-  const std::string s = n.Scalar();
-  if (n.Tag() != "!") {  // plain scalars: numbers and booleans as YAML reads them
-    try {
-      size_t used = 0;
-      const long long i = std::stoll(s, &used, 0);
-      if (used == s.size()) return i;
-    } catch (...) {
-    }
-    try {
-      size_t used = 0;
-      const double d = std::stod(s, &used);
-      if (used == s.size()) return d;
-    } catch (...) {
-    }
-    if (s == "true" || s == "false") return s == "true";
-  }
-  return s;
-}
 
 std::string variant_id(std::vector<std::string> names) {
   if (names.empty()) return "base";
@@ -73,218 +42,241 @@ void write_file(const fs::path& path, const std::string& text) {
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
-class Explorer {
- public:
-  Explorer(const DataflowAdapter& adapter, const std::vector<ExploreCandidate>& candidates,
-           const std::vector<SuiteCell>& cells, const SuiteRunner& run, const ExploreOptions& o)
-      : adapter_(adapter), candidates_(candidates), cells_(cells), run_(run), o_(o) {
-    load_store();
-  }
-
-  ExploreResult run() {
-    const VariantResult base = evaluate({});
-    std::vector<const ExploreCandidate*> singles;
-    for (const ExploreCandidate& c : candidates_) {
-      if (c.area_mm2 > o_.area_budget_mm2 || done_.size() >= o_.max_variants) continue;
-      const VariantResult& v = evaluate({&c});
-      if (v.ok && !v.uses.empty() && geomean_speedup(base, v) > 1.0) singles.push_back(&c);
-    }
-    if (o_.strategy == "beam") beam(base, singles);
-    else greedy(base, singles);
-    ExploreResult r;
-    for (const std::string& id : order_) r.variants.push_back(done_.at(id));
-    r.pareto = pareto_front(base, r.variants);
-    r.summary = summary(base, r);
-    write_file(fs::path(o_.out_dir) / "summary.json", r.summary.dump(2) + "\n");
-    return r;
-  }
-
- private:
-  const DataflowAdapter& adapter_;
-  const std::vector<ExploreCandidate>& candidates_;
-  const std::vector<SuiteCell>& cells_;
-  const SuiteRunner& run_;
-  const ExploreOptions& o_;
-  std::map<std::string, VariantResult> done_;
-  std::vector<std::string> order_;
-
-  fs::path store_path() const { return fs::path(o_.out_dir) / "explore.jsonl"; }
-
-  void load_store() {
-    std::ifstream in(store_path());
-    std::string line;
-    for (int n = 1; std::getline(in, line); ++n) {
-      if (line.empty()) continue;
-      json j = json::parse(line, nullptr, false);
-      if (j.is_discarded() || !j.is_object() || !j.contains("id"))
-        throw std::invalid_argument(store_path().string() + ":" + std::to_string(n) + ": not a variant record");
-      VariantResult v = VariantResult::from_json(j);
-      done_[v.id] = v;
-    }
-  }
-
-  const VariantResult& evaluate(const std::vector<const ExploreCandidate*>& set) {
-    std::vector<std::string> names;
-    double area = o_.base_area_mm2;
-    for (const ExploreCandidate* c : set) {
-      names.push_back(c->name);
-      area += c->area_mm2;
-    }
-    const std::string id = variant_id(names);
-    if (!std::count(order_.begin(), order_.end(), id)) order_.push_back(id);
-    if (done_.count(id)) return done_.at(id);
-    VariantResult v;
-    v.id = id;
-    v.candidates = names;
-    v.area_mm2 = area;
-    const fs::path dir = fs::path(o_.out_dir) / "variants" / id;
-    const json overlay = merged_overlay(set, adapter_.isa);
-    std::string overlay_path;
-    if (!set.empty()) {
-      overlay_path = (dir / "overlay.yaml").string();
-      write_file(overlay_path, to_yaml(overlay));
-    }
-    write_kernels(dir / "kernels", overlay, set.empty(), v);
-    read_results(run_((dir / "kernels").string(), overlay_path, (dir / "results.jsonl").string()), v);
-    std::ofstream store(store_path(), std::ios::app);
-    store << v.to_json().dump() << "\n";
-    store.flush();
-    return done_[id] = v;
-  }
-
-  void write_kernels(const fs::path& dir, const json& overlay, bool base, VariantResult& v) {
-    for (const SuiteCell& cell : cells_) {
-      std::string text = cell.kernel;
-      if (!base) {
-        const KernelRewrite r = adapter_.use_overlay(cell.kernel, overlay, o_.hardware);
-        text = r.kernel;
-        for (const auto& [m, use] : r.uses) {
-          v.uses[m].static_count += use.static_count;
-          v.uses[m].executions += use.executions;
-          v.used_by[m].push_back(cell.task + "/" + cell.config);
-        }
-      }
-      write_file(dir / o_.platform / cell.task / (cell.config + cell.extension), text);
-    }
-  }
-
-  static void read_results(const std::string& path, VariantResult& v) {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("no results file " + path);
-    std::string line;
-    v.ok = true;
-    for (int n = 1; std::getline(in, line); ++n) {
-      json r = json::parse(line, nullptr, false);
-      if (r.is_discarded() || !r.is_object()) continue;  // bench writes whole lines; a torn tail is skipped
-      const std::string cell = r.value("task", "") + "/" + r.value("config", "");
-      const std::string status = r.value("status", "?");
-      if (status == "unsupported") continue;
-      if (status != "pass") {
-        v.ok = false;
-        v.failures.push_back(cell + ": " + status + (r.contains("reason") ? " (" + r["reason"].dump() + ")" : ""));
-        continue;
-      }
-      v.cycles[cell] = r.value("cycles", 0.0);
-      if (!r.contains("energy") || !r["energy"].is_object()) continue;
-      const json& e = r["energy"];
-      if (e.contains("total_pj")) v.energy_pj[cell] = e["total_pj"].get<double>();
-      const json parts = e.value("by_component", json::object());
-      for (auto it = parts.begin(); it != parts.end(); ++it)
-        if (it.value().is_number()) v.energy_by_component[it.key()] += it.value().get<double>();
-    }
-  }
-
-  void greedy(const VariantResult& base, std::vector<const ExploreCandidate*> ranked) {
-    auto gain = [&](const ExploreCandidate* c) {
-      return std::log(geomean_speedup(base, done_.at(c->name))) / std::max(c->area_mm2, 1e-9);
-    };
-    std::stable_sort(ranked.begin(), ranked.end(), [&](auto* a, auto* b) { return gain(a) > gain(b); });
-    std::vector<const ExploreCandidate*> current;
-    double best = 1.0, added = 0;
-    for (const ExploreCandidate* c : ranked) {
-      if (added + c->area_mm2 > o_.area_budget_mm2 || done_.size() >= o_.max_variants) continue;
-      auto trial = current;
-      trial.push_back(c);
-      const VariantResult& v = evaluate(trial);
-      if (!v.ok || geomean_speedup(base, v) <= best) continue;
-      current = trial;
-      best = geomean_speedup(base, v);
-      added += c->area_mm2;
-    }
-  }
-
-  void beam(const VariantResult& base, const std::vector<const ExploreCandidate*>& pool) {
-    std::vector<std::vector<const ExploreCandidate*>> frontier{{}};
-    for (size_t size = 1; size <= pool.size() && !frontier.empty(); ++size) {
-      std::vector<std::pair<double, std::vector<const ExploreCandidate*>>> next;
-      std::set<std::string> seen;
-      for (const auto& set : frontier)
-        for (const ExploreCandidate* c : pool) {
-          if (std::count(set.begin(), set.end(), c) || done_.size() >= o_.max_variants) continue;
-          auto trial = set;
-          trial.push_back(c);
-          double area = 0;
-          std::vector<std::string> names;
-          for (auto* t : trial) area += t->area_mm2, names.push_back(t->name);
-          if (area > o_.area_budget_mm2 || !seen.insert(variant_id(names)).second) continue;
-          const VariantResult& v = evaluate(trial);
-          if (v.ok) next.push_back({geomean_speedup(base, v), trial});
-        }
-      std::stable_sort(next.begin(), next.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-      frontier.clear();
-      for (size_t i = 0; i < next.size() && int(i) < o_.beam_width; ++i) frontier.push_back(next[i].second);
-    }
-  }
-
-  // Break-even latency of an instruction from its single-candidate variant: in PLENA's
-  // serial timing (and any timing where the instruction is on the critical path) each
-  // execution's cycles grow one for one with its latency, so it pays up to
-  // declared latency + cycles saved / executions.
-  json break_even(const VariantResult& base, const ExploreCandidate& c) const {
-    auto it = done_.find(c.name);
-    if (it == done_.end() || !it->second.ok) return nullptr;
-    const VariantResult& v = it->second;
-    double saved = 0;
-    for (const auto& [cell, cyc] : v.cycles)
-      if (base.cycles.count(cell)) saved += base.cycles.at(cell) - cyc;
-    uint64_t n = 0;
-    for (const auto& [m, use] : v.uses) n += use.executions;
-    int64_t latency = 0;
-    for (const json& lc : c.overlay.value("latency_classes", json::array())) latency = lc.value("cycles", int64_t(0));
-    if (n == 0) return nullptr;
-    return {{"declared_latency", latency}, {"cycles_saved", saved}, {"executions", n},
-            {"break_even_latency", double(latency) + saved / double(n)}};
-  }
-
-  json summary(const VariantResult& base, const ExploreResult& r) const {
-    json variants = json::array();
-    for (const VariantResult& v : r.variants) {
-      json j = v.to_json();
-      j["speedup"] = v.ok ? json(geomean_speedup(base, v)) : json(nullptr);
-      j["area_increase"] = o_.base_area_mm2 > 0 ? (v.area_mm2 - o_.base_area_mm2) / o_.base_area_mm2 : 0.0;
-      double e = 0, eb = 0;
-      for (const auto& [cell, pj] : v.energy_pj)
-        if (base.energy_pj.count(cell)) e += std::log(pj / base.energy_pj.at(cell)), eb += 1;
-      j["energy_ratio"] = eb > 0 ? std::exp(e / eb) : 1.0;
-      j["pareto"] = std::count(r.pareto.begin(), r.pareto.end(), v.id) > 0;
-      variants.push_back(j);
-    }
-    json instructions = json::object();
-    for (const ExploreCandidate& c : candidates_) {
-      json b = break_even(base, c);
-      if (!b.is_null()) instructions[c.name] = b;
-    }
-    return {{"platform", o_.platform},
-            {"strategy", o_.strategy},
-            {"base_area_mm2", o_.base_area_mm2},
-            {"area_budget_mm2", o_.area_budget_mm2},
-            {"variants", variants},
-            {"pareto", r.pareto},
-            {"instructions", instructions}};
-  }
-};
-
 }  // namespace
+
+Exploration::Exploration(const DataflowAdapter& adapter, std::vector<ExploreCandidate> candidates,
+                         std::vector<SuiteCell> cells, SuiteRunner run, ExploreOptions o)
+    : adapter_(adapter),
+      candidates_(std::move(candidates)),
+      cells_(std::move(cells)),
+      run_(std::move(run)),
+      o_(std::move(o)) {
+  if (o_.strategy != "greedy" && o_.strategy != "beam")
+    throw std::invalid_argument("unknown strategy '" + o_.strategy + "' (greedy or beam)");
+  if (!(o_.area_budget_mm2 > 0)) throw std::invalid_argument("the area budget must be positive");
+  load_store();
+}
+
+ExploreResult Exploration::run_strategy() {
+  const VariantResult base = evaluate(std::vector<const ExploreCandidate*>{});
+  std::vector<const ExploreCandidate*> singles;
+  for (const ExploreCandidate& c : candidates_) {
+    if (c.area_mm2 > o_.area_budget_mm2 || done_.size() >= o_.max_variants) continue;
+    const VariantResult& v = evaluate({&c});
+    if (v.ok && !v.uses.empty() && geomean_speedup(base, v) > 1.0) singles.push_back(&c);
+  }
+  if (o_.strategy == "beam")
+    beam(base, singles);
+  else
+    greedy(base, singles);
+  return result();
+}
+
+ExploreResult Exploration::result() {
+  const VariantResult base = evaluate(std::vector<const ExploreCandidate*>{});
+  ExploreResult r;
+  for (const std::string& id : order_) r.variants.push_back(done_.at(id));
+  r.pareto = pareto_front(base, r.variants);
+  r.summary = summary(base, r);
+  write_file(fs::path(o_.out_dir) / "summary.json", r.summary.dump(2) + "\n");
+  return r;
+}
+
+fs::path Exploration::store_path() const { return fs::path(o_.out_dir) / "explore.jsonl"; }
+
+void Exploration::load_store() {
+  std::ifstream in(store_path());
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.empty()) continue;
+    json j = json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("id"))
+      throw std::invalid_argument(store_path().string() + ":" + std::to_string(n) + ": not a variant record");
+    VariantResult v = VariantResult::from_json(j);
+    done_[v.id] = v;
+  }
+}
+
+const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandidate*>& set) {
+  std::vector<std::string> names;
+  double area = o_.base_area_mm2;
+  for (const ExploreCandidate* c : set) {
+    names.push_back(c->name);
+    area += c->area_mm2;
+  }
+  const std::string id = variant_id(names);
+  if (!std::count(order_.begin(), order_.end(), id))  // the reference first, then in evaluation order
+    order_.insert(id == "base" ? order_.begin() : order_.end(), id);
+  if (done_.count(id)) return done_.at(id);
+  VariantResult v;
+  v.id = id;
+  v.candidates = names;
+  v.area_mm2 = area;
+  const fs::path dir = fs::path(o_.out_dir) / "variants" / id;
+  const json overlay = merged_overlay(set, adapter_.isa);
+  std::string overlay_path;
+  if (!set.empty()) {
+    overlay_path = (dir / "overlay.yaml").string();
+    write_file(overlay_path, to_yaml(overlay));
+  }
+  write_kernels(dir / "kernels", overlay, set.empty(), v);
+  read_results(run_((dir / "kernels").string(), overlay_path, (dir / "results.jsonl").string()), v);
+  std::ofstream store(store_path(), std::ios::app);
+  store << v.to_json().dump() << "\n";
+  store.flush();
+  return done_[id] = v;
+}
+
+void Exploration::write_kernels(const fs::path& dir, const json& overlay, bool base, VariantResult& v) {
+  for (const SuiteCell& cell : cells_) {
+    std::string text = cell.kernel;
+    if (!base) {
+      const KernelRewrite r = adapter_.use_overlay(cell.kernel, overlay, o_.hardware);
+      text = r.kernel;
+      for (const auto& [m, use] : r.uses) {
+        v.uses[m].static_count += use.static_count;
+        v.uses[m].executions += use.executions;
+        v.used_by[m].push_back(cell.task + "/" + cell.config);
+      }
+    }
+    write_file(dir / o_.platform / cell.task / (cell.config + cell.extension), text);
+  }
+}
+
+void Exploration::read_results(const std::string& path, VariantResult& v) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("no results file " + path);
+  std::string line;
+  v.ok = true;
+  for (int n = 1; std::getline(in, line); ++n) {
+    json r = json::parse(line, nullptr, false);
+    if (r.is_discarded() || !r.is_object()) continue;  // bench writes whole lines; a torn tail is skipped
+    const std::string cell = r.value("task", "") + "/" + r.value("config", "");
+    const std::string status = r.value("status", "?");
+    if (status == "unsupported") continue;
+    if (status != "pass") {
+      v.ok = false;
+      v.failures.push_back(cell + ": " + status + (r.contains("reason") ? " (" + r["reason"].dump() + ")" : ""));
+      continue;
+    }
+    v.cycles[cell] = r.value("cycles", 0.0);
+    if (!r.contains("energy") || !r["energy"].is_object()) continue;
+    const json& e = r["energy"];
+    if (e.contains("total_pj")) v.energy_pj[cell] = e["total_pj"].get<double>();
+    const json parts = e.value("by_component", json::object());
+    for (auto it = parts.begin(); it != parts.end(); ++it)
+      if (it.value().is_number()) v.energy_by_component[it.key()] += it.value().get<double>();
+  }
+}
+
+void Exploration::greedy(const VariantResult& base, std::vector<const ExploreCandidate*> ranked) {
+  auto gain = [&](const ExploreCandidate* c) {
+    return std::log(geomean_speedup(base, done_.at(c->name))) / std::max(c->area_mm2, 1e-9);
+  };
+  std::stable_sort(ranked.begin(), ranked.end(), [&](auto* a, auto* b) { return gain(a) > gain(b); });
+  std::vector<const ExploreCandidate*> current;
+  double best = 1.0, added = 0;
+  for (const ExploreCandidate* c : ranked) {
+    if (added + c->area_mm2 > o_.area_budget_mm2 || done_.size() >= o_.max_variants) continue;
+    auto trial = current;
+    trial.push_back(c);
+    const VariantResult& v = evaluate(trial);
+    if (!v.ok || geomean_speedup(base, v) <= best) continue;
+    current = trial;
+    best = geomean_speedup(base, v);
+    added += c->area_mm2;
+  }
+}
+
+void Exploration::beam(const VariantResult& base, const std::vector<const ExploreCandidate*>& pool) {
+  std::vector<std::vector<const ExploreCandidate*>> frontier{{}};
+  for (size_t size = 1; size <= pool.size() && !frontier.empty(); ++size) {
+    std::vector<std::pair<double, std::vector<const ExploreCandidate*>>> next;
+    std::set<std::string> seen;
+    for (const auto& set : frontier)
+      for (const ExploreCandidate* c : pool) {
+        if (std::count(set.begin(), set.end(), c) || done_.size() >= o_.max_variants) continue;
+        auto trial = set;
+        trial.push_back(c);
+        double area = 0;
+        std::vector<std::string> names;
+        for (auto* t : trial) area += t->area_mm2, names.push_back(t->name);
+        if (area > o_.area_budget_mm2 || !seen.insert(variant_id(names)).second) continue;
+        const VariantResult& v = evaluate(trial);
+        if (v.ok) next.push_back({geomean_speedup(base, v), trial});
+      }
+    std::stable_sort(next.begin(), next.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    frontier.clear();
+    for (size_t i = 0; i < next.size() && int(i) < o_.beam_width; ++i) frontier.push_back(next[i].second);
+  }
+}
+
+// Break-even latency of an instruction from its single-candidate variant: in
+// PLENA's serial timing (and any timing where the instruction is on the
+// critical path) each execution's cycles grow one for one with its latency, so
+// it pays up to declared latency + cycles saved / executions.
+json Exploration::break_even(const VariantResult& base, const ExploreCandidate& c) const {
+  auto it = done_.find(c.name);
+  if (it == done_.end() || !it->second.ok) return nullptr;
+  const VariantResult& v = it->second;
+  double saved = 0;
+  for (const auto& [cell, cyc] : v.cycles)
+    if (base.cycles.count(cell)) saved += base.cycles.at(cell) - cyc;
+  uint64_t n = 0;
+  for (const auto& [m, use] : v.uses) n += use.executions;
+  int64_t latency = 0;
+  for (const json& lc : c.overlay.value("latency_classes", json::array())) latency = lc.value("cycles", int64_t(0));
+  if (n == 0) return nullptr;
+  return {{"declared_latency", latency},
+          {"cycles_saved", saved},
+          {"executions", n},
+          {"break_even_latency", double(latency) + saved / double(n)}};
+}
+
+json Exploration::summary(const VariantResult& base, const ExploreResult& r) const {
+  json variants = json::array();
+  for (const VariantResult& v : r.variants) {
+    json j = v.to_json();
+    j["speedup"] = v.ok ? json(geomean_speedup(base, v)) : json(nullptr);
+    j["area_increase"] = o_.base_area_mm2 > 0 ? (v.area_mm2 - o_.base_area_mm2) / o_.base_area_mm2 : 0.0;
+    double e = 0, eb = 0;
+    for (const auto& [cell, pj] : v.energy_pj)
+      if (base.energy_pj.count(cell)) e += std::log(pj / base.energy_pj.at(cell)), eb += 1;
+    j["energy_ratio"] = eb > 0 ? std::exp(e / eb) : 1.0;
+    j["pareto"] = std::count(r.pareto.begin(), r.pareto.end(), v.id) > 0;
+    variants.push_back(j);
+  }
+  json instructions = json::object();
+  for (const ExploreCandidate& c : candidates_) {
+    json b = break_even(base, c);
+    if (!b.is_null()) instructions[c.name] = b;
+  }
+  return {{"platform", o_.platform},
+          {"strategy", o_.strategy},
+          {"base_area_mm2", o_.base_area_mm2},
+          {"area_budget_mm2", o_.area_budget_mm2},
+          {"variants", variants},
+          {"pareto", r.pareto},
+          {"instructions", instructions}};
+}
+
+const VariantResult& Exploration::evaluate(const std::vector<std::string>& names) {
+  std::vector<const ExploreCandidate*> set;
+  for (const std::string& n : names) {
+    auto it =
+        std::find_if(candidates_.begin(), candidates_.end(), [&](const ExploreCandidate& c) { return c.name == n; });
+    if (it == candidates_.end()) throw std::invalid_argument("no candidate named '" + n + "'");
+    if (std::count(set.begin(), set.end(), &*it)) throw std::invalid_argument("candidate '" + n + "' named twice");
+    set.push_back(&*it);
+  }
+  return evaluate(set);
+}
+
+void Exploration::add_candidate(ExploreCandidate c) {
+  for (const ExploreCandidate& e : candidates_)
+    if (e.name == c.name) throw std::invalid_argument("a candidate named '" + c.name + "' exists already");
+  candidates_.push_back(std::move(c));
+}
 
 std::vector<ExploreCandidate> load_candidates(const std::string& path, const std::string& isa) {
   YAML::Node root;
@@ -293,16 +285,19 @@ std::vector<ExploreCandidate> load_candidates(const std::string& path, const std
   } catch (const YAML::Exception& e) {
     throw std::invalid_argument(path + ": " + (e.mark.line >= 0 ? std::to_string(e.mark.line + 1) + ": " : "") + e.msg);
   }
-  const json doc = json_of(root);
+  const json doc = json_of_yaml(root);
   if (!doc.is_object() || !doc.contains("candidates") || !doc["candidates"].is_array())
-    throw std::invalid_argument(path + ": not a candidates file (no 'candidates' list; codesign mine writes one)");
+    throw std::invalid_argument(path +
+                                ": not a candidates file (no 'candidates' "
+                                "list; codesign mine writes one)");
   if (doc.value("isa", isa) != isa)
     throw std::invalid_argument(path + ": candidates for ISA '" + doc.value("isa", "") + "', not '" + isa + "'");
   std::vector<ExploreCandidate> out;
   std::set<std::string> names;
   for (const json& c : doc["candidates"]) {
     const std::string where = path + ": candidate " + std::to_string(out.size() + 1);
-    if (!c.is_object() || !c.contains("name") || !c["name"].is_string() || !c.contains("overlay") || !c["overlay"].is_object())
+    if (!c.is_object() || !c.contains("name") || !c["name"].is_string() || !c.contains("overlay") ||
+        !c["overlay"].is_object())
       throw std::invalid_argument(where + ": needs a 'name' and an 'overlay'");
     ExploreCandidate e{c["name"].get<std::string>(), c["overlay"], 0};
     if (!names.insert(e.name).second) throw std::invalid_argument(where + ": name '" + e.name + "' used twice");
@@ -318,10 +313,18 @@ std::vector<ExploreCandidate> load_candidates(const std::string& path, const std
 json VariantResult::to_json() const {
   json u = json::object();
   for (const auto& [m, use] : uses)
-    u[m] = {{"static", use.static_count}, {"executions", use.executions}, {"kernels", used_by.count(m) ? used_by.at(m) : std::vector<std::string>{}}};
-  return {{"id", id}, {"candidates", candidates}, {"area_mm2", area_mm2}, {"ok", ok},
-          {"failures", failures}, {"cycles", cycles}, {"energy_pj", energy_pj},
-          {"energy_by_component", energy_by_component}, {"uses", u}};
+    u[m] = {{"static", use.static_count},
+            {"executions", use.executions},
+            {"kernels", used_by.count(m) ? used_by.at(m) : std::vector<std::string>{}}};
+  return {{"id", id},
+          {"candidates", candidates},
+          {"area_mm2", area_mm2},
+          {"ok", ok},
+          {"failures", failures},
+          {"cycles", cycles},
+          {"energy_pj", energy_pj},
+          {"energy_by_component", energy_by_component},
+          {"uses", u}};
 }
 
 VariantResult VariantResult::from_json(const json& j) {
@@ -381,10 +384,7 @@ std::vector<std::string> pareto_front(const VariantResult& base, const std::vect
 
 ExploreResult explore(const DataflowAdapter& adapter, const std::vector<ExploreCandidate>& candidates,
                       const std::vector<SuiteCell>& cells, const SuiteRunner& run, const ExploreOptions& options) {
-  if (options.strategy != "greedy" && options.strategy != "beam")
-    throw std::invalid_argument("unknown strategy '" + options.strategy + "' (greedy or beam)");
-  if (!(options.area_budget_mm2 > 0)) throw std::invalid_argument("the area budget must be positive");
-  return Explorer(adapter, candidates, cells, run, options).run();
+  return Exploration(adapter, candidates, cells, run, options).run_strategy();
 }
 
 }  // namespace tlmcraft::agent::codesign

@@ -1,18 +1,19 @@
-// `tlmcraft codesign explore` (docs/codesign.md): ISA variants built from sets of mined
-// candidates under an area budget. For each variant the suite's kernels are rewritten to
-// use its composed instructions (the platform adapter's matcher), then the suite is
-// evaluated by `tlmcraft bench` on fresh seeds (each variant its own resumable results
-// file; the local or Slurm executor). One store, DIR/explore.jsonl, holds one line per
-// variant, written once: a rerun evaluates only the variants it lacks. A variant with a
-// failing kernel is recorded with that kernel and never counted on the front.
+// `tlmcraft codesign explore` (docs/codesign.md): ISA variants built from sets
+// of mined candidates under an area budget. For each variant the suite's
+// kernels are rewritten to use its composed instructions (the platform
+// adapter's matcher), then the suite is evaluated by `tlmcraft bench` on fresh
+// seeds (each variant its own resumable results file; the local or Slurm
+// executor). One store, DIR/explore.jsonl, holds one line per variant, written
+// once: a rerun evaluates only the variants it lacks. A variant with a failing
+// kernel is recorded with that kernel and never counted on the front.
 #pragma once
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "agent/codesign/kernel_dataflow.h"
 
@@ -24,8 +25,8 @@ struct ExploreCandidate {
   double area_mm2 = 0;
 };
 
-// Reads a candidates file (codesign mine's candidates.yaml, YAML or JSON). Throws
-// std::invalid_argument naming the file and what is wrong.
+// Reads a candidates file (codesign mine's candidates.yaml, YAML or JSON).
+// Throws std::invalid_argument naming the file and what is wrong.
 std::vector<ExploreCandidate> load_candidates(const std::string& path, const std::string& isa);
 
 // One suite cell and its baseline kernel.
@@ -35,21 +36,22 @@ struct SuiteCell {
 
 // One evaluated variant: what the store holds.
 struct VariantResult {
-  std::string id;                       // "base" or the candidate names joined by '+'
+  std::string id;  // "base" or the candidate names joined by '+'
   std::vector<std::string> candidates;
-  double area_mm2 = 0;                  // the platform's area plus the candidates'
-  bool ok = false;                      // every cell passed
-  std::vector<std::string> failures;    // "task/config: status (reason)"
-  std::map<std::string, double> cycles;       // "task/config" -> cycles
-  std::map<std::string, double> energy_pj;    // "task/config" -> energy
-  std::map<std::string, double> energy_by_component;  // summed over the cells
-  std::map<std::string, KernelRewrite::Use> uses;  // mnemonic -> placements and executions over the suite
+  double area_mm2 = 0;                                      // the platform's area plus the candidates'
+  bool ok = false;                                          // every cell passed
+  std::vector<std::string> failures;                        // "task/config: status (reason)"
+  std::map<std::string, double> cycles;                     // "task/config" -> cycles
+  std::map<std::string, double> energy_pj;                  // "task/config" -> energy
+  std::map<std::string, double> energy_by_component;        // summed over the cells
+  std::map<std::string, KernelRewrite::Use> uses;           // mnemonic -> placements and executions over the suite
   std::map<std::string, std::vector<std::string>> used_by;  // mnemonic -> cells using it
   nlohmann::json to_json() const;
   static VariantResult from_json(const nlohmann::json& j);
 };
 
-// Evaluates one variant's kernels with its overlay; returns the bench results file.
+// Evaluates one variant's kernels with its overlay; returns the bench results
+// file.
 using SuiteRunner = std::function<std::string(const std::string& kernels_dir, const std::string& overlay_path,
                                               const std::string& results_path)>;
 
@@ -67,13 +69,53 @@ struct ExploreResult {
   nlohmann::json summary;               // written to DIR/summary.json
 };
 
+// An exploration in progress: its store (loaded at construction), candidates
+// and evaluated variants. The strategies and the architect agent's tools use
+// it.
+class Exploration {
+ public:
+  // Throws std::invalid_argument for an unknown strategy, a non-positive budget
+  // or a store line that is not a variant record.
+  Exploration(const DataflowAdapter& adapter, std::vector<ExploreCandidate> candidates, std::vector<SuiteCell> cells,
+              SuiteRunner run, ExploreOptions options);
+  // The variant of these candidates (by name), evaluated once. Throws
+  // std::invalid_argument for an unknown or repeated name.
+  const VariantResult& evaluate(const std::vector<std::string>& names);
+  void add_candidate(ExploreCandidate c);  // throws std::invalid_argument for a name in use
+  const std::vector<ExploreCandidate>& candidates() const { return candidates_; }
+  const ExploreOptions& options() const { return o_; }
+  ExploreResult run_strategy();  // the options' strategy, then result()
+  ExploreResult result();        // what has been evaluated: front and summary (written to DIR)
+
+ private:
+  const DataflowAdapter& adapter_;
+  std::vector<ExploreCandidate> candidates_;
+  std::vector<SuiteCell> cells_;
+  SuiteRunner run_;
+  ExploreOptions o_;
+  std::map<std::string, VariantResult> done_;
+  std::vector<std::string> order_;
+
+  std::filesystem::path store_path() const;
+  void load_store();
+  const VariantResult& evaluate(const std::vector<const ExploreCandidate*>& set);
+  void write_kernels(const std::filesystem::path& dir, const nlohmann::json& overlay, bool base, VariantResult& v);
+  static void read_results(const std::string& path, VariantResult& v);
+  void greedy(const VariantResult& base, std::vector<const ExploreCandidate*> ranked);
+  void beam(const VariantResult& base, const std::vector<const ExploreCandidate*>& pool);
+  nlohmann::json break_even(const VariantResult& base, const ExploreCandidate& c) const;
+  nlohmann::json summary(const VariantResult& base, const ExploreResult& r) const;
+};
+
 ExploreResult explore(const DataflowAdapter& adapter, const std::vector<ExploreCandidate>& candidates,
                       const std::vector<SuiteCell>& cells, const SuiteRunner& run, const ExploreOptions& options);
 
-// Geometric mean over the cells both variants passed of base cycles / variant cycles.
+// Geometric mean over the cells both variants passed of base cycles / variant
+// cycles.
 double geomean_speedup(const VariantResult& base, const VariantResult& v);
 
-// The ids not dominated in (geomean cycles ratio, total energy ratio, area) among `ok` variants.
+// The ids not dominated in (geomean cycles ratio, total energy ratio, area)
+// among `ok` variants.
 std::vector<std::string> pareto_front(const VariantResult& base, const std::vector<VariantResult>& variants);
 
 }  // namespace tlmcraft::agent::codesign

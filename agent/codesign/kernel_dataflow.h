@@ -1,17 +1,17 @@
-// How a platform shows its kernels to the co-design tools (docs/codesign.md): the dataflow
-// ops of a kernel (isa/dataflow/dataflow.h) with the number of times each runs, its
-// straight-line regions, the limits of an added instruction (register-file ports, ops per
-// instruction) and how a candidate becomes an ISA overlay entry. Each platform pack
-// registers its adapter (platforms/<p>/pack/agent/); nothing here names a platform.
+// How a platform shows its kernels to the co-design tools (docs/codesign.md):
+// the dataflow ops of a kernel (isa/dataflow/dataflow.h) with the number of
+// times each runs, its straight-line regions, the limits of an added
+// instruction (register-file ports, ops per instruction) and how a candidate
+// becomes an ISA overlay entry. Each platform pack registers its adapter
+// (platforms/<p>/pack/agent/); nothing here names a platform.
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "isa/dataflow/dataflow.h"
 #include "isa/dataflow/pattern_match.h"
@@ -21,9 +21,9 @@ namespace tlmcraft::agent::codesign {
 
 struct KernelDataflow {
   std::vector<isa::dataflow::Op> ops;
-  std::vector<uint64_t> executions;                 // per op: times it runs in one kernel run
-  std::vector<double> cycles;                       // per op: cycles one execution costs
-  std::vector<std::pair<size_t, size_t>> regions;   // straight-line [begin, end), no barrier inside
+  std::vector<uint64_t> executions;                // per op: times it runs in one kernel run
+  std::vector<double> cycles;                      // per op: cycles one execution costs
+  std::vector<std::pair<size_t, size_t>> regions;  // straight-line [begin, end), no barrier inside
 };
 
 // What a platform knows about a candidate instruction besides its steps.
@@ -44,28 +44,35 @@ struct KernelRewrite {
 };
 
 struct DataflowAdapter {
-  // The kernel's dataflow; `hardware` is the platform's effective configuration. Throws
-  // std::invalid_argument naming the kernel when it does not parse.
-  std::function<KernelDataflow(const std::string& kernel, const std::string& file, const nlohmann::json& hardware)> parse;
-  // Ops a new instruction may contain (arithmetic on registers or scratchpad rows, not
-  // control flow, DMA or memory-mapped state).
+  // The kernel's dataflow; `hardware` is the platform's effective
+  // configuration. Throws std::invalid_argument naming the kernel when it does
+  // not parse.
+  std::function<KernelDataflow(const std::string& kernel, const std::string& file, const nlohmann::json& hardware)>
+      parse;
+  // Ops a new instruction may contain (arithmetic on registers or scratchpad
+  // rows, not control flow, DMA or memory-mapped state).
   std::function<bool(const isa::dataflow::Op&)> fusable;
   isa::dataflow::SubgraphLimits limits;
   std::function<CandidateCost(const isa::dataflow::Pattern&, const nlohmann::json& hardware)> cost;
-  // The overlay (docs/isa-extensions.md) adding a candidate named `mnemonic`, as a JSON
-  // document {isa, instructions: [...], latency_classes: [...]}; `ordinal` (0, 1, ...)
-  // numbers the candidates of one overlay so each gets its own encoding.
+  // The overlay (docs/isa-extensions.md) adding a candidate named `mnemonic`,
+  // as a JSON document {isa, instructions: [...], latency_classes: [...]};
+  // `ordinal` (0, 1, ...) numbers the candidates of one overlay so each gets
+  // its own encoding.
   std::function<nlohmann::json(const isa::dataflow::Pattern&, const std::string& mnemonic, const CandidateCost&,
                                int ordinal)>
       overlay_entry;
-  // The kernel rewritten to use the composed instructions of `overlay` (matched on
-  // dataflow); the kernel unchanged when none applies.
+  // The kernel rewritten to use the composed instructions of `overlay` (matched
+  // on dataflow); the kernel unchanged when none applies.
   std::function<KernelRewrite(const std::string& kernel, const nlohmann::json& overlay, const nlohmann::json& hardware)>
       use_overlay;
+  // The area an overlay's composed instructions add (the cost model's area of each);
+  // std::invalid_argument for an instruction it cannot price (no `compose:`).
+  std::function<double(const nlohmann::json& overlay, const nlohmann::json& hardware)> overlay_area;
   std::string isa;  // the ISA an overlay names (`isa:`)
 };
 
-// Throws std::invalid_argument for a second adapter of one platform or a missing function.
+// Throws std::invalid_argument for a second adapter of one platform or a
+// missing function.
 void register_dataflow_adapter(const std::string& platform, DataflowAdapter adapter);
 // nullptr when the platform registered none.
 const DataflowAdapter* find_dataflow_adapter(const std::string& platform);

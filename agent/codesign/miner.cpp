@@ -13,8 +13,8 @@ struct Tally {
   std::map<std::string, uint64_t> kernels;
 };
 
-// The occurrences of one region, non-overlapping per signature (earliest first), added
-// to the tallies with the region's executions.
+// The occurrences of one region, non-overlapping per signature (earliest
+// first), added to the tallies with the region's executions.
 void tally_region(const KernelDataflow& k, const std::string& kernel, size_t begin, size_t end,
                   const DataflowAdapter& adapter, std::map<std::string, Tally>& tallies) {
   const std::vector<df::Subgraph> found = df::convex_subgraphs(k.ops, begin, end, adapter.fusable, adapter.limits);

@@ -1,16 +1,16 @@
-// `tlmcraft codesign mine` (docs/codesign.md): candidate instructions from a suite's
-// kernels. Every straight-line region of every kernel is searched for convex subgraphs
-// within the platform's port limits (isa/dataflow/subgraphs.h); isomorphic subgraphs of
-// all kernels merge under one canonical signature; each candidate is scored by the
-// cycles it would save across the suite (dynamic instances x (its steps' cycles - the
-// platform's estimate for the fused instruction)) and the area it would add.
+// `tlmcraft codesign mine` (docs/codesign.md): candidate instructions from a
+// suite's kernels. Every straight-line region of every kernel is searched for
+// convex subgraphs within the platform's port limits
+// (isa/dataflow/subgraphs.h); isomorphic subgraphs of all kernels merge under
+// one canonical signature; each candidate is scored by the cycles it would save
+// across the suite (dynamic instances x (its steps' cycles - the platform's
+// estimate for the fused instruction)) and the area it would add.
 #pragma once
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "agent/codesign/kernel_dataflow.h"
 
@@ -27,9 +27,9 @@ struct MinedCandidate {
   std::string signature;  // canonical steps, one per line
   isa::dataflow::Pattern pattern;
   CandidateCost cost;
-  uint64_t dynamic_instances = 0;            // over the whole suite, one run per kernel
-  double cycles_saved = 0;                   // dynamic_instances x (step - fused cycles)
-  std::map<std::string, uint64_t> kernels;   // kernel name -> its dynamic instances
+  uint64_t dynamic_instances = 0;           // over the whole suite, one run per kernel
+  double cycles_saved = 0;                  // dynamic_instances x (step - fused cycles)
+  std::map<std::string, uint64_t> kernels;  // kernel name -> its dynamic instances
 };
 
 struct MineOptions {
@@ -41,9 +41,10 @@ struct MineOptions {
 std::vector<MinedCandidate> mine(const DataflowAdapter& adapter, const std::vector<MinedKernel>& kernels,
                                  const MineOptions& options);
 
-// The candidates file `codesign explore` reads: {"platform", "isa", "candidates": [{name,
-// overlay, estimate: {cycles_saved, step_cycles, fused_cycles, area_mm2, dynamic_instances},
-// provenance: {kernel: instances}}]}. Names are CD0, CD1, ... prefixed with `prefix`.
+// The candidates file `codesign explore` reads: {"platform", "isa",
+// "candidates": [{name, overlay, estimate: {cycles_saved, step_cycles,
+// fused_cycles, area_mm2, dynamic_instances}, provenance: {kernel:
+// instances}}]}. Names are CD0, CD1, ... prefixed with `prefix`.
 nlohmann::json candidates_document(const DataflowAdapter& adapter, const std::string& platform,
                                    const std::vector<MinedCandidate>& candidates, const std::string& prefix);
 

@@ -1,15 +1,16 @@
 #include "isa/dataflow/dataflow.h"
 
-
 namespace tlmcraft::isa::dataflow {
 
 namespace {
 
-// `implicit` names `name` itself, or a whole space it belongs to ("VRAM@*" covers "VRAM@s3+64").
+// `implicit` names `name` itself, or a whole space it belongs to ("VRAM@*"
+// covers "VRAM@s3+64").
 bool covers(const std::vector<std::string>& implicit, const std::string& name) {
   for (const std::string& s : implicit) {
     if (s == name) return true;
-    if (s.size() >= 2 && s.compare(s.size() - 2, 2, "@*") == 0 && name.compare(0, s.size() - 1, s, 0, s.size() - 1) == 0)
+    if (s.size() >= 2 && s.compare(s.size() - 2, 2, "@*") == 0 &&
+        name.compare(0, s.size() - 1, s, 0, s.size() - 1) == 0)
       return true;
   }
   return false;
@@ -29,8 +30,8 @@ bool writes_storage(const Op& op, const std::string& name) {
   return covers(op.implicit_writes, name);
 }
 
-// Depth-first over the control-flow graph; each op is visited once, so the cost is
-// linear in the program's size.
+// Depth-first over the control-flow graph; each op is visited once, so the cost
+// is linear in the program's size.
 bool live_at(const std::vector<Op>& ops, size_t from, const std::string& name) {
   std::vector<char> seen(ops.size(), 0);
   std::vector<size_t> pending{from};

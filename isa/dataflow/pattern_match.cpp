@@ -12,7 +12,8 @@ bool contains(const std::vector<std::string>& list, const std::string& name) {
   return std::find(list.begin(), list.end(), name) != list.end();
 }
 
-// Binds one step's operands to one op's; false (bindings unchanged) when they disagree.
+// Binds one step's operands to one op's; false (bindings unchanged) when they
+// disagree.
 bool bind_step(const PatternStep& step, const Op& op, Match& m) {
   if (op.mnemonic != step.mnemonic || op.operands.size() != step.operands.size()) return false;
   Match trial = m;
@@ -60,8 +61,9 @@ class Validator {
   size_t last() const { return m_.ops.back(); }
   const std::string& bound(const std::string& name) const { return m_.storage.at(name); }
 
-  // Step k reads each name's value from the step that last wrote that name before it
-  // (or, for an input, from before the match): the kernel's storage must agree.
+  // Step k reads each name's value from the step that last wrote that name
+  // before it (or, for an input, from before the match): the kernel's storage
+  // must agree.
   bool reads_see_their_producers() const {
     const size_t none = ops_.size();
     for (size_t k = 0; k < p_.steps.size(); ++k) {
@@ -87,7 +89,8 @@ class Validator {
 
   bool is_matched(size_t i) const { return std::binary_search(m_.ops.begin(), m_.ops.end(), i); }
 
-  // Everything the matched ops read and write, by storage name (operands and implicit).
+  // Everything the matched ops read and write, by storage name (operands and
+  // implicit).
   void touched(std::set<std::string>& read, std::set<std::string>& written) const {
     for (size_t i : m_.ops) {
       for (const Operand& o : ops_[i].operands) {
@@ -99,8 +102,8 @@ class Validator {
     }
   }
 
-  // The interleaved ops now run before the new instruction: they must not see or change
-  // anything the matched ops use.
+  // The interleaved ops now run before the new instruction: they must not see
+  // or change anything the matched ops use.
   bool interleaved_ops_independent() const {
     std::set<std::string> read, written;
     touched(read, written);
@@ -115,15 +118,18 @@ class Validator {
     return true;
   }
 
-  // After the match every written storage holds what the steps left there: an output's
-  // value (the new instruction writes it), or a temporary's, which must then be dead.
+  // After the match every written storage holds what the steps left there: an
+  // output's value (the new instruction writes it), or a temporary's, which
+  // must then be dead.
   bool final_values_agree() const {
     std::set<std::string> read, written;
     touched(read, written);
     for (const std::string& s : written) {
       size_t k = p_.steps.size();
       while (k > 0 && !writes_storage(ops_[m_.ops[k - 1]], s)) --k;
-      if (k == 0) continue;  // implicit storage written by no operand is the instruction's own effect
+      if (k == 0)
+        continue;  // implicit storage written by no operand is the instruction's
+                   // own effect
       bool output = false;
       for (const Operand& o : p_.steps[k - 1].operands)
         if (o.writes() && o.storage.size() && bound(o.storage) == s && contains(p_.outputs, o.storage)) output = true;
@@ -184,7 +190,8 @@ class Searcher {
 std::vector<Match> find_matches(const std::vector<Op>& ops, const Pattern& pattern, const MatchLimits& limits) {
   std::vector<Match> found;
   if (pattern.steps.empty() || !check_pattern(pattern).empty()) return found;
-  // A kernel may order independent steps differently: search each order the steps allow.
+  // A kernel may order independent steps differently: search each order the
+  // steps allow.
   const std::vector<Pattern> orders = step_orders(pattern, 24);
   size_t start = 0;
   while (found.size() < limits.max_matches) {
@@ -192,7 +199,9 @@ std::vector<Match> find_matches(const std::vector<Op>& ops, const Pattern& patte
     bool any = false;
     for (const Pattern& order : orders) {
       if (!Searcher(ops, order, limits).find_from(start, m)) continue;
-      if (!any || m.ops.front() < best.ops.front() || (m.ops.front() == best.ops.front() && m.ops.back() < best.ops.back())) best = m;
+      if (!any || m.ops.front() < best.ops.front() ||
+          (m.ops.front() == best.ops.front() && m.ops.back() < best.ops.back()))
+        best = m;
       any = true;
     }
     if (!any) break;

@@ -1,18 +1,24 @@
-// Finds a composed instruction's dataflow in a kernel (docs/isa-extensions.md, "Kernels
-// use new instructions automatically"). A pattern is the composed instruction's steps over
-// its own names: inputs, outputs, temporaries and literal parameters (an immediate operand
-// of the new instruction, such as a mask flag). A match binds every name to the kernel's
-// storage so that replacing the matched ops by one instruction placed at the last of them
+// Finds a composed instruction's dataflow in a kernel (docs/isa-extensions.md,
+// "Kernels use new instructions automatically"). A pattern is the composed
+// instruction's steps over its own names: inputs, outputs, temporaries and
+// literal parameters (an immediate operand of the new instruction, such as a
+// mask flag). A match binds every name to the kernel's storage so that
+// replacing the matched ops by one instruction placed at the last of them
 // computes the same values:
-// - steps match ops of the same mnemonic, in the steps' order, with any independent ops
+// - steps match ops of the same mnemonic, in the steps' order, with any
+// independent ops
 //   interleaved (within `window` ops and no barrier between);
-// - every value a step reads is the one its producing step wrote (or, for an input, the
-//   value before the first matched op): register renaming and in-place reuse are allowed;
-// - the interleaved ops neither read what the steps write nor write what they read or
+// - every value a step reads is the one its producing step wrote (or, for an
+// input, the
+//   value before the first matched op): register renaming and in-place reuse
+//   are allowed;
+// - the interleaved ops neither read what the steps write nor write what they
+// read or
 //   write (they now run before the new instruction);
-// - a storage whose last matched write is a temporary is dead afterwards (live_at).
-// Memory reached through two different registers holding the same address cannot be seen
-// here: the caller evaluates a rewritten kernel before trusting it (the search agent does).
+// - a storage whose last matched write is a temporary is dead afterwards
+// (live_at). Memory reached through two different registers holding the same
+// address cannot be seen here: the caller evaluates a rewritten kernel before
+// trusting it (the search agent does).
 #pragma once
 #include <map>
 #include <string>
@@ -24,9 +30,10 @@ namespace tlmcraft::isa::dataflow {
 
 struct PatternStep {
   std::string mnemonic;
-  // Read/Write/ReadWrite operands name a pattern name in `storage`. A Literal operand
-  // with an empty `storage` must equal `text`; one with a `storage` name is a parameter
-  // bound to whatever literal the kernel has there (the same text at every use).
+  // Read/Write/ReadWrite operands name a pattern name in `storage`. A Literal
+  // operand with an empty `storage` must equal `text`; one with a `storage`
+  // name is a parameter bound to whatever literal the kernel has there (the
+  // same text at every use).
   std::vector<Operand> operands;
 };
 
@@ -37,9 +44,9 @@ struct Pattern {
 };
 
 struct Match {
-  std::vector<size_t> ops;                    // matched op index per step, increasing
-  std::map<std::string, std::string> storage; // pattern name -> kernel storage
-  std::map<std::string, std::string> text;    // pattern name -> operand text as written
+  std::vector<size_t> ops;                     // matched op index per step, increasing
+  std::map<std::string, std::string> storage;  // pattern name -> kernel storage
+  std::map<std::string, std::string> text;     // pattern name -> operand text as written
 };
 
 struct MatchLimits {
@@ -50,8 +57,9 @@ struct MatchLimits {
 // Non-overlapping matches of `pattern` in `ops`, earliest first.
 std::vector<Match> find_matches(const std::vector<Op>& ops, const Pattern& pattern, const MatchLimits& limits = {});
 
-// Problems with a pattern itself (a name used but not declared, an input written, an
-// output never written, a temporary read before it is written), one message each.
+// Problems with a pattern itself (a name used but not declared, an input
+// written, an output never written, a temporary read before it is written), one
+// message each.
 std::vector<std::string> check_pattern(const Pattern& pattern);
 
 }  // namespace tlmcraft::isa::dataflow

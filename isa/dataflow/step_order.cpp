@@ -6,7 +6,8 @@ namespace tlmcraft::isa::dataflow {
 namespace {
 
 bool conflict(const Op& a, const Op& b) {
-  auto touches = [](const Op& x, const Op& y) {  // x writes something y reads or writes
+  auto touches = [](const Op& x,
+                    const Op& y) {  // x writes something y reads or writes
     for (const Operand& o : x.operands)
       if (o.writes() && (reads_storage(y, o.storage) || writes_storage(y, o.storage))) return true;
     for (const std::string& s : x.implicit_writes)

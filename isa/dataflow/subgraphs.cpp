@@ -11,7 +11,8 @@ namespace {
 
 constexpr size_t kNone = SIZE_MAX;
 
-// True (read-after-write) dependences of a region, and who consumes each written value.
+// True (read-after-write) dependences of a region, and who consumes each
+// written value.
 class RegionGraph {
  public:
   RegionGraph(const std::vector<Op>& ops, size_t begin, size_t end) : ops_(ops), begin_(begin), end_(end) {
@@ -28,14 +29,16 @@ class RegionGraph {
   const std::vector<size_t>& preds(size_t i) const { return preds_[i - begin_]; }
   const std::vector<size_t>& succs(size_t i) const { return succs_[i - begin_]; }
 
-  // The last op of the region before `i` that writes `s` (kNone: the value comes from outside).
+  // The last op of the region before `i` that writes `s` (kNone: the value
+  // comes from outside).
   size_t producer(size_t i, const std::string& s) const {
     for (size_t j = i; j > begin_; --j)
       if (writes_storage(ops_[j - 1], s)) return j - 1;
     return kNone;
   }
 
-  // True when the value op `n` writes to `s` is read by an op outside `inside` (or after the region).
+  // True when the value op `n` writes to `s` is read by an op outside `inside`
+  // (or after the region).
   bool used_outside(size_t n, const std::string& s, const std::vector<size_t>& inside) const {
     for (size_t j = n + 1; j < end_; ++j) {
       if (reads_storage(ops_[j], s) && !std::binary_search(inside.begin(), inside.end(), j)) return true;
@@ -71,7 +74,8 @@ bool has_readwrite(const Op& op) {
   return false;
 }
 
-// No path leaves `g` and comes back (ops outside between its first and last op).
+// No path leaves `g` and comes back (ops outside between its first and last
+// op).
 bool convex(const RegionGraph& graph, const std::vector<size_t>& g) {
   const size_t lo = g.front(), hi = g.back();
   std::set<size_t> from_g;

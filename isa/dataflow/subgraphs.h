@@ -1,11 +1,12 @@
-// Candidate instructions from a kernel's dataflow (the co-design miner's core, issue 21):
-// the convex, connected subgraphs of a straight-line region's dependence graph that fit
-// the platform's register-file ports, each turned into a canonical Pattern so that
-// isomorphic subgraphs of different kernels (other registers, other order of independent
-// ops) get the same signature. After Atasu, Pozzi and Ienne's formulation: a subgraph is
-// convex when no path leaves it and comes back, so one instruction can replace it; its
-// inputs (values produced outside) and outputs (values used outside) are bounded by the
-// read and write ports.
+// Candidate instructions from a kernel's dataflow (the co-design miner's core,
+// issue 21): the convex, connected subgraphs of a straight-line region's
+// dependence graph that fit the platform's register-file ports, each turned
+// into a canonical Pattern so that isomorphic subgraphs of different kernels
+// (other registers, other order of independent ops) get the same signature.
+// After Atasu, Pozzi and Ienne's formulation: a subgraph is convex when no path
+// leaves it and comes back, so one instruction can replace it; its inputs
+// (values produced outside) and outputs (values used outside) are bounded by
+// the read and write ports.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -18,27 +19,30 @@
 namespace tlmcraft::isa::dataflow {
 
 struct SubgraphLimits {
-  int read_ports = 2;   // distinct input values (storages) at most
-  int write_ports = 1;  // distinct output values at most
-  int max_ops = 4;      // ops in one subgraph (at least 2)
+  int read_ports = 2;            // distinct input values (storages) at most
+  int write_ports = 1;           // distinct output values at most
+  int max_ops = 4;               // ops in one subgraph (at least 2)
   size_t max_subgraphs = 20000;  // per region; enumeration stops there (bounded work)
 };
 
-// One subgraph of a region: its ops (indices into the kernel's ops, increasing).
+// One subgraph of a region: its ops (indices into the kernel's ops,
+// increasing).
 struct Subgraph {
   std::vector<size_t> ops;
   int inputs = 0, outputs = 0;
 };
 
-// The convex connected subgraphs of ops [begin, end) (a region without barriers inside)
-// with 2..max_ops ops, all accepted by `fusable`, within the port limits, with at least one
-// output. Dependences are true (read-after-write) dependences on storage names.
+// The convex connected subgraphs of ops [begin, end) (a region without barriers
+// inside) with 2..max_ops ops, all accepted by `fusable`, within the port
+// limits, with at least one output. Dependences are true (read-after-write)
+// dependences on storage names.
 std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin, size_t end,
                                        const std::function<bool(const Op&)>& fusable, const SubgraphLimits& limits);
 
-// The subgraph as a pattern with canonical names (inputs in0.., outputs out0.., temporaries
-// t0.., in the order they appear), the smallest signature over the topological orders of
-// its ops. `signature` is one line per step ("V_EXP_V t0, in0, 1").
+// The subgraph as a pattern with canonical names (inputs in0.., outputs out0..,
+// temporaries t0.., in the order they appear), the smallest signature over the
+// topological orders of its ops. `signature` is one line per step ("V_EXP_V t0,
+// in0, 1").
 Pattern canonical_pattern(const std::vector<Op>& ops, size_t region_end, const Subgraph& g, std::string& signature);
 
 }  // namespace tlmcraft::isa::dataflow

@@ -1,8 +1,11 @@
-// codesign explore on a two-task toy suite with three PLENA candidates. The suite runner
-// is scripted: a kernel's cycles are 10 per instruction line of the kernel it is given
-// (so they follow the real rewriting), its energy 2 pJ per cycle + 100 pJ. Every figure
-// below is derived by hand from that rule and the kernels.
+// codesign explore on a two-task toy suite with three PLENA candidates. The
+// suite runner is scripted: a kernel's cycles are 10 per instruction line of
+// the kernel it is given (so they follow the real rewriting), its energy 2 pJ
+// per cycle + 100 pJ. Every figure below is derived by hand from that rule and
+// the kernels.
 #include "agent/codesign/explorer.h"
+
+#include "toy_suite.h"
 
 #include <gtest/gtest.h>
 
@@ -16,66 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-const json kHardware = {{"platform", "plena"}, {"config", {{"arch", {{"vlen", 64}}}}}};
-
-// ta: exp then reciprocal through row 128 (6 lines -> 5 with CD0).
-const char* kTaskA = "S_ADDI_INT gp1, gp0, 0\nS_ADDI_INT gp2, gp0, 1024\nS_ADDI_INT gp3, gp0, 128\n"
-                     "V_EXP_V gp3, gp1, 0\nV_RECI_V gp2, gp3, 0\nH_STORE_V gp2, gp0, a1, 0, 2\n";
-// tb: x*x + x then exp through rows 128 and 192 (8 lines -> 6 with CD1).
-const char* kTaskB = "S_ADDI_INT gp1, gp0, 0\nS_ADDI_INT gp2, gp0, 1024\nS_ADDI_INT gp3, gp0, 128\n"
-                     "S_ADDI_INT gp4, gp0, 192\nV_MUL_VV gp3, gp1, gp1, 0\nV_ADD_VV gp4, gp3, gp1, 0\n"
-                     "V_EXP_V gp2, gp4, 0\nH_STORE_V gp2, gp0, a1, 0, 2\n";
-
-ExploreCandidate candidate(const std::string& name, double area, std::vector<std::string> temps,
-                           std::vector<std::string> steps, json operands) {
-  json ins = {{"mnemonic", name}, {"operands", operands}, {"compose", {{"temps", temps}, {"steps", steps}}}};
-  json lc = {{"name", "codesign_" + name}, {"cycles", 1}};
-  return {name, {{"isa", "plena"}, {"instructions", {ins}}, {"latency_classes", {lc}}}, area};
-}
-
-std::vector<ExploreCandidate> candidates() {
-  const json two = json::array({{{"name", "rd"}, {"kind", "gp"}}, {{"name", "rs1"}, {"kind", "gp"}}});
-  const json three = json::array(
-      {{{"name", "rd"}, {"kind", "gp"}}, {{"name", "rs1"}, {"kind", "gp"}}, {{"name", "rs2"}, {"kind", "gp"}}});
-  return {candidate("CD0", 0.01, {"t0"}, {"V_EXP_V t0, rs1, 0", "V_RECI_V rd, t0, 0"}, two),
-          candidate("CD1", 0.02, {"t0", "t1"}, {"V_MUL_VV t0, rs1, rs1, 0", "V_ADD_VV t1, t0, rs1, 0", "V_EXP_V rd, t1, 0"},
-                    two),
-          candidate("CD2", 0.005, {"t0"}, {"V_SUB_VV t0, rs1, rs2, 0", "V_EXP_V rd, t0, 0"}, three)};
-}
-
-int instruction_lines(const fs::path& file) {
-  std::ifstream in(file);
-  int n = 0;
-  for (std::string l; std::getline(in, l);)
-    if (l.find_first_not_of(" \t") != std::string::npos) ++n;
-  return n;
-}
-
-struct ScriptedSuite {
-  int calls = 0;
-  std::string failing_overlay_word;  // a variant whose overlay mentions it fails task tb
-  SuiteRunner runner() {
-    return [this](const std::string& kernels, const std::string& overlay, const std::string& results) {
-      ++calls;
-      std::string text;
-      if (!overlay.empty()) {
-        std::ifstream in(overlay);
-        text.assign(std::istreambuf_iterator<char>(in), {});
-      }
-      std::ofstream out(results);
-      for (const char* task : {"ta", "tb"}) {
-        const int cycles = 10 * instruction_lines(fs::path(kernels) / "plena" / task / "C1.asm");
-        json r = {{"task", task}, {"config", "C1"}, {"status", "pass"}, {"cycles", cycles},
-                  {"energy", {{"total_pj", 2.0 * cycles + 100}}}};
-        if (!failing_overlay_word.empty() && text.find(failing_overlay_word) != std::string::npos && task == std::string("tb"))
-          r["status"] = "fail", r["reason"] = "match 0%";
-        out << r.dump() << "\n";
-      }
-      return results;
-    };
-  }
-};
+using namespace toy;
 
 struct Explore : ::testing::Test {
   fs::path dir = fs::temp_directory_path() / ("tlm_explore_" + std::to_string(::getpid()) + "_" +
@@ -91,20 +35,15 @@ struct Explore : ::testing::Test {
     o.hardware = kHardware;
     return o;
   }
-  std::vector<SuiteCell> cells() { return {{"ta", "C1", kTaskA, ".asm"}, {"tb", "C1", kTaskB, ".asm"}}; }
+  std::vector<SuiteCell> cells() { return suite_cells(); }
 };
 
-const DataflowAdapter& plena() {
-  const DataflowAdapter* a = find_dataflow_adapter("plena");
-  if (!a) throw std::runtime_error("no plena adapter");
-  return *a;
-}
-
 TEST_F(Explore, GreedyFrontDerivedByHand) {
-  // base: ta 60, tb 80 cycles. CD0: ta 50 -> speedup sqrt(60/50) = 1.0954; CD1: tb 60 ->
-  // sqrt(80/60) = 1.1547; CD2 matches nothing. Budget 0.025 mm2: CD0 + CD1 (0.03) does not
-  // fit, so greedy evaluates base, CD0, CD1, CD2. CD2 has base's cycles and energy with more
-  // area: dominated. Front: base (least area), CD0, CD1.
+  // base: ta 60, tb 80 cycles. CD0: ta 50 -> speedup sqrt(60/50) = 1.0954; CD1:
+  // tb 60 -> sqrt(80/60) = 1.1547; CD2 matches nothing. Budget 0.025 mm2: CD0 +
+  // CD1 (0.03) does not fit, so greedy evaluates base, CD0, CD1, CD2. CD2 has
+  // base's cycles and energy with more area: dominated. Front: base (least
+  // area), CD0, CD1.
   ScriptedSuite suite;
   const auto cands = candidates();
   const ExploreResult r = explore(plena(), cands, cells(), suite.runner(), options(0.025));
@@ -114,13 +53,15 @@ TEST_F(Explore, GreedyFrontDerivedByHand) {
   EXPECT_NEAR(geomean_speedup(r.variants[0], r.variants[2]), std::sqrt(80.0 / 60.0), 1e-12);
   EXPECT_TRUE(r.variants[3].uses.empty());
   EXPECT_EQ(r.pareto, (std::vector<std::string>{"base", "CD0", "CD1"}));
-  // CD0 runs once (no loop) and saves 10 cycles at latency 1: it pays up to 1 + 10 / 1.
+  // CD0 runs once (no loop) and saves 10 cycles at latency 1: it pays up to 1 +
+  // 10 / 1.
   EXPECT_EQ(r.summary["instructions"]["CD0"]["break_even_latency"], 11.0);
   EXPECT_EQ(r.variants[1].used_by.at("CD0"), (std::vector<std::string>{"ta/C1"}));
 }
 
 TEST_F(Explore, LargerBudgetAddsTheCombination) {
-  // Budget 0.05: after CD0, CD1 fits (0.03): sqrt(1.2 x 4/3) = 1.2649 beats CD0's 1.0954.
+  // Budget 0.05: after CD0, CD1 fits (0.03): sqrt(1.2 x 4/3) = 1.2649 beats
+  // CD0's 1.0954.
   ScriptedSuite suite;
   const auto cands = candidates();
   const ExploreResult r = explore(plena(), cands, cells(), suite.runner(), options(0.05));

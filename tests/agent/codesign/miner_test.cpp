@@ -1,6 +1,7 @@
-// `codesign mine` on hand-built PLENA kernels: the candidates, their dynamic counts and
-// their inputs/outputs follow from the kernels by hand (comments), with PLENA's default
-// latencies (vector_mul = vector_add = 1 cycle; the fused estimate is the slowest step).
+// `codesign mine` on hand-built PLENA kernels: the candidates, their dynamic
+// counts and their inputs/outputs follow from the kernels by hand (comments),
+// with PLENA's default latencies (vector_mul = vector_add = 1 cycle; the fused
+// estimate is the slowest step).
 #include "agent/codesign/miner.h"
 
 #include <gtest/gtest.h>
@@ -8,15 +9,17 @@
 namespace tlmcraft::agent::codesign {
 namespace {
 
-const nlohmann::json kHardware = {{"platform", "plena"},
-                                  {"config", {{"arch", {{"vlen", 64}}}, {"timing", {{"latency", {{"vector_mul", 1}, {"vector_add", 1}}}}}}}};
+const nlohmann::json kHardware = {
+    {"platform", "plena"},
+    {"config", {{"arch", {{"vlen", 64}}}, {"timing", {{"latency", {{"vector_mul", 1}, {"vector_add", 1}}}}}}}};
 
-// Loop A (16 iterations): row 192 = row0 * row64 + row0 through the temporary row 128,
-// which nothing reads afterwards: one candidate, inputs row0 and row64, output row 192.
-// Loop B (8 iterations): row 448 = row256 * row320 + row384 * row512 (temporaries rows
-// 2048 and 2112, which the store of rows 448..640 does not read): the whole tree has
-// four inputs (more than PLENA's three source fields rs1..rs3), so only each multiply
-// with the add is proposed (three inputs each), in two operand orders.
+// Loop A (16 iterations): row 192 = row0 * row64 + row0 through the temporary
+// row 128, which nothing reads afterwards: one candidate, inputs row0 and
+// row64, output row 192. Loop B (8 iterations): row 448 = row256 * row320 +
+// row384 * row512 (temporaries rows 2048 and 2112, which the store of rows
+// 448..640 does not read): the whole tree has four inputs (more than PLENA's
+// three source fields rs1..rs3), so only each multiply with the add is proposed
+// (three inputs each), in two operand orders.
 const char* kKernel = R"(S_ADDI_INT gp1, gp0, 0
 S_ADDI_INT gp2, gp0, 64
 S_ADDI_INT gp3, gp0, 128
@@ -57,7 +60,8 @@ TEST(CodesignMiner, FindsTheRepeatedPatternWithItsCountAndPorts) {
   EXPECT_EQ(found[0].pattern.outputs, (std::vector<std::string>{"out0"}));
   EXPECT_EQ(found[0].pattern.temps, (std::vector<std::string>{"t0"}));
   EXPECT_EQ(found[0].kernels.at("hand/C1"), 16u);
-  // Loop B: the two multiply-add halves, 8 instances each; never the four-input tree.
+  // Loop B: the two multiply-add halves, 8 instances each; never the four-input
+  // tree.
   EXPECT_EQ(found[1].signature, "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, in2, t0, 0\n");
   EXPECT_EQ(found[2].signature, "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, t0, in2, 0\n");
   EXPECT_EQ(found[1].dynamic_instances, 8u);
@@ -65,8 +69,9 @@ TEST(CodesignMiner, FindsTheRepeatedPatternWithItsCountAndPorts) {
 }
 
 TEST(CodesignMiner, NonConvexSubgraphIsNotProposed) {
-  // row 192 = row0 * row64; row 256 = exp(row 192); row 320 = row192 + row256: the pair
-  // {mul, add} would need the exp's result, computed from the mul, inside: not convex.
+  // row 192 = row0 * row64; row 256 = exp(row 192); row 320 = row192 + row256:
+  // the pair {mul, add} would need the exp's result, computed from the mul,
+  // inside: not convex.
   const char* k = R"(S_ADDI_INT gp1, gp0, 0
 S_ADDI_INT gp2, gp0, 64
 S_ADDI_INT gp3, gp0, 192
@@ -81,7 +86,9 @@ H_STORE_V gp5, gp0, a1, 0, 2
   bool whole = false;
   for (const MinedCandidate& c : found) {
     EXPECT_NE(c.signature, "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, t0, in2, 0\n") << c.signature;
-    whole = whole || c.signature == "V_MUL_VV t0, in0, in1, 0\nV_EXP_V t1, t0, 0\nV_ADD_VV out0, t0, t1, 0\n";
+    whole = whole || c.signature ==
+                         "V_MUL_VV t0, in0, in1, 0\nV_EXP_V t1, t0, "
+                         "0\nV_ADD_VV out0, t0, t1, 0\n";
   }
   EXPECT_TRUE(whole);  // the convex whole is proposed
 }
@@ -96,7 +103,8 @@ TEST(CodesignMiner, OverlayEntryNamesOperandsAndSteps) {
   EXPECT_EQ(ins["compose"]["steps"], nlohmann::json({"V_MUL_VV t0, rs1, rs2, 0", "V_ADD_VV rd, t0, rs1, 0"}));
   EXPECT_EQ(ins["operands"][0]["name"], "rd");
   EXPECT_EQ(ins["operands"][0]["value"], "vrow");
-  EXPECT_EQ(ins["opcode"], 0);  // PLENA's first free opcode (0x01..0x37 are taken)
+  EXPECT_EQ(ins["opcode"],
+            0);  // PLENA's first free opcode (0x01..0x37 are taken)
   EXPECT_EQ(doc["candidates"][0]["overlay"]["latency_classes"][0]["cycles"], 1);
 }
 

@@ -1,12 +1,13 @@
-// PLENA kernels use composed instructions automatically: the five-step SiLU of the
-// shipped SiLU C1 kernel (platforms/plena/kernels/silu_c1.asm, written in place on gp5)
-// becomes one V_SILU_V; the expected text is the kernel with those five lines replaced.
-#include "platforms/plena/pack/agent/plena_use_composed.h"
-
+// PLENA kernels use composed instructions automatically: the five-step SiLU of
+// the shipped SiLU C1 kernel (platforms/plena/kernels/silu_c1.asm, written in
+// place on gp5) becomes one V_SILU_V; the expected text is the kernel with
+// those five lines replaced.
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
+
+#include "platforms/plena/pack/agent/plena_use_composed.h"
 
 namespace tlmcraft::agent::search::plena {
 namespace {
@@ -50,14 +51,15 @@ H_STORE_V gp5, gp0, a1, 0, 2
 )";
   const UseReport r = use_composed(kernel, {silu()}, kHardware);
   ASSERT_EQ(r.uses.size(), 1u);
-  EXPECT_EQ(r.uses[0].second, 1);  // one static instruction (run 4 times by the loop)
+  EXPECT_EQ(r.uses[0].second,
+            1);  // one static instruction (run 4 times by the loop)
   EXPECT_NE(r.kernel.find("  V_SILU_V gp5, gp3, f1\n"), std::string::npos) << r.kernel;
   EXPECT_EQ(r.kernel.find("V_EXP_V"), std::string::npos) << r.kernel;
 }
 
 TEST(PlenaUseComposed, TemporaryReadLaterBlocksTheRewrite) {
-  // The steps' temporaries live in row 512 (gp7), which the store reads afterwards: the
-  // sigmoid left there is still needed, so nothing is replaced.
+  // The steps' temporaries live in row 512 (gp7), which the store reads
+  // afterwards: the sigmoid left there is still needed, so nothing is replaced.
   const std::string kernel = R"(S_ADDI_INT gp3, gp0, 0
 S_ADDI_INT gp5, gp0, 256
 S_ADDI_INT gp7, gp0, 512

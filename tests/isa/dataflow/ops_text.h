@@ -35,8 +35,10 @@ inline Op op(const std::string& text) {
   in >> o.mnemonic;
   if (o.mnemonic == "|") o.barrier = true;
   for (std::string t; in >> t;) {
-    if (t.rfind("jump:", 0) == 0) o.jumps_to.push_back(std::stoul(t.substr(5)));
-    else o.operands.push_back(operand(t));
+    if (t.rfind("jump:", 0) == 0)
+      o.jumps_to.push_back(std::stoul(t.substr(5)));
+    else
+      o.operands.push_back(operand(t));
   }
   return o;
 }

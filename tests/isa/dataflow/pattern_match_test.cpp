@@ -1,5 +1,5 @@
-// The composed-instruction matcher on hand-written op lists; each expectation follows from
-// the rules in isa/dataflow/pattern_match.h.
+// The composed-instruction matcher on hand-written op lists; each expectation
+// follows from the rules in isa/dataflow/pattern_match.h.
 #include "isa/dataflow/pattern_match.h"
 
 #include <gtest/gtest.h>
@@ -42,15 +42,16 @@ TEST(PatternMatch, OpBetweenThatReadsTheTemporaryBlocks) {
 }
 
 TEST(PatternMatch, OpBetweenThatWritesAnInputBlocks) {
-  // The addi changes x1 after the mul read it: placed at the add, the fused instruction
-  // would read the new x1.
+  // The addi changes x1 after the mul read it: placed at the add, the fused
+  // instruction would read the new x1.
   EXPECT_TRUE(find_matches(ops({"mul w:x5 r:x1 r:x2", "addi w:x1 r:x1 #1", "add w:x6 r:x5 r:x3"}), mac()).empty());
 }
 
 TEST(PatternMatch, TemporaryLiveAfterwardsBlocks) {
   EXPECT_TRUE(find_matches(ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3", "sw r:x5 r:x2"}), mac()).empty());
   // Overwritten before any read: dead, so it matches.
-  EXPECT_EQ(find_matches(ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3", "li w:x5 #0", "sw r:x5 r:x2"}), mac()).size(), 1u);
+  EXPECT_EQ(find_matches(ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3", "li w:x5 #0", "sw r:x5 r:x2"}), mac()).size(),
+            1u);
 }
 
 TEST(PatternMatch, TemporaryReadAroundALoopIsLive) {
@@ -61,8 +62,8 @@ TEST(PatternMatch, TemporaryReadAroundALoopIsLive) {
 }
 
 TEST(PatternMatch, InPlaceCodeMatchesWithAliasedOperands) {
-  // mul x1, x1, x2; add x1, x1, x3: the fused "mac x1, x1, x2, x3" reads x1 before
-  // writing it, so it computes the same.
+  // mul x1, x1, x2; add x1, x1, x3: the fused "mac x1, x1, x2, x3" reads x1
+  // before writing it, so it computes the same.
   auto m = find_matches(ops({"mul w:x1 r:x1 r:x2", "add w:x1 r:x1 r:x3"}), mac());
   ASSERT_EQ(m.size(), 1u);
   EXPECT_EQ(m[0].storage.at("a"), "x1");
@@ -70,7 +71,8 @@ TEST(PatternMatch, InPlaceCodeMatchesWithAliasedOperands) {
 }
 
 TEST(PatternMatch, InputOverwrittenByAnEarlierStepBlocks) {
-  // add x6, x3, x3 reads x3 as t0 and as the input c, but the mul overwrote c first.
+  // add x6, x3, x3 reads x3 as t0 and as the input c, but the mul overwrote c
+  // first.
   EXPECT_TRUE(find_matches(ops({"mul w:x3 r:x1 r:x2", "add w:x6 r:x3 r:x3"}), mac()).empty());
 }
 
@@ -104,7 +106,8 @@ TEST(PatternMatch, LiteralsAndParameters) {
 }
 
 TEST(PatternMatch, MatchesDoNotOverlapAndAreAllFound) {
-  auto m = find_matches(ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3", "mul w:x5 r:x6 r:x2", "add w:x7 r:x5 r:x3"}), mac());
+  auto m = find_matches(ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3", "mul w:x5 r:x6 r:x2", "add w:x7 r:x5 r:x3"}),
+                        mac());
   ASSERT_EQ(m.size(), 2u);
   EXPECT_EQ(m[1].ops, (std::vector<size_t>{2, 3}));
 }

@@ -1,5 +1,5 @@
-// Convex subgraphs under port limits, on hand-written regions (the expectations are the
-// definitions in isa/dataflow/subgraphs.h applied by hand).
+// Convex subgraphs under port limits, on hand-written regions (the expectations
+// are the definitions in isa/dataflow/subgraphs.h applied by hand).
 #include "isa/dataflow/subgraphs.h"
 
 #include <gtest/gtest.h>
@@ -21,7 +21,8 @@ std::set<std::vector<size_t>> sets(const std::vector<Subgraph>& g) {
 auto any_op = [](const Op&) { return true; };
 
 TEST(Subgraphs, NonConvexPairIsLeftOut) {
-  // 0 -> 1 -> 2 and 0 -> 2: {0, 2} would need op 1's result inside the new instruction.
+  // 0 -> 1 -> 2 and 0 -> 2: {0, 2} would need op 1's result inside the new
+  // instruction.
   auto k = ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3", "sub w:x7 r:x5 r:x6", "sw r:x7 r:x0"});
   k[3].barrier = true;
   SubgraphLimits lim;
@@ -35,7 +36,8 @@ TEST(Subgraphs, NonConvexPairIsLeftOut) {
 }
 
 TEST(Subgraphs, PortLimitsAreEnforced) {
-  // {0, 1} reads x1, x2, x3: three inputs; the store after the region reads x5 and x6: two outputs.
+  // {0, 1} reads x1, x2, x3: three inputs; the store after the region reads x5
+  // and x6: two outputs.
   auto k = ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3", "sw r:x6 r:x5"});
   k[2].barrier = true;
   SubgraphLimits lim;
@@ -51,8 +53,10 @@ TEST(Subgraphs, PortLimitsAreEnforced) {
 }
 
 TEST(Subgraphs, CanonicalPatternIgnoresRegistersAndOrder) {
-  auto a = ops({"mul w:x5 r:x1 r:x2", "mul w:x6 r:x3 r:x4", "add w:x7 r:x5 r:x6", "li w:x5 #0", "li w:x6 #0", "sw r:x7 r:x0"});
-  auto b = ops({"mul w:x9 r:x13 r:x14", "mul w:x8 r:x11 r:x12", "add w:x10 r:x8 r:x9", "li w:x8 #0", "li w:x9 #0", "sw r:x10 r:x0"});
+  auto a = ops(
+      {"mul w:x5 r:x1 r:x2", "mul w:x6 r:x3 r:x4", "add w:x7 r:x5 r:x6", "li w:x5 #0", "li w:x6 #0", "sw r:x7 r:x0"});
+  auto b = ops({"mul w:x9 r:x13 r:x14", "mul w:x8 r:x11 r:x12", "add w:x10 r:x8 r:x9", "li w:x8 #0", "li w:x9 #0",
+                "sw r:x10 r:x0"});
   std::string sa, sb;
   Pattern pa = canonical_pattern(a, 5, Subgraph{{0, 1, 2}}, sa);
   canonical_pattern(b, 5, Subgraph{{0, 1, 2}}, sb);

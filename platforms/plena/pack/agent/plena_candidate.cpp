@@ -1,20 +1,21 @@
 // A mined PLENA candidate's cost, area and overlay (docs/codesign.md, "PLENA").
 //
-// Cycles: the steps cost their latency classes' cycles (the timing table, serial mode).
-// The estimate for the fused instruction is its slowest step: it assumes the operators
-// are chained in one pass of the vector pipeline with the intermediate rows kept in
-// pipeline registers instead of VRAM. That is an assumption, not a measurement:
-// `codesign explore` measures the suite with the declared latency and reports each
-// instruction's break-even latency (the largest at which it still pays).
-// Area: the fused datapath chains the vector unit's existing operators (one of each kind
-// per lane: adder, multiplier, exp, reciprocal, max/min) and adds (a) a copy of every
-// operator the pattern uses more than once, across the lanes, and (b) per temporary a
-// pipeline register and a 2:1 bypass multiplexer per bit of a bf16 lane. Figures, 45 nm:
-// bf16 adder 1360 um2, bf16 multiplier 1640 um2 [H14]; exp = 2 multipliers + 2 adders
-// (range reduction and a polynomial), reciprocal and square root = 2 multipliers + 1
-// adder (a Newton-Raphson step), max/min = 1 adder (a comparator) (assumptions);
-// flip-flop 4.522 um2 (DFF_X1) and 2:1 multiplexer 1.862 um2 (MUX2_X1) of the NanGate
-// 45 nm Open Cell Library [N45].
+// Cycles: the steps cost their latency classes' cycles (the timing table,
+// serial mode). The estimate for the fused instruction is its slowest step: it
+// assumes the operators are chained in one pass of the vector pipeline with the
+// intermediate rows kept in pipeline registers instead of VRAM. That is an
+// assumption, not a measurement: `codesign explore` measures the suite with the
+// declared latency and reports each instruction's break-even latency (the
+// largest at which it still pays). Area: the fused datapath chains the vector
+// unit's existing operators (one of each kind per lane: adder, multiplier, exp,
+// reciprocal, max/min) and adds (a) a copy of every operator the pattern uses
+// more than once, across the lanes, and (b) per temporary a pipeline register
+// and a 2:1 bypass multiplexer per bit of a bf16 lane. Figures, 45 nm: bf16
+// adder 1360 um2, bf16 multiplier 1640 um2 [H14]; exp = 2 multipliers + 2
+// adders (range reduction and a polynomial), reciprocal and square root = 2
+// multipliers + 1 adder (a Newton-Raphson step), max/min = 1 adder (a
+// comparator) (assumptions); flip-flop 4.522 um2 (DFF_X1) and 2:1
+// multiplexer 1.862 um2 (MUX2_X1) of the NanGate 45 nm Open Cell Library [N45].
 #include <map>
 #include <set>
 #include <string>
@@ -30,7 +31,7 @@ namespace df = isa::dataflow;
 
 constexpr double kBf16AddUm2 = 1360, kBf16MulUm2 = 1640;  // [H14]
 constexpr double kFlipFlopUm2 = 4.522, kMux2Um2 = 1.862;  // [N45]
-constexpr int kLaneBits = 16;                              // bf16
+constexpr int kLaneBits = 16;                             // bf16
 
 // The operator kind a step uses, and its area per lane.
 std::string operator_kind(const std::string& mnemonic) {
@@ -53,7 +54,8 @@ double operator_um2(const std::string& kind) {
 double latency(const isa::InstructionSpec& s, const nlohmann::json& hardware) {
   const nlohmann::json* c = &hardware;
   if (hardware.contains("config")) c = &hardware["config"];
-  if (c->contains("timing") && (*c)["timing"].contains("latency") && (*c)["timing"]["latency"].contains(s.latency_class))
+  if (c->contains("timing") && (*c)["timing"].contains("latency") &&
+      (*c)["timing"]["latency"].contains(s.latency_class))
     return (*c)["timing"]["latency"][s.latency_class].get<double>();
   const int64_t d = plena_spec().default_cycles(s.latency_class);
   return d > 0 ? double(d) : 1.0;
@@ -85,7 +87,8 @@ const isa::OperandSpec* first_use(const df::Pattern& p, const std::string& name)
   return nullptr;
 }
 
-// Pattern names -> the new instruction's operand names: the output is rd, inputs rs1...
+// Pattern names -> the new instruction's operand names: the output is rd,
+// inputs rs1...
 std::map<std::string, std::string> operand_names(const df::Pattern& p) {
   std::map<std::string, std::string> names;
   for (size_t i = 0; i < p.outputs.size(); ++i) names[p.outputs[i]] = i ? "rd" + std::to_string(i + 1) : "rd";
@@ -94,7 +97,8 @@ std::map<std::string, std::string> operand_names(const df::Pattern& p) {
   return names;
 }
 
-nlohmann::json operand_entry(const df::Pattern& p, const std::string& pattern_name, const std::string& name, bool write) {
+nlohmann::json operand_entry(const df::Pattern& p, const std::string& pattern_name, const std::string& name,
+                             bool write) {
   const isa::OperandSpec* use = first_use(p, pattern_name);
   const std::string kind = use ? plena_spec().kinds()[use->kind].name : "gp";
   nlohmann::json o = {{"name", name}, {"kind", kind}, {"field", name}, {"role", write ? "write" : "read"}};
@@ -168,6 +172,17 @@ nlohmann::json plena_overlay(const df::Pattern& p, const std::string& mnemonic, 
   return {{"isa", "plena"}, {"instructions", {ins}}, {"latency_classes", {lc}}};
 }
 
+double plena_overlay_area(const nlohmann::json& overlay, const nlohmann::json& hardware) {
+  double area = 0;
+  for (const nlohmann::json& ins : overlay.value("instructions", nlohmann::json::array()))
+    if (!ins.contains("compose"))
+      throw std::invalid_argument("instruction '" + ins.value("mnemonic", std::string("?")) +
+                                  "' has no compose: steps to price");
+  for (const ComposedDefinition& d : composed_definitions(overlay))
+    area += plena_candidate_cost(composed_pattern(d, hardware), hardware).area_mm2;
+  return area;
+}
+
 codesign::DataflowAdapter plena_dataflow_adapter() {
   codesign::DataflowAdapter a;
   a.isa = "plena";
@@ -176,7 +191,9 @@ codesign::DataflowAdapter plena_dataflow_adapter() {
   a.cost = plena_candidate_cost;
   a.overlay_entry = plena_overlay;
   a.use_overlay = plena_use_overlay;
-  // One input per source-register field (rs1..rs3), one output per destination field (rd).
+  a.overlay_area = plena_overlay_area;
+  // One input per source-register field (rs1..rs3), one output per destination
+  // field (rd).
   int reads = 0, writes = 0;
   for (const isa::FieldSpec& f : plena_spec().fields()) {
     if (!f.has_bits()) continue;

@@ -1,11 +1,12 @@
-// PLENA kernels as the co-design tools see them (agent/codesign/kernel_dataflow.h).
-// A vector instruction's rows are storage named by the value-numbered VRAM address its
-// gp operand holds ("VRAM@s3+64": unknown value 3 plus 64 elements), so two
-// instructions on the same row meet even through different registers; rows of a
-// multi-row access (a prefetch, a matrix write-out) are named row by row, and an
-// access the analysis cannot bound reads or writes all of VRAM ("VRAM@*").
-// Executions come from the hardware loops' counts (exact: PLENA has no other control
-// flow except C_BREAK, which stops the program). Cycles per op are the timing table's
+// PLENA kernels as the co-design tools see them
+// (agent/codesign/kernel_dataflow.h). A vector instruction's rows are storage
+// named by the value-numbered VRAM address its gp operand holds ("VRAM@s3+64":
+// unknown value 3 plus 64 elements), so two instructions on the same row meet
+// even through different registers; rows of a multi-row access (a prefetch, a
+// matrix write-out) are named row by row, and an access the analysis cannot
+// bound reads or writes all of VRAM ("VRAM@*"). Executions come from the
+// hardware loops' counts (exact: PLENA has no other control flow except
+// C_BREAK, which stops the program). Cycles per op are the timing table's
 // latency of its class (serial mode, the reference's counts).
 #include "platforms/plena/pack/agent/plena_dataflow.h"
 
@@ -45,12 +46,18 @@ Arch arch_from(const nlohmann::json& hardware) {
 
 const char* space_name(Space s) {
   switch (s) {
-    case Space::Vram: return "VRAM";
-    case Space::Msram: return "MSRAM";
-    case Space::FpMem: return "FP_MEM";
-    case Space::IntMem: return "INT_MEM";
-    case Space::Hbm: return "HBM";
-    default: return "ALL";
+    case Space::Vram:
+      return "VRAM";
+    case Space::Msram:
+      return "MSRAM";
+    case Space::FpMem:
+      return "FP_MEM";
+    case Space::IntMem:
+      return "INT_MEM";
+    case Space::Hbm:
+      return "HBM";
+    default:
+      return "ALL";
   }
 }
 
@@ -59,7 +66,8 @@ std::string row_name(Space s, Val base, int64_t offset) {
          std::to_string((base.off + static_cast<uint64_t>(offset)) & 0xffffffffu);
 }
 
-// The storage names one access covers: its rows (VLEN apart) or the whole space.
+// The storage names one access covers: its rows (VLEN apart) or the whole
+// space.
 std::vector<std::string> access_names(const MemAccess& a, const Arch& arch) {
   if (a.space == Space::All) return {"VRAM@*", "MSRAM@*", "FP_MEM@*", "INT_MEM@*", "HBM@*"};
   if (a.whole || a.space != Space::Vram || a.lo % arch.vlen != 0 || (a.hi - a.lo) % arch.vlen != 0)
@@ -129,8 +137,8 @@ class Flattener {
     return d > 0 ? double(d) : 1.0;
   }
 
-  // One instruction: row operands by the access they make, registers by their roles,
-  // zero registers and immediates as literals.
+  // One instruction: row operands by the access they make, registers by their
+  // roles, zero registers and immediates as literals.
   df::Op op_of(const Op& op) {
     const isa::IsaSpec& spec = plena_spec();
     std::vector<MemAccess> mem = memory_effects(op, values_, arch_);
@@ -143,7 +151,8 @@ class Flattener {
     for (uint16_t r : op.spec->implicit_writes) d.implicit_writes.push_back(spec.resources()[r].name);
     for (size_t k = 0; k < mem.size(); ++k) {
       if (used[k]) continue;
-      d.barrier = true;  // memory the operands do not name: not part of any new instruction
+      d.barrier = true;  // memory the operands do not name: not part of any new
+                         // instruction
       for (const std::string& s : access_names(mem[k], arch_))
         (mem[k].write ? d.implicit_writes : d.implicit_reads).push_back(s);
     }
@@ -216,7 +225,8 @@ bool plena_fusable(const isa::dataflow::Op& op) {
   if (s->cls != 'S') return false;
   for (const auto& o : s->operands) {
     const isa::OperandKind& k = plena_spec().kinds()[o.kind];
-    if (k.type == isa::KindType::Register && plena_spec().register_classes()[k.register_class].name != "fp") return false;
+    if (k.type == isa::KindType::Register && plena_spec().register_classes()[k.register_class].name != "fp")
+      return false;
   }
   return true;
 }

@@ -2,9 +2,8 @@
 // as dataflow, which ops a new instruction may hold, a candidate's cost and area, and
 // the overlay that adds it.
 #pragma once
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "agent/codesign/kernel_dataflow.h"
 
@@ -18,6 +17,8 @@ bool plena_fusable(const isa::dataflow::Op& op);
 codesign::CandidateCost plena_candidate_cost(const isa::dataflow::Pattern& p, const nlohmann::json& hardware);
 nlohmann::json plena_overlay(const isa::dataflow::Pattern& p, const std::string& mnemonic,
                              const codesign::CandidateCost& cost, int ordinal);
+// The area of an overlay's composed instructions (std::invalid_argument for others).
+double plena_overlay_area(const nlohmann::json& overlay, const nlohmann::json& hardware);
 // The adapter with the limits of `hardware`'s defaults (register fields rs1..rs3 and rd).
 codesign::DataflowAdapter plena_dataflow_adapter();
 

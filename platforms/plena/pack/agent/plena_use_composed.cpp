@@ -31,7 +31,8 @@ std::pair<std::string, std::vector<std::string>> split_step(const std::string& s
   return out;
 }
 
-// Which register class (by name) or immediate each name of the definition stands for.
+// Which register class (by name) or immediate each name of the definition
+// stands for.
 std::map<std::string, std::string> name_classes(const ComposedDefinition& def) {
   const isa::IsaSpec& spec = plena_spec();
   std::map<std::string, std::string> cls;
@@ -41,8 +42,9 @@ std::map<std::string, std::string> name_classes(const ComposedDefinition& def) {
     if (!ins) throw std::invalid_argument(def.mnemonic + ": step '" + s + "': unknown instruction " + mn);
     for (size_t i = 0; i < toks.size() && i < ins->operands.size(); ++i) {
       const isa::OperandKind& k = spec.kinds()[ins->operands[i].kind];
-      const bool named = std::any_of(def.operands.begin(), def.operands.end(), [&](auto& o) { return o.name == toks[i]; }) ||
-                         std::count(def.temps.begin(), def.temps.end(), toks[i]);
+      const bool named =
+          std::any_of(def.operands.begin(), def.operands.end(), [&](auto& o) { return o.name == toks[i]; }) ||
+          std::count(def.temps.begin(), def.temps.end(), toks[i]);
       if (!named) continue;
       cls[toks[i]] = k.type == isa::KindType::Register ? spec.register_classes()[k.register_class].name : "immediate";
     }
@@ -50,8 +52,8 @@ std::map<std::string, std::string> name_classes(const ComposedDefinition& def) {
   return cls;
 }
 
-// A kernel holding the steps with every name in its own register (rows 4096 elements
-// apart), and what each register stands for.
+// A kernel holding the steps with every name in its own register (rows 4096
+// elements apart), and what each register stands for.
 std::string synthetic_kernel(const ComposedDefinition& def, const std::map<std::string, std::string>& cls,
                              std::map<std::string, std::string>& storage_to_name) {
   std::map<std::string, std::string> reg;
@@ -123,11 +125,11 @@ df::Pattern composed_pattern(const ComposedDefinition& def, const nlohmann::json
       } else {
         o.text.clear();
         if (!storage_to_name.count(o.storage))
-          throw std::invalid_argument(def.mnemonic + ": step " + std::to_string(s + 1) + " uses a register outside its operands");
+          throw std::invalid_argument(def.mnemonic + ": step " + std::to_string(s + 1) +
+                                      " uses a register outside its operands");
         o.storage = storage_to_name.at(o.storage);
         const bool temp = std::count(def.temps.begin(), def.temps.end(), o.storage) > 0;
-        if (o.reads() && !temp && !written.count(o.storage) &&
-            !std::count(p.inputs.begin(), p.inputs.end(), o.storage))
+        if (o.reads() && !temp && !written.count(o.storage) && !std::count(p.inputs.begin(), p.inputs.end(), o.storage))
           p.inputs.push_back(o.storage);
         if (o.writes()) {
           written.insert(o.storage);
@@ -203,8 +205,10 @@ UseReport use_composed(const std::string& kernel_text, const std::vector<Compose
   std::string out;
   for (size_t i = 0; i < lines.text.size(); ++i) {
     auto it = replace.find(i);
-    if (it == replace.end()) out += lines.text[i] + "\n";
-    else if (!it->second.empty()) out += it->second + "\n";
+    if (it == replace.end())
+      out += lines.text[i] + "\n";
+    else if (!it->second.empty())
+      out += it->second + "\n";
   }
   report.kernel = out;
   return report;
@@ -218,7 +222,8 @@ codesign::KernelRewrite plena_use_overlay(const std::string& kernel_text, const 
                                           const nlohmann::json& hardware) {
   std::vector<ComposedDefinition> defs = composed_definitions(overlay);
   std::stable_sort(defs.begin(), defs.end(), [](const ComposedDefinition& a, const ComposedDefinition& b) {
-    return a.steps.size() > b.steps.size();  // a larger instruction first: it saves more per match
+    return a.steps.size() > b.steps.size();  // a larger instruction first:
+                                             // it saves more per match
   });
   const UseReport r = use_composed(kernel_text, defs, hardware);
   codesign::KernelRewrite out;

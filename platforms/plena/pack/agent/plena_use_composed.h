@@ -7,10 +7,9 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "agent/codesign/kernel_dataflow.h"
 #include "isa/dataflow/pattern_match.h"
@@ -35,7 +34,7 @@ std::vector<ComposedDefinition> composed_definitions(const nlohmann::json& overl
 isa::dataflow::Pattern composed_pattern(const ComposedDefinition& def, const nlohmann::json& hardware);
 
 struct UseReport {
-  std::string kernel;  // the rewritten text (the input when nothing matched)
+  std::string kernel;                             // the rewritten text (the input when nothing matched)
   std::vector<std::pair<std::string, int>> uses;  // mnemonic -> instructions placed
   std::map<std::string, uint64_t> executions;     // mnemonic -> times they run (loop counts)
 };

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "isa/riscv/step_encoder.h"
+#include "isa/riscv/register_names.h"
 
 namespace tlmcraft::isa::riscv {
 namespace {
@@ -18,13 +19,6 @@ namespace {
 using RegSet = std::bitset<128>;
 constexpr int kVtype = 96;  // vl and vtype, as one pseudo-register
 
-const char* const kXNames[32] = {"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0",
-                                 "a1",   "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4", "s5",
-                                 "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
-const char* const kFNames[32] = {"ft0", "ft1", "ft2",  "ft3",  "ft4", "ft5", "ft6",  "ft7",
-                                 "fs0", "fs1", "fa0",  "fa1",  "fa2", "fa3", "fa4",  "fa5",
-                                 "fa6", "fa7", "fs2",  "fs3",  "fs4", "fs5", "fs6",  "fs7",
-                                 "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
 
 // Register id of an operand token (x 0-31, f 32-63, v 64-95), or -1. "8(a0)" is a0.
 int reg_of(std::string t) {

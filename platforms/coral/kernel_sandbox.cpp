@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 
@@ -391,11 +392,17 @@ std::string scrub_host_paths(const std::string& text, const std::string& tool_fi
   };
   std::string out;
   for (size_t i = 0; i < text.size();) {
-    // Web addresses (clang's "submit a bug report to https://...") are not host paths.
+    // Web addresses (clang's "submit a bug report to https://...") are not host paths: a
+    // scheme, a host name, then URL characters only (anything else ends it and is scrubbed
+    // as usual, so "http:///etc/x" or "http://\xa9/etc/x" keeps no host path).
     for (const char* scheme : {"https://", "http://"}) {
       const size_t n = std::char_traits<char>::length(scheme);
-      if (text.compare(i, n, scheme) != 0) continue;
-      const size_t end = std::min(text.find_first_of(" \t\n\"'", i), text.size());
+      if (text.compare(i, n, scheme) != 0 || i + n >= text.size() ||
+          !std::isalnum(static_cast<unsigned char>(text[i + n])))
+        continue;
+      size_t end = i + n;
+      while (end < text.size() && (path_char(text[end]) || (text[end] != '\0' && std::strchr(":?=&%#~@", text[end]))))
+        ++end;
       out.append(text, i, end - i);
       i = end;
       break;

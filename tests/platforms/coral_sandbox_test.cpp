@@ -202,6 +202,12 @@ TEST(CoralSandbox, HostPathsAreScrubbedFromToolOutput) {
   EXPECT_EQ(scrub_host_paths("a/b and 3/4 stay", "kernel.c", "k.c"), "a/b and 3/4 stay");
   EXPECT_EQ(scrub_host_paths("report to https://github.com/llvm/llvm-project/issues/ and", "kernel.c", "k.c"),
             "report to https://github.com/llvm/llvm-project/issues/ and");
+  // A web address needs a host; what is not a URL character ends it (fuzz_c_sandbox's
+  // finding: "http://" then other bytes kept a host path verbatim).
+  // Not a URL: "///etc/hostname" is a path, scrubbed to its last component.
+  EXPECT_EQ(scrub_host_paths("x http:///etc/hostname y", "kernel.c", "k.c"), "x http:hostname y");
+  // "//" before a non-URL byte is a path of no name (kept as "/"); the path after it goes.
+  EXPECT_EQ(scrub_host_paths("x http://\xa9/../etc/hostname y", "kernel.c", "k.c"), "x http:/\xa9hostname y");
 }
 
 TEST(CoralSandbox, InlineAsmIncbinIsRefusedEvenWhenSplitAcrossStringLiterals) {

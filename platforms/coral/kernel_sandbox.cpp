@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 #include <filesystem>
 #include <optional>
 
@@ -393,16 +392,16 @@ std::string scrub_host_paths(const std::string& text, const std::string& tool_fi
   std::string out;
   for (size_t i = 0; i < text.size();) {
     // Web addresses (clang's "submit a bug report to https://...") are not host paths: a
-    // scheme, a host name, then URL characters only (anything else ends it and is scrubbed
-    // as usual, so "http:///etc/x" or "http://\xa9/etc/x" keeps no host path).
+    // scheme, a host name, then path characters only (anything else ends it and is scrubbed
+    // as usual, so "http:///etc/x", "http://\xa9/etc/x" or "http://h%:/etc/x" keeps no
+    // host path).
     for (const char* scheme : {"https://", "http://"}) {
       const size_t n = std::char_traits<char>::length(scheme);
       if (text.compare(i, n, scheme) != 0 || i + n >= text.size() ||
           !std::isalnum(static_cast<unsigned char>(text[i + n])))
         continue;
       size_t end = i + n;
-      while (end < text.size() && (path_char(text[end]) || (text[end] != '\0' && std::strchr(":?=&%#~@", text[end]))))
-        ++end;
+      while (end < text.size() && path_char(text[end])) ++end;
       out.append(text, i, end - i);
       i = end;
       break;

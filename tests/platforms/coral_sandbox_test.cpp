@@ -208,6 +208,8 @@ TEST(CoralSandbox, HostPathsAreScrubbedFromToolOutput) {
   EXPECT_EQ(scrub_host_paths("x http:///etc/hostname y", "kernel.c", "k.c"), "x http:hostname y");
   // "//" before a non-URL byte is a path of no name (kept as "/"); the path after it goes.
   EXPECT_EQ(scrub_host_paths("x http://\xa9/../etc/hostname y", "kernel.c", "k.c"), "x http:/\xa9hostname y");
+  // A URL ends at the first byte that is not a path character.
+  EXPECT_EQ(scrub_host_paths("x http://h%:/usr/lib/x y", "kernel.c", "k.c"), "x http://h%:x y");
 }
 
 TEST(CoralSandbox, InlineAsmIncbinIsRefusedEvenWhenSplitAcrossStringLiterals) {

@@ -17,6 +17,7 @@ const aie_ml::GeneratorMap& aie_ml_generators() {
     aie_ml::GeneratorMap all = aie_ml::vector_generators();
     for (auto& [name, gen] : aie_ml::matmul_generators()) all[name] = gen;
     for (auto& [name, gen] : aie_ml::attention_generators()) all[name] = gen;
+    for (auto& [name, gen] : aie_ml::flash_attention_generators()) all[name] = gen;
     for (auto& [name, gen] : aie_ml::conv_generators()) all[name] = gen;
     for (auto& [name, gen] : aie_ml::mlp_generators()) all[name] = gen;
     for (auto& [name, gen] : aie_ml::decoder_generators()) all[name] = gen;

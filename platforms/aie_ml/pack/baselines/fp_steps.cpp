@@ -71,6 +71,31 @@ void exp2(KernelText& t, const std::string& dst, const std::string& src, const F
   t.op("VADD.ACC32 " + dst + ", " + s.p + ", " + s.k, "2^k 2^f: add k to the exponent field");
 }
 
+void exp2_precise(KernelText& t, const std::string& dst, const std::string& src, const Exp2PreciseRegs& r) {
+  t.op("VCONV.S32.FP32 bm3, " + src + ", #0", "k = round(t)");
+  t.op("VCONV.FP32.S32 bm4, bm3");
+  t.op("VSUB.F bm5, " + src + ", bm4", "f = t - k (exact)");
+  split(t, "bm5", "w2", "w3", "bm7");
+  t.op("VMOV bm6, " + r.c4, "c4 + c5 f");
+  t.op("VMAC.E.BF16 bm6, bm6, w16, w2");
+  t.op("VMAC.E.BF16 bm6, bm6, w16, w3");
+  for (const std::string& c : {r.c3, std::string("bm12"), std::string("bm13"), std::string("bm14")}) {
+    split(t, "bm6", "w4", "w5", "bm7");
+    t.op("VMOV bm8, " + c, "c_n + p f");
+    t.op("VMAC.E.BF16 bm8, bm8, w4, w2");
+    t.op("VMAC.E.BF16 bm8, bm8, w5, w2");
+    t.op("VMAC.E.BF16 bm8, bm8, w4, w3");
+    t.op("VMOV bm6, bm8");
+  }
+  t.op("VCONV.S32.FP32 bm3, bm4, #23", "k << 23");
+  if (!r.floor.empty()) {
+    t.op("VMOV " + r.clamp_tmp + ", bm3");
+    t.op("VMAX.S32 " + r.clamp_tmp + ", " + r.clamp_tmp + ", " + r.floor, "k >= -126: no wrap below 2^-126");
+    t.op("VMOV bm3, " + r.clamp_tmp);
+  }
+  t.op("VADD.ACC32 " + dst + ", bm6, bm3", "2^k 2^f: add k to the exponent field");
+}
+
 void recip(KernelText& t, const std::string& dst, const std::string& a, const FpScratch& s, const FpConstants& c) {
   split(t, a, s.wah, s.wal, s.tmp);
   t.op("VSUB.ACC32 " + s.y + ", " + c.magic + ", " + a, "y0: bit-trick guess of 1/a");

@@ -47,6 +47,22 @@ void fp_constants(KernelText& t, const FpConstants& c = {});
 // 2^f = 1 + f (c1 + f (c2 + f c3)) (Taylor, |error| < 7e-4 relative), then k is added to
 // the exponent field. dst may be t.
 void exp2(KernelText& t, const std::string& dst, const std::string& src, const FpScratch& s = {}, const FpConstants& c = {});
+// Registers exp2_precise reads: c4 and c3 (fp32 accumulators; c5 is bf16 in w16, c2, c1
+// and 1 are fp_constants'), and, when `floor` names an x register holding int32 -126 << 23
+// in every lane, the scratch x register for the clamp.
+struct Exp2PreciseRegs {
+  std::string c4 = "bm0", c3 = "bm2";
+  std::string floor = "", clamp_tmp = "x7";
+};
+// dst = 2^t to about 1e-5 relative (exp2's 7e-4 is inherited by every softmax weight;
+// this one keeps an attention output's error at its final bf16 rounding): k = round(t),
+// f = t - k split into bf16 high and low parts, 2^f by the degree-5 Taylor polynomial
+// (|error| < 2.4e-6 at |f| = 1/2) in fp32 Horner steps whose products keep three of the
+// four hi/lo terms. Without `floor`, t must lie in (-126, 126) (k is added to the exponent
+// field and wraps below); with it, k << 23 is clamped at -126 << 23, so any t in
+// (-2^22, 126) gives 2^t, or a value below 2^-125 for t < -126. dst may be t; uses
+// bm3..bm8, w2..w5.
+void exp2_precise(KernelText& t, const std::string& dst, const std::string& src, const Exp2PreciseRegs& r = {});
 // dst = 1 / a (a fp32, positive normal): guess 0x7EF311C3 - bits(a) (|error| < 13%), then
 // three steps y = y (2 - a y): error 13% -> 1.7% -> 3e-4 -> ~1e-7 plus split rounding.
 void recip(KernelText& t, const std::string& dst, const std::string& a, const FpScratch& s = {}, const FpConstants& c = {});

@@ -19,6 +19,7 @@ using GeneratorMap = std::map<std::string, Generator>;
 GeneratorMap vector_generators();  // vector_tasks.cpp: elementwise, normalisation, softmax
 GeneratorMap matmul_generators();  // matmul_tasks.cpp: GEMM, Linear, BatchMatMul, GEMV
 GeneratorMap attention_generators();  // attention_tasks.cpp: scaled_dot_product, MHA, MQA, GQA
+GeneratorMap flash_attention_generators();  // flash_attention.cpp: FlashAttention (online softmax)
 GeneratorMap conv_generators();    // conv_tasks.cpp: Conv2D, depthwise convolution, conv block
 GeneratorMap mlp_generators();     // mlp_tasks.cpp: RoPE, FFN, SwiGLU
 GeneratorMap decoder_generators(); // decoder_tasks.cpp: llama_decoder, t5_decoder (phases)

@@ -1,0 +1,47 @@
+// The single-tile AIE-ML attention skeleton shared by the attention baselines
+// (attention_tasks.cpp: scaled_dot_product, mha, mqa, gqa; flash_attention.cpp): the
+// plan of O_j = softmax(Q_j K_g^T / sqrt(d)) V_g, g = j / (heads / kv_heads), its data
+// movement and the core program around the per-row body (constants, K^T transposition,
+// the group / head / row loops). attention_tasks.cpp describes the data path and the
+// tile memory.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "platforms/aie_ml/pack/baselines/block_loop.h"
+#include "tasks/registry.h"
+
+namespace tlmcraft::tasks::aie_ml {
+
+// Compute tile regions (tile addresses; each at most 16 KB): K_g as it arrives (its first
+// bytes are the per-row scratch once K^T exists), K^T [d, sp], V_g [s, d], Q_j / O_j [s, d].
+constexpr uint32_t kAttTileK = 0x0000, kAttTileKt = 0x4000, kAttTileV = 0x8000, kAttTileQo = 0xC000;
+
+struct AttentionPlan {
+  int64_t s = 0, heads = 1, kv_heads = 1, d = 0;
+  uint64_t q_offset = 0, k_offset = 0, v_offset = 0, o_offset = 0, inputs_end = 0;
+  int64_t sp() const { return s < 16 ? 16 : s; }  // K^T row length (whole 16-lane blocks)
+  int64_t h() const { return heads * d; }
+  int64_t hk() const { return kv_heads * d; }
+};
+
+// The plan of an attention-family instance (scaled_dot_product and flash_attention have
+// one head); throws std::invalid_argument for another task or inconsistent heads.
+AttentionPlan attention_plan(const Instance& inst);
+// Why the skeleton cannot run the plan ("" when it can).
+std::string attention_plan_problem(const AttentionPlan& p);
+
+// Emits one query row: r22 = the core address of q row i (to be overwritten by O row i);
+// registers the skeleton owns: r20..r23 (counters, row address), w17..w21 (constants),
+// bm12..bm16 (fp_constants).
+using RowBody = std::function<void(KernelText&, const AttentionPlan&)>;
+// The core program: constants (fp_constants; log2 e as bf16 high + middle parts in
+// w17 / w18; c5 = ln2^5/5! in w16; c = 1/sqrt(d) high / low in w20 / w19; the key lane
+// mask in w21), `setup` (the body's own constants), then per key/value head the K^T
+// transposition and per query head and row `row`.
+std::string attention_core_program(const AttentionPlan& p, const RowBody& setup, const RowBody& row);
+// The `.movement` section (attention_tasks.cpp's data path).
+std::string attention_movement(const AttentionPlan& p);
+
+}  // namespace tlmcraft::tasks::aie_ml

@@ -17,7 +17,8 @@ constexpr uint32_t kOwn = kAieMlOwnTileBase;
 constexpr uint32_t kRegion = 0x4000;
 // Compute-tile locks (the core adds 48).
 enum TileLock : int { kKEmpty = 0, kKFull = 1, kVEmpty = 2, kVFull = 3, kQEmpty = 4, kQFull = 5, kOFull = 6 };
-constexpr int kMemInputs = 0;  // mem0: all inputs arrived (released with value 2: two readers)
+// mem0 locks: all inputs arrived (released once per reader); every row tile's O rows arrived.
+constexpr int kMemInputs = 0, kMemOutputs = 1;
 
 int64_t param(const Instance& inst, const std::string& name) {
   const auto it = inst.params().find(name);
@@ -117,7 +118,10 @@ std::string attention_plan_problem(const AttentionPlan& p) {
     return at + "K^T, V or Q of one head exceeds its 16 KB region";
   if (p.sp() * 2 > 4064) return at + "a K^T row exceeds the vector post-modify range";
   if (p.v_offset < p.k_offset) return at + "V must follow K in DDR";
-  if (p.inputs_end > (512u << 10)) return at + "the inputs do not fit the memory tile";
+  if (p.row_tiles < 1 || p.row_tiles > 4 || p.s % p.row_tiles != 0)
+    return at + "row_tiles must be 1..4 and divide s";
+  const uint64_t o_end = (p.inputs_end + 63) / 64 * 64 + uint64_t(p.s * p.h()) * 2;
+  if ((p.row_tiles == 1 ? p.inputs_end : o_end) > (512u << 10)) return at + "the inputs do not fit the memory tile";
   return "";
 }
 
@@ -138,7 +142,7 @@ std::string attention_core_program(const AttentionPlan& p, const RowBody& setup,
   t.label("head");
   t.op("ACQ " + lock(kQFull) + ", 1", "Q_j has arrived");
   t.op("MOVXM r22, " + addr(kAttTileQo), "q row i, then O row i");
-  t.op("MOVXM r23, " + std::to_string(s - 1), "rows left");
+  t.op("MOVXM r23, " + std::to_string(p.rows() - 1), "rows left");
   t.label("row");
   row(t, p);
   t.op("MOVXM r9, " + std::to_string(2 * d));
@@ -154,23 +158,32 @@ std::string attention_core_program(const AttentionPlan& p, const RowBody& setup,
 }
 
 std::string attention_movement(const AttentionPlan& p) {
-  const int64_t s = p.s, d = p.d;
-  const uint64_t head_bytes = uint64_t(s * d) * 2;
+  const int64_t s = p.s, d = p.d, R = p.row_tiles, rows = p.rows();
+  const uint64_t head_bytes = uint64_t(s * d) * 2, q_bytes = uint64_t(rows * d) * 2;
+  const uint64_t o_bytes = uint64_t(s * p.h()) * 2, mem_out = (p.inputs_end + 63) / 64 * 64;
+  // Names and tiles of row tile r: the single-tile kernel keeps its original names.
+  auto sx = [&](int64_t r) { return R == 1 ? std::string() : "_" + std::to_string(r); };
+  auto tl = [](int64_t r) { return tile(0, uint32_t(r)); };
   std::ostringstream y;
   y << "locks:\n";
-  for (int id : {kKEmpty, kVEmpty, kQEmpty}) y << "  - {tile: [0, 0], id: " << id << ", init: 1}\n";
+  for (int64_t r = 0; r < R; ++r)
+    for (int id : {kKEmpty, kVEmpty, kQEmpty}) y << "  - {tile: " << tl(r) << ", id: " << id << ", init: 1}\n";
   y << "buffers:\n";
   y << "  - {name: ddr_in, tile: shim0, address: 0, size: " << p.inputs_end << "}\n";
-  y << "  - {name: ddr_o, tile: shim0, address: " << p.o_offset << ", size: " << s * p.h() * 2 << "}\n";
+  y << "  - {name: ddr_o, tile: shim0, address: " << p.o_offset << ", size: " << o_bytes << "}\n";
   y << "  - {name: mem_in, tile: mem0, address: 0, size: " << p.inputs_end << "}\n";
-  y << "  - {name: t_k, tile: [0, 0], address: " << kAttTileK << ", size: " << head_bytes << "}\n";
-  y << "  - {name: t_v, tile: [0, 0], address: " << kAttTileV << ", size: " << head_bytes << "}\n";
-  y << "  - {name: t_qo, tile: [0, 0], address: " << kAttTileQo << ", size: " << head_bytes << "}\n";
+  if (R > 1) y << "  - {name: mem_out, tile: mem0, address: " << mem_out << ", size: " << o_bytes << "}\n";
+  for (int64_t r = 0; r < R; ++r) {
+    y << "  - {name: t_k" << sx(r) << ", tile: " << tl(r) << ", address: " << kAttTileK << ", size: " << head_bytes << "}\n";
+    y << "  - {name: t_v" << sx(r) << ", tile: " << tl(r) << ", address: " << kAttTileV << ", size: " << head_bytes << "}\n";
+    y << "  - {name: t_qo" << sx(r) << ", tile: " << tl(r) << ", address: " << kAttTileQo << ", size: " << q_bytes << "}\n";
+  }
   std::vector<Bd> bds;
+  std::string routes = "  - {from: {tile: shim0, port: mm2s0}, to: {tile: mem0, port: s2mm0}}\n";
   bds.push_back(Bd{"in_rd", "shim0", "mm2s0", "ddr_in", 0, p.inputs_end});
   Bd in_wr{"in_wr", "mem0", "s2mm0", "mem_in", 0, p.inputs_end};
   in_wr.release_lock = kMemInputs;
-  in_wr.release_value = 2;
+  in_wr.release_value = int(1 + R);  // the K/V reader and one q reader per tile
   bds.push_back(in_wr);
   // K_g then V_g for every key/value head g: head columns, rows, K or V, heads.
   Bd kv{"kv_rd", "mem0", "mm2s0", "mem_in", p.k_offset, uint64_t(p.kv_heads) * 2 * head_bytes};
@@ -179,38 +192,72 @@ std::string attention_movement(const AttentionPlan& p) {
             std::to_string(d / 2) + "]]";
   kv.acquire_lock = kMemInputs;
   bds.push_back(kv);
-  Bd q{"q_rd", "mem0", "mm2s1", "mem_in", p.q_offset, uint64_t(p.heads) * head_bytes};
-  q.dims = dims({{d / 2, 1}, {s, p.h() / 2}, {p.heads, d / 2}});
-  q.acquire_lock = kMemInputs;
-  bds.push_back(q);
-  Bd tk{"t_kin", "[0, 0]", "s2mm0", "t_k", 0, head_bytes};
-  tk.acquire_lock = kKEmpty;
-  tk.release_lock = kKFull;
-  Bd tv{"t_vin", "[0, 0]", "s2mm0", "t_v", 0, head_bytes};
-  tv.acquire_lock = kVEmpty;
-  tv.release_lock = kVFull;
-  for (const Bd& b : ring({tk, tv})) bds.push_back(b);
-  Bd tq{"t_qin", "[0, 0]", "s2mm1", "t_qo", 0, head_bytes};
-  tq.acquire_lock = kQEmpty;
-  tq.release_lock = kQFull;
-  tq.next = "t_qin";
-  bds.push_back(tq);
-  Bd to{"t_oout", "[0, 0]", "mm2s0", "t_qo", 0, head_bytes};
-  to.acquire_lock = kOFull;
-  to.release_lock = kQEmpty;
-  to.next = "t_oout";
-  bds.push_back(to);
-  Bd ow{"o_wr", "shim0", "s2mm0", "ddr_o", 0, uint64_t(p.heads) * head_bytes};
-  ow.dims = dims({{d / 2, 1}, {s, p.h() / 2}, {p.heads, d / 2}});
-  bds.push_back(ow);
+  // Tile r's q rows of every head: head columns, its rows, heads.
+  const std::string row_head_dims = dims({{d / 2, 1}, {rows, p.h() / 2}, {p.heads, d / 2}});
+  for (int64_t r = 0; r < R; ++r) {
+    const std::string mm2s = "mm2s" + std::to_string(1 + r);
+    Bd q{"q_rd" + sx(r), "mem0", mm2s, "mem_in", p.q_offset + uint64_t(r * rows * p.h()) * 2,
+         uint64_t(p.heads) * q_bytes};
+    q.dims = row_head_dims;
+    q.acquire_lock = kMemInputs;
+    bds.push_back(q);
+  }
+  for (int64_t r = 0; r < R; ++r) {
+    const std::string t = tl(r), x = sx(r);
+    Bd tk{"t_kin" + x, t, "s2mm0", "t_k" + x, 0, head_bytes};
+    tk.acquire_lock = kKEmpty;
+    tk.release_lock = kKFull;
+    Bd tv{"t_vin" + x, t, "s2mm0", "t_v" + x, 0, head_bytes};
+    tv.acquire_lock = kVEmpty;
+    tv.release_lock = kVFull;
+    for (const Bd& b : ring({tk, tv})) bds.push_back(b);
+    Bd tq{"t_qin" + x, t, "s2mm1", "t_qo" + x, 0, q_bytes};
+    tq.acquire_lock = kQEmpty;
+    tq.release_lock = kQFull;
+    tq.next = "t_qin" + x;
+    bds.push_back(tq);
+    Bd to{"t_oout" + x, t, "mm2s0", "t_qo" + x, 0, q_bytes};
+    to.acquire_lock = kOFull;
+    to.release_lock = kQEmpty;
+    to.next = "t_oout" + x;
+    bds.push_back(to);
+    routes += "  - {from: {tile: mem0, port: mm2s0}, to: {tile: " + t + ", port: s2mm0}}\n";
+    routes += "  - {from: {tile: mem0, port: mm2s" + std::to_string(1 + r) + "}, to: {tile: " + t + ", port: s2mm1}}\n";
+  }
+  if (R == 1) {
+    Bd ow{"o_wr", "shim0", "s2mm0", "ddr_o", 0, uint64_t(p.heads) * head_bytes};
+    ow.dims = dims({{d / 2, 1}, {s, p.h() / 2}, {p.heads, d / 2}});
+    bds.push_back(ow);
+    routes += "  - {from: {tile: [0, 0], port: mm2s0}, to: {tile: shim0, port: s2mm0}}\n";
+  } else {
+    for (int64_t r = 0; r < R; ++r) {
+      const std::string s2mm = "s2mm" + std::to_string(1 + r);
+      Bd oi{"o_in" + sx(r), "mem0", s2mm, "mem_out", uint64_t(r * rows * p.h()) * 2, uint64_t(p.heads) * q_bytes};
+      oi.dims = row_head_dims;
+      oi.release_lock = kMemOutputs;
+      bds.push_back(oi);
+      routes += "  - {from: {tile: " + tl(r) + ", port: mm2s0}, to: {tile: mem0, port: " + s2mm + "}}\n";
+    }
+    const std::string mm2s = "mm2s" + std::to_string(1 + R);
+    Bd orr{"o_rd", "mem0", mm2s, "mem_out", 0, o_bytes};
+    orr.acquire_lock = kMemOutputs;
+    orr.acquire_value = int(R);
+    bds.push_back(orr);
+    bds.push_back(Bd{"o_wr", "shim0", "s2mm0", "ddr_o", 0, o_bytes});
+    routes += "  - {from: {tile: mem0, port: " + mm2s + "}, to: {tile: shim0, port: s2mm0}}\n";
+  }
   y << "bds:\n";
   for (const Bd& b : bds) y << bd_yaml(b);
-  y << "routes:\n"
-       "  - {from: {tile: shim0, port: mm2s0}, to: {tile: mem0, port: s2mm0}}\n"
-       "  - {from: {tile: mem0, port: mm2s0}, to: {tile: [0, 0], port: s2mm0}}\n"
-       "  - {from: {tile: mem0, port: mm2s1}, to: {tile: [0, 0], port: s2mm1}}\n"
-       "  - {from: {tile: [0, 0], port: mm2s0}, to: {tile: shim0, port: s2mm0}}\n";
+  y << "routes:\n" << routes;
   return y.str();
+}
+
+std::string attention_kernel(const AttentionPlan& p, const std::string& title, const RowBody& setup,
+                             const RowBody& row) {
+  const std::string core = attention_core_program(p, setup, row);
+  std::string text = "; " + title + "\n";
+  for (int64_t r = 0; r < p.row_tiles; ++r) text += ".tile 0 " + std::to_string(r) + "\n" + core;
+  return text + ".movement\n" + attention_movement(p);
 }
 
 }  // namespace tlmcraft::tasks::aie_ml

@@ -20,10 +20,14 @@ constexpr uint32_t kAttTileK = 0x0000, kAttTileKt = 0x4000, kAttTileV = 0x8000, 
 
 struct AttentionPlan {
   int64_t s = 0, heads = 1, kv_heads = 1, d = 0;
+  // Compute tiles [0, 0] .. [0, row_tiles - 1], each taking s / row_tiles consecutive query
+  // rows of every head with all of K and V (the K/V stream is broadcast to them).
+  int64_t row_tiles = 1;
   uint64_t q_offset = 0, k_offset = 0, v_offset = 0, o_offset = 0, inputs_end = 0;
   int64_t sp() const { return s < 16 ? 16 : s; }  // K^T row length (whole 16-lane blocks)
   int64_t h() const { return heads * d; }
   int64_t hk() const { return kv_heads * d; }
+  int64_t rows() const { return s / row_tiles; }  // query rows per tile
 };
 
 // The plan of an attention-family instance (scaled_dot_product and flash_attention have
@@ -41,7 +45,14 @@ using RowBody = std::function<void(KernelText&, const AttentionPlan&)>;
 // mask in w21), `setup` (the body's own constants), then per key/value head the K^T
 // transposition and per query head and row `row`.
 std::string attention_core_program(const AttentionPlan& p, const RowBody& setup, const RowBody& row);
-// The `.movement` section (attention_tasks.cpp's data path).
+// The `.movement` section (attention_tasks.cpp's data path). With several row tiles,
+// mem0.mm2s0 broadcasts K_g, V_g to all of them, mem0.mm2s<1 + r> sends tile r its q
+// rows, and tile r returns its O rows to mem0.s2mm<1 + r> (the [s, h] matrix in place
+// after the inputs); when every tile's rows are in, mem0.mm2s<1 + row_tiles> writes O to
+// DDR through shim0.s2mm0.
 std::string attention_movement(const AttentionPlan& p);
+// The kernel file: a comment line, the core program on every row tile, the movement.
+std::string attention_kernel(const AttentionPlan& p, const std::string& title, const RowBody& setup,
+                             const RowBody& row);
 
 }  // namespace tlmcraft::tasks::aie_ml

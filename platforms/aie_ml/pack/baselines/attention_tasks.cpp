@@ -147,8 +147,8 @@ void softmax_row(KernelText& t, const AttentionPlan& p) {
 std::string attention(const Instance& inst, const nlohmann::json&) {
   const AttentionPlan p = attention_plan(inst);
   if (const std::string problem = attention_plan_problem(p); !problem.empty()) throw std::invalid_argument(problem);
-  return "; AIE-ML attention baseline (platforms/aie_ml/pack/baselines/attention_tasks.cpp)\n.tile 0 0\n" +
-         attention_core_program(p, no_setup, softmax_row) + ".movement\n" + attention_movement(p);
+  return attention_kernel(p, "AIE-ML attention baseline (platforms/aie_ml/pack/baselines/attention_tasks.cpp)", no_setup,
+                          softmax_row);
 }
 
 }  // namespace

@@ -178,11 +178,20 @@ void flash_row(KernelText& t, const AttentionPlan& p) {
   for (int64_t v = 0; v < vectors; ++v) t.op("VST.CONV.BF16.FP32 " + acc(v) + ", [p3], #32", "O (bf16)");
 }
 
+// Row tiles: the most of 4, 2, 1 that divides s (AIE-ML's memory tile has six stream
+// outputs: one for K/V, one per tile's q rows, one for O).
+int64_t row_tiles_for(int64_t s) {
+  for (int64_t r : {4, 2})
+    if (s % r == 0) return r;
+  return 1;
+}
+
 std::string flash_attention(const Instance& inst, const nlohmann::json&) {
-  const AttentionPlan p = attention_plan(inst);
+  AttentionPlan p = attention_plan(inst);
+  p.row_tiles = row_tiles_for(p.s);
   if (const std::string problem = attention_plan_problem(p); !problem.empty()) throw std::invalid_argument(problem);
-  return "; AIE-ML FlashAttention baseline (platforms/aie_ml/pack/baselines/flash_attention.cpp)\n.tile 0 0\n" +
-         attention_core_program(p, flash_setup, flash_row) + ".movement\n" + attention_movement(p);
+  return attention_kernel(p, "AIE-ML FlashAttention baseline (platforms/aie_ml/pack/baselines/flash_attention.cpp)",
+                          flash_setup, flash_row);
 }
 
 }  // namespace

@@ -118,8 +118,7 @@ std::string attention_plan_problem(const AttentionPlan& p) {
     return at + "K^T, V or Q of one head exceeds its 16 KB region";
   if (p.sp() * 2 > 4064) return at + "a K^T row exceeds the vector post-modify range";
   if (p.v_offset < p.k_offset) return at + "V must follow K in DDR";
-  if (p.row_tiles < 1 || p.row_tiles > 4 || p.s % p.row_tiles != 0)
-    return at + "row_tiles must be 1..4 and divide s";
+  if (p.row_tiles < 1 || p.row_tiles > 4 || p.s % p.row_tiles != 0) return at + "row_tiles must be 1..4 and divide s";
   const uint64_t o_end = (p.inputs_end + 63) / 64 * 64 + uint64_t(p.s * p.h()) * 2;
   if ((p.row_tiles == 1 ? p.inputs_end : o_end) > (512u << 10)) return at + "the inputs do not fit the memory tile";
   return "";
@@ -174,9 +173,12 @@ std::string attention_movement(const AttentionPlan& p) {
   y << "  - {name: mem_in, tile: mem0, address: 0, size: " << p.inputs_end << "}\n";
   if (R > 1) y << "  - {name: mem_out, tile: mem0, address: " << mem_out << ", size: " << o_bytes << "}\n";
   for (int64_t r = 0; r < R; ++r) {
-    y << "  - {name: t_k" << sx(r) << ", tile: " << tl(r) << ", address: " << kAttTileK << ", size: " << head_bytes << "}\n";
-    y << "  - {name: t_v" << sx(r) << ", tile: " << tl(r) << ", address: " << kAttTileV << ", size: " << head_bytes << "}\n";
-    y << "  - {name: t_qo" << sx(r) << ", tile: " << tl(r) << ", address: " << kAttTileQo << ", size: " << q_bytes << "}\n";
+    y << "  - {name: t_k" << sx(r) << ", tile: " << tl(r) << ", address: " << kAttTileK << ", size: " << head_bytes
+      << "}\n";
+    y << "  - {name: t_v" << sx(r) << ", tile: " << tl(r) << ", address: " << kAttTileV << ", size: " << head_bytes
+      << "}\n";
+    y << "  - {name: t_qo" << sx(r) << ", tile: " << tl(r) << ", address: " << kAttTileQo << ", size: " << q_bytes
+      << "}\n";
   }
   std::vector<Bd> bds;
   std::string routes = "  - {from: {tile: shim0, port: mm2s0}, to: {tile: mem0, port: s2mm0}}\n";
@@ -196,7 +198,11 @@ std::string attention_movement(const AttentionPlan& p) {
   const std::string row_head_dims = dims({{d / 2, 1}, {rows, p.h() / 2}, {p.heads, d / 2}});
   for (int64_t r = 0; r < R; ++r) {
     const std::string mm2s = "mm2s" + std::to_string(1 + r);
-    Bd q{"q_rd" + sx(r), "mem0", mm2s, "mem_in", p.q_offset + uint64_t(r * rows * p.h()) * 2,
+    Bd q{"q_rd" + sx(r),
+         "mem0",
+         mm2s,
+         "mem_in",
+         p.q_offset + uint64_t(r * rows * p.h()) * 2,
          uint64_t(p.heads) * q_bytes};
     q.dims = row_head_dims;
     q.acquire_lock = kMemInputs;

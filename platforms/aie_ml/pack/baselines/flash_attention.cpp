@@ -25,6 +25,8 @@
 // Registers beside the skeleton's: x5 = m (bf16, every lane), bm17 = l, bm10 / bm11 =
 // exp2's c3 / c4, x4 = int32 -126 << 23 (the exponent clamp), w6 / w7 = the padding
 // keys' -1000 and 1.0 (s < 16 only).
+#include "platforms/aie_ml/pack/baselines/flash_attention.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -187,14 +189,18 @@ int64_t row_tiles_for(int64_t s) {
 }
 
 std::string flash_attention(const Instance& inst, const nlohmann::json&) {
+  return flash_attention_kernel(inst, row_tiles_for(attention_plan(inst).s));
+}
+
+}  // namespace
+
+std::string flash_attention_kernel(const Instance& inst, int64_t row_tiles) {
   AttentionPlan p = attention_plan(inst);
-  p.row_tiles = row_tiles_for(p.s);
+  p.row_tiles = row_tiles;
   if (const std::string problem = attention_plan_problem(p); !problem.empty()) throw std::invalid_argument(problem);
   return attention_kernel(p, "AIE-ML FlashAttention baseline (platforms/aie_ml/pack/baselines/flash_attention.cpp)",
                           flash_setup, flash_row);
 }
-
-}  // namespace
 
 GeneratorMap flash_attention_generators() { return {{"flash_attention", flash_attention}}; }
 

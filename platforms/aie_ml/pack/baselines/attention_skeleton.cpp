@@ -156,6 +156,25 @@ std::string attention_core_program(const AttentionPlan& p, const RowBody& setup,
   return t.str();
 }
 
+void weighted_rows_loop(KernelText& t, const std::string& what, int64_t keys, int64_t vectors,
+                        const std::function<std::string(int64_t)>& acc) {
+  t.begin_loop("pv", uint64_t(keys));
+  t.op("LDA.U16 r13, [p0], #2", what + "_hi[t]");
+  t.op("LDA.U16 r14, [p3], #2", what + "_lo[t]");
+  t.op("VBCST.16 x11, r13");
+  t.op("VBCST.16 x0, r14");
+  for (int64_t v = 0; v < vectors; ++v) t.op("VLDA w" + std::to_string(2 + v) + ", [p1], #32", "V[t, 16 v ..]");
+  for (int64_t v = 0; v < vectors; ++v) {
+    const std::string a = acc(v), w = "w" + std::to_string(2 + v);
+    t.op("VMAC.E.BF16 " + a + ", " + a + ", " + w + ", w22");
+    const std::string last = "VMAC.E.BF16 " + a + ", " + a + ", " + w + ", w0";
+    if (v + 1 < vectors)
+      t.op(last);
+    else
+      t.loop_last(last);
+  }
+}
+
 std::string attention_movement(const AttentionPlan& p) {
   const int64_t s = p.s, d = p.d, R = p.row_tiles, rows = p.rows();
   const uint64_t head_bytes = uint64_t(s * d) * 2, q_bytes = uint64_t(rows * d) * 2;

@@ -45,6 +45,11 @@ using RowBody = std::function<void(KernelText&, const AttentionPlan&)>;
 // mask in w21), `setup` (the body's own constants), then per key/value head the K^T
 // transposition and per query head and row `row`.
 std::string attention_core_program(const AttentionPlan& p, const RowBody& setup, const RowBody& row);
+// acc(v) += (W_hi[t] + W_lo[t]) V[t, 16 v .. 16 v + 15] for `keys` keys t, v < vectors:
+// p0 / p3 walk the weights' bf16 high / low parts, p1 the V rows (all advanced); `what`
+// names the weights in the comments. Uses r13, r14, w0..w5, w22, w23.
+void weighted_rows_loop(KernelText& t, const std::string& what, int64_t keys, int64_t vectors,
+                        const std::function<std::string(int64_t)>& acc);
 // The `.movement` section (attention_tasks.cpp's data path). With several row tiles,
 // mem0.mm2s0 broadcasts K_g, V_g to all of them, mem0.mm2s<1 + r> sends tile r its q
 // rows, and tile r returns its O rows to mem0.s2mm<1 + r> (the [s, h] matrix in place

@@ -125,21 +125,7 @@ void softmax_row(KernelText& t, const AttentionPlan& p) {
   t.op("MOVXM p0, " + addr(kRowPHi));
   t.op("MOVXM p3, " + addr(kRowPLo));
   t.op("MOVXM p1, " + addr(kAttTileV));
-  t.begin_loop("pv", uint64_t(s));
-  t.op("LDA.U16 r13, [p0], #2", "P_hi[t]");
-  t.op("LDA.U16 r14, [p3], #2", "P_lo[t]");
-  t.op("VBCST.16 x11, r13");
-  t.op("VBCST.16 x0, r14");
-  for (int64_t v = 0; v < vectors; ++v) t.op("VLDA w" + std::to_string(2 + v) + ", [p1], #32", "V[t, 16 v ..]");
-  for (int64_t v = 0; v < vectors; ++v) {
-    const std::string a = acc_o[size_t(v)], w = "w" + std::to_string(2 + v);
-    t.op("VMAC.E.BF16 " + a + ", " + a + ", " + w + ", w22");
-    const std::string last = "VMAC.E.BF16 " + a + ", " + a + ", " + w + ", w0";
-    if (v + 1 < vectors)
-      t.op(last);
-    else
-      t.loop_last(last);
-  }
+  weighted_rows_loop(t, "P", s, vectors, [&](int64_t v) { return acc_o[size_t(v)]; });
   t.op("MOV p2, r22");
   for (int64_t v = 0; v < vectors; ++v) t.op("VST.CONV.BF16.FP32 " + acc_o[size_t(v)] + ", [p2], #32", "O (bf16)");
 }

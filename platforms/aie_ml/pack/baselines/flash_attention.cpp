@@ -128,21 +128,7 @@ void block_pv(KernelText& t, int64_t keys, int64_t vectors) {
   t.op("MOVXM p0, " + addr(kRowEHi));
   t.op("MOVXM p3, " + addr(kRowELo));
   t.op("MOV p1, r26");
-  t.begin_loop("pv", uint64_t(keys));
-  t.op("LDA.U16 r13, [p0], #2", "E_hi[t]");
-  t.op("LDA.U16 r14, [p3], #2", "E_lo[t]");
-  t.op("VBCST.16 x11, r13");
-  t.op("VBCST.16 x0, r14");
-  for (int64_t v = 0; v < vectors; ++v) t.op("VLDA w" + std::to_string(2 + v) + ", [p1], #32", "V[t, 16 v ..]");
-  for (int64_t v = 0; v < vectors; ++v) {
-    const std::string a = acc(v), w = "w" + std::to_string(2 + v);
-    t.op("VMAC.E.BF16 " + a + ", " + a + ", " + w + ", w22");
-    const std::string last = "VMAC.E.BF16 " + a + ", " + a + ", " + w + ", w0";
-    if (v + 1 < vectors)
-      t.op(last);
-    else
-      t.loop_last(last);
-  }
+  weighted_rows_loop(t, "E", keys, vectors, acc);
   t.op("MOV r26, p1", "the next block's V rows");
   t.op("MOVXM p2, " + addr(kRowO));
   for (int64_t a = 0; a < 2 * vectors; ++a) t.op("VST " + half(a) + ", [p2], #32", "O (fp32)");

@@ -1,14 +1,17 @@
 // AIE-ML baseline for flash_attention: O = softmax(Q K^T / sqrt(d)) V, d = h, with the
 // FlashAttention schedule: the keys and values are visited in blocks of 16 (one fp32 lane
 // per key), each row keeps a running maximum m, a running sum l and its partial output O,
-// and the s-long score row is never stored. Single compute tile (0,0) with the attention
-// skeleton's data path and tile regions (attention_skeleton.h; attention_tasks.cpp
-// describes them), so its cycles compare directly with scaled_dot_product's.
+// and the s-long score row is never stored. The attention skeleton's data path and tile
+// regions (attention_skeleton.h; attention_tasks.cpp describes them), with the query
+// rows split over up to 4 compute tiles of column 0 (row_tiles); on one tile
+// (flash_attention_kernel(inst, 1)) the cycles compare directly with scaled_dot_product's.
 //
 // Per query row (every intermediate fp32; a product of two fp32 values is three bf16
 // products of their high and low parts, fp_steps.h):
-//   m = -1000 (bf16: finite, so m_old - m_new is never -inf - x), l = 0 (16 lane partial
-//   sums), O = 0 (fp32, in the row scratch);
+//   m = -1000 (bf16: finite, so m_old - m_new is never -inf - x; a row whose every score
+//   lies below about -1087 would lose its weights to the clamp: scores of the task's
+//   ranges stay within a few hundred), l = 0 (16 lane partial sums), O = 0 (fp32, in the
+//   row scratch);
 //   per block of 16 keys b:
 //     T = q K^T[:, b] c (c = 1/sqrt(d)); padding keys (s < 16) get T = -1000;
 //     m_new = max(m, bf16(T)) in every lane (m is kept as bf16: any m near the maximum

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "platforms/aie_ml/pack/baselines/flash_attention.h"
+#include "platforms/aie_ml/pack/layout_aie_ml.h"
 #include "tasks/registry.h"
 #include "tests/baselines/aie_ml_eval_util.h"
 
@@ -109,6 +110,24 @@ TEST(AieMlFlashAttention, OneTileAndFourTilesBothPassAndFourAreFaster) {
                   f4["status"].get<std::string>().c_str());
     }
   }
+}
+
+TEST(AieMlFlashAttention, OutputWrittenPastOFailsAtTheGuard) {
+  // The DDR buffer of O moved 64 bytes up: its last 64 bytes land after O, in the guard
+  // before the workspace (64 bytes after the outputs), reported like every task's.
+  const auto inst = tasks::Registry::builtin().instance("flash_attention", "aie_ml", "C1");
+  const tasks::AieMlLayout layout(inst.task(), inst.params());
+  const uint64_t o = layout.placement("O").address;
+  const std::string from = "name: ddr_o, tile: shim0, address: " + std::to_string(o) + ",";
+  const std::string k = replace_all(test::aie_ml_baseline("flash_attention", "C1"), from,
+                                    "name: ddr_o, tile: shim0, address: " + std::to_string(o + 64) + ",");
+  const nlohmann::json r = test::evaluate_aie_ml("flash_attention", "C1", 1, k);
+  EXPECT_EQ(r["status"], "fail") << test::describe_report(r);
+  const nlohmann::json& trial = r["trials"].back();
+  ASSERT_TRUE(trial.contains("outside_writes") && !trial["outside_writes"].empty()) << r.dump().substr(0, 1500);
+  EXPECT_EQ(trial["outside_writes"][0]["memory"], "ddr");
+  EXPECT_EQ(trial["outside_writes"][0]["first"].get<uint64_t>(), layout.outputs_end());
+  EXPECT_EQ(trial["outside_writes"][0]["where"], "guard after output 'O'");
 }
 
 TEST(AieMlFlashAttention, RowTilesThatDoNotDivideSAreRefused) {

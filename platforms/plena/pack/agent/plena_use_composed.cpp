@@ -218,20 +218,42 @@ void erase_nodes(Block& block, const std::set<const Node*>& gone) {
   block = std::move(kept);
 }
 
-// The new instruction for a match, assembled by the real assembler (false when its
-// operands do not assemble, e.g. an unbound register operand).
-bool instruction_op(const ComposedDefinition& def, const df::Match& m, const std::string& first_comment, Op& out) {
+// The new instruction's text for a match: its operands as the kernel writes them.
+std::string instruction_text(const ComposedDefinition& def, const df::Match& m) {
   std::string text = def.mnemonic;
   for (size_t i = 0; i < def.operands.size(); ++i) {
     auto it = m.text.find(def.operands[i].name);
     text += (i ? ", " : " ") + (it == m.text.end() ? def.operands[i].absent : it->second);
   }
+  return text;
+}
+
+// The new instruction as a tree node's op, assembled by the real assembler (so the ISA
+// in force must have it; false when its operands do not assemble).
+bool instruction_op(const ComposedDefinition& def, const df::Match& m, const std::string& first_comment, Op& out) {
   Kernel k;
   std::string error;
-  if (!parse_kernel(text + "\n", k, error) || k.code.size() != 1 || k.code[0].is_loop) return false;
+  if (!parse_kernel(instruction_text(def, m) + "\n", k, error) || k.code.size() != 1 || k.code[0].is_loop) return false;
   out = k.code[0].op;
   out.comment = "was " + std::to_string(m.ops.size()) + " instructions" + (first_comment.empty() ? "" : ": " + first_comment);
   return true;
+}
+
+// The printed kernel's lines and, per dataflow op, the line that holds it.
+struct Lines {
+  std::vector<std::string> text;
+  std::vector<size_t> of_op;
+};
+
+Lines printed_lines(const std::string& printed) {
+  Lines l;
+  std::stringstream in(printed);
+  for (std::string line; std::getline(in, line);) {
+    const std::string t = trim(line);
+    if (!t.empty() && t[0] != ';') l.of_op.push_back(l.text.size());
+    l.text.push_back(line);
+  }
+  return l;
 }
 
 }  // namespace
@@ -257,20 +279,42 @@ int place_composed(Kernel& kernel, const ComposedDefinition& def, const nlohmann
   return placed;
 }
 
+// On the text, so the ISA in force need not have the instructions (the co-design loop
+// rewrites kernels for a variant before it runs them with the overlay).
 UseReport use_composed(const std::string& kernel_text, const std::vector<ComposedDefinition>& defs,
                        const nlohmann::json& hardware) {
   UseReport report{kernel_text, {}, {}};
   Kernel kernel;
   std::string error;
   if (!parse_kernel(kernel_text, kernel, error)) return report;
+  const Lines lines = printed_lines(print_kernel(kernel));
+  const codesign::KernelDataflow flow = plena_dataflow(kernel, hardware);
+  if (flow.ops.size() != lines.of_op.size()) return report;  // printing and flattening disagree: leave it
+  std::vector<char> taken(flow.ops.size(), 0);
+  std::map<size_t, std::string> replace;  // line -> new text ("" = delete)
   for (const ComposedDefinition& def : defs) {
-    uint64_t executions = 0;
-    const int placed = place_composed(kernel, def, hardware, &executions);
-    if (!placed) continue;
-    report.uses.push_back({def.mnemonic, placed});
-    report.executions[def.mnemonic] += executions;
+    int placed = 0;
+    for (const df::Match& m : df::find_matches(flow.ops, composed_pattern(def, hardware))) {
+      if (std::any_of(m.ops.begin(), m.ops.end(), [&](size_t i) { return taken[i]; })) continue;
+      for (size_t i : m.ops) {
+        taken[i] = 1;
+        replace[lines.of_op[i]] = "";
+      }
+      const std::string& last = lines.text[lines.of_op[m.ops.back()]];
+      replace[lines.of_op[m.ops.back()]] = last.substr(0, last.find_first_not_of(' ')) + instruction_text(def, m);
+      report.executions[def.mnemonic] += flow.executions[m.ops.back()];
+      ++placed;
+    }
+    if (placed) report.uses.push_back({def.mnemonic, placed});
   }
-  if (!report.uses.empty()) report.kernel = print_kernel(kernel);
+  if (replace.empty()) return report;
+  std::string out;
+  for (size_t i = 0; i < lines.text.size(); ++i) {
+    auto it = replace.find(i);
+    if (it == replace.end()) out += lines.text[i] + "\n";
+    else if (!it->second.empty()) out += it->second + "\n";
+  }
+  report.kernel = out;
   return report;
 }
 

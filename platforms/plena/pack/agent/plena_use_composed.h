@@ -53,8 +53,9 @@ struct UseReport {
   std::map<std::string, uint64_t> executions;     // mnemonic -> times they run (loop counts)
 };
 
-// Every definition placed in turn (earlier definitions first). Kernels that do not parse
-// come back unchanged.
+// Every definition placed (earlier definitions first, no two matches sharing an op), on
+// the kernel's text: the instructions need not be in the ISA in force. Kernels that do
+// not parse come back unchanged.
 UseReport use_composed(const std::string& kernel_text, const std::vector<ComposedDefinition>& defs,
                        const nlohmann::json& hardware);
 

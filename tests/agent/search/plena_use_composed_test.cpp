@@ -90,6 +90,12 @@ TEST_F(PlenaPlaceComposed, MatchesTheDataflowUnderRenamingWithIndependentSetUpIn
             "  S_ADD_INT gp3, gp12, gp0\n"
             "  S_ADDI_INT gp9, gp9, 64\n"
             "C_LOOP_END gp10\n");
+  // x * sigmoid(x) written the other way round (rs1 and rs2 of V_MUL_VV swapped): IEEE
+  // multiplication commutes, so it is the same dataflow.
+  std::string swapped = text;
+  swapped.replace(swapped.find("V_MUL_VV gp9, gp9, gp7"), 22, "V_MUL_VV gp9, gp7, gp9");
+  EXPECT_EQ(place(swapped, out), 1);
+  EXPECT_NE(out.find("  V_SILU_V gp9, gp9, 0 "), std::string::npos) << out;
   // The steps add f1 (1.0 by the kernels' convention): a kernel adding f2 is another
   // computation and is left alone.
   std::string other = text;

@@ -256,11 +256,40 @@ Lines printed_lines(const std::string& printed) {
   return l;
 }
 
-}  // namespace
+// PLENA instructions whose rs1 and rs2 may be swapped without changing a bit of the
+// result (IEEE addition, multiplication and max are commutative; so are integer add/mul).
+bool commutative(const std::string& mnemonic) {
+  static const std::set<std::string> names = {"V_ADD_VV", "V_MUL_VV", "S_ADD_FP", "S_MUL_FP", "S_MAX_FP",
+                                              "S_ADD_INT", "S_MUL_INT"};
+  return names.count(mnemonic) > 0;
+}
 
-int place_composed(Kernel& kernel, const ComposedDefinition& def, const nlohmann::json& hardware,
-                   uint64_t* executions) {
-  const df::Pattern pattern = composed_pattern(def, hardware);
+// The pattern and its variants with rs1 and rs2 swapped in commutative steps (at most 8),
+// so `V_MUL_VV rd, rs1, t3` also matches a kernel's `V_MUL_VV gp2, gp4, gp2`.
+std::vector<df::Pattern> pattern_variants(const df::Pattern& p) {
+  std::vector<df::Pattern> out{p};
+  for (size_t k = 0; k < p.steps.size() && out.size() < 8; ++k) {
+    const isa::InstructionSpec* s = plena_spec().find(p.steps[k].mnemonic);
+    if (!s || !commutative(s->mnemonic)) continue;
+    int a = -1, b = -1;
+    for (size_t i = 0; i < s->operands.size(); ++i) {
+      if (s->operands[i].name == "rs1") a = int(i);
+      if (s->operands[i].name == "rs2") b = int(i);
+    }
+    if (a < 0 || b < 0 || size_t(std::max(a, b)) >= p.steps[k].operands.size()) continue;
+    const size_t n = out.size();
+    for (size_t i = 0; i < n; ++i) {
+      df::Pattern q = out[i];
+      std::swap(q.steps[k].operands[size_t(a)], q.steps[k].operands[size_t(b)]);
+      out.push_back(std::move(q));
+    }
+  }
+  return out;
+}
+
+// place_composed for one pattern.
+int place_pattern(Kernel& kernel, const ComposedDefinition& def, const df::Pattern& pattern,
+                  const nlohmann::json& hardware, uint64_t* executions) {
   const codesign::KernelDataflow flow = plena_dataflow(kernel, hardware);
   std::vector<Node*> nodes;
   flat_nodes(kernel.code, nodes);
@@ -279,6 +308,16 @@ int place_composed(Kernel& kernel, const ComposedDefinition& def, const nlohmann
   return placed;
 }
 
+}  // namespace
+
+int place_composed(Kernel& kernel, const ComposedDefinition& def, const nlohmann::json& hardware,
+                   uint64_t* executions) {
+  int placed = 0;
+  for (const df::Pattern& p : pattern_variants(composed_pattern(def, hardware)))
+    placed += place_pattern(kernel, def, p, hardware, executions);
+  return placed;
+}
+
 // On the text, so the ISA in force need not have the instructions (the co-design loop
 // rewrites kernels for a variant before it runs them with the overlay).
 UseReport use_composed(const std::string& kernel_text, const std::vector<ComposedDefinition>& defs,
@@ -294,17 +333,18 @@ UseReport use_composed(const std::string& kernel_text, const std::vector<Compose
   std::map<size_t, std::string> replace;  // line -> new text ("" = delete)
   for (const ComposedDefinition& def : defs) {
     int placed = 0;
-    for (const df::Match& m : df::find_matches(flow.ops, composed_pattern(def, hardware))) {
-      if (std::any_of(m.ops.begin(), m.ops.end(), [&](size_t i) { return taken[i]; })) continue;
-      for (size_t i : m.ops) {
-        taken[i] = 1;
-        replace[lines.of_op[i]] = "";
+    for (const df::Pattern& p : pattern_variants(composed_pattern(def, hardware)))
+      for (const df::Match& m : df::find_matches(flow.ops, p)) {
+        if (std::any_of(m.ops.begin(), m.ops.end(), [&](size_t i) { return taken[i]; })) continue;
+        for (size_t i : m.ops) {
+          taken[i] = 1;
+          replace[lines.of_op[i]] = "";
+        }
+        const std::string& last = lines.text[lines.of_op[m.ops.back()]];
+        replace[lines.of_op[m.ops.back()]] = last.substr(0, last.find_first_not_of(' ')) + instruction_text(def, m);
+        report.executions[def.mnemonic] += flow.executions[m.ops.back()];
+        ++placed;
       }
-      const std::string& last = lines.text[lines.of_op[m.ops.back()]];
-      replace[lines.of_op[m.ops.back()]] = last.substr(0, last.find_first_not_of(' ')) + instruction_text(def, m);
-      report.executions[def.mnemonic] += flow.executions[m.ops.back()];
-      ++placed;
-    }
     if (placed) report.uses.push_back({def.mnemonic, placed});
   }
   if (replace.empty()) return report;

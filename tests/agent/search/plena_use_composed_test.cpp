@@ -5,16 +5,17 @@
 // in kernels by their dataflow (any registers, independent set-up in between), refused
 // when a temporary's row is read elsewhere or a step's input changes in between, and the
 // search agent uses them on the unmodified SiLU baselines.
+#include "platforms/plena/pack/agent/plena_use_composed.h"
+
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <memory>
 #include <string>
 
-#include <gtest/gtest.h>
-
 #include "harness/evaluate.h"
 #include "harness/ppa_model.h"
 #include "isa/isa_variant.h"
-#include "platforms/plena/pack/agent/plena_use_composed.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
@@ -210,8 +211,8 @@ Placed place_in_baseline(const std::string& mnemonic, const std::string& task, c
 int64_t expect_cycles_follow(const Placed& r) {
   const int64_t x = int64_t(r.executions);
   EXPECT_EQ(busy(r.baseline, "vector") - busy(r.report, "vector"), 4 * x);
-  const int64_t dma = busy(r.report, "dma.prefetch") + busy(r.report, "dma.store") -
-                      busy(r.baseline, "dma.prefetch") - busy(r.baseline, "dma.store");
+  const int64_t dma = busy(r.report, "dma.prefetch") + busy(r.report, "dma.store") - busy(r.baseline, "dma.prefetch") -
+                      busy(r.baseline, "dma.store");
   EXPECT_EQ(r.report["cycles"].get<int64_t>(), r.report["baseline_cycles"].get<int64_t>() - 4 * x + dma);
   return dma;
 }
@@ -249,7 +250,9 @@ TEST_F(PlenaPlaceComposed, SuiteWideOtherKernelsWithTheChain) {
     for (const std::string cfg : {"C1", "C2"}) {
       const Placed r = place_in_baseline("V_SILU_V", task, cfg);
       std::cout << task << " " << cfg << ": " << r.uses << " uses, " << r.executions << " executions";
-      if (r.uses) std::cout << ", " << r.report["baseline_cycles"] << " -> " << r.report["cycles"] << " cycles, " << r.report["status"];
+      if (r.uses)
+        std::cout << ", " << r.report["baseline_cycles"] << " -> " << r.report["cycles"] << " cycles, "
+                  << r.report["status"];
       std::cout << "\n";
       const bool chain = task == "swiglu" || task == "ffn" || task == "llama_decoder";
       EXPECT_EQ(r.uses, chain ? 3 : 0) << task << " " << cfg;

@@ -4,8 +4,8 @@
 #include <map>
 #include <set>
 #include <sstream>
-#include <utility>
 #include <stdexcept>
+#include <utility>
 
 #include "platforms/plena/pack/agent/plena_dataflow.h"
 #include "platforms/plena/pack/agent/plena_kernel.h"
@@ -107,7 +107,9 @@ std::vector<ComposedDefinition> composed_definitions(const nlohmann::json& overl
   std::vector<ComposedDefinition> defs;
   if (!overlay.is_object() || !overlay.contains("instructions")) return defs;
   for (const auto& ins : overlay["instructions"]) {
-    const char* key = ins.contains("compose") ? "compose" : ins.contains("semantics") && ins.contains("replaces") ? "replaces" : nullptr;
+    const char* key = ins.contains("compose")                                 ? "compose"
+                      : ins.contains("semantics") && ins.contains("replaces") ? "replaces"
+                                                                              : nullptr;
     if (!key || !ins[key].is_object()) continue;
     ComposedDefinition d;
     d.mnemonic = ins.value("mnemonic", "");
@@ -235,7 +237,8 @@ bool instruction_op(const ComposedDefinition& def, const df::Match& m, const std
   std::string error;
   if (!parse_kernel(instruction_text(def, m) + "\n", k, error) || k.code.size() != 1 || k.code[0].is_loop) return false;
   out = k.code[0].op;
-  out.comment = "was " + std::to_string(m.ops.size()) + " instructions" + (first_comment.empty() ? "" : ": " + first_comment);
+  out.comment =
+      "was " + std::to_string(m.ops.size()) + " instructions" + (first_comment.empty() ? "" : ": " + first_comment);
   return true;
 }
 
@@ -259,8 +262,8 @@ Lines printed_lines(const std::string& printed) {
 // PLENA instructions whose rs1 and rs2 may be swapped without changing a bit of the
 // result (IEEE addition, multiplication and max are commutative; so are integer add/mul).
 bool commutative(const std::string& mnemonic) {
-  static const std::set<std::string> names = {"V_ADD_VV", "V_MUL_VV", "S_ADD_FP", "S_MUL_FP", "S_MAX_FP",
-                                              "S_ADD_INT", "S_MUL_INT"};
+  static const std::set<std::string> names = {"V_ADD_VV", "V_MUL_VV",  "S_ADD_FP", "S_MUL_FP",
+                                              "S_MAX_FP", "S_ADD_INT", "S_MUL_INT"};
   return names.count(mnemonic) > 0;
 }
 
@@ -351,8 +354,10 @@ UseReport use_composed(const std::string& kernel_text, const std::vector<Compose
   std::string out;
   for (size_t i = 0; i < lines.text.size(); ++i) {
     auto it = replace.find(i);
-    if (it == replace.end()) out += lines.text[i] + "\n";
-    else if (!it->second.empty()) out += it->second + "\n";
+    if (it == replace.end())
+      out += lines.text[i] + "\n";
+    else if (!it->second.empty())
+      out += it->second + "\n";
   }
   report.kernel = out;
   return report;

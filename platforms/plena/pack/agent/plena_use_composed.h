@@ -24,7 +24,7 @@ namespace tlmcraft::agent::search::plena {
 struct ComposedDefinition {
   std::string mnemonic;
   struct Operand {
-    std::string name, kind;   // kind: an ISA operand kind ("gp", "fp", "flag", ...)
+    std::string name, kind;    // kind: an ISA operand kind ("gp", "fp", "flag", ...)
     std::string absent = "0";  // written when no step names it (a placeholder, an unused default)
   };
   std::vector<Operand> operands;  // in assembly order

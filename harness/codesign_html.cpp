@@ -6,20 +6,13 @@
 #include <vector>
 
 #include "harness/html_report.h"
+#include "harness/page_style.h"
 #include "harness/svg_scatter.h"
 
 namespace tlmcraft::harness {
 namespace {
 
 using nlohmann::json;
-
-const char* kStyle = R"css(
-body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d2228}
-h1{font-size:22px}h2{font-size:18px;margin:24px 0 8px;border-bottom:1px solid #ddd}
-table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid #d0d5da;padding:3px 8px;text-align:left}
-th{background:#f3f5f7}td.num{text-align:right;font-variant-numeric:tabular-nums}td.fail{background:#f7d7d7}
-.muted{color:#6a737d}
-)css";
 
 std::string fixed(double v, int digits) {
   char buf[64];
@@ -135,8 +128,7 @@ bool is_codesign_summary(const json& summary) {
 
 std::string render_codesign_html(const json& summary, const std::string& title) {
   std::ostringstream os;
-  os << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" << html_escape(title) << "</title><style>"
-     << kStyle << kScatterStyle << "</style></head><body><h1>" << html_escape(title) << "</h1><p class=\"muted\">Platform "
+  os << page_head(title, kScatterStyle) << "<p class=\"muted\">Platform "
      << html_escape(summary.value("platform", "?")) << ", strategy " << html_escape(summary.value("strategy", "?"))
      << ", area budget " << fixed(num(summary, "area_budget_mm2"), 4) << " mm2 over "
      << fixed(num(summary, "base_area_mm2"), 4) << " mm2 (docs/codesign.md).</p>";

@@ -6,16 +6,14 @@
 #include <sstream>
 
 #include "harness/html_report.h"
+#include "harness/page_style.h"
 #include "harness/summary.h"
 
 namespace tlmcraft::harness {
 namespace {
 
-const char* kStyle = R"css(
-body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d2228}
-h1{font-size:22px}h2{font-size:18px;margin:24px 0 8px;border-bottom:1px solid #ddd}
-table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid #d0d5da;padding:3px 8px;text-align:left}
-th{background:#f3f5f7}td.num{text-align:right;font-variant-numeric:tabular-nums}
+// The comparison chart's own rules, after the shared page style.
+const char* kCompareStyle = R"css(
 svg text{font:12px system-ui,sans-serif;fill:#1d2228}
 .bar.faster{fill:#2e7d32}.bar.slower{fill:#e0822a}.unity{stroke:#1d2228;stroke-width:1.5}
 tr.slower td.ratio{color:#b4560f}tr.faster td.ratio{color:#2e7d32}
@@ -101,8 +99,7 @@ std::vector<CompareCell> pick(const Comparison& c, const std::vector<size_t>& id
 
 std::string render_compare_html(const Comparison& c, const std::string& title) {
   std::ostringstream os;
-  os << "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << html_escape(title)
-     << "</title><style>" << kStyle << "</style></head><body><h1>" << html_escape(title) << "</h1>";
+  os << page_head(title, kCompareStyle);
   os << "<p><b>A</b> (reference): " << html_escape(c.options.a_label) << "<br><b>B</b>: " << html_escape(c.options.b_label)
      << "<br>speedup = A cycles / B cycles (above 1: B is faster); regressions and wins beyond "
      << fixed(c.options.threshold * 100, 1) << "%</p>";

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "harness/html_report.h"
+#include "harness/page_style.h"
 #include "harness/provenance.h"
 #include "harness/summary.h"
 #include "harness/svg_scatter.h"
@@ -16,15 +17,6 @@ namespace tlmcraft::harness {
 namespace {
 
 using nlohmann::json;
-
-const char* kStyle = R"css(
-body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d2228}
-h1{font-size:22px}h2{font-size:18px;margin:24px 0 8px;border-bottom:1px solid #ddd}
-table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid #d0d5da;padding:3px 8px;text-align:left}
-th{background:#f3f5f7}td.num{text-align:right;font-variant-numeric:tabular-nums}
-td.slower{background:#fbe9dc}td.faster{background:#e3f1e4}td.fail{background:#f7d7d7}
-.muted{color:#6a737d}code{font-size:12px}code.common{color:#6a737d}
-)css";
 
 std::string fixed(double v, int digits) {
   char buf[64];
@@ -196,8 +188,7 @@ std::string pareto_charts(const SweepTable& t) {
 
 std::string render_sweep_html(const SweepTable& t, const std::string& title) {
   std::ostringstream os;
-  os << "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << html_escape(title)
-     << "</title><style>" << kStyle << kScatterStyle << "</style></head><body><h1>" << html_escape(title) << "</h1>";
+  os << page_head(title, kScatterStyle);
   os << "<h2>Variants</h2>" << variants_table(t);
   os << pareto_charts(t);
   os << "<h2>Cycles per task and config</h2><p class=\"muted\">Green: faster than the reference variant by more than "

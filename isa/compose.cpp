@@ -73,8 +73,11 @@ struct Step {
 
 class Normaliser {
  public:
-  Normaliser(IsaSpec& spec, InstructionSpec& ins, std::vector<std::string>& errors)
-      : spec_(spec), ins_(ins), c_(ins.compose), errors_(errors) {}
+  // `c` is the instruction's `compose:` or its `replaces:` (`label` "replaces: "), which
+  // is checked the same way but never executed.
+  Normaliser(IsaSpec& spec, InstructionSpec& ins, Composition& c, std::vector<std::string>& errors,
+             const std::string& label = "")
+      : spec_(spec), ins_(ins), c_(c), errors_(errors), label_(label) {}
 
   void run() {
     if (!parse_steps()) return;
@@ -89,12 +92,13 @@ class Normaliser {
   InstructionSpec& ins_;
   Composition& c_;
   std::vector<std::string>& errors_;
+  std::string label_;
   std::vector<Step> steps_;
 
   void error(size_t k, size_t offset, const std::string& msg) {
     const Composition::Step& s = c_.steps[k];
     errors_.push_back(spec_.where_line(s.line) + ":" + std::to_string(s.col + int(offset)) +
-                      ": instruction " + ins_.mnemonic + ": step " + std::to_string(k + 1) + " ('" + s.text +
+                      ": instruction " + ins_.mnemonic + ": " + label_ + "step " + std::to_string(k + 1) + " ('" + s.text +
                       "'): " + msg);
   }
 
@@ -125,6 +129,10 @@ class Normaliser {
       }
       const std::vector<OperandEffect> fx = operand_effects(spec_, *st.spec);
       const std::vector<int> ops = token_operands(*st.spec, toks.size());
+      if (!label_.empty() && !arity_ok(k, *st.spec, toks)) {
+        ok = false;
+        continue;
+      }
       for (size_t i = 0; i < toks.size(); ++i) {
         Token t;
         t.text = toks[i].text;
@@ -137,6 +145,23 @@ class Normaliser {
       steps_.push_back(std::move(st));
     }
     return ok;
+  }
+
+  // A `replaces:` step is never assembled, so its operand count is checked here (a
+  // composed step's is checked by assembling it, check_fused_instruction).
+  bool arity_ok(size_t k, const InstructionSpec& step, const std::vector<StepToken>& toks) {
+    if (toks.size() > step.operands.size()) {
+      error(k, toks[step.operands.size()].offset, step.mnemonic + " takes at most " +
+                                                      std::to_string(step.operands.size()) + " operands, got " +
+                                                      std::to_string(toks.size()));
+      return false;
+    }
+    if (toks.size() < step.min_operands()) {
+      error(k, 0, step.mnemonic + " needs at least " + std::to_string(step.min_operands()) + " operands (" +
+                      step.syntax() + "), got " + std::to_string(toks.size()));
+      return false;
+    }
+    return true;
   }
 
   // Names the token: one of the instruction's operands, a temporary or a literal; checks
@@ -388,9 +413,10 @@ std::vector<int> token_operands(const InstructionSpec& ins, size_t n_tokens) {
 std::vector<std::string> normalise_compositions(IsaSpec& spec) {
   std::vector<std::string> errors;
   for (auto& ins : spec.instructions_) {
+    if (!ins.replaces.steps.empty()) Normaliser(spec, ins, ins.replaces, errors, "replaces: ").run();
     if (!ins.is_fused()) continue;
     const size_t before = errors.size();
-    Normaliser(spec, ins, errors).run();
+    Normaliser(spec, ins, ins.compose, errors).run();
     if (errors.size() == before) {
       for (const auto& e : check_fused_instruction(spec, ins)) errors.push_back(e);
     }

@@ -301,6 +301,12 @@ void Writer::instruction(const InstructionSpec& ins) {
     while (text.size() >= 2 && text.compare(text.size() - 2, 2, "; ") == 0) text.resize(text.size() - 2);
     o_ << "- Semantics: `" << text << "` (every input is read before any output is written)\n";
   }
+  if (!ins.replaces.steps.empty()) {
+    o_ << "- Replaces: ";
+    for (size_t k = 0; k < ins.replaces.steps.size(); ++k)
+      o_ << (k ? ", then " : "") << "`" << ins.replaces.steps[k].text << "`";
+    o_ << " (kernels are rewritten to use it wherever this sequence's dataflow matches)\n";
+  }
   for (const auto& n : ins.notes) o_ << "- Note: " << n << "\n";
   o_ << "\n";
 }

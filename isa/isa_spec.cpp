@@ -307,6 +307,9 @@ class IsaSpecLoader {
   void load_instructions(const YAML::Node& root);
   void load_value_classes(const YAML::Node& root);
   void load_computation(const YAML::Node& n, InstructionSpec& ins, const std::string& what);
+  bool step_lines(const YAML::Node& f, const std::string& what, const std::string& key);
+  void load_composition(const YAML::Node& c, const std::string& key, const InstructionSpec& ins, Composition& out,
+                        const std::string& what);
   void load_timing(const YAML::Node& n, InstructionSpec& ins, const std::string& what);
   bool load_operand(const YAML::Node& n, InstructionSpec& ins, OperandSpec& op);
   void check_instruction_bits(const YAML::Node& n, const InstructionSpec& ins);
@@ -706,7 +709,8 @@ void IsaSpecLoader::load_instructions(const YAML::Node& root) {
     if (!is_map(n, "instructions entry")) return;
     check_keys(n,
                {"mnemonic", "opcode", "class", "unit", "latency_class", "operands", "reads", "writes", "implemented",
-                "doc", "operation", "notes", "loop", "loop_counter", "fused", "compose", "semantics", "timing", "actions"},
+                "doc", "operation", "notes", "loop", "loop_counter", "fused", "compose", "semantics", "replaces", "timing",
+                "actions"},
                "instructions entry");
     InstructionSpec ins;
     ins.line = n.Mark().line + 1;
@@ -867,6 +871,45 @@ static void read_steps(const YAML::Node& list, Composition& c) {
   }
 }
 
+// A non-empty list of assembly lines (`key` names it in messages).
+bool IsaSpecLoader::step_lines(const YAML::Node& f, const std::string& what, const std::string& key) {
+  if (!f.IsSequence() || f.size() == 0)
+    return error(f, what + ": " + key + " must be a non-empty list of assembly lines"), false;
+  bool ok = true;
+  for (const auto& x : f)
+    if (!x.IsScalar()) {
+      error(x, what + ": each step must be one assembly line, e.g. \"V_EXP_V rd, rd, rmask\"");
+      ok = false;
+    }
+  return ok;
+}
+
+// `compose:` or `replaces:` (`key`): {temps: [names], steps: [assembly lines]}.
+void IsaSpecLoader::load_composition(const YAML::Node& c, const std::string& key, const InstructionSpec& ins,
+                                     Composition& out, const std::string& what) {
+  if (!is_map(c, what + ": " + key)) return;
+  check_keys(c, {"temps", "steps"}, what + ": " + key);
+  if (const YAML::Node t = c["temps"]) {
+    if (!t.IsSequence()) error(t, what + ": " + key + ".temps must be a list of names, e.g. [t0, t1]");
+    else
+      for (const auto& x : t) {
+        const std::string name = x.IsScalar() ? x.Scalar() : "";
+        bool ident = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
+        for (char ch : name) ident = ident && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+        if (!ident) error(x, what + ": a temporary's name must be an identifier, got '" + name + "'");
+        for (const auto& op : ins.operands)
+          if (op.name == name) error(x, what + ": temporary '" + name + "' has the name of an operand");
+        for (const auto& prev : out.temps)
+          if (prev == name) error(x, what + ": temporary '" + name + "' is declared twice");
+        out.temps.push_back(name);
+      }
+  }
+  const YAML::Node st = c["steps"];
+  if (!st) error(c, what + ": " + key + " needs 'steps' (a list of assembly lines)");
+  else if (step_lines(st, what, key + ".steps"))
+    read_steps(st, out);
+}
+
 // What the instruction computes: `compose:` (temps + steps), the legacy `fused:` list, or
 // `semantics:` (an expression); at most one of them. Steps are checked once the whole ISA
 // is known (isa/compose.h).
@@ -878,49 +921,23 @@ void IsaSpecLoader::load_computation(const YAML::Node& n, InstructionSpec& ins, 
   if (count > 1)
     error(n[given[1]], what + ": '" + given[0] + "' and '" + given[1] +
                            "' both say what it computes; give exactly one of compose, fused, semantics");
-  auto step_lines = [&](const YAML::Node& f, const char* key) {
-    if (!f.IsSequence() || f.size() == 0)
-      return error(f, what + ": " + key + " must be a non-empty list of assembly lines"), false;
-    bool ok = true;
-    for (const auto& x : f)
-      if (!x.IsScalar()) {
-        error(x, what + ": each step must be one assembly line, e.g. \"V_EXP_V rd, rd, rmask\"");
-        ok = false;
-      }
-    return ok;
-  };
   if (const YAML::Node f = n["fused"]) {
-    if (step_lines(f, "fused")) {
+    if (step_lines(f, what, "fused")) {
       for (const auto& x : f) ins.fused.push_back(x.Scalar());
       read_steps(f, ins.compose);
       ins.compose.from_fused = true;
     }
   }
   if (const YAML::Node c = n["compose"]) {
-    if (is_map(c, what + ": compose")) {
-      check_keys(c, {"temps", "steps"}, what + ": compose");
-      if (const YAML::Node t = c["temps"]) {
-        if (!t.IsSequence()) error(t, what + ": compose.temps must be a list of names, e.g. [t0, t1]");
-        else
-          for (const auto& x : t) {
-            const std::string name = x.IsScalar() ? x.Scalar() : "";
-            bool ident = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
-            for (char ch : name) ident = ident && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
-            if (!ident) error(x, what + ": a temporary's name must be an identifier, got '" + name + "'");
-            for (const auto& op : ins.operands)
-              if (op.name == name) error(x, what + ": temporary '" + name + "' has the name of an operand");
-            for (const auto& prev : ins.compose.temps)
-              if (prev == name) error(x, what + ": temporary '" + name + "' is declared twice");
-            ins.compose.temps.push_back(name);
-          }
-      }
-      const YAML::Node st = c["steps"];
-      if (!st) error(c, what + ": compose needs 'steps' (a list of assembly lines)");
-      else if (step_lines(st, "compose.steps")) {
-        for (const auto& x : st) ins.fused.push_back(x.Scalar());
-        read_steps(st, ins.compose);
-      }
-    }
+    load_composition(c, "compose", ins, ins.compose, what);
+    for (const auto& st : ins.compose.steps) ins.fused.push_back(st.text);  // as written
+  }
+  if (const YAML::Node r = n["replaces"]) {
+    if (!n["semantics"])
+      error(n["replaces"], what + ": 'replaces' needs 'semantics': it names the composition an instruction with "
+                                  "its own semantics stands for (a composed instruction replaces its steps already)");
+    else
+      load_composition(r, "replaces", ins, ins.replaces, what);
   }
   if (const YAML::Node e = n["semantics"]) {
     if (!e.IsScalar() || e.Scalar().empty()) {

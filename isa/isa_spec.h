@@ -170,6 +170,10 @@ struct InstructionSpec {
   // ("V_EXP_V rd, rd, rmask"). Empty for ordinary instructions. See isa/fused.h.
   std::vector<std::string> fused;
   Composition compose;  // filled from `compose:` or `fused:` (steps as written are in `fused`)
+  // `replaces:` of a `semantics:` instruction: a composition in the `compose:` syntax that
+  // the instruction stands for. Checked like `compose:` but never executed (the semantics
+  // are); kernel rewriters place the instruction wherever it matches.
+  Composition replaces;
   TimingSpec timing;
   // `semantics:` expression text and its YAML position (docs/isa-extensions.md).
   std::string semantics;

@@ -94,7 +94,7 @@ int isa_check(const std::string& name, bool json) {
   } else {
     for (const auto& e : c.errors) std::cerr << e << "\n";
   }
-  return c.ok() ? 0 : 1;
+  return c.ok() ? 0 : 2;  // errors in the description are input errors
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ bool contains(const std::vector<std::string>& list, const std::string& name) {
 
 // Binds one step's operands to one op's; false (bindings unchanged) when they
 // disagree.
-bool bind_step(const PatternStep& step, const Op& op, Match& m) {
+bool bind_step(const Pattern& p, const PatternStep& step, const Op& op, Match& m) {
   if (op.mnemonic != step.mnemonic || op.operands.size() != step.operands.size()) return false;
   Match trial = m;
   for (size_t i = 0; i < op.operands.size(); ++i) {
@@ -31,6 +31,7 @@ bool bind_step(const PatternStep& step, const Op& op, Match& m) {
       continue;
     }
     if (have.access != want.access) return false;
+    if (auto f = p.fixed.find(want.storage); f != p.fixed.end() && f->second != have.storage) return false;
     auto [it, fresh] = trial.storage.emplace(want.storage, have.storage);
     if (!fresh && it->second != have.storage) return false;
     trial.text.emplace(want.storage, have.text);
@@ -155,7 +156,7 @@ class Searcher {
   bool find_from(size_t start, Match& out) {
     for (size_t i = start; i < ops_.size(); ++i) {
       Match m;
-      if (!bind_step(p_.steps[0], ops_[i], m)) continue;
+      if (!bind_step(p_, p_.steps[0], ops_[i], m)) continue;
       m.ops.push_back(i);
       if (extend(1, i + 1, m, out)) return true;
     }
@@ -177,7 +178,7 @@ class Searcher {
     for (size_t i = from; i < end; ++i) {
       if (ops_[i].barrier) return false;
       Match next = m;
-      if (!bind_step(p_.steps[k], ops_[i], next)) continue;
+      if (!bind_step(p_, p_.steps[k], ops_[i], next)) continue;
       next.ops.push_back(i);
       if (extend(k + 1, i + 1, next, out)) return true;
     }
@@ -239,6 +240,8 @@ std::vector<std::string> check_pattern(const Pattern& p) {
   }
   for (const std::string& o : p.outputs)
     if (!written.count(o)) problems.push_back("output '" + o + "' is never written");
+  for (const auto& f : p.fixed)
+    if (!contains(p.inputs, f.first)) problems.push_back("fixed name '" + f.first + "' is not an input");
   return problems;
 }
 

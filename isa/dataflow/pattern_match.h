@@ -40,6 +40,9 @@ struct PatternStep {
 struct Pattern {
   std::string name;  // the instruction it becomes
   std::vector<std::string> inputs, outputs, temps, parameters;
+  // Inputs that must bind to one particular storage (a register the steps name
+  // directly, such as a constant register): name -> storage.
+  std::map<std::string, std::string> fixed;
   std::vector<PatternStep> steps;
 };
 
@@ -58,8 +61,8 @@ struct MatchLimits {
 std::vector<Match> find_matches(const std::vector<Op>& ops, const Pattern& pattern, const MatchLimits& limits = {});
 
 // Problems with a pattern itself (a name used but not declared, an input
-// written, an output never written, a temporary read before it is written), one
-// message each.
+// written, an output never written, a temporary read before it is written, a
+// fixed name that is not an input), one message each.
 std::vector<std::string> check_pattern(const Pattern& pattern);
 
 }  // namespace tlmcraft::isa::dataflow

@@ -175,7 +175,7 @@ TEST(CliIsaTools, ShippedDescriptionsPassTheirOwnValidator) {
   EXPECT_EQ(j["ok"], true);
   EXPECT_EQ(j["summary"], "55 instructions, 6 fields, 3 register classes");
   const Result rv = tl("isa check riscv");
-  EXPECT_EQ(rv.code, 1);
+  EXPECT_EQ(rv.code, 2);  // nothing to check: a usage error
   EXPECT_EQ(rv.out, "riscv: RISC-V has no YAML description to check: its decoder is compiled in (isa/riscv/decode.cpp)\n");
 }
 
@@ -195,7 +195,7 @@ TEST(CliIsaTools, RiscvOverlayCheckAndHeader) {
                                 "isa: riscv\ninstructions:\n  - mnemonic: q\n"
                                 "    encoding: {opcode: custom-0, format: r4, funct3: 0, funct7: 2}\n");
   const Result e = tl("isa check " + bad);
-  EXPECT_EQ(e.code, 1);
+  EXPECT_EQ(e.code, 2);
   EXPECT_EQ(e.out, bad + ":4:65: format r4 has funct2 (bits 26:25), not funct7 (bits 31:27 hold rs3)\n" + bad +
                        ":3:5: missing `operands:`\n");
   const Result eh = tl("isa header riscv --isa-ext " + bad);
@@ -234,7 +234,7 @@ TEST(CliIsaTools, CheckNamesTheLineOfABadFusedStep) {
        "    doc: \"-x\"\n    operation: \"-x\"\n    fused: [\"V_SUB_VF rd, rs1, f9, 0, 1\"]\n";
   const std::string path = write("neg.yaml", y);
   const Result r = tl("isa check " + path + " --json");
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, 2);
   const nlohmann::json j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["errors"].size(), 1u) << r.out;
   const std::string e = j["errors"][0];

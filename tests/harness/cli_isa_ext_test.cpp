@@ -162,7 +162,7 @@ TEST(IsaExtCli, IsaCheckAndDocTakeOverlays) {
   std::string typo = relu_overlay(2);
   typo.replace(typo.find("    doc:"), 8, "    dco:");
   test::write_text(dir.file("typo.yaml"), typo);
-  EXPECT_EQ(run("isa check plena --isa-ext '" + dir.file("typo.yaml") + "'", dir.file("o2"), dir.file("e2")), 1);
+  EXPECT_EQ(run("isa check plena --isa-ext '" + dir.file("typo.yaml") + "'", dir.file("o2"), dir.file("e2")), 2);
   EXPECT_EQ(test::read_text(dir.file("e2")).rfind(dir.file("typo.yaml") + ":14:5: unknown key 'dco' in instructions entry", 0),
             0u)
       << test::read_text(dir.file("e2"));
@@ -171,6 +171,105 @@ TEST(IsaExtCli, IsaCheckAndDocTakeOverlays) {
   EXPECT_NE(test::read_text(dir.file("o3")).find("`V_RELU_V rd, rs1, rmask`"), std::string::npos);
   ASSERT_EQ(run("isa doc plena", dir.file("o4"), dir.file("e4")), 0);
   EXPECT_EQ(test::read_text(dir.file("o4")).find("V_RELU_V"), std::string::npos);
+#endif
+}
+
+// Every class of error in an overlay makes `isa check` exit 2 (an input error) and names
+// file:line:col and the reason; nothing else is printed. One overlay per class, built from
+// a correct PLENA entry (lines 3..13 below) with one thing wrong.
+std::string plena_entry(const std::string& operands_extra, const std::string& tail) {
+  return "isa: plena\n"                                                             // 1
+         "instructions:\n"                                                          // 2
+         "  - mnemonic: V_X\n"                                                      // 3
+         "    opcode: 0x3A\n"                                                       // 4
+         "    class: V\n"                                                           // 5
+         "    unit: vector\n"                                                       // 6
+         "    latency_class: vector_add\n"                                          // 7
+         "    doc: \"x\"\n"                                                         // 8
+         "    operation: \"x\"\n"                                                   // 9
+         "    operands:\n"                                                          // 10
+         "      - {name: rd,  kind: gp, field: rd,  role: write, value: vrow}\n"    // 11
+         "      - {name: rs1, kind: gp, field: rs1, role: read,  value: vrow}\n" +  // 12
+         operands_extra + tail;
+}
+
+TEST(IsaExtCli, IsaCheckErrorsExitTwoWithFileLineColumn) {
+#ifndef TLMCRAFT_EXE
+  GTEST_SKIP() << "the tlmcraft executable is not part of this build";
+#else
+  test::ScratchDir dir;
+  const std::string ok_tail = "    semantics: \"rd = rs1\"\n";
+  struct Case {
+    const char* name;
+    std::string text;
+    std::string error;  // after "<file>:"
+  };
+  const std::string all_keys =
+      "mnemonic, opcode, class, unit, latency_class, operands, reads, writes, implemented, doc, operation, notes, "
+      "loop, loop_counter, fused, compose, semantics, replaces, timing, actions";
+  const std::vector<Case> cases = {
+      // The correct entry: exit 0 (the control).
+      {"ok", plena_entry("", ok_tail), ""},
+      // Line 13, column 5: the misspelt key.
+      {"unknown_key", plena_entry("", "    dco: \"y\"\n" + ok_tail),
+       "13:5: unknown key 'dco' in instructions entry (known keys: " + all_keys + ")"},
+      // Opcode 0x01 is M_MM's (isa/plena/plena.yaml line 113); line 4 column 13 is the value.
+      {"clashing_encoding", [&] {
+         std::string t = plena_entry("", ok_tail);
+         t.replace(t.find("0x3A"), 4, "0x01");
+         return t;
+       }(),
+       "4:13: duplicate opcode 0x1: V_X reuses the opcode of M_MM (line 113)"},
+      // A value class PLENA lacks: line 12, column 63 is `vmat`.
+      {"register_class", [&] {
+         std::string t = plena_entry("", ok_tail);
+         t.replace(t.rfind("vrow"), 4, "vmat");
+         return t;
+       }(),
+       "12:63: V_X operand 'rs1': value class 'vmat' is not one PLENA has (known: vrow, fp, gp, imm)"},
+      // A bf16 row plus a u32 register: the '+' is at line 14, column 26 (the text starts
+      // at column 17, after the quote).
+      {"type_error",
+       plena_entry("      - {name: rs2, kind: gp, field: rs2, role: read,  value: gp}\n",
+                   "    semantics: \"rd = rs1 + rs2\"\n"),
+       "14:26: cannot add vector<bf16> and u32; convert with bf16(...)"},
+      // fused: on a loop instruction (line 15, column 12: the list).
+      {"fused_on_a_loop",
+       plena_entry("", "    loop: start\n    loop_counter: rd\n    fused: [\"V_ADD_VV rd, rs1, rs1, 0\"]\n"),
+       "15:12: instruction V_X: a composed instruction cannot be a loop instruction"},
+      // fused: on AIE-ML, which has none (line 6, column 5: the key).
+      {"fused_on_aie_ml",
+       "isa: aie_ml\nops:\n  - mnemonic: VADD3.F\n    slot: vec\n    latency: 2\n    fused: [\"VADD.F d, a, a\"]\n"
+       "    semantics: \"d = a\"\n    operands:\n      - {name: d, class: bm, role: write, format: fp32}\n"
+       "      - {name: a, class: bm, format: fp32}\n",
+       "6:5: unknown key 'fused' in op VADD3.F (known keys: mnemonic, slot, alt_slots, operands, dst, rw, access, "
+       "latency, ii, real, doc, operation, macs, format, actions, compose, semantics); AIE-ML has no `fused:`: an op "
+       "built from existing ops is written with `compose: {temps, steps}` (docs/isa-extensions.md)"},
+      // replaces: without semantics: (line 13, column 5 is the key's value).
+      {"replaces_without_semantics",
+       plena_entry("", "    replaces:\n      steps: [\"V_ADD_VV rd, rs1, rs1, 0\"]\n    compose:\n"
+                       "      steps: [\"V_ADD_VV rd, rs1, rs1, 0\"]\n"),
+       "14:7: instruction V_X: 'replaces' needs 'semantics': it names the composition an instruction with its own "
+       "semantics stands for (a composed instruction replaces its steps already)"},
+      // A replaces: step checked like a compose: step: an unknown name at line 15, column 34
+      // (the step's text starts at column 16, after `[` and the quote; t9 is 18 further).
+      {"replaces_unknown_name",
+       plena_entry("", ok_tail + "    replaces:\n      steps: [\"V_ADD_VV rd, rs1, t9, 0\"]\n"),
+       "15:34: instruction V_X: replaces: step 1 ('V_ADD_VV rd, rs1, t9, 0'): unknown operand or temporary 't9' "
+       "(known: rd, rs1)"},
+  };
+  for (const Case& c : cases) {
+    const std::string file = dir.file(std::string(c.name) + ".yaml");
+    test::write_text(file, c.text);
+    const int rc = run("isa check '" + file + "'", dir.file("out"), dir.file("err"));
+    const std::string err = test::read_text(dir.file("err"));
+    if (c.error.empty()) {
+      EXPECT_EQ(rc, 0) << c.name << ": " << err;
+      continue;
+    }
+    EXPECT_EQ(rc, 2) << c.name;
+    EXPECT_EQ(err, file + ":" + c.error + "\n") << c.name;
+  }
 #endif
 }
 

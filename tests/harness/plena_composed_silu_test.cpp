@@ -2,17 +2,13 @@
 // baseline's five-instruction SiLU per row becomes one V_SILU_V gp2, gp2 (destination =
 // source), the outputs pass evaluate() on fresh seeds, and the cycle change matches the
 // derivation below in both timing modes.
-#include <unistd.h>
-
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "harness/evaluate.h"
+#include "isa/isa_variant.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
@@ -20,60 +16,12 @@
 namespace tlmcraft {
 namespace {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
-const char* kSilu = R"yaml(
-  - mnemonic: V_SILU_V
-    opcode: 0x3A
-    class: V
-    unit: vector
-    latency_class: vector_reci
-    operands:
-      - {name: rd,  kind: gp, field: rd,  role: write, value: vrow}
-      - {name: rs1, kind: gp, field: rs1, role: read,  value: vrow}
-      - {name: rmask, kind: flag, field: rs3}
-    reads: [V_MASK]
-    doc: "SiLU of every lane."
-    operation: "VRAM[gp[rd]] = VRAM[gp[rs1]] * sigmoid(VRAM[gp[rs1]])"
-    compose:
-      temps: [t0, t1, t2, t3]
-      steps:
-        - "V_SUB_VF t0, rs1, f0, rmask, 1"
-        - "V_EXP_V t1, t0, rmask"
-        - "V_ADD_VF t2, t1, f1, rmask"
-        - "V_RECI_V t3, t2, rmask"
-        - "V_MUL_VV rd, rs1, t3, rmask"
-    timing: {latency: 2, ii: 1, read_ports: 1, write_ports: 1}
-  - mnemonic: V_SILU
-    opcode: 0x3B
-    class: V
-    unit: vector
-    latency_class: vector_reci
-    operands:
-      - {name: rd,  kind: gp, field: rd,  role: write, value: vrow}
-      - {name: rs1, kind: gp, field: rs1, role: read,  value: vrow}
-      - {name: rmask, kind: flag, field: rs3}
-    reads: [V_MASK]
-    doc: "SiLU of every lane, one rounding."
-    operation: "VRAM[gp[rd]] = silu(VRAM[gp[rs1]])"
-    semantics: |
-      rd = silu(rs1)
-    timing: {latency: 2, ii: 1}
-)yaml";
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream o;
-  o << in.rdbuf();
-  return o.str();
-}
-
-std::string isa_dir() {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("composed_silu_" + std::to_string(getpid()));
-  fs::create_directories(dir / "plena");
-  std::ofstream(dir / "plena" / "plena.yaml") << read_text(std::string(TLMCRAFT_SOURCE_DIR) + "/isa/plena/plena.yaml") + kSilu;
-  return dir.string();
+// V_SILU_V (composed) and V_SILU (new semantics), the shared overlays.
+isa::IsaVariant silu_overlays() {
+  const std::string dir = std::string(TLMCRAFT_SOURCE_DIR) + "/examples/isa_ext/plena/";
+  return {"", {dir + "silu_composed.yaml", dir + "silu_semantics.yaml"}};
 }
 
 void replace_once(std::string& text, const std::string& from, const std::string& to) {
@@ -95,7 +43,7 @@ std::string silu_kernel(const std::string& mnemonic = "V_SILU_V") {
 
 json run(const std::string& mode, uint64_t seed, const std::string& mnemonic = "V_SILU_V") {
   setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  setenv("TLMCRAFT_ISA_DIR", isa_dir().c_str(), 1);
+  const isa::ScopedIsaVariant variant(silu_overlays());
   auto p = make_platform("plena", "default", {"timing.mode=" + mode});
   EvalOptions o;
   o.task = "silu";
@@ -103,9 +51,7 @@ json run(const std::string& mode, uint64_t seed, const std::string& mnemonic = "
   o.kernel_source = silu_kernel(mnemonic);
   o.seed = seed;
   o.trials = 3;
-  json r = evaluate(*p, o);
-  unsetenv("TLMCRAFT_ISA_DIR");
-  return r;
+  return evaluate(*p, o);
 }
 
 // SiLU C1: n = 256 = 4 rows of VLEN 64, one block; per row the baseline runs V_SUB_VF,

@@ -100,7 +100,7 @@ TEST_F(Overlay, MisspeltKeyInAnEntryNamesTheOverlayLine) {
   EXPECT_EQ(e.substr(0, e.find('\n')),
             p + ":15:5: unknown key 'dco' in instructions entry (known keys: mnemonic, opcode, class, unit, "
                 "latency_class, operands, reads, writes, implemented, doc, operation, notes, loop, loop_counter, fused, "
-                "compose, semantics, timing, actions)");
+                "compose, semantics, replaces, timing, actions)");
 }
 
 TEST_F(Overlay, ExistingMnemonicNeedsReplace) {

@@ -8,12 +8,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "isa/isa_variant.h"
 #include "platforms/plena/plena_platform.h"
 #include "tests/platforms/plena_test_util.h"
 
@@ -22,32 +23,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// V_SILU_V as docs/isa-extensions.md writes it; f1 holds 1.0 (the SiLU baseline's
-// convention: S_LD_FP f1, gp0, 1 loads FP_MEM[1] = 1.0), f0 is the zero register.
-const char* kSiluEntry = R"yaml(
-  - mnemonic: V_SILU_V
-    opcode: 0x3A
-    class: V
-    unit: vector
-    latency_class: vector_reci
-    operands:
-      - {name: rd,  kind: gp, field: rd,  role: write, value: vrow, doc: "VRAM address of the result row"}
-      - {name: rs1, kind: gp, field: rs1, role: read,  value: vrow, doc: "VRAM address of the source row"}
-      - {name: rmask, kind: flag, field: rs3, doc: "1: only heads enabled in V_MASK"}
-    reads: [V_MASK]
-    doc: "SiLU of every lane."
-    operation: "VRAM[gp[rd]] = VRAM[gp[rs1]] * sigmoid(VRAM[gp[rs1]])"
-    compose:
-      temps: [t0, t1, t2, t3]
-      steps:
-        - "V_SUB_VF t0, rs1, f0, rmask, 1"
-        - "V_EXP_V t1, t0, rmask"
-        - "V_ADD_VF t2, t1, f1, rmask"
-        - "V_RECI_V t3, t2, rmask"
-        - "V_MUL_VV rd, rs1, t3, rmask"
-    timing: {latency: 2, ii: 1}
+// V_SILU_V (composed) and V_SILU (`semantics: rd = silu(rs1)`) come from the shared
+// overlays in examples/isa_ext/plena/; f1 holds 1.0 (the SiLU baseline's convention:
+// S_LD_FP f1, gp0, 1 loads FP_MEM[1] = 1.0), f0 is the zero register. This test adds the
+// legacy fused V_SIGMOID_V and V_ADD2_VV (one read port).
+const char* kTestEntries = R"yaml(isa: plena
+instructions:
   - mnemonic: V_SIGMOID_V
-    opcode: 0x3B
+    opcode: 0x3C
     class: V
     unit: vector
     latency_class: vector_reci
@@ -63,20 +46,6 @@ const char* kSiluEntry = R"yaml(
       - "V_EXP_V rd, rd, rmask"
       - "V_ADD_VF rd, rd, f1, rmask"
       - "V_RECI_V rd, rd, rmask"
-  - mnemonic: V_SILU
-    opcode: 0x3C
-    class: V
-    unit: vector
-    latency_class: vector_reci
-    operands:
-      - {name: rd,  kind: gp, field: rd,  role: write, value: vrow}
-      - {name: rs1, kind: gp, field: rs1, role: read,  value: vrow}
-      - {name: rmask, kind: flag, field: rs3}
-    reads: [V_MASK]
-    doc: "SiLU of every lane, one rounding."
-    operation: "VRAM[gp[rd]] = silu(VRAM[gp[rs1]])"
-    semantics: |
-      rd = silu(rs1)
   - mnemonic: V_ADD2_VV
     opcode: 0x3D
     class: V
@@ -92,26 +61,19 @@ const char* kSiluEntry = R"yaml(
     timing: {latency: 1, ii: 1, read_ports: 1, write_ports: 1}
 )yaml";
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream o;
-  o << in.rdbuf();
-  return o.str();
-}
-
-// <tmp>/composed_<pid>/plena/plena.yaml: the shipped ISA plus the two entries.
+// The shared overlays and this test's, in force for each test.
 class ComposedIsa : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) / ("composed_" + std::to_string(getpid()));
-    fs::create_directories(dir_ / "plena");
-    std::ofstream(dir_ / "plena" / "plena.yaml")
-        << read_text(std::string(TLMCRAFT_SOURCE_DIR) + "/isa/plena/plena.yaml") + kSiluEntry;
-    setenv("TLMCRAFT_ISA_DIR", dir_.c_str(), 1);
+    const fs::path own = fs::path(::testing::TempDir()) / ("composed_" + std::to_string(getpid()) + ".yaml");
+    std::ofstream(own) << kTestEntries;
+    const std::string dir = std::string(TLMCRAFT_SOURCE_DIR) + "/examples/isa_ext/plena/";
+    scope_ = std::make_unique<isa::ScopedIsaVariant>(
+        isa::IsaVariant{"", {dir + "silu_composed.yaml", dir + "silu_semantics.yaml", own.string()}});
     setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   }
-  void TearDown() override { unsetenv("TLMCRAFT_ISA_DIR"); }
-  fs::path dir_;
+  void TearDown() override { scope_.reset(); }
+  std::unique_ptr<isa::ScopedIsaVariant> scope_;
 };
 
 std::vector<uint8_t> bytes_of(const std::vector<uint16_t>& v) {

@@ -122,5 +122,19 @@ TEST(PatternMatch, BadPatternsAreNamed) {
   EXPECT_EQ(problems[2], "step 3 (add): 't9' is not an input, output or temporary");
 }
 
+// A fixed input (a register the steps name directly) binds only to that storage: of two
+// otherwise equal mac sequences only the one adding x3 matches; a fixed name that is not
+// an input is a problem of the pattern.
+TEST(PatternMatch, FixedInputBindsOnlyItsStorage) {
+  Pattern p = mac();
+  p.fixed = {{"c", "x3"}};
+  auto m = find_matches(ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x4", "mul w:x5 r:x1 r:x2", "add w:x7 r:x5 r:x3"}),
+                        p);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].ops, (std::vector<size_t>{2, 3}));
+  p.fixed = {{"t0", "x5"}};
+  EXPECT_EQ(check_pattern(p), (std::vector<std::string>{"fixed name 't0' is not an input"}));
+}
+
 }  // namespace
 }  // namespace tlmcraft::isa::dataflow

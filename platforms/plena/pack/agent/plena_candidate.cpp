@@ -186,7 +186,8 @@ double plena_overlay_area(const nlohmann::json& overlay, const nlohmann::json& h
 codesign::DataflowAdapter plena_dataflow_adapter() {
   codesign::DataflowAdapter a;
   a.isa = "plena";
-  a.parse = plena_dataflow;
+  a.parse = static_cast<codesign::KernelDataflow (*)(const std::string&, const std::string&, const nlohmann::json&)>(
+      plena_dataflow);
   a.fusable = plena_fusable;
   a.cost = plena_candidate_cost;
   a.overlay_entry = plena_overlay;

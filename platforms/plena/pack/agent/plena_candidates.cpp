@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <stdexcept>
 
-#include "platforms/plena/pack/agent/plena_composed_rewrite.h"
 #include "platforms/plena/pack/agent/plena_transforms.h"
+#include "platforms/plena/pack/agent/plena_use_composed.h"
 
 namespace tlmcraft::agent::search::plena {
 
@@ -120,12 +121,15 @@ std::vector<Candidate> generate_plena_candidates(const std::string& parent_text,
   };
 
   add("simplify", [](Kernel&) { return true; });
-  // Composed instructions of the active ISA (an ISA folder or overlay may add them).
-  for (const auto& ins : plena_spec().instructions()) {
-    if (!ins.is_fused()) continue;
-    add("use " + ins.mnemonic, [&](Kernel& k) {
-      std::string why;
-      return use_composed(k, ins, arch, why) > 0;
+  // Composed instructions of the active ISA and `semantics:` ones with `replaces:` (an ISA
+  // folder or overlay may add them), placed by the shared matcher (plena_use_composed.h).
+  for (const ComposedDefinition& def : composed_definitions(plena_spec())) {
+    add("use " + def.mnemonic, [&](Kernel& k) {
+      try {
+        return place_composed(k, def, ctx.hardware) > 0;
+      } catch (const std::invalid_argument&) {
+        return false;  // steps the dataflow adapter cannot express: not offered
+      }
     });
   }
   add("hoist invariants", [](Kernel& k) { return hoist_everywhere(k) > 0; });

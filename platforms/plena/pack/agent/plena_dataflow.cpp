@@ -217,6 +217,10 @@ codesign::KernelDataflow plena_dataflow(const std::string& kernel_text, const st
   return Flattener(hardware).flatten(kernel);
 }
 
+codesign::KernelDataflow plena_dataflow(const Kernel& kernel, const nlohmann::json& hardware) {
+  return Flattener(hardware).flatten(kernel);
+}
+
 bool plena_fusable(const isa::dataflow::Op& op) {
   const isa::InstructionSpec* s = plena_spec().find(op.mnemonic);
   if (!s || op.barrier) return false;

@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "platforms/plena/pack/agent/plena_dataflow.h"
 #include "platforms/plena/pack/agent/plena_kernel.h"
@@ -52,25 +53,41 @@ std::map<std::string, std::string> name_classes(const ComposedDefinition& def) {
   return cls;
 }
 
+// The tokens of the steps that are not names of the definition (literals, and registers
+// the steps name directly such as f1).
+std::set<std::string> literal_tokens(const ComposedDefinition& def, const std::map<std::string, std::string>& cls) {
+  std::set<std::string> out;
+  for (const std::string& s : def.steps)
+    for (const std::string& t : split_step(s).second)
+      if (!cls.count(t)) out.insert(t);
+  return out;
+}
+
+// The next register "<prefix>N" (N from `next` up to `last`) no step names literally.
+std::string free_register(const std::string& prefix, int& next, int last, const std::set<std::string>& taken,
+                          const std::string& what) {
+  while (next <= last && taken.count(prefix + std::to_string(next))) ++next;
+  if (next > last) throw std::invalid_argument(what);
+  return prefix + std::to_string(next++);
+}
+
 // A kernel holding the steps with every name in its own register (rows 4096
 // elements apart), and what each register stands for.
 std::string synthetic_kernel(const ComposedDefinition& def, const std::map<std::string, std::string>& cls,
                              std::map<std::string, std::string>& storage_to_name) {
+  const std::set<std::string> taken = literal_tokens(def, cls);
   std::map<std::string, std::string> reg;
   int gp = 1, fp = 1;
   std::string text;
   for (const auto& [name, c] : cls) {
     if (c == "gp") {
-      if (gp > 15) throw std::invalid_argument(def.mnemonic + ": more row operands than gp registers");
-      reg[name] = "gp" + std::to_string(gp);
-      text += "S_ADDI_INT gp" + std::to_string(gp) + ", gp0, " + std::to_string(gp * 4096) + "\n";
-      storage_to_name["VRAM@s0+" + std::to_string(gp * 4096)] = name;
-      ++gp;
+      reg[name] = free_register("gp", gp, 15, taken, def.mnemonic + ": more row operands than gp registers");
+      const std::string row = std::to_string(std::stoi(reg[name].substr(2)) * 4096);
+      text += "S_ADDI_INT " + reg[name] + ", gp0, " + row + "\n";
+      storage_to_name["VRAM@s0+" + row] = name;
     } else if (c == "fp") {
-      if (fp > 7) throw std::invalid_argument(def.mnemonic + ": more fp operands than f registers");
-      reg[name] = "f" + std::to_string(fp);
+      reg[name] = free_register("f", fp, 7, taken, def.mnemonic + ": more fp operands than f registers");
       storage_to_name[reg[name]] = name;
-      ++fp;
     } else {
       reg[name] = "0";  // an immediate parameter: any legal value stands in
     }
@@ -90,13 +107,39 @@ std::vector<ComposedDefinition> composed_definitions(const nlohmann::json& overl
   std::vector<ComposedDefinition> defs;
   if (!overlay.is_object() || !overlay.contains("instructions")) return defs;
   for (const auto& ins : overlay["instructions"]) {
-    if (!ins.contains("compose")) continue;
+    const char* key = ins.contains("compose")                                 ? "compose"
+                      : ins.contains("semantics") && ins.contains("replaces") ? "replaces"
+                                                                              : nullptr;
+    if (!key || !ins[key].is_object()) continue;
     ComposedDefinition d;
     d.mnemonic = ins.value("mnemonic", "");
     for (const auto& o : ins.value("operands", nlohmann::json::array()))
       d.operands.push_back({o.value("name", ""), o.value("kind", "")});
-    d.temps = ins["compose"].value("temps", std::vector<std::string>{});
-    d.steps = ins["compose"].value("steps", std::vector<std::string>{});
+    d.temps = ins[key].value("temps", std::vector<std::string>{});
+    d.steps = ins[key].value("steps", std::vector<std::string>{});
+    defs.push_back(std::move(d));
+  }
+  return defs;
+}
+
+std::vector<ComposedDefinition> composed_definitions(const isa::IsaSpec& spec) {
+  std::vector<ComposedDefinition> defs;
+  for (const isa::InstructionSpec& ins : spec.instructions()) {
+    const bool composed = ins.is_fused() && ins.semantics.empty();
+    if (!composed && ins.replaces.steps.empty()) continue;
+    const isa::Composition& c = composed ? ins.compose : ins.replaces;
+    ComposedDefinition d;
+    d.mnemonic = ins.mnemonic;
+    for (const isa::OperandSpec& o : ins.operands) {
+      const isa::OperandKind& k = spec.kinds()[o.kind];
+      ComposedDefinition::Operand op{o.placeholder ? "" : o.name, k.name};
+      if (!o.placeholder)
+        op.absent = (k.type == isa::KindType::Register ? spec.register_classes()[k.register_class].prefix : "") +
+                    std::to_string(o.default_value);
+      d.operands.push_back(op);
+    }
+    d.temps = c.temps;
+    for (const auto& st : c.steps) d.steps.push_back(st.text);
     defs.push_back(std::move(d));
   }
   return defs;
@@ -124,9 +167,15 @@ df::Pattern composed_pattern(const ComposedDefinition& def, const nlohmann::json
           p.parameters.push_back(o.storage);
       } else {
         o.text.clear();
-        if (!storage_to_name.count(o.storage))
-          throw std::invalid_argument(def.mnemonic + ": step " + std::to_string(s + 1) +
-                                      " uses a register outside its operands");
+        if (!storage_to_name.count(o.storage)) {
+          // A register the steps name directly (V_ADD_VF t2, t1, f1: the constant 1.0 by
+          // the kernels' convention) matches only itself; one the steps write would leak.
+          if (o.storage.rfind("VRAM@", 0) == 0 || o.writes())
+            throw std::invalid_argument(def.mnemonic + ": step " + std::to_string(s + 1) +
+                                        " uses a register outside its operands");
+          p.fixed[o.storage] = o.storage;
+          storage_to_name[o.storage] = o.storage;
+        }
         o.storage = storage_to_name.at(o.storage);
         const bool temp = std::count(def.temps.begin(), def.temps.end(), o.storage) > 0;
         if (o.reads() && !temp && !written.count(o.storage) && !std::count(p.inputs.begin(), p.inputs.end(), o.storage))
@@ -147,6 +196,52 @@ df::Pattern composed_pattern(const ComposedDefinition& def, const nlohmann::json
 
 namespace {
 
+// The instruction nodes in the order plena_dataflow lists its ops (nullptr for a loop's
+// C_LOOP_START and C_LOOP_END).
+void flat_nodes(Block& block, std::vector<Node*>& out) {
+  for (Node& n : block) {
+    if (!n.is_loop) {
+      out.push_back(&n);
+      continue;
+    }
+    out.push_back(nullptr);
+    flat_nodes(n.body, out);
+    out.push_back(nullptr);
+  }
+}
+
+void erase_nodes(Block& block, const std::set<const Node*>& gone) {
+  Block kept;
+  for (Node& n : block) {
+    if (gone.count(&n)) continue;
+    if (n.is_loop) erase_nodes(n.body, gone);
+    kept.push_back(std::move(n));
+  }
+  block = std::move(kept);
+}
+
+// The new instruction's text for a match: its operands as the kernel writes them.
+std::string instruction_text(const ComposedDefinition& def, const df::Match& m) {
+  std::string text = def.mnemonic;
+  for (size_t i = 0; i < def.operands.size(); ++i) {
+    auto it = m.text.find(def.operands[i].name);
+    text += (i ? ", " : " ") + (it == m.text.end() ? def.operands[i].absent : it->second);
+  }
+  return text;
+}
+
+// The new instruction as a tree node's op, assembled by the real assembler (so the ISA
+// in force must have it; false when its operands do not assemble).
+bool instruction_op(const ComposedDefinition& def, const df::Match& m, const std::string& first_comment, Op& out) {
+  Kernel k;
+  std::string error;
+  if (!parse_kernel(instruction_text(def, m) + "\n", k, error) || k.code.size() != 1 || k.code[0].is_loop) return false;
+  out = k.code[0].op;
+  out.comment =
+      "was " + std::to_string(m.ops.size()) + " instructions" + (first_comment.empty() ? "" : ": " + first_comment);
+  return true;
+}
+
 // The printed kernel's lines and, per dataflow op, the line that holds it.
 struct Lines {
   std::vector<std::string> text;
@@ -164,41 +259,95 @@ Lines printed_lines(const std::string& printed) {
   return l;
 }
 
-std::string instruction_text(const ComposedDefinition& def, const df::Match& m, const std::string& indent) {
-  std::string s = indent + def.mnemonic;
-  for (size_t i = 0; i < def.operands.size(); ++i) {
-    auto it = m.text.find(def.operands[i].name);
-    s += (i ? ", " : " ") + (it == m.text.end() ? std::string("0") : it->second);
+// PLENA instructions whose rs1 and rs2 may be swapped without changing a bit of the
+// result (IEEE addition, multiplication and max are commutative; so are integer add/mul).
+bool commutative(const std::string& mnemonic) {
+  static const std::set<std::string> names = {"V_ADD_VV", "V_MUL_VV",  "S_ADD_FP", "S_MUL_FP",
+                                              "S_MAX_FP", "S_ADD_INT", "S_MUL_INT"};
+  return names.count(mnemonic) > 0;
+}
+
+// The pattern and its variants with rs1 and rs2 swapped in commutative steps (at most 8),
+// so `V_MUL_VV rd, rs1, t3` also matches a kernel's `V_MUL_VV gp2, gp4, gp2`.
+std::vector<df::Pattern> pattern_variants(const df::Pattern& p) {
+  std::vector<df::Pattern> out{p};
+  for (size_t k = 0; k < p.steps.size() && out.size() < 8; ++k) {
+    const isa::InstructionSpec* s = plena_spec().find(p.steps[k].mnemonic);
+    if (!s || !commutative(s->mnemonic)) continue;
+    int a = -1, b = -1;
+    for (size_t i = 0; i < s->operands.size(); ++i) {
+      if (s->operands[i].name == "rs1") a = int(i);
+      if (s->operands[i].name == "rs2") b = int(i);
+    }
+    if (a < 0 || b < 0 || size_t(std::max(a, b)) >= p.steps[k].operands.size()) continue;
+    const size_t n = out.size();
+    for (size_t i = 0; i < n; ++i) {
+      df::Pattern q = out[i];
+      std::swap(q.steps[k].operands[size_t(a)], q.steps[k].operands[size_t(b)]);
+      out.push_back(std::move(q));
+    }
   }
-  return s;
+  return out;
+}
+
+// place_composed for one pattern.
+int place_pattern(Kernel& kernel, const ComposedDefinition& def, const df::Pattern& pattern,
+                  const nlohmann::json& hardware, uint64_t* executions) {
+  const codesign::KernelDataflow flow = plena_dataflow(kernel, hardware);
+  std::vector<Node*> nodes;
+  flat_nodes(kernel.code, nodes);
+  if (nodes.size() != flow.ops.size()) return 0;  // the adapter and the tree disagree: leave it
+  std::set<const Node*> gone;
+  int placed = 0;
+  for (const df::Match& m : df::find_matches(flow.ops, pattern)) {
+    Op op;
+    if (!instruction_op(def, m, nodes[m.ops.front()]->op.comment, op)) continue;
+    for (size_t i = 0; i + 1 < m.ops.size(); ++i) gone.insert(nodes[m.ops[i]]);
+    nodes[m.ops.back()]->op = op;  // in the last step's place
+    if (executions) *executions += flow.executions[m.ops.back()];
+    ++placed;
+  }
+  erase_nodes(kernel.code, gone);
+  return placed;
 }
 
 }  // namespace
 
+int place_composed(Kernel& kernel, const ComposedDefinition& def, const nlohmann::json& hardware,
+                   uint64_t* executions) {
+  int placed = 0;
+  for (const df::Pattern& p : pattern_variants(composed_pattern(def, hardware)))
+    placed += place_pattern(kernel, def, p, hardware, executions);
+  return placed;
+}
+
+// On the text, so the ISA in force need not have the instructions (the co-design loop
+// rewrites kernels for a variant before it runs them with the overlay).
 UseReport use_composed(const std::string& kernel_text, const std::vector<ComposedDefinition>& defs,
                        const nlohmann::json& hardware) {
-  UseReport report{kernel_text, {}};
+  UseReport report{kernel_text, {}, {}};
   Kernel kernel;
   std::string error;
   if (!parse_kernel(kernel_text, kernel, error)) return report;
-  Lines lines = printed_lines(print_kernel(kernel));
-  const codesign::KernelDataflow k = plena_dataflow(kernel_text, "kernel", hardware);
-  if (k.ops.size() != lines.of_op.size()) return report;  // printing and flattening disagree: leave it
-  std::vector<char> taken(k.ops.size(), 0);
+  const Lines lines = printed_lines(print_kernel(kernel));
+  const codesign::KernelDataflow flow = plena_dataflow(kernel, hardware);
+  if (flow.ops.size() != lines.of_op.size()) return report;  // printing and flattening disagree: leave it
+  std::vector<char> taken(flow.ops.size(), 0);
   std::map<size_t, std::string> replace;  // line -> new text ("" = delete)
   for (const ComposedDefinition& def : defs) {
     int placed = 0;
-    for (const df::Match& m : df::find_matches(k.ops, composed_pattern(def, hardware))) {
-      if (std::any_of(m.ops.begin(), m.ops.end(), [&](size_t i) { return taken[i]; })) continue;
-      for (size_t i : m.ops) {
-        taken[i] = 1;
-        replace[lines.of_op[i]] = "";
+    for (const df::Pattern& p : pattern_variants(composed_pattern(def, hardware)))
+      for (const df::Match& m : df::find_matches(flow.ops, p)) {
+        if (std::any_of(m.ops.begin(), m.ops.end(), [&](size_t i) { return taken[i]; })) continue;
+        for (size_t i : m.ops) {
+          taken[i] = 1;
+          replace[lines.of_op[i]] = "";
+        }
+        const std::string& last = lines.text[lines.of_op[m.ops.back()]];
+        replace[lines.of_op[m.ops.back()]] = last.substr(0, last.find_first_not_of(' ')) + instruction_text(def, m);
+        report.executions[def.mnemonic] += flow.executions[m.ops.back()];
+        ++placed;
       }
-      const std::string& last = lines.text[lines.of_op[m.ops.back()]];
-      replace[lines.of_op[m.ops.back()]] = instruction_text(def, m, last.substr(0, last.find_first_not_of(' ')));
-      report.executions[def.mnemonic] += k.executions[m.ops.back()];
-      ++placed;
-    }
     if (placed) report.uses.push_back({def.mnemonic, placed});
   }
   if (replace.empty()) return report;

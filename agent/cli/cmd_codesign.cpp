@@ -187,7 +187,9 @@ evaluates the suite for each variant with `tlmcraft bench` on fresh seeds (the s
 selection and executor for every variant; the shipped ISA with the unchanged baselines
 is the reference). Strategy greedy: each candidate alone, then added in order of
 measured gain per area while the suite gets faster; beam: the best --beam-width sets of
-each size. DIR/explore.jsonl holds one line per variant (rerun to resume), DIR/summary.json
+each size; nsga2: NSGA-II over candidate sets (non-dominated sorting and crowding
+distance over cycles, energy and area; sets over the budget repaired before they run;
+deterministic under --seed). DIR/explore.jsonl holds one line per variant (rerun to resume), DIR/summary.json
 the speedups, energy ratios, areas, the Pareto front over (geometric-mean cycles, energy,
 area) and each instruction's break-even latency. A variant with a failing kernel is
 recorded with it and never on the front.
@@ -344,16 +346,25 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
 int explore(const Args& args) {
   po::options_description opts(kExploreHelp);
   add_exploration_options(opts);
-  opts.add_options()("strategy", po::value<std::string>()->default_value("greedy"), "greedy or beam")(
+  opts.add_options()("strategy", po::value<std::string>()->default_value("greedy"), "greedy, beam or nsga2")(
       "beam-width", po::value<int>()->default_value(3), "sets kept per size (beam)")(
+      "population", po::value<int>()->default_value(16), "sets per generation (nsga2, 2..1000)")(
+      "generations", po::value<int>()->default_value(20), "generations (nsga2, 0..10000)")(
+      "seed", po::value<uint64_t>()->default_value(1), "seed of nsga2's random choices (same seed, same run)")(
       "max-variants", po::value<int>()->default_value(64), "variants evaluated at most (1..10000)");
   po::variables_map vm;
   if (!parse_or_help(args, opts, {}, vm)) return vm.count("help") ? 0 : 2;
   const int max_variants = vm["max-variants"].as<int>();
   if (max_variants < 1 || max_variants > 10000) throw InputError("codesign explore: --max-variants must be 1..10000");
+  const int population = vm["population"].as<int>(), generations = vm["generations"].as<int>();
+  if (population < 2 || population > 1000) throw InputError("codesign explore: --population must be 2..1000");
+  if (generations < 0 || generations > 10000) throw InputError("codesign explore: --generations must be 0..10000");
   codesign::ExploreOptions o;
   o.strategy = vm["strategy"].as<std::string>();
   o.beam_width = vm["beam-width"].as<int>();
+  o.population = static_cast<size_t>(population);
+  o.generations = generations;
+  o.seed = vm["seed"].as<uint64_t>();
   o.max_variants = static_cast<size_t>(max_variants);
   auto session = open_session("explore", vm, o);
   codesign::ExploreResult r;

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "agent/codesign/nsga2.h"
 #include "agent/codesign/overlay_yaml.h"
 
 namespace tlmcraft::agent::codesign {
@@ -51,22 +52,28 @@ Exploration::Exploration(const DataflowAdapter& adapter, std::vector<ExploreCand
       cells_(std::move(cells)),
       run_(std::move(run)),
       o_(std::move(o)) {
-  if (o_.strategy != "greedy" && o_.strategy != "beam")
-    throw std::invalid_argument("unknown strategy '" + o_.strategy + "' (greedy or beam)");
+  if (o_.strategy != "greedy" && o_.strategy != "beam" && o_.strategy != "nsga2")
+    throw std::invalid_argument("unknown strategy '" + o_.strategy + "' (greedy, beam or nsga2)");
+  if (o_.strategy == "nsga2" && (o_.population < 2 || o_.generations < 0))
+    throw std::invalid_argument("nsga2 needs a population of at least 2 and generations >= 0");
   if (!(o_.area_budget_mm2 > 0)) throw std::invalid_argument("the area budget must be positive");
   load_store();
 }
 
 ExploreResult Exploration::run_strategy() {
   const VariantResult base = evaluate(std::vector<const ExploreCandidate*>{});
-  std::vector<const ExploreCandidate*> singles;
+  std::vector<const ExploreCandidate*> singles, usable;  // faster alone; correct and used alone
   for (const ExploreCandidate& c : candidates_) {
-    if (c.area_mm2 > o_.area_budget_mm2 || done_.size() >= o_.max_variants) continue;
+    if (c.area_mm2 > o_.area_budget_mm2 || (!done_.count(c.name) && done_.size() >= o_.max_variants)) continue;
     const VariantResult& v = evaluate({&c});
-    if (v.ok && !v.uses.empty() && geomean_speedup(base, v) > 1.0) singles.push_back(&c);
+    if (!v.ok || v.uses.empty()) continue;
+    usable.push_back(&c);
+    if (geomean_speedup(base, v) > 1.0) singles.push_back(&c);
   }
   if (o_.strategy == "beam")
     beam(base, singles);
+  else if (o_.strategy == "nsga2")
+    nsga2_search(base, usable);  // multi-objective: a slower set may still save energy
   else
     greedy(base, singles);
   return result();
@@ -211,6 +218,31 @@ void Exploration::beam(const VariantResult& base, const std::vector<const Explor
   }
 }
 
+// NSGA-II over subsets of `pool` (agent/codesign/nsga2.h): objectives the
+// geometric-mean cycles ratio, energy ratio and area; a variant with a failing
+// kernel is infeasible by its number of failing cells. Every set it visits is
+// evaluated through evaluate(), so once.
+void Exploration::nsga2_search(const VariantResult& base, const std::vector<const ExploreCandidate*>& pool) {
+  Nsga2Problem p;
+  for (const ExploreCandidate* c : pool) p.gene_cost.push_back(c->area_mm2);
+  p.budget = o_.area_budget_mm2;
+  p.evaluate = [&](const Genome& g) -> std::optional<Fitness> {
+    std::vector<const ExploreCandidate*> set;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < g.size(); ++i)
+      if (g[i]) set.push_back(pool[i]), names.push_back(pool[i]->name);
+    if (!done_.count(variant_id(names)) && done_.size() >= o_.max_variants) return std::nullopt;
+    const VariantResult& v = evaluate(set);
+    if (!v.ok) return Fitness{{0, 0, 0}, double(std::max<size_t>(1, v.failures.size()))};
+    return Fitness{{1.0 / geomean_speedup(base, v), energy_ratio(base, v), v.area_mm2}, 0};
+  };
+  Nsga2Options n;
+  n.population = o_.population;
+  n.generations = o_.generations;
+  n.seed = o_.seed;
+  nsga2(p, n);
+}
+
 // Break-even latency of an instruction from its single-candidate variant: in
 // PLENA's serial timing (and any timing where the instruction is on the
 // critical path) each execution's cycles grow one for one with its latency, so
@@ -239,10 +271,7 @@ json Exploration::summary(const VariantResult& base, const ExploreResult& r) con
     json j = v.to_json();
     j["speedup"] = v.ok ? json(geomean_speedup(base, v)) : json(nullptr);
     j["area_increase"] = o_.base_area_mm2 > 0 ? (v.area_mm2 - o_.base_area_mm2) / o_.base_area_mm2 : 0.0;
-    double e = 0, eb = 0;
-    for (const auto& [cell, pj] : v.energy_pj)
-      if (base.energy_pj.count(cell)) e += std::log(pj / base.energy_pj.at(cell)), eb += 1;
-    j["energy_ratio"] = eb > 0 ? std::exp(e / eb) : 1.0;
+    j["energy_ratio"] = energy_ratio(base, v);
     j["pareto"] = std::count(r.pareto.begin(), r.pareto.end(), v.id) > 0;
     variants.push_back(j);
   }
@@ -251,13 +280,16 @@ json Exploration::summary(const VariantResult& base, const ExploreResult& r) con
     json b = break_even(base, c);
     if (!b.is_null()) instructions[c.name] = b;
   }
-  return {{"platform", o_.platform},
+  json out = {{"platform", o_.platform},
           {"strategy", o_.strategy},
           {"base_area_mm2", o_.base_area_mm2},
           {"area_budget_mm2", o_.area_budget_mm2},
           {"variants", variants},
           {"pareto", r.pareto},
           {"instructions", instructions}};
+  if (o_.strategy == "nsga2")
+    out["nsga2"] = {{"population", o_.population}, {"generations", o_.generations}, {"seed", o_.seed}};
+  return out;
 }
 
 const VariantResult& Exploration::evaluate(const std::vector<std::string>& names) {
@@ -357,6 +389,18 @@ double geomean_speedup(const VariantResult& base, const VariantResult& v) {
   return n ? std::exp(sum / n) : 1.0;
 }
 
+double energy_ratio(const VariantResult& base, const VariantResult& v) {
+  double sum = 0;
+  int n = 0;
+  for (const auto& [cell, pj] : v.energy_pj) {
+    auto it = base.energy_pj.find(cell);
+    if (it == base.energy_pj.end() || pj <= 0 || it->second <= 0) continue;
+    sum += std::log(pj / it->second);
+    ++n;
+  }
+  return n ? std::exp(sum / n) : 1.0;
+}
+
 std::vector<std::string> pareto_front(const VariantResult& base, const std::vector<VariantResult>& variants) {
   struct Point {
     std::string id;
@@ -365,10 +409,7 @@ std::vector<std::string> pareto_front(const VariantResult& base, const std::vect
   std::vector<Point> pts;
   for (const VariantResult& v : variants) {
     if (!v.ok) continue;
-    double e = 0, en = 0;
-    for (const auto& [cell, pj] : v.energy_pj)
-      if (base.energy_pj.count(cell)) e += std::log(pj / base.energy_pj.at(cell)), en += 1;
-    pts.push_back({v.id, 1.0 / geomean_speedup(base, v), en ? std::exp(e / en) : 1.0, v.area_mm2});
+    pts.push_back({v.id, 1.0 / geomean_speedup(base, v), energy_ratio(base, v), v.area_mm2});
   }
   std::vector<std::string> front;
   for (const Point& p : pts) {

@@ -56,9 +56,12 @@ using SuiteRunner = std::function<std::string(const std::string& kernels_dir, co
                                               const std::string& results_path)>;
 
 struct ExploreOptions {
-  std::string platform, out_dir, strategy = "greedy";
-  double base_area_mm2 = 0, area_budget_mm2 = 0;  // budget: added area at most
+  std::string platform, out_dir, strategy = "greedy";  // greedy, beam or nsga2
+  double base_area_mm2 = 0, area_budget_mm2 = 0;       // budget: added area at most
   int beam_width = 3;
+  size_t population = 16;  // nsga2: sets per generation
+  int generations = 20;    // nsga2
+  uint64_t seed = 1;       // nsga2: its random choices
   size_t max_variants = 64;
   nlohmann::json hardware;
 };
@@ -103,6 +106,7 @@ class Exploration {
   static void read_results(const std::string& path, VariantResult& v);
   void greedy(const VariantResult& base, std::vector<const ExploreCandidate*> ranked);
   void beam(const VariantResult& base, const std::vector<const ExploreCandidate*>& pool);
+  void nsga2_search(const VariantResult& base, const std::vector<const ExploreCandidate*>& pool);
   nlohmann::json break_even(const VariantResult& base, const ExploreCandidate& c) const;
   nlohmann::json summary(const VariantResult& base, const ExploreResult& r) const;
 };
@@ -113,6 +117,10 @@ ExploreResult explore(const DataflowAdapter& adapter, const std::vector<ExploreC
 // Geometric mean over the cells both variants passed of base cycles / variant
 // cycles.
 double geomean_speedup(const VariantResult& base, const VariantResult& v);
+
+// Geometric mean over the cells both variants measured of variant energy / base
+// energy (1 when there is none).
+double energy_ratio(const VariantResult& base, const VariantResult& v);
 
 // The ids not dominated in (geomean cycles ratio, total energy ratio, area)
 // among `ok` variants.

@@ -24,6 +24,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/executor_options.h"
 #include "harness/cli/job_selection.h"
+#include "harness/isa_variant_check.h"
 #include "harness/ppa_model.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
@@ -296,6 +297,41 @@ struct Session {
   std::unique_ptr<codesign::Exploration> exploration;
 };
 
+// Each candidate's overlay validates on the platform alone and all of them
+// together (so every combination explore builds is a valid ISA), checked before
+// anything runs; the overlays are kept as DIR/candidates/<NAME>.yaml.
+void check_candidate_overlays(const std::string& cmd, const std::string& file, const std::vector<codesign::ExploreCandidate>& candidates,
+                              const std::string& platform, const std::string& dir) {
+  isa::IsaVariant all;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const std::string path = dir + "/candidates/" + candidates[i].name + ".yaml";
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    write_text_file_atomically(path, codesign::to_yaml(candidates[i].overlay));
+    all.overlays.push_back(path);
+    try {
+      harness::check_isa_variant(platform, isa::IsaVariant{{}, {path}});
+    } catch (const InputError& e) {
+      throw InputError("codesign " + cmd + ": " + file + ": candidate " + std::to_string(i + 1) + " (" + candidates[i].name +
+                       "): its overlay does not validate: " + e.what());
+    }
+  }
+  try {
+    harness::check_isa_variant(platform, all);
+  } catch (const InputError& e) {
+    throw InputError("codesign " + cmd + ": " + file + ": the candidates' overlays do not validate together: " + std::string(e.what()));
+  }
+}
+
+// The bench arguments of one variant: a given --slurm-dir gets a folder per
+// variant (each bench its own shards and state), named after its results file's
+// folder (DIR/variants/<id>).
+std::vector<std::string> variant_bench_args(std::vector<std::string> argv, const std::string& results) {
+  for (size_t i = 0; i + 1 < argv.size(); ++i)
+    if (argv[i] == "--slurm-dir") argv[i + 1] += "/" + fs::path(results).parent_path().filename().string();
+  return argv;
+}
+
 std::unique_ptr<Session> open_session(const std::string& cmd, const po::variables_map& vm, codesign::ExploreOptions o) {
   for (const char* req : {"platform", "candidates", "area-budget", "out"})
     if (!vm.count(req)) throw InputError("codesign " + cmd + ": --" + req + " is required");
@@ -315,11 +351,15 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
   for (const std::string& set : vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{})
     s->bench.insert(s->bench.end(), {"--set", set});
   const std::vector<std::string> exec = executor_args(vm);
+  for (const char* once : {"detach", "collect"})  // explore needs each variant's results before the next
+    if (std::count(exec.begin(), exec.end(), std::string("--") + once))
+      throw InputError("codesign " + cmd + ": --" + once + " is not supported (each variant's results are needed "
+                       "before the next is chosen; rerun the command to resume instead)");
   s->bench.insert(s->bench.end(), exec.begin(), exec.end());
   const std::vector<std::string>& bench = s->bench;
   codesign::SuiteRunner runner = [&bench](const std::string& kernels, const std::string& overlay,
                                           const std::string& results) {
-    std::vector<std::string> argv = bench;
+    std::vector<std::string> argv = variant_bench_args(bench, results);
     argv.insert(argv.end(), {"--kernels", kernels, "--out", results});
     if (!overlay.empty()) argv.insert(argv.end(), {"--isa-ext", overlay});
     const std::string log = results + ".log";
@@ -334,9 +374,11 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
       const std::string ext = k.file.substr(k.file.rfind('.'));
       cells.push_back({k.name.substr(0, k.name.find('/')), k.name.substr(k.name.find('/') + 1), k.text, ext});
     }
-    s->exploration = std::make_unique<codesign::Exploration>(
-        *s->adapter, codesign::load_candidates(vm["candidates"].as<std::string>(), s->adapter->isa), std::move(cells),
-        std::move(runner), std::move(o));
+    const std::string file = vm["candidates"].as<std::string>();
+    std::vector<codesign::ExploreCandidate> candidates = codesign::load_candidates(file, s->adapter->isa);
+    check_candidate_overlays(cmd, file, candidates, name, o.out_dir);
+    s->exploration = std::make_unique<codesign::Exploration>(*s->adapter, std::move(candidates), std::move(cells),
+                                                             std::move(runner), std::move(o));
   } catch (const std::invalid_argument& e) {
     throw InputError("codesign " + cmd + ": " + e.what());
   }

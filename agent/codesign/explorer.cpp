@@ -315,7 +315,11 @@ std::vector<ExploreCandidate> load_candidates(const std::string& path, const std
   try {
     root = YAML::LoadFile(path);
   } catch (const YAML::Exception& e) {
-    throw std::invalid_argument(path + ": " + (e.mark.line >= 0 ? std::to_string(e.mark.line + 1) + ": " : "") + e.msg);
+    throw std::invalid_argument(path + ":" +
+                                (e.mark.line >= 0 ? std::to_string(e.mark.line + 1) + ":" +
+                                                        std::to_string(e.mark.column + 1) + ": "
+                                                  : " ") +
+                                e.msg);
   }
   const json doc = json_of_yaml(root);
   if (!doc.is_object() || !doc.contains("candidates") || !doc["candidates"].is_array())

@@ -154,6 +154,7 @@ int mine(const Args& args) {
       "level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3)")(
       "kernels", po::value<std::string>(), "mine the kernels of DIR instead of the baselines")(
       "top", po::value<int>()->default_value(10), "candidates kept (1..1000)")(
+      "max-ops", po::value<int>()->default_value(0), "ops in one candidate at most (2..12; 0: the platform's limit)")(
       "out,o", po::value<std::string>(), "write DIR/candidates.yaml and one overlay per candidate")(
       "json", po::bool_switch(), "print the candidates document as JSON");
   po::variables_map vm;
@@ -161,13 +162,16 @@ int mine(const Args& args) {
   if (!vm.count("platform")) throw InputError("codesign mine: --platform is required");
   const int top = vm["top"].as<int>();
   if (top < 1 || top > 1000) throw InputError("codesign mine: --top must be 1..1000, not " + std::to_string(top));
+  const int max_ops = vm["max-ops"].as<int>();
+  if (max_ops != 0 && (max_ops < 2 || max_ops > 12))
+    throw InputError("codesign mine: --max-ops must be 2..12 (or 0), not " + std::to_string(max_ops));
   auto p = make_platform_from(vm);
   const codesign::DataflowAdapter* adapter = codesign::find_dataflow_adapter(p->name());
   if (!adapter) throw InputError("codesign mine: platform '" + p->name() + "' has no co-design adapter");
   const json hardware = {{"platform", p->name()}, {"config", p->config()}};
   std::vector<codesign::MinedCandidate> found;
   try {
-    found = codesign::mine(*adapter, suite_kernels(vm, p->name(), hardware), {static_cast<size_t>(top)});
+    found = codesign::mine(*adapter, suite_kernels(vm, p->name(), hardware), {static_cast<size_t>(top), max_ops});
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("codesign mine: ") + e.what());
   }

@@ -336,6 +336,28 @@ std::vector<std::string> variant_bench_args(std::vector<std::string> argv, const
   return argv;
 }
 
+// The seeds on which a kernel fails its cell: `tlmcraft run --json` on those
+// seeds (on this host: one cell), its failing trials.
+codesign::SeedChecker seed_checker(const std::string& platform, const std::vector<std::string>& sets,
+                                   const std::string& dir) {
+  return [=](const codesign::SuiteCell& cell, const std::string& kernel, uint64_t first_seed, int trials) {
+    std::vector<std::string> argv = {self_exe(), "run", "--platform", platform};
+    for (const std::string& set : sets) argv.insert(argv.end(), {"--set", set});
+    argv.insert(argv.end(), {"--task", cell.task, "--config", cell.config, "--seed", std::to_string(first_seed),
+                             "--trials", std::to_string(trials), "--json", kernel});
+    const std::string out = dir + "/seed_check_" + cell.task + "_" + cell.config + ".json";
+    run_process(argv, out);
+    std::vector<uint64_t> seeds;
+    std::ifstream in(out);
+    const json r = json::parse(in, nullptr, false);
+    if (r.is_object())
+      for (const json& t : r.value("trials", json::array()))
+        if (t.is_object() && t.value("status", "pass") != "pass" && t.contains("seed") && t["seed"].is_number_unsigned())
+          seeds.push_back(t["seed"].get<uint64_t>());
+    return seeds;
+  };
+}
+
 std::unique_ptr<Session> open_session(const std::string& cmd, const po::variables_map& vm, codesign::ExploreOptions o) {
   for (const char* req : {"platform", "candidates", "area-budget", "out"})
     if (!vm.count(req)) throw InputError("codesign " + cmd + ": --" + req + " is required");
@@ -352,8 +374,10 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
   o.hardware = s->hardware;
   s->bench = {self_exe(), "bench", "--platform", name, "--quiet", "--json", "--jobs",
               std::to_string(vm["jobs"].as<unsigned>())};
-  for (const std::string& set : vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{})
-    s->bench.insert(s->bench.end(), {"--set", set});
+  const std::vector<std::string> sets =
+      vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  for (const std::string& set : sets) s->bench.insert(s->bench.end(), {"--set", set});
+  o.base_seed_check = seed_checker(name, sets, o.out_dir + "/variants/base");
   const std::vector<std::string> exec = executor_args(vm);
   for (const char* once : {"detach", "collect"})  // explore needs each variant's results before the next
     if (std::count(exec.begin(), exec.end(), std::string("--") + once))

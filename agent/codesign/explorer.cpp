@@ -127,7 +127,8 @@ const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandid
     write_file(overlay_path, to_yaml(overlay));
   }
   write_kernels(dir / "kernels", overlay, set.empty(), v);
-  read_results(run_((dir / "kernels").string(), overlay_path, (dir / "results.jsonl").string()), v);
+  const auto failed = read_results(run_((dir / "kernels").string(), overlay_path, (dir / "results.jsonl").string()), v);
+  if (!set.empty()) check_base_on_seeds(failed, v);
   std::ofstream store(store_path(), std::ios::app);
   store << v.to_json().dump() << "\n";
   store.flush();
@@ -150,10 +151,25 @@ void Exploration::write_kernels(const fs::path& dir, const json& overlay, bool b
   }
 }
 
-void Exploration::read_results(const std::string& path, VariantResult& v) {
+// The failing trial of a failing bench record, with the seeds it ran.
+static bool failing_trial(const json& r, uint64_t& first_seed, uint64_t& seed, int& trials) {
+  const json seeds = r.value("seeds", json::array());
+  if (seeds.empty() || !seeds[0].is_number_unsigned()) return false;
+  first_seed = seeds[0].get<uint64_t>();
+  trials = int(seeds.size());
+  for (const json& t : r.value("trials", json::array()))
+    if (t.is_object() && t.value("status", "pass") != "pass" && t.contains("seed") && t["seed"].is_number_unsigned()) {
+      seed = t["seed"].get<uint64_t>();
+      return true;
+    }
+  return false;
+}
+
+std::vector<Exploration::FailedCell> Exploration::read_results(const std::string& path, VariantResult& v) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("no results file " + path);
   std::string line;
+  std::vector<FailedCell> failed;
   v.ok = true;
   for (int n = 1; std::getline(in, line); ++n) {
     json r = json::parse(line, nullptr, false);
@@ -163,6 +179,9 @@ void Exploration::read_results(const std::string& path, VariantResult& v) {
     if (status == "unsupported") continue;
     if (status != "pass") {
       v.ok = false;
+      FailedCell f{r.value("task", ""), r.value("config", "")};
+      f.failure = v.failures.size();
+      if (failing_trial(r, f.first_seed, f.seed, f.trials)) failed.push_back(f);
       v.failures.push_back(cell + ": " + status + (r.contains("reason") ? " (" + r["reason"].dump() + ")" : ""));
       continue;
     }
@@ -173,6 +192,24 @@ void Exploration::read_results(const std::string& path, VariantResult& v) {
     const json parts = e.value("by_component", json::object());
     for (auto it = parts.begin(); it != parts.end(); ++it)
       if (it.value().is_number()) v.energy_by_component[it.key()] += it.value().get<double>();
+  }
+  return failed;
+}
+
+// A failure the unmodified base kernel shares on the same seed is the
+// baseline's (a kernel at its tolerance's edge), not the candidates': said so in
+// the record, which stays excluded (every kernel must pass).
+void Exploration::check_base_on_seeds(const std::vector<FailedCell>& failed, VariantResult& v) const {
+  if (!o_.base_seed_check) return;
+  for (const FailedCell& f : failed) {
+    auto cell = std::find_if(cells_.begin(), cells_.end(),
+                             [&](const SuiteCell& c) { return c.task == f.task && c.config == f.config; });
+    if (cell == cells_.end()) continue;
+    const fs::path base =
+        fs::path(o_.out_dir) / "variants" / "base" / "kernels" / o_.platform / f.task / (f.config + cell->extension);
+    const std::vector<uint64_t> fails = o_.base_seed_check(*cell, base.string(), f.first_seed, f.trials);
+    if (std::count(fails.begin(), fails.end(), f.seed))
+      v.failures[f.failure] += "; the base kernel fails on seed " + std::to_string(f.seed) + " too";
   }
 }
 
@@ -281,12 +318,12 @@ json Exploration::summary(const VariantResult& base, const ExploreResult& r) con
     if (!b.is_null()) instructions[c.name] = b;
   }
   json out = {{"platform", o_.platform},
-          {"strategy", o_.strategy},
-          {"base_area_mm2", o_.base_area_mm2},
-          {"area_budget_mm2", o_.area_budget_mm2},
-          {"variants", variants},
-          {"pareto", r.pareto},
-          {"instructions", instructions}};
+              {"strategy", o_.strategy},
+              {"base_area_mm2", o_.base_area_mm2},
+              {"area_budget_mm2", o_.area_budget_mm2},
+              {"variants", variants},
+              {"pareto", r.pareto},
+              {"instructions", instructions}};
   if (o_.strategy == "nsga2")
     out["nsga2"] = {{"population", o_.population}, {"generations", o_.generations}, {"seed", o_.seed}};
   return out;
@@ -315,11 +352,10 @@ std::vector<ExploreCandidate> load_candidates(const std::string& path, const std
   try {
     root = YAML::LoadFile(path);
   } catch (const YAML::Exception& e) {
-    throw std::invalid_argument(path + ":" +
-                                (e.mark.line >= 0 ? std::to_string(e.mark.line + 1) + ":" +
-                                                        std::to_string(e.mark.column + 1) + ": "
-                                                  : " ") +
-                                e.msg);
+    throw std::invalid_argument(
+        path + ":" +
+        (e.mark.line >= 0 ? std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) + ": " : " ") +
+        e.msg);
   }
   const json doc = json_of_yaml(root);
   if (!doc.is_object() || !doc.contains("candidates") || !doc["candidates"].is_array())

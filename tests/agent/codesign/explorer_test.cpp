@@ -5,14 +5,14 @@
 // the kernels.
 #include "agent/codesign/explorer.h"
 
-#include "toy_suite.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "toy_suite.h"
 
 namespace tlmcraft::agent::codesign {
 namespace {
@@ -81,6 +81,36 @@ TEST_F(Explore, FailingCandidateIsRecordedAndExcluded) {
   EXPECT_FALSE(cd1.ok);
   EXPECT_EQ(cd1.failures, (std::vector<std::string>{"tb/C1: fail (\"match 0%\")"}));
   EXPECT_EQ(r.pareto, (std::vector<std::string>{"base", "CD0"}));
+}
+
+TEST_F(Explore, FailureTheBaseKernelSharesIsSaidToBeTheBaselines) {
+  // CD1's variant fails tb on trial seed 101 (seeds from 100, three trials). The
+  // check reruns tb's base kernel on those seeds; when it fails on 101 too the
+  // record says so, and the variant stays excluded either way.
+  ScriptedSuite suite;
+  suite.failing_overlay_word = "CD1";
+  ExploreOptions o = options(0.05);
+  std::vector<std::string> asked;
+  o.base_seed_check = [&](const SuiteCell& cell, const std::string& kernel, uint64_t first, int trials) {
+    asked.push_back(cell.task + "/" + cell.config + " " + kernel + " " + std::to_string(first) + " x" +
+                    std::to_string(trials));
+    return std::vector<uint64_t>{101};
+  };
+  const ExploreResult r = explore(plena(), candidates(), cells(), suite.runner(), o);
+  EXPECT_EQ(r.variants[2].failures,
+            (std::vector<std::string>{"tb/C1: fail (\"match 0%\"); the base kernel fails on seed 101 too"}));
+  EXPECT_EQ(asked, (std::vector<std::string>{"tb/C1 " + (dir / "variants/base/kernels/plena/tb/C1.asm").string() +
+                                             " 100 x3"}));
+  EXPECT_EQ(r.pareto, (std::vector<std::string>{"base", "CD0"}));
+}
+
+TEST_F(Explore, FailureOnlyTheVariantHasIsNotAnnotated) {
+  ScriptedSuite suite;
+  suite.failing_overlay_word = "CD1";
+  ExploreOptions o = options(0.05);
+  o.base_seed_check = [](const SuiteCell&, const std::string&, uint64_t, int) { return std::vector<uint64_t>{}; };
+  const ExploreResult r = explore(plena(), candidates(), cells(), suite.runner(), o);
+  EXPECT_EQ(r.variants[2].failures, (std::vector<std::string>{"tb/C1: fail (\"match 0%\")"}));
 }
 
 TEST_F(Explore, RerunEvaluatesNothingTwice) {

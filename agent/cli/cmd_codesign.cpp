@@ -24,6 +24,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/executor_options.h"
 #include "harness/cli/job_selection.h"
+#include "harness/isa_variant_check.h"
 #include "harness/ppa_model.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
@@ -153,6 +154,7 @@ int mine(const Args& args) {
       "level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3)")(
       "kernels", po::value<std::string>(), "mine the kernels of DIR instead of the baselines")(
       "top", po::value<int>()->default_value(10), "candidates kept (1..1000)")(
+      "max-ops", po::value<int>()->default_value(0), "ops in one candidate at most (2..12; 0: the platform's limit)")(
       "out,o", po::value<std::string>(), "write DIR/candidates.yaml and one overlay per candidate")(
       "json", po::bool_switch(), "print the candidates document as JSON");
   po::variables_map vm;
@@ -160,13 +162,16 @@ int mine(const Args& args) {
   if (!vm.count("platform")) throw InputError("codesign mine: --platform is required");
   const int top = vm["top"].as<int>();
   if (top < 1 || top > 1000) throw InputError("codesign mine: --top must be 1..1000, not " + std::to_string(top));
+  const int max_ops = vm["max-ops"].as<int>();
+  if (max_ops != 0 && (max_ops < 2 || max_ops > 12))
+    throw InputError("codesign mine: --max-ops must be 2..12 (or 0), not " + std::to_string(max_ops));
   auto p = make_platform_from(vm);
   const codesign::DataflowAdapter* adapter = codesign::find_dataflow_adapter(p->name());
   if (!adapter) throw InputError("codesign mine: platform '" + p->name() + "' has no co-design adapter");
   const json hardware = {{"platform", p->name()}, {"config", p->config()}};
   std::vector<codesign::MinedCandidate> found;
   try {
-    found = codesign::mine(*adapter, suite_kernels(vm, p->name(), hardware), {static_cast<size_t>(top)});
+    found = codesign::mine(*adapter, suite_kernels(vm, p->name(), hardware), {static_cast<size_t>(top), max_ops});
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("codesign mine: ") + e.what());
   }
@@ -187,7 +192,9 @@ evaluates the suite for each variant with `tlmcraft bench` on fresh seeds (the s
 selection and executor for every variant; the shipped ISA with the unchanged baselines
 is the reference). Strategy greedy: each candidate alone, then added in order of
 measured gain per area while the suite gets faster; beam: the best --beam-width sets of
-each size. DIR/explore.jsonl holds one line per variant (rerun to resume), DIR/summary.json
+each size; nsga2: NSGA-II over candidate sets (non-dominated sorting and crowding
+distance over cycles, energy and area; sets over the budget repaired before they run;
+deterministic under --seed). DIR/explore.jsonl holds one line per variant (rerun to resume), DIR/summary.json
 the speedups, energy ratios, areas, the Pareto front over (geometric-mean cycles, energy,
 area) and each instruction's break-even latency. A variant with a failing kernel is
 recorded with it and never on the front.
@@ -294,6 +301,63 @@ struct Session {
   std::unique_ptr<codesign::Exploration> exploration;
 };
 
+// Each candidate's overlay validates on the platform alone and all of them
+// together (so every combination explore builds is a valid ISA), checked before
+// anything runs; the overlays are kept as DIR/candidates/<NAME>.yaml.
+void check_candidate_overlays(const std::string& cmd, const std::string& file, const std::vector<codesign::ExploreCandidate>& candidates,
+                              const std::string& platform, const std::string& dir) {
+  isa::IsaVariant all;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const std::string path = dir + "/candidates/" + candidates[i].name + ".yaml";
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    write_text_file_atomically(path, codesign::to_yaml(candidates[i].overlay));
+    all.overlays.push_back(path);
+    try {
+      harness::check_isa_variant(platform, isa::IsaVariant{{}, {path}});
+    } catch (const InputError& e) {
+      throw InputError("codesign " + cmd + ": " + file + ": candidate " + std::to_string(i + 1) + " (" + candidates[i].name +
+                       "): its overlay does not validate: " + e.what());
+    }
+  }
+  try {
+    harness::check_isa_variant(platform, all);
+  } catch (const InputError& e) {
+    throw InputError("codesign " + cmd + ": " + file + ": the candidates' overlays do not validate together: " + std::string(e.what()));
+  }
+}
+
+// The bench arguments of one variant: a given --slurm-dir gets a folder per
+// variant (each bench its own shards and state), named after its results file's
+// folder (DIR/variants/<id>).
+std::vector<std::string> variant_bench_args(std::vector<std::string> argv, const std::string& results) {
+  for (size_t i = 0; i + 1 < argv.size(); ++i)
+    if (argv[i] == "--slurm-dir") argv[i + 1] += "/" + fs::path(results).parent_path().filename().string();
+  return argv;
+}
+
+// The seeds on which a kernel fails its cell: `tlmcraft run --json` on those
+// seeds (on this host: one cell), its failing trials.
+codesign::SeedChecker seed_checker(const std::string& platform, const std::vector<std::string>& sets,
+                                   const std::string& dir) {
+  return [=](const codesign::SuiteCell& cell, const std::string& kernel, uint64_t first_seed, int trials) {
+    std::vector<std::string> argv = {self_exe(), "run", "--platform", platform};
+    for (const std::string& set : sets) argv.insert(argv.end(), {"--set", set});
+    argv.insert(argv.end(), {"--task", cell.task, "--config", cell.config, "--seed", std::to_string(first_seed),
+                             "--trials", std::to_string(trials), "--json", kernel});
+    const std::string out = dir + "/seed_check_" + cell.task + "_" + cell.config + ".json";
+    run_process(argv, out);
+    std::vector<uint64_t> seeds;
+    std::ifstream in(out);
+    const json r = json::parse(in, nullptr, false);
+    if (r.is_object())
+      for (const json& t : r.value("trials", json::array()))
+        if (t.is_object() && t.value("status", "pass") != "pass" && t.contains("seed") && t["seed"].is_number_unsigned())
+          seeds.push_back(t["seed"].get<uint64_t>());
+    return seeds;
+  };
+}
+
 std::unique_ptr<Session> open_session(const std::string& cmd, const po::variables_map& vm, codesign::ExploreOptions o) {
   for (const char* req : {"platform", "candidates", "area-budget", "out"})
     if (!vm.count(req)) throw InputError("codesign " + cmd + ": --" + req + " is required");
@@ -310,14 +374,20 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
   o.hardware = s->hardware;
   s->bench = {self_exe(), "bench", "--platform", name, "--quiet", "--json", "--jobs",
               std::to_string(vm["jobs"].as<unsigned>())};
-  for (const std::string& set : vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{})
-    s->bench.insert(s->bench.end(), {"--set", set});
+  const std::vector<std::string> sets =
+      vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  for (const std::string& set : sets) s->bench.insert(s->bench.end(), {"--set", set});
+  o.base_seed_check = seed_checker(name, sets, o.out_dir + "/variants/base");
   const std::vector<std::string> exec = executor_args(vm);
+  for (const char* once : {"detach", "collect"})  // explore needs each variant's results before the next
+    if (std::count(exec.begin(), exec.end(), std::string("--") + once))
+      throw InputError("codesign " + cmd + ": --" + once + " is not supported (each variant's results are needed "
+                       "before the next is chosen; rerun the command to resume instead)");
   s->bench.insert(s->bench.end(), exec.begin(), exec.end());
   const std::vector<std::string>& bench = s->bench;
   codesign::SuiteRunner runner = [&bench](const std::string& kernels, const std::string& overlay,
                                           const std::string& results) {
-    std::vector<std::string> argv = bench;
+    std::vector<std::string> argv = variant_bench_args(bench, results);
     argv.insert(argv.end(), {"--kernels", kernels, "--out", results});
     if (!overlay.empty()) argv.insert(argv.end(), {"--isa-ext", overlay});
     const std::string log = results + ".log";
@@ -332,9 +402,11 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
       const std::string ext = k.file.substr(k.file.rfind('.'));
       cells.push_back({k.name.substr(0, k.name.find('/')), k.name.substr(k.name.find('/') + 1), k.text, ext});
     }
-    s->exploration = std::make_unique<codesign::Exploration>(
-        *s->adapter, codesign::load_candidates(vm["candidates"].as<std::string>(), s->adapter->isa), std::move(cells),
-        std::move(runner), std::move(o));
+    const std::string file = vm["candidates"].as<std::string>();
+    std::vector<codesign::ExploreCandidate> candidates = codesign::load_candidates(file, s->adapter->isa);
+    check_candidate_overlays(cmd, file, candidates, name, o.out_dir);
+    s->exploration = std::make_unique<codesign::Exploration>(*s->adapter, std::move(candidates), std::move(cells),
+                                                             std::move(runner), std::move(o));
   } catch (const std::invalid_argument& e) {
     throw InputError("codesign " + cmd + ": " + e.what());
   }
@@ -344,16 +416,25 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
 int explore(const Args& args) {
   po::options_description opts(kExploreHelp);
   add_exploration_options(opts);
-  opts.add_options()("strategy", po::value<std::string>()->default_value("greedy"), "greedy or beam")(
+  opts.add_options()("strategy", po::value<std::string>()->default_value("greedy"), "greedy, beam or nsga2")(
       "beam-width", po::value<int>()->default_value(3), "sets kept per size (beam)")(
+      "population", po::value<int>()->default_value(16), "sets per generation (nsga2, 2..1000)")(
+      "generations", po::value<int>()->default_value(20), "generations (nsga2, 0..10000)")(
+      "seed", po::value<uint64_t>()->default_value(1), "seed of nsga2's random choices (same seed, same run)")(
       "max-variants", po::value<int>()->default_value(64), "variants evaluated at most (1..10000)");
   po::variables_map vm;
   if (!parse_or_help(args, opts, {}, vm)) return vm.count("help") ? 0 : 2;
   const int max_variants = vm["max-variants"].as<int>();
   if (max_variants < 1 || max_variants > 10000) throw InputError("codesign explore: --max-variants must be 1..10000");
+  const int population = vm["population"].as<int>(), generations = vm["generations"].as<int>();
+  if (population < 2 || population > 1000) throw InputError("codesign explore: --population must be 2..1000");
+  if (generations < 0 || generations > 10000) throw InputError("codesign explore: --generations must be 0..10000");
   codesign::ExploreOptions o;
   o.strategy = vm["strategy"].as<std::string>();
   o.beam_width = vm["beam-width"].as<int>();
+  o.population = static_cast<size_t>(population);
+  o.generations = generations;
+  o.seed = vm["seed"].as<uint64_t>();
   o.max_variants = static_cast<size_t>(max_variants);
   auto session = open_session("explore", vm, o);
   codesign::ExploreResult r;

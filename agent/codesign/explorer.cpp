@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "agent/codesign/nsga2.h"
 #include "agent/codesign/overlay_yaml.h"
 
 namespace tlmcraft::agent::codesign {
@@ -51,22 +52,28 @@ Exploration::Exploration(const DataflowAdapter& adapter, std::vector<ExploreCand
       cells_(std::move(cells)),
       run_(std::move(run)),
       o_(std::move(o)) {
-  if (o_.strategy != "greedy" && o_.strategy != "beam")
-    throw std::invalid_argument("unknown strategy '" + o_.strategy + "' (greedy or beam)");
+  if (o_.strategy != "greedy" && o_.strategy != "beam" && o_.strategy != "nsga2")
+    throw std::invalid_argument("unknown strategy '" + o_.strategy + "' (greedy, beam or nsga2)");
+  if (o_.strategy == "nsga2" && (o_.population < 2 || o_.generations < 0))
+    throw std::invalid_argument("nsga2 needs a population of at least 2 and generations >= 0");
   if (!(o_.area_budget_mm2 > 0)) throw std::invalid_argument("the area budget must be positive");
   load_store();
 }
 
 ExploreResult Exploration::run_strategy() {
   const VariantResult base = evaluate(std::vector<const ExploreCandidate*>{});
-  std::vector<const ExploreCandidate*> singles;
+  std::vector<const ExploreCandidate*> singles, usable;  // faster alone; correct and used alone
   for (const ExploreCandidate& c : candidates_) {
-    if (c.area_mm2 > o_.area_budget_mm2 || done_.size() >= o_.max_variants) continue;
+    if (c.area_mm2 > o_.area_budget_mm2 || (!done_.count(c.name) && done_.size() >= o_.max_variants)) continue;
     const VariantResult& v = evaluate({&c});
-    if (v.ok && !v.uses.empty() && geomean_speedup(base, v) > 1.0) singles.push_back(&c);
+    if (!v.ok || v.uses.empty()) continue;
+    usable.push_back(&c);
+    if (geomean_speedup(base, v) > 1.0) singles.push_back(&c);
   }
   if (o_.strategy == "beam")
     beam(base, singles);
+  else if (o_.strategy == "nsga2")
+    nsga2_search(base, usable);  // multi-objective: a slower set may still save energy
   else
     greedy(base, singles);
   return result();
@@ -120,7 +127,8 @@ const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandid
     write_file(overlay_path, to_yaml(overlay));
   }
   write_kernels(dir / "kernels", overlay, set.empty(), v);
-  read_results(run_((dir / "kernels").string(), overlay_path, (dir / "results.jsonl").string()), v);
+  const auto failed = read_results(run_((dir / "kernels").string(), overlay_path, (dir / "results.jsonl").string()), v);
+  if (!set.empty()) check_base_on_seeds(failed, v);
   std::ofstream store(store_path(), std::ios::app);
   store << v.to_json().dump() << "\n";
   store.flush();
@@ -143,10 +151,25 @@ void Exploration::write_kernels(const fs::path& dir, const json& overlay, bool b
   }
 }
 
-void Exploration::read_results(const std::string& path, VariantResult& v) {
+// The failing trial of a failing bench record, with the seeds it ran.
+static bool failing_trial(const json& r, uint64_t& first_seed, uint64_t& seed, int& trials) {
+  const json seeds = r.value("seeds", json::array());
+  if (seeds.empty() || !seeds[0].is_number_unsigned()) return false;
+  first_seed = seeds[0].get<uint64_t>();
+  trials = int(seeds.size());
+  for (const json& t : r.value("trials", json::array()))
+    if (t.is_object() && t.value("status", "pass") != "pass" && t.contains("seed") && t["seed"].is_number_unsigned()) {
+      seed = t["seed"].get<uint64_t>();
+      return true;
+    }
+  return false;
+}
+
+std::vector<Exploration::FailedCell> Exploration::read_results(const std::string& path, VariantResult& v) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("no results file " + path);
   std::string line;
+  std::vector<FailedCell> failed;
   v.ok = true;
   for (int n = 1; std::getline(in, line); ++n) {
     json r = json::parse(line, nullptr, false);
@@ -156,6 +179,9 @@ void Exploration::read_results(const std::string& path, VariantResult& v) {
     if (status == "unsupported") continue;
     if (status != "pass") {
       v.ok = false;
+      FailedCell f{r.value("task", ""), r.value("config", "")};
+      f.failure = v.failures.size();
+      if (failing_trial(r, f.first_seed, f.seed, f.trials)) failed.push_back(f);
       v.failures.push_back(cell + ": " + status + (r.contains("reason") ? " (" + r["reason"].dump() + ")" : ""));
       continue;
     }
@@ -166,6 +192,24 @@ void Exploration::read_results(const std::string& path, VariantResult& v) {
     const json parts = e.value("by_component", json::object());
     for (auto it = parts.begin(); it != parts.end(); ++it)
       if (it.value().is_number()) v.energy_by_component[it.key()] += it.value().get<double>();
+  }
+  return failed;
+}
+
+// A failure the unmodified base kernel shares on the same seed is the
+// baseline's (a kernel at its tolerance's edge), not the candidates': said so in
+// the record, which stays excluded (every kernel must pass).
+void Exploration::check_base_on_seeds(const std::vector<FailedCell>& failed, VariantResult& v) const {
+  if (!o_.base_seed_check) return;
+  for (const FailedCell& f : failed) {
+    auto cell = std::find_if(cells_.begin(), cells_.end(),
+                             [&](const SuiteCell& c) { return c.task == f.task && c.config == f.config; });
+    if (cell == cells_.end()) continue;
+    const fs::path base =
+        fs::path(o_.out_dir) / "variants" / "base" / "kernels" / o_.platform / f.task / (f.config + cell->extension);
+    const std::vector<uint64_t> fails = o_.base_seed_check(*cell, base.string(), f.first_seed, f.trials);
+    if (std::count(fails.begin(), fails.end(), f.seed))
+      v.failures[f.failure] += "; the base kernel fails on seed " + std::to_string(f.seed) + " too";
   }
 }
 
@@ -211,6 +255,31 @@ void Exploration::beam(const VariantResult& base, const std::vector<const Explor
   }
 }
 
+// NSGA-II over subsets of `pool` (agent/codesign/nsga2.h): objectives the
+// geometric-mean cycles ratio, energy ratio and area; a variant with a failing
+// kernel is infeasible by its number of failing cells. Every set it visits is
+// evaluated through evaluate(), so once.
+void Exploration::nsga2_search(const VariantResult& base, const std::vector<const ExploreCandidate*>& pool) {
+  Nsga2Problem p;
+  for (const ExploreCandidate* c : pool) p.gene_cost.push_back(c->area_mm2);
+  p.budget = o_.area_budget_mm2;
+  p.evaluate = [&](const Genome& g) -> std::optional<Fitness> {
+    std::vector<const ExploreCandidate*> set;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < g.size(); ++i)
+      if (g[i]) set.push_back(pool[i]), names.push_back(pool[i]->name);
+    if (!done_.count(variant_id(names)) && done_.size() >= o_.max_variants) return std::nullopt;
+    const VariantResult& v = evaluate(set);
+    if (!v.ok) return Fitness{{0, 0, 0}, double(std::max<size_t>(1, v.failures.size()))};
+    return Fitness{{1.0 / geomean_speedup(base, v), energy_ratio(base, v), v.area_mm2}, 0};
+  };
+  Nsga2Options n;
+  n.population = o_.population;
+  n.generations = o_.generations;
+  n.seed = o_.seed;
+  nsga2(p, n);
+}
+
 // Break-even latency of an instruction from its single-candidate variant: in
 // PLENA's serial timing (and any timing where the instruction is on the
 // critical path) each execution's cycles grow one for one with its latency, so
@@ -239,10 +308,7 @@ json Exploration::summary(const VariantResult& base, const ExploreResult& r) con
     json j = v.to_json();
     j["speedup"] = v.ok ? json(geomean_speedup(base, v)) : json(nullptr);
     j["area_increase"] = o_.base_area_mm2 > 0 ? (v.area_mm2 - o_.base_area_mm2) / o_.base_area_mm2 : 0.0;
-    double e = 0, eb = 0;
-    for (const auto& [cell, pj] : v.energy_pj)
-      if (base.energy_pj.count(cell)) e += std::log(pj / base.energy_pj.at(cell)), eb += 1;
-    j["energy_ratio"] = eb > 0 ? std::exp(e / eb) : 1.0;
+    j["energy_ratio"] = energy_ratio(base, v);
     j["pareto"] = std::count(r.pareto.begin(), r.pareto.end(), v.id) > 0;
     variants.push_back(j);
   }
@@ -251,13 +317,16 @@ json Exploration::summary(const VariantResult& base, const ExploreResult& r) con
     json b = break_even(base, c);
     if (!b.is_null()) instructions[c.name] = b;
   }
-  return {{"platform", o_.platform},
-          {"strategy", o_.strategy},
-          {"base_area_mm2", o_.base_area_mm2},
-          {"area_budget_mm2", o_.area_budget_mm2},
-          {"variants", variants},
-          {"pareto", r.pareto},
-          {"instructions", instructions}};
+  json out = {{"platform", o_.platform},
+              {"strategy", o_.strategy},
+              {"base_area_mm2", o_.base_area_mm2},
+              {"area_budget_mm2", o_.area_budget_mm2},
+              {"variants", variants},
+              {"pareto", r.pareto},
+              {"instructions", instructions}};
+  if (o_.strategy == "nsga2")
+    out["nsga2"] = {{"population", o_.population}, {"generations", o_.generations}, {"seed", o_.seed}};
+  return out;
 }
 
 const VariantResult& Exploration::evaluate(const std::vector<std::string>& names) {
@@ -283,7 +352,10 @@ std::vector<ExploreCandidate> load_candidates(const std::string& path, const std
   try {
     root = YAML::LoadFile(path);
   } catch (const YAML::Exception& e) {
-    throw std::invalid_argument(path + ": " + (e.mark.line >= 0 ? std::to_string(e.mark.line + 1) + ": " : "") + e.msg);
+    throw std::invalid_argument(
+        path + ":" +
+        (e.mark.line >= 0 ? std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) + ": " : " ") +
+        e.msg);
   }
   const json doc = json_of_yaml(root);
   if (!doc.is_object() || !doc.contains("candidates") || !doc["candidates"].is_array())
@@ -357,6 +429,18 @@ double geomean_speedup(const VariantResult& base, const VariantResult& v) {
   return n ? std::exp(sum / n) : 1.0;
 }
 
+double energy_ratio(const VariantResult& base, const VariantResult& v) {
+  double sum = 0;
+  int n = 0;
+  for (const auto& [cell, pj] : v.energy_pj) {
+    auto it = base.energy_pj.find(cell);
+    if (it == base.energy_pj.end() || pj <= 0 || it->second <= 0) continue;
+    sum += std::log(pj / it->second);
+    ++n;
+  }
+  return n ? std::exp(sum / n) : 1.0;
+}
+
 std::vector<std::string> pareto_front(const VariantResult& base, const std::vector<VariantResult>& variants) {
   struct Point {
     std::string id;
@@ -365,10 +449,7 @@ std::vector<std::string> pareto_front(const VariantResult& base, const std::vect
   std::vector<Point> pts;
   for (const VariantResult& v : variants) {
     if (!v.ok) continue;
-    double e = 0, en = 0;
-    for (const auto& [cell, pj] : v.energy_pj)
-      if (base.energy_pj.count(cell)) e += std::log(pj / base.energy_pj.at(cell)), en += 1;
-    pts.push_back({v.id, 1.0 / geomean_speedup(base, v), en ? std::exp(e / en) : 1.0, v.area_mm2});
+    pts.push_back({v.id, 1.0 / geomean_speedup(base, v), energy_ratio(base, v), v.area_mm2});
   }
   std::vector<std::string> front;
   for (const Point& p : pts) {

@@ -55,12 +55,24 @@ struct VariantResult {
 using SuiteRunner = std::function<std::string(const std::string& kernels_dir, const std::string& overlay_path,
                                               const std::string& results_path)>;
 
+// The trial seeds on which `kernel_path` fails cell `cell` when run with
+// `trials` trials from `first_seed` (bench's seeds: consecutive from the first).
+using SeedChecker = std::function<std::vector<uint64_t>(const SuiteCell& cell, const std::string& kernel_path,
+                                                        uint64_t first_seed, int trials)>;
+
 struct ExploreOptions {
-  std::string platform, out_dir, strategy = "greedy";
-  double base_area_mm2 = 0, area_budget_mm2 = 0;  // budget: added area at most
+  std::string platform, out_dir, strategy = "greedy";  // greedy, beam or nsga2
+  double base_area_mm2 = 0, area_budget_mm2 = 0;       // budget: added area at most
   int beam_width = 3;
+  size_t population = 16;  // nsga2: sets per generation
+  int generations = 20;    // nsga2
+  uint64_t seed = 1;       // nsga2: its random choices
   size_t max_variants = 64;
   nlohmann::json hardware;
+  // Optional: a failing cell of a variant is rerun with the base kernel on the
+  // same seeds; when that fails on the same seed too, the failure says so (the
+  // baseline's, not the candidates'; the variant stays excluded).
+  SeedChecker base_seed_check;
 };
 
 struct ExploreResult {
@@ -100,9 +112,18 @@ class Exploration {
   void load_store();
   const VariantResult& evaluate(const std::vector<const ExploreCandidate*>& set);
   void write_kernels(const std::filesystem::path& dir, const nlohmann::json& overlay, bool base, VariantResult& v);
-  static void read_results(const std::string& path, VariantResult& v);
+  // A failing cell: where its seeds start, how many trials, the failing one.
+  struct FailedCell {
+    std::string task, config;
+    uint64_t first_seed = 0, seed = 0;
+    int trials = 0;
+    size_t failure = 0;  // index into VariantResult::failures
+  };
+  static std::vector<FailedCell> read_results(const std::string& path, VariantResult& v);
+  void check_base_on_seeds(const std::vector<FailedCell>& failed, VariantResult& v) const;
   void greedy(const VariantResult& base, std::vector<const ExploreCandidate*> ranked);
   void beam(const VariantResult& base, const std::vector<const ExploreCandidate*>& pool);
+  void nsga2_search(const VariantResult& base, const std::vector<const ExploreCandidate*>& pool);
   nlohmann::json break_even(const VariantResult& base, const ExploreCandidate& c) const;
   nlohmann::json summary(const VariantResult& base, const ExploreResult& r) const;
 };
@@ -113,6 +134,10 @@ ExploreResult explore(const DataflowAdapter& adapter, const std::vector<ExploreC
 // Geometric mean over the cells both variants passed of base cycles / variant
 // cycles.
 double geomean_speedup(const VariantResult& base, const VariantResult& v);
+
+// Geometric mean over the cells both variants measured of variant energy / base
+// energy (1 when there is none).
+double energy_ratio(const VariantResult& base, const VariantResult& v);
 
 // The ids not dominated in (geomean cycles ratio, total energy ratio, area)
 // among `ok` variants.

@@ -16,8 +16,9 @@ struct Tally {
 // The occurrences of one region, non-overlapping per signature (earliest
 // first), added to the tallies with the region's executions.
 void tally_region(const KernelDataflow& k, const std::string& kernel, size_t begin, size_t end,
-                  const DataflowAdapter& adapter, std::map<std::string, Tally>& tallies) {
-  const std::vector<df::Subgraph> found = df::convex_subgraphs(k.ops, begin, end, adapter.fusable, adapter.limits);
+                  const DataflowAdapter& adapter, const df::SubgraphLimits& limits,
+                  std::map<std::string, Tally>& tallies) {
+  const std::vector<df::Subgraph> found = df::convex_subgraphs(k.ops, begin, end, adapter.fusable, limits);
   std::map<std::string, std::vector<std::vector<size_t>>> taken;  // signature -> ops already counted
   for (const df::Subgraph& g : found) {
     std::string sig;
@@ -43,9 +44,11 @@ void tally_region(const KernelDataflow& k, const std::string& kernel, size_t beg
 std::vector<MinedCandidate> mine(const DataflowAdapter& adapter, const std::vector<MinedKernel>& kernels,
                                  const MineOptions& options) {
   std::map<std::string, Tally> tallies;
+  df::SubgraphLimits limits = adapter.limits;
+  if (options.max_ops > 0) limits.max_ops = options.max_ops;
   for (const MinedKernel& mk : kernels) {
     const KernelDataflow k = adapter.parse(mk.text, mk.file, mk.hardware);
-    for (const auto& [begin, end] : k.regions) tally_region(k, mk.name, begin, end, adapter, tallies);
+    for (const auto& [begin, end] : k.regions) tally_region(k, mk.name, begin, end, adapter, limits, tallies);
   }
   const nlohmann::json hardware = kernels.empty() ? nlohmann::json::object() : kernels.front().hardware;
   std::vector<MinedCandidate> out;

@@ -34,6 +34,7 @@ struct MinedCandidate {
 
 struct MineOptions {
   size_t top = 10;
+  int max_ops = 0;  // ops in one candidate at most; 0: the platform's limit
 };
 
 // Candidates with a positive estimated saving, best first (ties by signature).

@@ -251,6 +251,48 @@ TEST(SlurmCluster, SweepOnTheClusterEqualsTheLocalSweep) {
   EXPECT_EQ(json::parse(test::read_text(dir.file("so"))), json::parse(test::read_text(dir.file("lo"))));
 }
 
+// `codesign explore --executor slurm`: every ISA variant's suite evaluation runs as
+// Slurm shards (one run directory per variant under --slurm-dir) and gives the store,
+// front and table the local explore gives; a rerun submits nothing and evaluates nothing.
+TEST(SlurmCluster, CodesignExploreOnTheClusterEqualsTheLocalExplore) {
+  REQUIRE_SLURM();
+  test::ScratchDir dir;
+  LocalCluster cluster(dir.file("cluster"), free_port_pair());
+  ASSERT_TRUE(cluster.started()) << cluster.start_log();
+
+  const std::string suite = "--platform plena --tasks silu,softmax --configs C1 ";
+  ASSERT_EQ(run("codesign mine " + suite + "--top 3 --out '" + dir.file("mine") + "'", dir.file("mo"), dir.file("me")),
+            0)
+      << test::read_text(dir.file("me"));
+  const std::string explore = "codesign explore " + suite + "--candidates '" + dir.file("mine/candidates.yaml") +
+                              "' --area-budget 25% --strategy nsga2 --population 4 --generations 2 ";
+  ASSERT_EQ(run(explore + "--jobs 2 --out '" + dir.file("local") + "'", dir.file("lo"), dir.file("le")), 0)
+      << test::read_text(dir.file("le"));
+  const std::string on_slurm = explore + "--out '" + dir.file("slurm") + "' --executor slurm --slurm-dir '" +
+                               dir.file("run") + "' --shard-size 1 --cpus-per-task 1 --poll 0.3";
+  ASSERT_EQ(run(on_slurm, dir.file("so"), dir.file("se")), 0) << test::read_text(dir.file("se"));
+
+  const std::vector<std::string> local = test::read_lines(dir.file("local/explore.jsonl"));
+  const std::vector<std::string> slurm = test::read_lines(dir.file("slurm/explore.jsonl"));
+  ASSERT_GE(local.size(), 4u);  // base and the three candidates alone at least
+  ASSERT_EQ(slurm.size(), local.size());
+  for (size_t i = 0; i < local.size(); ++i) {
+    const json l = json::parse(local[i]), s = json::parse(slurm[i]);
+    EXPECT_EQ(s, l) << "store line " << i + 1;
+    // Two cells, each its own shard, in the variant's own run directory.
+    const SlurmRunDir rd(dir.file("run/" + l["id"].get<std::string>()));
+    EXPECT_EQ(read_shard_states(rd.state()).size(), 2u) << l["id"];
+  }
+  EXPECT_EQ(test::read_text(dir.file("so")), test::read_text(dir.file("lo")));
+  EXPECT_EQ(json::parse(test::read_text(dir.file("slurm/summary.json")))["pareto"],
+            json::parse(test::read_text(dir.file("local/summary.json")))["pareto"]);
+
+  const std::string state_before = test::read_text(SlurmRunDir(dir.file("run/base")).state());
+  ASSERT_EQ(run(on_slurm, dir.file("so2"), dir.file("se2")), 0) << test::read_text(dir.file("se2"));
+  EXPECT_EQ(test::read_lines(dir.file("slurm/explore.jsonl")), slurm);
+  EXPECT_EQ(test::read_text(dir.file("so2")), test::read_text(dir.file("so")));
+  EXPECT_EQ(test::read_text(SlurmRunDir(dir.file("run/base")).state()), state_before);
+}
 
 }  // namespace
 }  // namespace tlmcraft::harness

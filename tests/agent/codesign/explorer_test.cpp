@@ -5,14 +5,14 @@
 // the kernels.
 #include "agent/codesign/explorer.h"
 
-#include "toy_suite.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "toy_suite.h"
 
 namespace tlmcraft::agent::codesign {
 namespace {
@@ -83,6 +83,36 @@ TEST_F(Explore, FailingCandidateIsRecordedAndExcluded) {
   EXPECT_EQ(r.pareto, (std::vector<std::string>{"base", "CD0"}));
 }
 
+TEST_F(Explore, FailureTheBaseKernelSharesIsSaidToBeTheBaselines) {
+  // CD1's variant fails tb on trial seed 101 (seeds from 100, three trials). The
+  // check reruns tb's base kernel on those seeds; when it fails on 101 too the
+  // record says so, and the variant stays excluded either way.
+  ScriptedSuite suite;
+  suite.failing_overlay_word = "CD1";
+  ExploreOptions o = options(0.05);
+  std::vector<std::string> asked;
+  o.base_seed_check = [&](const SuiteCell& cell, const std::string& kernel, uint64_t first, int trials) {
+    asked.push_back(cell.task + "/" + cell.config + " " + kernel + " " + std::to_string(first) + " x" +
+                    std::to_string(trials));
+    return std::vector<uint64_t>{101};
+  };
+  const ExploreResult r = explore(plena(), candidates(), cells(), suite.runner(), o);
+  EXPECT_EQ(r.variants[2].failures,
+            (std::vector<std::string>{"tb/C1: fail (\"match 0%\"); the base kernel fails on seed 101 too"}));
+  EXPECT_EQ(asked, (std::vector<std::string>{"tb/C1 " + (dir / "variants/base/kernels/plena/tb/C1.asm").string() +
+                                             " 100 x3"}));
+  EXPECT_EQ(r.pareto, (std::vector<std::string>{"base", "CD0"}));
+}
+
+TEST_F(Explore, FailureOnlyTheVariantHasIsNotAnnotated) {
+  ScriptedSuite suite;
+  suite.failing_overlay_word = "CD1";
+  ExploreOptions o = options(0.05);
+  o.base_seed_check = [](const SuiteCell&, const std::string&, uint64_t, int) { return std::vector<uint64_t>{}; };
+  const ExploreResult r = explore(plena(), candidates(), cells(), suite.runner(), o);
+  EXPECT_EQ(r.variants[2].failures, (std::vector<std::string>{"tb/C1: fail (\"match 0%\")"}));
+}
+
 TEST_F(Explore, RerunEvaluatesNothingTwice) {
   ScriptedSuite suite;
   const auto cands = candidates();
@@ -93,10 +123,71 @@ TEST_F(Explore, RerunEvaluatesNothingTwice) {
   EXPECT_EQ(again.pareto, (std::vector<std::string>{"base", "CD0", "CD1"}));
 }
 
+// The ids of the store's lines, in order.
+std::vector<std::string> store_ids(const fs::path& dir) {
+  std::vector<std::string> ids;
+  std::ifstream in(dir / "explore.jsonl");
+  for (std::string line; std::getline(in, line);) ids.push_back(json::parse(line)["id"]);
+  return ids;
+}
+
+TEST_F(Explore, Nsga2FrontDerivedByHandEachVariantOnce) {
+  // The singles first (as every strategy): base, CD0, CD1, CD2. CD2 is used by
+  // no kernel, so NSGA-II searches the sets of {CD0, CD1}; at 0.05 mm2 all four
+  // fit and the only new one is CD0+CD1 (sqrt(1.6), as above). The front is the
+  // greedy one: base, CD0, CD1, CD0+CD1 (CD2 has base's cycles at more area).
+  ScriptedSuite suite;
+  ExploreOptions o = options(0.05);
+  o.strategy = "nsga2";
+  o.population = 4;
+  const ExploreResult r = explore(plena(), candidates(), cells(), suite.runner(), o);
+  EXPECT_EQ(store_ids(dir), (std::vector<std::string>{"base", "CD0", "CD1", "CD2", "CD0+CD1"}));
+  EXPECT_EQ(suite.calls, 5);
+  EXPECT_EQ(r.pareto, (std::vector<std::string>{"base", "CD0", "CD1", "CD0+CD1"}));
+  EXPECT_EQ(r.summary["nsga2"]["population"], 4);
+  // A rerun (another seed even) evaluates nothing again and finds the same front.
+  o.seed = 99;
+  const ExploreResult again = explore(plena(), candidates(), cells(), suite.runner(), o);
+  EXPECT_EQ(suite.calls, 5);
+  EXPECT_EQ(store_ids(dir).size(), 5u);
+  EXPECT_EQ(again.pareto, r.pareto);
+}
+
+TEST_F(Explore, Nsga2NeverEvaluatesOverTheBudget) {
+  // At 0.025 mm2 CD0+CD1 (0.03) does not fit: the repair drops one of them, so
+  // only the singles run and the front is the greedy one at that budget.
+  ScriptedSuite suite;
+  ExploreOptions o = options(0.025);
+  o.strategy = "nsga2";
+  const ExploreResult r = explore(plena(), candidates(), cells(), suite.runner(), o);
+  EXPECT_EQ(store_ids(dir), (std::vector<std::string>{"base", "CD0", "CD1", "CD2"}));
+  EXPECT_EQ(r.pareto, (std::vector<std::string>{"base", "CD0", "CD1"}));
+}
+
+TEST_F(Explore, Nsga2ExcludesAFailingCandidate) {
+  // CD1 breaks tb: it is recorded with that kernel and never combined.
+  ScriptedSuite suite;
+  suite.failing_overlay_word = "CD1";
+  ExploreOptions o = options(0.05);
+  o.strategy = "nsga2";
+  const ExploreResult r = explore(plena(), candidates(), cells(), suite.runner(), o);
+  EXPECT_EQ(store_ids(dir), (std::vector<std::string>{"base", "CD0", "CD1", "CD2"}));
+  EXPECT_EQ(r.variants[2].failures, (std::vector<std::string>{"tb/C1: fail (\"match 0%\")"}));
+  EXPECT_EQ(r.pareto, (std::vector<std::string>{"base", "CD0"}));
+}
+
 TEST_F(Explore, BadInputIsNamed) {
   ScriptedSuite suite;
   const auto cands = candidates();
   EXPECT_THROW(explore(plena(), cands, cells(), suite.runner(), options(0)), std::invalid_argument);
+  ExploreOptions unknown = options(0.05);
+  unknown.strategy = "anneal";
+  try {
+    explore(plena(), cands, cells(), suite.runner(), unknown);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "unknown strategy 'anneal' (greedy, beam or nsga2)");
+  }
   fs::create_directories(dir);
   const std::string bad = (dir / "bad.yaml").string();
   std::ofstream(bad) << "candidates: [ {name: X} ]\n";

@@ -93,6 +93,35 @@ H_STORE_V gp5, gp0, a1, 0, 2
   EXPECT_TRUE(whole);  // the convex whole is proposed
 }
 
+TEST(CodesignMiner, MaxOpsBoundsTheCandidates) {
+  // The non-convex example's convex whole has three ops. With at most two per
+  // candidate one pair remains: {exp, add} (input row 192, output row 320);
+  // {mul, add} is not convex and {mul, exp} has two outputs (row 192 is read by
+  // the add outside it, row 256 too), more than rd. With at most three the whole
+  // is back.
+  const char* k = R"(S_ADDI_INT gp1, gp0, 0
+S_ADDI_INT gp2, gp0, 64
+S_ADDI_INT gp3, gp0, 192
+S_ADDI_INT gp4, gp0, 256
+S_ADDI_INT gp5, gp0, 320
+V_MUL_VV gp3, gp1, gp2, 0
+V_EXP_V gp4, gp3, 0
+V_ADD_VV gp5, gp3, gp4, 0
+H_STORE_V gp5, gp0, a1, 0, 2
+)";
+  const DataflowAdapter* a = find_dataflow_adapter("plena");
+  ASSERT_NE(a, nullptr);
+  MineOptions two{10, 2};
+  const auto pairs = mine(*a, {{"hand/C1", "hand.asm", k, kHardware}}, two);
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_EQ(pairs[0].signature, "V_EXP_V t0, in0, 0\nV_ADD_VV out0, in0, t0, 0\n");
+  MineOptions three{10, 3};
+  bool whole = false;
+  for (const MinedCandidate& c : mine(*a, {{"hand/C1", "hand.asm", k, kHardware}}, three))
+    whole = whole || c.pattern.steps.size() == 3;
+  EXPECT_TRUE(whole);
+}
+
 TEST(CodesignMiner, OverlayEntryNamesOperandsAndSteps) {
   const DataflowAdapter* a = find_dataflow_adapter("plena");
   ASSERT_NE(a, nullptr);

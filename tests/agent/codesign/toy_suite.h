@@ -6,10 +6,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "agent/codesign/explorer.h"
 
@@ -34,7 +33,7 @@ inline const char* kTaskB =
     "V_EXP_V gp2, gp4, 0\nH_STORE_V gp2, gp0, a1, 0, 2\n";
 
 inline ExploreCandidate candidate(const std::string& name, double area, std::vector<std::string> temps,
-                           std::vector<std::string> steps, json operands) {
+                                  std::vector<std::string> steps, json operands) {
   json ins = {{"mnemonic", name}, {"operands", operands}, {"compose", {{"temps", temps}, {"steps", steps}}}};
   json lc = {{"name", "codesign_" + name}, {"cycles", 1}};
   return {name, {{"isa", "plena"}, {"instructions", {ins}}, {"latency_classes", {lc}}}, area};
@@ -78,8 +77,12 @@ struct ScriptedSuite {
                   {"cycles", cycles},
                   {"energy", {{"total_pj", 2.0 * cycles + 100}}}};
         if (!failing_overlay_word.empty() && text.find(failing_overlay_word) != std::string::npos &&
-            task == std::string("tb"))
-          r["status"] = "fail", r["reason"] = "match 0%";
+            task == std::string("tb")) {
+          r["status"] = "fail";
+          r["reason"] = "match 0%";
+          r["seeds"] = {100, 101, 102};  // bench's trials: consecutive seeds, stopped at the first failure
+          r["trials"] = json::array({{{"seed", 100}, {"status", "pass"}}, {{"seed", 101}, {"status", "fail"}}});
+        }
         out << r.dump() << "\n";
       }
       return results;

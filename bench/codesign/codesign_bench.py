@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""The co-design benchmark of issue 21 (docs/codesign.md, "Benchmark"): per platform, on
+its whole supported suite at the given configurations, `tlmcraft codesign mine` then
+`tlmcraft codesign explore`, and the figures the issue asks for:
+
+  - mining time (wanted: under 5 minutes);
+  - Pareto points of the exploration (wanted: at least 10);
+  - the best geometric-mean suite speedup over the shipped ISA within a 5% area increase
+    (wanted: 1.3x), with every kernel passing on fresh seeds;
+  - one ISA variant's suite evaluation time once kernels are cached (wanted: under 60 s
+    on 2 cores): `tlmcraft bench` of the best variant's kernels and overlay, run twice,
+    the second run timed;
+  - what any added instruction could buy at most (Amdahl bounds): per cell, the cycles if
+    the busy cycles of a set of units vanished (never below the busiest remaining unit),
+    as a geometric mean over the suite. An added instruction that only replaces work of
+    those units cannot do better.
+
+Not a test: the times depend on the machine. Writes OUT/codesign_bench.json and prints a
+Markdown table. A platform without a co-design adapter is reported as such.
+
+usage: bench/codesign/codesign_bench.py [--tlmcraft BIN] [--platforms plena,coral,aie_ml]
+         [--configs C1,C2] [--tasks T,...] [--area-budget 25%] [--strategy nsga2] [--max-variants 48]
+         [--population 12] [--generations 6] [--seed 1] [--jobs 2] [--out out/codesign-bench]
+"""
+import argparse
+import json
+import math
+import os
+import platform as host
+import subprocess
+import sys
+import time
+
+# Unit sets whose cycles an added instruction could take away, per platform (the names its
+# results' `units` use); every unit alone is always reported too.
+BOUND_UNITS = {
+    "plena": [["vector"], ["vector", "scalar_fp"], ["vector", "scalar_fp", "scalar_int", "control"]],
+}
+
+
+def run(argv, log):
+    """Runs argv with its output in `log`; (exit code, wall seconds)."""
+    start = time.monotonic()
+    with open(log, "w") as out:
+        rc = subprocess.call(argv, stdout=out, stderr=subprocess.STDOUT)
+    return rc, time.monotonic() - start
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 1.0
+
+
+def read_jsonl(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line:
+                rows.append(json.loads(line))
+    return rows
+
+
+def amdahl_bounds(results, unit_sets):
+    """Geometric-mean speedup bound if the units of each set did no work."""
+    passed = [r for r in results if r.get("status") == "pass" and r.get("units")]
+    names = sorted({u["name"] for r in passed for u in r["units"]})
+    sets = [[n] for n in names] + [s for s in unit_sets if len(s) > 1]
+    bounds = []
+    for s in sets:
+        ratios = []
+        for r in passed:
+            busy = {u["name"]: u["busy_cycles"] for u in r["units"]}
+            rest = max([b for n, b in busy.items() if n not in s] + [1])
+            floor = max(r["cycles"] - sum(busy.get(n, 0) for n in s), rest, 1)
+            ratios.append(r["cycles"] / floor)
+        bounds.append({"units": s, "speedup_bound": geomean(ratios)})
+    return bounds
+
+
+def bench_platform(a, p, out):
+    os.makedirs(out, exist_ok=True)
+    fig = {"platform": p}
+    sel = ["--configs", a.configs] + (["--tasks", a.tasks] if a.tasks else [])
+    mine = [a.tlmcraft, "codesign", "mine", "--platform", p] + sel + ["--out", f"{out}/mine"]
+    rc, secs = run(mine, f"{out}/mine.log")
+    fig["mine_command"] = " ".join(mine)
+    if rc != 0:
+        fig["error"] = open(f"{out}/mine.log").read().strip().splitlines()[-1]
+        return fig
+    fig["mine_seconds"] = secs
+    explore = [a.tlmcraft, "codesign", "explore", "--platform", p] + sel + ["--candidates",
+               f"{out}/mine/candidates.yaml", "--area-budget", a.area_budget, "--strategy", a.strategy,
+               "--max-variants", str(a.max_variants), "--population", str(a.population), "--generations",
+               str(a.generations), "--seed", str(a.seed), "--jobs", str(a.jobs), "--out", f"{out}/explore"]
+    store = f"{out}/explore/explore.jsonl"
+    before = len(read_jsonl(store)) if os.path.exists(store) else 0
+    rc, secs = run(explore, f"{out}/explore.log")
+    fig["explore_command"] = " ".join(explore)
+    if rc != 0:
+        fig["error"] = open(f"{out}/explore.log").read().strip().splitlines()[-1]
+        return fig
+    summary = json.load(open(f"{out}/explore/summary.json"))
+    variants = summary["variants"]
+    fig["explore_seconds"] = secs
+    fig["variants_evaluated_now"] = len(read_jsonl(store)) - before
+    fig["variants"] = len(variants)
+    fig["variants_failing"] = [v["id"] for v in variants if not v["ok"]]
+    fig["pareto_points"] = len(summary["pareto"])
+    fig["pareto"] = summary["pareto"]
+    within = [v for v in variants if v["ok"] and v["area_increase"] <= 0.05]
+    best = max(within, key=lambda v: v["speedup"])
+    fig["best_within_5pct"] = {k: best[k] for k in ("id", "speedup", "energy_ratio", "area_increase")}
+    fig["best_overall"] = {k: max((v for v in variants if v["ok"]), key=lambda v: v["speedup"])[k]
+                           for k in ("id", "speedup", "energy_ratio", "area_increase")}
+    fig["variant_evaluation_seconds"] = time_variant(a, p, out, best["id"])
+    base = f"{out}/explore/variants/base/results.jsonl"
+    fig["amdahl_bounds"] = amdahl_bounds(read_jsonl(base), BOUND_UNITS.get(p, []))
+    return fig
+
+
+def time_variant(a, p, out, vid):
+    """One variant's suite evaluation, the second of two runs (kernels cached by the first)."""
+    vdir = f"{out}/explore/variants/{vid}"
+    sel = ["--config", a.configs] + (["--task", a.tasks] if a.tasks else [])
+    argv = [a.tlmcraft, "bench", "--platform", p] + sel + ["--kernels", f"{vdir}/kernels",
+            "--jobs", str(a.jobs), "--quiet", "--json", "--fresh"]
+    if os.path.exists(f"{vdir}/overlay.yaml"):
+        argv += ["--isa-ext", f"{vdir}/overlay.yaml"]
+    secs = None
+    for attempt in (1, 2):
+        rc, secs = run(argv + ["--out", f"{out}/timed_{attempt}.jsonl"], f"{out}/timed_{attempt}.log")
+        if rc not in (0, 1):
+            return None
+    return {"variant": vid, "seconds": secs, "command": " ".join(argv + ["--out", f"{out}/timed_2.jsonl"])}
+
+
+def machine():
+    model = ""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"cpus": os.cpu_count(), "cpu": model, "system": host.platform(), "load_average": os.getloadavg()}
+
+
+def table(figs):
+    rows = ["| platform | mine s | variants | Pareto points | best <=5% area | speedup | energy | area | "
+            "variant eval s | speedup bounds (these units' cycles gone) |",
+            "|---|---:|---:|---:|---|---:|---:|---:|---:|---|"]
+    for f in figs:
+        if "error" in f:
+            rows.append(f"| {f['platform']} | - | - | - | {f['error']} | | | | | |")
+            continue
+        b = f["best_within_5pct"]
+        t = f["variant_evaluation_seconds"]
+        bounds = "; ".join(f"{'+'.join(x['units'])}: {x['speedup_bound']:.3f}x" for x in f["amdahl_bounds"]
+                           if len(x["units"]) > 1 or x["units"] == ["vector"]) or "-"
+        rows.append(f"| {f['platform']} | {f['mine_seconds']:.2f} | {f['variants']} | {f['pareto_points']} | "
+                    f"{b['id']} | {b['speedup']:.4f}x | {b['energy_ratio']:.4f}x | {100 * b['area_increase']:.1f}% | "
+                    f"{t['seconds'] if t else float('nan'):.1f} | {bounds} |")
+    return "\n".join(rows)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tlmcraft", default="build/harness/tlmcraft")
+    ap.add_argument("--platforms", default="plena")
+    ap.add_argument("--configs", default="C1,C2")
+    ap.add_argument("--tasks", default="", help="a subset of the suite (default: every supported task)")
+    ap.add_argument("--area-budget", default="25%")
+    ap.add_argument("--strategy", default="nsga2")
+    ap.add_argument("--max-variants", type=int, default=48)
+    ap.add_argument("--population", type=int, default=12)
+    ap.add_argument("--generations", type=int, default=6)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", default="out/codesign-bench")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    figs = [bench_platform(a, p, f"{a.out}/{p}") for p in a.platforms.split(",") if p]
+    doc = {"machine": machine(), "arguments": vars(a), "platforms": figs}
+    with open(f"{a.out}/codesign_bench.json", "w") as f:
+        json.dump(doc, f, indent=2)
+    print(table(figs))
+    print(f"\nmachine: {doc['machine']['cpus']} CPUs, {doc['machine']['cpu']}; details in {a.out}/codesign_bench.json")
+    return 0 if all("error" not in f for f in figs) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -143,6 +143,9 @@ def main():
             i += 2
         else:
             raise SystemExit(__doc__)
+    if not os.access(tlmcraft, os.X_OK):
+        sys.stderr.write("run.py: no tlmcraft binary at %s (build it, or pass --tlmcraft PATH)\n" % tlmcraft)
+        return 2
     gen = subprocess.run([sys.executable, os.path.join(HERE, "gen_kernels.py"), "--check"])
     if gen.returncode:
         raise SystemExit("kernels are stale")

@@ -5,6 +5,9 @@ Every row runs one kernel of bench/aie_ml_fidelity/kernels/ (or one of
 platforms/aie_ml/kernels/) on tlmcraft's aie_ml model and sets the model's figure next
 to a published AIE-ML / XDNA1 measurement (sources in docs/platforms/aie-ml.md,
 "Published measurements against the model"). gap = (model - published) / published.
+Rows are printed by the kind of evidence behind the published figure (hardware
+measurement, aiesimulator, specification rate, restated parameter); the restated
+parameters reproduce the model's own parameters and have no gap statistics.
 
 Usage:
   python3 bench/aie_ml_fidelity/run.py [--tlmcraft PATH] [--set KEY=VALUE ...]

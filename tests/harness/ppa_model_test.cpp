@@ -134,7 +134,8 @@ TEST(PpaModel, AMisspeltLeafUnderAPatternStillFails) {
     ppa_estimates(report(), c);
     FAIL() << "a misspelt counter was priced as zero";
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "platform config ppa.energy[2] (hbm): counter 'memory/dma/*/byts' is not in the run's report");
+    EXPECT_STREQ(e.what(),
+                 "platform config ppa.energy[2] (hbm): counter 'memory/dma/*/byts' is not in the run's report");
   }
 }
 

@@ -9,7 +9,7 @@ table (docs/FIDELITY.md, "Deviations from the sources, and what they move").
 Usage: deviations.py [--tlmcraft PATH] [--jobs N] [--out DIR] [--fresh]
 DIR (default out/aie_ml_deviations) keeps each run's JSONL; a rerun resumes them (the
 bench reuses a cell only for the same switch and ISA files), --fresh measures again
-(needed after a model change). A full run is five suite runs: about 20 minutes with
+(needed after a model change). A full run is five suite runs: about 12 minutes with
 --jobs 1 on a 2-core machine. Python 3 standard library only.
 """
 import json

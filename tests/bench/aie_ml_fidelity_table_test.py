@@ -77,7 +77,18 @@ def check_summary(name, rows, summary):
         fail("%s: summary %r is not n=%d, median %.2f, worst %+.2f of the rows" % (name, summary, n, median, worst))
 
 
+def check_generator_refuses_vldb_into_accumulators():
+    sys.path.insert(0, os.path.join(ROOT, "bench", "aie_ml_fidelity"))
+    import gen_kernels
+    got = gen_kernels.impossible_form("  VLDA am2, [p2, #0] ;; VLDB am3, [p2, #32]\n")
+    if got != "'VLDB am3': AIE2 loads accumulators only through VLDA":
+        fail("gen_kernels.impossible_form missed VLDB am3: %r" % got)
+    if gen_kernels.impossible_form("  VLDA am2, [p2, #0] ;; VLDB w3, [p2, #32]\n") is not None:
+        fail("gen_kernels.impossible_form refused a VLDB into a vector register")
+
+
 def main():
+    check_generator_refuses_vldb_into_accumulators()
     env = dict(os.environ, TLMCRAFT=sys.argv[1])
     p = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "aie_ml_fidelity", "run.py")], env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

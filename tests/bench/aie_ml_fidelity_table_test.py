@@ -78,6 +78,7 @@ def check_summary(name, rows, summary):
 
 
 def check_generator_refuses_vldb_into_accumulators():
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
     sys.path.insert(0, os.path.join(ROOT, "bench", "aie_ml_fidelity"))
     import gen_kernels
     got = gen_kernels.impossible_form("  VLDA am2, [p2, #0] ;; VLDB am3, [p2, #32]\n")

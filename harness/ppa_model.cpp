@@ -49,18 +49,26 @@ double sum_path(const json& node, const std::vector<std::string>& segments, size
   }
   const std::string& seg = segments[i];
   double total = 0;
-  // A pattern over units that are there but none of which it names is zero activity, not
-  // a missing counter: an AIE-ML kernel that only moves data has no core units.
-  if (seg.find_first_of("*?") != std::string::npos && (node.is_array() || node.is_object())) ++matches;
+  bool any_member = false;
   if (node.is_array()) {  // units: an array of objects with a "name"
     for (const auto& item : node)
       if (item.is_object() && item.contains("name") && item["name"].is_string() &&
-          glob_match(seg, item["name"].get<std::string>()))
+          glob_match(seg, item["name"].get<std::string>())) {
+        any_member = true;
         total += sum_path(item, segments, i + 1, matches);
+      }
   } else if (node.is_object()) {
     for (const auto& [k, v] : node.items())
-      if (glob_match(seg, k)) total += sum_path(v, segments, i + 1, matches);
+      if (glob_match(seg, k)) {
+        any_member = true;
+        total += sum_path(v, segments, i + 1, matches);
+      }
   }
+  // A pattern is a sum over the members it names; over none of a collection that is there
+  // it is zero activity (a kernel without DMA has no channels in memory/dma, one that only
+  // moves data has no core units), not a missing counter. Members it names must have the
+  // rest of the path, so a misspelt leaf still fails.
+  if (!any_member && seg.find_first_of("*?") != std::string::npos && (node.is_array() || node.is_object())) ++matches;
   return total;
 }
 

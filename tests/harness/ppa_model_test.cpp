@@ -114,6 +114,31 @@ TEST(PpaModel, APatternMatchingNoPresentUnitCountsZero) {
   EXPECT_DOUBLE_EQ(e["energy"]["total_pj"].get<double>(), 2600.0);
 }
 
+// An AIE-ML kernel without DMA (bench/aie_ml_fidelity's peak_i8) reports `memory.dma: {}`:
+// 'memory/dma/*/bytes' is a sum over no channels, zero DMA energy (the fidelity script
+// used to stop at "counter 'memory/dma/*/bytes' is not in the run's report").
+TEST(PpaModel, APatternOverNoDmaChannelsCountsZero) {
+  json r = report();
+  r["memory"]["dma"] = json::object();
+  const json e = ppa_estimates(r, config());
+  EXPECT_DOUBLE_EQ(e["energy"]["by_component"]["hbm"].get<double>(), 0.0);
+  // matrix 1600 + vector 30 + hbm 0 + leakage 500 (EnergyIsCountsTimesTablesTimesScale).
+  EXPECT_DOUBLE_EQ(e["energy"]["total_pj"].get<double>(), 2130.0);
+}
+
+// Channels are there but none has the misspelt leaf: a config error, not zero energy.
+TEST(PpaModel, AMisspeltLeafUnderAPatternStillFails) {
+  json c = config();
+  c["ppa"]["energy"][2]["counter"] = "memory/dma/*/byts";
+  try {
+    ppa_estimates(report(), c);
+    FAIL() << "a misspelt counter was priced as zero";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "platform config ppa.energy[2] (hbm): counter 'memory/dma/*/byts' is not in the run's report");
+  }
+}
+
 TEST(PpaModel, BadEntriesNameTheEntryAndTheCause) {
   const auto message = [](json cfg) {
     try {

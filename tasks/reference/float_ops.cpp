@@ -239,23 +239,38 @@ Vec add_row_bias(const Vec& a, const Vec& bias, int64_t rows, int64_t cols, cons
   return y;
 }
 
-Vec conv2d(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t ci, int64_t co, int64_t k) {
+namespace {
+
+// The convolution with accumulator type Acc (float: PLENA's matrix unit, double: AIE-ML),
+// each output's products added in (dr, dc, i) order.
+template <class Acc>
+Vec conv2d_acc(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t ci, int64_t co, int64_t k) {
   const int64_t pad = (k - 1) / 2;
   Vec y(size_t(h * wd * co), 0.0);
+  std::vector<Acc> acc(static_cast<size_t>(co));
   for (int64_t r = 0; r < h; ++r)
-    for (int64_t c = 0; c < wd; ++c)
+    for (int64_t c = 0; c < wd; ++c) {
+      std::fill(acc.begin(), acc.end(), Acc(0));
       for (int64_t dr = 0; dr < k; ++dr)
         for (int64_t dc = 0; dc < k; ++dc) {
           const int64_t rr = r + dr - pad, cc = c + dc - pad;
           if (rr < 0 || rr >= h || cc < 0 || cc >= wd) continue;
           for (int64_t i = 0; i < ci; ++i) {
-            const double xv = x[size_t((rr * wd + cc) * ci + i)];
+            const Acc xv = Acc(x[size_t((rr * wd + cc) * ci + i)]);
             const double* wrow = &w[size_t(((dr * k + dc) * ci + i) * co)];
-            double* yrow = &y[size_t((r * wd + c) * co)];
-            for (int64_t o = 0; o < co; ++o) yrow[o] += xv * wrow[o];
+            for (int64_t o = 0; o < co; ++o) acc[size_t(o)] += xv * Acc(wrow[o]);
           }
         }
+      for (int64_t o = 0; o < co; ++o) y[size_t((r * wd + c) * co + o)] = double(acc[size_t(o)]);
+    }
   return y;
+}
+
+}  // namespace
+
+Vec conv2d(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t ci, int64_t co, int64_t k,
+           const FloatNumerics& N) {
+  return fp32_accumulate(N) ? conv2d_acc<float>(x, w, h, wd, ci, co, k) : conv2d_acc<double>(x, w, h, wd, ci, co, k);
 }
 
 Vec depthwise(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t c, int64_t k) {

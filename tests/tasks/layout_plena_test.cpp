@@ -151,7 +151,7 @@ TEST(PlenaLayout, TextTellsTheAgentAddressesFormatsAndConstants) {
 
 TEST(PlenaLayout, UnsupportedTaskHasNoLayout) {
   const Registry& reg = Registry::builtin();
-  EXPECT_THROW(make_layout(reg.task("conv2d"), PlatformId("plena"), {{"H", 8}, {"c_in", 4}, {"c_out", 8}, {"k", 1}}),
+  EXPECT_THROW(make_layout(reg.task("conv_block"), PlatformId("plena"), {{"H", 8}, {"c_in", 4}, {"c_out", 8}, {"k", 1}}),
                std::invalid_argument);
 }
 

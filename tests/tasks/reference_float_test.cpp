@@ -146,6 +146,18 @@ TEST(FloatReference, Conv2dChannelsMixAndConvBlock) {
               (std::vector<double>{beta == -1.0 ? 7.0 : 0.0}));
 }
 
+TEST(FloatReference, PlenaConv2dAccumulatesInFloat32) {
+  // 1x1 image, k = 1, three channels, weights 1: the sum 1 + 2^-8 + 2^-25. Float32 (PLENA's
+  // matrix unit) keeps 24 bits: 1 + 2^-8 is exact, adding 2^-25 (a quarter of float32's ulp
+  // 2^-23 at 1) rounds back to 1 + 2^-8, the midpoint of BF16 neighbours 1 and 1 + 2^-7,
+  // which rounds to even: 1. AIE-ML sums in double: just past the midpoint, 1 + 2^-7.
+  const TensorSet in{T("x", {1, 1, 3}, {1, std::ldexp(1.0, -8), std::ldexp(1.0, -25)}),
+                     T("w", {1, 1, 3, 1}, {1, 1, 1})};
+  const Params p{{"H", 1}, {"c_in", 3}, {"c_out", 1}, {"k", 1}};
+  EXPECT_EQ(run("conv2d", PlatformId("plena"), p, in), (std::vector<double>{1.0}));
+  EXPECT_EQ(run("conv2d", PlatformId("aie_ml"), p, in), (std::vector<double>{1.0078125}));
+}
+
 TEST(FloatReference, RopeOnOnePair) {
   // Position 0: cos 1, sin 0 -> y = x. Position 1, theta_0 = 1: x = [1, 0] ->
   // [1 cos 1 - 0 sin 1, 0 cos 1 + 1 sin 1] = [0.5403023, 0.8414710].

@@ -1,6 +1,6 @@
 // PLENA template baselines for the level-1 tasks: addresses from the task's PLENA layout,
-// shapes from the configuration's parameters. Conv2D and DepthwiseConv are unsupported on
-// PLENA (as in the paper).
+// shapes from the configuration's parameters.
+#include "platforms/plena/pack/baselines/conv.h"
 #include "platforms/plena/pack/baselines/elementwise.h"
 #include "platforms/plena/pack/baselines/generators.h"
 #include "platforms/plena/pack/baselines/matvec.h"
@@ -71,6 +71,19 @@ std::string gemv(const Instance& inst, const PlenaArch& a) {
   return plena_gemv_kernel(g, a);
 }
 
+std::string conv2d(const Instance& inst, const PlenaArch& a) {
+  ConvKernel c;
+  c.h = param(inst, "H");
+  c.c_in = param(inst, "c_in");
+  c.c_out = param(inst, "c_out");
+  c.k = param(inst, "k");
+  c.x_addr = addr(inst, "x");
+  c.w_addr = addr(inst, "w");
+  c.y_addr = addr(inst, "y");
+  c.scratch_addr = scratch_base(*inst.layout());
+  return plena_conv2d_kernel(c, a);
+}
+
 Generator elementwise(Activation act) {
   return [act](const Instance& inst, const PlenaArch& a) {
     ElementwiseKernel k;
@@ -108,7 +121,8 @@ GeneratorMap level1_generators() {
           {"gemv", gemv},
           {"gemm", gemm},
           {"batchmatmul", batchmatmul},
-          {"linear", linear}};
+          {"linear", linear},
+          {"conv2d", conv2d}};
 }
 
 }  // namespace tlmcraft::tasks::plena

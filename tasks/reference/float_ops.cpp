@@ -273,7 +273,7 @@ Vec conv2d(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t ci, int64_
   return fp32_accumulate(N) ? conv2d_acc<float>(x, w, h, wd, ci, co, k) : conv2d_acc<double>(x, w, h, wd, ci, co, k);
 }
 
-Vec depthwise(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t c, int64_t k) {
+Vec depthwise(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t c, int64_t k, const FloatNumerics& N) {
   const int64_t pad = (k - 1) / 2;
   Vec y(size_t(h * wd * c), 0.0);
   for (int64_t r = 0; r < h; ++r)
@@ -282,8 +282,12 @@ Vec depthwise(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t c, int6
         for (int64_t dc = 0; dc < k; ++dc) {
           const int64_t rr = r + dr - pad, cc = col + dc - pad;
           if (rr < 0 || rr >= h || cc < 0 || cc >= wd) continue;
-          for (int64_t ch = 0; ch < c; ++ch)
-            y[size_t((r * wd + col) * c + ch)] += x[size_t((rr * wd + cc) * c + ch)] * w[size_t((dr * k + dc) * c + ch)];
+          for (int64_t ch = 0; ch < c; ++ch) {
+            double& acc = y[size_t((r * wd + col) * c + ch)];
+            const double p = x[size_t((rr * wd + cc) * c + ch)] * w[size_t((dr * k + dc) * c + ch)];
+            // PLENA: a vector multiply and a vector add per tap, each rounded to BF16.
+            acc = N.stage_bf16 ? N.r(acc + N.r(p)) : acc + p;
+          }
         }
   return y;
 }

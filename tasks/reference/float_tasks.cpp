@@ -122,7 +122,7 @@ const std::map<std::string, FloatTask>& float_tasks() {
        }},
       {"depthwise_conv",
        [](const Ctx& c, const FloatNumerics& N) {
-         return c.output(outputs(depthwise(c.v("x"), c.v("w"), c("H"), c("H"), c("c"), c("k")), N));
+         return c.output(outputs(depthwise(c.v("x"), c.v("w"), c("H"), c("H"), c("c"), c("k"), N), N));
        }},
       {"rope",
        [](const Ctx& c, const FloatNumerics& N) {

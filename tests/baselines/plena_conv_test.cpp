@@ -1,5 +1,6 @@
 // The PLENA convolution baselines (conv2d: im2col by prefetch addressing into the matrix
-// unit): each passes its task's check on every configuration in both timing modes, over
+// unit; depthwise_conv: shifted windows by prefetch addressing into the vector unit): each
+// passes its task's check on every configuration in both timing modes, over
 // three trials whose later two draw the task's adversarial range, and its output equals
 // the reference bit for bit (max error 0: the reference follows the kernel's float32
 // contraction order). Serial C1 cycles are pinned; shapes the template cannot tile are
@@ -13,6 +14,7 @@
 
 #include "harness/evaluate.h"
 #include "platforms/plena/pack/baselines/conv.h"
+#include "platforms/plena/pack/baselines/depthwise.h"
 #include "platforms/registry.h"
 
 namespace tlmcraft {
@@ -20,7 +22,7 @@ namespace {
 
 namespace bp = tlmcraft::tasks::plena;
 
-const std::vector<std::string> kTasks{"conv2d"};
+const std::vector<std::string> kTasks{"conv2d", "depthwise_conv"};
 const std::vector<std::string> kConfigs{"C1", "C2", "C3", "C4", "C5"};
 
 nlohmann::json run(const std::string& task, const std::string& config, const std::string& mode, uint64_t seed) {
@@ -72,7 +74,7 @@ TEST(PlenaConvBaseline, PassesFreshSeedsWithTheAdversarialRange) {
 // (`tlmcraft run --platform plena --task T --config C1 --baseline`). A change means the
 // template or the timing model changed; update deliberately.
 TEST(PlenaConvBaseline, SerialC1CyclesArePinned) {
-  const std::map<std::string, uint64_t> pinned{{"conv2d", 3828}};
+  const std::map<std::string, uint64_t> pinned{{"conv2d", 3828}, {"depthwise_conv", 3062}};
   for (const auto& [task, cycles] : pinned) {
     const auto r = run(task, "C1", "serial", 1);
     ASSERT_EQ(r.at("status"), "pass") << task << ": " << describe(r);
@@ -91,15 +93,25 @@ std::string error_of(F f) {
 }
 
 TEST(PlenaConvTemplates, RejectShapesTheyCannotTile) {
+  const std::string image_rule =
+      "conv template needs H % BLEN == 0, H*c_in % VLEN == 0, channels in whole MX blocks of 8 and an odd k";
   bp::ConvKernel c;
   c.h = 8, c.c_in = 4, c.c_out = 8, c.k = 1;  // a pixel's 4 channels are half an MX block
-  EXPECT_EQ(error_of([&] { bp::plena_conv2d_kernel(c); }),
-            "conv template needs H % BLEN == 0, H*c_in % VLEN == 0, c_in and c_out multiples of 8 (MX blocks) and "
-            "c_out dividing VLEN");
-  c.c_in = 64, c.c_out = 32, c.k = 3;  // 3 kernel rows x 3 lane tiles = 9 K-tiles, 2 per MSRAM tile
-  EXPECT_EQ(error_of([&] { bp::plena_conv2d_kernel(c); }), "conv template needs 5 MSRAM tiles, the platform has 4");
+  EXPECT_EQ(error_of([&] { bp::plena_conv2d_kernel(c); }), image_rule);
   c.c_in = 8, c.k = 2;
-  EXPECT_EQ(error_of([&] { bp::plena_conv2d_kernel(c); }), "conv template needs positive H, c_in, c_out and an odd k");
+  EXPECT_EQ(error_of([&] { bp::plena_conv2d_kernel(c); }), image_rule);
+  c.k = 3, c.c_out = 24;  // 24 does not divide VLEN: K-tiles cannot share an MSRAM tile's columns
+  EXPECT_EQ(error_of([&] { bp::plena_conv2d_kernel(c); }),
+            "conv template needs c_out a multiple of 8 (MX blocks) dividing VLEN, got 24");
+  c.c_in = 64, c.c_out = 32;  // 3 kernel rows x 3 lane tiles = 9 K-tiles, 2 per MSRAM tile
+  EXPECT_EQ(error_of([&] { bp::plena_conv2d_kernel(c); }), "conv template needs 5 MSRAM tiles, the platform has 4");
+  bp::DepthwiseKernel d;
+  d.h = 8, d.c = 8, d.k = 3;  // 8 channels: a copy of the filter would cover half a V_MASK head
+  EXPECT_EQ(error_of([&] { bp::plena_depthwise_kernel(d); }),
+            "depthwise template needs c a multiple of HLEN (V_MASK heads) dividing VLEN, got 8");
+  d.h = 6, d.c = 16;  // 6 image rows: not whole blocks of BLEN rows
+  EXPECT_EQ(error_of([&] { bp::plena_depthwise_kernel(d); }),
+            "depthwise template needs H % BLEN == 0, H*c % VLEN == 0, channels in whole MX blocks of 8 and an odd k");
 }
 
 }  // namespace

@@ -158,6 +158,22 @@ TEST(FloatReference, PlenaConv2dAccumulatesInFloat32) {
   EXPECT_EQ(run("conv2d", PlatformId("aie_ml"), p, in), (std::vector<double>{1.0078125}));
 }
 
+TEST(FloatReference, PlenaDepthwiseRoundsEveryTap) {
+  // A 3x3 image of ones, padding 1: at pixel (0, 0) the taps (1,1), (1,2), (2,1), (2,2) are
+  // inside, in that order, with weights 1, 2^-8, 2^-8, 0. PLENA rounds every step to BF16:
+  // acc = 1; bf16(1 + 2^-8) = 1 (a tie between 1 and 1 + 2^-7, to even), twice; + 0 = 1.
+  // AIE-ML sums in double: 1 + 2^-8 + 2^-8 = 1 + 2^-7, a BF16 value.
+  const std::vector<double> x(9, 1.0);
+  std::vector<double> w(9, 0.0);
+  w[4] = 1;                      // (1, 1)
+  w[5] = std::ldexp(1.0, -8);    // (1, 2)
+  w[7] = std::ldexp(1.0, -8);    // (2, 1)
+  const Params p{{"H", 3}, {"c", 1}, {"k", 3}};
+  const TensorSet in{T("x", {3, 3, 1}, x), T("w", {3, 3, 1}, w)};
+  EXPECT_EQ(run("depthwise_conv", PlatformId("plena"), p, in).at(0), 1.0);
+  EXPECT_EQ(run("depthwise_conv", PlatformId("aie_ml"), p, in).at(0), 1.0078125);
+}
+
 TEST(FloatReference, RopeOnOnePair) {
   // Position 0: cos 1, sin 0 -> y = x. Position 1, theta_0 = 1: x = [1, 0] ->
   // [1 cos 1 - 0 sin 1, 0 cos 1 + 1 sin 1] = [0.5403023, 0.8414710].

@@ -3,24 +3,24 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "platforms/plena/pack/baselines/conv_staging.h"
+
 namespace tlmcraft::tasks::plena {
 namespace {
 
-// Register roles.
+// Register roles (gp1-5, gp8, gp11 as in conv_staging.h).
 constexpr int kT1 = 1, kVr = 2, kOff = 3, kLoopA = 4, kLoopB = 5, kYv = 6, kRowOff = 7, kColOff = 8;
-constexpr int kCout = 9, kMs = 10, kZero = 11;
+constexpr int kCout = 9, kMs = 10;
 
 std::string s(uint64_t v) { return std::to_string(v); }
-uint64_t round_up(uint64_t v, uint64_t m) { return (v + m - 1) / m * m; }
-uint64_t mx_bytes(uint64_t elements) { return elements + elements / 8; }
 
 struct Geometry {
-  uint32_t pad = 0, wp = 0;                       // zero border, padded image width
+  PaddedImage x;
   uint32_t seg = 0, lane_tiles = 0, k_tiles = 0;  // k*c_in, MLEN tiles per kernel row, all K-tiles
   uint32_t per_tile = 0, msram_tiles = 0;         // K-tiles side by side in one MSRAM tile
-  uint64_t x_elems = 0, w_elems = 0, xp_elems = 0, wp_elems = 0, wp_pitch = 0;
+  uint64_t w_elems = 0, wp_elems = 0, wp_pitch = 0;
   uint64_t xp_addr = 0, wp_addr = 0, scratch_end = 0;
-  uint64_t y_rows = 0, x_rows = 0;                            // VRAM rows
+  uint64_t y_rows = 0;                                        // VRAM rows of y
   uint64_t y = 0, xs = 0, zero = 0, ws = 0, im = 0, end = 0;  // VRAM addresses
 };
 
@@ -28,15 +28,11 @@ Geometry plan(const ConvKernel& c, const PlenaArch& a) {
   if (a.mlen != a.vlen || a.v_rows != a.blen)
     throw std::invalid_argument("conv template assumes mlen == vlen, v_rows == blen");
   const uint32_t V = a.vlen, B = a.blen;
-  if (!c.h || !c.c_in || !c.c_out || c.k % 2 == 0)
-    throw std::invalid_argument("conv template needs positive H, c_in, c_out and an odd k");
-  if (c.h % B || uint64_t(c.h) * c.c_in % V || c.c_in % 8 || c.c_out % 8 || V % c.c_out)
-    throw std::invalid_argument(
-        "conv template needs H % BLEN == 0, H*c_in % VLEN == 0, c_in and c_out multiples of 8 "
-        "(MX blocks) and c_out dividing VLEN");
   Geometry g;
-  g.pad = (c.k - 1) / 2;
-  g.wp = c.h + 2 * g.pad;
+  g.x = padded_image(c.h, c.c_in, c.k, a, "conv");
+  if (!c.c_out || c.c_out % 8 || V % c.c_out)
+    throw std::invalid_argument("conv template needs c_out a multiple of 8 (MX blocks) dividing VLEN, got " +
+                                s(c.c_out));
   g.seg = c.k * c.c_in;
   g.lane_tiles = (g.seg + V - 1) / V;
   g.k_tiles = c.k * g.lane_tiles;
@@ -45,88 +41,22 @@ Geometry plan(const ConvKernel& c, const PlenaArch& a) {
   if (g.msram_tiles > a.msram_tiles)
     throw std::invalid_argument("conv template needs " + s(g.msram_tiles) + " MSRAM tiles, the platform has " +
                                 s(a.msram_tiles));
-  g.x_elems = uint64_t(c.h) * c.h * c.c_in;
   g.w_elems = uint64_t(c.k) * c.k * c.c_in * c.c_out;
-  const uint64_t block = uint64_t(B) * V;                            // elements of one H_STORE_V
-  g.xp_elems = round_up(uint64_t(g.wp) * g.wp * c.c_in + V, block);  // + a zero tail the last rows read
-  g.wp_pitch = uint64_t(g.k_tiles) * c.c_out + V - c.c_out;          // a K-tile row's junk tail ends here
+  const uint64_t block = uint64_t(B) * V;                    // elements of one H_STORE_V
+  g.wp_pitch = uint64_t(g.k_tiles) * c.c_out + V - c.c_out;  // a K-tile row's junk tail ends here
   g.wp_elems = round_up(uint64_t(a.mlen) * g.wp_pitch, block);
   g.xp_addr = c.scratch_addr;
-  g.wp_addr = round_up(g.xp_addr + mx_bytes(g.xp_elems), 4096);
+  g.wp_addr = round_up(g.xp_addr + mx_bytes(g.x.xp_elems), 4096);
   g.scratch_end = round_up(g.wp_addr + mx_bytes(g.wp_elems), 4096);
   g.y_rows = uint64_t(c.h) * c.h * c.c_out / V;
-  g.x_rows = g.x_elems / V;
   g.y = 0;
   g.xs = g.y + g.y_rows * V;
-  g.zero = g.xs + g.x_rows * V;
+  g.zero = g.xs + g.x.elems;
   g.ws = g.zero + block;
   g.im = g.ws + uint64_t(a.mlen) * V;
   g.end = g.im + uint64_t(g.k_tiles) * block;
   if (g.end / V > a.vram_rows) throw std::invalid_argument("conv template: staging exceeds VRAM");
   return g;
-}
-
-void set_scale_stride(AsmWriter& w, uint64_t scale, uint64_t stride, const std::string& what) {
-  w.set(kT1, scale, "SCALE = elements of " + what);
-  w.op("C_SET_SCALE_REG gp1");
-  w.set(kT1, stride, "STRIDE");
-  w.op("C_SET_STRIDE_REG gp1");
-}
-
-// BLEN zero rows at g.zero (S_MAP_V_FP reads finite FP_MEM constants; times f0 = 0).
-void emit_zero_block(AsmWriter& w, const Geometry& g, const PlenaArch& a) {
-  w.set(kZero, g.zero, "zero rows");
-  w.op("S_MAP_V_FP gp11, gp0, 0", "FP_MEM[0..VLEN) (finite constants)");
-  w.op("V_MUL_VF gp11, gp11, f0, 0", "0");
-  for (uint32_t r = 1; r < a.blen; ++r) {
-    w.set(kVr, g.zero + uint64_t(r) * a.vlen);
-    w.op("V_MUL_VF gp2, gp11, f0, 0", "0");
-  }
-}
-
-// Rows of an image tensor moved in blocks of BLEN image rows x one VLEN segment: VRAM block
-// (segment sg, rows 4rb..) at vram + (sg * H/BLEN + rb) * BLEN rows; HBM row r of segment
-// sg at first + r * row_stride + sg * VLEN (row_stride is STRIDE, set by the caller).
-void emit_image_blocks(AsmWriter& w, const std::string& insn, const ConvKernel& c, const PlenaArch& a, uint64_t vram,
-                       uint64_t first, uint64_t row_stride, const std::string& what) {
-  const uint64_t segments = uint64_t(c.h) * c.c_in / a.vlen;
-  w.set(kVr, vram, "VRAM image blocks");
-  w.set(kColOff, first, "segment 0 of the first row");
-  w.loop_start(kLoopA, uint32_t(segments), "VLEN segments of an image row");
-  w.op("S_ADD_INT gp3, gp8, gp0");
-  w.loop_start(kLoopB, c.h / a.blen, "blocks of BLEN image rows");
-  w.op(insn + " gp2, gp3, " + what);
-  w.op("S_ADDI_INT gp2, gp2, " + s(uint64_t(a.blen) * a.vlen));
-  w.add_const(kOff, kOff, a.blen * row_stride, "next BLEN rows");
-  w.loop_end(kLoopB);
-  w.op("S_ADDI_INT gp8, gp8, " + s(a.vlen), "next segment");
-  w.loop_end(kLoopA);
-}
-
-// `count` stores of the BLEN zero rows to the MX tensor at a<areg>, from offset gp3 on,
-// `step` elements apart (STRIDE set by the caller).
-void emit_zero_stores(AsmWriter& w, uint64_t count, uint64_t step, int areg) {
-  if (!count) return;
-  w.loop_start(kLoopB, uint32_t(count), "zero rows");
-  w.op("H_STORE_V gp11, gp3, a" + s(areg) + ", 1, 0", "BLEN zero rows");
-  w.add_const(kOff, kOff, step);
-  w.loop_end(kLoopB);
-}
-
-// xp = x with a zero border of pad pixels and a zero tail (MXFP8, a3).
-void emit_stage_x(AsmWriter& w, const ConvKernel& c, const Geometry& g, const PlenaArch& a) {
-  const uint64_t block = uint64_t(a.blen) * a.vlen;
-  w.comment("stage x in VRAM, BLEN image rows x one VLEN segment per block");
-  set_scale_stride(w, g.x_elems, uint64_t(c.h) * c.c_in, "x; STRIDE = an image row");
-  emit_image_blocks(w, "H_PREFETCH_V", c, a, g.xs, 0, uint64_t(c.h) * c.c_in, "a0, 1, 0");
-  w.comment("xp = zeros, then x inside the border");
-  set_scale_stride(w, g.xp_elems, a.vlen, "xp");
-  w.set(kOff, 0);
-  emit_zero_stores(w, g.xp_elems / block, block, 3);
-  w.set(kT1, uint64_t(g.wp) * c.c_in, "STRIDE = a padded image row");
-  w.op("C_SET_STRIDE_REG gp1");
-  emit_image_blocks(w, "H_STORE_V", c, a, g.xs, (uint64_t(g.pad) * g.wp + g.pad) * c.c_in, uint64_t(g.wp) * c.c_in,
-                    "a3, 1, 0");
 }
 
 // wp: K-tile j = (dr, t) row l at l * pitch + j * c_out (a4). Each store writes VLEN
@@ -172,9 +102,9 @@ uint64_t msram_of(const Geometry& g, const ConvKernel& c, const PlenaArch& a, ui
 
 void emit_compute(AsmWriter& w, const ConvKernel& c, const Geometry& g, const PlenaArch& a) {
   const uint32_t B = a.blen;
-  const uint64_t block = uint64_t(B) * a.vlen, row = uint64_t(g.wp) * c.c_in;
+  const uint64_t block = uint64_t(B) * a.vlen, row = g.x.padded_row();
   w.comment("im2col rows by prefetch: BLEN pixels x one K-tile per H_PREFETCH_V (STRIDE = c_in)");
-  set_scale_stride(w, g.xp_elems, c.c_in, "xp; STRIDE = one pixel");
+  set_scale_stride(w, g.x.xp_elems, c.c_in, "xp; STRIDE = one pixel");
   w.set(kCout, c.c_out, "M_MM_WO row stride = c_out (channels-last y)");
   w.set(kYv, g.y, "y pixel block");
   w.set(kRowOff, 0, "xp row of output row r");
@@ -214,8 +144,8 @@ ConvVram emit_conv_to_vram(AsmWriter& w, const ConvKernel& c, const PlenaArch& a
   w.set_addr(2, kT1, c.y_addr, "a2 = y");
   w.set_addr(3, kT1, g.xp_addr, "a3 = xp (workspace)");
   w.set_addr(4, kT1, g.wp_addr, "a4 = wp (workspace)");
-  emit_zero_block(w, g, a);
-  emit_stage_x(w, c, g, a);
+  emit_zero_block(w, g.zero, a);
+  emit_stage_padded(w, g.x, a, g.xs, 0, 3);
   emit_stage_w(w, c, g, a);
   emit_compute(w, c, g, a);
   return {g.y, g.y_rows, g.end / a.vlen, g.scratch_end};

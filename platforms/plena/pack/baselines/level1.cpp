@@ -1,6 +1,7 @@
 // PLENA template baselines for the level-1 tasks: addresses from the task's PLENA layout,
 // shapes from the configuration's parameters.
 #include "platforms/plena/pack/baselines/conv.h"
+#include "platforms/plena/pack/baselines/depthwise.h"
 #include "platforms/plena/pack/baselines/elementwise.h"
 #include "platforms/plena/pack/baselines/generators.h"
 #include "platforms/plena/pack/baselines/matvec.h"
@@ -84,6 +85,18 @@ std::string conv2d(const Instance& inst, const PlenaArch& a) {
   return plena_conv2d_kernel(c, a);
 }
 
+std::string depthwise_conv(const Instance& inst, const PlenaArch& a) {
+  DepthwiseKernel d;
+  d.h = param(inst, "H");
+  d.c = param(inst, "c");
+  d.k = param(inst, "k");
+  d.x_addr = addr(inst, "x");
+  d.w_addr = addr(inst, "w");
+  d.y_addr = addr(inst, "y");
+  d.scratch_addr = scratch_base(*inst.layout());
+  return plena_depthwise_kernel(d, a);
+}
+
 Generator elementwise(Activation act) {
   return [act](const Instance& inst, const PlenaArch& a) {
     ElementwiseKernel k;
@@ -122,7 +135,8 @@ GeneratorMap level1_generators() {
           {"gemm", gemm},
           {"batchmatmul", batchmatmul},
           {"linear", linear},
-          {"conv2d", conv2d}};
+          {"conv2d", conv2d},
+          {"depthwise_conv", depthwise_conv}};
 }
 
 }  // namespace tlmcraft::tasks::plena

@@ -38,8 +38,11 @@ TEST(Docs, TableShowsProvenanceAndUnsupportedCells) {
   EXPECT_NE(t.find("C2 (128,512)*"), std::string::npos);      // GEMV interpolated
   EXPECT_NE(t.find("| 11 | conv2d | 1 | (H, c_in, c_out, k) | C1 (8,8,8,1)+<br>"), std::string::npos);
   EXPECT_NE(t.find("| 12 | depthwise_conv | 1 | (H, c, k) | C1 (8,16,3)+<br>"), std::string::npos);
-  EXPECT_NE(t.find("| 21 | conv_block | 3 | (H, c_in, c_out, k) | unsupported |"), std::string::npos);
-  EXPECT_NE(t.find("| | **configurations** | | | 110 | 110 | 75 |"), std::string::npos);
+  EXPECT_NE(t.find("| 21 | conv_block | 3 | (H, c_in, c_out, k) | C1 (8,8,8,1)+<br>"), std::string::npos);
+  EXPECT_NE(t.find("| 17 | flash_attention | 2 | (s, h) | C1 (32,64)<br>C2 (64,128)<br>C3 (64,256)<br>C4 (128,128)<br>"
+                   "C5 (128,256) | unsupported |"),
+            std::string::npos);
+  EXPECT_NE(t.find("| | **configurations** | | | 115 | 110 | 75 |"), std::string::npos);
   EXPECT_NE(t.find("CPU group (names only for now): multiply, vvadd"), std::string::npos);
 }
 

@@ -35,9 +35,9 @@ const PlatformId kBoth[] = {PlatformId("plena"), PlatformId("aie_ml")};
 TEST(FloatReference, Gemm2x2) {
   // [[1,2],[3,4]] [[5,6],[7,8]] = [[1*5+2*7, 1*6+2*8], [3*5+4*7, 3*6+4*8]]; all exact in BF16.
   for (PlatformId p : kBoth)
-    EXPECT_EQ(
-        run("gemm", p, {{"M", 2}, {"K", 2}, {"N", 2}}, {T("A", {2, 2}, {1, 2, 3, 4}), T("B", {2, 2}, {5, 6, 7, 8})}),
-        (std::vector<double>{19, 22, 43, 50}));
+    EXPECT_EQ(run("gemm", p, {{"M", 2}, {"K", 2}, {"N", 2}},
+                  {T("A", {2, 2}, {1, 2, 3, 4}), T("B", {2, 2}, {5, 6, 7, 8})}),
+              (std::vector<double>{19, 22, 43, 50}));
 }
 
 TEST(FloatReference, GemvLinearBatchMatMul) {
@@ -180,10 +180,9 @@ TEST(FloatReference, RopeOnOnePair) {
   // Position 0: cos 1, sin 0 -> y = x. Position 1, theta_0 = 1: x = [1, 0] ->
   // [1 cos 1 - 0 sin 1, 0 cos 1 + 1 sin 1] = [0.5403023, 0.8414710].
   const double c1 = std::cos(1.0), s1 = std::sin(1.0);
-  expect_near_all(
-      run("rope", PlatformId("aie_ml"), {{"s", 2}, {"h", 2}},
-          {T("x", {2, 2}, {0.5, -2, 1, 0}), T("cos", {2, 2}, {1, 1, c1, c1}), T("sin", {2, 2}, {0, 0, s1, s1})}),
-      {0.5, -2, 0.5403023, 0.8414710}, 4e-3);
+  expect_near_all(run("rope", PlatformId("aie_ml"), {{"s", 2}, {"h", 2}},
+                      {T("x", {2, 2}, {0.5, -2, 1, 0}), T("cos", {2, 2}, {1, 1, c1, c1}), T("sin", {2, 2}, {0, 0, s1, s1})}),
+                  {0.5, -2, 0.5403023, 0.8414710}, 4e-3);
 }
 
 TEST(FloatReference, AttentionWithTwoTokens) {
@@ -217,10 +216,9 @@ TEST(FloatReference, FfnAndSwiGluOnScalars) {
     expect_near_all(run("ffn", p, {{"n", 1}, {"h", 1}, {"h_i", 1}},
                         {T("x", {1, 1}, {2}), T("W1", {1, 1}, {1}), T("W2", {1, 1}, {3})}),
                     {5.2847826}, 1e-2);
-    expect_near_all(
-        run("swiglu", p, {{"n", 1}, {"h", 1}, {"h_i", 1}},
-            {T("x", {1, 1}, {1}), T("W_gate", {1, 1}, {2}), T("W_up", {1, 1}, {3}), T("W_down", {1, 1}, {1})}),
-        {5.2847826}, 1e-2);
+    expect_near_all(run("swiglu", p, {{"n", 1}, {"h", 1}, {"h_i", 1}},
+                        {T("x", {1, 1}, {1}), T("W_gate", {1, 1}, {2}), T("W_up", {1, 1}, {3}), T("W_down", {1, 1}, {1})}),
+                    {5.2847826}, 1e-2);
   }
 }
 
@@ -232,21 +230,21 @@ TEST(FloatReference, DecoderBlocksOnOneToken) {
   const Params p{{"s", 1}, {"h", 2}, {"heads", 1}, {"h_i", 1}};
   for (PlatformId pl : kBoth)
     expect_near_all(run("llama_decoder", pl, p,
-                        {T("x", {1, 2}, {3, 4}), T("cos", {1, 2}, {1, 1}), T("sin", {1, 2}, {0, 0}),
-                         T("g_attn", {2}, g), T("Wq", {2, 2}, {0.3, 0.1, -0.2, 0.5}), T("Wk", {2, 2}, {1, 2, 3, 4}),
-                         T("Wv", {2, 2}, I), T("Wo", {2, 2}, I), T("g_ffn", {2}, g), T("W_gate", {2, 1}, Z),
-                         T("W_up", {2, 1}, {1, 1}), T("W_down", {1, 2}, {1, 1})}),
+                        {T("x", {1, 2}, {3, 4}), T("cos", {1, 2}, {1, 1}), T("sin", {1, 2}, {0, 0}), T("g_attn", {2}, g),
+                         T("Wq", {2, 2}, {0.3, 0.1, -0.2, 0.5}), T("Wk", {2, 2}, {1, 2, 3, 4}), T("Wv", {2, 2}, I),
+                         T("Wo", {2, 2}, I), T("g_ffn", {2}, g), T("W_gate", {2, 1}, Z), T("W_up", {2, 1}, {1, 1}),
+                         T("W_down", {1, 2}, {1, 1})}),
                     {3.8485281, 5.1313708}, 6e-3);
   // T5: the same self-attention step, then cross-attention over one encoder token gives
   // enc Wv_c Wo_c = enc = [1, -1]: x3 = [4.8485281, 4.1313708]; W1 = 0 -> ReLU(0) = 0.
   for (PlatformId pl : kBoth)
-    expect_near_all(
-        run("t5_decoder", pl, p,
-            {T("x", {1, 2}, {3, 4}), T("enc", {1, 2}, {1, -1}), T("g_self", {2}, g), T("Wq_s", {2, 2}, {1, 1, 1, 1}),
-             T("Wk_s", {2, 2}, {2, 0, 0, 2}), T("Wv_s", {2, 2}, I), T("Wo_s", {2, 2}, I), T("g_cross", {2}, g),
-             T("Wq_c", {2, 2}, I), T("Wk_c", {2, 2}, I), T("Wv_c", {2, 2}, I), T("Wo_c", {2, 2}, I), T("g_ffn", {2}, g),
-             T("W1", {2, 1}, Z), T("W2", {1, 2}, {5, 5})}),
-        {4.8485281, 4.1313708}, 6e-3);
+    expect_near_all(run("t5_decoder", pl, p,
+                        {T("x", {1, 2}, {3, 4}), T("enc", {1, 2}, {1, -1}), T("g_self", {2}, g),
+                         T("Wq_s", {2, 2}, {1, 1, 1, 1}), T("Wk_s", {2, 2}, {2, 0, 0, 2}), T("Wv_s", {2, 2}, I),
+                         T("Wo_s", {2, 2}, I), T("g_cross", {2}, g), T("Wq_c", {2, 2}, I), T("Wk_c", {2, 2}, I),
+                         T("Wv_c", {2, 2}, I), T("Wo_c", {2, 2}, I), T("g_ffn", {2}, g), T("W1", {2, 1}, Z),
+                         T("W2", {1, 2}, {5, 5})}),
+                    {4.8485281, 4.1313708}, 6e-3);
 }
 
 TEST(FloatReference, RejectsInputsThatDoNotMatchTheSpec) {

@@ -139,13 +139,7 @@ ConvVram emit_conv_to_vram(AsmWriter& w, const ConvKernel& c, const PlenaArch& a
   w.comment("Conv2D y[" + s(c.h) + "," + s(c.h) + "," + s(c.c_out) + "] = x[" + s(c.h) + "," + s(c.h) + "," +
             s(c.c_in) + "] * w[" + s(c.k) + "," + s(c.k) + "," + s(c.c_in) + "," + s(c.c_out) + "]: " + s(g.k_tiles) +
             " K-tiles in " + s(g.msram_tiles) + " MSRAM tile(s)");
-  w.set_addr(0, kT1, c.x_addr, "a0 = x");
-  w.set_addr(1, kT1, c.w_addr, "a1 = w");
-  w.set_addr(2, kT1, c.y_addr, "a2 = y");
-  w.set_addr(3, kT1, g.xp_addr, "a3 = xp (workspace)");
-  w.set_addr(4, kT1, g.wp_addr, "a4 = wp (workspace)");
-  emit_zero_block(w, g.zero, a);
-  emit_stage_padded(w, g.x, a, g.xs, 0, 3);
+  emit_conv_prologue(w, c.x_addr, c.w_addr, c.y_addr, g.xp_addr, g.wp_addr, "wp", g.x, a, g.zero, g.xs);
   emit_stage_w(w, c, g, a);
   emit_compute(w, c, g, a);
   return {g.y, g.y_rows, g.end / a.vlen, g.scratch_end};

@@ -80,4 +80,16 @@ void emit_stage_padded(AsmWriter& w, const PaddedImage& im, const PlenaArch& a, 
                     "a" + s(dst) + ", 1, 0");
 }
 
+void emit_conv_prologue(AsmWriter& w, uint64_t x, uint64_t wt, uint64_t y, uint64_t xp, uint64_t staged_w,
+                        const std::string& staged_w_name, const PaddedImage& im, const PlenaArch& a, uint64_t zero,
+                        uint64_t xs) {
+  w.set_addr(0, kT1, x, "a0 = x");
+  w.set_addr(1, kT1, wt, "a1 = w");
+  w.set_addr(2, kT1, y, "a2 = y");
+  w.set_addr(3, kT1, xp, "a3 = xp (workspace)");
+  w.set_addr(4, kT1, staged_w, "a4 = " + staged_w_name + " (workspace)");
+  emit_zero_block(w, zero, a);
+  emit_stage_padded(w, im, a, xs, 0, 3);
+}
+
 }  // namespace tlmcraft::tasks::plena

@@ -38,6 +38,12 @@ void emit_zero_stores(AsmWriter& w, uint64_t count, uint64_t step, int areg);
 // H_PREFETCH_V or H_STORE_V, `tail` its last operands ("a0, 1, 0").
 void emit_image_blocks(AsmWriter& w, const std::string& insn, const PaddedImage& im, const PlenaArch& a, uint64_t vram,
                        uint64_t first, uint64_t row_stride, const std::string& tail);
+// The convolution templates' prologue: a0 = x, a1 = w, a2 = y, a3 = xp, a4 = the staged
+// weights (named `staged_w`), BLEN zero rows at VRAM `zero`, and xp built from x through
+// the VRAM rows from `xs`.
+void emit_conv_prologue(AsmWriter& w, uint64_t x, uint64_t wt, uint64_t y, uint64_t xp, uint64_t staged_w,
+                        const std::string& staged_w_name, const PaddedImage& im, const PlenaArch& a, uint64_t zero,
+                        uint64_t xs);
 // xp (MX, a<dst>) = the image at a<src> with its zero border and tail, staged through the
 // VRAM rows from `vram` (im.elems / VLEN rows). Needs the zero rows (emit_zero_block).
 void emit_stage_padded(AsmWriter& w, const PaddedImage& im, const PlenaArch& a, uint64_t vram, int src, int dst);

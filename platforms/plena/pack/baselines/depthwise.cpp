@@ -146,13 +146,7 @@ std::string plena_depthwise_kernel(const DepthwiseKernel& d, const PlenaArch& a)
   AsmWriter w;
   w.comment("DepthwiseConv y[" + s(d.h) + "," + s(d.h) + "," + s(d.c) + "], " + s(d.k) + "x" + s(d.k) +
             " filters, on the vector unit");
-  w.set_addr(0, kT1, d.x_addr, "a0 = x");
-  w.set_addr(1, kT1, d.w_addr, "a1 = w");
-  w.set_addr(2, kT1, d.y_addr, "a2 = y");
-  w.set_addr(3, kT1, g.xp_addr, "a3 = xp (workspace)");
-  w.set_addr(4, kT1, g.wz_addr, "a4 = wz (workspace)");
-  emit_zero_block(w, g.zero, a);
-  emit_stage_padded(w, g.x, a, g.xs, 0, 3);
+  emit_conv_prologue(w, d.x_addr, d.w_addr, d.y_addr, g.xp_addr, g.wz_addr, "wz", g.x, a, g.zero, g.xs);
   emit_stage_w(w, g, a);
   emit_replicated_weights(w, d, g, a);
   emit_compute(w, d, g, a);

@@ -72,18 +72,7 @@ std::string gemv(const Instance& inst, const PlenaArch& a) {
   return plena_gemv_kernel(g, a);
 }
 
-std::string conv2d(const Instance& inst, const PlenaArch& a) {
-  ConvKernel c;
-  c.h = param(inst, "H");
-  c.c_in = param(inst, "c_in");
-  c.c_out = param(inst, "c_out");
-  c.k = param(inst, "k");
-  c.x_addr = addr(inst, "x");
-  c.w_addr = addr(inst, "w");
-  c.y_addr = addr(inst, "y");
-  c.scratch_addr = scratch_base(*inst.layout());
-  return plena_conv2d_kernel(c, a);
-}
+std::string conv2d(const Instance& inst, const PlenaArch& a) { return plena_conv2d_kernel(conv_kernel(inst), a); }
 
 std::string depthwise_conv(const Instance& inst, const PlenaArch& a) {
   DepthwiseKernel d;
@@ -123,6 +112,19 @@ Generator norm(RowReduction kind) {
 }
 
 }  // namespace
+
+ConvKernel conv_kernel(const Instance& inst) {
+  ConvKernel c;
+  c.h = param(inst, "H");
+  c.c_in = param(inst, "c_in");
+  c.c_out = param(inst, "c_out");
+  c.k = param(inst, "k");
+  c.x_addr = addr(inst, "x");
+  c.w_addr = addr(inst, "w");
+  c.y_addr = addr(inst, "y");
+  c.scratch_addr = scratch_base(*inst.layout());
+  return c;
+}
 
 GeneratorMap level1_generators() {
   return {{"silu", elementwise(Activation::Silu)},

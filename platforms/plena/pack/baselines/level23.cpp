@@ -147,21 +147,12 @@ std::string t5_decoder(const Instance& inst, const PlenaArch& arch) {
 
 std::string conv_block(const Instance& inst, const PlenaArch& a) {
   const auto layout = inst.layout();
-  auto at = [&](const char* t) { return layout->placement(t).address; };
-  auto param = [&](const char* n) { return uint32_t(inst.params().at(n)); };
   ConvBlockKernel k;
-  k.conv.h = param("H");
-  k.conv.c_in = param("c_in");
-  k.conv.c_out = param("c_out");
-  k.conv.k = param("k");
-  k.conv.x_addr = at("x");
-  k.conv.w_addr = at("w");
-  k.conv.y_addr = at("y");
-  k.conv.scratch_addr = scratch_base(*layout);
-  k.gamma_addr = at("gamma");
-  k.beta_addr = at("beta");
-  k.mean_addr = at("mean");
-  k.var_addr = at("var");
+  k.conv = conv_kernel(inst);
+  k.gamma_addr = layout->placement("gamma").address;
+  k.beta_addr = layout->placement("beta").address;
+  k.mean_addr = layout->placement("mean").address;
+  k.var_addr = layout->placement("var").address;
   return plena_conv_block_kernel(k, a);
 }
 

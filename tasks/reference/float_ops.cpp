@@ -239,26 +239,41 @@ Vec add_row_bias(const Vec& a, const Vec& bias, int64_t rows, int64_t cols, cons
   return y;
 }
 
-Vec conv2d(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t ci, int64_t co, int64_t k) {
+namespace {
+
+// The convolution with accumulator type Acc (float: PLENA's matrix unit, double: AIE-ML),
+// each output's products added in (dr, dc, i) order.
+template <class Acc>
+Vec conv2d_acc(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t ci, int64_t co, int64_t k) {
   const int64_t pad = (k - 1) / 2;
   Vec y(size_t(h * wd * co), 0.0);
+  std::vector<Acc> acc(static_cast<size_t>(co));
   for (int64_t r = 0; r < h; ++r)
-    for (int64_t c = 0; c < wd; ++c)
+    for (int64_t c = 0; c < wd; ++c) {
+      std::fill(acc.begin(), acc.end(), Acc(0));
       for (int64_t dr = 0; dr < k; ++dr)
         for (int64_t dc = 0; dc < k; ++dc) {
           const int64_t rr = r + dr - pad, cc = c + dc - pad;
           if (rr < 0 || rr >= h || cc < 0 || cc >= wd) continue;
           for (int64_t i = 0; i < ci; ++i) {
-            const double xv = x[size_t((rr * wd + cc) * ci + i)];
+            const Acc xv = Acc(x[size_t((rr * wd + cc) * ci + i)]);
             const double* wrow = &w[size_t(((dr * k + dc) * ci + i) * co)];
-            double* yrow = &y[size_t((r * wd + c) * co)];
-            for (int64_t o = 0; o < co; ++o) yrow[o] += xv * wrow[o];
+            for (int64_t o = 0; o < co; ++o) acc[size_t(o)] += xv * Acc(wrow[o]);
           }
         }
+      for (int64_t o = 0; o < co; ++o) y[size_t((r * wd + c) * co + o)] = double(acc[size_t(o)]);
+    }
   return y;
 }
 
-Vec depthwise(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t c, int64_t k) {
+}  // namespace
+
+Vec conv2d(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t ci, int64_t co, int64_t k,
+           const FloatNumerics& N) {
+  return fp32_accumulate(N) ? conv2d_acc<float>(x, w, h, wd, ci, co, k) : conv2d_acc<double>(x, w, h, wd, ci, co, k);
+}
+
+Vec depthwise(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t c, int64_t k, const FloatNumerics& N) {
   const int64_t pad = (k - 1) / 2;
   Vec y(size_t(h * wd * c), 0.0);
   for (int64_t r = 0; r < h; ++r)
@@ -267,8 +282,12 @@ Vec depthwise(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t c, int6
         for (int64_t dc = 0; dc < k; ++dc) {
           const int64_t rr = r + dr - pad, cc = col + dc - pad;
           if (rr < 0 || rr >= h || cc < 0 || cc >= wd) continue;
-          for (int64_t ch = 0; ch < c; ++ch)
-            y[size_t((r * wd + col) * c + ch)] += x[size_t((rr * wd + cc) * c + ch)] * w[size_t((dr * k + dc) * c + ch)];
+          for (int64_t ch = 0; ch < c; ++ch) {
+            double& acc = y[size_t((r * wd + col) * c + ch)];
+            const double p = x[size_t((rr * wd + cc) * c + ch)] * w[size_t((dr * k + dc) * c + ch)];
+            // PLENA: a vector multiply and a vector add per tap, each rounded to BF16.
+            acc = N.stage_bf16 ? N.r(acc + N.r(p)) : acc + p;
+          }
         }
   return y;
 }

@@ -58,10 +58,15 @@ Vec add(const Vec& a, const Vec& b, const FloatNumerics& N);
 Vec mul(const Vec& a, const Vec& b, const FloatNumerics& N);
 // Adds bias[j] to every row of [rows, cols].
 Vec add_row_bias(const Vec& a, const Vec& bias, int64_t rows, int64_t cols, const FloatNumerics& N);
-// Stride-1 'same' convolution, channels last: x [H, W, ci], w [k, k, ci, co] -> [H, W, co]
-// (double accumulation, no rounding: callers round).
-Vec conv2d(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t ci, int64_t co, int64_t k);
-// Depthwise: x [H, W, c], w [k, k, c] -> [H, W, c].
-Vec depthwise(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t c, int64_t k);
+// Stride-1 'same' convolution, channels last: x [H, W, ci], w [k, k, ci, co] -> [H, W, co],
+// accumulated as reduce_sum accumulates (PLENA float32, AIE-ML double) over (dr, dc, i) in
+// that order; not rounded (callers round). The default (double) is exact for integer inputs.
+Vec conv2d(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t ci, int64_t co, int64_t k,
+           const FloatNumerics& N = FloatNumerics{});
+// Depthwise: x [H, W, c], w [k, k, c] -> [H, W, c], taps in (dr, dc) order. PLENA
+// (stage_bf16) materialises each tap like its vector unit: acc = r(acc + r(x w)); AIE-ML
+// sums in double. Not rounded at the end (callers round).
+Vec depthwise(const Vec& x, const Vec& w, int64_t h, int64_t wd, int64_t c, int64_t k,
+              const FloatNumerics& N = FloatNumerics{});
 
 }  // namespace tlmcraft::tasks::ref

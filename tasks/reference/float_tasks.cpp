@@ -34,7 +34,7 @@ TensorSet heads_attention(const Ctx& c, const FloatNumerics& N, int64_t heads, i
 
 TensorSet conv_block(const Ctx& c, const FloatNumerics& N) {
   const int64_t hh = c("H"), ci = c("c_in"), co = c("c_out"), k = c("k");
-  Vec z = conv2d(c.v("x"), c.v("w"), hh, hh, ci, co, k);
+  Vec z = conv2d(c.v("x"), c.v("w"), hh, hh, ci, co, k, N);
   const Vec &gamma = c.v("gamma"), &beta = c.v("beta"), &mean = c.v("mean"), &var = c.v("var");
   const double eps = N.c(1e-5);
   for (size_t i = 0; i < z.size(); ++i) {
@@ -118,11 +118,11 @@ const std::map<std::string, FloatTask>& float_tasks() {
        }},
       {"conv2d",
        [](const Ctx& c, const FloatNumerics& N) {
-         return c.output(outputs(conv2d(c.v("x"), c.v("w"), c("H"), c("H"), c("c_in"), c("c_out"), c("k")), N));
+         return c.output(outputs(conv2d(c.v("x"), c.v("w"), c("H"), c("H"), c("c_in"), c("c_out"), c("k"), N), N));
        }},
       {"depthwise_conv",
        [](const Ctx& c, const FloatNumerics& N) {
-         return c.output(outputs(depthwise(c.v("x"), c.v("w"), c("H"), c("H"), c("c"), c("k")), N));
+         return c.output(outputs(depthwise(c.v("x"), c.v("w"), c("H"), c("H"), c("c"), c("k"), N), N));
        }},
       {"rope",
        [](const Ctx& c, const FloatNumerics& N) {

@@ -13,6 +13,7 @@
 
 #include "harness/suite_runner.h"
 #include "tests/harness/test_util.h"
+#include "tests/harness/unsupported_cell_specs.h"
 
 namespace tlmcraft::harness {
 namespace {
@@ -20,8 +21,11 @@ namespace {
 using json = nlohmann::json;
 
 #ifdef TLMCRAFT_EXE
-int run(const std::string& args, const std::string& out_file, const std::string& err_file) {
-  const std::string cmd = std::string("'") + TLMCRAFT_EXE + "' " + args + " > '" + out_file + "' 2> '" + err_file + "'";
+// `env`: VAR=value settings for the command ("" for none).
+int run(const std::string& args, const std::string& out_file, const std::string& err_file,
+        const std::string& env = "") {
+  const std::string cmd =
+      env + " '" + std::string(TLMCRAFT_EXE) + "' " + args + " > '" + out_file + "' 2> '" + err_file + "'";
   const int rc = std::system(cmd.c_str());
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
@@ -34,10 +38,12 @@ TEST(CliBench, BrokenKernelUnsupportedCellAndReport) {
   test::ScratchDir dir;
   test::write_text(dir.file("relu_C1.asm"), "THIS_IS_NOT_AN_INSTRUCTION x, y\n");
   const std::string results = dir.file("r.jsonl");
-  // relu C1 has a (broken) kernel, relu C2 none (missing), conv2d is unsupported on PLENA.
+  // relu C1 has a (broken) kernel, relu C2 none (missing), conv2d is unsupported on PLENA
+  // in these specs.
+  const std::string specs = "TLMCRAFT_TASKS_DIR='" + test_specs::specs_with_plena_conv2d_unsupported(dir.path()) + "'";
   const int rc = run("bench --platform plena --task relu,conv2d --config C1,C2 --kernels '" + dir.path() +
                          "' --out '" + results + "' --jobs 2 --quiet --json",
-                     dir.file("out.txt"), dir.file("err.txt"));
+                     dir.file("out.txt"), dir.file("err.txt"), specs);
   EXPECT_EQ(rc, 1) << test::read_text(dir.file("err.txt"));  // a failure and a missing kernel
   EXPECT_NE(test::read_text(dir.file("err.txt")).find("1 job(s) have no kernel file in"), std::string::npos);
 
@@ -60,7 +66,7 @@ TEST(CliBench, BrokenKernelUnsupportedCellAndReport) {
   // Resume: nothing left to run, same file.
   EXPECT_EQ(run("bench --platform plena --task relu,conv2d --config C1 --kernels '" + dir.path() + "' --out '" +
                     results + "' --quiet",
-                dir.file("out2.txt"), dir.file("err2.txt")),
+                dir.file("out2.txt"), dir.file("err2.txt"), specs),
             1);
   EXPECT_EQ(read_jsonl(results).records.size(), 3u);
 

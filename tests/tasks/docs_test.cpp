@@ -36,8 +36,10 @@ TEST(Docs, TableShowsProvenanceAndUnsupportedCells) {
   const std::string t = markdown_task_table(Registry::builtin());
   EXPECT_NE(t.find("| 1 | silu | 1 | (n) | C1 256<br>C2 1024<br>C3 2048<br>C4 8192<br>C5 16384 |"), std::string::npos) << t;
   EXPECT_NE(t.find("C2 (128,512)*"), std::string::npos);      // GEMV interpolated
-  EXPECT_NE(t.find("| 11 | conv2d | 1 | (H, c_in, c_out, k) | unsupported |"), std::string::npos);
-  EXPECT_NE(t.find("| | **configurations** | | | 100 | 115 | 75 |"), std::string::npos);
+  EXPECT_NE(t.find("| 11 | conv2d | 1 | (H, c_in, c_out, k) | C1 (8,8,8,1)+<br>"), std::string::npos);
+  EXPECT_NE(t.find("| 12 | depthwise_conv | 1 | (H, c, k) | C1 (8,16,3)+<br>"), std::string::npos);
+  EXPECT_NE(t.find("| 21 | conv_block | 3 | (H, c_in, c_out, k) | C1 (8,8,8,1)+<br>"), std::string::npos);
+  EXPECT_NE(t.find("| | **configurations** | | | 115 | 115 | 75 |"), std::string::npos);
   EXPECT_NE(t.find("CPU group (names only for now): multiply, vvadd"), std::string::npos);
 }
 

@@ -138,12 +138,42 @@ TEST(FloatReference, Conv2dChannelsMixAndConvBlock) {
                 {T("x", {1, 1, 2}, {1, 2}), T("w", {1, 1, 2, 2}, {1, 2, 3, 4})}),
             (std::vector<double>{7, 10}));
   // conv 2*3 = 6; BN (6 - 2) / sqrt(1 + 1e-5) * 2 + beta: beta -1 -> 6.99996 -> bf16 7;
-  // beta -10 -> -2.00004 -> ReLU 0.
-  for (double beta : {-1.0, -10.0})
-    EXPECT_EQ(run("conv_block", PlatformId("aie_ml"), {{"H", 1}, {"c_in", 1}, {"c_out", 1}, {"k", 1}},
-                  {T("x", {1, 1, 1}, {2}), T("w", {1, 1, 1, 1}, {3}), T("gamma", {1}, {2}), T("beta", {1}, {beta}),
-                   T("mean", {1}, {2}), T("var", {1}, {1})}),
-              (std::vector<double>{beta == -1.0 ? 7.0 : 0.0}));
+  // beta -10 -> -2.00004 -> ReLU 0. PLENA's stages: t = 4; bf16(1 + bf16(1e-5)) = 1, so
+  // sqrt and 1/sqrt are 1; 4 * 1 * 2 = 8; 8 - 1 = 7 and 8 - 10 = -2 -> 0: the same values.
+  for (PlatformId p : kBoth)
+    for (double beta : {-1.0, -10.0})
+      EXPECT_EQ(run("conv_block", p, {{"H", 1}, {"c_in", 1}, {"c_out", 1}, {"k", 1}},
+                    {T("x", {1, 1, 1}, {2}), T("w", {1, 1, 1, 1}, {3}), T("gamma", {1}, {2}), T("beta", {1}, {beta}),
+                     T("mean", {1}, {2}), T("var", {1}, {1})}),
+                (std::vector<double>{beta == -1.0 ? 7.0 : 0.0}));
+}
+
+TEST(FloatReference, PlenaConv2dAccumulatesInFloat32) {
+  // 1x1 image, k = 1, three channels, weights 1: the sum 1 + 2^-8 + 2^-25. Float32 (PLENA's
+  // matrix unit) keeps 24 bits: 1 + 2^-8 is exact, adding 2^-25 (a quarter of float32's ulp
+  // 2^-23 at 1) rounds back to 1 + 2^-8, the midpoint of BF16 neighbours 1 and 1 + 2^-7,
+  // which rounds to even: 1. AIE-ML sums in double: just past the midpoint, 1 + 2^-7.
+  const TensorSet in{T("x", {1, 1, 3}, {1, std::ldexp(1.0, -8), std::ldexp(1.0, -25)}),
+                     T("w", {1, 1, 3, 1}, {1, 1, 1})};
+  const Params p{{"H", 1}, {"c_in", 3}, {"c_out", 1}, {"k", 1}};
+  EXPECT_EQ(run("conv2d", PlatformId("plena"), p, in), (std::vector<double>{1.0}));
+  EXPECT_EQ(run("conv2d", PlatformId("aie_ml"), p, in), (std::vector<double>{1.0078125}));
+}
+
+TEST(FloatReference, PlenaDepthwiseRoundsEveryTap) {
+  // A 3x3 image of ones, padding 1: at pixel (0, 0) the taps (1,1), (1,2), (2,1), (2,2) are
+  // inside, in that order, with weights 1, 2^-8, 2^-8, 0. PLENA rounds every step to BF16:
+  // acc = 1; bf16(1 + 2^-8) = 1 (a tie between 1 and 1 + 2^-7, to even), twice; + 0 = 1.
+  // AIE-ML sums in double: 1 + 2^-8 + 2^-8 = 1 + 2^-7, a BF16 value.
+  const std::vector<double> x(9, 1.0);
+  std::vector<double> w(9, 0.0);
+  w[4] = 1;                    // (1, 1)
+  w[5] = std::ldexp(1.0, -8);  // (1, 2)
+  w[7] = std::ldexp(1.0, -8);  // (2, 1)
+  const Params p{{"H", 3}, {"c", 1}, {"k", 3}};
+  const TensorSet in{T("x", {3, 3, 1}, x), T("w", {3, 3, 1}, w)};
+  EXPECT_EQ(run("depthwise_conv", PlatformId("plena"), p, in).at(0), 1.0);
+  EXPECT_EQ(run("depthwise_conv", PlatformId("aie_ml"), p, in).at(0), 1.0078125);
 }
 
 TEST(FloatReference, RopeOnOnePair) {

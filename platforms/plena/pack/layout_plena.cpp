@@ -34,6 +34,8 @@ std::vector<LayoutConstant> plena_constants(const TaskSpec& task, const Params& 
     c.push_back({1.0 / std::sqrt(param("h")), "1/sqrt(d), d = h"});
   } else if (t == "mha" || t == "gqa" || t == "mqa") {
     c.push_back({1.0 / std::sqrt(param("h") / param("heads")), "1/sqrt(d), d = h / heads"});
+  } else if (t == "conv_block") {
+    c.push_back({1e-5, "eps = 1e-5 (BatchNorm)"});
   } else if (t == "llama_decoder" || t == "t5_decoder") {
     c.push_back({-1.0, "-1.0"});
     c.push_back({1.0 / param("h"), "1/h (RMSNorm mean)"});

@@ -18,6 +18,7 @@ plena::PlenaArch plena_arch(const nlohmann::json& cfg) {
   a.mlen = arch.at("mlen").get<uint32_t>();
   a.vlen = arch.at("vlen").get<uint32_t>();
   a.blen = arch.at("blen").get<uint32_t>();
+  a.hlen = arch.at("hlen").get<uint32_t>();
   a.v_rows = arch.at("v_prefetch_rows").get<uint32_t>();
   const auto& mem = cfg.at("memory");
   a.msram_tiles = mem.at("msram").at("elements").get<uint32_t>() / (a.mlen * a.mlen);

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include "test_support.h"
+#include "tests/harness/unsupported_cell_specs.h"
 
 namespace tlmcraft::agent {
 namespace {
@@ -22,9 +23,10 @@ struct CliRun {
 
 // Runs the CLI with stdout captured (stderr to /dev/null) and the environment free of
 // provider keys, so the default provider is the search agent.
-CliRun tlmcraft(const std::string& args) {
+// `env`: more VAR=value settings ("" for none).
+CliRun tlmcraft(const std::string& args, const std::string& env = "") {
   const std::string cmd = "env -u OPENAI_API_KEY -u OPENAI_BASE_URL -u ANTHROPIC_API_KEY SYSC_DISABLE_COPYRIGHT_MESSAGE=1 " +
-                          kExe + " " + args + " 2>/dev/null";
+                          env + " " + kExe + " " + args + " 2>/dev/null";
   CliRun r;
   FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -88,10 +90,13 @@ TEST_F(CliTest, ReplayThatRunsOutIsNotSolved) {
 }
 
 TEST_F(CliTest, AgentBenchWritesResultsSummaryAndPassAtK) {
-  const CliRun r = tlmcraft("agent-bench -p plena --tasks silu,conv2d --configs C1 --samples 2 --jobs 2 --json -q --out " + dir.str());
+  const std::string specs = "TLMCRAFT_TASKS_DIR='" + test_specs::specs_with_plena_conv2d_unsupported(dir.str()) + "'";
+  const CliRun r =
+      tlmcraft("agent-bench -p plena --tasks silu,conv2d --configs C1 --samples 2 --jobs 2 --json -q --out " + dir.str(),
+               specs);
   ASSERT_EQ(r.code, 0) << r.out;
   const json j = json::parse(r.out);
-  EXPECT_EQ(j["agent"]["runs"], 2);        // conv2d is unsupported on PLENA: no runs
+  EXPECT_EQ(j["agent"]["runs"], 2);        // conv2d is unsupported on PLENA in these specs: no runs
   EXPECT_EQ(j["agent"]["solved_runs"], 2);
   EXPECT_TRUE(std::filesystem::exists(dir / "summary.json"));
   EXPECT_TRUE(std::filesystem::exists(dir / "transcripts/silu_plena_C1_s2.jsonl"));
@@ -100,7 +105,8 @@ TEST_F(CliTest, AgentBenchWritesResultsSummaryAndPassAtK) {
   for (std::string l; std::getline(in, l);) ++lines;
   EXPECT_EQ(lines, 4u);  // 2 samples x (silu, conv2d)
   // Rerunning finds every job recorded and runs nothing.
-  const CliRun again = tlmcraft("agent-bench -p plena --tasks silu,conv2d --configs C1 --samples 2 --json -q --out " + dir.str());
+  const CliRun again =
+      tlmcraft("agent-bench -p plena --tasks silu,conv2d --configs C1 --samples 2 --json -q --out " + dir.str(), specs);
   EXPECT_EQ(again.code, 0);
   EXPECT_EQ(json::parse(again.out)["agent"]["runs"], 2);
 }

@@ -81,9 +81,9 @@ TEST_F(ToolsTest, UnknownToolAndWorkloadAreErrors) {
   r = call("get_task", {{"task", "nosuchtask"}});
   EXPECT_TRUE(r.is_error);
   EXPECT_EQ(r.text.rfind("get_task: no workload nosuchtask/plena/C1: ", 0), 0u) << r.text;
-  r = call("run_evaluation", {{"task", "conv2d"}});  // a cell PLENA does not support
+  r = call("run_evaluation", {{"task", "multiply"}});  // a CPU program: no cell on PLENA
   EXPECT_TRUE(r.is_error);
-  EXPECT_EQ(r.text.rfind("run_evaluation: no workload conv2d/plena/C1: ", 0), 0u) << r.text;
+  EXPECT_EQ(r.text.rfind("run_evaluation: no workload multiply/plena/C1: ", 0), 0u) << r.text;
   r = call("get_task", {{"config", "C9"}});
   EXPECT_TRUE(r.is_error);
   r = call("get_hardware_config", {{"platform", "tpu"}});
@@ -185,7 +185,7 @@ TEST_F(ToolsTest, TaskHardwareListAndBaseline) {
   EXPECT_NE(r.text.find("  vlen: 64\n"), std::string::npos) << r.text;
   r = call("list_tasks");
   EXPECT_NE(r.text.find("silu (level 1): C1(n=256) C2(n=1024) C3(n=2048) C4(n=8192) C5(n=16384)"), std::string::npos) << r.text;
-  EXPECT_NE(r.text.find("conv2d (level 1): unsupported on plena"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("conv2d (level 1): C1(H=8,c_in=8,c_out=8,k=1)"), std::string::npos) << r.text;
   r = call("get_baseline");
   ASSERT_FALSE(r.is_error) << r.text;
   EXPECT_TRUE(r.data["cycles"].is_number());

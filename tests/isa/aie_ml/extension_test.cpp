@@ -267,7 +267,8 @@ TEST(AieExtensionErrors, FusedKeyOnAnExistingOp) {
   // "  - {mnemonic: VADD.8, slot: vec, " is 34 characters: the key starts at column 35.
   EXPECT_EQ(e, "ext.yaml:" + std::to_string(shipped_line_of(line)) +
                    ":35: unknown key 'fused' in op VADD.8 (known keys: mnemonic, slot, alt_slots, operands, dst, rw, "
-                   "access, latency, ii, real, doc, operation, macs, format, actions, compose, semantics); AIE-ML has no "
+                   "access, latency, ii, real, doc, operation, macs, format, actions, compose, semantics, replaces, commutative); "
+            "AIE-ML has no "
                    "`fused:`: an op built from existing ops is written with `compose: {temps, steps}` "
                    "(docs/isa-extensions.md)\n");
 }

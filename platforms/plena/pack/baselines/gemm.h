@@ -12,6 +12,7 @@ namespace tlmcraft::tasks::plena {
 
 struct PlenaArch {
   uint32_t mlen = 64, vlen = 64, blen = 4, v_rows = 4;
+  uint32_t hlen = 16;  // V_MASK granularity (one bit per HLEN lanes)
   uint32_t msram_tiles = 4;
   uint32_t vram_rows = 1024;
 };

@@ -1,6 +1,7 @@
 // PLENA template baselines for the level-1 tasks: addresses from the task's PLENA layout,
-// shapes from the configuration's parameters. Conv2D and DepthwiseConv are unsupported on
-// PLENA (as in the paper).
+// shapes from the configuration's parameters.
+#include "platforms/plena/pack/baselines/conv.h"
+#include "platforms/plena/pack/baselines/depthwise.h"
 #include "platforms/plena/pack/baselines/elementwise.h"
 #include "platforms/plena/pack/baselines/generators.h"
 #include "platforms/plena/pack/baselines/matvec.h"
@@ -71,6 +72,20 @@ std::string gemv(const Instance& inst, const PlenaArch& a) {
   return plena_gemv_kernel(g, a);
 }
 
+std::string conv2d(const Instance& inst, const PlenaArch& a) { return plena_conv2d_kernel(conv_kernel(inst), a); }
+
+std::string depthwise_conv(const Instance& inst, const PlenaArch& a) {
+  DepthwiseKernel d;
+  d.h = param(inst, "H");
+  d.c = param(inst, "c");
+  d.k = param(inst, "k");
+  d.x_addr = addr(inst, "x");
+  d.w_addr = addr(inst, "w");
+  d.y_addr = addr(inst, "y");
+  d.scratch_addr = scratch_base(*inst.layout());
+  return plena_depthwise_kernel(d, a);
+}
+
 Generator elementwise(Activation act) {
   return [act](const Instance& inst, const PlenaArch& a) {
     ElementwiseKernel k;
@@ -98,6 +113,19 @@ Generator norm(RowReduction kind) {
 
 }  // namespace
 
+ConvKernel conv_kernel(const Instance& inst) {
+  ConvKernel c;
+  c.h = param(inst, "H");
+  c.c_in = param(inst, "c_in");
+  c.c_out = param(inst, "c_out");
+  c.k = param(inst, "k");
+  c.x_addr = addr(inst, "x");
+  c.w_addr = addr(inst, "w");
+  c.y_addr = addr(inst, "y");
+  c.scratch_addr = scratch_base(*inst.layout());
+  return c;
+}
+
 GeneratorMap level1_generators() {
   return {{"silu", elementwise(Activation::Silu)},
           {"relu", elementwise(Activation::Relu)},
@@ -108,7 +136,9 @@ GeneratorMap level1_generators() {
           {"gemv", gemv},
           {"gemm", gemm},
           {"batchmatmul", batchmatmul},
-          {"linear", linear}};
+          {"linear", linear},
+          {"conv2d", conv2d},
+          {"depthwise_conv", depthwise_conv}};
 }
 
 }  // namespace tlmcraft::tasks::plena

@@ -1,5 +1,7 @@
 // PLENA template baselines for the level-2 and level-3 tasks: each kernel is a sequence of
-// HBM-to-HBM stages (stages.h) in the order of the task's reference stages.
+// HBM-to-HBM stages (stages.h) in the order of the task's reference stages; ConvBlock is
+// the Conv2D template with a BatchNorm/ReLU epilogue (conv_block.h).
+#include "platforms/plena/pack/baselines/conv_block.h"
 #include "platforms/plena/pack/baselines/flash_attention.h"
 #include "platforms/plena/pack/baselines/generators.h"
 #include "platforms/plena/pack/baselines/stages.h"
@@ -143,6 +145,17 @@ std::string t5_decoder(const Instance& inst, const PlenaArch& arch) {
   return e.str();
 }
 
+std::string conv_block(const Instance& inst, const PlenaArch& a) {
+  const auto layout = inst.layout();
+  ConvBlockKernel k;
+  k.conv = conv_kernel(inst);
+  k.gamma_addr = layout->placement("gamma").address;
+  k.beta_addr = layout->placement("beta").address;
+  k.mean_addr = layout->placement("mean").address;
+  k.var_addr = layout->placement("var").address;
+  return plena_conv_block_kernel(k, a);
+}
+
 }  // namespace
 
 GeneratorMap level23_generators() {
@@ -164,6 +177,7 @@ GeneratorMap level23_generators() {
       {"mqa", [](const Instance& i, const PlenaArch& a) { return attention(i, a, uint32_t(i.params().at("heads")), 1); }},
       {"llama_decoder", llama_decoder},
       {"t5_decoder", t5_decoder},
+      {"conv_block", conv_block},
   };
 }
 

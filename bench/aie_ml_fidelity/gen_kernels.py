@@ -479,8 +479,8 @@ KERNELS = {
 
 
 def impossible_form(text):
-    """What in a kernel the hardware cannot issue, or None. The model's ISA still accepts
-    VLDB into an accumulator (a shipped baseline uses it); AIE2 does not have it."""
+    """What in a kernel the hardware cannot issue, or None: VLDB into an accumulator
+    (AIE2 does not have it; the model's ISA refuses it too, this names it before a run)."""
     bad = re.search(r"VLDB\s+(am|bm|cm)\d+", text, re.I)
     return "'%s': AIE2 loads accumulators only through VLDA" % bad.group(0) if bad else None
 

@@ -63,7 +63,7 @@ TEST(AieMlDecoderBaselines, T5PhasesFollowTheBlock) {
 
 // The same block with every projection on up to 4 x 4 tiles (C5: all of them fit 4 x 4)
 // against the single-tile baseline, through evaluate()'s own speedup figure. Measured:
-// llama 829,643 vs 1,145,076 cycles (1.38x), t5 836,664 vs 1,269,742 (1.52x; run only with
+// llama 829,455 vs 1,144,868 cycles (1.38x), t5 836,640 vs 1,269,654 (1.52x; run only with
 // AIE_DECODER_VERBOSE set, to keep the folder fast); the test asks for 1.25x.
 TEST(AieMlDecoderBaselines, ProjectionsOnSixteenTilesBeatTheBaselineAtC5) {
   std::vector<std::string> blocks{"llama_decoder"};

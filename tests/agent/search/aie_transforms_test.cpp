@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <regex>
 
+#include "platforms/aie_ml/pack/agent/aie_candidates.h"
 #include "platforms/aie_ml/pack/agent/aie_offsets.h"
 #include "platforms/aie_ml/pack/agent/aie_regalloc.h"
 #include "platforms/aie_ml/pack/agent/aie_unroll.h"
@@ -254,6 +256,61 @@ TEST(AieRegalloc, KeepsValuesLiveAfterTheBlock) {
   ASSERT_TRUE(parse_aie_kernel(in, k, error)) << error;
   EXPECT_EQ(reallocate_registers(k), 0);
   EXPECT_EQ(print_aie_kernel(k), in);
+}
+
+// ---- accumulator loads stay on load unit A --------------------------------------------
+
+// AIE2 loads accumulators only through VLDA (isa/aie_ml/aie_ml.yaml: VLDB takes w). The
+// compaction re-assembles a load on the other unit only where the ISA accepts it.
+TEST(AieCompact, AccumulatorLoadsStayOnLoadUnitA) {
+  // Three independent loads: am0 takes lda at cycle 0; w4 goes to the free ldb there
+  // (VLDB w4); am1 cannot (no VLDB am), so it waits for lda at cycle 1.
+  AieKernel k;
+  std::string error;
+  const std::string in = "  VLDA am0, [p0]\n  VLDA am1, [p0, #32]\n  VLDA w4, [p1]\n  DONE\n";
+  ASSERT_TRUE(parse_aie_kernel(in, k, error)) << error;
+  compact(k);
+  EXPECT_EQ(print_aie_kernel(k),
+            "  VLDA am0, [p0] ;; VLDB w4, [p1]\n"
+            "  VLDA am1, [p0, #32]\n"
+            "  DONE\n");
+}
+
+TEST(AieCandidates, NoCandidateLoadsAnAccumulatorThroughVldb) {
+  // A copy loop of two accumulator loads and one vector load per iteration: unrolling,
+  // reallocation, offsets and compaction pair loads on lda + ldb wherever they can, which
+  // for the accumulators is never (VLDB am is no AIE2 form) but for w0 is (VLDB w0).
+  const std::string parent =
+      "  MOVXM p0, 458752\n"
+      "  MOVXM p1, 475136\n"
+      "  MOVXM p2, 466944\n"
+      "  MOVXM ls, top\n"
+      "  MOVXM le, end\n"
+      "  MOVXM lc, 8\n"
+      "top:\n"
+      "  VLDA am0, [p0], #32\n"
+      "  VLDA am1, [p0], #32\n"
+      "  VLDA w0, [p2], #32\n"
+      "  VST am0, [p1], #32\n"
+      "  VST am1, [p1], #32\n"
+      "end:\n"
+      "  VST w0, [p1], #32\n"
+      "  DONE\n";
+  SearchContext ctx;
+  ctx.platform = "aie_ml";
+  const std::vector<Candidate> candidates = generate_aie_candidates(parent, ctx);
+  ASSERT_GT(candidates.size(), 4u);
+  static const std::regex vldb_acc(R"(VLDB\s+(am|bm|cm))");
+  static const std::regex vldb_w(R"(VLDB\s+w\d)");
+  size_t with_vldb_w = 0;
+  for (const Candidate& c : candidates) {
+    EXPECT_FALSE(std::regex_search(c.text, vldb_acc)) << c.name << ":\n" << c.text;
+    AieKernel k;
+    std::string error;
+    EXPECT_TRUE(parse_aie_kernel(c.text, k, error)) << c.name << ": " << error;
+    with_vldb_w += std::regex_search(c.text, vldb_w);
+  }
+  EXPECT_GT(with_vldb_w, 0u);
 }
 
 }  // namespace

@@ -64,6 +64,20 @@ TEST(AieAssembler, WrongRegisterClassSaysWhatWasExpected) {
   EXPECT_NE(d[0].message.find("got 'x0' (a 512-bit vector register (x0-x11))"), std::string::npos) << d[0].format();
 }
 
+// AIE2 loads accumulators only through load unit A (Xilinx/llvm-aie AIE2GenRegisterInfo.td:
+// VLDB's destination class mWb holds wl/wh registers only), so VLDB am3 is refused where
+// VLDA am2 in the same bundle is accepted. Column 30: 2 spaces + "VLDA am2, [p2, #0]" (18)
+// + " ;; " (4) + "VLDB " (5) + 1.
+TEST(AieAssembler, AccumulatorsLoadOnlyThroughLoadUnitA) {
+  const auto d = assemble_errors("  VLDA am2, [p2, #0] ;; VLDB am3, [p2, #32]\n");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].format(),
+            "k.s:1:30: error: wrong register class for operand 1 of VLDB: expected a 256-bit vector register (w0-w23 "
+            "or wl0-wl11/wh0-wh11), got 'am3' (a 256-bit accumulator (am0-am35)) (hint: syntax: VLDB w, mem)");
+  const AieProgram p = assemble_ok("  VLDA am2, [p2, #0] ;; VLDB w3, [p2, #32]\n");
+  EXPECT_EQ(p.bundles.size(), 1u);
+}
+
 TEST(AieAssembler, RegisterOutOfRange) {
   const auto d = assemble_errors("ADD r32, r0, r1\n");
   ASSERT_EQ(d.size(), 1u);

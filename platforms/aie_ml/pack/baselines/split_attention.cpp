@@ -195,8 +195,9 @@ void exp_block(Segment& s, int c, int64_t sp) {
   const ExpChain& r = kChains[c];
   const std::string A = bm(r.a), B = bm(r.b), pe = "p" + num(3 + c), lo = num(2 * sp);
   const std::string fh = w(4 * c), ph = w(4 * c + 1), fl = w(4 * c + 2), pl = w(4 * c + 3);
+  // Both halves through load unit A: AIE2 loads accumulators only there (VLDB takes w).
   s.op("VLDA " + am(2 * r.a) + ", [p2, #" + num(64 * c) + "]", "S, 16 keys");
-  s.op("VLDB " + am(2 * r.a + 1) + ", [p2, #" + num(64 * c + 32) + "]");
+  s.op("VLDA " + am(2 * r.a + 1) + ", [p2, #" + num(64 * c + 32) + "]");
   s.op("VSUB.F " + A + ", " + A + ", bm17", "S - m");
   split(s, A, ph, pl, B);
   // S - m >= L = -120 / kappa (x11: -inf in lanes 0..15, L in 16..31 for the high part):
@@ -227,7 +228,7 @@ void exp_block(Segment& s, int c, int64_t sp) {
   }
   const int qi = q == B ? r.b : r.a;
   s.op("VLDA " + am(2 * qi) + ", [" + pe + ", #0]", "k << 23");
-  s.op("VLDB " + am(2 * qi + 1) + ", [" + pe + ", #" + lo + "]");
+  s.op("VLDA " + am(2 * qi + 1) + ", [" + pe + ", #" + lo + "]");
   s.op("VADD.ACC32 " + q + ", " + p + ", " + q, "E = 2^k 2^f (k added to the exponent field)");
   split(s, q, ph, pl, p);
   s.op("VST " + ph + ", [" + pe + ", #0]", "E high part");
@@ -663,7 +664,7 @@ std::string core_program(const Shape& sh, bool rope, int64_t r) {
     t.comment("the group's 1/z (lane i: row i), as bf16 high + low arrays");
     to_reg("p7", z_array, "z of the group's rows");
     sc.op("VLDA am20, [p7, #0]");
-    sc.op("VLDB am21, [p7, #32]");
+    sc.op("VLDA am21, [p7, #32]");
     via_text(sc, [](KernelText& k) {
       recip(k, "bm11", "bm10");
       split(k, "bm11", "w19", "w20", "bm7");

@@ -12,14 +12,13 @@ bool contains(const std::vector<std::string>& list, const std::string& name) {
   return std::find(list.begin(), list.end(), name) != list.end();
 }
 
-// Binds one step's operands to one op's; false (bindings unchanged) when they
-// disagree.
-bool bind_step(const PatternStep& step, const Op& op, Match& m) {
-  if (op.mnemonic != step.mnemonic || op.operands.size() != step.operands.size()) return false;
+// Binds one step's operands to `have` (one op's operands, possibly with a
+// commutative pair swapped); false (bindings unchanged) when they disagree.
+bool bind_operands(const PatternStep& step, const std::vector<Operand>& operands, Match& m) {
   Match trial = m;
-  for (size_t i = 0; i < op.operands.size(); ++i) {
+  for (size_t i = 0; i < operands.size(); ++i) {
     const Operand& want = step.operands[i];
-    const Operand& have = op.operands[i];
+    const Operand& have = operands[i];
     if (want.access == Access::Literal) {
       if (have.access != Access::Literal) return false;
       if (want.storage.empty()) {
@@ -37,6 +36,18 @@ bool bind_step(const PatternStep& step, const Op& op, Match& m) {
   }
   m = std::move(trial);
   return true;
+}
+
+// Binds one step to one op: operands in order, else with the op's commutative
+// pair swapped.
+bool bind_step(const PatternStep& step, const Op& op, Match& m) {
+  if (op.mnemonic != step.mnemonic || op.operands.size() != step.operands.size()) return false;
+  if (bind_operands(step, op.operands, m)) return true;
+  const size_t a = size_t(op.commutes_a), b = size_t(op.commutes_b);
+  if (op.commutes_a < 0 || op.commutes_b < 0 || a >= op.operands.size() || b >= op.operands.size()) return false;
+  std::vector<Operand> swapped = op.operands;
+  std::swap(swapped[a], swapped[b]);
+  return bind_operands(step, swapped, m);
 }
 
 // The last op in [from, to) that writes `name`, or `none`.

@@ -52,10 +52,14 @@ bool writes_loop_register(const SlotOp& op) {
 
 df::Access access_of(OperandUse u) {
   switch (u) {
-    case OperandUse::Read: return df::Access::Read;
-    case OperandUse::Write: return df::Access::Write;
-    case OperandUse::ReadWrite: return df::Access::ReadWrite;
-    default: return df::Access::Literal;
+    case OperandUse::Read:
+      return df::Access::Read;
+    case OperandUse::Write:
+      return df::Access::Write;
+    case OperandUse::ReadWrite:
+      return df::Access::ReadWrite;
+    default:
+      return df::Access::Literal;
   }
 }
 
@@ -123,7 +127,9 @@ std::string dataflow_mnemonic(const SlotOp& op) {
   return name;
 }
 
-std::string plain_mnemonic(const std::string& dataflow_name) { return dataflow_name.substr(0, dataflow_name.find(':')); }
+std::string plain_mnemonic(const std::string& dataflow_name) {
+  return dataflow_name.substr(0, dataflow_name.find(':'));
+}
 
 df::Op slot_op_dataflow(const SlotOp& op) {
   df::Op d;
@@ -135,7 +141,7 @@ df::Op slot_op_dataflow(const SlotOp& op) {
       x.access = access_of(operand_use(op, j));
       x.storage = x.text = register_text(o);
     } else {
-      x.text = o.kind == Operand::Kind::Imm ? std::to_string(o.imm)
+      x.text = o.kind == Operand::Kind::Imm     ? std::to_string(o.imm)
                : o.kind == Operand::Kind::Label ? "@" + std::to_string(o.imm)
                                                 : std::string("mem");
     }
@@ -164,8 +170,8 @@ TileDataflow tile_dataflow(const AieTile& tile) {
   TileStructure st;
   std::string why;
   out.analysed = analyse_structure(tile, st, why);
-  std::map<std::string, size_t> label_at;                    // label -> its marker op
-  std::vector<std::pair<size_t, std::string>> jumps;         // op -> label it may jump to
+  std::map<std::string, size_t> label_at;             // label -> its marker op
+  std::vector<std::pair<size_t, std::string>> jumps;  // op -> label it may jump to
   ViewTracker views;
   for (size_t l = 0; l < tile.lines.size(); ++l) {
     const AieLine& line = tile.lines[l];

@@ -54,13 +54,13 @@ bool apply(AieTile& tile, const TileDataflow& t, const df::Match& m, const Exten
   steps.pop_back();
   const AieLine& bundle = tile.lines[last.line];
   for (size_t k = 0; k < bundle.ops.size(); ++k) {
-    const bool leaving = std::any_of(steps.begin(), steps.end(), [&](const Place& s) { return s.line == last.line && s.op == k; });
+    const bool leaving =
+        std::any_of(steps.begin(), steps.end(), [&](const Place& s) { return s.line == last.line && s.op == k; });
     if (k != last.op && !leaving && bundle.ops[k].op.slot == fused.op.slot) return false;  // slot taken
   }
   // Remove the other steps, latest position first, keeping the last step's place current.
-  std::sort(steps.begin(), steps.end(), [](const Place& a, const Place& b) {
-    return a.line != b.line ? a.line > b.line : a.op > b.op;
-  });
+  std::sort(steps.begin(), steps.end(),
+            [](const Place& a, const Place& b) { return a.line != b.line ? a.line > b.line : a.op > b.op; });
   for (const Place& s : steps) {
     if (s.line == last.line && s.op < last.op) --last.op;
     if (remove_op(tile, s) && s.line < last.line) --last.line;

@@ -38,16 +38,21 @@ bool bind_operands(const PatternStep& step, const std::vector<Operand>& operands
   return true;
 }
 
-// Binds one step to one op: operands in order, else with the op's commutative
-// pair swapped.
-bool bind_step(const PatternStep& step, const Op& op, Match& m) {
-  if (op.mnemonic != step.mnemonic || op.operands.size() != step.operands.size()) return false;
-  if (bind_operands(step, op.operands, m)) return true;
+// The ways one step binds to one op: operands in order, and with the op's
+// commutative pair swapped (each a separate alternative the search tries).
+std::vector<Match> bind_step(const PatternStep& step, const Op& op, const Match& m) {
+  std::vector<Match> out;
+  if (op.mnemonic != step.mnemonic || op.operands.size() != step.operands.size()) return out;
+  Match direct = m;
+  if (bind_operands(step, op.operands, direct)) out.push_back(std::move(direct));
   const size_t a = size_t(op.commutes_a), b = size_t(op.commutes_b);
-  if (op.commutes_a < 0 || op.commutes_b < 0 || a >= op.operands.size() || b >= op.operands.size()) return false;
+  if (op.commutes_a < 0 || op.commutes_b < 0 || a >= op.operands.size() || b >= op.operands.size()) return out;
   std::vector<Operand> swapped = op.operands;
   std::swap(swapped[a], swapped[b]);
-  return bind_operands(step, swapped, m);
+  Match other = m;
+  if (bind_operands(step, swapped, other) && (out.empty() || other.storage != out[0].storage || other.text != out[0].text))
+    out.push_back(std::move(other));
+  return out;
 }
 
 // The last op in [from, to) that writes `name`, or `none`.
@@ -164,12 +169,11 @@ class Searcher {
 
   // The first valid match whose first op is at or after `start`.
   bool find_from(size_t start, Match& out) {
-    for (size_t i = start; i < ops_.size(); ++i) {
-      Match m;
-      if (!bind_step(p_.steps[0], ops_[i], m)) continue;
-      m.ops.push_back(i);
-      if (extend(1, i + 1, m, out)) return true;
-    }
+    for (size_t i = start; i < ops_.size(); ++i)
+      for (Match& m : bind_step(p_.steps[0], ops_[i], Match{})) {
+        m.ops.push_back(i);
+        if (extend(1, i + 1, m, out)) return true;
+      }
     return false;
   }
 
@@ -187,10 +191,10 @@ class Searcher {
     const size_t end = std::min(ops_.size(), m.ops.front() + lim_.window);
     for (size_t i = from; i < end; ++i) {
       if (ops_[i].barrier) return false;
-      Match next = m;
-      if (!bind_step(p_.steps[k], ops_[i], next)) continue;
-      next.ops.push_back(i);
-      if (extend(k + 1, i + 1, next, out)) return true;
+      for (Match& next : bind_step(p_.steps[k], ops_[i], m)) {
+        next.ops.push_back(i);
+        if (extend(k + 1, i + 1, next, out)) return true;
+      }
     }
     return false;
   }

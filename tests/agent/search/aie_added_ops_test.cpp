@@ -12,6 +12,7 @@
 #include "harness/evaluate.h"
 #include "isa/isa_variant.h"
 #include "tests/agent/search/search_driver.h"
+#include "isa/aie_ml/aie_core.h"
 #include "isa/aie_ml/program_text.h"
 #include "isa/isa_spec.h"
 #include "platforms/aie_ml/pack/agent/aie_use_added_ops.h"
@@ -176,6 +177,62 @@ TEST(AieUseAddedOps, CommutativeFactorsMatchInEitherOrder) {
   rewrite("  VMUL.E.BF16 bm3, w8, w4\n  VSUB.F bm5, bm7, bm3\n  DONE\n", 0);
   EXPECT_EQ(rewrite("  VMUL.E.BF16 bm3, w8, w4\n  VSUB.F bm5, bm3, bm7\n  DONE\n", 1),
             "  VMULSUB.E.BF16 bm5, w8, w4, bm7\n  DONE\n");
+}
+
+// A `semantics:` op that says which composition it replaces: the search agent places it
+// where that composition matches, and it runs by its expression (products exact in f32,
+// one f32 rounding of the sum: the steps' own arithmetic).
+const char* kSplitBySemantics = R"(
+  - mnemonic: VMULSX.E.BF16
+    slot: vec
+    latency: vmac
+    operands:
+      - {name: d, class: bm, role: write, format: fp32}
+      - {name: a, class: w, format: bf16}
+      - {name: hi, class: w, format: bf16}
+      - {name: lo, class: w, format: bf16}
+    semantics: |
+      d = f32(a) * f32(hi) + f32(a) * f32(lo)
+    replaces:
+      temps: [{name: t, class: bm}]
+      steps:
+        - "VMUL.E.BF16 t, a, hi"
+        - "VMAC.E.BF16 d, t, a, lo"
+)";
+
+TEST(AieUseAddedOps, ASemanticsOpIsPlacedWhereItsReplacesMatches) {
+  const std::string k0 = baseline("silu");
+  const nlohmann::json before = evaluate_kernel("silu", k0, 4242);
+  IsaDir isa(kSplitBySemantics);
+  // The same 8 pairs VMULS.E.BF16 takes (TheSiluBaselineRewrittenSaves768Cycles), with the
+  // same slot and latency (vmac, 6): 8 x 16 x 6 cycles fewer, computed by the expression.
+  const std::string k = rewrite(k0, 8);
+  EXPECT_NE(k.find("VMULSX.E.BF16 bm1, w0, w17, w18"), std::string::npos) << k;
+  const nlohmann::json after = evaluate_kernel("silu", k, 4242);
+  ASSERT_EQ(after["status"], "pass") << after.dump().substr(0, 2000);
+  EXPECT_EQ(cycles(before) - cycles(after), 768u);
+}
+
+TEST(AieUseAddedOps, ReplacesGoesOnlyBesideSemantics) {
+  const std::string overlay = ::testing::TempDir() + "/aie_replaces_without_semantics.yaml";
+  std::ofstream(overlay) << "isa: aie_ml\nops:\n"
+                            "  - mnemonic: VMULS2.E.BF16\n"
+                            "    slot: vec\n"
+                            "    latency: vmac\n"
+                            "    operands: [{name: d, class: bm, role: write}, {name: a, class: w}, {name: b, class: w}]\n"
+                            "    compose: {steps: [\"VMUL.E.BF16 d, a, b\"]}\n"
+                            "    replaces: {steps: [\"VMUL.E.BF16 d, a, b\"]}\n";
+  const isa::IsaVariant v{"", {overlay}};
+  isa::ScopedIsaVariant variant(v);
+  try {
+    (void)isa::aie_ml::AieIsa::get();
+    FAIL() << "an overlay with replaces: beside compose: loaded";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find(overlay + ":8:15: VMULS2.E.BF16: `replaces:` is allowed only beside "
+                                                   "`semantics:`"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(AieUseAddedOps, TheSuitesBaselinesUseBothSplitProductsAndStayCorrect) {

@@ -243,6 +243,7 @@ void read_added_op_ports(Loader& L, const YAML::Node& root, AieIsaDetails& d) {
       continue;
     }
     d.isa.added_op_ports[slot] = {int(r), int(w)};
+    d.added_op_ports_doc[slot] = L.text(kv.second, "doc");
   }
 }
 

@@ -176,8 +176,9 @@ class Namer {
         Operand po = o;
         po.text = o.access == Access::Literal ? o.text : "";
         if (o.reads()) {
-          size_t prod = graph_.producer(n, o.storage);
-          if (prod != kNone && !std::binary_search(g_.ops.begin(), g_.ops.end(), prod)) prod = kNone;
+          // A value from outside is named by its producer: two reads of one storage with an
+          // outside write between them (x read, x rewritten outside, x read) are two inputs.
+          const size_t prod = graph_.producer(n, o.storage);
           auto key = std::make_pair(prod, o.storage);
           auto it = value_name.find(key);
           if (it == value_name.end()) {

@@ -70,3 +70,24 @@ TEST(Subgraphs, CanonicalPatternIgnoresRegistersAndOrder) {
 
 }  // namespace
 }  // namespace tlmcraft::isa::dataflow
+
+namespace tlmcraft::isa::dataflow {
+namespace {
+
+TEST(Subgraphs, AStorageRewrittenOutsideBetweenTwoReadsIsTwoInputs) {
+  // Op 0 reads x1; op 1 (outside the subgraph) rewrites x1; op 2 reads the new x1 and op
+  // 0's result. {0, 2} has three input values: old x1, new x1, x3 (not two names for one
+  // value: the new instruction could not read both old and new x1 as one operand).
+  auto k = testing::ops({"neg w:x5 r:x1", "li w:x1 #0", "mac w:x6 r:x1 r:x5 r:x3", "sw r:x6 r:x0"});
+  k[3].barrier = true;
+  SubgraphLimits lim;
+  lim.read_ports = 3;
+  const Subgraph g{{0, 2}, 3, 1};
+  std::string sig;
+  const Pattern p = canonical_pattern(k, 3, g, sig);
+  EXPECT_EQ(p.inputs, (std::vector<std::string>{"in0", "in1", "in2"}));
+  EXPECT_EQ(sig, "neg t0, in0\nmac out0, in1, t0, in2\n");
+}
+
+}  // namespace
+}  // namespace tlmcraft::isa::dataflow

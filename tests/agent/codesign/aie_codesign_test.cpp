@@ -12,6 +12,8 @@
 
 #include "agent/codesign/explorer.h"
 #include "agent/codesign/miner.h"
+#include "isa/aie_ml/program_text.h"
+#include "platforms/aie_ml/pack/agent/aie_dataflow.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
 
@@ -110,6 +112,33 @@ TEST(AieCodesign, TheOverlayLoadsWithTheComposedOpOnTheVectorSlot) {
   EXPECT_NE(r.kernel.find("a_top:\n  NOP\n  CD0 bm3, w0, w2, bm2\na_end:\n  VST.CONV.BF16.FP32 bm3, [p1], #32\n"),
             std::string::npos)
       << r.kernel;
+}
+
+std::string parse_error(const std::string& kernel) {
+  try {
+    (void)aie().parse(kernel, "bad.aie", kHardware);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(AieCodesign, KernelsItCannotReadAreNamedWithTheReason) {
+  // A wrong operand count: the assembler's message at its line and column.
+  EXPECT_EQ(parse_error(".tile 0 0\n  VADD.F bm1, bm2\n  DONE\n"),
+            "bad.aie:2:3: error: 'VADD.F' takes 3 operands, got 2 (hint: syntax: VADD.F bm, bm, bm)");
+  // A program that never stops: its executions cannot be counted (the adapter allows 50
+  // million bundles per tile; 1000 here, the same check).
+  isa::aie_ml::AieKernel k;
+  std::string error;
+  ASSERT_TRUE(isa::aie_ml::parse_aie_kernel(".tile 0 0\nl:\n  J l\n", k, error)) << error;
+  try {
+    (void)search::aie::bundle_executions(k.tiles[0], 0, "bad.aie", 1000);
+    FAIL() << "a program that never stops was counted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "bad.aie: the core program did not stop within 1000 bundles (its loop counts are not known)");
+  }
 }
 
 // VMULS.E.BF16 (docs/isa-extensions.md, AIE-ML): t = a hi; d = t + a lo.

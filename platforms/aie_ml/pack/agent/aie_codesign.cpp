@@ -31,6 +31,16 @@ struct PhaseKernel {
   AieKernel kernel;
 };
 
+// The assembler's first error in a phase, as file:line:col: message ("" when none).
+std::string first_assembler_error(const tlmcraft::aie_ml::PhaseText& p, const std::string& file) {
+  tlmcraft::aie_ml::KernelParts parts;
+  std::vector<isa::Diagnostic> diags;
+  tlmcraft::aie_ml::split_kernel(p.source, file, 1024, 1024, parts, diags, p.first_line);
+  for (const auto& t : parts.tiles)
+    if (diags.empty()) (void)assemble_core(t.text, file, t.first_line, diags);
+  return diags.empty() ? "" : diags.front().format();
+}
+
 std::vector<PhaseKernel> parse_phases(const std::string& kernel, const std::string& file) {
   std::vector<tlmcraft::aie_ml::PhaseText> phases;
   std::vector<isa::Diagnostic> diags;
@@ -40,8 +50,10 @@ std::vector<PhaseKernel> parse_phases(const std::string& kernel, const std::stri
   for (auto& p : phases) {
     PhaseKernel k{p, {}};
     std::string error;
-    if (!parse_aie_kernel(std::string(p.first_line - 1, '\n') + p.source, k.kernel, error))
-      throw std::invalid_argument(file + ": " + error);
+    if (!parse_aie_kernel(std::string(p.first_line - 1, '\n') + p.source, k.kernel, error)) {
+      const std::string located = first_assembler_error(p, file);
+      throw std::invalid_argument(located.empty() ? file + ": " + error : located);
+    }
     out.push_back(std::move(k));
   }
   return out;

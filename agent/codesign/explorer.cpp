@@ -27,13 +27,35 @@ std::string variant_id(std::vector<std::string> names) {
   return id;
 }
 
+// Every section of the candidates' overlays merged: lists concatenated, maps united (the
+// sections are the ISA's: instructions and latency_classes, or ops and a map of latency
+// classes).
 json merged_overlay(const std::vector<const ExploreCandidate*>& set, const std::string& isa) {
-  json doc = {{"isa", isa}, {"instructions", json::array()}, {"latency_classes", json::array()}};
+  json doc = {{"isa", isa}};
   for (const ExploreCandidate* c : set)
-    for (const char* key : {"instructions", "latency_classes"})
-      if (c->overlay.contains(key))
-        for (const json& e : c->overlay[key]) doc[key].push_back(e);
+    for (auto it = c->overlay.begin(); it != c->overlay.end(); ++it) {
+      if (it.value().is_array())
+        for (const json& e : it.value()) doc[it.key()].push_back(e);
+      else if (it.value().is_object())
+        for (auto e = it.value().begin(); e != it.value().end(); ++e) doc[it.key()][e.key()] = e.value();
+    }
   return doc;
+}
+
+// The latency an overlay declares for its instruction: a latency class's cycles, or a
+// number given as the entry's own `latency`.
+int64_t declared_latency(const json& overlay) {
+  int64_t latency = 0;
+  for (auto it = overlay.begin(); it != overlay.end(); ++it) {
+    if (!it.value().is_array()) continue;
+    for (const json& e : it.value()) {
+      if (!e.is_object()) continue;
+      if (it.key() == "latency_classes" && e.contains("cycles") && e["cycles"].is_number_integer())
+        latency = e["cycles"].get<int64_t>();
+      if (e.contains("latency") && e["latency"].is_number_integer()) latency = e["latency"].get<int64_t>();
+    }
+  }
+  return latency;
 }
 
 void write_file(const fs::path& path, const std::string& text) {
@@ -293,8 +315,7 @@ json Exploration::break_even(const VariantResult& base, const ExploreCandidate& 
     if (base.cycles.count(cell)) saved += base.cycles.at(cell) - cyc;
   uint64_t n = 0;
   for (const auto& [m, use] : v.uses) n += use.executions;
-  int64_t latency = 0;
-  for (const json& lc : c.overlay.value("latency_classes", json::array())) latency = lc.value("cycles", int64_t(0));
+  const int64_t latency = declared_latency(c.overlay);
   if (n == 0) return nullptr;
   return {{"declared_latency", latency},
           {"cycles_saved", saved},

@@ -143,6 +143,13 @@ struct OpSpec {
   int extension = -1;                      // index into AieIsa::extensions (an op added by data)
   // Declared energy actions per issue (`actions:`, isa/actions.h); empty = derived.
   std::vector<ActionDecl> actions;
+  // Two read operands whose order does not matter (`commutative: [i, j]`); -1: none.
+  std::array<int8_t, 2> commutative{{-1, -1}};
+};
+
+// Register-file ports an op added by data may use in one slot (`added_op_ports:`).
+struct SlotPorts {
+  int reads = 0, writes = 0;
 };
 
 struct ExtensionOp;  // isa/aie_ml/extension_ops.h
@@ -153,6 +160,7 @@ struct AieIsa {
   std::map<std::string, uint32_t> latency;      // latency class -> result latency (cycles)
   std::map<std::string, std::string> latency_doc;
   std::vector<std::shared_ptr<const ExtensionOp>> extensions;  // ops added by data (compose / semantics)
+  std::map<Slot, SlotPorts> added_op_ports;                    // slot -> ports an added op may use
   const OpSpec* find(const std::string& mnemonic) const;  // case-insensitive
   uint32_t latency_of(const SlotOp& op) const;  // result latency of one slot op
   static const AieIsa& get();                    // loads isa_yaml_path("aie_ml") once; throws on a bad file

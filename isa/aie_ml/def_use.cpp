@@ -88,6 +88,14 @@ OpEffects effects_of(const AieOp& o) {
   return e;
 }
 
+OperandUse operand_use(const SlotOp& op, int i) {
+  if (i < 0 || i >= op.n_operands || op.operands[size_t(i)].kind != Operand::Kind::Reg) return OperandUse::None;
+  const OpExtra& ex = aie_isa_details().extra.at(op.op);
+  const bool w = i < ex.dst;
+  const bool rw = std::find(ex.rw.begin(), ex.rw.end(), i) != ex.rw.end();
+  return rw ? OperandUse::ReadWrite : w ? OperandUse::Write : OperandUse::Read;
+}
+
 PointerTracker::PointerTracker(const PointerRanges* entry_ranges) : ranges(entry_ranges) {
   for (int p = 0; p < kPointerRegs; ++p) {
     base[static_cast<size_t>(p)] = next_base++;

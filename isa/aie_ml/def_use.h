@@ -47,6 +47,10 @@ struct OpEffects {
 };
 OpEffects effects_of(const AieOp& op);
 
+// How operand i of an op is used, from the YAML's dst/rw roles (None: not a register).
+enum class OperandUse { None, Read, Write, ReadWrite };
+OperandUse operand_use(const SlotOp& op, int i);
+
 // One memory access with a symbolic address: base (a pointer value), offset in bytes.
 struct MemRef {
   bool valid = false;

@@ -446,14 +446,30 @@ void derive_macs(YamlErrors& L, const AieIsaDetails& d, const YAML::Node& node, 
   }
 }
 
+// `replaces:` a composition in `compose:` syntax, checked like one (on a scratch copy of the
+// op), kept only as the pattern the search agent matches.
+void read_replaces(YamlErrors& L, const AieIsaDetails& d, const YAML::Node& replaces, ExtensionOp& ext) {
+  ExtensionOp scratch = ext;
+  scratch.temps.clear();
+  scratch.steps.clear();
+  ComposeBuilder(L, d, scratch).build(replaces);
+  ext.replaces_temps = std::move(scratch.temps);
+  ext.replaces = std::move(scratch.steps);
+}
+
 }  // namespace
 
 void build_extension(YamlErrors& L, AieIsaDetails& d, const PendingExtension& p, ExtensionOp ext) {
   OpSpec& spec = d.isa.ops[p.op_index];
-  const YAML::Node compose = p.node["compose"], semantics = p.node["semantics"];
+  const YAML::Node compose = p.node["compose"], semantics = p.node["semantics"], replaces = p.node["replaces"];
   const size_t errors_before = L.errors.size();
   if (compose && semantics) {
     L.error(semantics, spec.mnemonic + ": give `compose:` or `semantics:`, not both");
+    return;
+  }
+  if (replaces && !semantics) {
+    L.error(replaces, spec.mnemonic + ": `replaces:` is allowed only beside `semantics:` (a composed op is matched by "
+                                      "its own steps)");
     return;
   }
   if (compose) {
@@ -467,6 +483,7 @@ void build_extension(YamlErrors& L, AieIsaDetails& d, const PendingExtension& p,
       spec.operation = semantics.Scalar();
       spec.operation.erase(spec.operation.find_last_not_of(" \n") + 1);  // a literal block ends in '\n'
     }
+    if (replaces) read_replaces(L, d, replaces, ext);
     if (ext.semantics) {
       try {
         ext.actions = semantics_actions(*ext.semantics, spec.slot == Slot::Vector ? "vector" : "scalar");

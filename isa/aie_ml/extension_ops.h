@@ -56,6 +56,11 @@ struct ExtensionOp {
   std::vector<ExtOperand> operands;
   std::vector<ExtTemp> temps;
   std::vector<ComposeStep> steps;    // compose (empty for semantics)
+  // `replaces:` of a `semantics:` op: the composition (compose syntax) it stands for, so
+  // the search agent places it wherever that composition matches; never executed (the op
+  // runs by its semantics).
+  std::vector<ExtTemp> replaces_temps;
+  std::vector<ComposeStep> replaces;
   std::shared_ptr<const ExtensionSemantics> semantics;
   std::vector<uint16_t> implicit_reads;  // storage units steps read beyond the operands (crrnd, crsat)
   // Energy arithmetic of one issue of a `semantics:` op (isa/actions.h): its counted
@@ -63,6 +68,9 @@ struct ExtensionOp {
   // are its steps' (platforms/aie_ml/aie_actions.cpp).
   NamedActions actions;
   bool composed() const { return !steps.empty(); }
+  // The steps a kernel's code must show for the op to replace them (compose or replaces).
+  const std::vector<ComposeStep>& pattern_steps() const { return composed() ? steps : replaces; }
+  const std::vector<ExtTemp>& pattern_temps() const { return composed() ? temps : replaces_temps; }
 };
 
 // A register of `cls` whose storage units meet none of `used`; adds its units to `used`.

@@ -50,6 +50,11 @@ std::string reference_markdown(const AieIsaDetails& d) {
        "after the producer (1 = the next cycle).\n\n| class | cycles | note |\n|---|---|---|\n";
   for (const auto& name : d.latency_order)
     o << "| " << name << " | " << d.isa.latency.at(name) << " | " << cell(d.isa.latency_doc.at(name)) << " |\n";
+  o << "\n## Ports of added ops\n\nRegister-file reads and writes an op added by data may use in a slot "
+       "(docs/isa-extensions.md; the co-design miner's limits).\n\n| slot | reads | writes | widest built-in op |\n"
+       "|---|---|---|---|\n";
+  for (const auto& [slot, ports] : d.isa.added_op_ports)
+    o << "| " << slot_name(slot) << " | " << ports.reads << " | " << ports.writes << " | " << cell(d.added_op_ports_doc.count(slot) ? d.added_op_ports_doc.at(slot) : "") << " |\n";
   o << "\n## Operations\n\n" << d.isa.ops.size() << " operations. Operand shapes: register classes by prefix, `sdst`/`ssrc` any "
        "scalar-side register, `vany` any vector or accumulator view, `mem` a memory operand, `ptrmod` a pointer update, "
        "immediate kinds as above; `a|b` accepts either. Multiply ops state the multiply-accumulates one issue performs and "
@@ -74,11 +79,15 @@ std::string reference_markdown(const AieIsaDetails& d) {
           operands += (k ? ", " : "") + a.name + ":" + a.shape + (a.format.empty() ? "" : "." + a.format) +
                       (a.role == ExtOperand::Role::Write ? " (out)" : a.role == ExtOperand::Role::ReadWrite ? " (in/out)" : "");
         }
-        doc += std::string(" Added by data (") + (e.composed() ? "compose" : "semantics") + ").";
+        doc += std::string(" Added by data (") + (e.composed() ? "compose" : "semantics") +
+               (e.replaces.empty() ? "" : "; replaces its composition") + ").";
         if (op.ii > 1) doc += " Holds its slot " + std::to_string(op.ii) + " cycles.";
       }
       const OpExtra& ex = d.extra[i];
       if (op.macs) doc += " Per issue: " + std::to_string(op.macs) + " " + mac_format_name(op.mac_format) + " MACs (counted for energy).";
+      if (op.commutative[0] >= 0)
+        doc += " Operands " + std::to_string(op.commutative[0] + 1) + " and " + std::to_string(op.commutative[1] + 1) +
+               " commute.";
       if (ex.access_bytes) doc += " Accesses " + std::to_string(ex.access_bytes) + " bytes, aligned to " + std::to_string(ex.access_align) + ".";
       if (!op.alt_slots.empty()) {
         doc += " Also fits slots:";

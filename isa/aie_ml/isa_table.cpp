@@ -210,6 +210,43 @@ void read_mac_fields(Loader& L, const YAML::Node& o, OpSpec& op) {
     L.error(format, op.mnemonic + ": unknown MAC format '" + name + "' (int8, int16, int32, bf16, fp32)");
 }
 
+// `commutative: [i, j]`: two read operands whose order does not change the result (the
+// search agent's matcher binds them either way).
+void read_commutative(Loader& L, const YAML::Node& o, OpSpec& op) {
+  const YAML::Node c = o["commutative"];
+  if (!c) return;
+  int64_t a = -1, b = -1;
+  if (!c.IsSequence() || c.size() != 2 || !parse_integer(c[0].Scalar(), a) || !parse_integer(c[1].Scalar(), b) ||
+      a < 0 || b < 0 || a == b || a >= int64_t(kMaxOperands) || b >= int64_t(kMaxOperands)) {
+    L.error(c, op.mnemonic + ": 'commutative' is a pair of operand positions [i, j] (0-based, different)");
+    return;
+  }
+  op.commutative = {int8_t(a), int8_t(b)};
+}
+
+// `added_op_ports`: per slot, the register-file reads and writes an op added by data may
+// use (the co-design miner's limits).
+void read_added_op_ports(Loader& L, const YAML::Node& root, AieIsaDetails& d) {
+  for (const auto& kv : root["added_op_ports"]) {
+    const std::string name = kv.first.Scalar();
+    L.check_keys(kv.second, {"reads", "writes", "doc"}, "added_op_ports of slot '" + name + "'");
+    Slot slot;
+    int64_t r = 0, w = 0;
+    if (!slot_from_name(name, slot)) {
+      L.error(kv.second, "added_op_ports: unknown slot '" + name + "' (lda, ldb, st, alu, vec, mv)");
+      continue;
+    }
+    if (!parse_integer(L.text(kv.second, "reads"), r) || !parse_integer(L.text(kv.second, "writes"), w) || r < 1 ||
+        w < 1 || r > kMaxOperands || w > kMaxOperands) {
+      L.error(kv.second, "added_op_ports of slot '" + name + "': 'reads' and 'writes' must be 1.." +
+                             std::to_string(kMaxOperands));
+      continue;
+    }
+    d.isa.added_op_ports[slot] = {int(r), int(w)};
+    d.added_op_ports_doc[slot] = L.text(kv.second, "doc");
+  }
+}
+
 // `latency`: a latency class name, or a number of cycles (an op added by data may state its
 // own; it becomes a class named after the op). `ii`: cycles the op holds its slot.
 void read_latency(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op) {
@@ -291,7 +328,7 @@ namespace {
 // The schema fields of one op (all but compose / semantics); false when it cannot be used.
 bool read_op(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op, OpExtra& ex) {
   L.check_keys(o, {"mnemonic", "slot", "alt_slots", "operands", "dst", "rw", "access", "latency", "ii", "real", "doc",
-                   "operation", "macs", "format", "actions", "compose", "semantics"},
+                   "operation", "macs", "format", "actions", "compose", "semantics", "replaces", "commutative"},
                "op " + op.mnemonic);
   const size_t errors_before = L.errors.size();
   if (!slot_from_name(L.text(o, "slot"), op.slot))
@@ -319,6 +356,7 @@ bool read_op(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op, OpExt
   if (parse_integer(L.text(o, "dst"), v)) ex.dst = int(v);
   for (const auto& rw : o["rw"])
     if (parse_integer(rw.Scalar(), v)) ex.rw.push_back(int(v));
+  read_commutative(L, o, op);
   if (const YAML::Node a = o["access"]) {
     L.check_keys(a, {"bytes", "align", "offset"}, "access of op " + op.mnemonic);
     if (parse_integer(L.text(a, "bytes"), v)) ex.access_bytes = uint32_t(v);
@@ -342,7 +380,7 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, cons
   Loader L{file, {}, sources, text};
   L.check_keys(root,
                {"name", "display_name", "description", "notes", "slots", "register_classes", "immediates",
-                "latency_classes", "ops"},
+                "latency_classes", "added_op_ports", "ops"},
                "the AIE-ML ISA description");
   AieIsaDetails d;
   d.isa.file = file;
@@ -392,6 +430,7 @@ AieIsaDetails read_aie_isa(const YAML::Node& root, const std::string& file, cons
     d.isa.latency_doc[name] = L.text(kv.second, "doc");
     d.latency_order.push_back(name);
   }
+  read_added_op_ports(L, root, d);
   std::vector<bool> seen(size_t(Code::Count), false);
   std::vector<PendingExtension> pending;
   for (const auto& o : root["ops"]) {

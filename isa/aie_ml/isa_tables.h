@@ -2,6 +2,7 @@
 // generator need (immediate kinds, operand roles, access sizes, documentation text).
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,7 @@ struct AieIsaDetails {
   std::vector<RegClassDoc> register_classes;
   std::vector<std::string> latency_order;  // YAML order
   std::vector<DocEntry> notes;             // prose sections of the reference (title, markdown)
+  std::map<Slot, std::string> added_op_ports_doc;  // slot -> the built-in op its ports come from
   const ImmKind* imm(const std::string& n) const {
     for (const auto& k : immediates)
       if (k.name == n) return &k;

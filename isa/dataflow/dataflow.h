@@ -39,6 +39,9 @@ struct Op {
   bool falls_through = true;
   // Nothing is moved across a barrier (control flow, a DMA, a fence, a call).
   bool barrier = false;
+  // Two operand positions whose order does not change the result (a + b, a * b);
+  // -1: none. The matcher binds them in either order.
+  int commutes_a = -1, commutes_b = -1;
 };
 
 // True when `op` reads (writes) the storage `name`, through an operand or

@@ -12,14 +12,13 @@ bool contains(const std::vector<std::string>& list, const std::string& name) {
   return std::find(list.begin(), list.end(), name) != list.end();
 }
 
-// Binds one step's operands to one op's; false (bindings unchanged) when they
-// disagree.
-bool bind_step(const Pattern& p, const PatternStep& step, const Op& op, Match& m) {
-  if (op.mnemonic != step.mnemonic || op.operands.size() != step.operands.size()) return false;
+// Binds one step's operands to `have` (one op's operands, possibly with a
+// commutative pair swapped); false (bindings unchanged) when they disagree.
+bool bind_operands(const Pattern& p, const PatternStep& step, const std::vector<Operand>& operands, Match& m) {
   Match trial = m;
-  for (size_t i = 0; i < op.operands.size(); ++i) {
+  for (size_t i = 0; i < operands.size(); ++i) {
     const Operand& want = step.operands[i];
-    const Operand& have = op.operands[i];
+    const Operand& have = operands[i];
     if (want.access == Access::Literal) {
       if (have.access != Access::Literal) return false;
       if (want.storage.empty()) {
@@ -38,6 +37,23 @@ bool bind_step(const Pattern& p, const PatternStep& step, const Op& op, Match& m
   }
   m = std::move(trial);
   return true;
+}
+
+// The ways one step binds to one op: operands in order, and with the op's
+// commutative pair swapped (each a separate alternative the search tries).
+std::vector<Match> bind_step(const Pattern& p, const PatternStep& step, const Op& op, const Match& m) {
+  std::vector<Match> out;
+  if (op.mnemonic != step.mnemonic || op.operands.size() != step.operands.size()) return out;
+  Match direct = m;
+  if (bind_operands(p, step, op.operands, direct)) out.push_back(std::move(direct));
+  const size_t a = size_t(op.commutes_a), b = size_t(op.commutes_b);
+  if (op.commutes_a < 0 || op.commutes_b < 0 || a >= op.operands.size() || b >= op.operands.size()) return out;
+  std::vector<Operand> swapped = op.operands;
+  std::swap(swapped[a], swapped[b]);
+  Match other = m;
+  if (bind_operands(p, step, swapped, other) && (out.empty() || other.storage != out[0].storage || other.text != out[0].text))
+    out.push_back(std::move(other));
+  return out;
 }
 
 // The last op in [from, to) that writes `name`, or `none`.
@@ -154,12 +170,11 @@ class Searcher {
 
   // The first valid match whose first op is at or after `start`.
   bool find_from(size_t start, Match& out) {
-    for (size_t i = start; i < ops_.size(); ++i) {
-      Match m;
-      if (!bind_step(p_, p_.steps[0], ops_[i], m)) continue;
-      m.ops.push_back(i);
-      if (extend(1, i + 1, m, out)) return true;
-    }
+    for (size_t i = start; i < ops_.size(); ++i)
+      for (Match& m : bind_step(p_, p_.steps[0], ops_[i], Match{})) {
+        m.ops.push_back(i);
+        if (extend(1, i + 1, m, out)) return true;
+      }
     return false;
   }
 
@@ -177,10 +192,10 @@ class Searcher {
     const size_t end = std::min(ops_.size(), m.ops.front() + lim_.window);
     for (size_t i = from; i < end; ++i) {
       if (ops_[i].barrier) return false;
-      Match next = m;
-      if (!bind_step(p_, p_.steps[k], ops_[i], next)) continue;
-      next.ops.push_back(i);
-      if (extend(k + 1, i + 1, next, out)) return true;
+      for (Match& next : bind_step(p_, p_.steps[k], ops_[i], m)) {
+        next.ops.push_back(i);
+        if (extend(k + 1, i + 1, next, out)) return true;
+      }
     }
     return false;
   }
@@ -240,8 +255,6 @@ std::vector<std::string> check_pattern(const Pattern& p) {
   }
   for (const std::string& o : p.outputs)
     if (!written.count(o)) problems.push_back("output '" + o + "' is never written");
-  for (const auto& f : p.fixed)
-    if (!contains(p.inputs, f.first)) problems.push_back("fixed name '" + f.first + "' is not an input");
   return problems;
 }
 

@@ -8,6 +8,8 @@
 // - steps match ops of the same mnemonic, in the steps' order, with any
 // independent ops
 //   interleaved (within `window` ops and no barrier between);
+// - the two operands of an op's commutative pair (Op::commutes_a/b) match in
+//   either order;
 // - every value a step reads is the one its producing step wrote (or, for an
 // input, the
 //   value before the first matched op): register renaming and in-place reuse

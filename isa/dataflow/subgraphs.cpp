@@ -166,13 +166,18 @@ class Namer {
   Namer(const std::vector<Op>& ops, size_t region_end, const Subgraph& g)
       : ops_(ops), g_(g), graph_(ops, g.ops.front(), region_end) {}
 
-  Pattern name(const std::vector<size_t>& order) {
+  // The pattern with the steps in `order`; an op in `swapped` has its commutative pair
+  // of operands exchanged.
+  Pattern name(const std::vector<size_t>& order, const std::vector<size_t>& swapped) {
     Pattern p;
     std::map<std::pair<size_t, std::string>, std::string> value_name;  // (producer, storage) -> name
     int n_in = 0, n_out = 0, n_tmp = 0;
     for (size_t n : order) {
       PatternStep step{ops_[n].mnemonic, {}};
-      for (const Operand& o : ops_[n].operands) {
+      std::vector<Operand> operands = ops_[n].operands;
+      if (std::count(swapped.begin(), swapped.end(), n))
+        std::swap(operands[size_t(ops_[n].commutes_a)], operands[size_t(ops_[n].commutes_b)]);
+      for (const Operand& o : operands) {
         Operand po = o;
         po.text = o.access == Access::Literal ? o.text : "";
         if (o.reads()) {
@@ -208,20 +213,44 @@ class Namer {
 
 }  // namespace
 
+namespace {
+
+// The ops of `g` with a commutative operand pair (Op::commutes_a/b).
+std::vector<size_t> commutative_ops(const std::vector<Op>& ops, const Subgraph& g) {
+  std::vector<size_t> c;
+  for (size_t n : g.ops) {
+    const Op& op = ops[n];
+    if (op.commutes_a >= 0 && op.commutes_b >= 0 && size_t(op.commutes_a) < op.operands.size() &&
+        size_t(op.commutes_b) < op.operands.size())
+      c.push_back(n);
+  }
+  return c;
+}
+
+}  // namespace
+
+// The smallest signature over the step orders and, for commutative ops, both operand
+// orders (a * b and b * a name alike); at most 120 namings.
 Pattern canonical_pattern(const std::vector<Op>& ops, size_t region_end, const Subgraph& g, std::string& signature) {
   Namer namer(ops, region_end, g);
+  const std::vector<size_t> commutative = commutative_ops(ops, g);
+  const size_t masks = size_t(1) << std::min<size_t>(commutative.size(), 6);
   Pattern best;
   signature.clear();
   bool first = true;
-  for (const std::vector<size_t>& order : topological_orders(ops, g.ops, 120)) {
-    Pattern p = namer.name(order);
-    const std::string sig = pattern_signature(p);
-    if (first || sig < signature) {
-      signature = sig;
-      best = std::move(p);
-      first = false;
+  for (const std::vector<size_t>& order : topological_orders(ops, g.ops, std::max<size_t>(1, 120 / masks)))
+    for (size_t mask = 0; mask < masks; ++mask) {
+      std::vector<size_t> swapped;
+      for (size_t k = 0; k < commutative.size() && k < 6; ++k)
+        if (mask >> k & 1) swapped.push_back(commutative[k]);
+      Pattern p = namer.name(order, swapped);
+      const std::string sig = pattern_signature(p);
+      if (first || sig < signature) {
+        signature = sig;
+        best = std::move(p);
+        first = false;
+      }
     }
-  }
   return best;
 }
 

@@ -41,8 +41,8 @@ std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin,
 
 // The subgraph as a pattern with canonical names (inputs in0.., outputs out0..,
 // temporaries t0.., in the order they appear), the smallest signature over the
-// topological orders of its ops. `signature` is one line per step ("V_EXP_V t0,
-// in0, 1").
+// topological orders of its ops and both orders of each commutative operand pair
+// (Op::commutes_a/b). `signature` is one line per step ("V_EXP_V t0, in0, 1").
 Pattern canonical_pattern(const std::vector<Op>& ops, size_t region_end, const Subgraph& g, std::string& signature);
 
 }  // namespace tlmcraft::isa::dataflow

@@ -1,12 +1,14 @@
 #include "platforms/aie_ml/aie_ml_isa_tools.h"
 
 #include <fstream>
+#include <iomanip>
 #include <sstream>
 #include <stdexcept>
 
 #include "isa/aie_ml/isa_tables.h"
 #include "isa/isa_spec.h"
 #include "isa/isa_variant.h"
+#include "platforms/aie_ml/aie_area.h"
 #include "platforms/aie_ml/aie_config.h"
 #include "platforms/aie_ml/aie_platform.h"
 
@@ -20,6 +22,22 @@ isa::aie_ml::AieIsaDetails load_details(const std::string& path) {
   return isa::aie_ml::load_aie_isa(file, isa::current_isa_variant().overlays);
 }
 
+// The ops added by data and the datapath area each adds (aie_area.h), for `isa check`.
+std::string added_ops_summary(const isa::aie_ml::AieIsaDetails& d) {
+  std::string out;
+  for (const auto& e : d.isa.extensions) {
+    std::ostringstream a;
+    try {
+      a << std::setprecision(4) << added_op_area_mm2(*e) << " mm2";
+    } catch (const std::exception& err) {
+      a << "area not priced: " << err.what();
+    }
+    out += (out.empty() ? "; added: " : ", ") + e->mnemonic + " (" + (e->composed() ? "compose" : "semantics") +
+           ", " + a.str() + ")";
+  }
+  return out;
+}
+
 isa::IsaCheck check(const std::string& path) {
   isa::IsaCheck c;
   c.isa = "aie_ml";
@@ -28,7 +46,7 @@ isa::IsaCheck check(const std::string& path) {
     const isa::aie_ml::AieIsaDetails d = load_details(c.file);
     c.summary = std::to_string(d.isa.ops.size()) + " operations, " + std::to_string(d.slots.size()) + " slots, " +
                 std::to_string(d.isa.latency.size()) + " latency classes, " +
-                std::to_string(d.register_classes.size()) + " register classes";
+                std::to_string(d.register_classes.size()) + " register classes" + added_ops_summary(d);
   } catch (const std::runtime_error& e) {
     std::istringstream in(e.what());
     for (std::string line; std::getline(in, line);)

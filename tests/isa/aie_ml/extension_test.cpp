@@ -274,12 +274,15 @@ TEST(AieExtensionErrors, FusedKeyOnAnExistingOp) {
 }
 
 TEST(AieExtensionErrors, MisspeltKeyOnAnExistingOp) {
-  const std::string line = "  - {mnemonic: VADD.16, slot: vec, operands: \"x, x, x\", dst: 1, latency: valu,";
-  const std::string e = edit_errors(line, "  - {mnemonic: VADD.16, slot: vec, operands: \"x, x, x\", dst: 1, latncy: valu,");
-  // The misspelt key at column 65 (after 64 characters); the op then has no latency class.
+  const std::string line =
+      "  - {mnemonic: VADD.16, slot: vec, operands: \"x, x, x\", dst: 1, commutative: [1, 2], latency: valu,";
+  const std::string e = edit_errors(
+      line, "  - {mnemonic: VADD.16, slot: vec, operands: \"x, x, x\", dst: 1, commutative: [1, 2], latncy: valu,");
+  // The misspelt key at column 86 (after 85 characters); the op then has no latency class.
   EXPECT_EQ(e, "ext.yaml:" + std::to_string(shipped_line_of(line)) +
-                   ":65: unknown key 'latncy' in op VADD.16 (known keys: mnemonic, slot, alt_slots, operands, dst, rw, "
-                   "access, latency, ii, real, doc, operation, macs, format, actions, compose, semantics)\n"
+                   ":86: unknown key 'latncy' in op VADD.16 (known keys: mnemonic, slot, alt_slots, operands, dst, rw, "
+                   "access, latency, ii, real, doc, operation, macs, format, actions, compose, semantics, replaces, "
+                   "commutative)\n"
                    "ext.yaml:" + std::to_string(shipped_line_of(line)) + ":5: VADD.16: unknown latency class ''\n");
 }
 

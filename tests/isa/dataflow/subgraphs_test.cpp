@@ -89,5 +89,24 @@ TEST(Subgraphs, AStorageRewrittenOutsideBetweenTwoReadsIsTwoInputs) {
   EXPECT_EQ(sig, "neg t0, in0\nmac out0, in1, t0, in2\n");
 }
 
+TEST(Subgraphs, CommutativeOperandsNameAlike) {
+  // t = x1 * x2; y = x3 + t, and the same with y = t + x3: one computation when the add's
+  // operands (positions 1 and 2) commute, two when they do not.
+  auto a = testing::ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x3 r:x5", "sw r:x6 r:x0"});
+  auto b = testing::ops({"mul w:x5 r:x1 r:x2", "add w:x6 r:x5 r:x3", "sw r:x6 r:x0"});
+  a[2].barrier = b[2].barrier = true;
+  const Subgraph g{{0, 1}, 3, 1};
+  std::string sa, sb;
+  canonical_pattern(a, 2, g, sa);
+  canonical_pattern(b, 2, g, sb);
+  EXPECT_NE(sa, sb);
+  a[1].commutes_a = b[1].commutes_a = 1;
+  a[1].commutes_b = b[1].commutes_b = 2;
+  canonical_pattern(a, 2, g, sa);
+  canonical_pattern(b, 2, g, sb);
+  EXPECT_EQ(sa, sb);
+  EXPECT_EQ(sa, "mul t0, in0, in1\nadd out0, in2, t0\n");
+}
+
 }  // namespace
 }  // namespace tlmcraft::isa::dataflow

@@ -1,0 +1,389 @@
+#include "platforms/aie_ml/pack/agent/aie_codesign.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "agent/codesign/overlay_yaml.h"
+#include "common/sha256.h"
+#include "isa/aie_ml/extension_ops.h"
+#include "isa/isa_variant.h"
+#include "platforms/aie_ml/aie_area.h"
+#include "platforms/aie_ml/kernel_file.h"
+#include "platforms/aie_ml/pack/agent/aie_dataflow.h"
+#include "platforms/aie_ml/pack/agent/aie_use_added_ops.h"
+
+namespace tlmcraft::agent::search::aie {
+
+using namespace isa::aie_ml;
+namespace df = isa::dataflow;
+using nlohmann::json;
+
+namespace {
+
+// One phase of a kernel file parsed with whole-file line numbers (blank lines stand in
+// for the lines before it).
+struct PhaseKernel {
+  tlmcraft::aie_ml::PhaseText text;
+  AieKernel kernel;
+};
+
+// The assembler's first error in a phase, as file:line:col: message ("" when none).
+std::string first_assembler_error(const tlmcraft::aie_ml::PhaseText& p, const std::string& file) {
+  tlmcraft::aie_ml::KernelParts parts;
+  std::vector<isa::Diagnostic> diags;
+  tlmcraft::aie_ml::split_kernel(p.source, file, 1024, 1024, parts, diags, p.first_line);
+  for (const auto& t : parts.tiles)
+    if (diags.empty()) (void)assemble_core(t.text, file, t.first_line, diags);
+  return diags.empty() ? "" : diags.front().format();
+}
+
+std::vector<PhaseKernel> parse_phases(const std::string& kernel, const std::string& file) {
+  std::vector<tlmcraft::aie_ml::PhaseText> phases;
+  std::vector<isa::Diagnostic> diags;
+  if (!tlmcraft::aie_ml::split_phases(kernel, file, phases, diags))
+    throw std::invalid_argument(diags.empty() ? file + ": bad phases" : diags.front().format());
+  std::vector<PhaseKernel> out;
+  for (auto& p : phases) {
+    PhaseKernel k{p, {}};
+    std::string error;
+    if (!parse_aie_kernel(std::string(p.first_line - 1, '\n') + p.source, k.kernel, error)) {
+      const std::string located = first_assembler_error(p, file);
+      throw std::invalid_argument(located.empty() ? file + ": " + error : located);
+    }
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+std::string tile_name(const std::string& file, const PhaseKernel& p, size_t tile) {
+  const std::string& h = p.kernel.tiles[tile].header;
+  return file + " (phase " + p.text.name + (h.empty() ? "" : ", " + h.substr(h.find_first_not_of(" \t"))) + ")";
+}
+
+// Executions per source line of one tile, checked not to depend on memory data.
+std::map<uint32_t, uint64_t> line_executions(const AieTile& tile, const std::string& where) {
+  const std::vector<uint64_t> zeros = bundle_executions(tile, 0x00, where);
+  if (bundle_executions(tile, 0x5A, where) != zeros)
+    throw std::invalid_argument(where + ": its control flow depends on data in memory (execution counts unknown)");
+  std::map<uint32_t, uint64_t> by_line;
+  for (size_t l = 0; l < tile.lines.size(); ++l)
+    if (tile.lines[l].kind == AieLine::Kind::Bundle) by_line[tile.lines[l].source_line] = zeros[l];
+  return by_line;
+}
+
+void append_tile(const AieTile& tile, const std::map<uint32_t, uint64_t>& runs, codesign::KernelDataflow& k) {
+  const size_t base = k.ops.size();
+  TileDataflow t = tile_dataflow(tile);
+  for (size_t i = 0; i < t.ops.size(); ++i) {
+    df::Op op = std::move(t.ops[i]);
+    for (size_t& j : op.jumps_to) j += base;
+    const TileDataflow::Place& p = t.places[i];
+    const bool real = p.line != SIZE_MAX;
+    k.executions.push_back(real ? runs.at(tile.lines[p.line].source_line) : 0);
+    k.cycles.push_back(real ? double(AieIsa::get().latency_of(tile.lines[p.line].ops[p.op].op)) : 0.0);
+    op.line = real ? tile.lines[p.line].source_line : 0;
+    k.ops.push_back(std::move(op));
+  }
+  df::Op end;  // the core program ends here: nothing flows into the next tile
+  end.mnemonic = "tile end";
+  end.barrier = true;
+  end.falls_through = false;
+  k.ops.push_back(end);
+  k.executions.push_back(0);
+  k.cycles.push_back(0);
+}
+
+void close_regions(codesign::KernelDataflow& k) {
+  size_t begin = 0;
+  for (size_t i = 0; i <= k.ops.size(); ++i) {
+    if (i < k.ops.size() && !k.ops[i].barrier) continue;
+    if (i > begin) k.regions.push_back({begin, i});
+    begin = i + 1;
+  }
+}
+
+const OpSpec* spec_of(const std::string& dataflow_name) { return AieIsa::get().find(plain_mnemonic(dataflow_name)); }
+
+// The register class a pattern name stands for: the class of the first step operand that
+// names it (the mnemonic's decoration, else the operand's shape).
+std::string class_of(const df::Pattern& p, const std::string& name) {
+  for (const df::PatternStep& st : p.steps)
+    for (size_t j = 0; j < st.operands.size(); ++j) {
+      if (st.operands[j].storage != name || st.operands[j].access == df::Access::Literal) continue;
+      const size_t colon = st.mnemonic.find(':');
+      if (colon != std::string::npos) {
+        std::vector<std::string> classes;
+        std::stringstream ss(st.mnemonic.substr(colon + 1));
+        for (std::string c; std::getline(ss, c, ',');) classes.push_back(c);
+        if (j < classes.size()) return classes[j];
+      }
+      const OpSpec* s = spec_of(st.mnemonic);
+      if (s && j < s->operands.size()) return s->operands[j];
+    }
+  return "";
+}
+
+RegClass reg_class(const std::string& prefix) {
+  for (int c = int(RegClass::R); c <= int(RegClass::CR); ++c)
+    if (prefix == reg_class_prefix(RegClass(c))) return RegClass(c);
+  return RegClass::None;
+}
+
+// Each step's result latency and the latency of the longest dependence path.
+void step_latencies(const df::Pattern& p, std::vector<double>& latency, double& critical_path) {
+  std::vector<double> finish(p.steps.size(), 0);
+  critical_path = 0;
+  for (size_t k = 0; k < p.steps.size(); ++k) {
+    const OpSpec* s = spec_of(p.steps[k].mnemonic);
+    const auto lat = s ? AieIsa::get().latency.find(s->latency_class) : AieIsa::get().latency.end();
+    latency.push_back(lat == AieIsa::get().latency.end() ? 1.0 : double(lat->second));
+    double start = 0;
+    for (const df::Operand& o : p.steps[k].operands) {
+      if (!o.reads()) continue;
+      for (size_t j = k; j-- > 0;) {
+        const auto& w = p.steps[j].operands;
+        if (std::any_of(w.begin(), w.end(),
+                        [&](const df::Operand& x) { return x.writes() && x.storage == o.storage; })) {
+          start = std::max(start, finish[j]);
+          break;
+        }
+      }
+    }
+    finish[k] = start + latency.back();
+    critical_path = std::max(critical_path, finish[k]);
+  }
+}
+
+// The steps as slot ops (op and slot only: what the area needs) and the temps' classes.
+double pattern_area(const df::Pattern& p) {
+  std::vector<SlotOp> steps;
+  for (const df::PatternStep& st : p.steps) {
+    const OpSpec* s = spec_of(st.mnemonic);
+    if (!s) throw std::invalid_argument("unknown AIE-ML op '" + plain_mnemonic(st.mnemonic) + "' in a pattern");
+    SlotOp op;
+    op.op = uint16_t(s - AieIsa::get().ops.data());
+    op.code = s->code;
+    op.slot = s->slot;
+    steps.push_back(op);
+  }
+  std::vector<RegClass> temps;
+  for (const std::string& t : p.temps) temps.push_back(reg_class(class_of(p, t)));
+  return tlmcraft::aie_ml::composed_area_mm2(steps, temps);
+}
+
+std::string step_text(const df::PatternStep& st) {
+  std::string s = plain_mnemonic(st.mnemonic);
+  for (size_t i = 0; i < st.operands.size(); ++i)
+    s += (i ? ", " : " ") + (st.operands[i].access == df::Access::Literal && st.operands[i].storage.empty()
+                                 ? st.operands[i].text
+                                 : st.operands[i].storage);
+  return s;
+}
+
+// The slot of the added op: vec when any step is a vector op (or a vector move), else alu.
+std::string slot_of(const df::Pattern& p) {
+  for (const df::PatternStep& st : p.steps) {
+    const OpSpec* s = spec_of(st.mnemonic);
+    if (s && (s->slot == Slot::Vector || s->slot == Slot::Move)) return "vec";
+  }
+  return "alu";
+}
+
+// The overlay as a file, and the ISA variant with it, for the duration of a call.
+class OverlayScope {
+ public:
+  explicit OverlayScope(const json& overlay) {
+    const std::string text = codesign::to_yaml(overlay);
+    path_ = (std::filesystem::temp_directory_path() / ("tlmcraft-aie-overlay-" + sha256_hex(text) + ".yaml")).string();
+    std::ofstream(path_, std::ios::binary | std::ios::trunc) << text;
+    isa::IsaVariant v = isa::current_isa_variant();
+    v.overlays.push_back(path_);
+    scope_ = std::make_unique<isa::ScopedIsaVariant>(v);
+    try {
+      (void)AieIsa::get();
+    } catch (const std::exception& e) {
+      throw std::invalid_argument(std::string("the overlay does not load: ") + e.what());
+    }
+  }
+  ~OverlayScope() {
+    scope_.reset();
+    std::error_code ec;
+    std::filesystem::remove(path_, ec);
+  }
+
+ private:
+  std::string path_;
+  std::unique_ptr<isa::ScopedIsaVariant> scope_;
+};
+
+// The added ops an overlay defines, as loaded (larger patterns first: they save more).
+std::vector<const ExtensionOp*> overlay_ops(const json& overlay) {
+  std::vector<const ExtensionOp*> ops;
+  for (const json& o : overlay.value("ops", json::array())) {
+    const OpSpec* s = AieIsa::get().find(o.value("mnemonic", ""));
+    if (s && s->extension >= 0) ops.push_back(AieIsa::get().extensions.at(size_t(s->extension)).get());
+  }
+  std::stable_sort(ops.begin(), ops.end(), [](const ExtensionOp* a, const ExtensionOp* b) {
+    return a->pattern_steps().size() > b->pattern_steps().size();
+  });
+  return ops;
+}
+
+// `lines` with lines [first, first + count) (1-based) replaced by the lines of `with`.
+void replace_lines(const std::vector<std::string>& lines, size_t first, size_t count, const std::string& with,
+                   std::vector<std::string>& out) {
+  out.assign(lines.begin(), lines.begin() + long(first - 1));
+  std::stringstream ss(with);
+  for (std::string l; std::getline(ss, l);) out.push_back(l);
+  out.insert(out.end(), lines.begin() + long(std::min(lines.size(), first - 1 + count)), lines.end());
+}
+
+}  // namespace
+
+codesign::KernelDataflow aie_kernel_dataflow(const std::string& kernel, const std::string& file, const json& hardware) {
+  (void)hardware;  // latencies are the ISA's (the platform configuration does not change them)
+  codesign::KernelDataflow k;
+  for (const PhaseKernel& p : parse_phases(kernel, file))
+    for (size_t t = 0; t < p.kernel.tiles.size(); ++t)
+      append_tile(p.kernel.tiles[t], line_executions(p.kernel.tiles[t], tile_name(file, p, t)), k);
+  close_regions(k);
+  return k;
+}
+
+bool aie_fusable(const df::Op& op) {
+  if (op.barrier) return false;
+  const OpSpec* s = spec_of(op.mnemonic);
+  if (!s || s->extension >= 0 || s->mnemonic == "VLT.S8" || s->mnemonic == "VSEL.8") return false;
+  for (const std::string& r : op.implicit_reads)
+    if (r == kMixedViewMark || r == "MEM@*") return false;
+  for (const std::string& w : op.implicit_writes)
+    if (w == "MEM@*") return false;
+  if (s->slot == Slot::Vector || s->slot == Slot::Scalar) return true;
+  if (s->slot != Slot::Move) return false;
+  for (const df::Operand& o : op.operands) {  // a vector or accumulator move
+    const RegClass c = reg_class(std::string(o.text.begin(), std::find_if(o.text.begin(), o.text.end(), ::isdigit)));
+    if (o.access == df::Access::Literal || CoreState::view_bytes(c) <= 0) return false;
+  }
+  return true;
+}
+
+codesign::CandidateCost aie_candidate_cost(const df::Pattern& p, const json& hardware) {
+  (void)hardware;
+  codesign::CandidateCost c;
+  std::vector<double> latency;
+  step_latencies(p, latency, c.step_cycles);
+  c.fused_cycles = latency.empty() ? 0 : *std::max_element(latency.begin(), latency.end());
+  c.area_mm2 = pattern_area(p);
+  return c;
+}
+
+json aie_overlay(const df::Pattern& p, const std::string& mnemonic, const codesign::CandidateCost& cost, int ordinal) {
+  (void)ordinal;  // an AIE-ML op is named, not encoded
+  json operands = json::array(), temps = json::array(), steps = json::array();
+  for (const std::string& o : p.outputs)
+    operands.push_back({{"name", o}, {"class", class_of(p, o)}, {"role", "write"}});
+  for (const std::string& i : p.inputs) operands.push_back({{"name", i}, {"class", class_of(p, i)}});
+  for (const std::string& t : p.temps) temps.push_back({{"name", t}, {"class", class_of(p, t)}});
+  std::string chain;
+  for (const df::PatternStep& st : p.steps) {
+    steps.push_back(step_text(st));
+    chain += (chain.empty() ? "" : " -> ") + plain_mnemonic(st.mnemonic);
+  }
+  json op = {{"mnemonic", mnemonic},
+             {"slot", slot_of(p)},
+             {"latency", int64_t(cost.fused_cycles)},
+             {"doc", "Mined: " + chain + ". Latency estimate: the slowest step's (docs/codesign.md, AIE-ML)."},
+             {"operands", operands},
+             {"compose", {{"temps", temps}, {"steps", steps}}}};
+  if (temps.empty()) op["compose"].erase("temps");
+  return {{"isa", "aie_ml"}, {"ops", {op}}};
+}
+
+codesign::KernelRewrite aie_use_overlay(const std::string& kernel, const json& overlay, const json& hardware) {
+  (void)hardware;
+  codesign::KernelRewrite out{kernel, {}};
+  OverlayScope scope(overlay);
+  const std::vector<const ExtensionOp*> ops = overlay_ops(overlay);
+  std::vector<PhaseKernel> phases;
+  try {
+    phases = parse_phases(kernel, "kernel");
+  } catch (const std::invalid_argument&) {
+    return out;  // not a kernel the analysis reads: left unchanged
+  }
+  std::vector<std::string> lines = tlmcraft::aie_ml::kernel_lines(kernel);
+  for (size_t i = phases.size(); i-- > 0;) {  // last phase first: earlier line numbers stay valid
+    PhaseKernel& p = phases[i];
+    bool changed = false;
+    for (size_t t = 0; t < p.kernel.tiles.size(); ++t) {
+      AieTile& tile = p.kernel.tiles[t];
+      std::map<uint32_t, uint64_t> runs;
+      try {
+        runs = line_executions(tile, tile_name("kernel", p, t));
+      } catch (const std::invalid_argument&) {
+        continue;  // counts unknown: this tile is left as it is
+      }
+      changed = use_added_ops(tile, ops,
+                              [&](const std::string& m, uint32_t line) {
+                                ++out.uses[m].static_count;
+                                out.uses[m].executions += runs.count(line) ? runs.at(line) : 0;
+                              }) > 0 ||
+                changed;
+    }
+    if (!changed) continue;
+    std::string printed = print_aie_kernel(p.kernel);
+    for (uint32_t pad = 1; pad < p.text.first_line; ++pad) printed.erase(0, printed.find('\n') + 1);
+    const size_t count = size_t(std::count(p.text.source.begin(), p.text.source.end(), '\n'));
+    std::vector<std::string> next;
+    replace_lines(lines, p.text.first_line, count, printed, next);
+    lines = std::move(next);
+  }
+  if (out.uses.empty()) return out;
+  out.kernel.clear();
+  for (const std::string& l : lines) out.kernel += l + "\n";
+  return out;
+}
+
+double aie_overlay_area(const json& overlay, const json& hardware) {
+  (void)hardware;
+  OverlayScope scope(overlay);
+  double area = 0;
+  for (const json& o : overlay.value("ops", json::array())) {
+    const OpSpec* s = AieIsa::get().find(o.value("mnemonic", ""));
+    if (!s || s->extension < 0)
+      throw std::invalid_argument("op '" + o.value("mnemonic", std::string("?")) + "' is not an op added by data");
+    area += tlmcraft::aie_ml::added_op_area_mm2(*AieIsa::get().extensions.at(size_t(s->extension)));
+  }
+  return area;
+}
+
+codesign::DataflowAdapter aie_dataflow_adapter() {
+  codesign::DataflowAdapter a;
+  a.isa = "aie_ml";
+  a.parse = aie_kernel_dataflow;
+  a.fusable = aie_fusable;
+  a.cost = aie_candidate_cost;
+  a.overlay_entry = aie_overlay;
+  a.use_overlay = aie_use_overlay;
+  a.overlay_area = aie_overlay_area;
+  a.limits.max_ops = 5;
+  a.limits.read_ports = a.limits.write_ports = 0;  // none declared: nothing is proposed
+  try {
+    bool first = true;
+    for (Slot slot : {Slot::Vector, Slot::Scalar}) {
+      const auto it = AieIsa::get().added_op_ports.find(slot);
+      const SlotPorts ports = it == AieIsa::get().added_op_ports.end() ? SlotPorts{} : it->second;
+      a.limits.read_ports = first ? ports.reads : std::min(a.limits.read_ports, ports.reads);
+      a.limits.write_ports = first ? ports.writes : std::min(a.limits.write_ports, ports.writes);
+      first = false;
+    }
+  } catch (const std::exception&) {
+    // The ISA does not load here; every command that parses a kernel reports why.
+  }
+  return a;
+}
+
+}  // namespace tlmcraft::agent::search::aie

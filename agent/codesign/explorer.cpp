@@ -131,7 +131,11 @@ void Exploration::write_kernels(const fs::path& dir, const json& overlay, bool b
   for (const SuiteCell& cell : cells_) {
     std::string text = cell.kernel;
     if (!base) {
-      const KernelRewrite r = adapter_.use_overlay(cell.kernel, overlay, o_.hardware);
+      json hardware = o_.hardware;  // plus the cell, for an adapter that runs the kernel
+      hardware["task"] = cell.task;
+      hardware["task_config"] = cell.config;
+      hardware["file"] = cell.config + cell.extension;
+      const KernelRewrite r = adapter_.use_overlay(cell.kernel, overlay, hardware);
       text = r.kernel;
       for (const auto& [m, use] : r.uses) {
         v.uses[m].static_count += use.static_count;

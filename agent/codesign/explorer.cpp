@@ -32,6 +32,7 @@ json merged_overlay(const std::vector<const ExploreCandidate*>& set, const std::
     for (const char* key : {"instructions", "latency_classes"})
       if (c->overlay.contains(key))
         for (const json& e : c->overlay[key]) doc[key].push_back(e);
+  if (doc["latency_classes"].empty()) doc.erase("latency_classes");  // an ISA without latency classes (riscv)
   return doc;
 }
 
@@ -230,6 +231,8 @@ json Exploration::break_even(const VariantResult& base, const ExploreCandidate& 
   for (const auto& [m, use] : v.uses) n += use.executions;
   int64_t latency = 0;
   for (const json& lc : c.overlay.value("latency_classes", json::array())) latency = lc.value("cycles", int64_t(0));
+  for (const json& ins : c.overlay.value("instructions", json::array()))  // or the instruction's own timing
+    if (latency == 0 && ins.contains("timing")) latency = ins["timing"].value("latency", int64_t(0));
   if (n == 0) return nullptr;
   return {{"declared_latency", latency},
           {"cycles_saved", saved},

@@ -195,7 +195,8 @@ nlohmann::json coral_overlay(const df::Pattern& p, const std::string& mnemonic, 
 
 double coral_overlay_area(const nlohmann::json& overlay, const nlohmann::json& /*hardware*/) {
   double area = 0;
-  for (const rv::CustomInsn& in : load_overlay_json(overlay)->instructions()) area += rv::custom_area_mm2(in);
+  const auto ext = load_overlay_json(overlay);  // held: the loop reads into it
+  for (const rv::CustomInsn& in : ext->instructions()) area += rv::custom_area_mm2(in);
   return area;
 }
 

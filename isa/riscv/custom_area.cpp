@@ -25,9 +25,9 @@ struct Operators {
 
 // Adder and multiplier areas (um2) of an element format.
 Operators operators_of(const std::string& format) {
-  static const std::map<std::string, Operators> table = {
-      {"int8", {36, 282}},   {"int16", {86.5, 1888.5}}, {"int32", {137, 3495}},
-      {"bf16", {1360, 1640}}, {"f32", {4184, 7700}},     {"fp32", {4184, 7700}}};
+  static const std::map<std::string, Operators> table = {{"int8", {36, 282}},    {"int16", {86.5, 1888.5}},
+                                                         {"int32", {137, 3495}}, {"bf16", {1360, 1640}},
+                                                         {"f32", {4184, 7700}},  {"fp32", {4184, 7700}}};
   auto it = table.find(format);
   if (it == table.end()) throw std::invalid_argument("no operator area for format '" + format + "'");
   return it->second;

@@ -4,13 +4,12 @@
 // variant's kernels in-process with the variant's overlay (evaluate(), a fresh seed), so
 // the kernels are rewritten by the toolchain's peephole pass exactly as `bench
 // --isa-ext` rewrites them. The figures are derived by hand below.
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "agent/codesign/explorer.h"
 #include "harness/evaluate.h"
@@ -31,7 +30,8 @@ const json kHardware = {{"platform", "coral"}, {"platform_config", "default"}};
 json cmac_overlay() {
   json ops = json::array();
   ops.push_back({{"name", "rd"}, {"field", "rd"}, {"role", "write"}, {"value", "x"}});
-  for (const char* r : {"rs1", "rs2", "rs3"}) ops.push_back({{"name", r}, {"field", r}, {"role", "read"}, {"value", "x"}});
+  for (const char* r : {"rs1", "rs2", "rs3"})
+    ops.push_back({{"name", r}, {"field", r}, {"role", "read"}, {"value", "x"}});
   json ins = {{"mnemonic", "cmac"},
               {"encoding", {{"opcode", "custom-0"}, {"format", "r4"}, {"funct3", 0}, {"funct2", 0}}},
               {"operands", ops},
@@ -61,8 +61,12 @@ SuiteRunner in_process_runner() {
       o.seed = 20261129;  // fresh inputs, not the miner's seed 1
       o.compare_baseline = false;
       json r = evaluate(*p, o);
-      out << json{{"task", task}, {"config", "C1"}, {"status", r["status"]}, {"cycles", r["cycles"]},
-                  {"energy", r["energy"]}}.dump()
+      out << json{{"task", task},
+                  {"config", "C1"},
+                  {"status", r["status"]},
+                  {"cycles", r["cycles"]},
+                  {"energy", r["energy"]}}
+                 .dump()
           << "\n";
     }
     return results;

@@ -72,8 +72,7 @@ TEST(CoralCodesignMiner, TheCandidateIsAValidOverlayInCustom3) {
   const nlohmann::json& ins = doc["candidates"][0]["overlay"]["instructions"][0];
   EXPECT_EQ(ins["mnemonic"], "cd0");
   EXPECT_EQ(ins["encoding"], (nlohmann::json{{"opcode", "custom-3"}, {"format", "r"}, {"funct3", 4}, {"funct7", 0}}));
-  EXPECT_EQ(ins["compose"]["steps"],
-            (nlohmann::json{"srai t0, rs1, 0x1f", "and t1, t0, rs1", "sub rd, rs1, t1"}));
+  EXPECT_EQ(ins["compose"]["steps"], (nlohmann::json{"srai t0, rs1, 0x1f", "and t1, t0, rs1", "sub rd, rs1, t1"}));
   EXPECT_EQ(ins["timing"]["unit"], "alu");
   EXPECT_EQ(ins["timing"]["latency"], 1);
   // Area: three 32-bit operators (two adders' worth for and/shift as logic, one adder for

@@ -116,16 +116,27 @@ double coral_step_cycles(const std::string& mnemonic, const nlohmann::json& hard
   if (templates.empty()) return 1;
   using C = rv::OpClass;
   switch (templates.front()->cls) {
-    case C::Mul: return c.scalar.mul_latency;
-    case C::FpAdd: case C::FpMove: return c.scalar.fp_add;
-    case C::FpMul: return c.scalar.fp_mul;
-    case C::FpFma: return c.scalar.fp_fma;
-    case C::FpCvt: return c.scalar.fp_cvt;
-    case C::FpCmp: return c.scalar.fp_cmp;
-    case C::VecAlu: return c.vector.alu;
-    case C::VecMul: return c.vector.mul;
-    case C::VecFixedPoint: return c.vector.fixed_point;
-    default: return c.scalar.alu_latency;
+    case C::Mul:
+      return c.scalar.mul_latency;
+    case C::FpAdd:
+    case C::FpMove:
+      return c.scalar.fp_add;
+    case C::FpMul:
+      return c.scalar.fp_mul;
+    case C::FpFma:
+      return c.scalar.fp_fma;
+    case C::FpCvt:
+      return c.scalar.fp_cvt;
+    case C::FpCmp:
+      return c.scalar.fp_cmp;
+    case C::VecAlu:
+      return c.vector.alu;
+    case C::VecMul:
+      return c.vector.mul;
+    case C::VecFixedPoint:
+      return c.vector.fixed_point;
+    default:
+      return c.scalar.alu_latency;
   }
 }
 
@@ -171,8 +182,8 @@ nlohmann::json coral_overlay(const df::Pattern& p, const std::string& mnemonic, 
   for (const std::string& o : p.outputs)
     operands.push_back({{"name", names.at(o)}, {"field", "rd"}, {"role", "write"}, {"value", cls.at(o)}});
   for (size_t i = 0; i < p.inputs.size() && i < 3; ++i)
-    operands.push_back({{"name", names.at(p.inputs[i])}, {"field", fields[i]}, {"role", "read"},
-                        {"value", cls.at(p.inputs[i])}});
+    operands.push_back(
+        {{"name", names.at(p.inputs[i])}, {"field", fields[i]}, {"role", "read"}, {"value", cls.at(p.inputs[i])}});
   nlohmann::json steps = nlohmann::json::array();
   std::vector<std::string> temps;
   for (const std::string& t : p.temps) temps.push_back(names.at(t));

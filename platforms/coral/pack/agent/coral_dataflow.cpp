@@ -7,6 +7,8 @@
 // widening and narrowing ops) are implicit reads or writes, so groups that overlap meet.
 // Control flow: branches and jal by their targets, jalr as a return (the ABI's return
 // and callee-saved registers read); barriers: control flow, CSRs, fences, vset*, ecall.
+#include "platforms/coral/pack/agent/coral_dataflow.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -14,7 +16,6 @@
 
 #include "isa/riscv/register_names.h"
 #include "isa/riscv/step_encoder.h"
-#include "platforms/coral/pack/agent/coral_dataflow.h"
 #include "platforms/coral/pack/agent/coral_kernel_run.h"
 
 namespace tlmcraft::agent::search::coral {
@@ -126,7 +127,8 @@ class Builder {
     for (uint8_t r : d.src)
       if (r != rv::kNoReg && r != 0) src.insert(r);
     const bool vector = std::any_of(dst.begin(), dst.end(), [](int r) { return r >= 64; }) ||
-                        std::any_of(src.begin(), src.end(), [](int r) { return r >= 64; }) || starts(op.mnemonic, "vset");
+                        std::any_of(src.begin(), src.end(), [](int r) { return r >= 64; }) ||
+                        starts(op.mnemonic, "vset");
     const bool wide = starts(op.mnemonic, "vw") || starts(op.mnemonic, "vn");
     const int group = std::min(8, lmul_ * (wide ? 2 : 1));
     std::set<int> named;
@@ -165,21 +167,26 @@ class Builder {
   void classify(const Word& w, const rv::DecodedInsn& d, const std::vector<rv::Token>& toks, df::Op& op) {
     using C = rv::OpClass;
     switch (d.cls) {
-      case C::Load: case C::FpLoad: case C::VecLoad:
+      case C::Load:
+      case C::FpLoad:
+      case C::VecLoad:
         op.implicit_reads.push_back("mem");
         return;
-      case C::Store: case C::FpStore: case C::VecStore:
+      case C::Store:
+      case C::FpStore:
+      case C::VecStore:
         op.implicit_writes.push_back("mem");
         return;
-      case C::Branch: case C::Jump: {
+      case C::Branch:
+      case C::Jump: {
         op.barrier = true;
         const long t = target(w, d);
         if (t >= 0) op.jumps_to.push_back(size_t(t));
         const bool jalr = (w.raw & 0x7f) == 0x67;
         if (jalr || (t < 0 && d.cls == C::Jump)) {  // a return or an indirect jump: the ABI's live registers
-          for (const char* r : {"a0", "a1", "fa0", "fa1", "sp", "ra", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7",
-                                "s8", "s9", "s10", "s11", "fs0", "fs1", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7",
-                                "fs8", "fs9", "fs10", "fs11"})
+          for (const char* r : {"a0",  "a1",  "fa0", "fa1", "sp",  "ra",  "s0",  "s1",  "s2",   "s3",
+                                "s4",  "s5",  "s6",  "s7",  "s8",  "s9",  "s10", "s11", "fs0",  "fs1",
+                                "fs2", "fs3", "fs4", "fs5", "fs6", "fs7", "fs8", "fs9", "fs10", "fs11"})
             op.implicit_reads.push_back(r);
         }
         // jal/jalr without a link register does not come back; a call does.
@@ -189,14 +196,18 @@ class Builder {
       case C::VecConfig:
         op.barrier = true;
         for (const rv::Token& t : toks)
-          if (starts(t.text, "mf")) lmul_ = 1;
-          else if (t.text.size() == 2 && t.text[0] == 'm' && isdigit(uint8_t(t.text[1]))) lmul_ = t.text[1] - '0';
+          if (starts(t.text, "mf"))
+            lmul_ = 1;
+          else if (t.text.size() == 2 && t.text[0] == 'm' && isdigit(uint8_t(t.text[1])))
+            lmul_ = t.text[1] - '0';
         return;
       case C::Halt:
         op.barrier = true;
         op.falls_through = false;
         return;
-      case C::Csr: case C::System: case C::Fence:
+      case C::Csr:
+      case C::System:
+      case C::Fence:
         op.barrier = true;
         return;
       default:

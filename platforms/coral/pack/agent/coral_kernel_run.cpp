@@ -26,8 +26,8 @@ std::vector<std::string> overrides_of(const nlohmann::json& hardware) {
 
 tlmcraft::coral::CoralConfig config_of(const nlohmann::json& hardware,
                                        std::shared_ptr<const isa::riscv::CustomExtensions> custom) {
-  tlmcraft::coral::CoralConfig cfg =
-      tlmcraft::coral::load_coral_config(hardware.value("platform_config", std::string("default")), overrides_of(hardware));
+  tlmcraft::coral::CoralConfig cfg = tlmcraft::coral::load_coral_config(
+      hardware.value("platform_config", std::string("default")), overrides_of(hardware));
   cfg.custom = std::move(custom);
   return cfg;
 }
@@ -71,8 +71,8 @@ CoralKernelRun run_coral_kernel(const std::string& kernel, const std::string& fi
     const tasks::Instance inst = tasks::Registry::builtin().instance(task, "coral", config);
     const KernelFile f(kernel, file);  // one name for both builds: the second is a cache hit
     std::vector<isa::Diagnostic> diags;
-    if (!platform.assemble(kernel, f.path.string(), KernelContext{inst.layout()->kernel_defaults(), 60},
-                           out.program, diags)) {
+    if (!platform.assemble(kernel, f.path.string(), KernelContext{inst.layout()->kernel_defaults(), 60}, out.program,
+                           diags)) {
       std::string first;
       for (const auto& d : diags)
         if (d.severity == isa::Severity::Error && first.empty()) first = d.format();

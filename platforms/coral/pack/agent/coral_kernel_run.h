@@ -14,9 +14,9 @@
 namespace tlmcraft::agent::search::coral {
 
 struct CoralKernelRun {
-  isa::Program program;             // code[i] is the word at ITCM address 4 i
+  isa::Program program;              // code[i] is the word at ITCM address 4 i
   std::vector<uint64_t> executions;  // per code word: times it ran (empty when not run)
-  std::string status;               // evaluate()'s status ("pass", "fail", ...)
+  std::string status;                // evaluate()'s status ("pass", "fail", ...)
 };
 
 // Builds `kernel` (its language from `file`'s extension) for the task and configuration

@@ -66,7 +66,7 @@ double custom_area_mm2(const CustomInsn& in) {
     um2 += double(a.count) * operator_um2(a.name.substr(d1 + 1, d2 - d1 - 1), a.name.substr(d2 + 1));
   }
   for (const CustomInsn::Name& n : in.names) {
-    if (!n.temp) continue;
+    if (!n.temp || !in.semantics.empty()) continue;  // a semantics: datapath has no steps' temps
     const double bits = n.cls == ValueClass::V ? kVlenBits : 32;
     um2 += bits * (kFlipFlopUm2 + kMux2Um2);
   }

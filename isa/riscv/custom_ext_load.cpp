@@ -140,7 +140,9 @@ void Loader::instruction(const YAML::Node& n) {
     error(n, "an instruction is a mapping");
     return;
   }
-  check_keys(n, {"mnemonic", "encoding", "operands", "compose", "semantics", "timing", "doc", "masked", "energy", "area"},
+  check_keys(n,
+             {"mnemonic", "encoding", "operands", "compose", "semantics", "replaces", "timing", "doc", "masked", "energy",
+              "area"},
              "an instruction");
   CustomInsn in;
   in.file = file_;
@@ -179,6 +181,12 @@ void Loader::instruction(const YAML::Node& n) {
   else if (n["semantics"]) semantics(n["semantics"], in);
   else if (!n["compose"]) error(n, "missing `compose:` or `semantics:` (what the instruction computes)");
   else compose(n["compose"], in);
+  // `replaces:` (compose: syntax) is the dataflow the peephole replaces by a semantics:
+  // instruction; it executes by its semantics, never by these steps.
+  if (n["replaces"] && (!n["semantics"] || n["compose"]))
+    error(n["replaces"], "`replaces:` is allowed only beside `semantics:` (the composition a new-semantics "
+                         "instruction replaces); a composed instruction gives its steps in `compose:`");
+  else if (n["replaces"]) compose(n["replaces"], in);
   timing(n["timing"], in);
   area_and_energy(n, in);
   if (errors.size() != before) return;

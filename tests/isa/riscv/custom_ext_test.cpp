@@ -226,7 +226,7 @@ TEST(CustomExt, BadOverlaysNameFileLineAndColumn) {
             "bad.yaml:6:51: unknown register class 'gp' (riscv has x, f, v; imm for the i format's immediate)");
   // An unknown key.
   EXPECT_EQ(load_error(head + "  - mnemonic: q\n    encodng: {}\n"), "bad.yaml:4:5: unknown key 'encodng' in an instruction "
-            "(known: mnemonic, encoding, operands, compose, semantics, timing, doc, masked, energy, area)\nbad.yaml:3:5: missing `encoding:`\n"
+            "(known: mnemonic, encoding, operands, compose, semantics, replaces, timing, doc, masked, energy, area)\nbad.yaml:3:5: missing `encoding:`\n"
             "bad.yaml:3:5: missing `operands:`");
   // A step naming an operand that does not exist; a load in a step; a class mismatch.
   EXPECT_EQ(load_error(head + "  - mnemonic: q\n    encoding: {opcode: custom-0, format: r, funct3: 0, funct7: 0}\n" + ops3 +
@@ -421,6 +421,59 @@ TEST(CustomExtPeephole, RefusesWhenTheTempIsLiveOrAnInputIsOverwritten) {
   // The same vector dataflow without it is replaced (v9 dead before ret).
   EXPECT_EQ(peep("\tvmul.vv\tv9, v8, v8\n\tvadd.vv\tv10, v12, v9\n\tret\n"),
             "\t.insn r 0xb, 1, 1, v10, v8, v12\t# cvsq\n\tret\n");
+}
+
+// A new-semantics instruction that replaces a composition: fmul.s then fadd.s (two
+// roundings) become one fused multiply-add (one rounding) wherever they match.
+const char* kReplaces = R"(isa: riscv
+instructions:
+  - mnemonic: cfma
+    encoding: {opcode: custom-1, format: r4, funct3: 2, funct2: 0}
+    operands:
+      - {name: rd, field: rd, role: write, value: f}
+      - {name: rs1, field: rs1, role: read, value: f}
+      - {name: rs2, field: rs2, role: read, value: f}
+      - {name: rs3, field: rs3, role: read, value: f}
+    semantics: |
+      rd = fma(rs1, rs2, rs3)
+    replaces:
+      temps: [t0]
+      steps: ["fmul.s t0, rs1, rs2", "fadd.s rd, t0, rs3"]
+)";
+
+TEST(CustomExtPeephole, SemanticsWithReplacesIsPlacedWhereItsCompositionMatches) {
+  const auto ext = overlay(kReplaces, "fma.yaml");
+  ASSERT_EQ(ext->instructions().size(), 1u);
+  EXPECT_FALSE(ext->instructions()[0].semantics.empty());  // it executes by its semantics
+  // The fadd's sources commuted (fa2 first); ft0 is dead at the return.
+  EXPECT_EQ(apply_composed_peephole("\tfmul.s\tft0, fa0, fa1\n\tfadd.s\tfa0, fa2, ft0\n\tret\n", *ext).assembly,
+            "\t.insn r4 0x2b, 2, 0, fa0, fa0, fa1, fa2\t# cfma\n\tret\n");
+  // Its energy and area are the semantics' (one f32 MAC), not the replaced steps'.
+  EXPECT_EQ(actions_text(custom_actions(ext->instructions()[0], 4, 1)), "f.read_bytes=12 f.write_bytes=4 fpu.mac.f32=1 ");
+  // Area: one f32 MAC = multiplier 7700 + adder 4184 um2 [H14]; no temp register.
+  EXPECT_NEAR(custom_area_mm2(ext->instructions()[0]), 11884e-6, 1e-12);
+}
+
+TEST(CustomExt, ReplacesOnlyBesideSemanticsAndAreaEnergyKeys) {
+  const std::string head =
+      "isa: riscv\ninstructions:\n  - mnemonic: q\n    encoding: {opcode: custom-0, format: r, funct3: 0, funct7: 0}\n"
+      "    operands:\n      - {name: rd, field: rd, role: write, value: x}\n"
+      "      - {name: rs1, field: rs1, role: read, value: x}\n";
+  EXPECT_EQ(load_error(head + "    compose: {steps: [\"sub rd, zero, rs1\"]}\n    replaces: {steps: [\"sub rd, zero, rs1\"]}\n"),
+            "bad.yaml:9:15: `replaces:` is allowed only beside `semantics:` (the composition a new-semantics "
+            "instruction replaces); a composed instruction gives its steps in `compose:`");
+  EXPECT_EQ(load_error(head + "    compose: {steps: [\"sub rd, zero, rs1\"]}\n    energy: 3\n"),
+            "bad.yaml:9:13: `energy:` is not read on Coral: an added instruction's energy is derived per action from "
+            "its compose:/semantics: (docs/isa-extensions.md); remove the key");
+  EXPECT_EQ(load_error(head + "    compose: {steps: [\"sub rd, zero, rs1\"]}\n    area: lots\n"),
+            "bad.yaml:9:11: `area:` is the added area in mm2: a number >= 0");
+  // A declared area is the instruction's area.
+  EXPECT_DOUBLE_EQ(custom_area_mm2(overlay(head + "    compose: {steps: [\"sub rd, zero, rs1\"]}\n    area: 0.002\n")
+                                       ->instructions()[0]),
+                   0.002);
+  // Derived: sub is one 32-bit adder (137 um2 [H14]).
+  EXPECT_DOUBLE_EQ(custom_area_mm2(overlay(head + "    compose: {steps: [\"sub rd, zero, rs1\"]}\n")->instructions()[0]),
+                   137e-6);
 }
 
 }  // namespace

@@ -373,19 +373,19 @@ TEST(CustomExtActions, ComposedStepsMinusTempTrafficAndSemanticsOpCounts) {
   // cmac: mul t0,rs1,rs2 (8 bytes read, 4 written) + add rd,t0,rs3 (8 read, 4 written),
   // minus t0's 4 written and 4 read: one mul and one add on int32, 12 read, 4 written.
   EXPECT_EQ(actions_text(custom_actions(ext->instructions()[0], 4, 1)),
-            "scalar.add.int32=1 scalar.mul.int32=1 x.read_bytes=12 x.write_bytes=4 ");
+            "scalar.add.int32=1 scalar.mul.int32=1 xreg.read_bytes=12 xreg.write_bytes=4 ");
   // cvsq at e16, vl 10: vmul (40 read, 20 written) + vadd (40 read, 20 written) minus sq's
   // 20 + 20: 10 multiplies and 10 adds on int16, 60 bytes read, 20 written.
   EXPECT_EQ(actions_text(custom_actions(ext->instructions()[3], 2, 10)),
-            "v.read_bytes=60 v.write_bytes=20 vector.add.int16=10 vector.mul.int16=10 ");
+            "vector.add.int16=10 vector.mul.int16=10 vreg.read_bytes=60 vreg.write_bytes=20 ");
   // cfmac: fmul.s + fadd.s on f32 registers.
   EXPECT_EQ(actions_text(custom_actions(ext->instructions()[4], 4, 1)),
-            "f.read_bytes=12 f.write_bytes=4 fpu.add.f32=1 fpu.mul.f32=1 ");
+            "fpu.add.fp32=1 fpu.mul.fp32=1 freg.read_bytes=12 freg.write_bytes=4 ");
   const auto sem = overlay(kSemantics, "sem.yaml");
   // cvabsd at e8, vl 5: a compare, two subtracts and a select per lane; vs1 and vs2 read
   // (5 bytes each), vd written (5).
   EXPECT_EQ(actions_text(custom_actions(sem->instructions()[1], 1, 5)),
-            "v.read_bytes=10 v.write_bytes=5 vector.add.int8=10 vector.cmp.int8=5 vector.move.int8=5 ");
+            "vector.add.int8=10 vector.cmp.int8=5 vector.move.int8=5 vreg.read_bytes=10 vreg.write_bytes=5 ");
 }
 
 // ---- the peephole pass ----
@@ -449,7 +449,7 @@ TEST(CustomExtPeephole, SemanticsWithReplacesIsPlacedWhereItsCompositionMatches)
   EXPECT_EQ(apply_composed_peephole("\tfmul.s\tft0, fa0, fa1\n\tfadd.s\tfa0, fa2, ft0\n\tret\n", *ext).assembly,
             "\t.insn r4 0x2b, 2, 0, fa0, fa0, fa1, fa2\t# cfma\n\tret\n");
   // Its energy and area are the semantics' (one f32 MAC), not the replaced steps'.
-  EXPECT_EQ(actions_text(custom_actions(ext->instructions()[0], 4, 1)), "f.read_bytes=12 f.write_bytes=4 fpu.mac.f32=1 ");
+  EXPECT_EQ(actions_text(custom_actions(ext->instructions()[0], 4, 1)), "fpu.mac.fp32=1 freg.read_bytes=12 freg.write_bytes=4 ");
   // Area: one f32 MAC = multiplier 7700 + adder 4184 um2 [H14]; no temp register.
   EXPECT_NEAR(custom_area_mm2(ext->instructions()[0]), 11884e-6, 1e-12);
 }

@@ -97,12 +97,15 @@ std::string unit_of(const df::Pattern& p) {
   return mul ? "mul" : "alu";
 }
 
-// Custom-3 space, split by format so no two candidates' fixed bits can match one word:
-// R4 takes funct3 0..3 (with funct2: 16 encodings), R funct3 4..7 (with funct7: 512).
+// Encodings no two candidates share: R candidates in custom-3 with funct3 4..7 and funct7
+// (512); R4 candidates in custom-2 (funct3 0..7 with funct2: 32) and then custom-3
+// funct3 0..3 (16), whose bits no R candidate's fixed bits can match.
 nlohmann::json encoding_of(bool r4, int ordinal) {
   if (r4) {
-    if (ordinal >= 16) throw std::invalid_argument("coral: no free R4 encoding left in custom-3 for another candidate");
-    return {{"opcode", "custom-3"}, {"format", "r4"}, {"funct3", ordinal / 4}, {"funct2", ordinal % 4}};
+    if (ordinal >= 48) throw std::invalid_argument("coral: no free R4 encoding left in custom-2/3 for another candidate");
+    const bool custom2 = ordinal < 32;
+    const int k = custom2 ? ordinal : ordinal - 32;
+    return {{"opcode", custom2 ? "custom-2" : "custom-3"}, {"format", "r4"}, {"funct3", k / 4}, {"funct2", k % 4}};
   }
   if (ordinal >= 512) throw std::invalid_argument("coral: no free R encoding left in custom-3 for another candidate");
   return {{"opcode", "custom-3"}, {"format", "r"}, {"funct3", 4 + ordinal / 128}, {"funct7", ordinal % 128}};

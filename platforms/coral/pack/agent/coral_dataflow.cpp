@@ -143,9 +143,9 @@ class Builder {
       if (r > 0 && (dst.count(r) || src.count(r))) {
         // The first operand is the destination; it is also read only when no other
         // operand names the register (vmacc's vd), else that operand is the read.
-        const bool w_ = k == 0 && dst.count(r) && !memory && t.text != "v0.t";
-        const bool rd = src.count(r) > 0 && (!w_ || regs.count(r) == 1);
-        o.access = w_ && rd ? df::Access::ReadWrite : w_ ? df::Access::Write : df::Access::Read;
+        const bool writes = k == 0 && dst.count(r) && !memory && t.text != "v0.t";
+        const bool reads = src.count(r) > 0 && (!writes || regs.count(r) == 1);
+        o.access = writes && reads ? df::Access::ReadWrite : writes ? df::Access::Write : df::Access::Read;
         o.storage = reg_name(r);
         named.insert(r);
         if (r >= 64 && t.text != "v0.t") {

@@ -28,12 +28,8 @@ std::vector<Candidate> generate_coral_candidates(const std::string& parent, cons
   std::vector<double> share(loops.size(), 0.0), own(loops.size(), 0.0);
   double total = 0;
   for (const auto& [line, cycles] : ctx.hot_lines) total += cycles;
-  auto line_of = [&](size_t pos) {
-    return 1 + static_cast<int>(std::count(parent.begin(), parent.begin() + pos, '\n'));
-  };
-  auto holds = [&](size_t i, int line) {
-    return line >= line_of(loops[i].for_pos) && line <= line_of(loops[i].end - 1);
-  };
+  auto line_of = [&](size_t pos) { return 1 + static_cast<int>(std::count(parent.begin(), parent.begin() + pos, '\n')); };
+  auto holds = [&](size_t i, int line) { return line >= line_of(loops[i].for_pos) && line <= line_of(loops[i].end - 1); };
   for (size_t i = 0; i < loops.size() && total > 0; ++i)
     for (const auto& [line, cycles] : ctx.hot_lines) {
       if (!holds(i, line)) continue;
@@ -51,8 +47,7 @@ std::vector<Candidate> generate_coral_candidates(const std::string& parent, cons
   for (size_t i = 0; i < loops.size(); ++i) {
     if (!is_strip_mined(parent, i)) continue;
     for (int f : {8, 4, 2})
-      add("LMUL x" + std::to_string(f) + " in loop " + std::to_string(i),
-          10 - f - 0.01 * loops[i].depth + heat(i, share),
+      add("LMUL x" + std::to_string(f) + " in loop " + std::to_string(i), 10 - f - 0.01 * loops[i].depth + heat(i, share),
           [&](std::string& s, std::string& why) { return scale_lmul(s, i, f, why); });
   }
   // DTCM staging: the largest inputs first (the most external reads saved when re-read).
@@ -67,12 +62,7 @@ std::vector<Candidate> generate_coral_candidates(const std::string& parent, cons
     add("unroll loop " + std::to_string(i) + " fully", 20 + depth_bonus,
         [&](std::string& s, std::string& why) { return add_unroll_pragma(s, i, 0, why); });
     for (int c : {4, 2, 8})
-      add("unroll loop " + std::to_string(i) + " x" + std::to_string(c),
-          21 +
-              (c == 4   ? 0
-               : c == 2 ? 1
-                        : 2) +
-              depth_bonus,
+      add("unroll loop " + std::to_string(i) + " x" + std::to_string(c), 21 + (c == 4 ? 0 : c == 2 ? 1 : 2) + depth_bonus,
           [&](std::string& s, std::string& why) { return add_unroll_pragma(s, i, c, why); });
   }
 

@@ -55,10 +55,8 @@ size_t match_with_mask(const std::string& s, size_t open, const std::vector<bool
   int depth = 0;
   for (size_t i = open; i < s.size(); ++i) {
     if (!code[i]) continue;
-    if (s[i] == o)
-      ++depth;
-    else if (s[i] == c && --depth == 0)
-      return i;
+    if (s[i] == o) ++depth;
+    else if (s[i] == c && --depth == 0) return i;
   }
   return std::string::npos;
 }
@@ -81,12 +79,9 @@ size_t statement_end(const std::string& s, size_t i, const std::vector<bool>& co
   int depth = 0;
   for (; i < s.size(); ++i) {
     if (!code[i]) continue;
-    if (s[i] == '(' || s[i] == '[' || s[i] == '{')
-      ++depth;
-    else if (s[i] == ')' || s[i] == ']' || s[i] == '}')
-      --depth;
-    else if (s[i] == ';' && depth == 0)
-      return i + 1;
+    if (s[i] == '(' || s[i] == '[' || s[i] == '{') ++depth;
+    else if (s[i] == ')' || s[i] == ']' || s[i] == '}') --depth;
+    else if (s[i] == ';' && depth == 0) return i + 1;
   }
   return s.size();
 }
@@ -216,9 +211,8 @@ const CFunction* enclosing_function(const std::vector<CFunction>& functions, siz
 }
 
 std::map<std::string, int64_t> integer_defines(const std::string& src) {
-  static const std::regex def(
-      R"(^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(0[xX][0-9a-fA-F]+|\d+)[uU]?[ \t]*(?:/\*.*|//.*)?$)",
-      std::regex::multiline);
+  static const std::regex def(R"(^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(0[xX][0-9a-fA-F]+|\d+)[uU]?[ \t]*(?:/\*.*|//.*)?$)",
+                              std::regex::multiline);
   std::map<std::string, int64_t> out;
   for (auto it = std::sregex_iterator(src.begin(), src.end(), def); it != std::sregex_iterator(); ++it)
     out[(*it)[1].str()] = static_cast<int64_t>(std::stoull((*it)[2].str(), nullptr, 0));
@@ -271,12 +265,9 @@ struct ExprParser {
       if (i >= s.size() || (s[i] != '*' && s[i] != '/' && s[i] != '%')) return v;
       const char op = s[i++];
       const int64_t r = primary();
-      if (op == '*')
-        v *= r;
-      else if (r == 0)
-        return ok = false, 0;
-      else
-        v = op == '/' ? v / r : v % r;
+      if (op == '*') v *= r;
+      else if (r == 0) return ok = false, 0;
+      else v = op == '/' ? v / r : v % r;
     }
   }
   int64_t sum() {
@@ -323,9 +314,8 @@ std::vector<CTensor> layout_tensors(const std::string& src) {
 }
 
 std::optional<int64_t> static_array_bytes(const std::string& src) {
-  static const std::regex arr(
-      R"(^[ \t]*static[ \t]+(?:const[ \t]+)?(u?int(8|16|32|64)_t|char|float)[ \t]+\w+[ \t]*\[([^\]]+)\])",
-      std::regex::multiline);
+  static const std::regex arr(R"(^[ \t]*static[ \t]+(?:const[ \t]+)?(u?int(8|16|32|64)_t|char|float)[ \t]+\w+[ \t]*\[([^\]]+)\])",
+                              std::regex::multiline);
   const auto defs = integer_defines(src);
   int64_t total = 0;
   for (auto it = std::sregex_iterator(src.begin(), src.end(), arr); it != std::sregex_iterator(); ++it) {

@@ -112,7 +112,8 @@ std::string scaled_name(const std::string& name, int factor) {
 
 // Helpers (file-scope functions mentioning vector types) called in `text`.
 std::vector<const CFunction*> vector_helpers_called(const std::string& src, const std::string& text,
-                                                    const std::vector<CFunction>& functions, const std::string& self) {
+                                                    const std::vector<CFunction>& functions,
+                                                    const std::string& self) {
   std::vector<const CFunction*> out;
   for (const auto& f : functions) {
     if (f.name == "main" || f.name == self) continue;
@@ -136,7 +137,7 @@ std::string rename_calls(const std::string& text, const std::string& from, const
 }
 
 struct Clone {
-  size_t after;  // insert after this offset (the original's end)
+  size_t after;        // insert after this offset (the original's end)
   std::string text;
 };
 
@@ -384,8 +385,7 @@ bool stage_in_dtcm(std::string& src, const std::string& macro, std::string& why,
     return false;
   }
   const auto functions = find_functions(src);
-  const auto main_it =
-      std::find_if(functions.begin(), functions.end(), [](const CFunction& f) { return f.name == "main"; });
+  const auto main_it = std::find_if(functions.begin(), functions.end(), [](const CFunction& f) { return f.name == "main"; });
   if (main_it == functions.end() || functions.empty()) {
     why = "no main function";
     return false;
@@ -400,16 +400,10 @@ bool stage_in_dtcm(std::string& src, const std::string& macro, std::string& why,
   const std::string bytes = std::to_string(t->bytes);
   // e8m8 groups: 128 bytes per vector instruction, whatever the element type.
   auto copy = [&](const std::string& to, const std::string& from, const std::string& what) {
-    return "  /* search agent: " + macro + " " + what +
-           " */\n"
-           "  for (size_t stage_i = 0; stage_i < " +
-           bytes +
-           ";) {\n"
-           "    size_t stage_vl = __riscv_vsetvl_e8m8(" +
-           bytes +
-           " - stage_i);\n"
-           "    __riscv_vse8_v_i8m8((int8_t*)" +
-           to + " + stage_i, __riscv_vle8_v_i8m8((const int8_t*)" + from +
+    return "  /* search agent: " + macro + " " + what + " */\n"
+           "  for (size_t stage_i = 0; stage_i < " + bytes + ";) {\n"
+           "    size_t stage_vl = __riscv_vsetvl_e8m8(" + bytes + " - stage_i);\n"
+           "    __riscv_vse8_v_i8m8((int8_t*)" + to + " + stage_i, __riscv_vle8_v_i8m8((const int8_t*)" + from +
            " + stage_i, stage_vl), stage_vl);\n"
            "    stage_i += stage_vl;\n"
            "  }";
@@ -429,8 +423,7 @@ bool stage_in_dtcm(std::string& src, const std::string& macro, std::string& why,
       return false;
     }
     const size_t semi = out.find(';', returns[0]);
-    if (semi == std::string::npos || semi > m2->end ||
-        !trimmed(out.substr(semi + 1, m2->end - 1 - (semi + 1))).empty()) {
+    if (semi == std::string::npos || semi > m2->end || !trimmed(out.substr(semi + 1, m2->end - 1 - (semi + 1))).empty()) {
       why = "main's return is not its last statement";
       return false;
     }

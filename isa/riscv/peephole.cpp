@@ -195,7 +195,8 @@ std::vector<Line> parse(const std::string& text) {
 
 // The lines as the shared matcher's dataflow (isa/dataflow/): one op per instruction
 // line, registers as storage by ABI name (x0 a literal "zero"), vtype/vl as "vtype", a
-// label as a barrier op (another path may enter there) that branches jump to; a return
+// label as a barrier op (another path may enter there) that branches jump to (except
+// clang's debug-range labels .Ltmp*); a return
 // reads the ABI's return and callee-saved registers, a jump to an unknown label reads
 // everything.
 struct Flow {
@@ -249,6 +250,8 @@ Flow dataflow_of(const std::vector<Line>& lines) {
   Flow f;
   std::map<std::string, size_t> label_op;
   for (size_t i = 0; i < lines.size(); ++i) {
+    // clang's .Ltmp labels mark debug-info ranges, never a jump target: not a barrier.
+    if (lines[i].label && starts(lines[i].name, ".Ltmp")) continue;
     if (lines[i].label) {
       label_op[lines[i].name] = f.ops.size();
       dataflow::Op mark;

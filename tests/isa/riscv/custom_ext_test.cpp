@@ -476,5 +476,31 @@ TEST(CustomExt, ReplacesOnlyBesideSemanticsAndAreaEnergyKeys) {
                    137e-6);
 }
 
+// multiply's sign-mask idiom as clang -O2 -g emits it: .Ltmp debug labels between the
+// steps (not jump targets) and the input overwritten in place by the first step.
+TEST(CustomExtPeephole, MatchesAcrossClangDebugLabels) {
+  const auto ext = overlay(R"(isa: riscv
+instructions:
+  - mnemonic: csgnand
+    encoding: {opcode: custom-3, format: r, funct3: 4, funct7: 5}
+    operands:
+      - {name: rd, field: rd, role: write, value: x}
+      - {name: rs1, field: rs1, role: read, value: x}
+      - {name: rs2, field: rs2, role: read, value: x}
+    compose:
+      temps: [t0, t1]
+      steps: ["slli t0, rs1, 0x1f", "srai t1, t0, 0x1f", "and rd, t1, rs2"]
+)",
+                           "sgn.yaml");
+  const std::string in =
+      ".LBB0_5:\n\t.loc\t0 0 61 is_stmt 0\n\tmv\tt0, a7\n.Ltmp8:\n\t.loc\t0 24 11 is_stmt 1\n\tslli\ta7, a7, 31\n"
+      "\tsrai\ta7, a7, 31\n.Ltmp9:\n\t.loc\t0 24 9 is_stmt 0\n\tand\ta7, a7, a6\n\tadd\ta5, a7, a5\n"
+      "\tbnez\tt0, .LBB0_5\n\tret\n";
+  EXPECT_EQ(apply_composed_peephole(in, *ext).assembly,
+            ".LBB0_5:\n\t.loc\t0 0 61 is_stmt 0\n\tmv\tt0, a7\n.Ltmp8:\n\t.loc\t0 24 11 is_stmt 1\n"
+            ".Ltmp9:\n\t.loc\t0 24 9 is_stmt 0\n\t.insn r 0x7b, 4, 5, a7, a7, a6\t# csgnand\n\tadd\ta5, a7, a5\n"
+            "\tbnez\tt0, .LBB0_5\n\tret\n");
+}
+
 }  // namespace
 }  // namespace tlmcraft::isa::riscv

@@ -59,6 +59,15 @@ exit codes: 0 ok; 2 usage or input error
 
 options)";
 
+// What an adapter knows of the platform: its effective configuration, and how to make
+// it again (the config's name and the --set overrides).
+json hardware_of(const po::variables_map& vm, const Platform& p) {
+  json h = {{"platform", p.name()}, {"config", p.config()}};
+  h["platform_config"] = vm.count("platform-config") ? vm["platform-config"].as<std::string>() : "default";
+  h["overrides"] = vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  return h;
+}
+
 std::vector<codesign::MinedKernel> suite_kernels(const po::variables_map& vm, const std::string& platform,
                                                  const json& hardware) {
   JobSelection sel;
@@ -74,6 +83,8 @@ std::vector<codesign::MinedKernel> suite_kernels(const po::variables_map& vm, co
     codesign::MinedKernel k;
     k.name = job.task + "/" + job.config;
     k.hardware = hardware;
+    k.hardware["task"] = job.task;  // an adapter that runs the kernel needs its cell
+    k.hardware["task_config"] = job.config;
     if (job.kernel == "baseline") {
       const auto inst = tasks::Registry::builtin().instance(job.task, platform, job.config);
       k.file = tasks::baseline_file_name(inst);
@@ -82,6 +93,7 @@ std::vector<codesign::MinedKernel> suite_kernels(const po::variables_map& vm, co
       k.file = job.kernel;
       k.text = read_kernel_text(job.kernel);
     }
+    k.hardware["file"] = k.file;
     kernels.push_back(std::move(k));
   }
   if (kernels.empty()) throw InputError("codesign mine: no kernel selected on platform '" + platform + "'");
@@ -168,7 +180,7 @@ int mine(const Args& args) {
   auto p = make_platform_from(vm);
   const codesign::DataflowAdapter* adapter = codesign::find_dataflow_adapter(p->name());
   if (!adapter) throw InputError("codesign mine: platform '" + p->name() + "' has no co-design adapter");
-  const json hardware = {{"platform", p->name()}, {"config", p->config()}};
+  const json hardware = hardware_of(vm, *p);
   std::vector<codesign::MinedCandidate> found;
   try {
     found = codesign::mine(*adapter, suite_kernels(vm, p->name(), hardware), {static_cast<size_t>(top), max_ops});
@@ -366,7 +378,7 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
   const std::string name = s->platform->name();
   s->adapter = codesign::find_dataflow_adapter(name);
   if (!s->adapter) throw InputError("codesign " + cmd + ": platform '" + name + "' has no co-design adapter");
-  s->hardware = {{"platform", name}, {"config", s->platform->config()}};
+  s->hardware = hardware_of(vm, *s->platform);
   o.platform = name;
   o.out_dir = vm["out"].as<std::string>();
   o.base_area_mm2 = harness::area_estimate(s->platform->config()).value("total_mm2", 0.0);

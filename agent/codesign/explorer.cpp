@@ -53,6 +53,8 @@ int64_t declared_latency(const json& overlay) {
       if (it.key() == "latency_classes" && e.contains("cycles") && e["cycles"].is_number_integer())
         latency = e["cycles"].get<int64_t>();
       if (e.contains("latency") && e["latency"].is_number_integer()) latency = e["latency"].get<int64_t>();
+      if (latency == 0 && e.contains("timing") && e["timing"].is_object())  // an instruction's own timing
+        latency = e["timing"].value("latency", int64_t(0));
     }
   }
   return latency;
@@ -161,7 +163,11 @@ void Exploration::write_kernels(const fs::path& dir, const json& overlay, bool b
   for (const SuiteCell& cell : cells_) {
     std::string text = cell.kernel;
     if (!base) {
-      const KernelRewrite r = adapter_.use_overlay(cell.kernel, overlay, o_.hardware);
+      json hardware = o_.hardware;  // plus the cell, for an adapter that runs the kernel
+      hardware["task"] = cell.task;
+      hardware["task_config"] = cell.config;
+      hardware["file"] = cell.config + cell.extension;
+      const KernelRewrite r = adapter_.use_overlay(cell.kernel, overlay, hardware);
       text = r.kernel;
       for (const auto& [m, use] : r.uses) {
         v.uses[m].static_count += use.static_count;

@@ -48,6 +48,7 @@ speedup; fast_0, fast_1; pass@k with several kernel samples) when done.
 Kernels (--kernels DIR), looked up per job in this order:
   DIR/<platform>/<task>/<config>.asm     e.g. kernels/plena/silu/C1.asm
   DIR/<task>_<config>.asm                e.g. kernels/silu_C1.asm (any platform)
+  the same two names ending in .c        a kernel in C (a platform that compiles C)
 Jobs without a kernel file are not run (listed as missing).
 
 examples:

@@ -31,6 +31,9 @@ std::string find_kernel(const std::string& dir, const std::string& platform, con
   std::error_code ec;
   if (fs::is_regular_file(nested, ec)) return nested.string();
   if (fs::is_regular_file(flat, ec)) return flat.string();
+  // A kernel in C (a platform whose toolchain compiles C picks the language by the name).
+  for (const fs::path& c : {fs::path(nested).replace_extension(".c"), fs::path(flat).replace_extension(".c")})
+    if (fs::is_regular_file(c, ec)) return c.string();
   return "";
 }
 

@@ -2,7 +2,8 @@
 // its steps' arithmetic and register traffic minus the traffic of its temps (they never
 // leave the datapath); a `semantics:` instruction the operations its expression counts
 // plus its operands' register traffic. Units: "scalar" (x operations), "fpu" (f), "vector";
-// formats int8/int16/int32 (the element width) and f32; register files "x", "f", "v".
+// formats int8/int16/int32 (the element width) and fp32; register files "xreg", "freg", "vreg"
+// (the names Coral's per-action table prices the standard instructions by).
 #include <map>
 
 #include "isa/actions.h"
@@ -37,12 +38,12 @@ std::string primitive_of(std::string m) {
 }
 
 std::string format_of(ValueClass c, unsigned sew_bytes) {
-  if (c == ValueClass::F) return "f32";
+  if (c == ValueClass::F) return "fp32";
   if (c == ValueClass::V) return "int" + std::to_string(8 * sew_bytes);
   return "int32";
 }
 
-const char* file_of(ValueClass c) { return c == ValueClass::F ? "f" : c == ValueClass::V ? "v" : "x"; }
+const char* file_of(ValueClass c) { return c == ValueClass::F ? "freg" : c == ValueClass::V ? "vreg" : "xreg"; }
 
 uint64_t bytes_of(ValueClass c, unsigned sew_bytes, unsigned vl) {
   return c == ValueClass::V ? uint64_t(vl) * sew_bytes : c == ValueClass::Imm ? 0 : 4;
@@ -99,7 +100,7 @@ std::string semantic_op(const std::string& op) {
 std::string action_format(extension::ElemFormat f) {
   const std::string n = extension::format_name(f);  // "i8", "u16", "f32", "bf16", "bool"
   if (n[0] == 'i' || n[0] == 'u') return "int" + n.substr(1);
-  return n;
+  return n == "f32" ? "fp32" : n;
 }
 
 NamedActions semantic(const CustomInsn& in, unsigned sew, unsigned vl) {

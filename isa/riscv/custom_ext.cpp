@@ -299,4 +299,10 @@ std::string disassemble(uint32_t raw, uint32_t pc, const CustomExtensions* custo
   return Hart::disassemble(raw, pc);
 }
 
+const std::vector<CustomFormatFields>& custom_format_fields() {
+  static const std::vector<CustomFormatFields> fields = {
+      {CustomFormat::R, 2, 1}, {CustomFormat::R4, 3, 1}, {CustomFormat::I, 1, 1}};  // rs1 rs2 [rs3] -> rd
+  return fields;
+}
+
 }  // namespace tlmcraft::isa::riscv

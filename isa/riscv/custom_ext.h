@@ -86,6 +86,7 @@ struct CustomInsn {
   CustomUnit unit = CustomUnit::Alu;
   uint32_t latency = 0;    // 0: the unit's configured latency
   uint32_t ii = 1;         // initiation interval of the unit for this instruction
+  double declared_area_mm2 = -1;  // `area:` (mm2); negative: derived (custom_area_mm2)
   bool is_vector() const;
   const CustomOperand* operand(Field f) const;
 };
@@ -133,6 +134,20 @@ void run_custom_semantics(const CustomInsn& in, Hart& h, const DecodedInsn& d, b
 // its temps' register traffic, or from the semantics' operation counts. Throws
 // isa::ActionError for an operation the action model cannot name.
 NamedActions custom_actions(const CustomInsn& in, unsigned sew_bytes, unsigned vl);
+// The datapath the instruction adds, in mm2: its `area:` when declared, else its
+// operations' operators (at 32-bit elements) and its temps' pipeline registers from the
+// per-operator table of custom_area.cpp. Throws std::invalid_argument for an operation
+// without an area figure.
+double custom_area_mm2(const CustomInsn& in);
+
+// The register fields of each custom format: the most inputs and outputs an added
+// instruction of the format can name (the co-design miner's port limits).
+struct CustomFormatFields {
+  CustomFormat format;
+  int sources, destinations;
+};
+const std::vector<CustomFormatFields>& custom_format_fields();
+
 // Whether `d` is a custom instruction (its aux is the index into the table).
 bool is_custom(const DecodedInsn& d);
 

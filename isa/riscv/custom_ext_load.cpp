@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <cmath>
 #include <map>
 #include <set>
 #include <sstream>
@@ -57,6 +58,7 @@ class Loader {
   void check_keys(const YAML::Node& n, std::initializer_list<const char*> allowed, const std::string& what);
   bool integer(const YAML::Node& n, int64_t lo, int64_t hi, const std::string& what, int64_t& out);
   void instruction(const YAML::Node& n);
+  void area_and_energy(const YAML::Node& n, CustomInsn& in);
   bool encoding(const YAML::Node& n, CustomInsn& in);
   bool operands(const YAML::Node& n, CustomInsn& in);
   bool compose(const YAML::Node& n, CustomInsn& in);
@@ -138,7 +140,9 @@ void Loader::instruction(const YAML::Node& n) {
     error(n, "an instruction is a mapping");
     return;
   }
-  check_keys(n, {"mnemonic", "encoding", "operands", "compose", "semantics", "timing", "doc", "masked", "energy", "area"},
+  check_keys(n,
+             {"mnemonic", "encoding", "operands", "compose", "semantics", "replaces", "timing", "doc", "masked", "energy",
+              "area"},
              "an instruction");
   CustomInsn in;
   in.file = file_;
@@ -177,7 +181,14 @@ void Loader::instruction(const YAML::Node& n) {
   else if (n["semantics"]) semantics(n["semantics"], in);
   else if (!n["compose"]) error(n, "missing `compose:` or `semantics:` (what the instruction computes)");
   else compose(n["compose"], in);
+  // `replaces:` (compose: syntax) is the dataflow the peephole replaces by a semantics:
+  // instruction; it executes by its semantics, never by these steps.
+  if (n["replaces"] && (!n["semantics"] || n["compose"]))
+    error(n["replaces"], "`replaces:` is allowed only beside `semantics:` (the composition a new-semantics "
+                         "instruction replaces); a composed instruction gives its steps in `compose:`");
+  else if (n["replaces"]) compose(n["replaces"], in);
   timing(n["timing"], in);
+  area_and_energy(n, in);
   if (errors.size() != before) return;
   try {
     custom_actions(in, 4, 1);  // every operation must have an energy action (isa/actions.h)
@@ -186,6 +197,29 @@ void Loader::instruction(const YAML::Node& n) {
   }
   clashes(n["encoding"], in);
   if (errors.size() == before) into_.mutable_instructions().push_back(std::move(in));
+}
+
+// `area:` is the instruction's added datapath in mm2 (else derived: custom_area_mm2).
+// Energy is always derived per action from what it computes, so `energy:` is refused
+// rather than read and ignored.
+void Loader::area_and_energy(const YAML::Node& n, CustomInsn& in) {
+  if (const YAML::Node e = n["energy"])
+    error(e, "`energy:` is not read on Coral: an added instruction's energy is derived per action from its "
+             "compose:/semantics: (docs/isa-extensions.md); remove the key");
+  const YAML::Node a = n["area"];
+  if (!a) return;
+  double mm2 = -1;
+  if (a.IsScalar()) {
+    try {
+      size_t used = 0;
+      mm2 = std::stod(a.Scalar(), &used);
+      if (used != a.Scalar().size()) mm2 = -1;
+    } catch (const std::exception&) {
+      mm2 = -1;
+    }
+  }
+  if (!(mm2 >= 0) || !std::isfinite(mm2)) return error(a, "`area:` is the added area in mm2: a number >= 0");
+  in.declared_area_mm2 = mm2;
 }
 
 bool Loader::encoding(const YAML::Node& n, CustomInsn& in) {

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "isa/dataflow/pattern_match.h"
 #include "isa/riscv/step_encoder.h"
 #include "isa/riscv/register_names.h"
 
@@ -48,11 +49,6 @@ std::string reg_name(int r) {
   if (r < 32) return kXNames[r];
   if (r < 64) return kFNames[r - 32];
   return "v" + std::to_string(r - 64);
-}
-
-bool class_has(ValueClass c, int r) {
-  return (c == ValueClass::X && r >= 0 && r < 32) || (c == ValueClass::F && r >= 32 && r < 64) ||
-         (c == ValueClass::V && r >= 64 && r < 96);
 }
 
 bool starts(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
@@ -197,77 +193,88 @@ std::vector<Line> parse(const std::string& text) {
   return lines;
 }
 
-struct Block {
-  size_t begin, end;  // line range
-  std::vector<int> succ;
-  bool unknown_succ = false;
-  RegSet live_in, live_out;
+// The lines as the shared matcher's dataflow (isa/dataflow/): one op per instruction
+// line, registers as storage by ABI name (x0 a literal "zero"), vtype/vl as "vtype", a
+// label as a barrier op (another path may enter there) that branches jump to (except
+// clang's debug-range labels .Ltmp*); a return
+// reads the ABI's return and callee-saved registers, a jump to an unknown label reads
+// everything.
+struct Flow {
+  std::vector<dataflow::Op> ops;
+  std::vector<size_t> line;  // per op: its line
 };
 
-struct Analysis {
-  std::vector<Line> lines;
-  std::vector<Block> blocks;
-  std::vector<int> block_of;   // per line
-  std::vector<RegSet> live_after;  // per line
-};
+// Literal text as the overlay's steps hold it: an integer in decimal, x0 as "zero".
+std::string literal_text(const std::string& tok) {
+  if (reg_of(tok) == 0) return "zero";
+  char* end = nullptr;
+  const long long v = std::strtoll(tok.c_str(), &end, 0);
+  return !tok.empty() && *end == '\0' ? std::to_string(v) : tok;
+}
 
-Analysis analyse(const std::string& text) {
-  Analysis a;
-  a.lines = parse(text);
-  std::map<std::string, int> label_block;
-  size_t begin = 0;
-  auto close = [&](size_t end) {
-    if (end > begin || a.blocks.empty()) a.blocks.push_back({begin, end, {}, false, {}, {}});
-    begin = end;
-  };
-  for (size_t i = 0; i < a.lines.size(); ++i) {
-    if (a.lines[i].label) {
-      close(i);
-      label_block[a.lines[i].name] = int(a.blocks.size());
+dataflow::Op op_of(const Line& l) {
+  dataflow::Op op;
+  op.mnemonic = l.mnemonic;
+  op.barrier = l.barrier || l.ends_block;
+  op.falls_through = l.falls_through;
+  std::multiset<int> named;
+  for (const auto& t : l.ops) named.insert(reg_of(t));
+  RegSet covered;
+  for (size_t k = 0; k < l.ops.size(); ++k) {
+    const std::string& t = l.ops[k];
+    const int r = reg_of(t);
+    dataflow::Operand o;
+    o.text = t;
+    if (r <= 0 || r >= 96) {
+      o.text = literal_text(t);
+      op.operands.push_back(o);
+      continue;
     }
-    if (a.lines[i].insn && a.lines[i].ends_block) close(i + 1);
+    const bool w = k == 0 && l.defs[size_t(r)] && t.find('(') == std::string::npos && t != "v0.t";
+    const bool rd = l.uses[size_t(r)] && (!w || named.count(r) == 1);
+    o.access = w && rd ? dataflow::Access::ReadWrite : w ? dataflow::Access::Write : dataflow::Access::Read;
+    o.storage = reg_name(r);
+    covered.set(size_t(r));
+    op.operands.push_back(o);
   }
-  close(a.lines.size());
-  a.block_of.assign(a.lines.size(), 0);
-  for (size_t b = 0; b < a.blocks.size(); ++b) {
-    Block& bl = a.blocks[b];
-    for (size_t i = bl.begin; i < bl.end; ++i) a.block_of[i] = int(b);
-    const Line* last = nullptr;
-    for (size_t i = bl.begin; i < bl.end; ++i)
-      if (a.lines[i].insn) last = &a.lines[i];
-    const bool falls = !last || !last->ends_block || last->falls_through;
-    if (falls && b + 1 < a.blocks.size()) bl.succ.push_back(int(b + 1));
-    if (last && last->ends_block && !last->target.empty()) {
-      auto it = label_block.find(last->target);
-      if (it != label_block.end() && it->second < int(a.blocks.size())) bl.succ.push_back(it->second);
-      else bl.unknown_succ = true;
-    }
+  for (int r = 1; r <= kVtype; ++r) {  // what the operands do not say: vtype, ABI registers at a return
+    if (covered[size_t(r)]) continue;
+    const std::string name = r == kVtype ? "vtype" : reg_name(r);
+    if (l.uses[size_t(r)]) op.implicit_reads.push_back(name);
+    if (l.defs[size_t(r)]) op.implicit_writes.push_back(name);
   }
-  // Backward liveness to a fixed point.
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t b = a.blocks.size(); b-- > 0;) {
-      Block& bl = a.blocks[b];
-      RegSet out;
-      if (bl.unknown_succ) out.set();
-      for (int s : bl.succ) out |= a.blocks[size_t(s)].live_in;
-      RegSet live = out;
-      for (size_t i = bl.end; i-- > bl.begin;)
-        if (a.lines[i].insn) live = (live & ~a.lines[i].defs) | a.lines[i].uses;
-      if (live != bl.live_in || out != bl.live_out) changed = true;
-      bl.live_in = live;
-      bl.live_out = out;
-    }
-  }
-  a.live_after.assign(a.lines.size(), RegSet());
-  for (const Block& bl : a.blocks) {
-    RegSet live = bl.live_out;
-    for (size_t i = bl.end; i-- > bl.begin;) {
-      a.live_after[i] = live;
-      if (a.lines[i].insn) live = (live & ~a.lines[i].defs) | a.lines[i].uses;
+  return op;
+}
+
+Flow dataflow_of(const std::vector<Line>& lines) {
+  Flow f;
+  std::map<std::string, size_t> label_op;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    // clang's .Ltmp labels mark debug-info ranges, never a jump target: not a barrier.
+    if (lines[i].label && starts(lines[i].name, ".Ltmp")) continue;
+    if (lines[i].label) {
+      label_op[lines[i].name] = f.ops.size();
+      dataflow::Op mark;
+      mark.mnemonic = ".label";
+      mark.barrier = true;
+      f.ops.push_back(mark);
+      f.line.push_back(i);
+    } else if (lines[i].insn) {
+      f.ops.push_back(op_of(lines[i]));
+      f.line.push_back(i);
     }
   }
-  return a;
+  for (size_t k = 0; k < f.ops.size(); ++k) {
+    const Line& l = lines[f.line[k]];
+    if (!l.insn || !l.ends_block || l.target.empty()) continue;
+    auto it = label_op.find(l.target);
+    if (it != label_op.end()) {
+      f.ops[k].jumps_to.push_back(it->second);
+    } else {  // leaves the function or goes somewhere unknown: everything may be read there
+      for (int r = 1; r <= kVtype; ++r) f.ops[k].implicit_reads.push_back(r == kVtype ? "vtype" : reg_name(r));
+    }
+  }
+  return f;
 }
 
 bool commutative(const std::string& m) {
@@ -278,160 +285,78 @@ bool commutative(const std::string& m) {
   return c.count(m) > 0;
 }
 
-struct Binding {
-  std::map<int, int> reg;           // name -> register id
-  std::map<int, std::string> imm;   // name -> immediate text
-};
+std::string name_id(int n) { return "n" + std::to_string(n); }
 
-// Binds step `st` to line `l` (operand positions possibly swapped by `order`).
-bool bind_step(const CustomInsn& in, const ComposeStep& st, const Line& l, const std::vector<size_t>& order, Binding& b) {
-  if (!l.insn || l.barrier || l.mnemonic != st.mnemonic || l.ops.size() != st.names_by_position.size()) return false;
-  for (size_t j = 0; j < order.size(); ++j) {
-    const std::string& tok = l.ops[order[j]];
-    const int name = st.names_by_position[j];
-    if (name < 0 && st.literals[j] == "zero") {
-      if (reg_of(tok) != 0) return false;
-      continue;
-    }
-    if (name < 0) {
-      char* end = nullptr;
-      const long long v = std::strtoll(tok.c_str(), &end, 0);
-      if (tok.empty() || *end || std::to_string(v) != st.literals[j]) return false;
-      continue;
-    }
-    const ValueClass cls = in.names[size_t(name)].cls;
-    if (cls == ValueClass::Imm) {
-      char* end = nullptr;
-      const long long v = std::strtoll(tok.c_str(), &end, 0);
-      if (tok.empty() || *end || v < -2048 || v > 2047) return false;
-      auto it = b.imm.find(name);
-      if (it != b.imm.end() && it->second != std::to_string(v)) return false;
-      b.imm[name] = std::to_string(v);
-      continue;
-    }
-    const int r = reg_of(tok);
-    if (!class_has(cls, r) || tok.find('(') != std::string::npos) return false;
-    auto it = b.reg.find(name);
-    if (it != b.reg.end() && it->second != r) return false;
-    b.reg[name] = r;
+// The composition as a shared-matcher pattern; `swap` bit k swaps the two sources of
+// step k (a commutative step matches either order).
+dataflow::Pattern pattern_of(const CustomInsn& in, unsigned swap) {
+  dataflow::Pattern p;
+  p.name = in.mnemonic;
+  for (size_t i = 0; i < in.names.size(); ++i) {
+    const std::string id = name_id(int(i));
+    if (in.names[i].temp) p.temps.push_back(id);
+    else if (in.operands[i].value == ValueClass::Imm) p.parameters.push_back(id);
+    else if (in.operands[i].write) p.outputs.push_back(id);
+    else p.inputs.push_back(id);
   }
-  return true;
+  for (size_t k = 0; k < in.steps.size(); ++k) {
+    const ComposeStep& st = in.steps[k];
+    std::vector<size_t> order(st.names_by_position.size());
+    for (size_t j = 0; j < order.size(); ++j) order[j] = j;
+    if ((swap >> k) & 1) std::swap(order[1], order[2]);
+    dataflow::PatternStep step{st.mnemonic, {}};
+    for (size_t j : order) {
+      const int n = st.names_by_position[j];
+      dataflow::Operand o;
+      if (n < 0) {
+        o.text = st.literals[j];
+      } else if (in.names[size_t(n)].cls == ValueClass::Imm) {
+        o.storage = name_id(n);  // a parameter: whatever literal the kernel has there
+      } else {
+        o.access = j == 0 ? dataflow::Access::Write : dataflow::Access::Read;
+        o.storage = name_id(n);
+      }
+      step.operands.push_back(o);
+    }
+    p.steps.push_back(step);
+  }
+  return p;
 }
 
-std::vector<std::vector<size_t>> orders(const ComposeStep& st) {
-  std::vector<size_t> id(st.names_by_position.size());
-  for (size_t k = 0; k < id.size(); ++k) id[k] = k;
-  std::vector<std::vector<size_t>> out{id};
-  if (commutative(st.mnemonic) && id.size() == 3) out.push_back({0, 2, 1});
+// Every variant of the pattern with commutative steps' sources either way.
+std::vector<dataflow::Pattern> patterns_of(const CustomInsn& in) {
+  unsigned swappable = 0;
+  for (size_t k = 0; k < in.steps.size() && k < 8; ++k)
+    if (commutative(in.steps[k].mnemonic) && in.steps[k].names_by_position.size() == 3) swappable |= 1u << k;
+  std::vector<dataflow::Pattern> out;
+  for (unsigned swap = 0; swap < 256; ++swap)
+    if ((swap & ~swappable) == 0) out.push_back(pattern_of(in, swap));
   return out;
 }
 
-struct Match {
-  std::vector<size_t> pos;  // per step
-  Binding b;
-};
-
-// The step that writes name `t` last before step `k`, or -1.
-int writer_before(const CustomInsn& in, const std::vector<ComposeStep>& steps, int t, size_t k) {
-  for (size_t j = k; j-- > 0;)
-    if (!steps[j].names_by_position.empty() && steps[j].names_by_position[0] == t) return int(j);
-  (void)in;
-  return -1;
-}
-
-// Latest line before `p` in `p`'s block that writes `r`, or -1.
-int reaching_def(const Analysis& a, size_t p, int r) {
-  const Block& bl = a.blocks[size_t(a.block_of[p])];
-  for (size_t i = p; i-- > bl.begin;)
-    if (a.lines[i].insn && (a.lines[i].defs[size_t(r)] || a.lines[i].barrier)) return a.lines[i].barrier ? -1 : int(i);
-  return -1;
-}
-
-// Resolves steps k-1 .. 0 (each a temp's definition) given steps k.. matched.
-bool resolve(const Analysis& a, const CustomInsn& in, int k, Match& m) {
-  if (k < 0) return true;
-  const ComposeStep& st = in.steps[size_t(k)];
-  const int t = st.names_by_position.empty() ? -1 : st.names_by_position[0];
-  if (t < 0 || !in.names[size_t(t)].temp) return false;
-  // The first later step that reads t fixes where t's definition must be.
-  for (size_t j = size_t(k) + 1; j < in.steps.size(); ++j) {
-    const auto& names = in.steps[j].names_by_position;
-    bool reads = false;
-    for (size_t q = 1; q < names.size(); ++q) reads = reads || names[q] == t;
-    if (!reads) continue;
-    auto it = m.b.reg.find(t);
-    if (it == m.b.reg.end()) return false;
-    const int q = reaching_def(a, m.pos[j], it->second);
-    if (q < 0) return false;
-    for (const auto& order : orders(st)) {
-      Match trial = m;
-      if (!bind_step(in, st, a.lines[size_t(q)], order, trial.b)) continue;
-      trial.pos[size_t(k)] = size_t(q);
-      if (resolve(a, in, k - 1, trial)) {
-        m = trial;
-        return true;
-      }
-    }
-    return false;
-  }
-  return false;
-}
-
-// The conditions of peephole.h under which the replacement computes the same.
-bool safe(const Analysis& a, const CustomInsn& in, const Match& m) {
-  std::set<size_t> pattern(m.pos.begin(), m.pos.end());
-  if (pattern.size() != m.pos.size()) return false;
-  const size_t first = *pattern.begin(), last = m.pos.back();
-  if (*pattern.rbegin() != last) return false;  // the output's step must come last
-  RegSet all, temps;
-  for (const auto& [name, r] : m.b.reg) {
-    all.set(size_t(r));
-    if (in.names[size_t(name)].temp) temps.set(size_t(r));
-  }
-  const bool vector = in.is_vector();
-  for (size_t i = first + 1; i < last; ++i) {
-    const Line& l = a.lines[i];
-    if (!l.insn || pattern.count(i)) continue;
-    if (l.barrier || (l.defs & all).any() || (l.uses & temps).any() || (vector && l.defs[kVtype])) return false;
-  }
-  // Each step's reads: inputs not yet overwritten by an earlier step of the match; temps
-  // from their own definition.
-  for (size_t k = 0; k < in.steps.size(); ++k) {
-    const auto& names = in.steps[k].names_by_position;
-    for (size_t q = 1; q < names.size(); ++q) {
-      const int n = names[q];
-      if (n < 0 || in.names[size_t(n)].cls == ValueClass::Imm) continue;
-      const int r = m.b.reg.at(n);
-      if (in.names[size_t(n)].temp) {
-        const int w = writer_before(in, in.steps, n, k);
-        if (w < 0 || reaching_def(a, m.pos[k], r) != int(m.pos[size_t(w)])) return false;
-        continue;
-      }
-      for (size_t j = 0; j < in.steps.size(); ++j)
-        if (j != k && m.pos[j] < m.pos[k] && m.b.reg.at(in.steps[j].names_by_position[0]) == r) return false;
-    }
-  }
-  // Temps are dead after the match, unless their register is the output's.
-  const int out_reg = m.b.reg.at(in.steps.back().names_by_position[0]);
-  for (const auto& [name, r] : m.b.reg)
-    if (in.names[size_t(name)].temp && r != out_reg && a.live_after[last][size_t(r)]) return false;
-  return true;
-}
-
-std::string replacement(const CustomInsn& in, const Match& m) {
+// The kernel's value for each field of the instruction; false when an immediate does not
+// fit the I format's 12 bits.
+bool field_values(const CustomInsn& in, const dataflow::Match& m, std::vector<std::string>& values) {
   std::vector<Field> fields = in.format == CustomFormat::R4  ? std::vector<Field>{Field::Rd, Field::Rs1, Field::Rs2, Field::Rs3}
                               : in.format == CustomFormat::I ? std::vector<Field>{Field::Rd, Field::Rs1, Field::Imm}
                                                              : std::vector<Field>{Field::Rd, Field::Rs1, Field::Rs2};
-  std::vector<std::string> values;
   for (Field f : fields) {
     int name = -1;
     for (size_t i = 0; i < in.operands.size(); ++i)
       if (in.operands[i].field == f) name = int(i);
-    if (name < 0) values.push_back(f == Field::Imm ? "0" : "x0");
-    else if (in.operands[size_t(name)].value == ValueClass::Imm) values.push_back(m.b.imm.at(name));
-    else values.push_back(reg_name(m.b.reg.at(name)));
+    if (name < 0) {
+      values.push_back(f == Field::Imm ? "0" : "x0");
+    } else if (in.operands[size_t(name)].value == ValueClass::Imm) {
+      const std::string& t = m.text.at(name_id(name));
+      char* end = nullptr;
+      const long long v = std::strtoll(t.c_str(), &end, 0);
+      if (t.empty() || *end || v < -2048 || v > 2047) return false;
+      values.push_back(std::to_string(v));
+    } else {
+      values.push_back(m.storage.at(name_id(name)));
+    }
   }
-  return "\t" + insn_directive(in, values) + "\t# " + in.mnemonic;
+  return true;
 }
 
 bool usable(const CustomInsn& in) {
@@ -447,37 +372,34 @@ bool usable(const CustomInsn& in) {
       for (int n : st.names_by_position) seen = seen || n == int(i);
     if (!seen) return false;
   }
-  return !in.masked || true;
+  return true;
 }
 
-// One replacement, or false when nothing matches.
-bool replace_one(std::string& text, const CustomExtensions& ext, std::map<std::string, size_t>& replaced) {
-  const Analysis a = analyse(text);
-  for (const CustomInsn& in : ext.instructions()) {
-    if (!usable(in)) continue;
-    const ComposeStep& last = in.steps.back();
-    for (size_t p = 0; p < a.lines.size(); ++p) {
-      if (!a.lines[p].insn || a.lines[p].mnemonic != last.mnemonic) continue;
-      for (const auto& order : orders(last)) {
-        Match m;
-        m.pos.assign(in.steps.size(), 0);
-        m.pos.back() = p;
-        if (!bind_step(in, last, a.lines[p], order, m.b)) continue;
-        if (!resolve(a, in, int(in.steps.size()) - 2, m) || !safe(a, in, m)) continue;
-        std::string out;
-        for (size_t i = 0; i < a.lines.size(); ++i) {
-          const bool removed = std::find(m.pos.begin(), m.pos.end() - 1, i) != m.pos.end() - 1;
-          if (removed) continue;
-          out += (i == p ? replacement(in, m) : a.lines[i].text);
-          if (i + 1 < a.lines.size()) out += "\n";
-        }
-        text = out;
-        ++replaced[in.mnemonic];
-        return true;
-      }
-    }
+// Replaces every match of one pattern (they never overlap) in one pass; how many.
+size_t replace_matches(std::string& text, const CustomInsn& in, const dataflow::Pattern& p) {
+  std::vector<Line> lines = parse(text);
+  const Flow f = dataflow_of(lines);
+  dataflow::MatchLimits limits;
+  limits.max_matches = 100000;
+  std::map<size_t, std::string> replace;  // line -> new text ("" = removed)
+  for (const dataflow::Match& m : dataflow::find_matches(f.ops, p, limits)) {
+    std::vector<std::string> values;
+    if (!field_values(in, m, values)) continue;
+    for (size_t op : m.ops) replace[f.line[op]] = "";
+    replace[f.line[m.ops.back()]] = "\t" + insn_directive(in, values) + "\t# " + in.mnemonic;
   }
-  return false;
+  if (replace.empty()) return 0;
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    auto it = replace.find(i);
+    if (it != replace.end() && it->second.empty()) continue;
+    out += it != replace.end() ? it->second : lines[i].text;
+    if (i + 1 < lines.size()) out += "\n";
+  }
+  text = out;
+  size_t n = 0;
+  for (const auto& [line, t] : replace) n += t.empty() ? 0 : 1;
+  return n;
 }
 
 }  // namespace
@@ -485,7 +407,16 @@ bool replace_one(std::string& text, const CustomExtensions& ext, std::map<std::s
 PeepholeResult apply_composed_peephole(const std::string& assembly, const CustomExtensions& ext) {
   PeepholeResult r;
   r.assembly = assembly;
-  for (size_t guard = 0; guard < 100000 && replace_one(r.assembly, ext, r.replaced); ++guard) {
+  for (const CustomInsn& in : ext.instructions()) {
+    if (!usable(in)) continue;
+    for (const dataflow::Pattern& p : patterns_of(in)) {
+      // A replacement can expose another match (its output feeding a later one): repeat.
+      for (size_t guard = 0; guard < 64; ++guard) {
+        const size_t n = replace_matches(r.assembly, in, p);
+        if (n == 0) break;
+        r.replaced[in.mnemonic] += n;
+      }
+    }
   }
   return r;
 }

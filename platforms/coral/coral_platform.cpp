@@ -20,6 +20,7 @@ void CoralPlatform::elaborate() {
   top_.reset();
   models::fresh_sim_context();
   top_ = std::make_unique<CoralTop>("coral", cfg_);
+  top_->record_executions(record_executions_);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // end of elaboration; the core waits for a run
 }
 

@@ -21,6 +21,11 @@ class CoralPlatform : public PlatformBase {
   nlohmann::json config() const override;
   const CoralConfig& coral_config() const { return cfg_; }
   CoralTop& top() { return *top_; }
+  // Every later run records per-PC execution counts (CoralTop::executions_by_word).
+  void record_executions(bool on) {
+    record_executions_ = on;
+    top_->record_executions(on);
+  }
 
  protected:
   // Assembly (GNU as) or C (clang-16) by the file name's extension (".c" = C); a C kernel
@@ -39,6 +44,7 @@ class CoralPlatform : public PlatformBase {
   CoralConfig cfg_;
   std::unique_ptr<CoralTop> top_;
   isa::Program program_;
+  bool record_executions_ = false;
 };
 
 }  // namespace tlmcraft::coral

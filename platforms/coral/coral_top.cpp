@@ -379,6 +379,10 @@ void CoralTop::execute() {
   for (uint32_t i = 0; i < words; ++i)
     if (per_pc[i].execs) lines.add(i < prog_->code.size() ? prog_->code[i].line : 0, per_pc[i].execs, per_pc[i].cycles);
   res.lines = lines.sorted();
+  if (record_executions_) {
+    executions_.assign(words, 0);
+    for (uint32_t i = 0; i < words; ++i) executions_[i] = per_pc[i].execs;
+  }
   res.memory = {{"itcm", traffic[0].json()}, {"dtcm", traffic[1].json()}, {"ext", traffic[2].json()},
                 {"router", router.stats()}};
   res.memory["ext"]["axi"] = {{"read_latency", cfg_.axi.read_latency}, {"write_latency", cfg_.axi.write_latency},

@@ -64,6 +64,11 @@ class CoralTop : public sc_core::sc_module, public isa::riscv::HartHooks {
 
   uint64_t read_mcycle() override;
 
+  // Per-PC execution counts of the next runs (index: (pc - ITCM base) / 4), for the
+  // co-design adapter; off by default, so a run pays nothing for it.
+  void record_executions(bool on) { record_executions_ = on; }
+  const std::vector<uint64_t>& executions_by_word() const { return executions_; }
+
  private:
   void core_thread();
   void execute();
@@ -83,6 +88,8 @@ class CoralTop : public sc_core::sc_module, public isa::riscv::HartHooks {
   std::array<uint8_t, kDmaRegBytes> dma_regs_{};
   uint64_t dma_done_ = 0;       // completion cycle of the latest DMA transfer
   uint32_t dma_submitted_ = 0;
+  bool record_executions_ = false;
+  std::vector<uint64_t> executions_;
 };
 
 }  // namespace tlmcraft::coral

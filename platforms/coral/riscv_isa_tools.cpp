@@ -1,5 +1,6 @@
 #include "platforms/coral/riscv_isa_tools.h"
 
+#include <cstdio>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -36,7 +37,11 @@ isa::IsaCheck check(const std::string& path) {
   if (!files.empty()) {
     try {
       const auto ext = isa::riscv::load_custom_extensions(files);
-      c.summary = std::to_string(ext->instructions().size()) + " custom instructions";
+      double area = 0;  // the datapath they add (isa/riscv/custom_area.cpp)
+      for (const auto& in : ext->instructions()) area += isa::riscv::custom_area_mm2(in);
+      char added[64];
+      std::snprintf(added, sizeof added, ", %.6f mm2 added", area);
+      c.summary = std::to_string(ext->instructions().size()) + " custom instructions" + added;
     } catch (const isa::riscv::CustomExtError& e) {
       std::istringstream lines(e.what());
       for (std::string l; std::getline(lines, l);) c.errors.push_back(l);

@@ -47,7 +47,7 @@ const std::vector<std::string> kRefuseFileProbes = {
     "-D__has_include(x)=_Pragma(\"GCC error \\\"__has_include is not allowed: kernels may not probe the host's files\\\"\") 0",
     "-D__has_include_next(x)=0"};
 // Bumped when the build recipe or the cached format changes.
-const char* kCacheVersion = "coral-toolchain-3";
+const char* kCacheVersion = "coral-toolchain-5";  // 4: the peephole on the shared matcher; 5: .Ltmp labels
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -56,8 +56,8 @@ TEST(CoralCustomInsn, AssemblyKernelWritesTheMnemonic) {
   };
   EXPECT_EQ(delta("scalar.mul.int32"), 1u);
   EXPECT_EQ(delta("scalar.add.int32"), 1u);
-  EXPECT_EQ(delta("x.read_bytes"), 12u);
-  EXPECT_EQ(delta("x.write_bytes"), 4u);
+  EXPECT_EQ(delta("xreg.read_bytes"), 12u);
+  EXPECT_EQ(delta("xreg.write_bytes"), 4u);
   EXPECT_EQ(r.instructions_by_class.at("mul"), 1u);  // timed on the multiplier
 }
 

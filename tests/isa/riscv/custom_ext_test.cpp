@@ -226,7 +226,7 @@ TEST(CustomExt, BadOverlaysNameFileLineAndColumn) {
             "bad.yaml:6:51: unknown register class 'gp' (riscv has x, f, v; imm for the i format's immediate)");
   // An unknown key.
   EXPECT_EQ(load_error(head + "  - mnemonic: q\n    encodng: {}\n"), "bad.yaml:4:5: unknown key 'encodng' in an instruction "
-            "(known: mnemonic, encoding, operands, compose, semantics, timing, doc, masked, energy, area)\nbad.yaml:3:5: missing `encoding:`\n"
+            "(known: mnemonic, encoding, operands, compose, semantics, replaces, timing, doc, masked, energy, area)\nbad.yaml:3:5: missing `encoding:`\n"
             "bad.yaml:3:5: missing `operands:`");
   // A step naming an operand that does not exist; a load in a step; a class mismatch.
   EXPECT_EQ(load_error(head + "  - mnemonic: q\n    encoding: {opcode: custom-0, format: r, funct3: 0, funct7: 0}\n" + ops3 +
@@ -373,19 +373,19 @@ TEST(CustomExtActions, ComposedStepsMinusTempTrafficAndSemanticsOpCounts) {
   // cmac: mul t0,rs1,rs2 (8 bytes read, 4 written) + add rd,t0,rs3 (8 read, 4 written),
   // minus t0's 4 written and 4 read: one mul and one add on int32, 12 read, 4 written.
   EXPECT_EQ(actions_text(custom_actions(ext->instructions()[0], 4, 1)),
-            "scalar.add.int32=1 scalar.mul.int32=1 x.read_bytes=12 x.write_bytes=4 ");
+            "scalar.add.int32=1 scalar.mul.int32=1 xreg.read_bytes=12 xreg.write_bytes=4 ");
   // cvsq at e16, vl 10: vmul (40 read, 20 written) + vadd (40 read, 20 written) minus sq's
   // 20 + 20: 10 multiplies and 10 adds on int16, 60 bytes read, 20 written.
   EXPECT_EQ(actions_text(custom_actions(ext->instructions()[3], 2, 10)),
-            "v.read_bytes=60 v.write_bytes=20 vector.add.int16=10 vector.mul.int16=10 ");
+            "vector.add.int16=10 vector.mul.int16=10 vreg.read_bytes=60 vreg.write_bytes=20 ");
   // cfmac: fmul.s + fadd.s on f32 registers.
   EXPECT_EQ(actions_text(custom_actions(ext->instructions()[4], 4, 1)),
-            "f.read_bytes=12 f.write_bytes=4 fpu.add.f32=1 fpu.mul.f32=1 ");
+            "fpu.add.fp32=1 fpu.mul.fp32=1 freg.read_bytes=12 freg.write_bytes=4 ");
   const auto sem = overlay(kSemantics, "sem.yaml");
   // cvabsd at e8, vl 5: a compare, two subtracts and a select per lane; vs1 and vs2 read
   // (5 bytes each), vd written (5).
   EXPECT_EQ(actions_text(custom_actions(sem->instructions()[1], 1, 5)),
-            "v.read_bytes=10 v.write_bytes=5 vector.add.int8=10 vector.cmp.int8=5 vector.move.int8=5 ");
+            "vector.add.int8=10 vector.cmp.int8=5 vector.move.int8=5 vreg.read_bytes=10 vreg.write_bytes=5 ");
 }
 
 // ---- the peephole pass ----
@@ -421,6 +421,85 @@ TEST(CustomExtPeephole, RefusesWhenTheTempIsLiveOrAnInputIsOverwritten) {
   // The same vector dataflow without it is replaced (v9 dead before ret).
   EXPECT_EQ(peep("\tvmul.vv\tv9, v8, v8\n\tvadd.vv\tv10, v12, v9\n\tret\n"),
             "\t.insn r 0xb, 1, 1, v10, v8, v12\t# cvsq\n\tret\n");
+}
+
+// A new-semantics instruction that replaces a composition: fmul.s then fadd.s (two
+// roundings) become one fused multiply-add (one rounding) wherever they match.
+const char* kReplaces = R"(isa: riscv
+instructions:
+  - mnemonic: cfma
+    encoding: {opcode: custom-1, format: r4, funct3: 2, funct2: 0}
+    operands:
+      - {name: rd, field: rd, role: write, value: f}
+      - {name: rs1, field: rs1, role: read, value: f}
+      - {name: rs2, field: rs2, role: read, value: f}
+      - {name: rs3, field: rs3, role: read, value: f}
+    semantics: |
+      rd = fma(rs1, rs2, rs3)
+    replaces:
+      temps: [t0]
+      steps: ["fmul.s t0, rs1, rs2", "fadd.s rd, t0, rs3"]
+)";
+
+TEST(CustomExtPeephole, SemanticsWithReplacesIsPlacedWhereItsCompositionMatches) {
+  const auto ext = overlay(kReplaces, "fma.yaml");
+  ASSERT_EQ(ext->instructions().size(), 1u);
+  EXPECT_FALSE(ext->instructions()[0].semantics.empty());  // it executes by its semantics
+  // The fadd's sources commuted (fa2 first); ft0 is dead at the return.
+  EXPECT_EQ(apply_composed_peephole("\tfmul.s\tft0, fa0, fa1\n\tfadd.s\tfa0, fa2, ft0\n\tret\n", *ext).assembly,
+            "\t.insn r4 0x2b, 2, 0, fa0, fa0, fa1, fa2\t# cfma\n\tret\n");
+  // Its energy and area are the semantics' (one f32 MAC), not the replaced steps'.
+  EXPECT_EQ(actions_text(custom_actions(ext->instructions()[0], 4, 1)), "fpu.mac.fp32=1 freg.read_bytes=12 freg.write_bytes=4 ");
+  // Area: one f32 MAC = multiplier 7700 + adder 4184 um2 [H14]; no temp register.
+  EXPECT_NEAR(custom_area_mm2(ext->instructions()[0]), 11884e-6, 1e-12);
+}
+
+TEST(CustomExt, ReplacesOnlyBesideSemanticsAndAreaEnergyKeys) {
+  const std::string head =
+      "isa: riscv\ninstructions:\n  - mnemonic: q\n    encoding: {opcode: custom-0, format: r, funct3: 0, funct7: 0}\n"
+      "    operands:\n      - {name: rd, field: rd, role: write, value: x}\n"
+      "      - {name: rs1, field: rs1, role: read, value: x}\n";
+  EXPECT_EQ(load_error(head + "    compose: {steps: [\"sub rd, zero, rs1\"]}\n    replaces: {steps: [\"sub rd, zero, rs1\"]}\n"),
+            "bad.yaml:9:15: `replaces:` is allowed only beside `semantics:` (the composition a new-semantics "
+            "instruction replaces); a composed instruction gives its steps in `compose:`");
+  EXPECT_EQ(load_error(head + "    compose: {steps: [\"sub rd, zero, rs1\"]}\n    energy: 3\n"),
+            "bad.yaml:9:13: `energy:` is not read on Coral: an added instruction's energy is derived per action from "
+            "its compose:/semantics: (docs/isa-extensions.md); remove the key");
+  EXPECT_EQ(load_error(head + "    compose: {steps: [\"sub rd, zero, rs1\"]}\n    area: lots\n"),
+            "bad.yaml:9:11: `area:` is the added area in mm2: a number >= 0");
+  // A declared area is the instruction's area.
+  EXPECT_DOUBLE_EQ(custom_area_mm2(overlay(head + "    compose: {steps: [\"sub rd, zero, rs1\"]}\n    area: 0.002\n")
+                                       ->instructions()[0]),
+                   0.002);
+  // Derived: sub is one 32-bit adder (137 um2 [H14]).
+  EXPECT_DOUBLE_EQ(custom_area_mm2(overlay(head + "    compose: {steps: [\"sub rd, zero, rs1\"]}\n")->instructions()[0]),
+                   137e-6);
+}
+
+// multiply's sign-mask idiom as clang -O2 -g emits it: .Ltmp debug labels between the
+// steps (not jump targets) and the input overwritten in place by the first step.
+TEST(CustomExtPeephole, MatchesAcrossClangDebugLabels) {
+  const auto ext = overlay(R"(isa: riscv
+instructions:
+  - mnemonic: csgnand
+    encoding: {opcode: custom-3, format: r, funct3: 4, funct7: 5}
+    operands:
+      - {name: rd, field: rd, role: write, value: x}
+      - {name: rs1, field: rs1, role: read, value: x}
+      - {name: rs2, field: rs2, role: read, value: x}
+    compose:
+      temps: [t0, t1]
+      steps: ["slli t0, rs1, 0x1f", "srai t1, t0, 0x1f", "and rd, t1, rs2"]
+)",
+                           "sgn.yaml");
+  const std::string in =
+      ".LBB0_5:\n\t.loc\t0 0 61 is_stmt 0\n\tmv\tt0, a7\n.Ltmp8:\n\t.loc\t0 24 11 is_stmt 1\n\tslli\ta7, a7, 31\n"
+      "\tsrai\ta7, a7, 31\n.Ltmp9:\n\t.loc\t0 24 9 is_stmt 0\n\tand\ta7, a7, a6\n\tadd\ta5, a7, a5\n"
+      "\tbnez\tt0, .LBB0_5\n\tret\n";
+  EXPECT_EQ(apply_composed_peephole(in, *ext).assembly,
+            ".LBB0_5:\n\t.loc\t0 0 61 is_stmt 0\n\tmv\tt0, a7\n.Ltmp8:\n\t.loc\t0 24 11 is_stmt 1\n"
+            ".Ltmp9:\n\t.loc\t0 24 9 is_stmt 0\n\t.insn r 0x7b, 4, 5, a7, a7, a6\t# csgnand\n\tadd\ta5, a7, a5\n"
+            "\tbnez\tt0, .LBB0_5\n\tret\n");
 }
 
 }  // namespace

@@ -1,0 +1,261 @@
+// A mined Coral candidate's cost, area and overlay (docs/codesign.md, "Coral").
+//
+// Cycles: each step costs its unit's latency in the Coral timing model (the config's
+// scalar.alu_latency, scalar.mul.latency, scalar.fpu.*, vector.latency.*): a dependent
+// chain of steps waits that long for each result. The estimate for the fused
+// instruction is its slowest step's latency: it assumes the operators are chained inside
+// one pipeline stage of a custom unit, the intermediate values in pipeline registers. An
+// assumption, stated in every overlay's `doc`; `codesign explore` measures instead.
+// Area: custom_area_mm2 (isa/riscv/custom_area.cpp, per-operator [H14] table).
+#include <map>
+#include <mutex>
+#include <set>
+
+#include "agent/codesign/overlay_yaml.h"
+#include "isa/riscv/step_encoder.h"
+#include "platforms/coral/coral_config.h"
+#include "platforms/coral/pack/agent/coral_dataflow.h"
+#include "platforms/coral/pack/agent/coral_kernel_run.h"
+
+namespace tlmcraft::agent::search::coral {
+namespace {
+
+namespace df = isa::dataflow;
+namespace rv = isa::riscv;
+
+// The platform configuration `hardware` selects, loaded once per selection.
+const tlmcraft::coral::CoralConfig& timing_config(const nlohmann::json& hardware) {
+  static std::mutex m;
+  static std::map<std::string, tlmcraft::coral::CoralConfig> cache;
+  std::vector<std::string> overrides;
+  if (hardware.contains("overrides") && hardware["overrides"].is_array())
+    for (const auto& o : hardware["overrides"]) overrides.push_back(o.get<std::string>());
+  const std::string name = hardware.value("platform_config", std::string("default"));
+  const std::string key = name + "\n" + nlohmann::json(overrides).dump();
+  std::lock_guard<std::mutex> lock(m);
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, tlmcraft::coral::load_coral_config(name, overrides)).first;
+  return it->second;
+}
+
+// The template of a step with `operands` operands (its class and operand slots).
+const rv::StepTemplate* step_template(const std::string& mnemonic, size_t operands) {
+  for (const rv::StepTemplate* t : rv::step_templates(mnemonic))
+    if (t->slots.size() == operands) return t;
+  return nullptr;
+}
+
+bool is_vector(rv::OpClass c) { return c >= rv::OpClass::VecConfig && c <= rv::OpClass::VecToScalar; }
+
+bool is_fp(rv::OpClass c) { return c >= rv::OpClass::FpAdd && c <= rv::OpClass::FpStore; }
+
+// Pattern names -> the instruction's operand names: outputs rd, inputs rs1.., temps t0..
+std::map<std::string, std::string> operand_names(const df::Pattern& p) {
+  std::map<std::string, std::string> names;
+  for (size_t i = 0; i < p.outputs.size(); ++i) names[p.outputs[i]] = i ? "rd" + std::to_string(i + 1) : "rd";
+  for (size_t i = 0; i < p.inputs.size(); ++i) names[p.inputs[i]] = "rs" + std::to_string(i + 1);
+  for (size_t i = 0; i < p.temps.size(); ++i) names[p.temps[i]] = "t" + std::to_string(i);
+  return names;
+}
+
+// The register file (x, f, v) of each pattern name, from the step slots that hold it.
+std::map<std::string, std::string> value_classes(const df::Pattern& p) {
+  std::map<std::string, std::string> cls;
+  for (const df::PatternStep& st : p.steps) {
+    const rv::StepTemplate* t = step_template(st.mnemonic, st.operands.size());
+    for (size_t i = 0; t && i < st.operands.size(); ++i) {
+      if (st.operands[i].access == df::Access::Literal) continue;
+      const rv::ValueClass c = t->slots[i].cls;
+      cls[st.operands[i].storage] = c == rv::ValueClass::F ? "f" : c == rv::ValueClass::V ? "v" : "x";
+    }
+  }
+  return cls;
+}
+
+std::string step_text(const df::PatternStep& st, const std::map<std::string, std::string>& names) {
+  std::string s = st.mnemonic;
+  for (size_t i = 0; i < st.operands.size(); ++i) {
+    const df::Operand& o = st.operands[i];
+    s += i ? ", " : " ";
+    s += o.access == df::Access::Literal ? o.text : names.at(o.storage);
+  }
+  return s;
+}
+
+// The unit the fused instruction runs on (the overlay's `timing: unit`).
+std::string unit_of(const df::Pattern& p) {
+  bool vec = false, fp = false, mul = false;
+  for (const df::PatternStep& st : p.steps) {
+    const rv::StepTemplate* t = step_template(st.mnemonic, st.operands.size());
+    if (!t) continue;
+    vec = vec || is_vector(t->cls);
+    fp = fp || is_fp(t->cls);
+    mul = mul || t->cls == rv::OpClass::Mul || t->cls == rv::OpClass::VecMul;
+  }
+  if (vec) return mul ? "vmul" : "valu";
+  if (fp) return "fpu";
+  return mul ? "mul" : "alu";
+}
+
+// Encodings no two candidates share: R candidates in custom-3 with funct3 4..7 and funct7
+// (512); R4 candidates in custom-2 (funct3 0..7 with funct2: 32) and then custom-3
+// funct3 0..3 (16), whose bits no R candidate's fixed bits can match.
+nlohmann::json encoding_of(bool r4, int ordinal) {
+  if (r4) {
+    if (ordinal >= 48) throw std::invalid_argument("coral: no free R4 encoding left in custom-2/3 for another candidate");
+    const bool custom2 = ordinal < 32;
+    const int k = custom2 ? ordinal : ordinal - 32;
+    return {{"opcode", custom2 ? "custom-2" : "custom-3"}, {"format", "r4"}, {"funct3", k / 4}, {"funct2", k % 4}};
+  }
+  if (ordinal >= 512) throw std::invalid_argument("coral: no free R encoding left in custom-3 for another candidate");
+  return {{"opcode", "custom-3"}, {"format", "r"}, {"funct3", 4 + ordinal / 128}, {"funct7", ordinal % 128}};
+}
+
+}  // namespace
+
+double coral_step_cycles(const std::string& mnemonic, const nlohmann::json& hardware) {
+  const tlmcraft::coral::CoralConfig& c = timing_config(hardware);
+  const auto templates = rv::step_templates(mnemonic);
+  if (templates.empty()) return 1;
+  using C = rv::OpClass;
+  switch (templates.front()->cls) {
+    case C::Mul:
+      return c.scalar.mul_latency;
+    case C::FpAdd:
+    case C::FpMove:
+      return c.scalar.fp_add;
+    case C::FpMul:
+      return c.scalar.fp_mul;
+    case C::FpFma:
+      return c.scalar.fp_fma;
+    case C::FpCvt:
+      return c.scalar.fp_cvt;
+    case C::FpCmp:
+      return c.scalar.fp_cmp;
+    case C::VecAlu:
+      return c.vector.alu;
+    case C::VecMul:
+      return c.vector.mul;
+    case C::VecFixedPoint:
+      return c.vector.fixed_point;
+    default:
+      return c.scalar.alu_latency;
+  }
+}
+
+std::shared_ptr<const rv::CustomExtensions> load_overlay_json(const nlohmann::json& overlay) {
+  auto ext = std::make_shared<rv::CustomExtensions>();
+  try {
+    rv::parse_custom_overlay(codesign::to_yaml(overlay), "overlay", *ext);
+  } catch (const rv::CustomExtError& e) {
+    throw std::invalid_argument(e.what());
+  }
+  return ext;
+}
+
+codesign::CandidateCost coral_candidate_cost(const df::Pattern& p, const nlohmann::json& hardware) {
+  codesign::CandidateCost c;
+  bool vec = false, scalar = false;
+  for (const df::PatternStep& st : p.steps) {
+    const double cyc = coral_step_cycles(st.mnemonic, hardware);
+    c.step_cycles += cyc;
+    c.fused_cycles = std::max(c.fused_cycles, cyc);
+    const rv::StepTemplate* t = step_template(st.mnemonic, st.operands.size());
+    (t && is_vector(t->cls) ? vec : scalar) = true;
+  }
+  // A scalar step feeding a vector one (or back) is not one unit's datapath: no estimate.
+  if (vec && scalar) c.fused_cycles = c.step_cycles;
+  try {
+    const auto ext = load_overlay_json(coral_overlay(p, "cdarea", c, 0));
+    c.area_mm2 = rv::custom_area_mm2(ext->instructions().at(0));
+  } catch (const std::exception&) {
+    c.fused_cycles = c.step_cycles;  // not expressible as a custom instruction: never proposed
+  }
+  return c;
+}
+
+nlohmann::json coral_overlay(const df::Pattern& p, const std::string& mnemonic, const codesign::CandidateCost& cost,
+                             int ordinal) {
+  std::string lower = mnemonic;
+  for (char& ch : lower) ch = char(std::tolower(uint8_t(ch)));
+  const auto names = operand_names(p);
+  const auto cls = value_classes(p);
+  static const char* const fields[] = {"rs1", "rs2", "rs3"};
+  nlohmann::json operands = nlohmann::json::array();
+  for (const std::string& o : p.outputs)
+    operands.push_back({{"name", names.at(o)}, {"field", "rd"}, {"role", "write"}, {"value", cls.at(o)}});
+  for (size_t i = 0; i < p.inputs.size() && i < 3; ++i)
+    operands.push_back(
+        {{"name", names.at(p.inputs[i])}, {"field", fields[i]}, {"role", "read"}, {"value", cls.at(p.inputs[i])}});
+  nlohmann::json steps = nlohmann::json::array();
+  std::vector<std::string> temps;
+  for (const std::string& t : p.temps) temps.push_back(names.at(t));
+  std::string doc = "Mined:";
+  for (const df::PatternStep& st : p.steps) {
+    steps.push_back(step_text(st, names));
+    doc += " " + st.mnemonic;
+  }
+  doc += ". Latency estimate: the slowest step's (docs/codesign.md, Coral).";
+  nlohmann::json compose = {{"steps", steps}};
+  if (!temps.empty()) compose["temps"] = temps;
+  nlohmann::json ins = {{"mnemonic", lower},
+                        {"encoding", encoding_of(p.inputs.size() > 2, ordinal)},
+                        {"operands", operands},
+                        {"compose", compose},
+                        {"timing", {{"unit", unit_of(p)}, {"latency", std::max(1, int(cost.fused_cycles))}, {"ii", 1}}},
+                        {"doc", doc}};
+  return {{"isa", "riscv"}, {"instructions", {ins}}};
+}
+
+double coral_overlay_area(const nlohmann::json& overlay, const nlohmann::json& /*hardware*/) {
+  double area = 0;
+  const auto ext = load_overlay_json(overlay);  // held: the loop reads into it
+  for (const rv::CustomInsn& in : ext->instructions()) area += rv::custom_area_mm2(in);
+  return area;
+}
+
+codesign::KernelRewrite coral_use_overlay(const std::string& kernel, const nlohmann::json& overlay,
+                                          const nlohmann::json& hardware) {
+  codesign::KernelRewrite out;
+  out.kernel = kernel;  // the peephole pass rewrites the compiled assembly at build time
+  const auto ext = load_overlay_json(overlay);
+  CoralKernelRun run;
+  try {
+    run = run_coral_kernel(kernel, hardware.value("file", std::string("kernel.c")), hardware, ext);
+  } catch (const std::invalid_argument&) {
+    return out;  // does not build with the variant: the suite run records the failing kernel
+  }
+  size_t k = 0;
+  for (const auto& s : run.program.segments) {
+    if (!s.executable) continue;
+    for (size_t off = 0; off + 4 <= s.bytes.size(); off += 4, ++k) {
+      const int index = ext->find(run.program.code[k].opcode);
+      if (index < 0) continue;
+      auto& use = out.uses[ext->instructions()[size_t(index)].mnemonic];
+      ++use.static_count;
+      const size_t word = size_t(s.address + off) / 4;
+      if (word < run.executions.size()) use.executions += run.executions[word];
+    }
+  }
+  return out;
+}
+
+codesign::DataflowAdapter coral_dataflow_adapter() {
+  codesign::DataflowAdapter a;
+  a.isa = "riscv";
+  a.parse = coral_dataflow;
+  a.fusable = coral_fusable;
+  a.cost = coral_candidate_cost;
+  a.overlay_entry = coral_overlay;
+  a.use_overlay = coral_use_overlay;
+  a.overlay_area = coral_overlay_area;
+  // The custom formats' register fields (isa/riscv: R rs1 rs2, R4 rs1..rs3, one rd).
+  for (const rv::CustomFormatFields& f : rv::custom_format_fields()) {
+    a.limits.read_ports = std::max(a.limits.read_ports, f.sources);
+    a.limits.write_ports = std::max(a.limits.write_ports, f.destinations);
+  }
+  a.limits.max_ops = 4;
+  return a;
+}
+
+}  // namespace tlmcraft::agent::search::coral

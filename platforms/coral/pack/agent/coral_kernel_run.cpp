@@ -1,0 +1,101 @@
+#include "platforms/coral/pack/agent/coral_kernel_run.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "harness/evaluate.h"
+#include "platforms/coral/coral_config.h"
+#include "platforms/coral/coral_platform.h"
+#include "tasks/registry.h"
+
+namespace tlmcraft::agent::search::coral {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> overrides_of(const nlohmann::json& hardware) {
+  std::vector<std::string> out;
+  if (hardware.contains("overrides") && hardware["overrides"].is_array())
+    for (const auto& o : hardware["overrides"])
+      if (o.is_string()) out.push_back(o.get<std::string>());
+  return out;
+}
+
+tlmcraft::coral::CoralConfig config_of(const nlohmann::json& hardware,
+                                       std::shared_ptr<const isa::riscv::CustomExtensions> custom) {
+  tlmcraft::coral::CoralConfig cfg = tlmcraft::coral::load_coral_config(
+      hardware.value("platform_config", std::string("default")), overrides_of(hardware));
+  cfg.custom = std::move(custom);
+  return cfg;
+}
+
+// A private file holding the kernel, named with the kernel's extension (the toolchain
+// picks the language by it).
+struct KernelFile {
+  fs::path path;
+  KernelFile(const std::string& text, const std::string& file) {
+    const std::string name = fs::path(file).filename().string();
+    const std::string ext = name.find('.') == std::string::npos ? ".s" : name.substr(name.rfind('.'));
+    path = fs::temp_directory_path() /
+           ("tlmcraft-codesign-" + std::to_string(getpid()) + "-" + std::to_string(counter()++) + ext);
+    std::ofstream(path, std::ios::binary) << text;
+  }
+  ~KernelFile() {
+    std::error_code ec;
+    fs::remove(path, ec);
+  }
+  static int& counter() {
+    static int n = 0;
+    return n;
+  }
+};
+
+}  // namespace
+
+const nlohmann::json& coral_hardware_config(const nlohmann::json& hardware) {
+  static const nlohmann::json empty = nlohmann::json::object();
+  return hardware.contains("config") && hardware["config"].is_object() ? hardware["config"] : empty;
+}
+
+CoralKernelRun run_coral_kernel(const std::string& kernel, const std::string& file, const nlohmann::json& hardware,
+                                std::shared_ptr<const isa::riscv::CustomExtensions> custom) {
+  const std::string task = hardware.value("task", std::string()), config = hardware.value("task_config", std::string());
+  if (task.empty() || config.empty())
+    throw std::invalid_argument(file + ": the Coral adapter needs the kernel's task and configuration to run it");
+  CoralKernelRun out;
+  try {
+    tlmcraft::coral::CoralPlatform platform(config_of(hardware, custom));
+    const tasks::Instance inst = tasks::Registry::builtin().instance(task, "coral", config);
+    const KernelFile f(kernel, file);  // one name for both builds: the second is a cache hit
+    std::vector<isa::Diagnostic> diags;
+    if (!platform.assemble(kernel, f.path.string(), KernelContext{inst.layout()->kernel_defaults(), 60}, out.program,
+                           diags)) {
+      std::string first;
+      for (const auto& d : diags)
+        if (d.severity == isa::Severity::Error && first.empty()) first = d.format();
+      throw std::invalid_argument(file + ": does not build: " + first);
+    }
+    platform.record_executions(true);
+    EvalOptions o;
+    o.platform = "coral";
+    o.task = task;
+    o.config = config;
+    o.kernel_path = f.path.string();
+    o.trials = 1;
+    o.seed = 1;
+    o.compare_baseline = false;
+    const nlohmann::json rep = evaluate(platform, o);
+    out.status = rep.value("status", std::string("?"));
+    out.executions = platform.top().executions_by_word();
+  } catch (const InputError& e) {
+    throw std::invalid_argument(file + ": " + e.what());
+  } catch (const std::runtime_error& e) {  // tasks::TaskError and the like
+    throw std::invalid_argument(file + ": " + e.what());
+  }
+  return out;
+}
+
+}  // namespace tlmcraft::agent::search::coral

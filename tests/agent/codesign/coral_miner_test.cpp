@@ -1,0 +1,142 @@
+// `codesign mine` on hand-built Coral kernels (the ReLU task, C1: 512 int8 values at
+// 0x20000000, results at 0x20000200): each kernel is built by the Coral toolchain and run
+// on seed 1 with per-PC execution counts, so every count below follows from the loop by
+// hand. Default timing: scalar ALU latency 1 cycle; the fused estimate is the slowest
+// step (1 cycle).
+#include <gtest/gtest.h>
+
+#include "agent/codesign/miner.h"
+#include "isa/riscv/custom_ext.h"
+
+namespace tlmcraft::agent::codesign {
+namespace {
+
+const nlohmann::json kHardware = {
+    {"platform", "coral"}, {"platform_config", "default"}, {"task", "relu"}, {"task_config", "C1"}};
+
+// relu(x) = x - (x & (x >> 31)) per element, one element per iteration: 512 iterations.
+const char* kReluChain = R"(        .text
+        .globl  main
+main:
+        li      a0, 0x20000000
+        li      a1, 0x20000200
+        li      a2, 512
+1:      lb      a5, 0(a0)
+        srai    a6, a5, 31
+        and     a6, a6, a5
+        sub     a5, a5, a6
+        sb      a5, 0(a1)
+        addi    a0, a0, 1
+        addi    a1, a1, 1
+        addi    a2, a2, -1
+        bnez    a2, 1b
+        li      a0, 0
+        ret
+)";
+
+std::vector<MinedCandidate> mine_kernel(const std::string& text) {
+  const DataflowAdapter* a = find_dataflow_adapter("coral");
+  EXPECT_NE(a, nullptr);
+  return mine(*a, {{"relu/C1", "hand.s", text, kHardware}}, {1000});
+}
+
+TEST(CoralCodesignMiner, FindsTheRepeatedChainWithItsDynamicCount) {
+  // The loop body's fusable ops: srai -> and -> sub (one value x = a5 from the load in,
+  // a5 out to the store) and three independent addi. Convex connected subgraphs: the
+  // chain (x in, one output: 2 cycles saved per iteration, 3 steps of 1 cycle -> 1) and
+  // its two pairs (1 cycle each). The addi are not connected to anything in the block.
+  // 512 iterations: 1024 and 512 cycles.
+  const auto found = mine_kernel(kReluChain);
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(found[0].signature, "srai t0, in0, 0x1f\nand t1, t0, in0\nsub out0, in0, t1\n");
+  EXPECT_EQ(found[0].dynamic_instances, 512u);
+  EXPECT_EQ(found[0].cycles_saved, 1024.0);
+  EXPECT_EQ(found[0].pattern.inputs, (std::vector<std::string>{"in0"}));
+  EXPECT_EQ(found[0].pattern.outputs, (std::vector<std::string>{"out0"}));
+  EXPECT_EQ(found[0].pattern.temps, (std::vector<std::string>{"t0", "t1"}));
+  EXPECT_EQ(found[0].kernels.at("relu/C1"), 512u);
+  // The pairs: `and` reads the srai's result (in0) and x (in1); srai+and reads x only.
+  EXPECT_EQ(found[1].signature, "and t0, in0, in1\nsub out0, in1, t0\n");
+  EXPECT_EQ(found[2].signature, "srai t0, in0, 0x1f\nand out0, t0, in0\n");
+  EXPECT_EQ(found[1].dynamic_instances, 512u);
+  EXPECT_EQ(found[2].dynamic_instances, 512u);
+  EXPECT_EQ(found[1].cycles_saved, 512.0);
+}
+
+TEST(CoralCodesignMiner, TheCandidateIsAValidOverlayInCustom3) {
+  const DataflowAdapter* a = find_dataflow_adapter("coral");
+  ASSERT_NE(a, nullptr);
+  const auto found = mine_kernel(kReluChain);
+  ASSERT_FALSE(found.empty());
+  const nlohmann::json doc = candidates_document(*a, "coral", found, "CD");
+  const nlohmann::json& ins = doc["candidates"][0]["overlay"]["instructions"][0];
+  EXPECT_EQ(ins["mnemonic"], "cd0");
+  EXPECT_EQ(ins["encoding"], (nlohmann::json{{"opcode", "custom-3"}, {"format", "r"}, {"funct3", 4}, {"funct7", 0}}));
+  EXPECT_EQ(ins["compose"]["steps"], (nlohmann::json{"srai t0, rs1, 0x1f", "and t1, t0, rs1", "sub rd, rs1, t1"}));
+  EXPECT_EQ(ins["timing"]["unit"], "alu");
+  EXPECT_EQ(ins["timing"]["latency"], 1);
+  // Area: three 32-bit operators (two adders' worth for and/shift as logic, one adder for
+  // sub: 3 x 137 um2) and two 32-bit temps (64 x (4.522 + 1.862) um2) = 411 + 408.576 um2.
+  EXPECT_NEAR(found[0].cost.area_mm2, (3 * 137 + 64 * (4.522 + 1.862)) * 1e-6, 1e-12);
+  EXPECT_NEAR(a->overlay_area(doc["candidates"][0]["overlay"], kHardware), found[0].cost.area_mm2, 1e-12);
+}
+
+// The same ReLU with s2..s5 = 0 added to x first through a tree: t5 = (s2 + s3) +
+// (s4 + s5), a5 = a5 + t5. The tree has four inputs: more than R4's three source fields.
+const char* kReluTree = R"(        .text
+        .globl  main
+main:
+        li      a0, 0x20000000
+        li      a1, 0x20000200
+        li      a2, 512
+        li      s2, 0
+        li      s3, 0
+        li      s4, 0
+        li      s5, 0
+1:      lb      a5, 0(a0)
+        add     t3, s2, s3
+        add     t4, s4, s5
+        add     t5, t3, t4
+        add     a5, a5, t5
+        srai    a6, a5, 31
+        and     a6, a6, a5
+        sub     a5, a5, a6
+        sb      a5, 0(a1)
+        addi    a0, a0, 1
+        addi    a1, a1, 1
+        addi    a2, a2, -1
+        bnez    a2, 1b
+        li      a0, 0
+        ret
+)";
+
+TEST(CoralCodesignMiner, APatternWithMoreThanThreeSourcesIsNotProposed) {
+  const auto found = mine_kernel(kReluTree);
+  ASSERT_FALSE(found.empty());
+  for (const MinedCandidate& c : found) {
+    EXPECT_LE(c.pattern.inputs.size(), 3u) << c.signature;
+    EXPECT_EQ(c.pattern.outputs.size(), 1u) << c.signature;
+  }
+  bool tree = false, half = false;
+  for (const MinedCandidate& c : found) {
+    tree = tree || c.signature == "add t0, in0, in1\nadd t1, in2, in3\nadd out0, t0, t1\n";
+    // One add of the tree with the final add: three inputs, 512 instances.
+    if (c.signature == "add t0, in0, in1\nadd out0, t0, in2\n") {
+      half = true;
+      EXPECT_EQ(c.dynamic_instances, 512u);
+    }
+  }
+  EXPECT_FALSE(tree);
+  EXPECT_TRUE(half);
+}
+
+TEST(CoralCodesignMiner, PortLimitsAreTheCustomFormatsFields) {
+  const DataflowAdapter* a = find_dataflow_adapter("coral");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->limits.read_ports, 3);  // R4: rs1, rs2, rs3
+  EXPECT_EQ(a->limits.write_ports, 1);
+  EXPECT_EQ(a->isa, "riscv");
+}
+
+}  // namespace
+}  // namespace tlmcraft::agent::codesign

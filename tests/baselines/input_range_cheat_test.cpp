@@ -158,9 +158,9 @@ TEST(InputRangeBaselines, EveryBaselinePassesEveryAdversarialRangeAtC1) {
       EXPECT_EQ(r.at("status"), "pass") << task.name << " on " << p << ": " << r.value("reason", "");
       ++cells;
     }
-  // softmax, layernorm, rmsnorm, gemm on 3 platforms; scaled_dot_product on PLENA and
-  // AIE-ML; flash_attention on AIE-ML (PLENA's has no range yet: docs/tasks.md, "Input ranges")
-  EXPECT_EQ(cells, 15);
+  // softmax, layernorm, rmsnorm, gemm on 3 platforms; scaled_dot_product and
+  // flash_attention on PLENA and AIE-ML
+  EXPECT_EQ(cells, 16);
 }
 
 }  // namespace

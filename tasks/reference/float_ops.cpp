@@ -23,7 +23,7 @@ bool fp32_accumulate(const FloatNumerics& N) { return N.stage_bf16; }
 // an online-softmax kernel materialises in BF16: D = T - m, E, the running sum and the
 // partial output after every kKvChunk keys (the smallest KV block a kernel can take, so any
 // block size's boundaries are among them), 1/l and P. The output's own rounding is the
-// caller's.
+// caller's (N.out).
 constexpr int64_t kKvChunk = 16;
 
 void exact_attention_row(const double* t, const Vec& v, int64_t s_k, int64_t d, const FloatNumerics& Ns, double* o) {
@@ -244,6 +244,7 @@ Vec attention(const Vec& q, const Vec& k, const Vec& v, int64_t s_q, int64_t s_k
     if (exact_softmax && N.stage_bf16) {
       for (int64_t r = 0; r < s_q; ++r)
         exact_attention_row(&scores[size_t(r * s_k)], vh, s_k, d, Ns, &oh[size_t(r * d)]);
+      for (double& x : oh) x = N.out(x);  // rounded once (left raw for rounding_slack)
     } else {
       oh = matmul(softmax_rows(scores, s_q, s_k, Ns), vh, s_q, s_k, d, Ns);
       if (exact_softmax)

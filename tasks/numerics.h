@@ -25,12 +25,16 @@ struct FloatNumerics {
   bool stage_bf16 = false;
   int64_t vlen = 64;  // PLENA reductions work on rows of VLEN lanes (see reduce_sum)
   std::mt19937_64* perturb = nullptr;  // unstaged stages rounded stochastically to BF16 (rounding_slack)
+  // Outputs left unrounded: rounding_slack measures a staged platform's deviation before
+  // the output's own rounding, which the tolerance covers (a BF16-rounded sample hides a
+  // deviation below half a step).
+  bool raw_outputs = false;
   double r(double v) const { return stage_bf16 ? bf16(v) : perturb ? bf16_stochastic(v, *perturb) : v; }  // after a stage
   double c(double v) const { return r(v); }                                                               // a constant
-  double out(double v) const { return bf16(v); }                  // an output element
+  double out(double v) const { return raw_outputs ? v : bf16(v); }                                         // an output element
   // The numerics of a part a reference computes without staging (PLENA's FlashAttention
   // softmax, whose staging depends on the kernel's blocks): exact, perturbed alike.
-  FloatNumerics unstaged() const { return FloatNumerics{false, vlen, perturb}; }
+  FloatNumerics unstaged() const { return FloatNumerics{false, vlen, perturb, raw_outputs}; }
   static FloatNumerics for_platform(const PlatformId& p);
 };
 

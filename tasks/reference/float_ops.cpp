@@ -17,6 +17,36 @@ namespace {
 // ascending contraction order. AIE-ML sums in double.
 bool fp32_accumulate(const FloatNumerics& N) { return N.stage_bf16; }
 
+// FlashAttention's exact softmax and P V of one query row on a staged platform (PLENA;
+// docs/tasks.md, "Rounding slack"). In the reference Ns rounds nothing and the caller
+// rounds the output once. In a rounding-slack sample Ns rounds stochastically every stage
+// an online-softmax kernel materialises in BF16: D = T - m, E, the running sum and the
+// partial output after every kKvChunk keys (the smallest KV block a kernel can take, so any
+// block size's boundaries are among them), 1/l and P. The output's own rounding is the
+// caller's (N.out).
+constexpr int64_t kKvChunk = 16;
+
+void exact_attention_row(const double* t, const Vec& v, int64_t s_k, int64_t d, const FloatNumerics& Ns, double* o) {
+  const double m = *std::max_element(t, t + s_k);
+  Vec e(static_cast<size_t>(s_k));
+  for (int64_t j = 0; j < s_k; ++j) e[size_t(j)] = Ns.r(std::exp(Ns.r(t[j] - m)));
+  double l = 0;
+  for (int64_t j0 = 0; j0 < s_k; j0 += kKvChunk) {
+    for (int64_t j = j0; j < std::min(s_k, j0 + kKvChunk); ++j) l += e[size_t(j)];
+    l = Ns.r(l);  // the running sum between blocks (after the last chunk: l)
+  }
+  const double r = Ns.r(1.0 / l);
+  std::fill(o, o + d, 0.0);
+  for (int64_t j0 = 0; j0 < s_k; j0 += kKvChunk) {
+    for (int64_t j = j0; j < std::min(s_k, j0 + kKvChunk); ++j) {
+      const double p = Ns.r(e[size_t(j)] * r);
+      for (int64_t x = 0; x < d; ++x) o[x] += p * v[size_t(j * d + x)];
+    }
+    if (j0 + kKvChunk < s_k)
+      for (int64_t x = 0; x < d; ++x) o[x] = Ns.r(o[x]);  // the partial output between blocks
+  }
+}
+
 }  // namespace
 
 double reduce_sum(const double* v, int64_t n, const FloatNumerics& N) {
@@ -210,10 +240,16 @@ Vec attention(const Vec& q, const Vec& k, const Vec& v, int64_t s_q, int64_t s_k
     // Exact: softmax and P V in double from the BF16 scores, one rounding at the output.
     const FloatNumerics exact = N.unstaged();
     const FloatNumerics& Ns = exact_softmax ? exact : N;
-    const Vec p = softmax_rows(scores, s_q, s_k, Ns);
-    Vec oh = matmul(p, vh, s_q, s_k, d, Ns);
-    if (exact_softmax)
-      for (double& x : oh) x = N.r(x);
+    Vec oh(size_t(s_q * d));
+    if (exact_softmax && N.stage_bf16) {
+      for (int64_t r = 0; r < s_q; ++r)
+        exact_attention_row(&scores[size_t(r * s_k)], vh, s_k, d, Ns, &oh[size_t(r * d)]);
+      for (double& x : oh) x = N.out(x);  // rounded once (left raw for rounding_slack)
+    } else {
+      oh = matmul(softmax_rows(scores, s_q, s_k, Ns), vh, s_q, s_k, d, Ns);
+      if (exact_softmax)
+        for (double& x : oh) x = N.r(x);
+    }
     for (int64_t r = 0; r < s_q; ++r)
       for (int64_t t = 0; t < d; ++t) o[size_t(r * h + j * d + t)] = oh[size_t(r * d + t)];
   }

@@ -49,8 +49,8 @@ Vec rope_heads(const Vec& x, const Vec& cos, const Vec& sin, int64_t s, int64_t 
 // Attention of q [s_q, heads d] against k, v [s_k, kv_heads d]: per query head j,
 // S = q_j k_g^T; T = S c (c = 1/sqrt(d)); softmax rows; O_j = P v_g, g = j / (heads / kv_heads).
 // exact_softmax: the softmax and P v_g in double from the rounded T, O_j rounded once with
-// N.r() (FlashAttention: the staged D, E, P roundings depend on the offset a kernel
-// subtracts, which an online softmax changes per KV block; docs/tasks.md).
+// N.r() (N.out() on a staged platform) (FlashAttention: the staged D, E, P roundings depend
+// on the offset a kernel subtracts, which an online softmax changes per KV block; docs/tasks.md).
 Vec attention(const Vec& q, const Vec& k, const Vec& v, int64_t s_q, int64_t s_k, int64_t heads,
               int64_t kv_heads, int64_t d, const FloatNumerics& N, bool exact_softmax = false);
 // Elementwise helpers, rounded with N.r().

@@ -118,5 +118,15 @@ TEST(FlashAttentionBaseline, PassesTheFreshSeedsThatOnceFailedIt) {
   }
 }
 
+// A fresh seed on which the baseline missed O[27][69] at C2 by 2 BF16 steps (got -1.328125,
+// want -1.34375, tolerance 0.0134): the BF16 roundings of the running sum l and of the
+// partial output between its two KV blocks add up there, and the rounding slack, measured
+// on BF16-rounded samples without those partial outputs, was 0 at that element
+// (docs/tasks.md, "Rounding slack"). The kernel is unchanged; the slack now models them.
+TEST(FlashAttentionBaseline, PassesTheSeedWhosePartialOutputRoundingOnceFailedIt) {
+  const auto r = run_kernel("C2", bp::plena_flash_attention(instance("C2"), {}), 5465615605023916u);
+  EXPECT_EQ(r.at("status"), "pass") << r.dump().substr(0, 800);
+}
+
 }  // namespace
 }  // namespace tlmcraft

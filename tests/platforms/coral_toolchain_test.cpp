@@ -209,6 +209,7 @@ TEST(CoralToolchain, CpuBoundToolIsStoppedByItsCpuLimit) {
   TempDir dir;
   ToolLimits l;
   l.cpu_seconds = 1;
+  l.timeout_seconds = 600;  // the CPU limit must stop it, however long 1 s of CPU takes on a loaded host
   const ToolRun r = run_tool({"sh", "-c", "while :; do :; done"}, dir.path(), l);
   EXPECT_EQ(r.limit, LimitHit::CpuTime);
   EXPECT_NE(limit_text("sh", r, l).find("exceeded its CPU time limit of 1 s"), std::string::npos);

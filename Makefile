@@ -19,7 +19,7 @@ SANITIZE_ASAN_OPTIONS ?= detect_stack_use_after_return=0
 # Instrumented runs are about 10x slower: every run's wall-clock limit is scaled to match.
 SANITIZE_WALL_CLOCK_SCALE ?= 10
 
-.PHONY: deps build demo test fuzz test-sanitize bench fidelity-coral fidelity-plena install package clean
+.PHONY: deps build demo test test-under-load fuzz test-sanitize bench fidelity-coral fidelity-plena install package clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -40,6 +40,16 @@ test: deps
 	@$(MAKE) --no-print-directory build CMAKE_OPTIONS=-DTLMCRAFT_BUILD_TESTS=ON
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@FUZZ_SEED=$(CI_FUZZ_SEED) $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
+
+# The whole ctest suite UNDER_LOAD_RUNS times in a row while 2 niced busy loops per core
+# load the machine; stops at the first failure with the failing tests' logs
+# (scripts/ctest_under_load.sh, docs/reliability.md "Tests under load").
+UNDER_LOAD_RUNS ?= 5
+test-under-load: deps
+	@bash scripts/install-deps.sh chromium qemu-user slurm-wlm munge strace
+	@command -v npm >/dev/null || bash scripts/install-deps.sh nodejs npm
+	@$(MAKE) --no-print-directory build CMAKE_OPTIONS=-DTLMCRAFT_BUILD_TESTS=ON
+	@JOBS=$(JOBS) bash scripts/ctest_under_load.sh $(BUILD) $(UNDER_LOAD_RUNS)
 
 # libFuzzer harnesses (fuzz/, docs/reliability.md): clang-16 with its runtime
 # (libclang-rt-16-dev), built in build-fuzz; replays fuzz/regressions and fuzz/corpus,

@@ -653,10 +653,14 @@ SuiteOutcome run_suite(const std::vector<SuiteJob>& jobs, const SuiteOptions& op
       const auto now = Clock::now();
       for (auto& w : running) {
         if (!w->reaped) {
-          const pid_t r = waitpid(w->pid, &w->wait_status, WNOHANG);
-          if (r == w->pid) {
+          // Exited? Kill what it left in its group before reaping it: the zombie keeps the
+          // group id from being reused by another process (pids wrap).
+          siginfo_t exited{};
+          if (waitid(P_PID, w->pid, &exited, WEXITED | WNOHANG | WNOWAIT) == 0 && exited.si_pid == w->pid) {
+            kill(-w->pid, SIGKILL);
+            while (waitpid(w->pid, &w->wait_status, 0) < 0 && errno == EINTR) {
+            }
             w->reaped = true;
-            kill(-w->pid, SIGKILL);  // anything the worker left behind in its group
             w->drain_deadline = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kDrainSeconds));
           } else if (now >= w->deadline && !w->timed_out) {
             w->timed_out = true;
@@ -695,9 +699,11 @@ SuiteOutcome run_suite(const std::vector<SuiteJob>& jobs, const SuiteOptions& op
 
     // Interrupted or failed: stop the workers still running; their jobs stay pending.
     for (auto& w : running) {
-      kill(-w->pid, SIGKILL);
-      kill(w->pid, SIGKILL);
-      if (!w->reaped) waitpid(w->pid, &w->wait_status, 0);
+      if (!w->reaped) {  // a reaped worker's pid may belong to another process by now
+        kill(-w->pid, SIGKILL);
+        kill(w->pid, SIGKILL);
+        waitpid(w->pid, &w->wait_status, 0);
+      }
       close_fd(w->out_fd);
       close_fd(w->err_fd);
     }

@@ -78,9 +78,10 @@ start_munge() {
     --pid-file="$dir/munged.pid" --log-file="$dir/munged.log" --seed-file="$dir/munged.seed"
 }
 
+# Up to 120 s: daemons on a loaded host may take far longer than the usual second.
 wait_node_idle() {
   local i state
-  for i in $(seq 1 100); do
+  for i in $(seq 1 600); do
     state="$(SLURM_CONF="$dir/slurm.conf" sinfo -h -n "$node" -o %T 2>/dev/null || true)"
     case "$state" in idle|mixed|allocated) return 0 ;; esac
     sleep 0.2
@@ -106,7 +107,9 @@ stop() {
   for f in slurmd slurmctld munged; do
     if pid_alive "$dir/$f.pid"; then
       kill "$(cat "$dir/$f.pid")" 2>/dev/null || true
-      for _ in $(seq 1 50); do pid_alive "$dir/$f.pid" || break; sleep 0.1; done
+      # Up to 30 s (a loaded host), then SIGKILL: no daemon outlives its cluster.
+      for _ in $(seq 1 300); do pid_alive "$dir/$f.pid" || break; sleep 0.1; done
+      if pid_alive "$dir/$f.pid"; then kill -9 "$(cat "$dir/$f.pid")" 2>/dev/null || true; fi
     fi
     rm -f "$dir/$f.pid"
   done

@@ -134,7 +134,9 @@ std::string mb(uint64_t bytes) { return std::to_string(bytes >> 20) + " MB"; }
 
 ToolLimits ToolLimits::from_environment() {
   ToolLimits l;
-  l.timeout_seconds = double(env_positive_number("TLMCRAFT_TOOL_TIMEOUT_SECONDS", uint64_t(l.timeout_seconds)));
+  // Scaled like every run's wall-clock limit (TLMCRAFT_WALL_CLOCK_SCALE, a slow or loaded host).
+  l.timeout_seconds = double(env_positive_number("TLMCRAFT_TOOL_TIMEOUT_SECONDS", uint64_t(l.timeout_seconds))) *
+                      double(env_positive_number("TLMCRAFT_WALL_CLOCK_SCALE", 1));
   l.cpu_seconds = env_positive_number("TLMCRAFT_TOOL_CPU_SECONDS", l.cpu_seconds);
   l.memory_bytes = env_positive_number("TLMCRAFT_TOOL_MEMORY_MB", l.memory_bytes >> 20) << 20;
   l.file_size_bytes = env_positive_number("TLMCRAFT_TOOL_OUTPUT_MB", l.file_size_bytes >> 20) << 20;
@@ -234,11 +236,16 @@ ToolRun run_tool(const std::vector<std::string>& argv, const std::string& cwd, c
   }
   if (r.timed_out) kill(-pid, SIGKILL);
   close(out[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  // The exit, without reaping: the zombie keeps its pid, and so the group id, from being
+  // reused, so the group kill cannot reach another process's group (pids wrap at 32768).
+  siginfo_t exited{};
+  while (waitid(P_PID, pid, &exited, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
   }
   kill(-pid, SIGKILL);  // anything the tool left running in its group
   if (group_slot >= 0) g_child_groups[group_slot].store(0);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
   int failed[2] = {0, 0};
   if (read(err[0], failed, sizeof failed) == static_cast<ssize_t>(sizeof failed)) {
     if (failed[0] == kStageSandbox) r.sandbox_error = failed[1];

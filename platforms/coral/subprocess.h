@@ -14,7 +14,7 @@ class ToolSandbox;
 // Bounds on one tool invocation. Defaults come from the environment (TLMCRAFT_TOOL_*,
 // see docs/reliability.md) so every command that builds a Coral kernel honours them.
 struct ToolLimits {
-  double timeout_seconds = 30.0;            // wall clock; TLMCRAFT_TOOL_TIMEOUT_SECONDS
+  double timeout_seconds = 30.0;            // wall clock; TLMCRAFT_TOOL_TIMEOUT_SECONDS x TLMCRAFT_WALL_CLOCK_SCALE
   uint64_t cpu_seconds = 10;                // RLIMIT_CPU; TLMCRAFT_TOOL_CPU_SECONDS
   uint64_t memory_bytes = 1024ull << 20;    // RLIMIT_AS; TLMCRAFT_TOOL_MEMORY_MB
   uint64_t file_size_bytes = 64ull << 20;   // RLIMIT_FSIZE (each output file); TLMCRAFT_TOOL_OUTPUT_MB

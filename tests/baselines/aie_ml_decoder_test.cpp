@@ -73,6 +73,7 @@ TEST(AieMlDecoderBaselines, ProjectionsOnSixteenTilesBeatTheBaselineAtC5) {
     const auto inst = tasks::Registry::builtin().instance(task, "aie_ml", "C5");
     auto platform = make_platform("aie_ml");
     EvalOptions o;
+    o.limits.wall_seconds = 0;  // no host-time limit: the instruction and cycle limits bound the run
     o.platform = "aie_ml";
     o.task = task;
     o.config = "C5";

@@ -19,6 +19,7 @@ inline nlohmann::json evaluate_aie_ml(const std::string& task, const std::string
   setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   auto platform = make_platform("aie_ml");
   EvalOptions o;
+  o.limits.wall_seconds = 0;  // no host-time limit: the instruction and cycle limits bound the run
   o.platform = "aie_ml";
   o.task = task;
   o.config = config;

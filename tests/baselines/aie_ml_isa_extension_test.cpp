@@ -13,6 +13,7 @@
 
 #include "isa/isa_spec.h"
 #include "tests/baselines/aie_ml_eval_util.h"
+#include "tests/unique_temp_dir.h"
 
 namespace tlmcraft {
 namespace {
@@ -20,13 +21,13 @@ namespace {
 // An ISA folder: the shipped aie_ml.yaml with `ops` appended to its op list; in force
 // (TLMCRAFT_ISA_DIR) while the object lives.
 struct IsaDir {
-  explicit IsaDir(const std::string& tag, const std::string& ops) {
+  test::UniqueTempDir unique;
+  explicit IsaDir(const std::string& tag, const std::string& ops) : unique("aie-ml-ext-" + tag) {
     unsetenv("TLMCRAFT_ISA_DIR");
     std::ifstream in(isa::isa_yaml_path("aie_ml"));
     std::stringstream ss;
     ss << in.rdbuf();
-    const std::string dir = ::testing::TempDir() + "/aie_ml_ext_" + tag;
-    ::mkdir(dir.c_str(), 0755);
+    const std::string& dir = unique.path();
     ::mkdir((dir + "/aie_ml").c_str(), 0755);
     std::ofstream(dir + "/aie_ml/aie_ml.yaml") << ss.str() << ops;
     setenv("TLMCRAFT_ISA_DIR", dir.c_str(), 1);

@@ -266,6 +266,7 @@ TEST(AieMlMatmulBaselines, SixteenTileGemmPassesAndBeatsTheBaseline) {
   const auto platform = aie();
   const auto inst = tasks::Registry::builtin().instance("gemm", "aie_ml", "C4");
   EvalOptions o;
+  o.limits.wall_seconds = 0;  // no host-time limit: the instruction and cycle limits bound the run
   o.platform = "aie_ml";
   o.task = "gemm";
   o.config = "C4";

@@ -60,6 +60,7 @@ TEST(AieMlVectorBaselines, AWrongKernelFailsTheCheck) {
   k.replace(at, 9, "VMIN.BF16");
   auto platform = make_platform("aie_ml");
   EvalOptions o;
+  o.limits.wall_seconds = 0;  // no host-time limit: the instruction and cycle limits bound the run
   o.platform = "aie_ml";
   o.task = "relu";
   o.config = "C1";
@@ -82,6 +83,7 @@ TEST(AieMlVectorBaselines, AKernelThatNeverStoresLeavesThePoison) {
   k.replace(at, 17, "NOP");
   auto platform = make_platform("aie_ml");
   EvalOptions o;
+  o.limits.wall_seconds = 0;  // no host-time limit: the instruction and cycle limits bound the run
   o.platform = "aie_ml";
   o.task = "relu";
   o.config = "C1";

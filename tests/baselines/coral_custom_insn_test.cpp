@@ -32,6 +32,7 @@ std::unique_ptr<Platform> coral_with(const std::string& overlay) {
 
 nlohmann::json eval(Platform& p, const std::string& task, const std::string& config, const std::string& kernel = "") {
   EvalOptions o;
+  o.limits.wall_seconds = 0;  // no host-time limit: the instruction and cycle limits bound the run
   o.platform = "coral";
   o.task = task;
   o.config = config;

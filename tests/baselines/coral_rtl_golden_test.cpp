@@ -38,6 +38,7 @@ TEST(CoralRtlGoldenBaselines, C1CyclesStayWithinTheirBoundOfTheRtl) {
   const auto platform = make_platform("coral");
   for (const RtlCount& row : kRtl) {
     EvalOptions o;
+    o.limits.wall_seconds = 0;  // no host-time limit: the instruction and cycle limits bound the run
     o.platform = "coral";
     o.task = row.task;
     o.config = "C1";

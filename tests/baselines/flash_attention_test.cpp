@@ -24,6 +24,7 @@ nlohmann::json run_kernel(const std::string& config, const std::string& kernel, 
   setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   auto platform = make_platform("plena", "default", {"timing.mode=" + mode});
   EvalOptions o;
+  o.limits.wall_seconds = 0;  // no host-time limit: the instruction and cycle limits bound the run
   o.task = "flash_attention";
   o.config = config;
   o.kernel_source = kernel;

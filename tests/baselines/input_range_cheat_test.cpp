@@ -45,6 +45,7 @@ std::string cheat_kernel(bool constant_twelve) {
 nlohmann::json evaluate_softmax(const std::string& kernel, uint64_t seed, int trials) {
   const auto platform = make_platform("plena");
   EvalOptions o;
+  o.limits.wall_seconds = 0;  // no host-time limit: the instruction and cycle limits bound the run
   o.task = "softmax";
   o.config = "C1";
   o.kernel_source = kernel;
@@ -87,6 +88,7 @@ TEST(InputRangeCheat, ConstantMaxFailsOnAieMlC1AndC4) {
     k = replace_line(k, "MOVXM r4, 65408", seed_max);
     k = replace_line(k, "VMAX.BF16 x5, x5, x0", "VMAX.BF16 x5, x5, x5");
     EvalOptions o;
+    o.limits.wall_seconds = 0;  // no host-time limit: the instruction and cycle limits bound the run
     o.task = "softmax";
     o.config = config;
     o.kernel_source = k;
@@ -118,6 +120,7 @@ TEST(InputRangeCheat, ConstantMaxFailsOnCoralC1) {
       (std::filesystem::temp_directory_path() / ("tlm_cheat_" + std::to_string(::getpid()) + ".c")).string();
   std::ofstream(path) << k;
   EvalOptions o;
+  o.limits.wall_seconds = 0;  // no host-time limit: the instruction and cycle limits bound the run
   o.task = "softmax";
   o.config = "C1";
   o.kernel_path = path;
@@ -148,6 +151,7 @@ TEST(InputRangeBaselines, EveryBaselinePassesEveryAdversarialRangeAtC1) {
       if (inst.input_ranges().empty() || !tasks::has_baseline(inst)) continue;
       const auto platform = make_platform(p);
       EvalOptions o;
+      o.limits.wall_seconds = 0;  // no host-time limit: the instruction and cycle limits bound the run
       o.task = task.name;
       o.config = "C1";
       o.use_baseline = true;

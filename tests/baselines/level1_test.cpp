@@ -34,6 +34,7 @@ nlohmann::json run(const std::string& task, const std::string& config, const std
   setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   auto platform = make_platform("plena", "default", {"timing.mode=" + mode});
   EvalOptions o;
+  o.limits.wall_seconds = 0;  // no host-time limit: the instruction and cycle limits bound the run
   o.task = task;
   o.config = config;
   o.use_baseline = kernel.empty();

@@ -14,6 +14,7 @@ namespace {
 nlohmann::json run(const std::string& task, const std::string& config) {
   auto platform = tlmcraft::make_platform("plena");
   tlmcraft::EvalOptions o;
+  o.limits.wall_seconds = 0;  // no host-time limit: the instruction and cycle limits bound the run
   o.task = task;
   o.config = config;
   o.use_baseline = true;

@@ -1,26 +1,9 @@
 #include "tests/harness/test_util.h"
 
-#include <stdlib.h>
-
-#include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <stdexcept>
-
-#include <gtest/gtest.h>
 
 namespace tlmcraft::harness::test {
-
-ScratchDir::ScratchDir() {
-  std::string pattern = ::testing::TempDir() + "tlm-harness-XXXXXX";
-  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed for " + pattern);
-  path_ = pattern;
-}
-
-ScratchDir::~ScratchDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

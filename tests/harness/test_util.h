@@ -5,20 +5,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/unique_temp_dir.h"
+
 namespace tlmcraft::harness::test {
 
 // A fresh directory under the test temp dir, removed with everything in it at scope end.
-class ScratchDir {
+class ScratchDir : public ::tlmcraft::test::UniqueTempDir {
  public:
-  ScratchDir();
-  ~ScratchDir();
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
+  ScratchDir() : UniqueTempDir("harness") {}
 };
 
 std::string read_text(const std::string& path);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/platforms/aie_ml_test_util.h"
+#include "tests/unique_temp_dir.h"
 
 namespace tlmcraft::aie_ml::test {
 namespace {
@@ -56,7 +57,8 @@ TEST(AieMlPhases, RunInOrderWithTheReconfigurationCost) {
 }
 
 TEST(AieMlPhases, TraceShowsPhasesAndTheReconfiguration) {
-  const std::string path = ::testing::TempDir() + "aie_phases.json";
+  const ::tlmcraft::test::UniqueTempDir dir("aie-phases");
+  const std::string path = dir.file("aie_phases.json");
   auto p = make();
   load(*p, kTwoPhases);
   ASSERT_TRUE(run(*p, path).ok());

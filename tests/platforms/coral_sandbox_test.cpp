@@ -6,7 +6,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -229,9 +228,10 @@ TEST(CoralSandbox, ReptBombTripsTheCpuLimitAndLeavesNoTemporaryDirectory) {
   PrivateTmp tmp;
   ToolchainOptions o;
   o.limits.cpu_seconds = 1;
-  const auto t0 = std::chrono::steady_clock::now();
+  // One of the resource limits stops it, never the wall clock (the messages below say
+  // which): a loaded host may take any time to use 1 s of CPU.
+  o.limits.timeout_seconds = 600;
   const Built b = build(kHead + "  .rept 100000000\n  nop\n  .endr\n  ret\n", "bomb.s", o);
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 8.0);
   ASSERT_FALSE(b.ok);
   const std::string text = b.all_text();
   EXPECT_TRUE(text.find("CPU time limit of 1 s") != std::string::npos ||
@@ -247,9 +247,8 @@ TEST(CoralSandbox, SkipBombTripsTheOutputOrMemoryLimit) {
   ToolchainOptions o;
   o.limits.memory_bytes = 512ull << 20;
   o.limits.file_size_bytes = 16ull << 20;
-  const auto t0 = std::chrono::steady_clock::now();
+  o.limits.timeout_seconds = 600;  // as above: a resource limit stops it, not the wall clock
   const Built b = build(kHead + "  ret\n  .data\n  .skip 4000000000\n", "skip.s", o);
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 8.0);
   ASSERT_FALSE(b.ok);
   const std::string text = b.all_text();
   EXPECT_TRUE(text.find("memory limit of 512 MB") != std::string::npos ||

@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -28,10 +27,6 @@ namespace fs = std::filesystem;
     std::string why;                                                                \
     if (landlock_abi(&why) <= 0) GTEST_SKIP() << "no Landlock on this machine: " << why; \
   } while (0)
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // A folder outside the toolchain's temporary directory, where a test puts host files.
 class HostDir {
@@ -87,10 +82,8 @@ TEST(CoralToolSandbox, TheAssemblerCannotBlockOnAFifoOrWriteOutsideItsDirectory)
   // Outside the sandbox, opening the FIFO blocks until the wall-clock limit.
   EXPECT_TRUE(assemble_in(dir, include, nullptr, 1).timed_out);
   const auto sandbox = sandbox_for(dir);
-  const auto t0 = std::chrono::steady_clock::now();
   const ToolRun r = assemble_in(dir, include, sandbox.get());
-  EXPECT_LT(seconds_since(t0), 5.0);
-  EXPECT_FALSE(r.timed_out);
+  EXPECT_FALSE(r.timed_out);  // the open failed at once: it did not block until the limit
   EXPECT_FALSE(r.ok());
   EXPECT_NE(r.output.find("Permission denied"), std::string::npos) << r.output;
 
@@ -117,7 +110,6 @@ TEST(CoralToolSandbox, InstallFoldersNeverExposeHostFileFolders) {
 struct Built {
   bool ok = false;
   std::vector<isa::Diagnostic> diags;
-  double seconds = 0;
   std::string text() const {
     std::string t;
     for (const auto& d : diags) t += d.format() + "\n";
@@ -131,15 +123,12 @@ Built build(const std::string& src, const std::string& name) {
   o.disk_cache = false;
   Built b;
   isa::Program prog;
-  const auto t0 = std::chrono::steady_clock::now();
   b.ok = build_kernel(src, name, prog, b.diags, o);
-  b.seconds = seconds_since(t0);
   return b;
 }
 
 void expect_refused(const Built& b, uint32_t line, const std::string& cause) {
-  EXPECT_FALSE(b.ok);
-  EXPECT_LT(b.seconds, 10.0);
+  EXPECT_FALSE(b.ok);  // refused at its line below, not stopped at a limit (no host-time bound)
   ASSERT_FALSE(b.diags.empty());
   EXPECT_EQ(b.diags[0].severity, isa::Severity::Error) << b.text();
   EXPECT_EQ(b.diags[0].line, line) << b.text();

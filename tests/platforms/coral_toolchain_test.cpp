@@ -194,6 +194,25 @@ ToolLimits timeout_of(double seconds) {
   return l;
 }
 
+// A slow host's scale (TLMCRAFT_WALL_CLOCK_SCALE, as for a run's limit) multiplies the
+// tools' wall clock too: 30 s x 10, or the chosen 4 s x 10; CPU time is not scaled.
+TEST(CoralToolchain, WallClockScaleMultipliesTheToolTimeout) {
+  const char* scale = std::getenv("TLMCRAFT_WALL_CLOCK_SCALE");  // make test-sanitize sets 10
+  const std::string saved = scale ? scale : "";
+  unsetenv("TLMCRAFT_WALL_CLOCK_SCALE");
+  unsetenv("TLMCRAFT_TOOL_TIMEOUT_SECONDS");
+  const ToolLimits plain = ToolLimits::from_environment();
+  EXPECT_EQ(plain.timeout_seconds, 30.0);
+  setenv("TLMCRAFT_WALL_CLOCK_SCALE", "10", 1);
+  EXPECT_EQ(ToolLimits::from_environment().timeout_seconds, 300.0);
+  EXPECT_EQ(ToolLimits::from_environment().cpu_seconds, plain.cpu_seconds);
+  setenv("TLMCRAFT_TOOL_TIMEOUT_SECONDS", "4", 1);
+  EXPECT_EQ(ToolLimits::from_environment().timeout_seconds, 40.0);
+  unsetenv("TLMCRAFT_TOOL_TIMEOUT_SECONDS");
+  if (scale) setenv("TLMCRAFT_WALL_CLOCK_SCALE", saved.c_str(), 1);
+  else unsetenv("TLMCRAFT_WALL_CLOCK_SCALE");
+}
+
 TEST(CoralToolchain, HungToolIsKilledAtTheTimeout) {
   TempDir dir;
   const ToolRun r = run_tool({"sleep", "30"}, dir.path(), timeout_of(0.2));
@@ -209,6 +228,7 @@ TEST(CoralToolchain, CpuBoundToolIsStoppedByItsCpuLimit) {
   TempDir dir;
   ToolLimits l;
   l.cpu_seconds = 1;
+  l.timeout_seconds = 600;  // the CPU limit must stop it, however long 1 s of CPU takes on a loaded host
   const ToolRun r = run_tool({"sh", "-c", "while :; do :; done"}, dir.path(), l);
   EXPECT_EQ(r.limit, LimitHit::CpuTime);
   EXPECT_NE(limit_text("sh", r, l).find("exceeded its CPU time limit of 1 s"), std::string::npos);

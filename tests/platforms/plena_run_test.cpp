@@ -9,6 +9,7 @@
 #include "isa/formats/bf16.h"
 #include "isa/formats/mxfp8.h"
 #include "tests/platforms/plena_test_util.h"
+#include "tests/unique_temp_dir.h"
 
 namespace tlmcraft::plena {
 namespace {
@@ -156,8 +157,8 @@ TEST(PlenaRun, LoopStackOverflowFaults) {
 }
 
 TEST(PlenaRun, TracesAreWrittenWhenAsked) {
-  const auto dir = std::filesystem::temp_directory_path() / "tlmcraft_plena_trace_test";
-  std::filesystem::create_directories(dir);
+  const ::tlmcraft::test::UniqueTempDir scratch("plena-trace");
+  const std::filesystem::path dir = scratch.path();
   PlenaPlatform p(testing::config("pipelined"));
   testing::load(p, silu_kernel());
   TraceOptions t;
@@ -197,7 +198,6 @@ TEST(PlenaRun, TracesAreWrittenWhenAsked) {
   const std::string names = read_file((dir / "silu.vcd.names.txt").string());
   EXPECT_EQ(names.rfind("0 idle\n1 S_ADDI_INT\n", 0), 0u);
   EXPECT_NE(read_file((dir / "silu.gtkw").string()).find("plena.vector.slice[31:0]\n"), std::string::npos);
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "tests/traces/example_trace.h"
+#include "tests/unique_temp_dir.h"
 
 namespace tlmcraft::traces {
 namespace {
@@ -57,8 +58,8 @@ TEST(GtkwaveFiles, SaveFileShowsEverySignalWithTheFilterOnSlices) {
 TEST(GtkwaveFiles, WrittenBesideTheVcd) {
   TraceRecorder rec;
   test::record_example(rec);
-  const auto dir = std::filesystem::temp_directory_path() / "tlmcraft_gtkw_test";
-  std::filesystem::create_directories(dir);
+  const ::tlmcraft::test::UniqueTempDir scratch("gtkw");
+  const std::filesystem::path dir = scratch.path();
   const std::string vcd = (dir / "run.vcd").string();
   write_vcd_file(rec, vcd, {"fixed"});
   EXPECT_EQ(gtkwave_save_path(vcd), (dir / "run.gtkw").string());
@@ -66,7 +67,6 @@ TEST(GtkwaveFiles, WrittenBesideTheVcd) {
   const std::string save = slurp((dir / "run.gtkw").string());
   EXPECT_NE(save.find("[dumpfile] \"" + vcd + "\"\n"), std::string::npos);
   EXPECT_NE(save.find("^1 " + vcd + ".names.txt\n"), std::string::npos);
-  std::filesystem::remove_all(dir);
   EXPECT_EQ(gtkwave_save_path("trace"), "trace.gtkw");
 }
 

@@ -11,6 +11,7 @@
 #include "traces/gzip_stream.h"
 #include "traces/perfetto_budget.h"
 #include "traces/perfetto_writer.h"
+#include "tests/unique_temp_dir.h"
 
 namespace tlmcraft::traces {
 namespace {
@@ -156,8 +157,8 @@ std::string gunzip(const std::string& path) {
 TEST(PerfettoGzip, DotGzPathIsGzipOfTheSameJson) {
   TraceRecorder rec;
   record_busy_unit(rec);
-  const auto dir = std::filesystem::temp_directory_path();
-  const std::string gz = (dir / "tlmcraft_budget_test.json.gz").string();
+  const ::tlmcraft::test::UniqueTempDir dir("perfetto-gzip");
+  const std::string gz = dir.file("trace.json.gz");
   write_perfetto_file(rec, gz);
   std::ifstream raw(gz, std::ios::binary);
   char magic[2] = {};

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/traces/example_trace.h"
+#include "tests/unique_temp_dir.h"
 
 namespace tlmcraft::traces {
 namespace {
@@ -179,12 +180,12 @@ TEST(PerfettoWriter, OddNamesStayValidJson) {
 TEST(PerfettoWriter, FileRoundTrip) {
   TraceRecorder rec;
   test::record_example(rec);
-  std::string path = ::testing::TempDir() + "traces_test_example.json";
+  const ::tlmcraft::test::UniqueTempDir dir("perfetto-writer");
+  const std::string path = dir.file("example.json");
   write_perfetto_file(rec, path);
   std::ifstream in(path);
   json trace = json::parse(in);
   EXPECT_EQ(trace["traceEvents"].size(), 16u);  // as in ExampleTraceStructure
-  std::remove(path.c_str());
 }
 
 TEST(PerfettoWriter, EmptyRecorderGivesAnEmptyEventList) {

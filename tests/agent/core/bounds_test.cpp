@@ -33,7 +33,9 @@ TEST(GrepBounds, CatastrophicPatternsReturnPromptly) {
     std::string mode;
     const auto t0 = Clock::now();
     grep_docs(files, q, 5, total, mode);
-    EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 2.5) << q;
+    // grep_docs stops at its 2 s limit; the bound is far above that so a loaded host passes,
+    // and far below what a backtracking matcher takes on these patterns (hours).
+    EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 60.0) << q;
   }
 }
 

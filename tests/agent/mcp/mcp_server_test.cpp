@@ -288,13 +288,14 @@ class WatchedOutput : public std::streambuf {
   std::string text_, needle_;
 };
 
-// A tool that runs until the ping sent after it has been answered (or 10 s pass).
+// A tool that runs until the ping sent after it has been answered (or 60 s pass: a bound
+// for a broken server only, far above what a loaded host needs).
 class SlowToolbox : public Toolbox {
  public:
   explicit SlowToolbox(std::atomic<bool>& answered) : answered_(answered) {}
   std::vector<ToolSpec> specs() const override { return {{"slow", "Waits.", json{{"type", "object"}}}}; }
   ToolResult call(const std::string&, const std::string&) override {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (!answered_ && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     return {false, answered_ ? "the ping was answered while I ran" : "the ping waited for me", nullptr};
   }
@@ -306,7 +307,7 @@ class SlowToolbox : public Toolbox {
 // Issue 22: one long tools/call (a check_syntax of a hostile AIE-ML file took 25 s) kept a
 // ping waiting. The reader thread answers pings while a tool call runs: the tool here only
 // returns once the ping's answer is on the output, so with a server that reads the ping
-// after the call the tool would wait its 10 s and say so.
+// after the call the tool would wait its 60 s and say so.
 TEST(McpServerConcurrency, PingIsAnsweredWhileAToolCallRuns) {
   WatchedOutput buf(R"("id":9,)");  // the ping's answer (keys come sorted)
   std::ostream out(&buf);

@@ -13,6 +13,7 @@
 #include "isa/isa_variant.h"
 #include "tests/agent/search/search_driver.h"
 #include "isa/aie_ml/aie_core.h"
+#include "tests/unique_temp_dir.h"
 #include "isa/aie_ml/program_text.h"
 #include "isa/isa_spec.h"
 #include "platforms/aie_ml/pack/agent/aie_use_added_ops.h"
@@ -62,13 +63,13 @@ const char* kMulSplitValue = R"(
 )";
 
 struct IsaDir {
+  ::tlmcraft::test::UniqueTempDir unique{"aie-added-ops"};
   explicit IsaDir(const std::string& ops = kMulSplit) {
     unsetenv("TLMCRAFT_ISA_DIR");
     std::ifstream in(isa::isa_yaml_path("aie_ml"));
     std::stringstream ss;
     ss << in.rdbuf();
-    const std::string dir = ::testing::TempDir() + "/aie_added_ops_" + std::to_string(ops.size());
-    ::mkdir(dir.c_str(), 0755);
+    const std::string& dir = unique.path();
     ::mkdir((dir + "/aie_ml").c_str(), 0755);
     std::ofstream(dir + "/aie_ml/aie_ml.yaml") << ss.str() << ops;
     setenv("TLMCRAFT_ISA_DIR", dir.c_str(), 1);
@@ -265,7 +266,8 @@ TEST(AieUseAddedOps, TheSuitesBaselinesUseBothSplitProductsAndStayCorrect) {
 
 TEST(AieUseAddedOps, TheSearchAgentUsesAnOverlaysComposedOps) {
   // The ops as an overlay file (what `--isa-ext` reads), in force for the whole search.
-  const std::string overlay = ::testing::TempDir() + "/aie_split_products_overlay.yaml";
+  const ::tlmcraft::test::UniqueTempDir dir("aie-split-products");
+  const std::string overlay = dir.file("aie_split_products_overlay.yaml");
   std::ofstream(overlay) << "isa: aie_ml\nops:" << kMulSplit << kMulSplitValue;
   const test::SearchRun plain = test::run_search("aie_ml", "silu", "C1", 4);  // the shipped ISA
   const isa::IsaVariant v{"", {overlay}};

@@ -11,6 +11,7 @@
 #include "isa/aie_ml/op_codes.h"
 #include "isa/isa_spec.h"
 #include "tests/isa/aie_ml/core_fixture.h"
+#include "tests/unique_temp_dir.h"
 
 namespace aie_test {
 namespace {
@@ -38,10 +39,9 @@ std::string load_errors(const std::string& ops) {
 // An ISA folder holding the shipped YAML plus `ops`; TLMCRAFT_ISA_DIR points at it while
 // the object lives (the description is loaded once per folder).
 struct IsaDir {
-  std::string dir;
-  IsaDir(const std::string& tag, const std::string& ops) {
-    dir = ::testing::TempDir() + "/aie_ext_" + tag;
-    ::mkdir(dir.c_str(), 0755);
+  tlmcraft::test::UniqueTempDir unique;
+  std::string dir = unique.path();
+  IsaDir(const std::string& tag, const std::string& ops) : unique("aie-ext-" + tag) {
     ::mkdir((dir + "/aie_ml").c_str(), 0755);
     const std::string text = shipped_yaml() + ops;
     std::ofstream(dir + "/aie_ml/aie_ml.yaml") << text;
@@ -396,7 +396,8 @@ TEST(AieExtensionErrors, TypeErrorInSemanticsAtItsColumn) {
 
 // ---- the same ops from an overlay file (isa/isa_overlay.h merges it over the shipped YAML) ----
 std::string write_overlay(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/" + name;
+  static const tlmcraft::test::UniqueTempDir dir("aie-ext-overlays");
+  const std::string path = dir.file(name);
   std::ofstream(path) << text;
   return path;
 }

@@ -10,6 +10,7 @@
 
 #include "tests/isa/riscv/difftest/difftest.h"
 #include "tests/isa/riscv/difftest/elf32.h"
+#include "tests/unique_temp_dir.h"
 
 namespace tlmcraft::isa::riscv::difftest {
 namespace {
@@ -95,7 +96,8 @@ TEST(RiscvDifftestHarness, ElfReaderRejectsBadFiles) {
     return std::string("no error");
   };
   EXPECT_EQ(error_of("/nonexistent/p.elf"), "/nonexistent/p.elf: cannot open");
-  const std::string dir = ::testing::TempDir();
+  const ::tlmcraft::test::UniqueTempDir scratch("elf32-errors");
+  const std::string& dir = scratch.path();
   const std::string text = dir + "/not_elf.bin";
   std::ofstream(text) << "this is not an ELF file, just some text of enough length to read";
   EXPECT_EQ(error_of(text), text + ": not an ELF file");

@@ -6,16 +6,8 @@
 // intermediate rows kept in pipeline registers instead of VRAM. That is an
 // assumption, not a measurement: `codesign explore` measures the suite with the
 // declared latency and reports each instruction's break-even latency (the
-// largest at which it still pays). Area: the fused datapath chains the vector
-// unit's existing operators (one of each kind per lane: adder, multiplier, exp,
-// reciprocal, max/min) and adds (a) a copy of every operator the pattern uses
-// more than once, across the lanes, and (b) per temporary a pipeline register
-// and a 2:1 bypass multiplexer per bit of a bf16 lane. Figures, 45 nm: bf16
-// adder 1360 um2, bf16 multiplier 1640 um2 [H14]; exp = 2 multipliers + 2
-// adders (range reduction and a polynomial), reciprocal and square root = 2
-// multipliers + 1 adder (a Newton-Raphson step), max/min = 1 adder (a
-// comparator) (assumptions); flip-flop 4.522 um2 (DFF_X1) and 2:1
-// multiplexer 1.862 um2 (MUX2_X1) of the NanGate 45 nm Open Cell Library [N45].
+// largest at which it still pays). Area: platforms/plena/plena_area.h, the same
+// figure `isa check` gives the instruction once written as an overlay.
 #include <map>
 #include <set>
 #include <string>
@@ -23,33 +15,12 @@
 #include "platforms/plena/pack/agent/plena_dataflow.h"
 #include "platforms/plena/pack/agent/plena_kernel.h"
 #include "platforms/plena/pack/agent/plena_use_composed.h"
+#include "platforms/plena/plena_area.h"
 
 namespace tlmcraft::agent::search::plena {
 namespace {
 
 namespace df = isa::dataflow;
-
-constexpr double kBf16AddUm2 = 1360, kBf16MulUm2 = 1640;  // [H14]
-constexpr double kFlipFlopUm2 = 4.522, kMux2Um2 = 1.862;  // [N45]
-constexpr int kLaneBits = 16;                             // bf16
-
-// The operator kind a step uses, and its area per lane.
-std::string operator_kind(const std::string& mnemonic) {
-  auto has = [&](const char* s) { return mnemonic.find(s) != std::string::npos; };
-  if (has("EXP")) return "exp";
-  if (has("RECI")) return "reci";
-  if (has("SQRT")) return "sqrt";
-  if (has("MUL")) return "mul";
-  if (has("MAX") || has("MIN")) return "max";
-  return "add";  // add, sub, shift (lane moves are cheaper; counted as an adder)
-}
-
-double operator_um2(const std::string& kind) {
-  if (kind == "exp") return 2 * kBf16MulUm2 + 2 * kBf16AddUm2;
-  if (kind == "reci" || kind == "sqrt") return 2 * kBf16MulUm2 + kBf16AddUm2;
-  if (kind == "mul") return kBf16MulUm2;
-  return kBf16AddUm2;
-}
 
 double latency(const isa::InstructionSpec& s, const nlohmann::json& hardware) {
   const nlohmann::json* c = &hardware;
@@ -128,21 +99,16 @@ std::string operation_text(const df::Pattern& p, const std::map<std::string, std
 
 codesign::CandidateCost plena_candidate_cost(const df::Pattern& p, const nlohmann::json& hardware) {
   codesign::CandidateCost c;
-  const double lanes = double(vlen_of(hardware));
-  std::map<std::string, int> uses;  // operator kind -> steps using it
-  bool vector = false;
+  std::vector<std::string> steps;
   for (const df::PatternStep& st : p.steps) {
     const isa::InstructionSpec* s = plena_spec().find(st.mnemonic);
     if (!s) continue;
     const double cyc = latency(*s, hardware);
     c.step_cycles += cyc;
     c.fused_cycles = std::max(c.fused_cycles, cyc);
-    const double width = s->cls == 'V' ? lanes : 1.0;
-    vector = vector || s->cls == 'V';
-    if (uses[operator_kind(st.mnemonic)]++ > 0) c.area_mm2 += width * operator_um2(operator_kind(st.mnemonic)) * 1e-6;
+    steps.push_back(st.mnemonic);
   }
-  const double width = vector ? lanes : 1.0;
-  c.area_mm2 += double(p.temps.size()) * width * kLaneBits * (kFlipFlopUm2 + kMux2Um2) * 1e-6;
+  c.area_mm2 = tlmcraft::plena::plena_composed_area_mm2(plena_spec(), steps, p.temps.size(), vlen_of(hardware));
   return c;
 }
 

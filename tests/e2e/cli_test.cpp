@@ -326,7 +326,8 @@ TEST(CliIsaTools, IsaDirAddsAFusedInstructionToAsmAndDoc) {
   EXPECT_NE(d.out.find("- Fused: runs, in order, `V_SUB_VF rd, rs1, f0, 0, 1`"), std::string::npos);
   const Result c = tl("isa check plena --isa-dir " + dir.string());
   // One step, no temporary: it chains the vector unit's adder and adds nothing.
-  EXPECT_EQ(c.out, "plena: 56 instructions (1 fused), 6 fields, 3 register classes; added: V_NEG_V (compose, 0 mm2): ok\n");
+  EXPECT_EQ(c.out,
+            "plena: 56 instructions (1 fused), 6 fields, 3 register classes; added: V_NEG_V (compose, 0 mm2): ok\n");
 }
 
 }  // namespace

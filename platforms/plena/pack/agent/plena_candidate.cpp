@@ -8,10 +8,16 @@
 // declared latency and reports each instruction's break-even latency (the
 // largest at which it still pays). Area: platforms/plena/plena_area.h, the same
 // figure `isa check` gives the instruction once written as an overlay.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
 
+#include "agent/codesign/overlay_yaml.h"
 #include "platforms/plena/pack/agent/plena_dataflow.h"
 #include "platforms/plena/pack/agent/plena_kernel.h"
 #include "platforms/plena/pack/agent/plena_use_composed.h"
@@ -138,12 +144,55 @@ nlohmann::json plena_overlay(const df::Pattern& p, const std::string& mnemonic, 
   return {{"isa", "plena"}, {"instructions", {ins}}, {"latency_classes", {lc}}};
 }
 
-double plena_overlay_area(const nlohmann::json& overlay, const nlohmann::json& hardware) {
+namespace {
+
+// `overlay` merged over the shipped ISA (its `semantics:` compiled), read from a temporary
+// file since overlays are files. A bad overlay throws std::invalid_argument with the reason.
+isa::IsaSpec spec_with_overlay(const nlohmann::json& overlay) {
+  char path[] = "/tmp/tlmcraft-plena-overlay-XXXXXX.yaml";
+  const int fd = mkstemps(path, 5);
+  if (fd < 0) throw std::invalid_argument("plena: cannot write a temporary overlay file to price it");
+  close(fd);
+  std::ofstream(path) << codesign::to_yaml(overlay);
+  try {
+    isa::IsaSpec spec = isa::IsaSpec::load(isa::isa_yaml_path("plena"), {path});
+    std::remove(path);
+    return spec;
+  } catch (const std::exception& e) {
+    std::remove(path);
+    throw std::invalid_argument(e.what());
+  }
+}
+
+// The area of an overlay with a `semantics:` instruction: every instruction priced by the
+// platform's model (platforms/plena/plena_area.h) on the loaded variant.
+double area_with_semantics(const nlohmann::json& overlay, const nlohmann::json& hardware) {
+  const isa::IsaSpec spec = spec_with_overlay(overlay);
   double area = 0;
-  for (const nlohmann::json& ins : overlay.value("instructions", nlohmann::json::array()))
-    if (!ins.contains("compose"))
+  for (const nlohmann::json& ins : overlay["instructions"]) {
+    const isa::InstructionSpec* s = spec.find(ins.value("mnemonic", ""));
+    if (!s) throw std::invalid_argument("an overlay instruction has no mnemonic");
+    try {
+      area += tlmcraft::plena::plena_added_area_mm2(spec, *s, vlen_of(hardware));
+    } catch (const std::runtime_error& e) {  // an operation the table does not price
+      throw std::invalid_argument(e.what());
+    }
+  }
+  return area;
+}
+
+}  // namespace
+
+double plena_overlay_area(const nlohmann::json& overlay, const nlohmann::json& hardware) {
+  bool semantics = false;
+  for (const nlohmann::json& ins : overlay.value("instructions", nlohmann::json::array())) {
+    if (!ins.contains("compose") && !ins.contains("semantics"))
       throw std::invalid_argument("instruction '" + ins.value("mnemonic", std::string("?")) +
-                                  "' has no compose: steps to price");
+                                  "' has neither compose: steps nor semantics: to price");
+    semantics = semantics || ins.contains("semantics");
+  }
+  if (semantics) return area_with_semantics(overlay, hardware);
+  double area = 0;
   for (const ComposedDefinition& d : composed_definitions(overlay))
     area += plena_candidate_cost(composed_pattern(d, hardware), hardware).area_mm2;
   return area;

@@ -45,15 +45,18 @@ bool operator_area_um2(const std::string& op, const std::string& format, double&
   if (op == "move") return um2 = 0, true;
   if (op == "add" || op == "cmp" || op == "logic" || op == "convert") return has_add && (um2 = add, true);
   if (op == "mul") return has_mul && (um2 = mul, true);
-  if (op == "mac") {
-    double acc = 0;
-    return has_mul && adder(accumulator(f), acc) && (um2 = mul + acc, true);
-  }
+  if (op == "mac") return mac_area_um2(f, accumulator(f), um2);
   if (!has_add || !has_mul) return false;
   if (op == "exp" || op == "log") return um2 = 2 * mul + 2 * add, true;
   if (op == "recip" || op == "sqrt" || op == "rsqrt") return um2 = 2 * mul + add, true;
   if (op == "div") return um2 = 3 * mul + add, true;
   return false;
+}
+
+bool mac_area_um2(const std::string& format, const std::string& accumulator, double& um2) {
+  double mul = 0, acc = 0;
+  return multiplier(canonical_format(format), mul) && adder(canonical_format(accumulator), acc) &&
+         (um2 = mul + acc, true);
 }
 
 bool action_area_um2(const std::string& action, double& um2) {

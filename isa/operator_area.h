@@ -25,6 +25,11 @@ constexpr double kFlipFlopUm2 = 4.522, kMux2Um2 = 1.862;  // [N45]
 // not price it.
 bool operator_area_um2(const std::string& op, const std::string& format, double& um2);
 
+// A MAC on `format` accumulating in `accumulator` (a format): the multiplier plus the
+// accumulator's adder. operator_area_um2("mac") accumulates as above; a platform whose
+// MAC accumulates at the element width (Coral's vmacc) passes `format` twice.
+bool mac_area_um2(const std::string& format, const std::string& accumulator, double& um2);
+
 // The same for an action name "<unit>.<op>.<format>" (the unit is ignored).
 bool action_area_um2(const std::string& action, double& um2);
 

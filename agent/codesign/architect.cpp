@@ -149,7 +149,8 @@ ToolResult ArchitectToolbox::propose(const json& args) {
   ex_.add_candidate({name, overlay, area});
   ++proposals_;
   return {false,
-          name + " added, area " + fixed(area, 4) + " mm2 (" + (computed ? "computed from its steps" : "as declared") +
+          name + " added, area " + fixed(area, 4) + " mm2 (" +
+              (computed ? "computed by the platform's model" : "as declared") +
               "). Evaluate it with evaluate_isa_variant.",
           {{"name", name}, {"area_mm2", area}, {"area_computed", computed}}};
 }

@@ -55,9 +55,11 @@ std::map<std::string, uint64_t> parameters(const isa::IsaSpec& spec, const Plena
   return isa::action_parameters(spec, {{"MLEN", cfg.mlen}, {"VLEN", cfg.vlen}, {"BLEN", cfg.blen}, {"HLEN", cfg.hlen}});
 }
 
+}  // namespace
+
 // A `semantics:` instruction performs the operations its expression counts
 // (isa/extension: per lane of a VLEN row, or once for a scalar), on its own unit.
-isa::NamedActions expression_actions(const isa::InstructionSpec& ins, uint64_t vlen) {
+isa::NamedActions plena_expression_actions(const isa::InstructionSpec& ins, uint64_t vlen) {
   isa::InstructionWork w;
   for (const auto& c : ins.expr->op_counts)
     w.ops.push_back({ins.unit, c.op, isa::extension::format_name(c.format),
@@ -69,14 +71,12 @@ isa::NamedActions expression_actions(const isa::InstructionSpec& ins, uint64_t v
   }
 }
 
-}  // namespace
-
 isa::NamedActions plena_instruction_actions(const isa::IsaSpec& spec, const isa::Instruction& in,
                                            const std::vector<isa::Instruction>& fused_steps,
                                            const std::map<std::string, uint64_t>& params) {
   isa::NamedActions own = isa::merge_actions(register_traffic(spec, in), {{"fetch.instruction", 1}});
   const isa::InstructionSpec& ins = spec.instruction(in);
-  if (ins.has_expression()) return isa::merge_actions(own, expression_actions(ins, params.at("VLEN")));
+  if (ins.has_expression()) return isa::merge_actions(own, plena_expression_actions(ins, params.at("VLEN")));
   if (fused_steps.empty()) return isa::merge_actions(own, declared(spec, ins, params));
   // A fused instruction does its steps' arithmetic; its registers are its own operands
   // (read once), its temporaries stay in the datapath (the SRAM ranges the steps share are

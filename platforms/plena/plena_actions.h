@@ -27,6 +27,11 @@ isa::NamedActions plena_instruction_actions(const isa::IsaSpec& spec, const isa:
                                            const std::vector<isa::Instruction>& fused_steps,
                                            const std::map<std::string, uint64_t>& params);
 
+// The arithmetic a `semantics:` instruction performs per execution: the operations its
+// expression counts (per lane of a `vlen` row, or once for a scalar) on its own unit.
+// Throws InputError naming the instruction for an operation the action table lacks.
+isa::NamedActions plena_expression_actions(const isa::InstructionSpec& ins, uint64_t vlen);
+
 // Builds the catalog (every instruction of the ISA, every SRAM, HBM) and the per-PC lists.
 // Throws InputError naming the YAML line on a bad `actions:` count.
 PlenaActions plena_program_actions(const isa::IsaSpec& spec, const isa::Program& program,

@@ -1,10 +1,12 @@
 #include "platforms/plena/plena_isa_tools.h"
 
+#include <iomanip>
 #include <sstream>
 
 #include "isa/isa_variant.h"
 #include "isa/plena/opcodes.h"
 #include "isa/plena/state.h"
+#include "platforms/plena/plena_area.h"
 #include "platforms/plena/plena_config.h"
 
 namespace tlmcraft::plena {
@@ -38,6 +40,25 @@ void check_register_class(const isa::IsaSpec& spec, const std::string& name, siz
   if (count != compiled)
     out.push_back("register class '" + name + "' has " + std::to_string(count) + " registers, the semantics " +
                   std::to_string(compiled));
+}
+
+// The instructions added by data (composed or `semantics:`) and the datapath area each
+// adds at the default configuration's VLEN (plena_area.h), for `isa check`.
+std::string added_instructions_summary(const isa::IsaSpec& spec) {
+  const int64_t vlen = load_plena_config("default").vlen;
+  std::string out;
+  for (const isa::InstructionSpec& ins : spec.instructions()) {
+    if (!ins.is_fused() && !ins.has_expression()) continue;
+    std::ostringstream a;
+    try {
+      a << std::setprecision(4) << plena_added_area_mm2(spec, ins, vlen) << " mm2";
+    } catch (const std::exception& err) {
+      a << "area not priced: " << err.what();
+    }
+    out += (out.empty() ? "; added: " : ", ") + ins.mnemonic + " (" + (ins.is_fused() ? "compose" : "semantics") +
+           ", " + a.str() + ")";
+  }
+  return out;
 }
 
 }  // namespace
@@ -79,6 +100,7 @@ isa::IsaTools plena_isa_tools() {
     const isa::IsaSpec spec = isa::IsaSpec::load(path.empty() ? isa::isa_yaml_path("plena") : path,
                                                  isa::current_isa_variant().overlays);
     for (const auto& m : compiled_table_mismatches(spec)) c.errors.push_back(m);
+    c.summary += added_instructions_summary(spec);
     return c;
   };
   return t;

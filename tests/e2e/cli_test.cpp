@@ -175,6 +175,20 @@ TEST(CliIsaTools, AieMlCheckGivesTheAreaOfAddedOps) {
             "(compose, 0.09645 mm2), VMULC.E.BF16 (compose, 0.09645 mm2): ok\n");
 }
 
+// The same for PLENA overlays (platforms/plena/plena_area.h; derivations in
+// tests/platforms/plena_area_test.cpp): V_SILU's expression is exp + add + reciprocal +
+// multiply, all new, per lane (6000 + 1360 + 4640 + 1640 um2) x 64 lanes = 872960 um2;
+// V_SILU_V's steps add a second adder per lane (64 x 1360) and four 16-bit temps
+// (4 x 64 x 16 x (4.522 + 1.862)): 113188.864 um2.
+TEST(CliIsaTools, PlenaCheckGivesTheAreaOfAddedInstructions) {
+  const std::string dir = std::string(TLMCRAFT_SOURCE_DIR) + "/examples/isa_ext/plena/";
+  const Result r = tl("isa check plena --isa-ext " + dir + "silu_semantics.yaml --isa-ext " + dir + "silu_composed.yaml");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out,
+            "plena: 57 instructions (1 fused), 6 fields, 3 register classes; added: V_SILU (semantics, 0.873 mm2), "
+            "V_SILU_V (compose, 0.1132 mm2): ok\n");
+}
+
 // Each shipped description passes its own validator; aie_ml.yaml (its own schema) used to
 // get ~50 errors from the generic one.
 TEST(CliIsaTools, ShippedDescriptionsPassTheirOwnValidator) {
@@ -311,7 +325,9 @@ TEST(CliIsaTools, IsaDirAddsAFusedInstructionToAsmAndDoc) {
   ASSERT_EQ(d.code, 0);
   EXPECT_NE(d.out.find("- Fused: runs, in order, `V_SUB_VF rd, rs1, f0, 0, 1`"), std::string::npos);
   const Result c = tl("isa check plena --isa-dir " + dir.string());
-  EXPECT_EQ(c.out, "plena: 56 instructions (1 fused), 6 fields, 3 register classes: ok\n");
+  // One step, no temporary: it chains the vector unit's adder and adds nothing.
+  EXPECT_EQ(c.out,
+            "plena: 56 instructions (1 fused), 6 fields, 3 register classes; added: V_NEG_V (compose, 0 mm2): ok\n");
 }
 
 }  // namespace

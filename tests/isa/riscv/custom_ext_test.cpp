@@ -476,6 +476,19 @@ TEST(CustomExt, ReplacesOnlyBesideSemanticsAndAreaEnergyKeys) {
                    137e-6);
 }
 
+// The operator areas come from the shared table (isa/operator_area.h): a 32-bit divide is a
+// reciprocal (2 multipliers + 1 adder, a Newton-Raphson step) and a multiply, as
+// docs/energy-area.md prices it: 3 x 3495 + 137 = 10622 um2 [H14]. (Coral's own copy priced
+// it as a reciprocal, 7127 um2, before the table was shared.)
+TEST(CustomExt, DivideAreaIsTheSharedTablesReciprocalAndMultiply) {
+  const std::string text =
+      "isa: riscv\ninstructions:\n  - mnemonic: cdiv\n    encoding: {opcode: custom-0, format: r, funct3: 0, "
+      "funct7: 0}\n    operands:\n      - {name: rd, field: rd, role: write, value: x}\n"
+      "      - {name: rs1, field: rs1, role: read, value: x}\n      - {name: rs2, field: rs2, role: read, value: x}\n"
+      "    semantics: \"rd = rs1 / rs2\"\n";
+  EXPECT_NEAR(custom_area_mm2(overlay(text, "div.yaml")->instructions()[0]), 10622e-6, 1e-12);
+}
+
 // multiply's sign-mask idiom as clang -O2 -g emits it: .Ltmp debug labels between the
 // steps (not jump targets) and the input overwritten in place by the first step.
 TEST(CustomExtPeephole, MatchesAcrossClangDebugLabels) {

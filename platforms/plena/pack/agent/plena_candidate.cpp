@@ -6,50 +6,27 @@
 // intermediate rows kept in pipeline registers instead of VRAM. That is an
 // assumption, not a measurement: `codesign explore` measures the suite with the
 // declared latency and reports each instruction's break-even latency (the
-// largest at which it still pays). Area: the fused datapath chains the vector
-// unit's existing operators (one of each kind per lane: adder, multiplier, exp,
-// reciprocal, max/min) and adds (a) a copy of every operator the pattern uses
-// more than once, across the lanes, and (b) per temporary a pipeline register
-// and a 2:1 bypass multiplexer per bit of a bf16 lane. Figures, 45 nm: bf16
-// adder 1360 um2, bf16 multiplier 1640 um2 [H14]; exp = 2 multipliers + 2
-// adders (range reduction and a polynomial), reciprocal and square root = 2
-// multipliers + 1 adder (a Newton-Raphson step), max/min = 1 adder (a
-// comparator) (assumptions); flip-flop 4.522 um2 (DFF_X1) and 2:1
-// multiplexer 1.862 um2 (MUX2_X1) of the NanGate 45 nm Open Cell Library [N45].
+// largest at which it still pays). Area: platforms/plena/plena_area.h, the same
+// figure `isa check` gives the instruction once written as an overlay.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
 
+#include "agent/codesign/overlay_yaml.h"
 #include "platforms/plena/pack/agent/plena_dataflow.h"
 #include "platforms/plena/pack/agent/plena_kernel.h"
 #include "platforms/plena/pack/agent/plena_use_composed.h"
+#include "platforms/plena/plena_area.h"
 
 namespace tlmcraft::agent::search::plena {
 namespace {
 
 namespace df = isa::dataflow;
-
-constexpr double kBf16AddUm2 = 1360, kBf16MulUm2 = 1640;  // [H14]
-constexpr double kFlipFlopUm2 = 4.522, kMux2Um2 = 1.862;  // [N45]
-constexpr int kLaneBits = 16;                             // bf16
-
-// The operator kind a step uses, and its area per lane.
-std::string operator_kind(const std::string& mnemonic) {
-  auto has = [&](const char* s) { return mnemonic.find(s) != std::string::npos; };
-  if (has("EXP")) return "exp";
-  if (has("RECI")) return "reci";
-  if (has("SQRT")) return "sqrt";
-  if (has("MUL")) return "mul";
-  if (has("MAX") || has("MIN")) return "max";
-  return "add";  // add, sub, shift (lane moves are cheaper; counted as an adder)
-}
-
-double operator_um2(const std::string& kind) {
-  if (kind == "exp") return 2 * kBf16MulUm2 + 2 * kBf16AddUm2;
-  if (kind == "reci" || kind == "sqrt") return 2 * kBf16MulUm2 + kBf16AddUm2;
-  if (kind == "mul") return kBf16MulUm2;
-  return kBf16AddUm2;
-}
 
 double latency(const isa::InstructionSpec& s, const nlohmann::json& hardware) {
   const nlohmann::json* c = &hardware;
@@ -128,21 +105,16 @@ std::string operation_text(const df::Pattern& p, const std::map<std::string, std
 
 codesign::CandidateCost plena_candidate_cost(const df::Pattern& p, const nlohmann::json& hardware) {
   codesign::CandidateCost c;
-  const double lanes = double(vlen_of(hardware));
-  std::map<std::string, int> uses;  // operator kind -> steps using it
-  bool vector = false;
+  std::vector<std::string> steps;
   for (const df::PatternStep& st : p.steps) {
     const isa::InstructionSpec* s = plena_spec().find(st.mnemonic);
     if (!s) continue;
     const double cyc = latency(*s, hardware);
     c.step_cycles += cyc;
     c.fused_cycles = std::max(c.fused_cycles, cyc);
-    const double width = s->cls == 'V' ? lanes : 1.0;
-    vector = vector || s->cls == 'V';
-    if (uses[operator_kind(st.mnemonic)]++ > 0) c.area_mm2 += width * operator_um2(operator_kind(st.mnemonic)) * 1e-6;
+    steps.push_back(st.mnemonic);
   }
-  const double width = vector ? lanes : 1.0;
-  c.area_mm2 += double(p.temps.size()) * width * kLaneBits * (kFlipFlopUm2 + kMux2Um2) * 1e-6;
+  c.area_mm2 = tlmcraft::plena::plena_composed_area_mm2(plena_spec(), steps, p.temps.size(), vlen_of(hardware));
   return c;
 }
 
@@ -172,12 +144,55 @@ nlohmann::json plena_overlay(const df::Pattern& p, const std::string& mnemonic, 
   return {{"isa", "plena"}, {"instructions", {ins}}, {"latency_classes", {lc}}};
 }
 
-double plena_overlay_area(const nlohmann::json& overlay, const nlohmann::json& hardware) {
+namespace {
+
+// `overlay` merged over the shipped ISA (its `semantics:` compiled), read from a temporary
+// file since overlays are files. A bad overlay throws std::invalid_argument with the reason.
+isa::IsaSpec spec_with_overlay(const nlohmann::json& overlay) {
+  char path[] = "/tmp/tlmcraft-plena-overlay-XXXXXX.yaml";
+  const int fd = mkstemps(path, 5);
+  if (fd < 0) throw std::invalid_argument("plena: cannot write a temporary overlay file to price it");
+  close(fd);
+  std::ofstream(path) << codesign::to_yaml(overlay);
+  try {
+    isa::IsaSpec spec = isa::IsaSpec::load(isa::isa_yaml_path("plena"), {path});
+    std::remove(path);
+    return spec;
+  } catch (const std::exception& e) {
+    std::remove(path);
+    throw std::invalid_argument(e.what());
+  }
+}
+
+// The area of an overlay with a `semantics:` instruction: every instruction priced by the
+// platform's model (platforms/plena/plena_area.h) on the loaded variant.
+double area_with_semantics(const nlohmann::json& overlay, const nlohmann::json& hardware) {
+  const isa::IsaSpec spec = spec_with_overlay(overlay);
   double area = 0;
-  for (const nlohmann::json& ins : overlay.value("instructions", nlohmann::json::array()))
-    if (!ins.contains("compose"))
+  for (const nlohmann::json& ins : overlay["instructions"]) {
+    const isa::InstructionSpec* s = spec.find(ins.value("mnemonic", ""));
+    if (!s) throw std::invalid_argument("an overlay instruction has no mnemonic");
+    try {
+      area += tlmcraft::plena::plena_added_area_mm2(spec, *s, vlen_of(hardware));
+    } catch (const std::runtime_error& e) {  // an operation the table does not price
+      throw std::invalid_argument(e.what());
+    }
+  }
+  return area;
+}
+
+}  // namespace
+
+double plena_overlay_area(const nlohmann::json& overlay, const nlohmann::json& hardware) {
+  bool semantics = false;
+  for (const nlohmann::json& ins : overlay.value("instructions", nlohmann::json::array())) {
+    if (!ins.contains("compose") && !ins.contains("semantics"))
       throw std::invalid_argument("instruction '" + ins.value("mnemonic", std::string("?")) +
-                                  "' has no compose: steps to price");
+                                  "' has neither compose: steps nor semantics: to price");
+    semantics = semantics || ins.contains("semantics");
+  }
+  if (semantics) return area_with_semantics(overlay, hardware);
+  double area = 0;
   for (const ComposedDefinition& d : composed_definitions(overlay))
     area += plena_candidate_cost(composed_pattern(d, hardware), hardware).area_mm2;
   return area;

@@ -1,0 +1,72 @@
+#include "platforms/plena/plena_area.h"
+
+#include <map>
+
+#include "isa/operator_area.h"
+#include "platforms/platform.h"
+#include "platforms/plena/plena_actions.h"
+
+namespace tlmcraft::plena {
+namespace {
+
+constexpr int kLaneBits = 16;  // bf16
+
+// The operator kind a step uses (an action op of isa/actions.h), from its mnemonic.
+std::string operator_kind(const std::string& mnemonic) {
+  auto has = [&](const char* s) { return mnemonic.find(s) != std::string::npos; };
+  if (has("EXP")) return "exp";
+  if (has("RECI")) return "recip";
+  if (has("SQRT")) return "sqrt";
+  if (has("MUL")) return "mul";
+  if (has("MAX") || has("MIN")) return "cmp";
+  return "add";  // add, sub, shift (lane moves are cheaper; counted as an adder)
+}
+
+// The area of one bf16 operator of `kind`, um2 (every kind above is priced).
+double bf16_operator_um2(const std::string& kind) {
+  double um2 = 0;
+  isa::operator_area_um2(kind, "bf16", um2);
+  return um2;
+}
+
+std::string mnemonic_of(const std::string& step_text) { return step_text.substr(0, step_text.find_first_of(" \t")); }
+
+double semantics_area_mm2(const isa::InstructionSpec& ins, int64_t vlen) {
+  double um2 = 0;
+  for (const isa::NamedAction& a : plena_expression_actions(ins, uint64_t(vlen))) {
+    double each = 0;
+    if (!isa::action_area_um2(a.name, each))
+      throw InputError("instruction " + ins.mnemonic + ": no area for action '" + a.name +
+                       "' in the operator table (isa/operator_area.h)");
+    um2 += each * double(a.count);
+  }
+  return um2 * 1e-6;
+}
+
+}  // namespace
+
+double plena_composed_area_mm2(const isa::IsaSpec& spec, const std::vector<std::string>& step_mnemonics, size_t temps,
+                               int64_t vlen) {
+  std::map<std::string, int> uses;  // operator kind -> steps using it so far
+  bool vector = false;
+  double um2 = 0;
+  for (const std::string& m : step_mnemonics) {
+    const isa::InstructionSpec* s = spec.find(m);
+    if (!s) continue;
+    vector = vector || s->cls == 'V';
+    const std::string kind = operator_kind(m);
+    if (uses[kind]++ > 0) um2 += (s->cls == 'V' ? double(vlen) : 1.0) * bf16_operator_um2(kind);
+  }
+  um2 += double(temps) * (vector ? double(vlen) : 1.0) * kLaneBits * (isa::kFlipFlopUm2 + isa::kMux2Um2);
+  return um2 * 1e-6;
+}
+
+double plena_added_area_mm2(const isa::IsaSpec& spec, const isa::InstructionSpec& ins, int64_t vlen) {
+  if (ins.has_expression()) return semantics_area_mm2(ins, vlen);
+  if (!ins.is_fused()) return 0;
+  std::vector<std::string> steps;
+  for (const isa::Composition::Step& s : ins.compose.steps) steps.push_back(mnemonic_of(s.text));
+  return plena_composed_area_mm2(spec, steps, ins.compose.temps.size(), vlen);
+}
+
+}  // namespace tlmcraft::plena

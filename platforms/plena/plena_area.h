@@ -1,0 +1,29 @@
+// The datapath area an instruction added by data adds to PLENA (docs/isa-extensions.md,
+// "PLENA", Area), from the per-operator table isa/operator_area.h ([H14], [N45], 45 nm),
+// before ppa.area_scale. One place for `isa check` and `codesign`:
+// - a composed instruction chains the vector unit's existing operators (one of each kind
+//   per lane: adder, multiplier, exp, reciprocal, square root, max/min) and adds a copy of
+//   every operator kind its steps use more than once (per lane for a vector step), plus
+//   per temporary a pipeline register and a 2:1 bypass multiplexer per bit of a bf16 lane
+//   (VLEN lanes when any step is a vector step);
+// - a `semantics:` instruction's operators (the operations its expression counts per
+//   execution, VLEN lanes of a row) are all new datapath: an upper bound.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "isa/isa_spec.h"
+
+namespace tlmcraft::plena {
+
+// mm2 of a chain of steps (mnemonics of `spec`; unknown ones add nothing) with `temps`
+// temporaries, on a `vlen`-lane vector unit.
+double plena_composed_area_mm2(const isa::IsaSpec& spec, const std::vector<std::string>& step_mnemonics, size_t temps,
+                               int64_t vlen);
+
+// mm2 an added instruction (composed or `semantics:`) adds; 0 for a built-in one. Throws
+// InputError naming the instruction and an operation the table does not price.
+double plena_added_area_mm2(const isa::IsaSpec& spec, const isa::InstructionSpec& ins, int64_t vlen);
+
+}  // namespace tlmcraft::plena

@@ -34,6 +34,7 @@ nlohmann::json run(const std::string& task, const std::string& config, const std
   o.config = config;
   o.use_baseline = true;
   o.trials = 3;
+  o.limits.wall_seconds = 0;  // no host-time limit: the instruction and cycle limits bound the run
   o.seed = seed;  // fixed inputs: the test must not depend on the OS seed
   o.compare_baseline = false;
   return evaluate(*platform, o);

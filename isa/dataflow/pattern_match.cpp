@@ -255,6 +255,8 @@ std::vector<std::string> check_pattern(const Pattern& p) {
   }
   for (const std::string& o : p.outputs)
     if (!written.count(o)) problems.push_back("output '" + o + "' is never written");
+  for (const auto& f : p.fixed)
+    if (!contains(p.inputs, f.first)) problems.push_back("fixed name '" + f.first + "' is not an input");
   return problems;
 }
 

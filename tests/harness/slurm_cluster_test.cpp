@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <thread>
@@ -134,6 +135,15 @@ std::map<std::string, std::vector<json>> by_key(const std::string& path) {
   return out;
 }
 
+// Every shard log of a run, for a failure message (the scratch directory goes with the test).
+std::string shard_logs(const SlurmRunDir& rd) {
+  std::string all;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(rd.logs_dir(), ec))
+    all += "--- " + e.path().filename().string() + "\n" + test::read_text(e.path().string());
+  return all;
+}
+
 size_t result_lines(const std::string& path) {
   if (access(path.c_str(), R_OK) != 0) return 0;
   size_t n = 0;
@@ -217,7 +227,7 @@ TEST(SlurmCluster, ShardOverItsTimeLimitIsResubmitted) {
                          "' --shard-size 2 --time 30 --max-retries 1 --poll 1 --sbatch-template '" + dir.file("site.sh") + "'",
                      dir.file("o"), dir.file("e"));
   const std::string err = test::read_text(dir.file("e"));
-  EXPECT_EQ(rc, 0) << err;
+  EXPECT_EQ(rc, 0) << err << shard_logs(rd);
   const auto states = read_shard_states(rd.state());
   const size_t at = err.find("shard 1 (");
   ASSERT_NE(at, std::string::npos) << err;

@@ -260,4 +260,14 @@ std::vector<std::string> check_pattern(const Pattern& p) {
   return problems;
 }
 
+std::string step_text(const PatternStep& step, const std::map<std::string, std::string>& names) {
+  std::string s = step.mnemonic;
+  for (size_t i = 0; i < step.operands.size(); ++i) {
+    const Operand& o = step.operands[i];
+    s += i ? ", " : " ";
+    s += o.access == Access::Literal ? o.text : names.at(o.storage);
+  }
+  return s;
+}
+
 }  // namespace tlmcraft::isa::dataflow

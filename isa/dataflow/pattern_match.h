@@ -67,4 +67,9 @@ std::vector<Match> find_matches(const std::vector<Op>& ops, const Pattern& patte
 // fixed name that is not an input), one message each.
 std::vector<std::string> check_pattern(const Pattern& pattern);
 
+// A step as assembly text: its mnemonic, then each operand by the name `names`
+// gives its storage (a literal as written); throws std::out_of_range for a name
+// `names` lacks.
+std::string step_text(const PatternStep& step, const std::map<std::string, std::string>& names);
+
 }  // namespace tlmcraft::isa::dataflow

@@ -72,16 +72,6 @@ std::map<std::string, std::string> value_classes(const df::Pattern& p) {
   return cls;
 }
 
-std::string step_text(const df::PatternStep& st, const std::map<std::string, std::string>& names) {
-  std::string s = st.mnemonic;
-  for (size_t i = 0; i < st.operands.size(); ++i) {
-    const df::Operand& o = st.operands[i];
-    s += i ? ", " : " ";
-    s += o.access == df::Access::Literal ? o.text : names.at(o.storage);
-  }
-  return s;
-}
-
 // The unit the fused instruction runs on (the overlay's `timing: unit`).
 std::string unit_of(const df::Pattern& p) {
   bool vec = false, fp = false, mul = false;

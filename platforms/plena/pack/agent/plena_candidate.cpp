@@ -83,16 +83,6 @@ nlohmann::json operand_entry(const df::Pattern& p, const std::string& pattern_na
   return o;
 }
 
-std::string step_text(const df::PatternStep& st, const std::map<std::string, std::string>& names) {
-  std::string s = st.mnemonic;
-  for (size_t i = 0; i < st.operands.size(); ++i) {
-    const df::Operand& o = st.operands[i];
-    s += i ? ", " : " ";
-    s += o.access == df::Access::Literal ? o.text : names.at(o.storage);
-  }
-  return s;
-}
-
 // The ISA reference's pseudo-code: the output row as the steps compute it, in order.
 std::string operation_text(const df::Pattern& p, const std::map<std::string, std::string>& names) {
   std::string steps;

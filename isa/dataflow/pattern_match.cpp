@@ -51,7 +51,8 @@ std::vector<Match> bind_step(const Pattern& p, const PatternStep& step, const Op
   std::vector<Operand> swapped = op.operands;
   std::swap(swapped[a], swapped[b]);
   Match other = m;
-  if (bind_operands(p, step, swapped, other) && (out.empty() || other.storage != out[0].storage || other.text != out[0].text))
+  if (bind_operands(p, step, swapped, other) &&
+      (out.empty() || other.storage != out[0].storage || other.text != out[0].text))
     out.push_back(std::move(other));
   return out;
 }

@@ -26,6 +26,7 @@
 #include "harness/cli/job_selection.h"
 #include "harness/isa_variant_check.h"
 #include "harness/ppa_model.h"
+#include "harness/seeds.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
@@ -370,6 +371,24 @@ codesign::SeedChecker seed_checker(const std::string& platform, const std::vecto
   };
 }
 
+// The first trial seed of every variant of the exploration in `dir`: fresh from the
+// operating system when the exploration starts, kept in DIR/trial_seed so that every
+// variant, also after a resume, runs on the same inputs (like is compared with like; a
+// kernel cannot know its inputs in advance).
+uint64_t exploration_seed(const std::string& dir) {
+  const std::string path = dir + "/trial_seed";
+  std::ifstream in(path);
+  uint64_t seed = 0;
+  std::string rest;
+  if (in >> seed && !(in >> rest)) return seed;
+  if (fs::exists(path)) throw InputError(path + ": not a seed (one unsigned number; delete it to draw a fresh one)");
+  seed = fresh_seed();
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  write_text_file_atomically(path, std::to_string(seed) + "\n");
+  return seed;
+}
+
 std::unique_ptr<Session> open_session(const std::string& cmd, const po::variables_map& vm, codesign::ExploreOptions o) {
   for (const char* req : {"platform", "candidates", "area-budget", "out"})
     if (!vm.count(req)) throw InputError("codesign " + cmd + ": --" + req + " is required");
@@ -389,6 +408,7 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
   const std::vector<std::string> sets =
       vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
   for (const std::string& set : sets) s->bench.insert(s->bench.end(), {"--set", set});
+  s->bench.insert(s->bench.end(), {"--seed", std::to_string(exploration_seed(o.out_dir))});
   o.base_seed_check = seed_checker(name, sets, o.out_dir + "/variants/base");
   const std::vector<std::string> exec = executor_args(vm);
   for (const char* once : {"detach", "collect"})  // explore needs each variant's results before the next

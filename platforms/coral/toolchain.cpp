@@ -46,8 +46,9 @@ const std::vector<std::string> kRefuseFileProbes = {
     "-Wno-builtin-macro-redefined",
     "-D__has_include(x)=_Pragma(\"GCC error \\\"__has_include is not allowed: kernels may not probe the host's files\\\"\") 0",
     "-D__has_include_next(x)=0"};
-// Bumped when the build recipe or the cached format changes.
-const char* kCacheVersion = "coral-toolchain-6";  // 4: the peephole on the shared matcher; 5: .Ltmp labels; 6: no file name
+// Bumped when the build recipe or the cached format changes (4: the peephole on the shared
+// matcher; 5: .Ltmp labels; 6: no file name in the key, two stages for composed C).
+const char* kCacheVersion = "coral-toolchain-6";
 // The name a build's diagnostics carry while it is built and cached; each caller's own file
 // name replaces it (the tools see only kernel.c / kernel.s, so the image does not depend on
 // the name, and one build serves every file holding the same source: `bench`'s kernel, the
@@ -466,9 +467,10 @@ ToolRun peephole_step(const std::string& file_name, const TempDir& dir, const To
 }
 
 // Preprocesses, checks and compiles a C kernel. Returns the compiler's run (failed when refused).
-ToolRun compile_step(const std::string& tool_file, const std::string& file_name, const std::vector<std::string>& src_lines,
-                     const TempDir& dir, const ToolchainOptions& o, const ToolSandbox* sandbox,
-                     std::vector<isa::Diagnostic>& diags, std::shared_ptr<const CachedBuild>& linked, uint64_t& back) {
+ToolRun compile_step(const std::string& tool_file, const std::string& file_name,
+                     const std::vector<std::string>& src_lines, const TempDir& dir, const ToolchainOptions& o,
+                     const ToolSandbox* sandbox, std::vector<isa::Diagnostic>& diags,
+                     std::shared_ptr<const CachedBuild>& linked, uint64_t& back) {
   const bool peephole = has_composed(o);
   const uint64_t front = peephole ? front_key(read_text(dir.file(tool_file))) : 0;
   if (FrontBuild f; peephole && load_front(front, o, f)) {
@@ -752,7 +754,8 @@ std::vector<isa::Diagnostic> parse_linker_messages(const std::string& output, co
 // A cached build's diagnostic with the stand-in name replaced by the caller's file name.
 isa::Diagnostic named(isa::Diagnostic d, const std::string& file_name) {
   for (std::string* text : {&d.file, &d.message, &d.hint, &d.token})
-    for (size_t at = text->find(kStandInName); at != std::string::npos; at = text->find(kStandInName, at + file_name.size()))
+    for (size_t at = text->find(kStandInName); at != std::string::npos;
+         at = text->find(kStandInName, at + file_name.size()))
       text->replace(at, std::strlen(kStandInName), file_name);
   return d;
 }

@@ -160,8 +160,8 @@ void write_outputs(const std::string& dir, const json& doc) {
 
 int mine(const Args& args) {
   po::options_description opts(kCodesignHelp);
-  add_platform_options(opts);
-  opts.add_options()("help,h", "show this help")("tasks", po::value<std::vector<std::string>>()->composing(),
+  add_platform_options(opts);  // --help comes with it
+  opts.add_options()("tasks", po::value<std::vector<std::string>>()->composing(),
                                                  "tasks, comma list (default: all)")(
       "configs", po::value<std::vector<std::string>>()->composing(), "configurations, comma list (default: all)")(
       "level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3)")(
@@ -201,9 +201,9 @@ const char* kExploreHelp =
 Builds ISA variants from sets of the candidates (codesign mine's candidates.yaml) whose
 added area fits the budget (X in mm2, or a percentage of the platform's area: 5%), lets
 the kernels use them (each kernel rewritten where a candidate's dataflow matches), and
-evaluates the suite for each variant with `tlmcraft bench` on fresh seeds (the same
-selection and executor for every variant; the shipped ISA with the unchanged baselines
-is the reference). Strategy greedy: each candidate alone, then added in order of
+evaluates the suite for each variant with `tlmcraft bench` on fresh seeds, the same for
+every variant of one exploration (DIR/trial_seed), with the same selection and executor
+(the shipped ISA with the unchanged baselines is the reference). Strategy greedy: each candidate alone, then added in order of
 measured gain per area while the suite gets faster; beam: the best --beam-width sets of
 each size; nsga2: NSGA-II over candidate sets (non-dominated sorting and crowding
 distance over cycles, energy and area; sets over the budget repaired before they run;
@@ -293,8 +293,8 @@ double area_budget(const std::string& text, double base_area) {
 
 // The options explore, architect and mcp share: the suite, the candidates, the budget.
 void add_exploration_options(po::options_description& opts) {
-  add_platform_options(opts);
-  opts.add_options()("help,h", "show this help")("candidates", po::value<std::string>(),
+  add_platform_options(opts);  // --help comes with it
+  opts.add_options()("candidates", po::value<std::string>(),
                                                  "candidates file (codesign mine's candidates.yaml)")(
       "area-budget", po::value<std::string>(), "added area at most: mm2, or a percentage of the platform's area")(
       "tasks", po::value<std::vector<std::string>>()->composing(), "tasks, comma list (default: all)")(

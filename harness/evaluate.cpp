@@ -166,6 +166,23 @@ static uint64_t baseline_cycles_over(Platform& platform, const tasks::Instance& 
   return slowest;
 }
 
+// The kernel is the baseline's own text in its language: the same build on the same seeds
+// gives the same cycles (the timing is deterministic), so the baseline's runs would only
+// repeat the kernel's (`codesign explore` benches the baselines under each ISA variant).
+static bool is_baseline_text(const tasks::Instance& inst, Platform& platform, const std::string& source,
+                             const std::string& path) {
+  const auto extension = [](const std::string& f) {
+    const size_t dot = f.rfind('.'), slash = f.find_last_of("/\\");
+    return dot == std::string::npos || (slash != std::string::npos && dot < slash) ? std::string() : f.substr(dot);
+  };
+  try {
+    return extension(path) == extension(tasks::baseline_file_name(inst)) &&
+           source == tasks::baseline_kernel(inst, platform.config());
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
+
 static json evaluate_kernel(Platform& platform, const EvalOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   const tasks::Instance inst = instance_of(platform, o);
@@ -279,7 +296,8 @@ static json evaluate_kernel(Platform& platform, const EvalOptions& o) {
   // unchanged baseline 0.96x against itself).
   if (status == "pass" && tasks::has_baseline(inst)) {
     uint64_t base = first.cycles;
-    if (!o.use_baseline && o.compare_baseline) base = baseline_cycles_over(platform, inst, seeds, o, context);
+    if (!o.use_baseline && o.compare_baseline && !is_baseline_text(inst, platform, source, path))
+      base = baseline_cycles_over(platform, inst, seeds, o, context);
     if (base > 0) {
       rep["baseline_cycles"] = base;
       rep["speedup"] = first.cycles ? double(base) / double(first.cycles) : 0.0;

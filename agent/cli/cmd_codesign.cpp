@@ -26,6 +26,7 @@
 #include "harness/cli/job_selection.h"
 #include "harness/isa_variant_check.h"
 #include "harness/ppa_model.h"
+#include "harness/seeds.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
@@ -159,8 +160,8 @@ void write_outputs(const std::string& dir, const json& doc) {
 
 int mine(const Args& args) {
   po::options_description opts(kCodesignHelp);
-  add_platform_options(opts);
-  opts.add_options()("help,h", "show this help")("tasks", po::value<std::vector<std::string>>()->composing(),
+  add_platform_options(opts);  // --help comes with it
+  opts.add_options()("tasks", po::value<std::vector<std::string>>()->composing(),
                                                  "tasks, comma list (default: all)")(
       "configs", po::value<std::vector<std::string>>()->composing(), "configurations, comma list (default: all)")(
       "level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3)")(
@@ -200,9 +201,9 @@ const char* kExploreHelp =
 Builds ISA variants from sets of the candidates (codesign mine's candidates.yaml) whose
 added area fits the budget (X in mm2, or a percentage of the platform's area: 5%), lets
 the kernels use them (each kernel rewritten where a candidate's dataflow matches), and
-evaluates the suite for each variant with `tlmcraft bench` on fresh seeds (the same
-selection and executor for every variant; the shipped ISA with the unchanged baselines
-is the reference). Strategy greedy: each candidate alone, then added in order of
+evaluates the suite for each variant with `tlmcraft bench` on fresh seeds, the same for
+every variant of one exploration (DIR/trial_seed), with the same selection and executor
+(the shipped ISA with the unchanged baselines is the reference). Strategy greedy: each candidate alone, then added in order of
 measured gain per area while the suite gets faster; beam: the best --beam-width sets of
 each size; nsga2: NSGA-II over candidate sets (non-dominated sorting and crowding
 distance over cycles, energy and area; sets over the budget repaired before they run;
@@ -292,8 +293,8 @@ double area_budget(const std::string& text, double base_area) {
 
 // The options explore, architect and mcp share: the suite, the candidates, the budget.
 void add_exploration_options(po::options_description& opts) {
-  add_platform_options(opts);
-  opts.add_options()("help,h", "show this help")("candidates", po::value<std::string>(),
+  add_platform_options(opts);  // --help comes with it
+  opts.add_options()("candidates", po::value<std::string>(),
                                                  "candidates file (codesign mine's candidates.yaml)")(
       "area-budget", po::value<std::string>(), "added area at most: mm2, or a percentage of the platform's area")(
       "tasks", po::value<std::vector<std::string>>()->composing(), "tasks, comma list (default: all)")(
@@ -370,6 +371,24 @@ codesign::SeedChecker seed_checker(const std::string& platform, const std::vecto
   };
 }
 
+// The first trial seed of every variant of the exploration in `dir`: fresh from the
+// operating system when the exploration starts, kept in DIR/trial_seed so that every
+// variant, also after a resume, runs on the same inputs (like is compared with like; a
+// kernel cannot know its inputs in advance).
+uint64_t exploration_seed(const std::string& dir) {
+  const std::string path = dir + "/trial_seed";
+  std::ifstream in(path);
+  uint64_t seed = 0;
+  std::string rest;
+  if (in >> seed && !(in >> rest)) return seed;
+  if (fs::exists(path)) throw InputError(path + ": not a seed (one unsigned number; delete it to draw a fresh one)");
+  seed = fresh_seed();
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  write_text_file_atomically(path, std::to_string(seed) + "\n");
+  return seed;
+}
+
 std::unique_ptr<Session> open_session(const std::string& cmd, const po::variables_map& vm, codesign::ExploreOptions o) {
   for (const char* req : {"platform", "candidates", "area-budget", "out"})
     if (!vm.count(req)) throw InputError("codesign " + cmd + ": --" + req + " is required");
@@ -389,6 +408,7 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
   const std::vector<std::string> sets =
       vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
   for (const std::string& set : sets) s->bench.insert(s->bench.end(), {"--set", set});
+  s->bench.insert(s->bench.end(), {"--seed", std::to_string(exploration_seed(o.out_dir))});
   o.base_seed_check = seed_checker(name, sets, o.out_dir + "/variants/base");
   const std::vector<std::string> exec = executor_args(vm);
   for (const char* once : {"detach", "collect"})  // explore needs each variant's results before the next

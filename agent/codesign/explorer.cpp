@@ -150,8 +150,12 @@ const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandid
     overlay_path = (dir / "overlay.yaml").string();
     write_file(overlay_path, to_yaml(overlay));
   }
-  write_kernels(dir / "kernels", overlay, set.empty(), v);
+  // An adapter whose toolchain places the instructions counts the uses after the suite
+  // ran: its builds are then in the toolchain's cache, made by the suite's parallel workers.
+  const bool after = adapter_.rewrites_at_build;
+  write_kernels(dir / "kernels", overlay, set.empty() || after, v);
   const auto failed = read_results(run_((dir / "kernels").string(), overlay_path, (dir / "results.jsonl").string()), v);
+  if (!set.empty() && after) count_uses(overlay, v);
   if (!set.empty()) check_base_on_seeds(failed, v);
   std::ofstream store(store_path(), std::ios::app);
   store << v.to_json().dump() << "\n";
@@ -159,24 +163,29 @@ const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandid
   return done_[id] = v;
 }
 
-void Exploration::write_kernels(const fs::path& dir, const json& overlay, bool base, VariantResult& v) {
-  for (const SuiteCell& cell : cells_) {
-    std::string text = cell.kernel;
-    if (!base) {
-      json hardware = o_.hardware;  // plus the cell, for an adapter that runs the kernel
-      hardware["task"] = cell.task;
-      hardware["task_config"] = cell.config;
-      hardware["file"] = cell.config + cell.extension;
-      const KernelRewrite r = adapter_.use_overlay(cell.kernel, overlay, hardware);
-      text = r.kernel;
-      for (const auto& [m, use] : r.uses) {
-        v.uses[m].static_count += use.static_count;
-        v.uses[m].executions += use.executions;
-        v.used_by[m].push_back(cell.task + "/" + cell.config);
-      }
-    }
-    write_file(dir / o_.platform / cell.task / (cell.config + cell.extension), text);
+// The cell's kernel with the overlay's instructions placed; its uses added to `v`.
+std::string Exploration::use_overlay(const SuiteCell& cell, const json& overlay, VariantResult& v) const {
+  json hardware = o_.hardware;  // plus the cell, for an adapter that runs the kernel
+  hardware["task"] = cell.task;
+  hardware["task_config"] = cell.config;
+  hardware["file"] = cell.config + cell.extension;
+  const KernelRewrite r = adapter_.use_overlay(cell.kernel, overlay, hardware);
+  for (const auto& [m, use] : r.uses) {
+    v.uses[m].static_count += use.static_count;
+    v.uses[m].executions += use.executions;
+    v.used_by[m].push_back(cell.task + "/" + cell.config);
   }
+  return r.kernel;
+}
+
+void Exploration::write_kernels(const fs::path& dir, const json& overlay, bool unchanged, VariantResult& v) {
+  for (const SuiteCell& cell : cells_)
+    write_file(dir / o_.platform / cell.task / (cell.config + cell.extension),
+               unchanged ? cell.kernel : use_overlay(cell, overlay, v));
+}
+
+void Exploration::count_uses(const json& overlay, VariantResult& v) const {
+  for (const SuiteCell& cell : cells_) use_overlay(cell, overlay, v);
 }
 
 // The failing trial of a failing bench record, with the seeds it ran.

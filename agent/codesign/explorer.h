@@ -111,7 +111,10 @@ class Exploration {
   std::filesystem::path store_path() const;
   void load_store();
   const VariantResult& evaluate(const std::vector<const ExploreCandidate*>& set);
-  void write_kernels(const std::filesystem::path& dir, const nlohmann::json& overlay, bool base, VariantResult& v);
+  // Each cell's kernel under `dir`: as given when `unchanged`, else rewritten (uses into `v`).
+  void write_kernels(const std::filesystem::path& dir, const nlohmann::json& overlay, bool unchanged, VariantResult& v);
+  std::string use_overlay(const SuiteCell& cell, const nlohmann::json& overlay, VariantResult& v) const;
+  void count_uses(const nlohmann::json& overlay, VariantResult& v) const;
   // A failing cell: where its seeds start, how many trials, the failing one.
   struct FailedCell {
     std::string task, config;

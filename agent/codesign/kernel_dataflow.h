@@ -69,6 +69,10 @@ struct DataflowAdapter {
   // std::invalid_argument for an instruction it cannot price (no `compose:`).
   std::function<double(const nlohmann::json& overlay, const nlohmann::json& hardware)> overlay_area;
   std::string isa;  // the ISA an overlay names (`isa:`)
+  // use_overlay leaves the text unchanged (the platform's toolchain places the
+  // instructions when it builds the variant): explore then counts the uses after the
+  // suite has run, reusing its builds.
+  bool rewrites_at_build = false;
 };
 
 // Throws std::invalid_argument for a second adapter of one platform or a

@@ -20,29 +20,40 @@ Markdown table. A platform without a co-design adapter is reported as such.
 
 usage: bench/codesign/codesign_bench.py [--tlmcraft BIN] [--platforms plena,coral,aie_ml]
          [--configs C1,C2] [--tasks T,...] [--area-budget 25%] [--strategy nsga2] [--max-variants 48]
-         [--population 12] [--generations 6] [--seed 1] [--jobs 2] [--out out/codesign-bench]
+         [--population 12] [--generations 6] [--seed 1] [--jobs 2] [--top N] [--out out/codesign-bench]
 """
 import argparse
 import json
 import math
 import os
 import platform as host
+import resource
 import subprocess
 import sys
 import time
 
 # Unit sets whose cycles an added instruction could take away, per platform (the names its
 # results' `units` use); every unit alone is always reported too.
+CORAL_COMPUTE = ["scalar_alu", "mul", "div", "fpu", "vector_alu0", "vector_alu1", "vector_mul0", "vector_mul1",
+                 "vector_permute", "vector_div"]
 BOUND_UNITS = {
     "plena": [["vector"], ["vector", "scalar_fp"], ["vector", "scalar_fp", "scalar_int", "control"]],
+    # Coral: every compute unit (what register-to-register fusions can take away), then the
+    # load/store issue too (fusions holding loads; the AXI transfers stay).
+    "coral": [CORAL_COMPUTE, CORAL_COMPUTE + ["lsu", "vector_lsu"]],
 }
 
 
-def run(argv, log):
-    """Runs argv with its output in `log`; (exit code, wall seconds)."""
+def run(argv, log, cpu=None):
+    """Runs argv with its output in `log`; (exit code, wall seconds). `cpu`, a list, gets
+    the CPU seconds (user + system) of the command and everything it waited for."""
     start = time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with open(log, "w") as out:
         rc = subprocess.call(argv, stdout=out, stderr=subprocess.STDOUT)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if cpu is not None:
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     return rc, time.monotonic() - start
 
 
@@ -81,9 +92,12 @@ def bench_platform(a, p, out):
     os.makedirs(out, exist_ok=True)
     fig = {"platform": p}
     sel = ["--configs", a.configs] + (["--tasks", a.tasks] if a.tasks else [])
-    mine = [a.tlmcraft, "codesign", "mine", "--platform", p] + sel + ["--out", f"{out}/mine"]
-    rc, secs = run(mine, f"{out}/mine.log")
+    mine = [a.tlmcraft, "codesign", "mine", "--platform", p] + sel + (["--top", str(a.top)] if a.top else []) + \
+        ["--out", f"{out}/mine"]
+    cpu = []
+    rc, secs = run(mine, f"{out}/mine.log", cpu)
     fig["mine_command"] = " ".join(mine)
+    fig["mine_cpu_seconds"] = cpu[0]
     if rc != 0:
         fig["error"] = open(f"{out}/mine.log").read().strip().splitlines()[-1]
         return fig
@@ -94,8 +108,10 @@ def bench_platform(a, p, out):
                str(a.generations), "--seed", str(a.seed), "--jobs", str(a.jobs), "--out", f"{out}/explore"]
     store = f"{out}/explore/explore.jsonl"
     before = len(read_jsonl(store)) if os.path.exists(store) else 0
-    rc, secs = run(explore, f"{out}/explore.log")
+    cpu.clear()
+    rc, secs = run(explore, f"{out}/explore.log", cpu)
     fig["explore_command"] = " ".join(explore)
+    fig["explore_cpu_seconds"] = cpu[0]
     if rc != 0:
         fig["error"] = open(f"{out}/explore.log").read().strip().splitlines()[-1]
         return fig
@@ -103,6 +119,9 @@ def bench_platform(a, p, out):
     variants = summary["variants"]
     fig["explore_seconds"] = secs
     fig["variants_evaluated_now"] = len(read_jsonl(store)) - before
+    if fig["variants_evaluated_now"]:  # the whole loop per variant: rewrite or use counts, bench, bookkeeping
+        fig["explore_seconds_per_variant"] = secs / fig["variants_evaluated_now"]
+        fig["explore_cpu_seconds_per_variant"] = cpu[0] / fig["variants_evaluated_now"]
     fig["variants"] = len(variants)
     fig["variants_failing"] = [v["id"] for v in variants if not v["ok"]]
     fig["pareto_points"] = len(summary["pareto"])
@@ -128,10 +147,12 @@ def time_variant(a, p, out, vid):
         argv += ["--isa-ext", f"{vdir}/overlay.yaml"]
     secs = None
     for attempt in (1, 2):
-        rc, secs = run(argv + ["--out", f"{out}/timed_{attempt}.jsonl"], f"{out}/timed_{attempt}.log")
+        cpu = []
+        rc, secs = run(argv + ["--out", f"{out}/timed_{attempt}.jsonl"], f"{out}/timed_{attempt}.log", cpu)
         if rc not in (0, 1):
             return None
-    return {"variant": vid, "seconds": secs, "command": " ".join(argv + ["--out", f"{out}/timed_2.jsonl"])}
+    return {"variant": vid, "seconds": secs, "cpu_seconds": cpu[0], "load_average": os.getloadavg(),
+            "command": " ".join(argv + ["--out", f"{out}/timed_2.jsonl"])}
 
 
 def machine():
@@ -156,11 +177,13 @@ def table(figs):
             continue
         b = f["best_within_5pct"]
         t = f["variant_evaluation_seconds"]
-        bounds = "; ".join(f"{'+'.join(x['units'])}: {x['speedup_bound']:.3f}x" for x in f["amdahl_bounds"]
-                           if len(x["units"]) > 1 or x["units"] == ["vector"]) or "-"
+        named = [x for x in f["amdahl_bounds"] if len(x["units"]) > 1 or x["units"] == ["vector"]]
+        bounds = "; ".join(f"{'+'.join(x['units']) if len(x['units']) < 4 else str(len(x['units'])) + ' units'}: "
+                           f"{x['speedup_bound']:.3f}x" for x in named) or "-"
         rows.append(f"| {f['platform']} | {f['mine_seconds']:.2f} | {f['variants']} | {f['pareto_points']} | "
                     f"{b['id']} | {b['speedup']:.4f}x | {b['energy_ratio']:.4f}x | {100 * b['area_increase']:.1f}% | "
-                    f"{t['seconds'] if t else float('nan'):.1f} | {bounds} |")
+                    f"{t['seconds'] if t else float('nan'):.1f} ({t['cpu_seconds'] if t else float('nan'):.1f} CPU) | "
+                    f"{bounds} |")
     return "\n".join(rows)
 
 
@@ -177,6 +200,7 @@ def main():
     ap.add_argument("--generations", type=int, default=6)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--top", type=int, default=0, help="candidates mine keeps (default: mine's)")
     ap.add_argument("--out", default="out/codesign-bench")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)

@@ -118,7 +118,7 @@ nlohmann::json CoralPlatform::config() const {
       j["kernel_contract"].push_back("Custom instruction " + in.mnemonic + ops + (in.doc.empty() ? "" : ": " + in.doc) +
                                      " (assembly: write the mnemonic; C: the generated header's " +
                                      [&] { std::string c = in.mnemonic; for (char& ch : c) if (ch == '.') ch = '_'; return c; }() +
-                                     (in.is_vector() ? "_<type><lmul>(..., vl)" : "(...)") + ", declared before every C kernel).");
+                                     (in.is_vector() ? "_<type><lmul>(..., vl)" : "(...)") + ", declared before every C kernel that names it).");
     }
   }
   return j;

@@ -46,8 +46,14 @@ const std::vector<std::string> kRefuseFileProbes = {
     "-Wno-builtin-macro-redefined",
     "-D__has_include(x)=_Pragma(\"GCC error \\\"__has_include is not allowed: kernels may not probe the host's files\\\"\") 0",
     "-D__has_include_next(x)=0"};
-// Bumped when the build recipe or the cached format changes.
-const char* kCacheVersion = "coral-toolchain-5";  // 4: the peephole on the shared matcher; 5: .Ltmp labels
+// Bumped when the build recipe or the cached format changes (4: the peephole on the shared
+// matcher; 5: .Ltmp labels; 6: no file name in the key, two stages for composed C).
+const char* kCacheVersion = "coral-toolchain-6";
+// The name a build's diagnostics carry while it is built and cached; each caller's own file
+// name replaces it (the tools see only kernel.c / kernel.s, so the image does not depend on
+// the name, and one build serves every file holding the same source: `bench`'s kernel, the
+// baseline beside it and `codesign`'s own runs).
+const char* kStandInName = "\x1ftlmcraft-kernel\x1f";
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -164,6 +170,18 @@ std::map<uint64_t, std::shared_ptr<const CachedBuild>>& memory_cache() {
   return m;
 }
 
+// What every cache key starts with: the recipe version, the tools' installed files and
+// the runtime (crt0, prelude, linker script).
+const std::string& toolchain_identity() {
+  static const std::string text = [] {
+    std::string t = kCacheVersion;
+    for (const char* tool : {kAs, kGnuLd, kObjdump, kClang, kLld}) t += tool_identity(tool) + "|";
+    return t + read_text(runtime_dir() + "/crt0.s") + read_text(runtime_dir() + "/prelude.s") +
+           read_text(runtime_dir() + "/coral.ld");
+  }();
+  return text;
+}
+
 std::string disk_cache_dir() {
   if (const char* off = std::getenv("TLMCRAFT_CORAL_DISK_CACHE"); off && std::string(off) == "0") return "";
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/tlmcraft/coral";
@@ -212,6 +230,90 @@ void store_disk(const std::string& dir, const std::string& path, const CachedBui
   }
   fs::rename(tmp, path, ec);
   if (ec) fs::remove(tmp, ec);
+}
+
+// C kernels with composed instructions build in two cached stages, so that a variant
+// recompiles only what it changes (docs/codesign.md, "Coral"): clang's assembly of the
+// kernel (keyed by the text clang compiles, which holds the custom header only when the
+// kernel names an instruction) and, after the peephole pass, the image of that assembly
+// (keyed by the peephole's output: a kernel the variant leaves unchanged links once).
+struct FrontBuild {
+  std::string assembly;
+  std::vector<isa::Diagnostic> diags;
+};
+
+std::map<uint64_t, FrontBuild>& front_cache() {
+  static std::map<uint64_t, FrontBuild> m;
+  return m;
+}
+
+bool load_front(uint64_t key, const ToolchainOptions& o, FrontBuild& out) {
+  if (o.memory_cache) {
+    std::lock_guard<std::mutex> lock(g_cache_mutex);
+    auto it = front_cache().find(key);
+    if (it != front_cache().end()) {
+      out = it->second;
+      return true;
+    }
+  }
+  const std::string dir = o.disk_cache ? disk_cache_dir() : "";
+  if (dir.empty()) return false;
+  std::ifstream in(dir + "/" + hex64(key) + ".clang.s", std::ios::binary);
+  if (!in) return false;
+  std::ostringstream text;
+  text << in.rdbuf();
+  out = {text.str(), {}};
+  return !out.assembly.empty();
+}
+
+void store_front(uint64_t key, const ToolchainOptions& o, const FrontBuild& f) {
+  if (o.memory_cache) {
+    std::lock_guard<std::mutex> lock(g_cache_mutex);
+    front_cache()[key] = f;
+  }
+  const std::string dir = o.disk_cache ? disk_cache_dir() : "";
+  if (dir.empty()) return;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const std::string path = dir + "/" + hex64(key) + ".clang.s", tmp = path + ".tmp" + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << f.assembly;
+    if (!out) return;
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) fs::remove(tmp, ec);
+}
+
+uint64_t front_key(const std::string& clang_text) {
+  std::string flags;
+  for (const auto& f : kClangFlags) flags += f + " ";
+  return fnv1a(clang_text, fnv1a("|c-front|" + flags, fnv1a(toolchain_identity())));
+}
+
+uint64_t back_key(const std::string& peephole_output) {
+  return fnv1a(peephole_output, fnv1a("|c-back|", fnv1a(toolchain_identity())));
+}
+
+std::shared_ptr<const CachedBuild> load_build(uint64_t key, const ToolchainOptions& o) {
+  if (o.memory_cache) {
+    std::lock_guard<std::mutex> lock(g_cache_mutex);
+    auto it = memory_cache().find(key);
+    if (it != memory_cache().end()) return it->second;
+  }
+  const std::string dir = o.disk_cache ? disk_cache_dir() : "";
+  if (dir.empty()) return nullptr;
+  auto b = std::make_shared<CachedBuild>();
+  return load_disk(dir + "/" + hex64(key) + ".bin", *b) ? b : nullptr;
+}
+
+void store_build(uint64_t key, const ToolchainOptions& o, std::shared_ptr<const CachedBuild> b) {
+  const std::string dir = o.disk_cache ? disk_cache_dir() : "";
+  if (b->ok && !dir.empty()) store_disk(dir, dir + "/" + hex64(key) + ".bin", *b);
+  if (o.memory_cache) {
+    std::lock_guard<std::mutex> lock(g_cache_mutex);
+    memory_cache()[key] = std::move(b);
+  }
 }
 
 // ---- tool steps ---------------------------------------------------------------------
@@ -342,14 +444,19 @@ bool has_composed(const ToolchainOptions& o) {
 
 // clang's assembly -> the composed-instruction peephole -> clang's integrated assembler
 // (which keeps the .loc line table of the C source). A note says what was replaced.
+// `linked` gets the image of the peephole's output when an earlier build made it (then
+// nothing is assembled); else the run assembles it and `back` is its cache key.
 ToolRun peephole_step(const std::string& file_name, const TempDir& dir, const ToolchainOptions& o,
-                      const ToolSandbox* sandbox, std::vector<isa::Diagnostic>& diags) {
+                      const ToolSandbox* sandbox, std::vector<isa::Diagnostic>& diags,
+                      std::shared_ptr<const CachedBuild>& linked, uint64_t& back) {
   const isa::riscv::PeepholeResult p = isa::riscv::apply_composed_peephole(read_text(dir.file("kernel.clang.s")), *o.custom);
   write_file(dir.file("kernel.peep.s"), p.assembly.data(), p.assembly.size());
   std::string what;
   for (const auto& [mnemonic, n] : p.replaced) what += (what.empty() ? "" : ", ") + mnemonic + " x" + std::to_string(n);
   if (!what.empty())
     diags.push_back(make_diag(isa::Severity::Note, file_name, 0, 0, "", "peephole: composed instructions used: " + what, ""));
+  back = back_key(p.assembly);
+  if ((linked = load_build(back, o))) return ToolRun{};
   const ToolRun r = run_tool({kClang, "--target=riscv32", "-march=rv32imf_zve32x", "-mabi=ilp32", "-c", "kernel.peep.s",
                               "-o", "kernel.o"},
                              dir.path(), o.limits, sandbox);
@@ -360,9 +467,17 @@ ToolRun peephole_step(const std::string& file_name, const TempDir& dir, const To
 }
 
 // Preprocesses, checks and compiles a C kernel. Returns the compiler's run (failed when refused).
-ToolRun compile_step(const std::string& tool_file, const std::string& file_name, const std::vector<std::string>& src_lines,
-                     const TempDir& dir, const ToolchainOptions& o, const ToolSandbox* sandbox,
-                     std::vector<isa::Diagnostic>& diags) {
+ToolRun compile_step(const std::string& tool_file, const std::string& file_name,
+                     const std::vector<std::string>& src_lines, const TempDir& dir, const ToolchainOptions& o,
+                     const ToolSandbox* sandbox, std::vector<isa::Diagnostic>& diags,
+                     std::shared_ptr<const CachedBuild>& linked, uint64_t& back) {
+  const bool peephole = has_composed(o);
+  const uint64_t front = peephole ? front_key(read_text(dir.file(tool_file))) : 0;
+  if (FrontBuild f; peephole && load_front(front, o, f)) {
+    write_file(dir.file("kernel.clang.s"), f.assembly.data(), f.assembly.size());
+    diags = f.diags;
+    return peephole_step(file_name, dir, o, sandbox, diags, linked, back);
+  }
   ToolRun refused_run;
   refused_run.exit_code = 1;
   diags = check_c_source(src_lines, file_name);
@@ -397,12 +512,27 @@ ToolRun compile_step(const std::string& tool_file, const std::string& file_name,
   }
   argv = {kClang};
   argv.insert(argv.end(), kClangFlags.begin(), kClangFlags.end());
-  const bool peephole = has_composed(o);
   argv.insert(argv.end(), {"-x", "cpp-output", peephole ? "-S" : "-c", "kernel.i", "-o", peephole ? "kernel.clang.s" : "kernel.o"});
   r = run_tool(argv, dir.path(), o.limits, sandbox);
   diags = explain_sandbox_denials(parse_clang_messages(r.output, tool_file, file_name), tool_file, file_name);
   if (!r.ok() || !peephole) return r;
-  return peephole_step(file_name, dir, o, sandbox, diags);
+  if (!has_error(diags)) store_front(front, o, {read_text(dir.file("kernel.clang.s")), diags});
+  return peephole_step(file_name, dir, o, sandbox, diags, linked, back);
+}
+
+// Whether a C kernel (with its prelude) may name a custom instruction or its wrappers:
+// their names appear in it, or it pastes tokens (##) and so could build one. Only then
+// is the generated header compiled in front of it: without a use it changes nothing but
+// the cache key, and each variant would compile every kernel again.
+bool names_custom(const std::string& text, const isa::riscv::CustomExtensions& custom) {
+  if (text.find("##") != std::string::npos) return true;
+  for (const auto& in : custom.instructions()) {
+    std::string c = in.mnemonic;
+    for (char& ch : c)
+      if (ch == '.') ch = '_';
+    if (text.find(in.mnemonic) != std::string::npos || text.find(c) != std::string::npos) return true;
+  }
+  return false;
 }
 
 CachedBuild run_build(const std::string& source, const std::string& file_name, KernelLanguage lang,
@@ -431,9 +561,10 @@ CachedBuild run_build(const std::string& source, const std::string& file_name, K
   write_file(dir->file("crt0.o"), crt0.data(), crt0.size());
   std::string text =
       lang == KernelLanguage::C && !o.c_prelude.empty() ? o.c_prelude + "\n#line 1\n" + source : source;
-  if (o.custom && !o.custom->empty())
-    text = lang == KernelLanguage::C ? isa::riscv::custom_c_header(*o.custom) + "\n#line 1\n" + text
-                                     : isa::riscv::expand_custom_mnemonics(text, *o.custom);
+  if (o.custom && !o.custom->empty() && lang == KernelLanguage::Assembly)
+    text = isa::riscv::expand_custom_mnemonics(text, *o.custom);
+  else if (o.custom && !o.custom->empty() && names_custom(text, *o.custom))
+    text = isa::riscv::custom_c_header(*o.custom) + "\n#line 1\n" + text;
   write_file(dir->file(tool_file), text.data(), text.size());
 
   std::unique_ptr<ToolSandbox> sandbox;
@@ -445,9 +576,18 @@ CachedBuild run_build(const std::string& source, const std::string& file_name, K
   }
 
   // Compile or assemble.
-  ToolRun r = lang == KernelLanguage::C ? compile_step(tool_file, file_name, src_lines, *dir, o, sandbox.get(), b.diags)
-                                        : assemble_step(tool_file, file_name, src_lines, *dir, o, sandbox.get(), b.diags);
+  std::shared_ptr<const CachedBuild> linked;
+  uint64_t back = 0;
+  ToolRun r = lang == KernelLanguage::C
+                  ? compile_step(tool_file, file_name, src_lines, *dir, o, sandbox.get(), b.diags, linked, back)
+                  : assemble_step(tool_file, file_name, src_lines, *dir, o, sandbox.get(), b.diags);
   if (!no_sandbox.empty()) b.diags.push_back(make_diag(isa::Severity::Note, file_name, 0, 0, "", no_sandbox, ""));
+  if (linked) {  // the peephole's output was linked before
+    b.elf = linked->elf;
+    b.lines = linked->lines;
+    b.ok = true;
+    return b;
+  }
   const char* compiler = lang == KernelLanguage::C ? kClang : kAs;
   if (!r.ok()) {
     if (r.limit != LimitHit::None || !has_error(b.diags))
@@ -478,6 +618,7 @@ CachedBuild run_build(const std::string& source, const std::string& file_name, K
   b.elf = read_bytes(dir->file("kernel.elf"));
   b.lines = line_table("kernel.elf", tool_file, dir->path(), o.limits, sandbox.get());
   b.ok = true;
+  if (back) store_build(back, o, std::make_shared<CachedBuild>(CachedBuild{true, b.elf, b.lines, {}}));
   return b;
 }
 
@@ -610,25 +751,27 @@ std::vector<isa::Diagnostic> parse_linker_messages(const std::string& output, co
 
 // ---- the driver ---------------------------------------------------------------------------
 
+// A cached build's diagnostic with the stand-in name replaced by the caller's file name.
+isa::Diagnostic named(isa::Diagnostic d, const std::string& file_name) {
+  for (std::string* text : {&d.file, &d.message, &d.hint, &d.token})
+    for (size_t at = text->find(kStandInName); at != std::string::npos;
+         at = text->find(kStandInName, at + file_name.size()))
+      text->replace(at, std::strlen(kStandInName), file_name);
+  return d;
+}
+
 bool build_kernel(const std::string& source, const std::string& file_name, isa::Program& out,
                   std::vector<isa::Diagnostic>& diags, const ToolchainOptions& o) {
   const KernelLanguage lang = language_of(file_name);
   // Key: everything that goes into the image: recipe version, language, the tools (their
   // installed files; clang's headers come with clang), the runtime (crt0, prelude, linker
-  // script), flags, the C prelude, the name diagnostics carry, the source. Kernels can
-  // include nothing else (kernel_sandbox.h).
-  static const std::string runtime_text =
-      read_text(runtime_dir() + "/crt0.s") + read_text(runtime_dir() + "/prelude.s") + read_text(runtime_dir() + "/coral.ld");
-  static const std::string tools_text = [] {
-    std::string t;
-    for (const char* tool : {kAs, kGnuLd, kObjdump, kClang, kLld}) t += tool_identity(tool) + "|";
-    return t;
-  }();
-  std::string key_text = std::string(kCacheVersion) + tools_text + (lang == KernelLanguage::C ? "|c|" : "|s|");
+  // script), flags, the C prelude, the source. Kernels can include nothing else
+  // (kernel_sandbox.h).
+  std::string key_text = std::string(lang == KernelLanguage::C ? "|c|" : "|s|");
   for (const auto& f : (lang == KernelLanguage::C ? kClangFlags : kAsFlags)) key_text += f + " ";
   if (lang == KernelLanguage::C) key_text += "|prelude|" + o.c_prelude;
   if (o.custom && !o.custom->empty()) key_text += "|custom|" + isa::riscv::fingerprint(*o.custom);
-  const uint64_t key = fnv1a(source, fnv1a(file_name + "\x1f", fnv1a(runtime_text, fnv1a(key_text))));
+  const uint64_t key = fnv1a(source, fnv1a(key_text, fnv1a(toolchain_identity())));
 
   std::shared_ptr<const CachedBuild> build;
   if (o.memory_cache) {
@@ -643,7 +786,7 @@ bool build_kernel(const std::string& source, const std::string& file_name, isa::
     if (load_disk(disk_path, *b)) build = b;
   }
   if (!build) {
-    auto b = std::make_shared<CachedBuild>(run_build(source, file_name, lang, o));
+    auto b = std::make_shared<CachedBuild>(run_build(source, kStandInName, lang, o));
     if (b->ok && !disk_path.empty()) store_disk(dir, disk_path, *b);
     build = b;
   }
@@ -652,7 +795,7 @@ bool build_kernel(const std::string& source, const std::string& file_name, isa::
     memory_cache()[key] = build;
   }
 
-  diags.insert(diags.end(), build->diags.begin(), build->diags.end());
+  for (isa::Diagnostic d : build->diags) diags.push_back(named(std::move(d), file_name));
   if (!build->ok) return false;
 
   isa::Program p;

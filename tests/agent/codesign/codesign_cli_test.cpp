@@ -114,5 +114,17 @@ TEST_F(Cli, DetachIsRefused) {
             "needed before the next is chosen; rerun the command to resume instead)\n");
 }
 
+// Each subcommand's --help prints its usage and exits 0 (it used to be refused as an
+// ambiguous option: the platform options bring --help already).
+TEST_F(Cli, HelpOfEverySubcommand) {
+  for (const char* cmd : {"mine", "explore", "architect", "mcp"}) {
+    std::string err;
+    EXPECT_EQ(run(std::string("codesign ") + cmd + " --help", err), 0) << cmd << ": " << err;
+    std::ifstream in(file("out"));
+    const std::string out(std::istreambuf_iterator<char>(in), {});
+    EXPECT_EQ(out.rfind("usage: tlmcraft codesign ", 0), 0u) << cmd << ": " << out.substr(0, 80);
+  }
+}
+
 }  // namespace
 }  // namespace tlmcraft::agent::codesign

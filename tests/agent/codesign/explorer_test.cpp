@@ -131,6 +131,37 @@ std::vector<std::string> store_ids(const fs::path& dir) {
   return ids;
 }
 
+// An adapter whose toolchain places the instructions (Coral's peephole) leaves the text
+// alone; explore writes the kernels unchanged and counts the uses after the suite ran
+// (then the builds are in the toolchain's cache). Here the uses come from PLENA's
+// rewrite and the text stays: CD0 is counted in ta (1 static, 1 execution), the cycles
+// stay base's (60 + 80), and every count of a variant follows that variant's suite run.
+TEST_F(Explore, UsesOfAnAdapterThatRewritesAtBuildAreCountedAfterTheRun) {
+  ScriptedSuite suite;
+  std::vector<std::string> events;
+  DataflowAdapter a = plena();
+  a.rewrites_at_build = true;
+  a.use_overlay = [&](const std::string& kernel, const json& overlay, const json& hardware) {
+    events.push_back("count");
+    KernelRewrite r = plena().use_overlay(kernel, overlay, hardware);
+    r.kernel = kernel;
+    return r;
+  };
+  const SuiteRunner run = suite.runner();
+  const SuiteRunner logged = [&](const std::string& k, const std::string& o, const std::string& r) {
+    events.push_back("run");
+    return run(k, o, r);
+  };
+  Exploration e(a, candidates(), cells(), logged, options(0.01));
+  const VariantResult& v = e.evaluate(std::vector<std::string>{"CD0"});
+  EXPECT_EQ(events, (std::vector<std::string>{"run", "count", "count"}));  // one count per cell
+  EXPECT_EQ(v.uses.at("CD0").static_count, 1);
+  EXPECT_EQ(v.uses.at("CD0").executions, 1u);
+  EXPECT_EQ(v.used_by.at("CD0"), (std::vector<std::string>{"ta/C1"}));
+  EXPECT_EQ(v.cycles.at("ta/C1"), 60.0);
+  EXPECT_EQ(v.cycles.at("tb/C1"), 80.0);
+}
+
 TEST_F(Explore, Nsga2FrontDerivedByHandEachVariantOnce) {
   // The singles first (as every strategy): base, CD0, CD1, CD2. CD2 is used by
   // no kernel, so NSGA-II searches the sets of {CD0, CD1}; at 0.05 mm2 all four

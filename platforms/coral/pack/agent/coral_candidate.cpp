@@ -239,6 +239,7 @@ codesign::DataflowAdapter coral_dataflow_adapter() {
   a.overlay_entry = coral_overlay;
   a.use_overlay = coral_use_overlay;
   a.overlay_area = coral_overlay_area;
+  a.rewrites_at_build = true;  // the peephole pass of the toolchain places them
   // The custom formats' register fields (isa/riscv: R rs1 rs2, R4 rs1..rs3, one rd).
   for (const rv::CustomFormatFields& f : rv::custom_format_fields()) {
     a.limits.read_ports = std::max(a.limits.read_ports, f.sources);

@@ -1,6 +1,7 @@
 // AIE-ML's benchmark glue registers itself: its memory layout and its baseline generators.
 #include <memory>
 
+#include "isa/aie_ml/wait_insertion.h"
 #include "platforms/aie_ml/pack/baselines/generators.h"
 #include "platforms/aie_ml/pack/layout_aie_ml.h"
 #include "tasks/baselines/baseline.h"
@@ -50,7 +51,9 @@ void register_aie_ml_pack() {
   register_baselines(PlatformId("aie_ml"),
                      {[](const std::string& task) { return aie_ml_generators().count(task) > 0; },
                       [](const Instance& inst, const nlohmann::json& cfg) {
-                        return aie_ml_generators().at(inst.task().name)(inst, cfg);
+                        // Explicit waits: the baselines compute the same on the exposed
+                        // pipeline as with interlocks (isa/aie_ml/wait_insertion.h).
+                        return isa::aie_ml::insert_waits(aie_ml_generators().at(inst.task().name)(inst, cfg));
                       },
                       ".asm"});
 }

@@ -22,10 +22,10 @@ def aie_ml_tasks(tlmcraft):
     out = subprocess.run([tlmcraft, "list", "tasks"], capture_output=True, text=True, check=True).stdout
     tasks, current = [], None
     for line in out.splitlines():
-        m = re.match(r"L\d (\S+)", line)
-        if m:
-            current = m.group(1)
-        elif current and line.strip().startswith("aie_ml:"):
+        m = re.match(r"(\S+) (\S+)", line)
+        if m and not line.startswith(" "):
+            current = m.group(2)
+        elif current and line.strip().startswith("aie_ml:") and "unsupported" not in line and current not in tasks:
             tasks.append(current)
     return tasks
 

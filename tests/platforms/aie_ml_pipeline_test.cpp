@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include "isa/aie_ml/aie_core.h"
+#include "tasks/baselines/baseline.h"
+#include "tasks/registry.h"
 #include "tests/platforms/aie_ml_test_util.h"
 
 namespace tlmcraft::aie_ml::test {
@@ -234,6 +236,24 @@ target:
             "k.s:7: pipeline hazard: line 7 (ADD) reads r1 5 cycle(s) before the result of line 3 (LDA) lands, and "
             "that result is in flight across a taken branch: this model has no branch delay slots, so the hardware "
             "reads it at another time (let it land before the branch)");
+}
+
+TEST(AieMlPipeline, BaselinesCarryWaitsWhenGeneratedForTheExposedPipeline) {
+  // gemm C1 generated for each configuration (the generator reads compute.pipeline): with
+  // interlocks the kernel relies on them (no wait bundles, 3,452 cycles); for the exposed
+  // pipeline it carries NOP waits and takes 3,460: the waits a loop pays on entry as well
+  // (bench/aie_ml_fidelity/pipeline_sweep.py measures every cell; it passes its check there).
+  const auto inst = tasks::Registry::builtin().instance("gemm", "aie_ml", "C1");
+  for (const auto& [mode, waits, cycles] :
+       std::vector<std::tuple<std::string, bool, uint64_t>>{{"interlocked", false, 3452}, {"exposed", true, 3460}}) {
+    auto p = make({"compute.pipeline=" + mode});
+    const std::string kernel = tasks::baseline_kernel(inst, p->config());
+    EXPECT_EQ(kernel.find("wait (exposed pipeline)") != std::string::npos, waits) << mode;
+    load(*p, kernel);
+    const RunResult r = run(*p);
+    ASSERT_TRUE(r.ok()) << mode << ": " << r.message;
+    EXPECT_EQ(r.cycles, cycles) << mode;
+  }
 }
 
 TEST(AieMlPipeline, BadModeIsNamed) {

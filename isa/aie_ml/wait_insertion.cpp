@@ -50,8 +50,10 @@ Pending after(const BundleUse& u, const Pending& entry, int wait) {
   for (const auto& [unit, left] : entry)
     if (left - wait - 1 > 0) out[unit] = left - wait - 1;
   for (const auto& [unit, latency] : u.writes)
-    if (latency - 1 > 0) out[unit] = latency - 1;
-    else out.erase(unit);
+    if (latency - 1 > 0)
+      out[unit] = latency - 1;
+    else
+      out.erase(unit);
   return out;
 }
 
@@ -83,8 +85,10 @@ size_t insertion_point(const AieTile& tile, const TileStructure& s, size_t b, co
   for (size_t i = first; i < b; ++i) {
     const AieLine& l = tile.lines[i];
     if (l.kind != AieLine::Kind::Label) continue;
-    if (s.loop_end_labels.count(l.label)) first_soft = std::min(first_soft, i);
-    else last_hard = i;
+    if (s.loop_end_labels.count(l.label))
+      first_soft = std::min(first_soft, i);
+    else
+      last_hard = i;
   }
   if (last_hard != SIZE_MAX && first_soft != SIZE_MAX && last_hard > first_soft)
     throw std::invalid_argument("insert_waits: " + where + ": label '" + tile.lines[last_hard].label +
@@ -147,7 +151,7 @@ void insert_waits(AieKernel& kernel, WaitStats* stats) {
   int added = 0;
   for (size_t t = 0; t < kernel.tiles.size(); ++t)
     added += insert_tile(kernel.tiles[t], kernel.tiles[t].header.empty() ? "tile " + std::to_string(t)
-                                                                          : "'" + kernel.tiles[t].header + "'");
+                                                                         : "'" + kernel.tiles[t].header + "'");
   if (stats) stats->nops_added += added;
 }
 

@@ -2,12 +2,12 @@
 // the same on the exposed pipeline. Exact output text; latencies from aie_ml.yaml (load 7,
 // VMAC 6, ALU 1, AGU 1): a read waits until its producer's result lands, a write until an
 // earlier pending result for its register has landed before it.
+#include "isa/aie_ml/wait_insertion.h"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
-
-#include "isa/aie_ml/wait_insertion.h"
 
 namespace tlmcraft::isa::aie_ml {
 namespace {
@@ -53,7 +53,8 @@ TEST(AieWaitInsertion, ReadWaitsForTheLoad) {
 
 TEST(AieWaitInsertion, WriteWaitsUntilTheEarlierResultHasLanded) {
   // LDA r1 at 0 lands at 7; MOV r1 (latency 1) must land at 8 or later: issue at 7 (6 NOPs).
-  EXPECT_EQ(insert_waits("  LDA r1, [p0]\n  MOV r1, 3\n  DONE\n"), "  LDA r1, [p0]\n" + nops(6) + "  MOV r1, 3\n  DONE\n");
+  EXPECT_EQ(insert_waits("  LDA r1, [p0]\n  MOV r1, 3\n  DONE\n"),
+            "  LDA r1, [p0]\n" + nops(6) + "  MOV r1, 3\n  DONE\n");
 }
 
 TEST(AieWaitInsertion, LoopBackEdgeWaitsGoInsideTheLoopBeforeItsEndLabel) {
@@ -77,8 +78,7 @@ TEST(AieWaitInsertion, LoopBackEdgeWaitsGoInsideTheLoopBeforeItsEndLabel) {
             "  MOVXM le, last\n"
             "  MOVXM lc, 4\n"
             "top:\n" +
-                nops(5) +
-                "  VMAC.I8 cm0, cm0, w0, x1\n" + nops(5) +
+                nops(5) + "  VMAC.I8 cm0, cm0, w0, x1\n" + nops(5) +
                 "last:\n"
                 "  VMAC.I8 cm0, cm0, w2, x3\n"
                 "  DONE\n");

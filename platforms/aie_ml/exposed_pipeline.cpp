@@ -87,35 +87,34 @@ struct CellUse {
   uint32_t offset;  // read: cycles after issue; write: cycles after issue it lands
 };
 
+// The cells of a 256-, 512- or 1024-bit view `num` of a register file whose 512-bit
+// registers are units base, base + 1, ...: a 256-bit view is half num % 2 of unit num / 2.
+void file_cells(uint16_t base, int bits, int num, uint32_t offset, std::vector<CellUse>& out) {
+  if (bits == 256) {
+    out.push_back({uint16_t(base + num / 2), uint8_t(num % 2), offset});
+    return;
+  }
+  const int units = bits / 512;
+  for (int u = 0; u < units; ++u)
+    for (uint8_t h = 0; h < 2; ++h) out.push_back({uint16_t(base + units * num + u), h, offset});
+}
+
 // The 32-byte cells of one register view.
 void view_cells(aie::RegClass cls, int num, uint32_t offset, std::vector<CellUse>& out) {
   using C = aie::RegClass;
-  const uint16_t x = bases().x, bm = bases().bm;
-  auto both = [&](uint16_t u) {
-    out.push_back({u, 0, offset});
-    out.push_back({u, 1, offset});
-  };
   switch (cls) {
     case C::W:
-      out.push_back({uint16_t(x + num / 2), uint8_t(num % 2), offset});
-      return;
+      return file_cells(bases().x, 256, num, offset, out);
     case C::X:
-      both(uint16_t(x + num));
-      return;
+      return file_cells(bases().x, 512, num, offset, out);
     case C::Y:
-      both(uint16_t(x + 2 * num));
-      both(uint16_t(x + 2 * num + 1));
-      return;
+      return file_cells(bases().x, 1024, num, offset, out);
     case C::AM:
-      out.push_back({uint16_t(bm + num / 2), uint8_t(num % 2), offset});
-      return;
+      return file_cells(bases().bm, 256, num, offset, out);
     case C::BM:
-      both(uint16_t(bm + num));
-      return;
+      return file_cells(bases().bm, 512, num, offset, out);
     case C::CM:
-      both(uint16_t(bm + 2 * num));
-      both(uint16_t(bm + 2 * num + 1));
-      return;
+      return file_cells(bases().bm, 1024, num, offset, out);
     default:
       for (uint16_t u : aie::storage_units(cls, num)) out.push_back({u, 0, offset});
   }

@@ -27,8 +27,15 @@ std::vector<uint8_t> lanes16(int16_t v, int n = 16) {
   return out;
 }
 
-// The message up to the core location appended in brackets.
-std::string hazard_text(const RunResult& r) { return r.message.substr(0, r.message.find(" [")); }
+// Runs `kernel` on the exposed pipeline, which must stop it with a fault; the message up to
+// the core location appended in brackets.
+std::string hazard_of(const char* kernel) {
+  auto p = make({kExposed});
+  load(*p, kernel);
+  const RunResult r = run(*p);
+  EXPECT_EQ(r.stop, StopReason::Fault);
+  return r.message.substr(0, r.message.find(" ["));
+}
 
 TEST(AieMlPipeline, StagesAssumedByTheseTests) {
   const auto& lat = isa::aie_ml::AieIsa::get().latency;
@@ -186,11 +193,7 @@ TEST(AieMlPipeline, ResultsLandingOutOfOrderAreAHazard) {
   MOV r1, 3
   DONE
 )";
-  auto p = make({kExposed});
-  load(*p, k);
-  const RunResult r = run(*p);
-  EXPECT_EQ(r.stop, StopReason::Fault);
-  EXPECT_EQ(hazard_text(r),
+  EXPECT_EQ(hazard_of(k),
             "k.s:4: pipeline hazard: line 4 (MOV) writes r1 5 cycle(s) before the earlier write of line 3 (LDA) "
             "lands, which would overwrite it (results land out of order)");
 }
@@ -208,11 +211,7 @@ TEST(AieMlPipeline, TwoResultsLandingInOneCycleAreAHazard) {
   MUL r1, r2, r2
   DONE
 )";
-  auto p = make({kExposed});
-  load(*p, k);
-  const RunResult r = run(*p);
-  EXPECT_EQ(r.stop, StopReason::Fault);
-  EXPECT_EQ(hazard_text(r),
+  EXPECT_EQ(hazard_of(k),
             "k.s:9: pipeline hazard: line 4 (LDA) and line 9 (MUL) both write r1 in the same cycle (a write-port "
             "collision: undefined)");
 }
@@ -228,11 +227,7 @@ target:
   ADD r2, r1, r1
   DONE
 )";
-  auto p = make({kExposed});
-  load(*p, k);
-  const RunResult r = run(*p);
-  EXPECT_EQ(r.stop, StopReason::Fault);
-  EXPECT_EQ(hazard_text(r),
+  EXPECT_EQ(hazard_of(k),
             "k.s:7: pipeline hazard: line 7 (ADD) reads r1 5 cycle(s) before the result of line 3 (LDA) lands, and "
             "that result is in flight across a taken branch: this model has no branch delay slots, so the hardware "
             "reads it at another time (let it land before the branch)");

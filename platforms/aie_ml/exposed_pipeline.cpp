@@ -201,6 +201,7 @@ void ExposedPipeline::land(aie::CoreState& s, uint64_t t) {
 }
 
 std::string ExposedPipeline::check_reads(const aie::Bundle& b, uint64_t t) {
+  early_.clear();
   for (const auto& op : b.ops) {
     std::string early;  // the op's first read of a result in flight (counted once per op)
     for (const CellUse& c : read_cells(op, acc_read_)) {
@@ -218,9 +219,7 @@ std::string ExposedPipeline::check_reads(const aie::Bundle& b, uint64_t t) {
         if (early.empty()) early = what;
       }
     }
-    if (early.empty()) continue;
-    ++early_reads_;
-    if (notes_.size() < 8) notes_.push_back(early + ": it reads the old value");
+    if (!early.empty()) early_.push_back(early + ": it reads the old value");
   }
   return "";
 }
@@ -310,6 +309,10 @@ std::string ExposedPipeline::after(aie::CoreState& s, const aie::Bundle& b, uint
     std::string hazard = enqueue(std::move(w));
     if (!hazard.empty()) return hazard;
   }
+  early_reads_ += early_.size();  // counted once the bundle has executed (not per lock retry)
+  for (std::string& e : early_)
+    if (notes_.size() < 8) notes_.push_back(std::move(e));
+  early_.clear();
   if (r.branch_taken && !r.loop_back)
     for (InFlight& f : flight_)
       if (f.land > t + 1) f.crossed_branch = true;

@@ -77,8 +77,9 @@ class ExposedPipeline {
 
   uint32_t acc_read_;
   std::vector<InFlight> flight_;
-  std::vector<Saved> before_;  // the bundle's written cells as they were before it
-  std::vector<Saved> late_;    // cells a late read changed, with their real values
+  std::vector<Saved> before_;       // the bundle's written cells as they were before it
+  std::vector<Saved> late_;         // cells a late read changed, with their real values
+  std::vector<std::string> early_;  // the bundle's reads of results in flight (one per op)
   uint64_t early_reads_ = 0;
   std::vector<std::string> notes_;
 };

@@ -27,6 +27,19 @@ std::vector<uint8_t> lanes16(int16_t v, int n = 16) {
   return out;
 }
 
+// Loads w0 = a and w1 = b (cycles 1 and 2) and waits until both have landed (cycle 9).
+const std::string kLoadAB = R"(.tile 0 0
+  MOVXM p0, 0x70000                  ; 0
+  VLDA w0, [p0, #0]                  ; 1: w0 = a lands at 8
+  VLDB w1, [p0, #32]                 ; 2: w1 = b lands at 9
+  NOP                                ; 3
+  NOP                                ; 4
+  NOP                                ; 5
+  NOP                                ; 6
+  NOP                                ; 7
+  NOP                                ; 8
+)";
+
 // Runs `kernel` on the exposed pipeline, which must stop it with a fault; the message up to
 // the core location appended in brackets.
 std::string hazard_of(const char* kernel) {
@@ -99,17 +112,7 @@ TEST(AieMlPipeline, VectorReloadedWhileTheMultiplyStillReadsTheOldValue) {
   // The pattern of software-pipelined AIE2 kernels (the Hello-XDNA bf16 kernel reloads
   // registers that in-flight VMACs still read): the reload of w0 issues before the multiply
   // that uses w0's previous contents, and lands after the multiply has read them.
-  const char* k = R"(.tile 0 0
-  MOVXM p0, 0x70000                  ; 0
-  VLDA w0, [p0, #0]                  ; 1: w0 = a (2s) lands at 8
-  VLDB w1, [p0, #32]                 ; 2: w1 = b (3s) lands at 9
-  NOP                                ; 3
-  NOP                                ; 4
-  NOP                                ; 5
-  NOP                                ; 6
-  NOP                                ; 7
-  NOP                                ; 8
-  VLDA w0, [p0, #64]                 ; 9: the reload, w0 = c (5s), lands at 16
+  const std::string k = kLoadAB + R"(  VLDA w0, [p0, #64]                 ; 9: the reload, w0 = c (5s), lands at 16
   VMUL.E.S16 bm0, w0, w1             ; 10: reads w0 = a, w1 = b: bm0 = 6s, lands at 16
   NOP                                ; 11
   NOP                                ; 12
@@ -147,17 +150,7 @@ TEST(AieMlPipeline, AccumulatorInputIsReadInStageThree) {
   // With compute.acc_read_cycles=2 (AIE2: accumulator read in stage 3) the VMAC issued at 13
   // reads bm0 at 15, when the VMUL's result (issued 9, + 6) has landed: 6 + 2*3 = 12. Read at
   // issue (0), bm0 still holds its initial 0: 0 + 6 = 6.
-  const char* k = R"(.tile 0 0
-  MOVXM p0, 0x70000                  ; 0
-  VLDA w0, [p0, #0]                  ; 1: a = 2s lands at 8
-  VLDB w1, [p0, #32]                 ; 2: b = 3s lands at 9
-  NOP                                ; 3
-  NOP                                ; 4
-  NOP                                ; 5
-  NOP                                ; 6
-  NOP                                ; 7
-  NOP                                ; 8
-  VMUL.E.S16 bm0, w0, w1             ; 9: bm0 = 6s lands at 15
+  const std::string k = kLoadAB + R"(  VMUL.E.S16 bm0, w0, w1             ; 9: bm0 = 6s lands at 15
   NOP                                ; 10
   NOP                                ; 11
   NOP                                ; 12

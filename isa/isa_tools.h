@@ -56,6 +56,10 @@ struct IsaTools {
   // Optional: the class an assembled instruction counts under (get_instruction_size), for
   // ISAs whose Program holds raw words rather than IsaSpec table entries.
   std::function<std::string(const Instruction&)> instruction_class;
+  // Optional: the kernel with explicit waits (NOPs) wherever a result is read or
+  // overwritten before it lands, for cores without register interlocks
+  // (`tlmcraft asm --waits OUT`); throws std::invalid_argument naming the cause.
+  std::function<std::string(const std::string& source)> insert_waits;
   // Optional: a C header for the custom instructions of the given ISA overlays
   // (`tlmcraft isa header NAME --isa-ext FILE`); throws std::runtime_error for a bad overlay.
   std::function<std::string(const std::vector<std::string>& overlays)> header;

@@ -7,7 +7,9 @@ reference computed here. The inputs reach the tile by DMA from DDR (a .movement 
 appended to a copy of the kernel; the core waits on a lock until they have landed), so
 the kernel's own instructions are run unchanged.
 
-Usage: check_outputs.py [--tlmcraft PATH]   ($TLMCRAFT, then build/harness/tlmcraft)
+Usage: check_outputs.py [--tlmcraft PATH] [--set KEY=VALUE ...]   ($TLMCRAFT, then build/harness/tlmcraft)
+--set is passed to every run (e.g. --set compute.pipeline=exposed: the hardware's register
+semantics, no interlocks).
 Exit 0 when every kernel agrees, 1 otherwise. Python 3 standard library only.
 """
 import json
@@ -51,13 +53,16 @@ def with_inputs(kernel_text, sizes):
     return "\n".join(lines + mv + bds + routes) + "\n"
 
 
+SETS = []   # --set KEY=VALUE options passed to every run
+
+
 def run(tlmcraft, text, ddr_bytes, dump):
     with tempfile.TemporaryDirectory() as d:
         kpath, dpath = os.path.join(d, "k.aie"), os.path.join(d, "in.bin")
         open(kpath, "w").write(text)
         open(dpath, "wb").write(ddr_bytes)
         out = subprocess.run([tlmcraft, "run", "--platform", "aie_ml", kpath, "--hbm-in", dpath + "@0", "--dump",
-                              "tile_0_0:%d:%d" % dump, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                              "tile_0_0:%d:%d" % dump, "--json"] + [x for s in SETS for x in ("--set", s)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         r = json.loads(out.stdout)
     except ValueError:
@@ -131,11 +136,16 @@ def check_bf16(tlmcraft, rng, kernel):
 def main():
     args = sys.argv[1:]
     tlmcraft = os.environ.get("TLMCRAFT", os.path.join(ROOT, "build", "harness", "tlmcraft"))
-    if args[:1] == ["--tlmcraft"] and len(args) == 2:
-        tlmcraft = args[1]
-    elif args:
-        sys.stderr.write(__doc__)
-        return 2
+    while args:
+        if args[0] in ("--tlmcraft", "--set") and len(args) >= 2:
+            if args[0] == "--tlmcraft":
+                tlmcraft = args[1]
+            else:
+                SETS.append(args[1])
+            args = args[2:]
+        else:
+            sys.stderr.write(__doc__)
+            return 2
     rng = random.Random(1)
     failed = 0
     for name, check in [("xd100_i8_64x64x64", lambda: check_int8(tlmcraft, rng)),

@@ -192,6 +192,12 @@ def peak(kind):
     return lines
 
 
+def nops(n, why):
+    """n NOP bundles: the core has no register interlocks (compute.pipeline=exposed), so
+    code waits for a result with NOPs, as a compiler emits them."""
+    return ["  NOP                 ; wait: %s" % why] * n
+
+
 def vsmul_scalar():
     """c[i] = f * a[i], 1024 int16, scalar code (mlir-aie programming guide section 4c,
     scale_scalar): load, multiply, store per element in a zero-overhead loop."""
@@ -203,8 +209,8 @@ def vsmul_scalar():
             "  MOVXM le, last",
             "  MOVXM lc, 1024",
             "body:",
-            "  LDA.S16 r0, [p0], #2",
-            "  MUL r1, r0, r2",
+            "  LDA.S16 r0, [p0], #2"] + nops(6, "the load lands 7 cycles after issue") + [
+            "  MUL r1, r0, r2"] + nops(1, "the multiply lands 2 cycles after issue") + [
             "last:",
             "  ST.S16 r1, [p1], #2",
             "  DONE"]
@@ -224,9 +230,9 @@ def vsmul_vector_unpipelined():
             "  MOVXM lc, 32        ; 32 x 32 elements",
             "body:",
             "  VLDA w0, [p0], #32",
-            "  VLDA w1, [p0], #32",
+            "  VLDA w1, [p0], #32"] + nops(5, "w0 lands 7 cycles after its load") + [
             "  VMUL.E.S16 bm0, w0, w22",
-            "  VMUL.E.S16 bm1, w1, w22",
+            "  VMUL.E.S16 bm1, w1, w22"] + nops(4, "bm0 lands 6 cycles after its multiply") + [
             "  VST.SRS.S16.S32 bm0, [p1], #32, 0",
             "last:",
             "  VST.SRS.S16.S32 bm1, [p1], #32, 0",

@@ -10,7 +10,9 @@
 //   scalar (alu), one vector (vec), one move (mv). Control flow and locks use the alu slot.
 // - All slots of a bundle read the registers as they were before the bundle and commit
 //   together (a bundle is atomic). Results become visible to the next bundle; the platform
-//   models result latency by stalling readers (an interlocked model, an assumption).
+//   models result latency, either by stalling readers (compute.pipeline: interlocked) or,
+//   as the hardware, by holding results in flight until their stage (exposed:
+//   platforms/aie_ml/exposed_pipeline.h).
 // - Branches have no delay slots (assumption; the real core has them).
 #pragma once
 #include <array>

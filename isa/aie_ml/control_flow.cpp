@@ -148,8 +148,8 @@ bool analyse_structure(const AieTile& tile, TileStructure& out, std::string& why
   return true;
 }
 
-bool liveness(const AieTile& tile, const TileStructure& s, const std::vector<size_t>& bundle_lines,
-              std::vector<std::set<int>>& live_in, std::vector<std::set<int>>& live_out) {
+bool bundle_successors(const AieTile& tile, const TileStructure& s, const std::vector<size_t>& bundle_lines,
+                       std::vector<std::vector<size_t>>& succ) {
   const size_t n = bundle_lines.size();
   std::map<size_t, size_t> index_of_line;
   for (size_t i = 0; i < n; ++i) index_of_line[bundle_lines[i]] = i;
@@ -159,19 +159,15 @@ bool liveness(const AieTile& tile, const TileStructure& s, const std::vector<siz
       const auto it = index_of_line.lower_bound(i);
       if (it != index_of_line.end()) target[tile.lines[i].label] = it->second;
     }
-  std::vector<std::vector<size_t>> succ(n);
-  std::vector<std::set<int>> reads(n), writes(n);
+  succ.assign(n, {});
   for (size_t b = 0; b < n; ++b) {
     bool falls = true;
     for (const auto& o : tile.lines[bundle_lines[b]].ops) {
       const auto code = Code(o.op.code);
       if (code == Code::JL || code == Code::RET) return false;
       if (code == Code::J || code == Code::DONE) falls = false;
-      const OpEffects fx = effects_of(o);
-      reads[b].insert(fx.reads.begin(), fx.reads.end());
-      writes[b].insert(fx.writes.begin(), fx.writes.end());
       const std::string l = label_operand(o);
-      if (fx.control && !l.empty()) {
+      if (effects_of(o).control && !l.empty()) {
         const auto t = target.find(l);
         if (t == target.end()) return false;
         succ[b].push_back(t->second);
@@ -184,6 +180,21 @@ bool liveness(const AieTile& tile, const TileStructure& s, const std::vector<siz
     const auto st = target.find(loop.start_label);
     if (e != index_of_line.end() && st != target.end()) succ[e->second].push_back(st->second);
   }
+  return true;
+}
+
+bool liveness(const AieTile& tile, const TileStructure& s, const std::vector<size_t>& bundle_lines,
+              std::vector<std::set<int>>& live_in, std::vector<std::set<int>>& live_out) {
+  const size_t n = bundle_lines.size();
+  std::vector<std::vector<size_t>> succ;
+  if (!bundle_successors(tile, s, bundle_lines, succ)) return false;
+  std::vector<std::set<int>> reads(n), writes(n);
+  for (size_t b = 0; b < n; ++b)
+    for (const auto& o : tile.lines[bundle_lines[b]].ops) {
+      const OpEffects fx = effects_of(o);
+      reads[b].insert(fx.reads.begin(), fx.reads.end());
+      writes[b].insert(fx.writes.begin(), fx.writes.end());
+    }
   live_in.assign(n, {});
   live_out.assign(n, {});
   for (bool changed = true; changed;) {

@@ -44,6 +44,12 @@ bool analyse_structure(const AieTile& tile, TileStructure& out, std::string& why
 bool liveness(const AieTile& tile, const TileStructure& structure, const std::vector<size_t>& bundle_lines,
               std::vector<std::set<int>>& live_in, std::vector<std::set<int>>& live_out);
 
+// Successors of each bundle (indices into `bundle_lines`): the next bundle unless it jumps
+// or halts, branch targets, and the zero-overhead loop's `le` bundle back to `ls`. False for
+// calls (JL/RET) or a branch to an unknown label.
+bool bundle_successors(const AieTile& tile, const TileStructure& structure, const std::vector<size_t>& bundle_lines,
+                       std::vector<std::vector<size_t>>& succ);
+
 // The label an operation names (its last operand), "" if it has none.
 std::string label_operand(const AieOp& op);
 

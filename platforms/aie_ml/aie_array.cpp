@@ -1,6 +1,7 @@
 #include "platforms/aie_ml/aie_array.h"
 
 #include "platforms/aie_ml/aie_actions.h"
+#include "platforms/aie_ml/exposed_pipeline.h"
 
 #include <algorithm>
 #include <chrono>
@@ -19,6 +20,14 @@ struct AieArray::CoreRun {
   const aie::AieProgram* program = nullptr;
   aie::CoreState state;
   std::vector<uint64_t> unit_ready;  // storage unit -> cycle its pending result is readable
+  std::vector<uint32_t> unit_writer;  // storage unit -> kernel line of its last writer
+  // compute.pipeline: exposed: results in flight, and the pipeline's cycle (bundles issued).
+  std::unique_ptr<ExposedPipeline> pipeline;
+  uint64_t pipe_cycle = 0;
+  // compute.pipeline: interlocked: reads the interlock held (on the hardware they would
+  // read the old value), and the first few of them.
+  uint64_t held_reads = 0;
+  std::vector<std::string> held_notes;
   bool done = false, blocked = false;
   uint64_t block_start = 0, attempt_start = 0, halt_cycle = 0;
   uint64_t bundles = 0, issue_cycles = 0, stall_register = 0, stall_bank = 0, stall_lock = 0;
@@ -224,6 +233,7 @@ void AieArray::install_phase(size_t which) {
     c->per_pc.assign(k.program.bundles.size(), {0, 0});
     c->actions = bundle_actions(k.program, cfg_.bundle_bytes, action_catalog_);
     c->name = TileRef{TileKind::Compute, k.column, k.row}.name();
+    if (cfg_.exposed_pipeline) c->pipeline = std::make_unique<ExposedPipeline>(cfg_.acc_read_cycles);
     compute_[k.column * cfg_.rows + k.row].core = static_cast<int>(cores_.size());
     cores_.push_back(std::move(c));
   }
@@ -267,28 +277,6 @@ void AieArray::install_phase(size_t which) {
     if (c->bd < 0) c->state = Channel::State::Done;
 }
 
-namespace {
-
-// The registers a slot operation's address generation updates: the pointer of a
-// post-modify access and the dimension counters of 2-D/3-D addressing.
-std::vector<uint16_t> post_modify_units(const aie::SlotOp& op) {
-  using Mode = aie::MemOperand::Mode;
-  std::vector<uint16_t> units;
-  for (int i = 0; i < op.n_operands; ++i) {
-    const aie::Operand& o = op.operands[size_t(i)];
-    if (o.kind != aie::Operand::Kind::Mem) continue;
-    const Mode m = o.mem.mode;
-    if (m != Mode::PostImm && m != Mode::PostMod && m != Mode::Post2D && m != Mode::Post3D) continue;
-    for (uint16_t u : aie::storage_units(aie::RegClass::P, o.mem.pointer)) units.push_back(u);
-    if (m == Mode::Post2D || m == Mode::Post3D)
-      for (uint16_t u : aie::storage_units(aie::RegClass::DC, o.mem.reg)) units.push_back(u);
-    if (m == Mode::Post3D)
-      for (uint16_t u : aie::storage_units(aie::RegClass::DC, o.mem.reg2)) units.push_back(u);
-  }
-  return units;
-}
-
-}  // namespace
 
 // ---- scheduling ---------------------------------------------------------------------
 
@@ -347,6 +335,46 @@ std::string AieArray::core_where(const CoreRun& c, const aie::Bundle* b) const {
   return s;
 }
 
+// "file:line: pipeline hazard: ..." for the kernel's author, then where the core was.
+std::string AieArray::pipeline_hazard(const CoreRun& c, const aie::Bundle& b, const std::string& hazard) const {
+  const std::string file = kernel_ && !kernel_->source_name.empty() ? kernel_->source_name : "<kernel>";
+  return file + ":" + std::to_string(b.line) + ": pipeline hazard: " + hazard + " [" + core_where(c, &b) + "]";
+}
+
+// compute.pipeline: interlocked: waits until every register the bundle reads is written
+// back (false: the core was rescheduled). With compute.acc_read_cycles > 0 a
+// multiply-accumulate reads its accumulator input that many cycles after issue (AMD's AIE2
+// itineraries: stage 3), so it may issue earlier by as much. Each op held is counted: on
+// the hardware, which has no interlocks, it would read an old value.
+bool AieArray::interlock(CoreRun& c, const aie::Bundle& b, int k, uint64_t t) {
+  uint64_t ready = t;
+  for (const auto& op : b.ops) {
+    const bool late = cfg_.acc_read_cycles && reads_accumulator_late(op);
+    const std::vector<uint16_t> acc = late ? aie::storage_units(op.operands[1].cls, op.operands[1].num) : std::vector<uint16_t>{};
+    uint64_t op_ready = t;
+    uint16_t waited = 0;
+    for (uint16_t u : op.reads) {
+      if (u >= c.unit_ready.size()) continue;
+      uint64_t r = c.unit_ready[u];
+      if (std::find(acc.begin(), acc.end(), u) != acc.end()) r = r > cfg_.acc_read_cycles ? r - cfg_.acc_read_cycles : 0;
+      if (r > op_ready) op_ready = r, waited = u;
+    }
+    if (op_ready > t) {
+      ++c.held_reads;
+      if (c.held_notes.size() < 8)
+        c.held_notes.push_back("line " + std::to_string(b.line) + " (" + aie::AieIsa::get().ops[op.op].mnemonic +
+                               ") waits " + std::to_string(op_ready - t) + " cycle(s) for " + aie::unit_name(waited) +
+                               " from line " + std::to_string(c.unit_writer[waited]));
+    }
+    ready = std::max(ready, op_ready);
+  }
+  if (ready <= t) return true;
+  c.stall_register += ready - t;
+  if (rec_) rec_->slice(c.stall_track, t, ready, "register");
+  schedule(k, ready);
+  return false;
+}
+
 void AieArray::step_core(int k, uint64_t t) {
   CoreRun& c = *cores_[k];
   if (c.done) return;
@@ -361,32 +389,7 @@ void AieArray::step_core(int k, uint64_t t) {
     if (rec_) rec_->slice(c.stall_track, c.block_start, t, "lock wait");
     c.blocked = false;
   }
-  // Register interlock: wait until every register the bundle reads is written back.
-  // With compute.acc_read_cycles > 0 a multiply-accumulate reads its accumulator input
-  // that many cycles after issue (AMD's AIE2 itineraries: stage 3), so it may issue
-  // earlier by as much (off by default; docs/platforms/aie-ml.md).
-  uint64_t ready = t;
-  for (const auto& op : b.ops) {
-    if (cfg_.acc_read_cycles && op.n_operands == 4 && op.operands[1].kind == aie::Operand::Kind::Reg &&
-        aie::AieIsa::get().ops[op.op].latency_class == "vmac") {
-      const std::vector<uint16_t> late = aie::storage_units(op.operands[1].cls, op.operands[1].num);
-      for (uint16_t u : op.reads) {
-        if (u >= c.unit_ready.size()) continue;
-        uint64_t r = c.unit_ready[u];
-        if (std::find(late.begin(), late.end(), u) != late.end()) r = r > cfg_.acc_read_cycles ? r - cfg_.acc_read_cycles : 0;
-        ready = std::max(ready, r);
-      }
-      continue;
-    }
-    for (uint16_t u : op.reads)
-      if (u < c.unit_ready.size()) ready = std::max(ready, c.unit_ready[u]);
-  }
-  if (ready > t) {
-    c.stall_register += ready - t;
-    if (rec_) rec_->slice(c.stall_track, t, ready, "register");
-    schedule(k, ready);
-    return;
-  }
+  if (!c.pipeline && !interlock(c, b, k, t)) return;
   // Slot occupancy: an op with initiation interval ii holds its slot ii cycles (ii = 1 for
   // every shipped op: a slot is free again the next cycle, so this never waits for them).
   uint64_t slot_ready = t;
@@ -401,9 +404,25 @@ void AieArray::step_core(int k, uint64_t t) {
     stop(StopReason::InstructionLimit, limit_message(StopReason::InstructionLimit, limiter_->limits(), core_where(c, &b)));
     return;
   }
+  if (c.pipeline) {
+    const std::string hazard = c.pipeline->before(c.state, b, c.pipe_cycle);
+    if (!hazard.empty()) {
+      fault(pipeline_hazard(c, b, hazard));
+      return;
+    }
+  }
   const uint32_t pc = c.state.pc;
   CorePort port(*this, c);
   const aie::BundleResult r = aie::execute_bundle(c.state, port, b, &port);
+  if (c.pipeline && (r.stalled || r.fault)) c.pipeline->abort(c.state);
+  if (c.pipeline && !r.stalled && !r.fault) {
+    const std::string hazard = c.pipeline->after(c.state, b, c.pipe_cycle++, r);
+    if (!hazard.empty()) {
+      fault(pipeline_hazard(c, b, hazard));
+      return;
+    }
+    if (r.halt) c.pipeline->drain(c.state);
+  }
   if (port.bad_lock) {
     fault(core_where(c, &b) + ": lock " + std::to_string(port.bad_lock_id) + " does not exist for this tile");
     return;
@@ -478,9 +497,10 @@ void AieArray::step_core(int k, uint64_t t) {
       if (sl.slot == op.slot) lat = sl.cycles;
     const std::vector<uint16_t> address = post_modify_units(op);
     for (uint16_t u : op.writes) {
-      if (u >= c.unit_ready.size()) c.unit_ready.resize(u + 1, 0);
+      if (u >= c.unit_ready.size()) c.unit_ready.resize(u + 1, 0), c.unit_writer.resize(u + 1, 0);
       const bool from_agu = std::find(address.begin(), address.end(), u) != address.end();
-      c.unit_ready[u] = issue + (from_agu ? agu : lat);
+      c.unit_ready[u] = c.pipeline ? 0 : issue + (from_agu ? agu : lat);
+      c.unit_writer[u] = b.line;
     }
     c.slot_ops[static_cast<int>(op.slot)]++;
     c.slot_busy[static_cast<int>(op.slot)] += isa.ops[op.op].ii;
@@ -919,6 +939,12 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
                                   {"stall_bank", c->stall_bank},
                                   {"stall_lock", c->stall_lock}};
     if (c->stall_slot) cores[c->name]["stall_slot"] = c->stall_slot;  // only ops of ii > 1 cause it
+    // Reads that see another value on the hardware than in program order (exposed pipeline:
+    // reads before a result lands; interlocked: reads the interlock held).
+    nlohmann::json& pipe = cores[c->name]["pipeline"];
+    pipe["mode"] = c->pipeline ? "exposed" : "interlocked";
+    pipe[c->pipeline ? "early_reads" : "held_reads"] = c->pipeline ? c->pipeline->early_reads() : c->held_reads;
+    pipe["notes"] = c->pipeline ? c->pipeline->early_read_notes() : c->held_notes;
   }
   for (const auto& ch : channels_) {
     UnitStats& u = unit(ch->name);

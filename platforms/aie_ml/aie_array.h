@@ -46,6 +46,7 @@ struct AieKernel : isa::ProgramExtension {
   };
   std::vector<Phase> phases;
   std::vector<std::string> source_lines;
+  std::string source_name;  // the kernel file, for messages
 };
 
 class AieArray : public sc_core::sc_module {
@@ -98,6 +99,8 @@ class AieArray : public sc_core::sc_module {
   void thread();
   void schedule(int actor, uint64_t time);
   void step_core(int core, uint64_t t);
+  std::string pipeline_hazard(const CoreRun& c, const isa::aie_ml::Bundle& b, const std::string& hazard) const;
+  bool interlock(CoreRun& c, const isa::aie_ml::Bundle& b, int core, uint64_t t);
   void step_channel(int ch, uint64_t t);
   void try_transfer(int ch, uint64_t t);
   void complete_bd(int ch, uint64_t t);

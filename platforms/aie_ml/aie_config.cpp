@@ -50,6 +50,12 @@ AieConfig read_aie_config(const ConfigTree& tree) {
   c.bundle_bytes = u32(compute, "bundle_bytes", 1, 256);
   if (compute.has("acc_read_cycles"))  // optional: older config files do not have it
     c.acc_read_cycles = u32(compute, "acc_read_cycles", 0, 16);
+  if (compute.has("pipeline")) {  // optional: older config files do not have it
+    const std::string mode = compute.text("pipeline");
+    if (mode != "interlocked" && mode != "exposed")
+      compute.fail(compute.yaml()["pipeline"], "compute.pipeline must be 'interlocked' or 'exposed', got '" + mode + "'");
+    c.exposed_pipeline = mode == "exposed";
+  }
   compute.finish();
   ConfigSection mem_tile = top.sub("mem_tile"), shim = top.sub("shim");
   c.mem_tile = tile_kind(mem_tile, "mem_tile", "bytes");

@@ -34,6 +34,12 @@ struct AieConfig {
   // Cycles after issue at which a multiply-accumulate reads its accumulator input (AMD's
   // AIE2 itineraries: 2, stage 3). 0 (default) reads it at issue like every operand.
   uint32_t acc_read_cycles = 0;
+  // compute.pipeline: `interlocked` (default): a bundle waits until the registers it reads
+  // are written, so kernels compute in program order (the hardware has no such interlocks;
+  // the report counts the reads the interlock held). `exposed`: no register interlocks,
+  // registers read and written at their pipeline stages (exposed_pipeline.h), as the
+  // hardware does.
+  bool exposed_pipeline = false;
   uint32_t stream_bytes_per_cycle = 4;
   uint32_t hop_cycles = 1;
   uint32_t bd_setup_cycles = 4;

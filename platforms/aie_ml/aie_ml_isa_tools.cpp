@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "isa/aie_ml/wait_insertion.h"
 #include "isa/aie_ml/isa_tables.h"
 #include "isa/isa_spec.h"
 #include "isa/isa_variant.h"
@@ -95,6 +96,7 @@ isa::IsaTools aie_ml_isa_tools() {
   // The YAML states its own cycles per latency class, so the reference always has them.
   t.doc = [](bool) { return isa::aie_ml::reference_markdown(load_details("")); };
   t.assemble = assemble;
+  t.insert_waits = [](const std::string& source) { return isa::aie_ml::insert_waits(source); };
   return t;
 }
 

@@ -126,6 +126,7 @@ bool AiePlatform::build_program(const std::string& source, const std::string& fi
                                 isa::Program& out, std::vector<isa::Diagnostic>& diags) const {
   auto k = std::make_shared<AieKernel>();
   if (!assemble_kernel(cfg_, source, file_name, context.task_defaults, *k, diags, context.wall_seconds)) return false;
+  k->source_name = file_name;
   out = isa::Program{};
   out.isa = "aie_ml";
   out.source_name = file_name;

@@ -288,6 +288,21 @@ TEST(CliIsaTools, AsmPicksTheIsaByExtensionForAllThree) {
   EXPECT_EQ(rv["listing"].size(), rv["instructions"].get<size_t>());
 }
 
+TEST(CliIsaTools, AsmWritesExplicitWaitsForTheExposedPipeline) {
+  // The load lands 7 cycles after issue: 6 NOP bundles before the store that reads r1.
+  const std::string in = write("w.aie", ".tile 0 0\n  LDA r1, [p0]\n  ST r1, [p0]\n  DONE\n");
+  const std::string out = (tmp_dir() / "w_waits.aie").string();
+  const Result r = tl("asm --waits " + out + " " + in);
+  EXPECT_EQ(r.code, 0) << r.out;
+  std::string nops;
+  for (int i = 0; i < 6; ++i) nops += "  NOP    ; wait (exposed pipeline)\n";
+  EXPECT_EQ(read(out), ".tile 0 0\n  LDA r1, [p0]\n" + nops + "  ST r1, [p0]\n  DONE\n");
+  const Result plena = tl("asm --waits " + out + " " + std::string(TLMCRAFT_SOURCE_DIR) + "/platforms/plena/kernels/silu_c1.asm");
+  EXPECT_EQ(plena.code, 2);
+  EXPECT_NE(plena.out.find("asm --waits: ISA 'plena' has register interlocks (no waits to add)"), std::string::npos)
+      << plena.out;
+}
+
 TEST(CliIsaTools, AsmRefusesAnExtensionNoIsaReadsAndAnUnknownIsa) {
   const std::string path = write("k.xyz", "nop\n");
   const Result r = tl("asm " + path);

@@ -1,6 +1,7 @@
 // AIE-ML's benchmark glue registers itself: its memory layout and its baseline generators.
 #include <memory>
 
+#include "isa/aie_ml/wait_insertion.h"
 #include "platforms/aie_ml/pack/baselines/generators.h"
 #include "platforms/aie_ml/pack/layout_aie_ml.h"
 #include "tasks/baselines/baseline.h"
@@ -50,7 +51,13 @@ void register_aie_ml_pack() {
   register_baselines(PlatformId("aie_ml"),
                      {[](const std::string& task) { return aie_ml_generators().count(task) > 0; },
                       [](const Instance& inst, const nlohmann::json& cfg) {
-                        return aie_ml_generators().at(inst.task().name)(inst, cfg);
+                        std::string kernel = aie_ml_generators().at(inst.task().name)(inst, cfg);
+                        // On the exposed pipeline (no interlocks) the baseline carries explicit
+                        // waits, so it computes what it computes with interlocks
+                        // (isa/aie_ml/wait_insertion.h; docs/platforms/aie-ml.md, "Cores").
+                        const bool exposed = cfg.contains("compute") && cfg["compute"].is_object() &&
+                                             cfg["compute"].value("pipeline", std::string()) == "exposed";
+                        return exposed ? isa::aie_ml::insert_waits(kernel) : kernel;
                       },
                       ".asm"});
 }

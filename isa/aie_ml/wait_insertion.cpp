@@ -1,0 +1,189 @@
+#include "isa/aie_ml/wait_insertion.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "isa/aie_ml/control_flow.h"
+#include "isa/aie_ml/def_use.h"
+
+namespace tlmcraft::isa::aie_ml {
+
+namespace {
+
+// Storage unit -> cycles from a bundle's issue until its pending result is readable (> 0).
+using Pending = std::map<uint16_t, int>;
+
+struct BundleUse {
+  std::vector<uint16_t> reads;
+  std::map<uint16_t, int> writes;  // unit -> result latency
+};
+
+BundleUse use_of(const AieLine& bundle) {
+  BundleUse u;
+  for (const AieOp& o : bundle.ops) {
+    u.reads.insert(u.reads.end(), o.op.reads.begin(), o.op.reads.end());
+    for (uint16_t w : o.op.writes) u.writes[w] = std::max(u.writes[w], static_cast<int>(result_latency(o, w)));
+  }
+  return u;
+}
+
+// NOPs the bundle needs before it, given what is pending at its entry.
+int wait_before(const BundleUse& u, const Pending& p) {
+  int wait = 0;
+  for (uint16_t r : u.reads) {
+    const auto it = p.find(r);
+    if (it != p.end()) wait = std::max(wait, it->second);
+  }
+  for (const auto& [w, latency] : u.writes) {  // land strictly after the pending result
+    const auto it = p.find(w);
+    if (it != p.end()) wait = std::max(wait, it->second - latency + 1);
+  }
+  return wait;
+}
+
+// What is pending at the next bundle's entry.
+Pending after(const BundleUse& u, const Pending& entry, int wait) {
+  Pending out;
+  for (const auto& [unit, left] : entry)
+    if (left - wait - 1 > 0) out[unit] = left - wait - 1;
+  for (const auto& [unit, latency] : u.writes)
+    if (latency - 1 > 0)
+      out[unit] = latency - 1;
+    else
+      out.erase(unit);
+  return out;
+}
+
+bool merge(Pending& into, const Pending& from) {
+  bool changed = false;
+  for (const auto& [unit, left] : from) {
+    int& v = into[unit];
+    if (left > v) v = left, changed = true;
+  }
+  return changed;
+}
+
+AieLine nop_bundle() {
+  AieLine l;
+  l.kind = AieLine::Kind::Bundle;
+  AieOp op;
+  if (!assemble_op("NOP", op)) throw std::logic_error("insert_waits: NOP does not assemble");
+  l.ops.push_back(op);
+  l.comment = "wait (exposed pipeline)";
+  return l;
+}
+
+// Where the waits of the bundle at line `b` go: after the labels branches name, before a
+// loop-end label.
+size_t insertion_point(const AieTile& tile, const TileStructure& s, size_t b, const std::string& where) {
+  size_t first = b;
+  while (first > 0 && tile.lines[first - 1].kind != AieLine::Kind::Bundle) --first;
+  size_t last_hard = SIZE_MAX, first_soft = SIZE_MAX;
+  for (size_t i = first; i < b; ++i) {
+    const AieLine& l = tile.lines[i];
+    if (l.kind != AieLine::Kind::Label) continue;
+    if (s.loop_end_labels.count(l.label))
+      first_soft = std::min(first_soft, i);
+    else
+      last_hard = i;
+  }
+  if (last_hard != SIZE_MAX && first_soft != SIZE_MAX && last_hard > first_soft)
+    throw std::invalid_argument("insert_waits: " + where + ": label '" + tile.lines[last_hard].label +
+                                "' follows the loop-end label '" + tile.lines[first_soft].label +
+                                "' on one bundle: no place for a wait");
+  if (first_soft != SIZE_MAX) return first_soft;
+  return last_hard != SIZE_MAX ? last_hard + 1 : b;
+}
+
+int insert_tile(AieTile& tile, const std::string& where) {
+  TileStructure s;
+  std::string why;
+  if (!analyse_structure(tile, s, why)) throw std::invalid_argument("insert_waits: " + where + ": " + why);
+  std::vector<size_t> bundles;
+  for (size_t i = 0; i < tile.lines.size(); ++i)
+    if (tile.lines[i].kind == AieLine::Kind::Bundle) bundles.push_back(i);
+  std::vector<std::vector<size_t>> succ;
+  if (!bundle_successors(tile, s, bundles, succ))
+    throw std::invalid_argument("insert_waits: " + where + ": calls (JL/RET) or a branch to an unknown label");
+  const size_t n = bundles.size();
+  std::vector<BundleUse> use(n);
+  for (size_t b = 0; b < n; ++b) use[b] = use_of(tile.lines[bundles[b]]);
+  // Entry states only grow (a finite lattice: latencies are bounded), so this terminates.
+  std::vector<Pending> entry(n);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = 0; b < n; ++b) {
+      const Pending out = after(use[b], entry[b], wait_before(use[b], entry[b]));
+      for (size_t t : succ[b]) changed = merge(entry[t], out) || changed;
+    }
+  }
+  std::map<size_t, int> waits;  // insertion line -> NOPs
+  int added = 0;
+  for (size_t b = 0; b < n; ++b) {
+    const int w = wait_before(use[b], entry[b]);
+    if (w <= 0) continue;
+    waits[insertion_point(tile, s, bundles[b], where)] += w;
+    added += w;
+  }
+  std::vector<AieLine> lines;
+  for (size_t i = 0; i < tile.lines.size(); ++i) {
+    const auto it = waits.find(i);
+    if (it != waits.end())
+      for (int k = 0; k < it->second; ++k) lines.push_back(nop_bundle());
+    lines.push_back(std::move(tile.lines[i]));
+  }
+  tile.lines = std::move(lines);
+  return added;
+}
+
+bool is_phase_line(const std::string& line) {
+  const size_t f = line.find_first_not_of(" \t");
+  return f != std::string::npos && line.compare(f, 6, ".phase") == 0 &&
+         (line.size() == f + 6 || line[f + 6] == ' ' || line[f + 6] == '\t');
+}
+
+}  // namespace
+
+void insert_waits(AieKernel& kernel, WaitStats* stats) {
+  int added = 0;
+  for (size_t t = 0; t < kernel.tiles.size(); ++t)
+    added += insert_tile(kernel.tiles[t], kernel.tiles[t].header.empty() ? "tile " + std::to_string(t)
+                                                                         : "'" + kernel.tiles[t].header + "'");
+  if (stats) stats->nops_added += added;
+}
+
+std::string insert_waits(const std::string& kernel_text, WaitStats* stats) {
+  // Split at `.phase` lines: each phase is a kernel file of its own.
+  std::vector<std::string> parts(1), headers;
+  std::stringstream ss(kernel_text);
+  for (std::string l; std::getline(ss, l);) {
+    if (is_phase_line(l)) {
+      headers.push_back(l);
+      parts.emplace_back();
+      continue;
+    }
+    parts.back() += l + "\n";
+  }
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += headers[i - 1] + "\n";
+    AieKernel k;
+    std::string error;
+    if (!parse_aie_kernel(parts[i], k, error)) throw std::invalid_argument("insert_waits: " + error);
+    bool code = false;
+    for (const AieTile& t : k.tiles)
+      for (const AieLine& l : t.lines) code = code || l.kind == AieLine::Kind::Bundle;
+    if (!code) {  // comments only (before the first phase)
+      out += parts[i];
+      continue;
+    }
+    insert_waits(k, stats);
+    out += print_aie_kernel(k);
+  }
+  return out;
+}
+
+}  // namespace tlmcraft::isa::aie_ml

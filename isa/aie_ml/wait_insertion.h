@@ -1,0 +1,36 @@
+// Explicit waits for the AIE-ML exposed pipeline: the real core has no register interlocks,
+// so a kernel that relies on them (it reads a register before its producer's result lands,
+// or writes a register while an earlier, slower result for it is still in flight) computes
+// differently on the hardware. insert_waits() puts NOP bundles where the interlocked model
+// would stall, so the kernel computes the same in program order (compute.pipeline
+// interlocked) and on the exposed pipeline (exposed), in the same cycles where a stall's
+// length does not depend on the path taken.
+//
+// A forward dataflow over each tile's bundles (fall-through, branch targets, the
+// zero-overhead loop's back edge) gives, per storage unit (x / bm registers whole, as the
+// interlock tracks them), the most cycles any path leaves before its pending result lands.
+// Before a bundle go as many NOPs as the longest of: a read of a pending unit, and a write
+// that would land no later than a pending one (results landing out of order). Where paths
+// disagree (a loop entered from above and from its back edge) the longer wait is taken.
+// NOPs go after the labels a branch or `ls` names (every path runs them) and before a
+// zero-overhead loop's end label (which keeps naming the loop's last bundle).
+#pragma once
+#include <string>
+
+#include "isa/aie_ml/program_text.h"
+
+namespace tlmcraft::isa::aie_ml {
+
+struct WaitStats {
+  int nops_added = 0;
+};
+
+// Inserts the waits into every tile. Throws std::invalid_argument naming the tile and the
+// cause for programs it cannot analyse (calls, ls/le not set from labels, indirect jumps,
+// a branch-target label and a loop-end label on one bundle in the wrong order).
+void insert_waits(AieKernel& kernel, WaitStats* stats = nullptr);
+
+// The same on kernel-file text with `.phase` sections (each phase analysed on its own).
+std::string insert_waits(const std::string& kernel_text, WaitStats* stats = nullptr);
+
+}  // namespace tlmcraft::isa::aie_ml

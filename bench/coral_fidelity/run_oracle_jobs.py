@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the coral-rtl jobs that `coral_fidelity --export-jobs DIR` wrote, N at a time.
 
-usage: run_oracle_jobs.py DIR --oracle PATH [-j N] [--out FILE]
+usage: run_oracle_jobs.py DIR... --oracle PATH [-j N] [--out FILE]
 
 Prints (or appends to FILE) one results-file line per job, in the format of
 bench/coral_fidelity/oracle_cache.cpp: key, ok, error, cycles (cycles_first_to_mpause),
@@ -61,19 +61,26 @@ def run_job(root, oracle, job):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("dir")
+    ap.add_argument("dirs", nargs="+", metavar="DIR")
     ap.add_argument("--oracle", required=True)
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--out", help="append the lines here (default: stdout)")
     a = ap.parse_args()
-    with open(os.path.join(a.dir, "jobs.jsonl")) as f:
-        jobs = [json.loads(l) for l in f if l.strip()]
+    jobs, keys = [], set()
+    for d in a.dirs:  # one pool over every directory; a program in two of them runs once
+        with open(os.path.join(d, "jobs.jsonl")) as f:
+            for l in f:
+                if l.strip():
+                    j = json.loads(l)
+                    if j["key"] not in keys:
+                        keys.add(j["key"])
+                        jobs.append((d, j))
     # Longest first (the model's cycle count estimates the RTL's), so the pool ends together.
-    jobs.sort(key=lambda j: -j.get("model_cycles", 0))
+    jobs.sort(key=lambda dj: -dj[1].get("model_cycles", 0))
     out = open(a.out, "a") if a.out else sys.stdout
     done = 0
     with ProcessPoolExecutor(max_workers=a.jobs) as pool:
-        futures = [pool.submit(run_job, a.dir, a.oracle, j) for j in jobs]
+        futures = [pool.submit(run_job, d, a.oracle, j) for d, j in jobs]
         for f in as_completed(futures):
             line = f.result()
             out.write(json.dumps(line) + "\n")

@@ -547,9 +547,10 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   const uint32_t dgroup = std::max<uint32_t>(s.dst_group, 1), sgroup = std::max<uint32_t>(s.src_group, 1);
   const uint32_t vs2 = (d.raw >> 20) & 31;
   const uint32_t funct6 = d.raw >> 26;
-  // Widening multiply-adds (vwmacc*) take their accumulator at the unit's last stage; a
-  // vmacc/vnmsac chain waits for the full latency (measured: 3 cycles per dependent op).
-  const bool widening_multiply_add = standard && cls == OpClass::VecMul && funct6 >= 0x3c;
+  // Multiply-adds (vmacc, vnmsac and the widening vwmacc*) read their accumulator, the
+  // destination group, like any source: a chain through it waits for the full latency
+  // (measured: 3 cycles per dependent op for vmacc and for vwmaccu/vwmacc/vwmaccsu at any
+  // SEW and LMUL, tests/platforms/coral_rtl_programs/vwmaccu_chain.s).
   // Slides and gathers hold the permute unit longer for every micro-op after the first
   // (measured: m2 3 cycles, m4 7, m8 16 per instruction).
   const bool slide_or_gather = standard && cls == OpClass::VecPermute && (funct6 == 0x0c || funct6 == 0x0e || funct6 == 0x0f);
@@ -564,14 +565,15 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
       // scalar operand vs1 (single registers).
       const bool mask = vsrc[k] == rv::kVecBase && (d.raw >> 25 & 1) == 0;
       const bool single = mask || (cls == OpClass::VecReduction && uint32_t(vsrc[k] - rv::kVecBase) != vs2);
-      const uint32_t off = single ? 0 : (j * sgroup) / uops;
+      // A widening op's accumulator is a destination-sized group (vwmaccu at m4 reads 8).
+      const bool accumulator = vsrc[k] == vdst && cls == OpClass::VecMul;
+      const uint32_t off = single ? 0 : (j * (accumulator ? dgroup : sgroup)) / uops;
       const uint32_t reg = std::min<uint32_t>(vsrc[k] + off, rv::kVecBase + 31);
       // A reduction folds its source registers first, one per cycle, and its scalar
       // operand vs1 only with the last: the first micro-op may start uops - 1 cycles early.
       const bool reduction_scalar = cls == OpClass::VecReduction && single && !mask;
       const uint64_t need = ready_[reg];
-      const bool accumulator = widening_multiply_add && vsrc[k] == vdst;
-      const uint32_t early = accumulator ? lat - 1 : reduction_scalar ? uops - 1 : 0;
+      const uint32_t early = reduction_scalar ? uops - 1 : 0;
       ready = std::max(ready, need > early ? need - early : 0);
     }
     if (uops_ >= vt_.rob) ready = std::max(ready, rob_retire_[uops_ % vt_.rob]);  // ROB full: wait for a retire

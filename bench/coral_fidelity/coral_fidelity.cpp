@@ -69,9 +69,16 @@ std::vector<FidelityCase> collect(const Options& o) {
     for (auto& c : kernel_dir_cases(o.kernels_dir)) all.push_back(std::move(c));
   if (!o.task_kernels_dir.empty())
     for (auto& c : task_kernel_cases(o.task_kernels_dir, kAgentKind)) all.push_back(std::move(c));
+  std::vector<std::string> only;  // comma-separated substrings, any of which selects
+  for (size_t a = 0, b; a <= o.only.size(); a = b + 1) {
+    b = std::min(o.only.find(',', a), o.only.size());
+    if (b > a) only.push_back(o.only.substr(a, b - a));
+  }
   std::vector<FidelityCase> kept;
   for (auto& c : all)
-    if (o.only.empty() || c.name.find(o.only) != std::string::npos) kept.push_back(std::move(c));
+    if (only.empty() || std::any_of(only.begin(), only.end(),
+                                    [&](const std::string& s) { return c.name.find(s) != std::string::npos; }))
+      kept.push_back(std::move(c));
   return kept;
 }
 
@@ -196,7 +203,7 @@ Options parse(int argc, char** argv) {
   po::options_description d("coral_fidelity options");
   d.add_options()("help,h", "this text")(
       "oracle", po::value(&o.oracle), "coral-rtl binary (default: $CORAL_RTL, else ../shared/oracles/coral-rtl)")(
-      "only", po::value(&o.only), "only programs whose name contains this")(
+      "only", po::value(&o.only), "only programs whose name contains this (or any of a comma-separated list)")(
       "no-tasks", "skip the task baselines and CPU programs")(
       "cached-only", "use only oracle results already in the results file (no RTL runs)")("no-probes", "skip the generated probe programs")(
       "kernels", po::value(&o.kernels_dir), "also every .s/.c file of this directory")(

@@ -555,6 +555,14 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   // (measured: m2 3 cycles, m4 7, m8 16 per instruction).
   const bool slide_or_gather = standard && cls == OpClass::VecPermute && (funct6 == 0x0c || funct6 == 0x0e || funct6 == 0x0f);
 
+  // vwaddu.w, vwadd.w, vwsubu.w, vwsub.w (OPMVV/OPMVX): vs2 has the destination's width.
+  const uint32_t funct3 = (d.raw >> 12) & 7;
+  const bool wide_vs2 = standard && funct6 >= 0x34 && funct6 <= 0x37 && (funct3 == 2 || funct3 == 6);
+
+  // Micro-ops read the sources as they were before the instruction: its own results (a
+  // destination that is also a source, as in vwadd.wv v0, v0, v16) never hold it up.
+  std::array<std::pair<uint32_t, uint64_t>, 8> writes{};
+  uint32_t n_writes = 0;
   uint64_t last_done = td;
   for (uint32_t j = 0; j < uops; ++j) {
     if (cls == OpClass::VecDiv) divide_timing(s, j, lat, occ);
@@ -565,9 +573,11 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
       // scalar operand vs1 (single registers).
       const bool mask = vsrc[k] == rv::kVecBase && (d.raw >> 25 & 1) == 0;
       const bool single = mask || (cls == OpClass::VecReduction && uint32_t(vsrc[k] - rv::kVecBase) != vs2);
-      // A widening op's accumulator is a destination-sized group (vwmaccu at m4 reads 8).
+      // A widening op's wide operands are destination-sized groups: the accumulator of
+      // vwmacc* and vs2 of vwadd.w*/vwsub.w* (at m4 they read 8 registers).
       const bool accumulator = vsrc[k] == vdst && cls == OpClass::VecMul;
-      const uint32_t off = single ? 0 : (j * (accumulator ? dgroup : sgroup)) / uops;
+      const bool wide = accumulator || (wide_vs2 && uint32_t(vsrc[k] - rv::kVecBase) == vs2);
+      const uint32_t off = single ? 0 : (j * (wide ? dgroup : sgroup)) / uops;
       const uint32_t reg = std::min<uint32_t>(vsrc[k] + off, rv::kVecBase + 31);
       // A reduction folds its source registers first, one per cycle, and its scalar
       // operand vs1 only with the last: the first micro-op may start uops - 1 cycles early.
@@ -597,14 +607,13 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
     // A decoded micro-op frees its queue slot the cycle after it issues (decode_command).
     hold(kUopQueue, td, issue + 1);
     hold(kReorderBuffer, issue, retire);
-    if (vdst != rv::kNoReg) {
-      const uint32_t reg = std::min<uint32_t>(vdst + (j * dgroup) / uops, rv::kVecBase + 31);
-      ready_[reg] = std::max(ready_[reg], done);
-    }
+    if (vdst != rv::kNoReg && n_writes < writes.size())
+      writes[n_writes++] = {std::min<uint32_t>(vdst + (j * dgroup) / uops, rv::kVecBase + 31), done};
     last_done = std::max(last_done, done);
     complete_at(retire);
     busy(unit, issue, occ, issue - in_order);
   }
+  for (uint32_t w = 0; w < n_writes; ++w) ready_[writes[w].first] = std::max(ready_[writes[w].first], writes[w].second);
   // A scalar result (vmv.x.s, vcpop.m, vfirst.m) reaches the x register file later.
   if (cls == OpClass::VecToScalar) {
     set_ready(d.dst[0], last_done + vt_.to_scalar);

@@ -586,6 +586,7 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
       const uint32_t early = reduction_scalar ? uops - 1 : 0;
       ready = std::max(ready, need > early ? need - early : 0);
     }
+    const uint32_t dreg = vdst == rv::kNoReg ? 0 : std::min<uint32_t>(vdst + (j * dgroup) / uops, rv::kVecBase + 31);
     if (uops_ >= vt_.rob) ready = std::max(ready, rob_retire_[uops_ % vt_.rob]);  // ROB full: wait for a retire
 
     // The earliest free unit of its kind.
@@ -607,8 +608,7 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
     // A decoded micro-op frees its queue slot the cycle after it issues (decode_command).
     hold(kUopQueue, td, issue + 1);
     hold(kReorderBuffer, issue, retire);
-    if (vdst != rv::kNoReg && n_writes < writes.size())
-      writes[n_writes++] = {std::min<uint32_t>(vdst + (j * dgroup) / uops, rv::kVecBase + 31), done};
+    if (vdst != rv::kNoReg && n_writes < writes.size()) writes[n_writes++] = {dreg, done};
     last_done = std::max(last_done, done);
     complete_at(retire);
     busy(unit, issue, occ, issue - in_order);

@@ -442,7 +442,8 @@ uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t, uint64_t d
   // registers' entries free up while the first ones are accessed).
   const uint32_t uops = std::min(slots, registers);
   const uint64_t rob_free = uops_ >= vt_.rob ? rob_retire_[uops_ % vt_.rob] : 0;
-  const uint64_t earliest = std::max({t + vt_.lsu_start, vector_sources_ready(s), rob_free});
+  // Its micro-ops issue in order with the other vector micro-ops: not before the previous one.
+  const uint64_t earliest = std::max({t + vt_.lsu_start, vector_sources_ready(s), rob_free, last_issue_});
   const LsuOp op = lsu_operation(earliest, store, kind_of(s.mem_addr) == MemKind::Axi, s.mem_blocks, held, true, extra);
   const uint64_t written = op.done + vt_.load_writeback;
   // The slot works register by register: micro-op k is done after k + 1 of them.
@@ -453,13 +454,14 @@ uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t, uint64_t d
     // Traces only: the entry it takes frees when the micro-op `rob` places back retires.
     const uint64_t entry_free = events_ && uops_ >= vt_.rob ? rob_retire_[uops_ % vt_.rob] : 0;
     uop_issue_[uops_ % vt_.uop_queue] = op.start;
+    last_issue_ = std::max(last_issue_, op.start);
     rob_retire_[uops_ % vt_.rob] = retire;
     hold(kUopQueue, decoded, op.start + 1);
     hold(kReorderBuffer, std::max(op.start, entry_free), retire);
   }
   if (!store && d.dst[0] != rv::kNoReg)
     for (uint32_t k = 0; k < registers && d.dst[0] + k < rv::kVecBase + 32; ++k)
-      ready_[d.dst[0] + k] = std::max(ready_[d.dst[0] + k], written);
+      ready_[d.dst[0] + k] = std::max(ready_[d.dst[0] + k], written - 1);
   last_retire_ = std::max(last_retire_, written);
   complete_at(written);
   busy(kVecLsu, op.start, op.done - op.start, op.start - earliest);

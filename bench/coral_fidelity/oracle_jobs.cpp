@@ -3,9 +3,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <set>
-
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "bench/coral_fidelity/elf_writer.h"
 
@@ -67,10 +66,14 @@ size_t export_oracle_jobs(const std::string& dir, const std::vector<FidelityCase
       ext.push_back(in + "@" + hex32(r.address));
       dump.push_back(hex32(r.address) + ":" + std::to_string(r.bytes.size()));
     }
-    jobs << nlohmann::json{{"key", hex64(key)},          {"name", cases[i].name},
-                           {"elf", elf},                 {"ext", ext},
-                           {"dump", dump},               {"ext_latency", oo.read_latency - 1},
-                           {"ext_wlatency", oo.write_latency - 1}, {"max_cycles", oo.max_cycles},
+    jobs << nlohmann::json{{"key", hex64(key)},
+                           {"name", cases[i].name},
+                           {"elf", elf},
+                           {"ext", ext},
+                           {"dump", dump},
+                           {"ext_latency", oo.read_latency - 1},
+                           {"ext_wlatency", oo.write_latency - 1},
+                           {"max_cycles", oo.max_cycles},
                            {"model_cycles", runs[i].cycles}}
                 .dump()
          << "\n";

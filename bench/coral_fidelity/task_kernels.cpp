@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 #include "tasks/registry.h"
@@ -68,7 +68,8 @@ std::vector<FidelityCase> task_kernel_cases(const std::string& dir, const std::s
   for (const fs::path& task_dir : sorted_entries(dir)) {
     const std::string task = task_dir.filename();
     if (!fs::is_directory(task_dir)) continue;
-    if (!reg.find(task)) throw std::runtime_error(task_dir.string() + ": not a task name (expected DIR/<task>/<config>)");
+    if (!reg.find(task))
+      throw std::runtime_error(task_dir.string() + ": not a task name (expected DIR/<task>/<config>)");
     for (const fs::path& config_dir : sorted_entries(task_dir)) {
       if (!fs::is_directory(config_dir)) continue;
       const std::string config = config_dir.filename();
@@ -84,11 +85,11 @@ std::vector<FidelityCase> task_kernel_cases(const std::string& dir, const std::s
 
 std::string task_family(const std::string& task) {
   static const std::pair<const char*, const char*> kFamilies[] = {
-      {"gemm", "gemm-like"},        {"batchmatmul", "gemm-like"},    {"linear", "gemm-like"},
-      {"ffn", "gemm-like"},         {"swiglu", "gemm-like"},         {"conv2d", "conv"},
-      {"depthwise_conv", "conv"},   {"conv_block", "conv"},          {"relu", "elementwise"},
-      {"gelu", "elementwise"},      {"silu", "elementwise"},         {"softmax", "normalisation"},
-      {"layernorm", "normalisation"}, {"rmsnorm", "normalisation"},  {"gemv", "gemv"}};
+      {"gemm", "gemm-like"},          {"batchmatmul", "gemm-like"}, {"linear", "gemm-like"},
+      {"ffn", "gemm-like"},           {"swiglu", "gemm-like"},      {"conv2d", "conv"},
+      {"depthwise_conv", "conv"},     {"conv_block", "conv"},       {"relu", "elementwise"},
+      {"gelu", "elementwise"},        {"silu", "elementwise"},      {"softmax", "normalisation"},
+      {"layernorm", "normalisation"}, {"rmsnorm", "normalisation"}, {"gemv", "gemv"}};
   for (const auto& [name, family] : kFamilies)
     if (task == name) return family;
   return "cpu";

@@ -12,10 +12,10 @@ namespace tlmcraft::bench {
 struct WorkloadSummary {
   std::string workload;  // "<task>/<config>"
   size_t versions = 0;
-  std::string model_best;                   // the version with the fewest model cycles
+  std::string model_best;                     // the version with the fewest model cycles
   double model_speedup = 0, rtl_speedup = 0;  // of model_best over the baseline
-  bool same_best = false;                   // model_best has the RTL's fewest cycles too
-  double rtl_best_gain = 0;                 // how much faster the RTL's best is than model_best on the RTL
+  bool same_best = false;                     // model_best has the RTL's fewest cycles too
+  double rtl_best_gain = 0;                   // how much faster the RTL's best is than model_best on the RTL
 };
 
 // `results` holds the task kernels (named "<task>/<config>/<version>", of kind

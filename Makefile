@@ -82,12 +82,15 @@ bench: deps
 	@$(BUILD)/bench/bench_riscv_iss
 	@$(BUILD)/bench/bench_aie_ml
 
-# Coral NPU model against its RTL (docs/FIDELITY.md): needs the coral-rtl oracle, found
+# Coral NPU model against its RTL (docs/FIDELITY.md): the baselines, the probes and the search
+# agent's kernel versions (bench/coral_fidelity/agent_kernels.tar.xz). RTL results come from
+# bench/coral_fidelity/rtl_results.jsonl; a program it lacks needs the coral-rtl oracle, found
 # through CORAL_RTL or ../shared/oracles/coral-rtl/coral-rtl.
 fidelity-coral:
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTLMCRAFT_BUILD_BENCH=ON >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS) --target coral_fidelity
-	@$(BUILD)/bench/coral_fidelity --json $(BUILD)/coral_fidelity.json
+	@rm -rf $(BUILD)/agent_kernels && tar -C $(BUILD) -xJf bench/coral_fidelity/agent_kernels.tar.xz
+	@$(BUILD)/bench/coral_fidelity --task-kernels $(BUILD)/agent_kernels --json $(BUILD)/coral_fidelity.json
 
 # PLENA serial mode against the reference-timing oracle (PLENA_REF=path or the shared
 # default; skipped with a message when absent). Results: docs/FIDELITY.md.

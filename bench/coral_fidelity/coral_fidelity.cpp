@@ -4,7 +4,8 @@
 // docs/FIDELITY.md holds its results; `make fidelity-coral` runs it.
 //
 //   coral_fidelity [--oracle PATH] [--only SUBSTR] [--no-tasks] [--no-probes]
-//                  [--kernels DIR] [--jobs N] [--json FILE] [--set KEY=VALUE]...
+//                  [--kernels DIR] [--task-kernels DIR] [--probe-seed N] [--jobs N]
+//                  [--results FILE]... [--export-jobs DIR] [--json FILE] [--set KEY=VALUE]...
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -21,7 +22,10 @@
 #include "bench/coral_fidelity/fidelity_stats.h"
 #include "bench/coral_fidelity/model_runner.h"
 #include "bench/coral_fidelity/oracle_cache.h"
+#include "bench/coral_fidelity/oracle_jobs.h"
 #include "bench/coral_fidelity/probe_programs.h"
+#include "bench/coral_fidelity/task_kernels.h"
+#include "bench/coral_fidelity/workload_summary.h"
 #include "platforms/registry.h"
 
 namespace po = boost::program_options;
@@ -30,11 +34,15 @@ using namespace tlmcraft::bench;
 
 namespace {
 
+// The search agent's kernel versions (task_kernels.h), kind "agent".
+constexpr const char* kAgentKind = "agent";
+
 struct Options {
-  std::string oracle, only, kernels_dir, json_path, cache_path, save_dir;
+  std::string oracle, only, kernels_dir, task_kernels_dir, json_path, cache_path, save_dir, export_dir;
   bool tasks = true, probes = true, cached_only = false;
+  uint64_t probe_seed = 1;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::string> overrides;
+  std::vector<std::string> overrides, results;
 };
 
 std::vector<FidelityCase> kernel_dir_cases(const std::string& dir) {
@@ -56,25 +64,22 @@ std::vector<FidelityCase> collect(const Options& o) {
   if (o.tasks)
     for (auto& c : task_cases()) all.push_back(std::move(c));
   if (o.probes)
-    for (auto& p : generate_probe_programs()) all.push_back({p.kind, p.name, "", "", "probe.s", p.source});
+    for (auto& p : generate_probe_programs(o.probe_seed)) all.push_back({p.kind, p.name, "", "", "probe.s", p.source});
   if (!o.kernels_dir.empty())
     for (auto& c : kernel_dir_cases(o.kernels_dir)) all.push_back(std::move(c));
+  if (!o.task_kernels_dir.empty())
+    for (auto& c : task_kernel_cases(o.task_kernels_dir, kAgentKind)) all.push_back(std::move(c));
+  std::vector<std::string> only;  // comma-separated substrings, any of which selects
+  for (size_t a = 0, b; a <= o.only.size(); a = b + 1) {
+    b = std::min(o.only.find(',', a), o.only.size());
+    if (b > a) only.push_back(o.only.substr(a, b - a));
+  }
   std::vector<FidelityCase> kept;
   for (auto& c : all)
-    if (o.only.empty() || c.name.find(o.only) != std::string::npos) kept.push_back(std::move(c));
+    if (only.empty() || std::any_of(only.begin(), only.end(),
+                                    [&](const std::string& s) { return c.name.find(s) != std::string::npos; }))
+      kept.push_back(std::move(c));
   return kept;
-}
-
-uint64_t oracle_key(const ModelRun& m, const OracleOptions& oo) {
-  const std::vector<uint8_t> elf = write_elf32(m.program);
-  uint64_t h = fnv1a64(elf.data(), elf.size());
-  const uint32_t lat[2] = {oo.read_latency, oo.write_latency};
-  h = fnv1a64(lat, sizeof lat, h);
-  for (const ExtRegion& r : m.inputs) {
-    h = fnv1a64(&r.address, sizeof r.address, h);
-    h = fnv1a64(r.bytes.data(), r.bytes.size(), h);
-  }
-  return h;
 }
 
 CachedOracle run_oracle(const ModelRun& m, const OracleOptions& oo) {
@@ -144,6 +149,36 @@ void save_case(const std::string& dir, const FidelityCase& c, const ModelRun& m,
                               << cmd << " \"$@\"\n";
 }
 
+void print_table(const std::string& heading, const std::vector<CaseResult>& results) {
+  std::printf("\n| %s | programs | median abs error | 95th percentile | worst | worst program | median signed |\n",
+              heading.c_str());
+  std::printf("|---|---:|---:|---:|---:|---|---:|\n");
+  for (const auto& [kind, s] : summarise(results))
+    std::printf("| %s | %zu | %.2f%% | %.2f%% | %.2f%% | %s | %+.2f%% |\n", kind.c_str(), s.n, 100 * s.median_abs,
+                100 * s.p95_abs, 100 * s.max_abs, s.worst.c_str(), 100 * s.median_signed);
+}
+
+// The search agent's versions: errors per task and per kind of task, and per workload the
+// speedup of the model's best version on the model and on the RTL.
+void print_agent_tables(const std::vector<CaseResult>& results) {
+  const std::vector<CaseResult> tasks = by_task(results, kAgentKind);
+  if (tasks.empty()) return;
+  print_table("agent versions by task", tasks);
+  print_table("agent versions by kind of task", by_family(results, kAgentKind));
+  const std::vector<WorkloadSummary> ws = summarise_workloads(results, kAgentKind);
+  std::printf("\n| workload | versions | model's best | speedup model | speedup RTL | difference | RTL's best too | "
+              "RTL's best faster by |\n|---|---:|---|---:|---:|---:|---|---:|\n");
+  size_t same = 0;
+  for (const WorkloadSummary& w : ws) {
+    same += w.same_best;
+    std::printf("| %s | %zu | %s | %.3fx | %.3fx | %+.2f%% | %s | %.2f%% |\n", w.workload.c_str(), w.versions,
+                w.model_best.c_str(), w.model_speedup, w.rtl_speedup,
+                100 * (w.model_speedup - w.rtl_speedup) / w.rtl_speedup, w.same_best ? "yes" : "no",
+                100 * w.rtl_best_gain);
+  }
+  std::printf("\nworkloads whose model's best is the RTL's best: %zu of %zu\n", same, ws.size());
+}
+
 void print_results(const std::vector<CaseResult>& results, const std::vector<std::string>& failures) {
   std::printf("%-12s %-44s %12s %12s %9s\n", "kind", "program", "model", "rtl", "error");
   for (const CaseResult& r : results)
@@ -151,11 +186,8 @@ void print_results(const std::vector<CaseResult>& results, const std::vector<std
                 static_cast<unsigned long long>(r.model), static_cast<unsigned long long>(r.reference),
                 100 * r.error(), r.outputs_match ? "" : "  OUTPUTS DIFFER");
   for (const std::string& f : failures) std::printf("FAILED %s\n", f.c_str());
-  std::printf("\n| kind | programs | median abs error | 95th percentile | worst | worst program | median signed |\n");
-  std::printf("|---|---:|---:|---:|---:|---|---:|\n");
-  for (const auto& [kind, s] : summarise(results))
-    std::printf("| %s | %zu | %.2f%% | %.2f%% | %.2f%% | %s | %+.2f%% |\n", kind.c_str(), s.n, 100 * s.median_abs,
-                100 * s.p95_abs, 100 * s.max_abs, s.worst.c_str(), 100 * s.median_signed);
+  print_table("kind", results);
+  print_agent_tables(results);
 }
 
 void write_json(const std::string& path, const std::vector<CaseResult>& results) {
@@ -171,10 +203,17 @@ Options parse(int argc, char** argv) {
   po::options_description d("coral_fidelity options");
   d.add_options()("help,h", "this text")(
       "oracle", po::value(&o.oracle), "coral-rtl binary (default: $CORAL_RTL, else ../shared/oracles/coral-rtl)")(
-      "only", po::value(&o.only), "only programs whose name contains this")(
+      "only", po::value(&o.only), "only programs whose name contains this (or any of a comma-separated list)")(
       "no-tasks", "skip the task baselines and CPU programs")(
       "cached-only", "use only oracle results already in the results file (no RTL runs)")("no-probes", "skip the generated probe programs")(
       "kernels", po::value(&o.kernels_dir), "also every .s/.c file of this directory")(
+      "task-kernels", po::value(&o.task_kernels_dir),
+      "also every DIR/<task>/<config>/*.{c,s} (the search agent's versions), run with the task's layout and inputs")(
+      "probe-seed", po::value(&o.probe_seed), "seed of the generated probe programs (default 1)")(
+      "results", po::value(&o.results)->composing(),
+      "also read oracle results from this file (run_oracle_jobs.py output; default: the repository's)")(
+      "export-jobs", po::value(&o.export_dir),
+      "write the oracle runs the results files lack as jobs for run_oracle_jobs.py, then stop")(
       "jobs,j", po::value(&o.jobs), "oracle runs at a time")(
       "json", po::value(&o.json_path), "write per-program results here")(
       "cache", po::value(&o.cache_path), "oracle results file (default ~/.cache/tlmcraft/coral_rtl_results.jsonl)")(
@@ -196,6 +235,7 @@ Options parse(int argc, char** argv) {
     std::filesystem::create_directories(dir);
     o.cache_path = dir + "/coral_rtl_results.jsonl";
   }
+  if (!vm.count("results")) o.results = {std::string(TLMCRAFT_SOURCE_DIR) + "/bench/coral_fidelity/rtl_results.jsonl"};
   return o;
 }
 
@@ -213,7 +253,7 @@ OracleOptions oracle_options(const Options& o) {
 int main(int argc, char** argv) try {
   const Options o = parse(argc, argv);
   const OracleOptions oo = oracle_options(o);
-  if (oo.binary.empty()) {
+  if (oo.binary.empty() && o.export_dir.empty() && !o.cached_only) {
     std::fprintf(stderr, "coral_fidelity: no coral-rtl oracle (give --oracle PATH or set CORAL_RTL)\n");
     return 2;
   }
@@ -227,7 +267,13 @@ int main(int argc, char** argv) try {
   if (!o.save_dir.empty())
     for (size_t i = 0; i < cases.size(); ++i)
       if (runs[i].ok) save_case(o.save_dir, cases[i], runs[i], oo);
-  OracleCache cache(o.cache_path);
+  OracleCache cache(o.cache_path, o.results);
+  if (!o.export_dir.empty()) {
+    const size_t n = export_oracle_jobs(o.export_dir, cases, runs, oo, cache);
+    std::printf("%zu oracle jobs in %s (run: bench/coral_fidelity/run_oracle_jobs.py %s --oracle PATH)\n", n,
+                o.export_dir.c_str(), o.export_dir.c_str());
+    return 0;
+  }
   const std::vector<CachedOracle> rtl = run_oracles(runs, oo, cache, o.jobs, o.cached_only);
   std::vector<CaseResult> results;
   std::vector<std::string> failures;

@@ -40,7 +40,10 @@ void finish(Platform& p, ModelRun& run) {
 void run_task(Platform& p, const FidelityCase& c, ModelRun& run) {
   const tasks::Instance inst = tasks::Registry::builtin().instance(c.task, "coral", c.config);
   const KernelContext context{inst.layout()->kernel_defaults()};
-  if (!assemble(p, tasks::baseline_kernel(inst, p.config()), tasks::baseline_file_name(inst), context, run)) return;
+  // A kernel of its own (a search-agent version), else the task's baseline.
+  const bool own = !c.source.empty();
+  const std::string source = own ? c.source : tasks::baseline_kernel(inst, p.config());
+  if (!assemble(p, source, own ? c.file_name : tasks::baseline_file_name(inst), context, run)) return;
   p.load(run.program);
   const auto layout = inst.layout();
   std::vector<tasks::MemoryWrite> writes = layout->encode_inputs(inst.generate_inputs(1));

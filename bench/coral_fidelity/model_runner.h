@@ -14,8 +14,8 @@ namespace tlmcraft::bench {
 struct FidelityCase {
   std::string kind;   // "task", "cpu" or a probe family
   std::string name;   // e.g. "gemm/C3"
-  std::string task, config;          // a task baseline, or
-  std::string file_name, source;     // a program of its own
+  std::string task, config;          // a task (its layout and inputs), and
+  std::string file_name, source;     // a program of its own (for a task: "" = its baseline)
 };
 
 struct ModelRun {

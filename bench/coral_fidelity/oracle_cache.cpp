@@ -12,9 +12,13 @@ uint64_t fnv1a64(const void* data, size_t len, uint64_t h) {
   return h;
 }
 
-OracleCache::OracleCache(std::string path) : path_(std::move(path)) {
-  if (path_.empty()) return;
-  std::ifstream f(path_);
+OracleCache::OracleCache(std::string path, const std::vector<std::string>& extra) : path_(std::move(path)) {
+  for (const std::string& e : extra) load(e);
+  if (!path_.empty()) load(path_);
+}
+
+void OracleCache::load(const std::string& path) {
+  std::ifstream f(path);
   std::string line;
   while (std::getline(f, line)) {
     const auto j = nlohmann::json::parse(line, nullptr, false);

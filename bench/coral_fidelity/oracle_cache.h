@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "bench/coral_fidelity/rtl_oracle.h"
 
@@ -22,11 +23,14 @@ uint64_t fnv1a64(const void* data, size_t len, uint64_t h = 0xcbf29ce484222325ul
 
 class OracleCache {
  public:
-  explicit OracleCache(std::string path);  // "" = no file: nothing is kept
+  // `path` ("" = no file: nothing is kept) is read and appended to; `extra` files (results
+  // of runs elsewhere: run_oracle_jobs.py) are only read.
+  explicit OracleCache(std::string path, const std::vector<std::string>& extra = {});
   bool find(uint64_t key, CachedOracle& out) const;
   void store(uint64_t key, const CachedOracle& value);  // appended to the file at once
 
  private:
+  void load(const std::string& path);
   std::string path_;
   mutable std::mutex mutex_;
   std::map<uint64_t, CachedOracle> entries_;

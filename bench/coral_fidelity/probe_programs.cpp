@@ -1479,6 +1479,58 @@ std::string gen_mixed(Rng& r, Asm& a, int idx, std::string& what) {
   return cat("lsu_", vstore ? "vse" : "vle", "_e", sew, "m", lmul, "_sc", nsc, "_u", unroll, "_n", trips);
 }
 
+// ---------------------------------------------------------------- widening_acc
+
+// Widening accumulation as the optimised GEMM-like kernels do it: a product (vwmul.vx,
+// vwmulu.vv) added into a double-width accumulator (vwadd.wv, vwaddu.wv) or a widening
+// multiply-add (vwmacc, vwmaccu, vwmaccsu), the narrow operand optionally loaded from DTCM
+// each time; one accumulator chained through every op, or 2-4 accumulators in turn.
+std::string gen_widening_acc(Rng& r, Asm& a, int idx, std::string& what) {
+  const int form = idx % 3;  // 0 vwmul then vwadd.wv at twice the SEW, 1 vwmacc*, 2 vwadd.wv alone
+  const int sew = form == 0 ? 8 : r.pick<int>({8, 8, 16});
+  const int lmul = form == 0 ? r.pick<int>({1, 2}) : r.pick<int>({1, 2, 4});
+  const int wide = form == 0 ? 4 * lmul : 2 * lmul;  // accumulator registers
+  const int accs = std::min(r.pick<int>({1, 1, 2, 4}), 16 / wide);
+  const bool load = r.chance(50);
+  const int unroll = r.pick<int>({4, 8, 12});
+  vsrc_table(a, r);
+  a.bss("vbuf", 16 * lmul * unroll + 64);
+  load_sources(a, sew, lmul, {24, 28});
+  a.op("li a1, ", r.range(-100, 100));
+  const int vl = set_vl(a, r, sew, lmul);
+  const std::string mop = form == 1 ? r.pick<std::string>({"vwmacc.vx", "vwmaccu.vv", "vwmaccsu.vv"})
+                                    : r.pick<std::string>({"vwadd.wv", "vwaddu.wv"});
+  auto acc = [&](int i) { return cat("v", (i % accs) * wide); };
+  int per = 20;
+  auto body = [&] {
+    if (load) a.op("la t0, vbuf");
+    for (int i = 0; i < unroll; ++i) {
+      if (load) {
+        a.op("vle", sew, ".v v24, (t0)");
+        a.op("addi t0, t0, ", 16 * lmul);
+      }
+      if (form == 0) {  // the product is the narrow operand of an e16 -> e32 accumulation
+        a.op("vwmul.vx v16, v24, a1");
+        a.op("vsetvli zero, zero, ", vtype(2 * sew, 2 * lmul));
+        a.op(mop, " ", acc(i), ", ", acc(i), ", v16");
+        a.op("vsetvli zero, zero, ", vtype(sew, lmul));
+      } else if (form == 1) {
+        a.op(mop, " ", acc(i), mop == "vwmacc.vx" ? ", a1, v24" : ", v28, v24");
+      } else {
+        a.op(mop, " ", acc(i), ", ", acc(i), ", v24");
+      }
+    }
+  };
+  per += unroll * (10 * wide + (load ? 50 + 10 * lmul : 0) + (form == 0 ? 30 + 10 * lmul : 0) + (accs == 1 ? 20 : 0));
+  const int trips = trips_for(budget(r), per);
+  loop(a, "a7", trips, body);
+  static const char* kForm[] = {"mul_wadd", "wmacc", "wadd"};
+  what = cat(kForm[form], " (", mop, ") at e", sew, " m", lmul, ", vl ", vl, ", ", accs, " accumulator(s), ",
+             load ? "narrow operand loaded from DTCM each time, " : "", unroll, " per iteration");
+  return cat(kForm[form], "_e", sew, "m", lmul, "_", vlname(vl, sew, lmul), "_a", accs, load ? "_ld" : "", "_u", unroll,
+             "_n", trips);
+}
+
 using Generator = std::string (*)(Rng&, Asm&, int, std::string&);
 
 std::string g_dtcm_mem(Rng& r, Asm& a, int i, std::string& w) { return gen_scalar_mem(r, a, i, false, w); }
@@ -1495,6 +1547,7 @@ const KindEntry kKinds[] = {
     {"div", gen_div},               {"dtcm_mem", g_dtcm_mem},      {"ext_mem", g_ext_mem},
     {"vec_arith", gen_vec_arith},   {"vec_mem_dtcm", g_vmem_dtcm}, {"vec_mem_ext", g_vmem_ext},
     {"gather", gen_gather},         {"reduction", gen_reduction},  {"mixed", gen_mixed},
+    {"widening_acc", gen_widening_acc},  // appended: the kinds above keep their programs
 };
 
 }  // namespace

@@ -442,7 +442,8 @@ uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t, uint64_t d
   // registers' entries free up while the first ones are accessed).
   const uint32_t uops = std::min(slots, registers);
   const uint64_t rob_free = uops_ >= vt_.rob ? rob_retire_[uops_ % vt_.rob] : 0;
-  const uint64_t earliest = std::max({t + vt_.lsu_start, vector_sources_ready(s), rob_free});
+  // Its micro-ops issue in order with the other vector micro-ops: not before the previous one.
+  const uint64_t earliest = std::max({t + vt_.lsu_start, vector_sources_ready(s), rob_free, last_issue_});
   const LsuOp op = lsu_operation(earliest, store, kind_of(s.mem_addr) == MemKind::Axi, s.mem_blocks, held, true, extra);
   const uint64_t written = op.done + vt_.load_writeback;
   // The slot works register by register: micro-op k is done after k + 1 of them.
@@ -453,13 +454,14 @@ uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t, uint64_t d
     // Traces only: the entry it takes frees when the micro-op `rob` places back retires.
     const uint64_t entry_free = events_ && uops_ >= vt_.rob ? rob_retire_[uops_ % vt_.rob] : 0;
     uop_issue_[uops_ % vt_.uop_queue] = op.start;
+    last_issue_ = std::max(last_issue_, op.start);
     rob_retire_[uops_ % vt_.rob] = retire;
     hold(kUopQueue, decoded, op.start + 1);
     hold(kReorderBuffer, std::max(op.start, entry_free), retire);
   }
   if (!store && d.dst[0] != rv::kNoReg)
     for (uint32_t k = 0; k < registers && d.dst[0] + k < rv::kVecBase + 32; ++k)
-      ready_[d.dst[0] + k] = std::max(ready_[d.dst[0] + k], written);
+      ready_[d.dst[0] + k] = std::max(ready_[d.dst[0] + k], written - 1);
   last_retire_ = std::max(last_retire_, written);
   complete_at(written);
   busy(kVecLsu, op.start, op.done - op.start, op.start - earliest);
@@ -547,13 +549,22 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   const uint32_t dgroup = std::max<uint32_t>(s.dst_group, 1), sgroup = std::max<uint32_t>(s.src_group, 1);
   const uint32_t vs2 = (d.raw >> 20) & 31;
   const uint32_t funct6 = d.raw >> 26;
-  // Widening multiply-adds (vwmacc*) take their accumulator at the unit's last stage; a
-  // vmacc/vnmsac chain waits for the full latency (measured: 3 cycles per dependent op).
-  const bool widening_multiply_add = standard && cls == OpClass::VecMul && funct6 >= 0x3c;
+  // Multiply-adds (vmacc, vnmsac and the widening vwmacc*) read their accumulator, the
+  // destination group, like any source: a chain through it waits for the full latency
+  // (measured: 3 cycles per dependent op for vmacc and for vwmaccu/vwmacc/vwmaccsu at any
+  // SEW and LMUL, tests/platforms/coral_rtl_programs/vwmaccu_chain.s).
   // Slides and gathers hold the permute unit longer for every micro-op after the first
   // (measured: m2 3 cycles, m4 7, m8 16 per instruction).
   const bool slide_or_gather = standard && cls == OpClass::VecPermute && (funct6 == 0x0c || funct6 == 0x0e || funct6 == 0x0f);
 
+  // vwaddu.w, vwadd.w, vwsubu.w, vwsub.w (OPMVV/OPMVX): vs2 has the destination's width.
+  const uint32_t funct3 = (d.raw >> 12) & 7;
+  const bool wide_vs2 = standard && funct6 >= 0x34 && funct6 <= 0x37 && (funct3 == 2 || funct3 == 6);
+
+  // Micro-ops read the sources as they were before the instruction: its own results (a
+  // destination that is also a source, as in vwadd.wv v0, v0, v16) never hold it up.
+  std::array<std::pair<uint32_t, uint64_t>, 8> writes{};
+  uint32_t n_writes = 0;
   uint64_t last_done = td;
   for (uint32_t j = 0; j < uops; ++j) {
     if (cls == OpClass::VecDiv) divide_timing(s, j, lat, occ);
@@ -564,16 +575,20 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
       // scalar operand vs1 (single registers).
       const bool mask = vsrc[k] == rv::kVecBase && (d.raw >> 25 & 1) == 0;
       const bool single = mask || (cls == OpClass::VecReduction && uint32_t(vsrc[k] - rv::kVecBase) != vs2);
-      const uint32_t off = single ? 0 : (j * sgroup) / uops;
+      // A widening op's wide operands are destination-sized groups: the accumulator of
+      // vwmacc* and vs2 of vwadd.w*/vwsub.w* (at m4 they read 8 registers).
+      const bool accumulator = vsrc[k] == vdst && cls == OpClass::VecMul;
+      const bool wide = accumulator || (wide_vs2 && uint32_t(vsrc[k] - rv::kVecBase) == vs2);
+      const uint32_t off = single ? 0 : (j * (wide ? dgroup : sgroup)) / uops;
       const uint32_t reg = std::min<uint32_t>(vsrc[k] + off, rv::kVecBase + 31);
       // A reduction folds its source registers first, one per cycle, and its scalar
       // operand vs1 only with the last: the first micro-op may start uops - 1 cycles early.
       const bool reduction_scalar = cls == OpClass::VecReduction && single && !mask;
       const uint64_t need = ready_[reg];
-      const bool accumulator = widening_multiply_add && vsrc[k] == vdst;
-      const uint32_t early = accumulator ? lat - 1 : reduction_scalar ? uops - 1 : 0;
+      const uint32_t early = reduction_scalar ? uops - 1 : 0;
       ready = std::max(ready, need > early ? need - early : 0);
     }
+    const uint32_t dreg = vdst == rv::kNoReg ? 0 : std::min<uint32_t>(vdst + (j * dgroup) / uops, rv::kVecBase + 31);
     if (uops_ >= vt_.rob) ready = std::max(ready, rob_retire_[uops_ % vt_.rob]);  // ROB full: wait for a retire
 
     // The earliest free unit of its kind.
@@ -595,14 +610,12 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
     // A decoded micro-op frees its queue slot the cycle after it issues (decode_command).
     hold(kUopQueue, td, issue + 1);
     hold(kReorderBuffer, issue, retire);
-    if (vdst != rv::kNoReg) {
-      const uint32_t reg = std::min<uint32_t>(vdst + (j * dgroup) / uops, rv::kVecBase + 31);
-      ready_[reg] = std::max(ready_[reg], done);
-    }
+    if (vdst != rv::kNoReg && n_writes < writes.size()) writes[n_writes++] = {dreg, done};
     last_done = std::max(last_done, done);
     complete_at(retire);
     busy(unit, issue, occ, issue - in_order);
   }
+  for (uint32_t w = 0; w < n_writes; ++w) ready_[writes[w].first] = std::max(ready_[writes[w].first], writes[w].second);
   // A scalar result (vmv.x.s, vcpop.m, vfirst.m) reaches the x register file later.
   if (cls == OpClass::VecToScalar) {
     set_ready(d.dst[0], last_done + vt_.to_scalar);

@@ -24,7 +24,7 @@ struct RtlCount {
 
 const RtlCount kRtl[] = {
     {"silu", 9850, 0.05},      {"relu", 1445, 0.05},       {"gelu", 9800, 0.05},
-    {"softmax", 14655, 0.05},  {"layernorm", 4042, 0.09},  {"rmsnorm", 2833, 0.05},
+    {"softmax", 14655, 0.05},  {"layernorm", 4042, 0.05},  {"rmsnorm", 2833, 0.05},
     {"gemv", 8934, 0.05},      {"gemm", 137067, 0.05},     {"batchmatmul", 137072, 0.05},
     {"linear", 144108, 0.05},  {"conv2d", 17699, 0.05},    {"depthwise_conv", 34328, 0.05},
     {"ffn", 59032, 0.05},      {"swiglu", 93084, 0.05},    {"conv_block", 23658, 0.05},

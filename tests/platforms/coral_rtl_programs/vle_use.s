@@ -1,6 +1,6 @@
 # coral-rtl: 55
 # measured: coral-rtl vle_use.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# model: 50 (a vector load's data reaches a dependent vector op a few cycles later on the RTL)
+# model: 56 (a vector load's data reaches a dependent vector op a cycle before its write, and the next load issues after that op: one cycle over the RTL; the model was 50 before vector loads issued in order)
   .globl main
 main:
   li t0, 0x20000000

@@ -1,0 +1,73 @@
+// The fidelity campaign's task-kernel parts: reading DIR/<task>/<config>/ and the per-workload
+// summary of the search agent's versions (bench/coral_fidelity/task_kernels.*, workload_summary.*).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "bench/coral_fidelity/task_kernels.h"
+#include "bench/coral_fidelity/workload_summary.h"
+#include "tests/unique_temp_dir.h"
+
+namespace tlmcraft::bench {
+namespace {
+
+std::vector<CaseResult> gemm_c1() {
+  return {{"task", "gemm/C1", 1000, 1100},
+          {"agent", "gemm/C1/v1.c", 1000, 1100},  // the baseline's text
+          {"agent", "gemm/C1/v2.c", 400, 500},
+          {"agent", "gemm/C1/v3.c", 450, 440},
+          {"agent", "relu/C2/v1.c", 90, 100}};  // no relu/C2 baseline result: left out
+}
+
+TEST(CoralWorkloadSummary, ComparesTheModelsBestWithTheRtlsBest) {
+  const std::vector<WorkloadSummary> ws = summarise_workloads(gemm_c1(), "agent");
+  ASSERT_EQ(ws.size(), 1u);
+  const WorkloadSummary& w = ws[0];
+  EXPECT_EQ(w.workload, "gemm/C1");
+  EXPECT_EQ(w.versions, 3u);
+  EXPECT_EQ(w.model_best, "v2.c");          // 400 model cycles, the fewest
+  EXPECT_DOUBLE_EQ(w.model_speedup, 2.5);   // 1000 / 400
+  EXPECT_DOUBLE_EQ(w.rtl_speedup, 2.2);     // 1100 / 500, the same kernel on the RTL
+  EXPECT_FALSE(w.same_best);                // the RTL's best is v3 (440)
+  EXPECT_DOUBLE_EQ(w.rtl_best_gain, 0.12);  // (500 - 440) / 500
+}
+
+TEST(CoralWorkloadSummary, RegroupsVersionsByTaskAndKindOfTask) {
+  const std::vector<CaseResult> tasks = by_task(gemm_c1(), "agent");
+  ASSERT_EQ(tasks.size(), 4u);  // the baseline result is not a version
+  EXPECT_EQ(tasks[0].kind, "gemm");
+  EXPECT_EQ(tasks[3].kind, "relu");
+  const std::vector<CaseResult> families = by_family(gemm_c1(), "agent");
+  EXPECT_EQ(families[0].kind, "gemm-like");
+  EXPECT_EQ(families[3].kind, "elementwise");
+  EXPECT_EQ(task_family("depthwise_conv"), "conv");
+  EXPECT_EQ(task_family("softmax"), "normalisation");
+  EXPECT_EQ(task_family("dhrystone"), "cpu");
+}
+
+TEST(CoralTaskKernels, ReadsTaskConfigDirectoriesAndRefusesOtherNames) {
+  const tlmcraft::test::UniqueTempDir tmp("coral_task_kernels");
+  const std::filesystem::path root(tmp.path());
+  std::filesystem::create_directories(root / "relu" / "C1");
+  std::ofstream(root / "relu" / "C1" / "v2.c") << "int main(void) { return 0; }\n";
+  std::ofstream(root / "relu" / "C1" / "notes.txt") << "not a kernel\n";
+  const std::vector<FidelityCase> cases = task_kernel_cases(root.string(), "agent");
+  ASSERT_EQ(cases.size(), 1u);
+  EXPECT_EQ(cases[0].name, "relu/C1/v2.c");
+  EXPECT_EQ(cases[0].task, "relu");
+  EXPECT_EQ(cases[0].config, "C1");
+  EXPECT_EQ(cases[0].source, "int main(void) { return 0; }\n");
+
+  std::filesystem::create_directories(root / "nosuchtask" / "C1");
+  try {
+    task_kernel_cases(root.string(), "agent");
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              (root / "nosuchtask").string() + ": not a task name (expected DIR/<task>/<config>)");
+  }
+}
+
+}  // namespace
+}  // namespace tlmcraft::bench

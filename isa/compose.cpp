@@ -346,10 +346,11 @@ class Normaliser {
 
   // Every input is read before any output is written: once a step has written an output,
   // no later step reads an operand of the same kind (an input may name the same register
-  // as that output, or address the same memory; a register and memory never alias);
-  // each output is written once; a temporary is written before it is read. Outputs are
-  // keyed by operand and kind (2 * index + addressed): a post-increment writes the row at
-  // rd, then the register rd.
+  // as that output, or address the same memory; a register and memory never alias; an
+  // operand that addresses memory also reads its register); each output is written
+  // once; a temporary is written before it is read. Outputs are keyed by operand and
+  // kind (2 * index + addressed): a post-increment writes the row at rd, then the
+  // register rd.
   bool check_alias_safety() {
     auto key = [](const Token& t) { return 2 * t.index + (t.addressed ? 1 : 0); };
     auto name_of = [&](int k) { return ins_.operands[size_t(k / 2)].name; };
@@ -357,24 +358,30 @@ class Normaliser {
     std::set<int> temps_set;
     for (size_t k = 0; k < steps_.size(); ++k) {
       for (const Token& t : steps_[k].tokens) {
-        if (!t.use) continue;
-        if (t.name == Name::Temp && !temps_set.count(t.index)) {
+        if (t.use && t.name == Name::Temp && !temps_set.count(t.index)) {
           error(k, t.offset, "reads temporary '" + t.text + "' before any step writes it");
           return false;
         }
         if (t.name != Name::Operand) continue;
-        if (auto w = written.find(key(t)); w != written.end() && w->second < k) {
-          error(k, t.offset, "output " + t.text + " is read after step " + std::to_string(w->second + 1) +
-                                 " wrote it; keep the value in a temporary and write " + t.text + " last");
-          return false;
-        }
-        for (const auto& [out, at] : written)
-          if (at < k && out % 2 == key(t) % 2) {
-            error(k, t.offset, "reads input " + t.text + " after step " + std::to_string(at + 1) + " wrote output " +
-                                   name_of(out) + " (the two may name the same register); compute into a "
-                                   "temporary and write " + name_of(out) + " in the last step");
+        // What the token reads: the memory it addresses (a use through the register) and
+        // the register itself (its own value, or the address it holds).
+        std::vector<int> reads;
+        if (t.use) reads.push_back(key(t));
+        if (t.addressed) reads.push_back(2 * t.index);
+        for (const int r : reads) {
+          if (auto w = written.find(r); w != written.end() && w->second < k) {
+            error(k, t.offset, "output " + t.text + " is read after step " + std::to_string(w->second + 1) +
+                                   " wrote it; keep the value in a temporary and write " + t.text + " last");
             return false;
           }
+          for (const auto& [out, at] : written)
+            if (at < k && out % 2 == r % 2) {
+              error(k, t.offset, "reads input " + t.text + " after step " + std::to_string(at + 1) + " wrote output " +
+                                     name_of(out) + " (the two may name the same register); compute into a "
+                                     "temporary and write " + name_of(out) + " in the last step");
+              return false;
+            }
+        }
       }
       for (const Token& t : steps_[k].tokens) {
         if (!t.def) continue;

@@ -131,6 +131,11 @@ TEST(Compose, RegisterUpdatedInPlaceLoads) {
   ASSERT_EQ(a.writes.size(), 1u);  // gp3 itself
   EXPECT_EQ(a.writes[0].number, 3);
   EXPECT_EQ(a.reads.size(), 3u);  // gp3, gp4 (the source row's address) and f2
+  // Incremented first, then used as an address: the row would be the next one.
+  const std::string pre = plena_yaml() + entry + compose("", {"S_ADDI_INT rd, rd, 64", "V_EXP_V rd, rs1, 0"});
+  EXPECT_EQ(load_error(pre), at(pre, "rd, rs1, 0") + ": instruction V_X: step 2 ('V_EXP_V rd, rs1, 0'): output rd is "
+                                                     "read after step 1 wrote it; keep the value in a temporary and "
+                                                     "write rd last");
 }
 
 TEST(Compose, ValueClassesArePlenaOwn) {

@@ -25,7 +25,8 @@
 // - a name both an input and an output is read and written (a register updated
 //   in place, such as a post-incremented address); a step operand whose
 //   `address` names a pattern name is reached through the register bound to it
-//   (the kernel op's Operand::address), which the step reads. Memory reached through two different registers holding the same
+//   (the kernel op's Operand::address), which the step reads. Memory reached through two different registers holding
+//   the same
 // address cannot be seen here: the caller evaluates a rewritten kernel before
 // trusting it (the search agent does).
 #pragma once

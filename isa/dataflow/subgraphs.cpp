@@ -252,7 +252,8 @@ std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin,
           if (!updates_legal || int(updated.size()) > limits.max_updates || !joined(ops, grown, ok, updated)) continue;
           Subgraph g{grown};
           count_ports(ops, graph, updated, g);
-          if (g.outputs + g.updates >= 1 && g.inputs <= limits.read_ports && g.outputs <= limits.write_ports) found.push_back(g);
+          if (g.outputs + g.updates >= 1 && g.inputs <= limits.read_ports && g.outputs <= limits.write_ports)
+            found.push_back(g);
         }
       }
     }
@@ -277,7 +278,7 @@ class Namer {
   Pattern name(const std::vector<size_t>& order, const std::vector<size_t>& swapped) {
     Pattern p;
     std::map<std::pair<size_t, std::string>, std::string> value_name;  // (producer, storage) -> name
-    std::map<std::string, std::string> io_name;  // register updated in place -> io<k>
+    std::map<std::string, std::string> io_name;                        // register updated in place -> io<k>
     auto io = [&](const std::string& reg) {
       auto it = io_name.find(reg);
       if (it != io_name.end()) return it->second;

@@ -19,9 +19,9 @@
 namespace tlmcraft::isa::dataflow {
 
 struct SubgraphLimits {
-  int read_ports = 2;            // distinct input values (storages) at most
-  int write_ports = 1;           // distinct output values at most
-  int max_ops = 4;               // ops in one subgraph (at least 2)
+  int read_ports = 2;   // distinct input values (storages) at most
+  int write_ports = 1;  // distinct output values at most
+  int max_ops = 4;      // ops in one subgraph (at least 2)
   // Registers one instruction may update in place when a step uses them as an
   // address (post-increment addressing, `r = r + 64` after an op on the row at
   // r): the register file's write ports left for it. 0: none (no update joins).

@@ -102,17 +102,15 @@ TEST(PostIncrement, OverlayHasOneReadWriteOperand) {
   const nlohmann::json& ins = doc["candidates"][0]["overlay"]["instructions"][0];
   EXPECT_EQ(ins["compose"]["steps"], nlohmann::json({"V_EXP_V rd, rd, 0", "S_ADDI_INT rd, rd, 64"}));
   ASSERT_EQ(ins["operands"].size(), 1u);
-  EXPECT_EQ(ins["operands"][0], nlohmann::json({{"name", "rd"},
-                                                {"kind", "gp"},
-                                                {"field", "rd"},
-                                                {"role", "readwrite"},
-                                                {"value", "gp"}}));
+  EXPECT_EQ(ins["operands"][0],
+            nlohmann::json({{"name", "rd"}, {"kind", "gp"}, {"field", "rd"}, {"role", "readwrite"}, {"value", "gp"}}));
 }
 
 TEST(PostIncrement, MatcherPlacesItAndTheCyclesDropByOnePerInstance) {
   const DataflowAdapter* a = find_dataflow_adapter("plena");
   ASSERT_NE(a, nullptr);
-  const nlohmann::json overlay = candidates_document(*a, "plena", mine_kernel(kKernel), "CD")["candidates"][0]["overlay"];
+  const nlohmann::json overlay =
+      candidates_document(*a, "plena", mine_kernel(kKernel), "CD")["candidates"][0]["overlay"];
   const KernelRewrite r = a->use_overlay(kKernel, overlay, kHardware);
   EXPECT_EQ(r.kernel, R"(S_ADDI_INT gp1, gp0, 0
 S_ADDI_INT gp3, gp0, 2048
@@ -211,8 +209,8 @@ TEST(PostIncrement, BadReadWriteOperandsAreErrorsAtFileLineCol) {
   };
   const Case cases[] = {
       // Declared updated in place, but no step writes the register.
-      {"      - {name: rd, kind: gp, field: rd, role: readwrite, value: gp}\n",
-       "        - \"V_EXP_V rd, rd, 0\"\n", "rd, rd, 0",
+      {"      - {name: rd, kind: gp, field: rd, role: readwrite, value: gp}\n", "        - \"V_EXP_V rd, rd, 0\"\n",
+       "rd, rd, 0",
        "instruction CDX: step 1 ('V_EXP_V rd, rd, 0'): rd is declared role: readwrite (a register updated in "
        "place) but no step writes the register"},
       // An address operand (vrow: the register is only read) incremented.

@@ -54,6 +54,16 @@ std::string load_error(const std::string& yaml) {
   return "(accepted)";
 }
 
+// What `x` reads and writes as `x gp3, gp4, f2` (rd, rs1, rs2).
+Accesses accesses_of(const IsaSpec& spec, const InstructionSpec& x) {
+  Instruction in;
+  in.id = x.id;
+  in.field[kRd] = 3;
+  in.field[kRs1] = 4;
+  in.field[kRs2] = 2;
+  return spec.accesses(in);
+}
+
 TEST(Compose, LoadsTemporariesStepsAndTiming) {
   const std::string y = plena_yaml() + kEntry +
                         compose("t0", {"V_SUB_VF t0, rs1, fs, 0, 1", "V_MUL_VV rd, rs1, t0, 0"}) +
@@ -67,12 +77,7 @@ TEST(Compose, LoadsTemporariesStepsAndTiming) {
   EXPECT_EQ(x.timing.latency, 3);
   EXPECT_EQ(x.timing.ii, 2);
   // rd holds an address (value vrow): the gp register is read, the row written.
-  Instruction in;
-  in.id = x.id;
-  in.field[kRd] = 3;
-  in.field[kRs1] = 4;
-  in.field[kRs2] = 2;
-  const Accesses a = spec.accesses(in);
+  const Accesses a = accesses_of(spec, x);
   EXPECT_EQ(a.reads.size(), 3u);  // gp3, gp4 (addresses) and f2 (value fp: the register itself)
   EXPECT_TRUE(a.writes.empty());
 }
@@ -121,13 +126,7 @@ TEST(Compose, RegisterUpdatedInPlaceLoads) {
   entry.replace(entry.find("role: write, value: vrow"), 24, "role: readwrite, value: gp");
   const std::string y = plena_yaml() + entry + compose("", {"V_EXP_V rd, rs1, 0", "S_ADDI_INT rd, rd, 64"});
   const IsaSpec spec = IsaSpec::parse(y, "x.yaml");
-  const InstructionSpec& x = *spec.find("V_X");
-  Instruction in;
-  in.id = x.id;
-  in.field[kRd] = 3;
-  in.field[kRs1] = 4;
-  in.field[kRs2] = 2;
-  const Accesses a = spec.accesses(in);
+  const Accesses a = accesses_of(spec, *spec.find("V_X"));
   ASSERT_EQ(a.writes.size(), 1u);  // gp3 itself
   EXPECT_EQ(a.writes[0].number, 3);
   EXPECT_EQ(a.reads.size(), 3u);  // gp3, gp4 (the source row's address) and f2

@@ -42,6 +42,16 @@ C_LOOP_START gp6, 20
 C_LOOP_END gp6
 )";
 
+// Source (gp1) and destination (gp2) rows both step, 8 iterations.
+const char* kBothStep = R"(S_ADDI_INT gp1, gp0, 0
+S_ADDI_INT gp2, gp0, 1024
+C_LOOP_START gp6, 8
+  V_EXP_V gp2, gp1, 0
+  S_ADDI_INT gp1, gp1, 64
+  S_ADDI_INT gp2, gp2, 64
+C_LOOP_END gp6
+)";
+
 std::vector<MinedCandidate> mine_kernel(const std::string& text) {
   const DataflowAdapter* a = find_dataflow_adapter("plena");
   EXPECT_NE(a, nullptr);
@@ -133,14 +143,7 @@ C_LOOP_END gp6
 TEST(PostIncrement, TwoUpdatesExceedTheWritePortAndAReaderBetweenBlocksIt) {
   // Source and destination both step: each increment with the exp is a candidate, never
   // both (two gp writes in one instruction; PLENA's instructions write one).
-  const auto two = mine_kernel(R"(S_ADDI_INT gp1, gp0, 0
-S_ADDI_INT gp2, gp0, 1024
-C_LOOP_START gp6, 8
-  V_EXP_V gp2, gp1, 0
-  S_ADDI_INT gp1, gp1, 64
-  S_ADDI_INT gp2, gp2, 64
-C_LOOP_END gp6
-)");
+  const auto two = mine_kernel(kBothStep);
   ASSERT_EQ(two.size(), 2u);
   EXPECT_EQ(two[0].signature, "V_EXP_V out0, in0@io0, 0\nS_ADDI_INT io0, io0, 64\n");
   EXPECT_EQ(two[1].signature, "V_EXP_V out0@io0, in0, 0\nS_ADDI_INT io0, io0, 64\n");
@@ -165,14 +168,7 @@ S_ST_INT gp7, gp0, 0
 TEST(PostIncrement, PlacedAtTheFirstStepWhenAnInterleavedOpChangesItsSource) {
   const DataflowAdapter* a = find_dataflow_adapter("plena");
   ASSERT_NE(a, nullptr);
-  const std::string kernel = R"(S_ADDI_INT gp1, gp0, 0
-S_ADDI_INT gp2, gp0, 1024
-C_LOOP_START gp6, 8
-  V_EXP_V gp2, gp1, 0
-  S_ADDI_INT gp1, gp1, 64
-  S_ADDI_INT gp2, gp2, 64
-C_LOOP_END gp6
-)";
+  const std::string kernel = kBothStep;
   const auto two = mine_kernel(kernel);
   ASSERT_EQ(two.size(), 2u);
   const nlohmann::json overlay = candidates_document(*a, "plena", {two[1]}, "CD")["candidates"][0]["overlay"];

@@ -108,7 +108,7 @@ class UpdateEdges {
       const std::string r = in_place_register(ops[u]);
       if (r.empty()) continue;
       for (size_t v = u; v > begin; --v) {
-        if (v - 1 != u && writes_storage(ops[v - 1], r)) break;
+        if (writes_storage(ops[v - 1], r)) break;
         if (!addresses(ops[v - 1], r)) continue;
         users_[u - begin].push_back(v - 1);
         updates_[v - 1 - begin].push_back(u);

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -191,6 +192,37 @@ C_LOOP_END gp6
   std::string blocked = kernel;
   blocked.insert(blocked.find("  S_ADDI_INT gp1, gp1"), "  S_ADD_INT gp7, gp2, gp0\n");
   EXPECT_EQ(a->use_overlay(blocked, overlay, kHardware).uses.count("CD0"), 0u);
+}
+
+// A chain kept in one row (x * f1, then exp, in place) before the increment: the
+// intermediate row stays a temporary of the instruction (a hidden row), so its overlay
+// is alias-safe and loads.
+TEST(PostIncrement, ChainInOneRowKeepsItsTemporaryAndLoads) {
+  const DataflowAdapter* a = find_dataflow_adapter("plena");
+  ASSERT_NE(a, nullptr);
+  const std::string kernel = R"(S_ADDI_INT gp1, gp0, 0
+C_LOOP_START gp6, 4
+  V_MUL_VF gp1, gp1, f1, 0
+  V_EXP_V gp1, gp1, 0
+  S_ADDI_INT gp1, gp1, 64
+C_LOOP_END gp6
+)";
+  const auto found = mine_kernel(kernel);
+  const std::string sig = "V_MUL_VF t0@io0, in0@io0, in1, 0\nV_EXP_V out0@io0, t0@io0, 0\nS_ADDI_INT io0, io0, 64\n";
+  auto it = std::find_if(found.begin(), found.end(), [&](const MinedCandidate& c) { return c.signature == sig; });
+  ASSERT_NE(it, found.end());
+  EXPECT_EQ(it->dynamic_instances, 4u);
+  const nlohmann::json overlay = candidates_document(*a, "plena", {*it}, "CD")["candidates"][0]["overlay"];
+  EXPECT_EQ(overlay["instructions"][0]["compose"]["steps"],
+            nlohmann::json({"V_MUL_VF t0, rd, rs1, 0", "V_EXP_V rd, t0, 0", "S_ADDI_INT rd, rd, 64"}));
+  Dir d;
+  std::string out, err;
+  EXPECT_EQ(d.run("isa check plena --isa-ext '" + d.write("chain.yaml", to_yaml(overlay)) + "'", out, err), 0) << err;
+  // 1 + (1 + 4 x 4) = 18 cycles before; 1 + (1 + 4 x 2) = 10 after.
+  const KernelRewrite r = a->use_overlay(kernel, overlay, kHardware);
+  EXPECT_EQ(r.uses.at("CD0").executions, 4u);
+  EXPECT_EQ(d.cycles(kernel), 18);
+  EXPECT_EQ(d.cycles(r.kernel, to_yaml(overlay)), 10);
 }
 
 // A read-write operand where the instruction cannot have one: `isa check` exits 2 naming

@@ -74,14 +74,19 @@ bool updated_in_place(const df::Pattern& p, const std::string& name) {
   return std::count(p.inputs.begin(), p.inputs.end(), name) && std::count(p.outputs.begin(), p.outputs.end(), name);
 }
 
-// Rows reached through a register the pattern updates in place (post-increment):
-// row name -> register name. Such a row is no operand of its own: the step names it
-// by the register, whose field addresses it.
+// Input and output rows reached through a register the pattern updates in place
+// (post-increment): row name -> register name. Such a row is no operand of its own:
+// the step names it by the register, whose field addresses it. A temporary stays one
+// (a hidden row), even where the kernel kept it in that row: the row is overwritten
+// by the output anyway, and a step naming the row after another wrote it would not be
+// alias-safe.
 std::map<std::string, std::string> rows_through_updates(const df::Pattern& p) {
   std::map<std::string, std::string> via;
   for (const df::PatternStep& st : p.steps)
     for (const df::Operand& o : st.operands)
-      if (!o.address.empty() && updated_in_place(p, o.address)) via[o.storage] = o.address;
+      if (!o.address.empty() && updated_in_place(p, o.address) &&
+          !std::count(p.temps.begin(), p.temps.end(), o.storage))
+        via[o.storage] = o.address;
   return via;
 }
 
@@ -120,8 +125,7 @@ std::map<std::string, std::string> operand_names(const df::Pattern& p) {
       names[o] = "rs" + std::to_string(++ins);
   }
   for (const auto& [row, reg] : rows_through_updates(p)) names[row] = names.at(reg);
-  for (const std::string& t : p.temps)
-    if (!names.count(t)) names[t] = t;
+  for (const std::string& t : p.temps) names[t] = t;
   return names;
 }
 
@@ -137,15 +141,6 @@ nlohmann::json operand_entry(const df::Pattern& p, const std::string& pattern_na
   // register itself (post-increment: the steps use it as an address, then add to it).
   o["value"] = kind == "gp" && row && !update ? "vrow" : kind;
   return o;
-}
-
-// Temporaries that are not reached through an updated register (those are named by it).
-std::vector<std::string> own_temps(const df::Pattern& p) {
-  const auto via = rows_through_updates(p);
-  std::vector<std::string> temps;
-  for (const std::string& t : p.temps)
-    if (!via.count(t)) temps.push_back(t);
-  return temps;
 }
 
 // The ISA reference's pseudo-code: the output row as the steps compute it, in order.
@@ -174,7 +169,7 @@ codesign::CandidateCost plena_candidate_cost(const df::Pattern& p, const nlohman
     c.fused_cycles = std::max(c.fused_cycles, cyc);
     steps.push_back(st.mnemonic);
   }
-  c.area_mm2 = tlmcraft::plena::plena_composed_area_mm2(plena_spec(), steps, own_temps(p).size(), vlen_of(hardware));
+  c.area_mm2 = tlmcraft::plena::plena_composed_area_mm2(plena_spec(), steps, p.temps.size(), vlen_of(hardware));
   return c;
 }
 
@@ -196,7 +191,7 @@ nlohmann::json plena_overlay(const df::Pattern& p, const std::string& mnemonic, 
                         {"operands", operands},
                         {"doc", doc},
                         {"operation", operation_text(p, names)},
-                        {"compose", {{"temps", own_temps(p)}, {"steps", steps}}}};
+                        {"compose", {{"temps", p.temps}, {"steps", steps}}}};
   nlohmann::json lc = {{"name", lclass},
                        {"cycles", static_cast<int64_t>(cost.fused_cycles)},
                        {"doc", "estimate: the slowest step's latency (docs/codesign.md)"}};

@@ -44,6 +44,24 @@ size_t assignment(const std::string& op, bool& compound) {
   return std::string::npos;
 }
 
+// True when every whole-word occurrence of `word` in `text` is inside two or more
+// brackets ("VRAM[gp[rd]]"), and there is one.
+bool only_nested(const std::string& text, const std::string& word) {
+  bool any = false;
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '[') ++depth;
+    if (text[i] == ']') --depth;
+    if (text.compare(i, word.size(), word) != 0) continue;
+    const bool left = i == 0 || !word_char(text[i - 1]);
+    const bool right = i + word.size() >= text.size() || !word_char(text[i + word.size()]);
+    if (!left || !right) continue;
+    if (depth < 2) return false;
+    any = true;
+  }
+  return any;
+}
+
 bool is_identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 
 // True when `text` is a register of class `rc` written as a literal ("gp5", "f0").
@@ -63,6 +81,7 @@ struct Token {
   Name name = Name::Literal;
   int index = -1;  // operand index of the composed instruction, or temp index
   bool def = false, use = false;
+  bool addressed = false;  // def/use are of the memory the register addresses
 };
 
 struct Step {
@@ -138,7 +157,7 @@ class Normaliser {
         t.text = toks[i].text;
         t.offset = toks[i].offset;
         t.op = ops[i];
-        if (t.op >= 0) t.def = fx[t.op].def, t.use = fx[t.op].use;
+        if (t.op >= 0) t.def = fx[t.op].def, t.use = fx[t.op].use, t.addressed = fx[t.op].addressed;
         ok = resolve(k, *st.spec, t) && ok;
         st.tokens.push_back(t);
       }
@@ -280,11 +299,20 @@ class Normaliser {
   // written, a `write` one is never read before it is written.
   bool check_roles() {
     std::set<int> written;
+    std::map<int, std::pair<size_t, size_t>> first_use;  // operand -> (step, token offset)
     for (size_t k = 0; k < steps_.size(); ++k)
       for (const Token& t : steps_[k].tokens) {
         if (t.name != Name::Operand) continue;
         const OperandSpec& op = ins_.operands[t.index];
         if (op.value.empty()) continue;
+        first_use.emplace(t.index, std::make_pair(k, t.offset));
+        const ValueClass* vc = spec_.value_class(op.value);
+        if (t.def && !t.addressed && vc && vc->address) {
+          error(k, t.offset, "writes the register " + op.name + ", whose value class " + op.value +
+                                 " is an address (only read); to update the register in place declare value: " +
+                                 vc->register_class + ", role: readwrite");
+          return false;
+        }
         if (t.def && op.role == Role::Read) {
           error(k, t.offset, "writes " + op.name + ", whose role is read (declare role: write or readwrite)");
           return false;
@@ -295,46 +323,76 @@ class Normaliser {
         }
         if (t.def) written.insert(t.index);
       }
+    return updates_written(first_use);
+  }
+
+  // A register operand declared readwrite (not an address class) is updated in place:
+  // some step must write the register itself.
+  bool updates_written(const std::map<int, std::pair<size_t, size_t>>& first_use) {
+    for (const auto& [index, at] : first_use) {
+      const OperandSpec& op = ins_.operands[index];
+      const ValueClass* vc = spec_.value_class(op.value);
+      if (op.role != Role::ReadWrite || !vc || vc->address) continue;
+      bool updated = false;
+      for (const Step& st : steps_)
+        for (const Token& t : st.tokens) updated = updated || (t.name == Name::Operand && t.index == index && t.def && !t.addressed);
+      if (updated) continue;
+      error(at.first, at.second, op.name + " is declared role: readwrite (a register updated in place) but no step "
+                                 "writes the register");
+      return false;
+    }
     return true;
   }
 
   // Every input is read before any output is written: once a step has written an output,
-  // no later step reads an operand (an input may name the same register as that output);
-  // each output is written once; a temporary is written before it is read.
+  // no later step reads an operand of the same kind (an input may name the same register
+  // as that output, or address the same memory; a register and memory never alias; an
+  // operand that addresses memory also reads its register); each output is written
+  // once; a temporary is written before it is read. Outputs are keyed by operand and
+  // kind (2 * index + addressed): a post-increment writes the row at rd, then the
+  // register rd.
   bool check_alias_safety() {
-    std::map<int, size_t> written;  // output -> step
+    auto key = [](const Token& t) { return 2 * t.index + (t.addressed ? 1 : 0); };
+    auto name_of = [&](int k) { return ins_.operands[size_t(k / 2)].name; };
+    std::map<int, size_t> written;  // output key -> step
     std::set<int> temps_set;
     for (size_t k = 0; k < steps_.size(); ++k) {
       for (const Token& t : steps_[k].tokens) {
-        if (!t.use) continue;
-        if (t.name == Name::Temp && !temps_set.count(t.index)) {
+        if (t.use && t.name == Name::Temp && !temps_set.count(t.index)) {
           error(k, t.offset, "reads temporary '" + t.text + "' before any step writes it");
           return false;
         }
         if (t.name != Name::Operand) continue;
-        if (auto w = written.find(t.index); w != written.end() && w->second < k) {
-          error(k, t.offset, "output " + t.text + " is read after step " + std::to_string(w->second + 1) +
-                                 " wrote it; keep the value in a temporary and write " + t.text + " last");
-          return false;
-        }
-        for (const auto& [out, at] : written)
-          if (at < k) {
-            error(k, t.offset, "reads input " + t.text + " after step " + std::to_string(at + 1) + " wrote output " +
-                                   ins_.operands[out].name + " (the two may name the same register); compute into a "
-                                   "temporary and write " + ins_.operands[out].name + " in the last step");
+        // What the token reads: the memory it addresses (a use through the register) and
+        // the register itself (its own value, or the address it holds).
+        std::vector<int> reads;
+        if (t.use) reads.push_back(key(t));
+        if (t.addressed) reads.push_back(2 * t.index);
+        for (const int r : reads) {
+          if (auto w = written.find(r); w != written.end() && w->second < k) {
+            error(k, t.offset, "output " + t.text + " is read after step " + std::to_string(w->second + 1) +
+                                   " wrote it; keep the value in a temporary and write " + t.text + " last");
             return false;
           }
+          for (const auto& [out, at] : written)
+            if (at < k && out % 2 == r % 2) {
+              error(k, t.offset, "reads input " + t.text + " after step " + std::to_string(at + 1) + " wrote output " +
+                                     name_of(out) + " (the two may name the same register); compute into a "
+                                     "temporary and write " + name_of(out) + " in the last step");
+              return false;
+            }
+        }
       }
       for (const Token& t : steps_[k].tokens) {
         if (!t.def) continue;
         if (t.name == Name::Temp) temps_set.insert(t.index);
         if (t.name != Name::Operand) continue;
-        if (auto w = written.find(t.index); w != written.end() && w->second != k) {
+        if (auto w = written.find(key(t)); w != written.end() && w->second != k) {
           error(k, t.offset, "output " + t.text + " is written by step " + std::to_string(w->second + 1) +
                                  " and again here; write it once, in the last step (use a temporary before)");
           return false;
         }
-        written[t.index] = k;
+        written[key(t)] = k;
       }
     }
     return true;
@@ -384,8 +442,10 @@ std::vector<OperandEffect> operand_effects(const IsaSpec& spec, const Instructio
     const bool role_def = op.role == Role::Write || op.role == Role::ReadWrite;
     const bool role_use = op.role == Role::Read || op.role == Role::ReadWrite;
     const bool in_lhs = has_word(lhs, op.name), in_rhs = has_word(rhs, op.name);
+    const ValueClass* vc = op.value.empty() ? nullptr : spec.value_class(op.value);
+    fx[i].addressed = (vc && vc->address) || only_nested(ins.operation, op.name);
     if (eq == std::string::npos) {
-      fx[i] = {role_def, role_use};
+      fx[i].def = role_def, fx[i].use = role_use;
       continue;
     }
     fx[i].def = role_def || in_lhs;

@@ -31,9 +31,13 @@ struct StepToken {
 void split_step(const std::string& line, std::string& mnemonic, std::vector<StepToken>& tokens);
 
 // For each operand of `ins` (by index): whether the operand's value is written / read
-// (see the header comment).
+// (see the header comment), and whether that value is the memory its register
+// addresses (`addressed`: an address value class, or the operand appears in the
+// operation only as an index of an index, "VRAM[gp[rd]]"; the register itself is then
+// only read) or the register itself ("gp[rd] = ...").
 struct OperandEffect {
   bool def = false, use = false;
+  bool addressed = false;
 };
 std::vector<OperandEffect> operand_effects(const IsaSpec& spec, const InstructionSpec& ins);
 

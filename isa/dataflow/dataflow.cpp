@@ -20,7 +20,7 @@ bool covers(const std::vector<std::string>& implicit, const std::string& name) {
 
 bool reads_storage(const Op& op, const std::string& name) {
   for (const Operand& o : op.operands)
-    if (o.reads() && o.storage == name) return true;
+    if ((o.reads() && o.storage == name) || (!o.address.empty() && o.address == name)) return true;
   return covers(op.implicit_reads, name);
 }
 

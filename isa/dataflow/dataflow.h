@@ -20,6 +20,9 @@ struct Operand {
   std::string storage;  // Read / Write / ReadWrite: the storage name ("gp3",
                         // "row@gp3", "x5")
   std::string text;     // as written in the kernel (the literal itself for Literal)
+  // A memory operand reached through a register: that register's storage name
+  // ("gp3" for the row "VRAM@s3+0"); empty otherwise. The op reads it.
+  std::string address;
   bool reads() const { return access == Access::Read || access == Access::ReadWrite; }
   bool writes() const { return access == Access::Write || access == Access::ReadWrite; }
 };
@@ -44,8 +47,8 @@ struct Op {
   int commutes_a = -1, commutes_b = -1;
 };
 
-// True when `op` reads (writes) the storage `name`, through an operand or
-// implicitly.
+// True when `op` reads (writes) the storage `name`, through an operand, an
+// operand's address register or implicitly.
 bool reads_storage(const Op& op, const std::string& name);
 bool writes_storage(const Op& op, const std::string& name);
 

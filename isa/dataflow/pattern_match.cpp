@@ -1,6 +1,7 @@
 #include "isa/dataflow/pattern_match.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 
 #include "isa/dataflow/step_order.h"
@@ -10,6 +11,17 @@ namespace {
 
 bool contains(const std::vector<std::string>& list, const std::string& name) {
   return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+// Binds a pattern name to a kernel storage (consistently with earlier bindings and
+// the pattern's fixed names).
+bool bind_name(const Pattern& p, const std::string& name, const std::string& storage, const std::string& text,
+               Match& m) {
+  if (auto f = p.fixed.find(name); f != p.fixed.end() && f->second != storage) return false;
+  auto [it, fresh] = m.storage.emplace(name, storage);
+  if (!fresh && it->second != storage) return false;
+  m.text.emplace(name, text);
+  return true;
 }
 
 // Binds one step's operands to `have` (one op's operands, possibly with a
@@ -30,10 +42,9 @@ bool bind_operands(const Pattern& p, const PatternStep& step, const std::vector<
       continue;
     }
     if (have.access != want.access) return false;
-    if (auto f = p.fixed.find(want.storage); f != p.fixed.end() && f->second != have.storage) return false;
-    auto [it, fresh] = trial.storage.emplace(want.storage, have.storage);
-    if (!fresh && it->second != have.storage) return false;
-    trial.text.emplace(want.storage, have.text);
+    if (!bind_name(p, want.storage, have.storage, have.text, trial)) return false;
+    if (!want.address.empty() && (have.address.empty() || !bind_name(p, want.address, have.address, have.text, trial)))
+      return false;
   }
   m = std::move(trial);
   return true;
@@ -68,7 +79,20 @@ class Validator {
  public:
   Validator(const std::vector<Op>& ops, const Pattern& p, const Match& m) : ops_(ops), p_(p), m_(m) {}
 
-  bool valid() const { return reads_see_their_producers() && interleaved_ops_independent() && final_values_agree(); }
+  // Where the new instruction may go (the last op, else the first when `place_first`);
+  // false when nowhere.
+  bool valid(bool place_first, size_t& at) const {
+    if (!reads_see_their_producers() || !final_values_agree()) return false;
+    if (interleaved_ops_independent(true)) {
+      at = last();
+      return true;
+    }
+    if (place_first && interleaved_ops_independent(false)) {
+      at = first();
+      return true;
+    }
+    return false;
+  }
 
  private:
   const std::vector<Op>& ops_;
@@ -83,20 +107,24 @@ class Validator {
   // before it (or, for an input, from before the match): the kernel's storage
   // must agree.
   bool reads_see_their_producers() const {
-    const size_t none = ops_.size();
     for (size_t k = 0; k < p_.steps.size(); ++k) {
       for (const Operand& o : p_.steps[k].operands) {
-        if (!o.reads()) continue;
-        size_t producer = none;
-        for (size_t j = k; j > 0; --j)
-          if (writes_name(p_.steps[j - 1], o.storage)) {
-            producer = m_.ops[j - 1];
-            break;
-          }
-        if (last_writer(ops_, first(), m_.ops[k], bound(o.storage), none) != producer) return false;
+        if (o.reads() && !sees_producer(k, o.storage)) return false;
+        if (!o.address.empty() && !sees_producer(k, o.address)) return false;
       }
     }
     return true;
+  }
+
+  bool sees_producer(size_t k, const std::string& name) const {
+    const size_t none = ops_.size();
+    size_t producer = none;
+    for (size_t j = k; j > 0; --j)
+      if (writes_name(p_.steps[j - 1], name)) {
+        producer = m_.ops[j - 1];
+        break;
+      }
+    return last_writer(ops_, first(), m_.ops[k], bound(name), none) == producer;
   }
 
   static bool writes_name(const PatternStep& s, const std::string& name) {
@@ -107,30 +135,42 @@ class Validator {
 
   bool is_matched(size_t i) const { return std::binary_search(m_.ops.begin(), m_.ops.end(), i); }
 
-  // Everything the matched ops read and write, by storage name (operands and
-  // implicit).
-  void touched(std::set<std::string>& read, std::set<std::string>& written) const {
+  // Everything the matched ops in [from, to] read and write, by storage name
+  // (operands, their address registers and implicit).
+  void touched(std::set<std::string>& read, std::set<std::string>& written, size_t from = 0,
+               size_t to = SIZE_MAX) const {
     for (size_t i : m_.ops) {
+      if (i < from || i > to) continue;
       for (const Operand& o : ops_[i].operands) {
         if (o.reads()) read.insert(o.storage);
         if (o.writes()) written.insert(o.storage);
+        if (!o.address.empty()) read.insert(o.address);
       }
       read.insert(ops_[i].implicit_reads.begin(), ops_[i].implicit_reads.end());
       written.insert(ops_[i].implicit_writes.begin(), ops_[i].implicit_writes.end());
     }
   }
 
-  // The interleaved ops now run before the new instruction: they must not see
-  // or change anything the matched ops use.
-  bool interleaved_ops_independent() const {
-    std::set<std::string> read, written;
-    touched(read, written);
+  // With the new instruction at the last step (`at_last`) the interleaved ops now
+  // run before the steps that preceded them, at the first step after those that
+  // followed them: they must not see or change anything the steps write, nor change
+  // what the steps they cross read. (Placed last, they must not change what any
+  // step reads: the rule before place_first existed, kept so that matches placed
+  // last stay exactly those.)
+  bool interleaved_ops_independent(bool at_last) const {
+    std::set<std::string> read_any, written;
+    touched(read_any, written);
     for (size_t i = first(); i <= last(); ++i) {
       if (ops_[i].barrier) return false;
       if (is_matched(i)) continue;
       for (const std::string& s : written)
         if (reads_storage(ops_[i], s) || writes_storage(ops_[i], s)) return false;
-      for (const std::string& s : read)
+      std::set<std::string> read_crossed, unused;
+      if (at_last)
+        read_crossed = read_any;
+      else
+        touched(read_crossed, unused, i + 1);
+      for (const std::string& s : read_crossed)
         if (writes_storage(ops_[i], s)) return false;
     }
     return true;
@@ -186,8 +226,10 @@ class Searcher {
 
   bool extend(size_t k, size_t from, const Match& m, Match& out) {
     if (k == p_.steps.size()) {
-      if (!Validator(ops_, p_, m).valid()) return false;
+      size_t at = 0;
+      if (!Validator(ops_, p_, m).valid(lim_.place_first, at)) return false;
       out = m;
+      out.at = at;
       return true;
     }
     const size_t end = std::min(ops_.size(), m.ops.front() + lim_.window);
@@ -242,13 +284,14 @@ std::vector<std::string> check_pattern(const Pattern& p) {
           problems.push_back(where + ": '" + o.storage + "' is not a declared parameter");
         continue;
       }
-      if (!declared(o.storage)) {
-        problems.push_back(where + ": '" + o.storage + "' is not an input, output or temporary");
+      if (!declared(o.storage) || (!o.address.empty() && !declared(o.address))) {
+        const std::string& n = declared(o.storage) ? o.address : o.storage;
+        problems.push_back(where + ": '" + n + "' is not an input, output or temporary");
         continue;
       }
       if (o.reads() && contains(p.temps, o.storage) && !written.count(o.storage))
         problems.push_back(where + ": temporary '" + o.storage + "' is read before it is written");
-      if (o.writes() && contains(p.inputs, o.storage))
+      if (o.writes() && contains(p.inputs, o.storage) && !contains(p.outputs, o.storage))
         problems.push_back(where + ": input '" + o.storage + "' is written");
     }
     for (const Operand& o : p.steps[k].operands)

@@ -14,11 +14,19 @@
 // input, the
 //   value before the first matched op): register renaming and in-place reuse
 //   are allowed;
-// - the interleaved ops neither read what the steps write nor write what they
-// read or
-//   write (they now run before the new instruction);
+// - the interleaved ops neither read nor write what the steps write, nor write
+//   what the steps they now run after read: with the new instruction at the
+//   last step (the default), every step before them; where the caller allows it
+//   (MatchLimits::place_first) and the last step's place is not legal, at the
+//   first step, every step after them (a post-increment whose register an
+//   interleaved op reads keeps its place before that op: write-after-read order);
 // - a storage whose last matched write is a temporary is dead afterwards
-// (live_at). Memory reached through two different registers holding the same
+// (live_at);
+// - a name both an input and an output is read and written (a register updated
+//   in place, such as a post-incremented address); a step operand whose
+//   `address` names a pattern name is reached through the register bound to it
+//   (the kernel op's Operand::address), which the step reads. Memory reached through two different registers holding
+//   the same
 // address cannot be seen here: the caller evaluates a rewritten kernel before
 // trusting it (the search agent does).
 #pragma once
@@ -32,7 +40,9 @@ namespace tlmcraft::isa::dataflow {
 
 struct PatternStep {
   std::string mnemonic;
-  // Read/Write/ReadWrite operands name a pattern name in `storage`. A Literal
+  // Read/Write/ReadWrite operands name a pattern name in `storage` (and, for a
+  // memory operand reached through a register of the pattern, in `address`;
+  // empty: any register, the storage alone must agree). A Literal
   // operand with an empty `storage` must equal `text`; one with a `storage`
   // name is a parameter bound to whatever literal the kernel has there (the
   // same text at every use).
@@ -50,6 +60,7 @@ struct Pattern {
 
 struct Match {
   std::vector<size_t> ops;                     // matched op index per step, increasing
+  size_t at = 0;                               // where the new instruction goes: ops.back() or ops.front()
   std::map<std::string, std::string> storage;  // pattern name -> kernel storage
   std::map<std::string, std::string> text;     // pattern name -> operand text as written
 };
@@ -57,13 +68,14 @@ struct Match {
 struct MatchLimits {
   size_t window = 64;        // ops from the first matched op to the last
   size_t max_matches = 256;  // stop after this many (non-overlapping) matches
+  bool place_first = false;  // the caller places a match at Match::at, which may be its first op
 };
 
 // Non-overlapping matches of `pattern` in `ops`, earliest first.
 std::vector<Match> find_matches(const std::vector<Op>& ops, const Pattern& pattern, const MatchLimits& limits = {});
 
 // Problems with a pattern itself (a name used but not declared, an input
-// written, an output never written, a temporary read before it is written, a
+// written that is not also an output, an output never written, a temporary read before it is written, a
 // fixed name that is not an input), one message each.
 std::vector<std::string> check_pattern(const Pattern& pattern);
 

@@ -85,6 +85,7 @@ std::string pattern_signature(const Pattern& p) {
       const Operand& o = step.operands[i];
       s += i ? ", " : " ";
       s += o.access == Access::Literal ? (o.storage.empty() ? o.text : "$" + o.storage) : o.storage;
+      if (!o.address.empty()) s += "@" + o.address;
     }
     s += "\n";
   }

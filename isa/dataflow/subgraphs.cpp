@@ -74,6 +74,78 @@ bool has_readwrite(const Op& op) {
   return false;
 }
 
+// The register an op updates from itself and literals alone (r = r + 64), or "".
+std::string in_place_register(const Op& op) {
+  if (op.barrier || !op.implicit_reads.empty() || !op.implicit_writes.empty()) return "";
+  std::string reg;
+  bool read = false, written = false;
+  for (const Operand& o : op.operands) {
+    if (o.access == Access::Literal) continue;
+    if (!o.address.empty() || (!reg.empty() && o.storage != reg)) return "";
+    reg = o.storage;
+    read = read || o.reads();
+    written = written || o.writes();
+  }
+  return read && written ? reg : "";
+}
+
+bool addresses(const Op& op, const std::string& reg) {
+  for (const Operand& o : op.operands)
+    if (o.address == reg) return true;
+  return false;
+}
+
+bool inside(const std::vector<size_t>& g, size_t i) { return std::binary_search(g.begin(), g.end(), i); }
+
+// Address-update edges of a region: op v reaches memory through register r and a
+// later op u updates r in place, with no write of r between them.
+class UpdateEdges {
+ public:
+  UpdateEdges(const std::vector<Op>& ops, size_t begin, size_t end) : begin_(begin) {
+    users_.resize(end - begin);
+    updates_.resize(end - begin);
+    for (size_t u = begin; u < end; ++u) {
+      const std::string r = in_place_register(ops[u]);
+      if (r.empty()) continue;
+      for (size_t v = u; v > begin; --v) {
+        if (writes_storage(ops[v - 1], r)) break;
+        if (!addresses(ops[v - 1], r)) continue;
+        users_[u - begin].push_back(v - 1);
+        updates_[v - 1 - begin].push_back(u);
+      }
+    }
+  }
+  const std::vector<size_t>& users(size_t u) const { return users_[u - begin_]; }
+  const std::vector<size_t>& updates(size_t v) const { return updates_[v - begin_]; }
+
+ private:
+  size_t begin_;
+  std::vector<std::vector<size_t>> users_, updates_;
+};
+
+// The registers the subgraph updates in place: those of its in-place ops that an
+// earlier op of it uses as an address. Empty `ok` when an update breaks the rules
+// (convex_subgraphs): an op outside reads or writes the register between the
+// subgraph's first op and the update, or an op of it uses the register after.
+std::set<std::string> updated_registers(const std::vector<Op>& ops, const std::vector<size_t>& g, bool& ok) {
+  std::set<std::string> regs;
+  ok = true;
+  for (size_t u : g) {
+    const std::string r = in_place_register(ops[u]);
+    if (r.empty()) continue;
+    bool used_before = false;
+    for (size_t v : g)
+      if (v < u && addresses(ops[v], r)) used_before = true;
+    if (!used_before) continue;
+    regs.insert(r);
+    for (size_t i = g.front(); i < u; ++i)
+      if (!inside(g, i) && (reads_storage(ops[i], r) || writes_storage(ops[i], r))) ok = false;
+    for (size_t v : g)
+      if (v > u && reads_storage(ops[v], r)) ok = false;
+  }
+  return regs;
+}
+
 // No path leaves `g` and comes back (ops outside between its first and last
 // op).
 bool convex(const RegionGraph& graph, const std::vector<size_t>& g) {
@@ -107,19 +179,38 @@ bool convex(const RegionGraph& graph, const std::vector<size_t>& g) {
   return true;
 }
 
-void count_ports(const std::vector<Op>& ops, const RegionGraph& graph, Subgraph& g) {
+// Inputs and outputs by value; a register updated in place is an input only when it
+// addresses no output (otherwise it shares that output's field), and the memory it
+// addresses is reached through it (no input of its own).
+void count_ports(const std::vector<Op>& ops, const RegionGraph& graph, const std::set<std::string>& updated,
+                 Subgraph& g) {
   std::set<std::pair<size_t, std::string>> in, out;
+  std::set<std::string> addressing_outputs;
   for (size_t n : g.ops) {
     for (const Operand& o : ops[n].operands) {
-      if (o.reads()) {
+      if (updated.count(o.storage)) continue;
+      if (o.reads() && !updated.count(o.address)) {
         const size_t p = graph.producer(n, o.storage);
-        if (p == kNone || !std::binary_search(g.ops.begin(), g.ops.end(), p)) in.insert({p, o.storage});
+        if (p == kNone || !inside(g.ops, p)) in.insert({p, o.storage});
       }
-      if (o.writes() && graph.used_outside(n, o.storage, g.ops)) out.insert({n, o.storage});
+      if (o.writes() && graph.used_outside(n, o.storage, g.ops)) {
+        out.insert({n, o.storage});
+        if (updated.count(o.address)) addressing_outputs.insert(o.address);
+      }
     }
   }
-  g.inputs = int(in.size());
+  g.updates = int(updated.size());
+  g.inputs = int(in.size() + updated.size() - addressing_outputs.size());
   g.outputs = int(out.size());
+}
+
+// Every op of `g` is fusable or updates one of `updated` (an update whose address
+// user left the subgraph does not belong to it).
+bool joined(const std::vector<Op>& ops, const std::vector<size_t>& g, const std::function<bool(size_t)>& ok,
+            const std::set<std::string>& updated) {
+  for (size_t n : g)
+    if (!ok(n) && !updated.count(in_place_register(ops[n]))) return false;
+  return true;
 }
 
 }  // namespace
@@ -127,7 +218,9 @@ void count_ports(const std::vector<Op>& ops, const RegionGraph& graph, Subgraph&
 std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin, size_t end,
                                        const std::function<bool(const Op&)>& fusable, const SubgraphLimits& limits) {
   const RegionGraph graph(ops, begin, end);
+  const UpdateEdges updates(ops, begin, end);
   auto ok = [&](size_t i) { return fusable(ops[i]) && !ops[i].barrier && !has_readwrite(ops[i]); };
+  auto update_ok = [&](size_t i) { return limits.max_updates > 0 && !in_place_register(ops[i]).empty(); };
   std::set<std::vector<size_t>> seen;
   std::vector<std::vector<size_t>> frontier;
   for (size_t i = begin; i < end; ++i)
@@ -139,17 +232,28 @@ std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin,
       for (size_t n : set) {
         std::vector<size_t> around = graph.preds(n);
         around.insert(around.end(), graph.succs(n).begin(), graph.succs(n).end());
-        for (size_t m : around) {
-          if (!ok(m) || std::binary_search(set.begin(), set.end(), m)) continue;
+        const size_t by_data = around.size();
+        if (limits.max_updates > 0) {
+          around.insert(around.end(), updates.updates(n).begin(), updates.updates(n).end());
+          around.insert(around.end(), updates.users(n).begin(), updates.users(n).end());
+        }
+        for (size_t k = 0; k < around.size(); ++k) {
+          const size_t m = around[k];
+          const bool joins = ok(m) || (k >= by_data && update_ok(m));  // an update joins by its address only
+          if (!joins || inside(set, m)) continue;
           std::vector<size_t> grown = set;
           grown.insert(std::upper_bound(grown.begin(), grown.end(), m), m);
           if (!seen.insert(grown).second) continue;
           if (seen.size() > limits.max_subgraphs) return found;
           next.push_back(grown);
           if (!convex(graph, grown)) continue;
+          bool updates_legal = true;
+          const std::set<std::string> updated = updated_registers(ops, grown, updates_legal);
+          if (!updates_legal || int(updated.size()) > limits.max_updates || !joined(ops, grown, ok, updated)) continue;
           Subgraph g{grown};
-          count_ports(ops, graph, g);
-          if (g.outputs >= 1 && g.inputs <= limits.read_ports && g.outputs <= limits.write_ports) found.push_back(g);
+          count_ports(ops, graph, updated, g);
+          if (g.outputs + g.updates >= 1 && g.inputs <= limits.read_ports && g.outputs <= limits.write_ports)
+            found.push_back(g);
         }
       }
     }
@@ -164,13 +268,25 @@ namespace {
 class Namer {
  public:
   Namer(const std::vector<Op>& ops, size_t region_end, const Subgraph& g)
-      : ops_(ops), g_(g), graph_(ops, g.ops.front(), region_end) {}
+      : ops_(ops), g_(g), graph_(ops, g.ops.front(), region_end) {
+    bool legal = true;
+    updated_ = updated_registers(ops, g.ops, legal);
+  }
 
   // The pattern with the steps in `order`; an op in `swapped` has its commutative pair
   // of operands exchanged.
   Pattern name(const std::vector<size_t>& order, const std::vector<size_t>& swapped) {
     Pattern p;
     std::map<std::pair<size_t, std::string>, std::string> value_name;  // (producer, storage) -> name
+    std::map<std::string, std::string> io_name;                        // register updated in place -> io<k>
+    auto io = [&](const std::string& reg) {
+      auto it = io_name.find(reg);
+      if (it != io_name.end()) return it->second;
+      const std::string nm = "io" + std::to_string(io_name.size());
+      p.inputs.push_back(nm);
+      p.outputs.push_back(nm);
+      return io_name[reg] = nm;
+    };
     int n_in = 0, n_out = 0, n_tmp = 0;
     for (size_t n : order) {
       PatternStep step{ops_[n].mnemonic, {}};
@@ -180,7 +296,10 @@ class Namer {
       for (const Operand& o : operands) {
         Operand po = o;
         po.text = o.access == Access::Literal ? o.text : "";
-        if (o.reads()) {
+        po.address = updated_.count(o.address) ? io(o.address) : "";
+        if (o.access != Access::Literal && updated_.count(o.storage)) {
+          po.storage = io(o.storage);
+        } else if (o.reads()) {
           // A value from outside is named by its producer: two reads of one storage with an
           // outside write between them (x read, x rewritten outside, x read) are two inputs.
           const size_t prod = graph_.producer(n, o.storage);
@@ -209,6 +328,7 @@ class Namer {
   const std::vector<Op>& ops_;
   const Subgraph& g_;
   RegionGraph graph_;
+  std::set<std::string> updated_;
 };
 
 }  // namespace

@@ -19,9 +19,13 @@
 namespace tlmcraft::isa::dataflow {
 
 struct SubgraphLimits {
-  int read_ports = 2;            // distinct input values (storages) at most
-  int write_ports = 1;           // distinct output values at most
-  int max_ops = 4;               // ops in one subgraph (at least 2)
+  int read_ports = 2;   // distinct input values (storages) at most
+  int write_ports = 1;  // distinct output values at most
+  int max_ops = 4;      // ops in one subgraph (at least 2)
+  // Registers one instruction may update in place when a step uses them as an
+  // address (post-increment addressing, `r = r + 64` after an op on the row at
+  // r): the register file's write ports left for it. 0: none (no update joins).
+  int max_updates = 0;
   size_t max_subgraphs = 20000;  // per region; enumeration stops there (bounded work)
 };
 
@@ -30,17 +34,26 @@ struct SubgraphLimits {
 struct Subgraph {
   std::vector<size_t> ops;
   int inputs = 0, outputs = 0;
+  int updates = 0;  // registers updated in place (also in inputs or outputs: see convex_subgraphs)
 };
 
 // The convex connected subgraphs of ops [begin, end) (a region without barriers
 // inside) with 2..max_ops ops, all accepted by `fusable`, within the port
 // limits, with at least one output. Dependences are true (read-after-write)
-// dependences on storage names.
+// dependences on storage names, and, when limits.max_updates > 0, address
+// updates: an op that only updates a register from itself and literals joins a
+// subgraph in which an earlier op reaches memory through that register (its
+// Operand::address), when no op outside the subgraph reads or writes the
+// register between them (write-after-read order) and no op of the subgraph uses
+// it after the update. Such a register needs no port of its own: the memory
+// operands it addresses are not inputs, and it is counted as an input only when
+// it addresses no output.
 std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin, size_t end,
                                        const std::function<bool(const Op&)>& fusable, const SubgraphLimits& limits);
 
 // The subgraph as a pattern with canonical names (inputs in0.., outputs out0..,
-// temporaries t0.., in the order they appear), the smallest signature over the
+// temporaries t0.., registers updated in place io0.., both an input and an
+// output, in the order they appear), the smallest signature over the
 // topological orders of its ops and both orders of each commutative operand pair
 // (Op::commutes_a/b). `signature` is one line per step ("V_EXP_V t0, in0, 1").
 Pattern canonical_pattern(const std::vector<Op>& ops, size_t region_end, const Subgraph& g, std::string& signature);

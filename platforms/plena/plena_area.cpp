@@ -29,6 +29,22 @@ double bf16_operator_um2(const std::string& kind) {
   return um2;
 }
 
+// A scalar integer step (S_ADDI_INT, ...): in a composed instruction it updates an
+// address register while the vector unit works (post-increment).
+bool integer_step(const isa::InstructionSpec& s) {
+  return s.cls == 'S' && s.mnemonic.size() > 4 && s.mnemonic.compare(s.mnemonic.size() - 4, 4, "_INT") == 0;
+}
+
+// A post-increment's own int32 operator (the vector lanes' bf16 operators cannot do
+// it) and a 2:1 multiplexer per bit in front of the gp file's write port (its data
+// now also comes from a vector instruction).
+double address_update_um2(const std::string& mnemonic) {
+  constexpr int kGpBits = 32;
+  double op = 0;
+  isa::operator_area_um2(mnemonic.find("MUL") != std::string::npos ? "mul" : "add", "int32", op);
+  return op + kGpBits * isa::kMux2Um2;
+}
+
 std::string mnemonic_of(const std::string& step_text) { return step_text.substr(0, step_text.find_first_of(" \t")); }
 
 double semantics_area_mm2(const isa::InstructionSpec& ins, int64_t vlen) {
@@ -53,6 +69,10 @@ double plena_composed_area_mm2(const isa::IsaSpec& spec, const std::vector<std::
   for (const std::string& m : step_mnemonics) {
     const isa::InstructionSpec* s = spec.find(m);
     if (!s) continue;
+    if (integer_step(*s)) {
+      um2 += address_update_um2(m);
+      continue;
+    }
     vector = vector || s->cls == 'V';
     const std::string kind = operator_kind(m);
     if (uses[kind]++ > 0) um2 += (s->cls == 'V' ? double(vlen) : 1.0) * bf16_operator_um2(kind);

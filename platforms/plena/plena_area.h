@@ -5,7 +5,9 @@
 //   per lane: adder, multiplier, exp, reciprocal, square root, max/min) and adds a copy of
 //   every operator kind its steps use more than once (per lane for a vector step), plus
 //   per temporary a pipeline register and a 2:1 bypass multiplexer per bit of a bf16 lane
-//   (VLEN lanes when any step is a vector step);
+//   (VLEN lanes when any step is a vector step); a scalar integer step (a register
+//   updated in place: post-increment) adds its own int32 operator and a 2:1
+//   multiplexer per bit of the gp file's write data;
 // - a `semantics:` instruction's operators (the operations its expression counts per
 //   execution, VLEN lanes of a row) are all new datapath: an upper bound.
 #pragma once

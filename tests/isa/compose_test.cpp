@@ -54,6 +54,16 @@ std::string load_error(const std::string& yaml) {
   return "(accepted)";
 }
 
+// What `x` reads and writes as `x gp3, gp4, f2` (rd, rs1, rs2).
+Accesses accesses_of(const IsaSpec& spec, const InstructionSpec& x) {
+  Instruction in;
+  in.id = x.id;
+  in.field[kRd] = 3;
+  in.field[kRs1] = 4;
+  in.field[kRs2] = 2;
+  return spec.accesses(in);
+}
+
 TEST(Compose, LoadsTemporariesStepsAndTiming) {
   const std::string y = plena_yaml() + kEntry +
                         compose("t0", {"V_SUB_VF t0, rs1, fs, 0, 1", "V_MUL_VV rd, rs1, t0, 0"}) +
@@ -67,12 +77,7 @@ TEST(Compose, LoadsTemporariesStepsAndTiming) {
   EXPECT_EQ(x.timing.latency, 3);
   EXPECT_EQ(x.timing.ii, 2);
   // rd holds an address (value vrow): the gp register is read, the row written.
-  Instruction in;
-  in.id = x.id;
-  in.field[kRd] = 3;
-  in.field[kRs1] = 4;
-  in.field[kRs2] = 2;
-  const Accesses a = spec.accesses(in);
+  const Accesses a = accesses_of(spec, x);
   EXPECT_EQ(a.reads.size(), 3u);  // gp3, gp4 (addresses) and f2 (value fp: the register itself)
   EXPECT_TRUE(a.writes.empty());
 }
@@ -111,6 +116,25 @@ TEST(Compose, BadDefinitionsAreErrorsAtFileLineCol) {
   };
   for (const Case& c : cases)
     EXPECT_EQ(load_error(c.yaml), at(c.yaml, c.needle, c.after) + ": " + c.message) << c.yaml.substr(c.yaml.find("V_X"));
+}
+
+// A post-increment (docs/isa-extensions.md, "Registers updated in place"): the step on
+// the row at rd, then rd's increment. The register rd is read and written (role
+// readwrite, value gp); the row is no operand of its own.
+TEST(Compose, RegisterUpdatedInPlaceLoads) {
+  std::string entry = kEntry;
+  entry.replace(entry.find("role: write, value: vrow"), 24, "role: readwrite, value: gp");
+  const std::string y = plena_yaml() + entry + compose("", {"V_EXP_V rd, rs1, 0", "S_ADDI_INT rd, rd, 64"});
+  const IsaSpec spec = IsaSpec::parse(y, "x.yaml");
+  const Accesses a = accesses_of(spec, *spec.find("V_X"));
+  ASSERT_EQ(a.writes.size(), 1u);  // gp3 itself
+  EXPECT_EQ(a.writes[0].number, 3);
+  EXPECT_EQ(a.reads.size(), 3u);  // gp3, gp4 (the source row's address) and f2
+  // Incremented first, then used as an address: the row would be the next one.
+  const std::string pre = plena_yaml() + entry + compose("", {"S_ADDI_INT rd, rd, 64", "V_EXP_V rd, rs1, 0"});
+  EXPECT_EQ(load_error(pre), at(pre, "rd, rs1, 0") + ": instruction V_X: step 2 ('V_EXP_V rd, rs1, 0'): output rd is "
+                                                     "read after step 1 wrote it; keep the value in a temporary and "
+                                                     "write rd last");
 }
 
 TEST(Compose, ValueClassesArePlenaOwn) {
@@ -163,10 +187,11 @@ TEST(Compose, LegacyFusedThatCannotBeMadeAliasSafeIsAnError) {
                         "      - {name: rd, kind: gp, field: rd}\n      - {name: rs1, kind: gp, field: rs1}\n"
                         "      - {name: fs, kind: fp, field: rs2}\n    doc: \"x\"\n    operation: \"x\"\n"
                         "    fused: [\"V_EXP_V rd, rs1, 0\", \"V_RED_SUM fs, rs1\"]\n";
-  // V_RED_SUM accumulates into fs (role readwrite): fs is read after rd was written.
-  EXPECT_EQ(load_error(y), at(y, "fs, rs1\"]") + ": instruction V_X: step 2 ('V_RED_SUM fs, rs1'): reads input fs after "
-                                             "step 1 wrote output rd (the two may name the same register); compute "
-                                             "into a temporary and write rd in the last step");
+  // V_RED_SUM reads the row at rs1 after the row at rd was written (the two may be one
+  // row). Its f register fs, read and written too, is no row: it cannot alias rd's row.
+  EXPECT_EQ(load_error(y), at(y, "rs1\"]") + ": instruction V_X: step 2 ('V_RED_SUM fs, rs1'): reads input rs1 after "
+                                         "step 1 wrote output rd (the two may name the same register); compute "
+                                         "into a temporary and write rd in the last step");
 }
 
 }  // namespace

@@ -138,3 +138,41 @@ TEST(PatternMatch, FixedInputBindsOnlyItsStorage) {
 
 }  // namespace
 }  // namespace tlmcraft::isa::dataflow
+
+namespace tlmcraft::isa::dataflow {
+namespace {
+
+// shft d, s then d's register a += 64: the row d is reached through a (post-increment).
+Pattern shift_post_increment() {
+  Pattern p;
+  p.name = "shftpi";
+  p.inputs = {"s", "a"};
+  p.outputs = {"d", "a"};  // a: read and written
+  p.steps = {testing::step("shft w:d r:s"), testing::step("addi w:a r:a #64")};
+  p.steps[0].operands[0].address = "a";
+  return p;
+}
+
+// The kernel steps the source register a1 between the shift and a2's increment: at the
+// last step's place the shift would read the next source row, so only a caller that
+// places at Match::at (place_first) gets the match, at the first step.
+TEST(PatternMatch, PostIncrementIsPlacedFirstWhenAnInterleavedOpChangesAnAddress) {
+  auto k = testing::ops({"shft w:row2 r:row1", "addi w:a1 r:a1 #64", "addi w:a2 r:a2 #64"});
+  k[0].operands[0].address = "a2";
+  k[0].operands[1].address = "a1";
+  EXPECT_TRUE(find_matches(k, shift_post_increment()).empty());
+  MatchLimits first;
+  first.place_first = true;
+  const auto m = find_matches(k, shift_post_increment(), first);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].ops, (std::vector<size_t>{0, 2}));
+  EXPECT_EQ(m[0].at, 0u);
+  EXPECT_EQ(m[0].storage.at("a"), "a2");
+  EXPECT_EQ(m[0].storage.at("d"), "row2");
+  // The increment of another register than the one addressing d does not match.
+  k[0].operands[0].address = "a3";
+  EXPECT_TRUE(find_matches(k, shift_post_increment(), first).empty());
+}
+
+}  // namespace
+}  // namespace tlmcraft::isa::dataflow

@@ -110,3 +110,39 @@ TEST(Subgraphs, CommutativeOperandsNameAlike) {
 
 }  // namespace
 }  // namespace tlmcraft::isa::dataflow
+
+namespace tlmcraft::isa::dataflow {
+namespace {
+
+// A row op reaching row0 through register a0, then a0 += 64 (post-increment), and a
+// barrier reading the result row and a0. The update joins only when the limits allow an
+// in-place register (max_updates), only next to the op that uses it as an address, and
+// not across an op that reads a0 in between (write-after-read).
+TEST(Subgraphs, RegisterUpdatedInPlaceJoinsItsAddressUser) {
+  auto k = ops({"exp w:row1 r:row0", "addi w:a0 r:a0 #64", "| r:row1 r:a0"});
+  k[0].operands[1].address = "a0";
+  auto rows_only = [](const Op& op) { return op.mnemonic == "exp"; };
+  SubgraphLimits lim;
+  lim.read_ports = 1;  // a0 is the only input: the row it addresses needs no port
+  lim.write_ports = 1;
+  EXPECT_TRUE(convex_subgraphs(k, 0, 2, rows_only, lim).empty());
+  lim.max_updates = 1;
+  const auto found = convex_subgraphs(k, 0, 2, rows_only, lim);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].ops, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(found[0].inputs, 1);
+  EXPECT_EQ(found[0].outputs, 1);
+  EXPECT_EQ(found[0].updates, 1);
+  std::string sig;
+  const Pattern p = canonical_pattern(k, 2, found[0], sig);
+  EXPECT_EQ(sig, "exp out0, in0@io0\naddi io0, io0, 64\n");
+  EXPECT_EQ(p.inputs, (std::vector<std::string>{"io0", "in0"}));
+  EXPECT_EQ(p.outputs, (std::vector<std::string>{"out0", "io0"}));
+
+  auto between = ops({"exp w:row1 r:row0", "copy w:x9 r:a0", "addi w:a0 r:a0 #64", "| r:row1 r:a0 r:x9"});
+  between[0].operands[1].address = "a0";
+  EXPECT_TRUE(convex_subgraphs(between, 0, 3, rows_only, lim).empty());
+}
+
+}  // namespace
+}  // namespace tlmcraft::isa::dataflow

@@ -54,6 +54,8 @@ class Values {
   void set(int key, Val v) { regs_[key] = v; }
   void forget(int key) { regs_[key] = fresh(); }
   Val fresh() { return Val{next_sym_++, 0}; }
+  // The symbol the next fresh value or term gets: every symbol from here on is newer.
+  int64_t next_symbol() const { return next_sym_; }
   // The value an instruction computes into its destination when it is a pure integer
   // or special-register set-up (S_ADDI_INT, S_ADD_INT, S_SUB_INT, S_MUL_INT, S_LUI_INT,
   // C_SET_*); false for anything else.

@@ -10,6 +10,7 @@
 // figure `isa check` gives the instruction once written as an overlay.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -18,6 +19,7 @@
 #include <string>
 
 #include "agent/codesign/overlay_yaml.h"
+#include "isa/compose.h"
 #include "platforms/plena/pack/agent/plena_dataflow.h"
 #include "platforms/plena/pack/agent/plena_kernel.h"
 #include "platforms/plena/pack/agent/plena_use_composed.h"
@@ -54,32 +56,90 @@ int64_t free_opcode(int n) {
   throw std::invalid_argument("plena: no free opcode left for another candidate");
 }
 
-// The operand spec of the step operand where a pattern name first appears.
-const isa::OperandSpec* first_use(const df::Pattern& p, const std::string& name) {
+// The operand spec of the step operand where a pattern name first appears, and
+// whether that operand addresses a row (isa/compose.h, operand_effects).
+const isa::OperandSpec* first_use(const df::Pattern& p, const std::string& name, bool* addressed = nullptr) {
   for (const df::PatternStep& st : p.steps) {
     const isa::InstructionSpec* s = plena_spec().find(st.mnemonic);
     for (size_t i = 0; s && i < st.operands.size() && i < s->operands.size(); ++i)
-      if (st.operands[i].storage == name && st.operands[i].access != df::Access::Literal) return &s->operands[i];
+      if (st.operands[i].storage == name && st.operands[i].access != df::Access::Literal) {
+        if (addressed) *addressed = isa::operand_effects(plena_spec(), *s)[i].addressed;
+        return &s->operands[i];
+      }
   }
   return nullptr;
 }
 
-// Pattern names -> the new instruction's operand names: the output is rd,
-// inputs rs1...
+bool updated_in_place(const df::Pattern& p, const std::string& name) {
+  return std::count(p.inputs.begin(), p.inputs.end(), name) && std::count(p.outputs.begin(), p.outputs.end(), name);
+}
+
+// Input and output rows reached through a register the pattern updates in place
+// (post-increment): row name -> register name. Such a row is no operand of its own:
+// the step names it by the register, whose field addresses it. A temporary stays one
+// (a hidden row), even where the kernel kept it in that row: the row is overwritten
+// by the output anyway, and a step naming the row after another wrote it would not be
+// alias-safe.
+std::map<std::string, std::string> rows_through_updates(const df::Pattern& p) {
+  std::map<std::string, std::string> via;
+  for (const df::PatternStep& st : p.steps)
+    for (const df::Operand& o : st.operands)
+      if (!o.address.empty() && updated_in_place(p, o.address) &&
+          !std::count(p.temps.begin(), p.temps.end(), o.storage))
+        via[o.storage] = o.address;
+  return via;
+}
+
+// The new instruction's operands, each a pattern name, in assembly order: outputs
+// (a register updated in place that addresses an output takes its place), then inputs.
+std::vector<std::string> operand_owners(const df::Pattern& p) {
+  const auto via = rows_through_updates(p);
+  std::vector<std::string> owners;
+  auto add = [&](const std::string& n) {
+    const std::string owner = via.count(n) ? via.at(n) : n;
+    if (!std::count(owners.begin(), owners.end(), owner)) owners.push_back(owner);
+  };
+  for (const std::string& o : p.outputs)
+    if (!updated_in_place(p, o)) add(o);
+  for (const std::string& i : p.inputs) add(i);
+  return owners;
+}
+
+// Pattern names -> the new instruction's operand names: the output is rd, inputs
+// rs1...; a row reached through a register updated in place is written as that
+// register.
 std::map<std::string, std::string> operand_names(const df::Pattern& p) {
   std::map<std::string, std::string> names;
-  for (size_t i = 0; i < p.outputs.size(); ++i) names[p.outputs[i]] = i ? "rd" + std::to_string(i + 1) : "rd";
-  for (size_t i = 0; i < p.inputs.size(); ++i) names[p.inputs[i]] = "rs" + std::to_string(i + 1);
+  const std::vector<std::string> owners = operand_owners(p);
+  int outs = 0, ins = 0;
+  for (const std::string& o : owners) {
+    const bool out = std::count(p.outputs.begin(), p.outputs.end(), o) && !updated_in_place(p, o);
+    const bool addresses_output = [&] {
+      for (const auto& [row, reg] : rows_through_updates(p))
+        if (reg == o && std::count(p.outputs.begin(), p.outputs.end(), row)) return true;
+      return false;
+    }();
+    if (out || addresses_output)
+      names[o] = outs++ ? "rd" + std::to_string(outs) : "rd";
+    else
+      names[o] = "rs" + std::to_string(++ins);
+  }
+  for (const auto& [row, reg] : rows_through_updates(p)) names[row] = names.at(reg);
   for (const std::string& t : p.temps) names[t] = t;
   return names;
 }
 
-nlohmann::json operand_entry(const df::Pattern& p, const std::string& pattern_name, const std::string& name,
-                             bool write) {
-  const isa::OperandSpec* use = first_use(p, pattern_name);
+nlohmann::json operand_entry(const df::Pattern& p, const std::string& pattern_name, const std::string& name) {
+  bool row = true;
+  const isa::OperandSpec* use = first_use(p, pattern_name, &row);
   const std::string kind = use ? plena_spec().kinds()[use->kind].name : "gp";
-  nlohmann::json o = {{"name", name}, {"kind", kind}, {"field", name}, {"role", write ? "write" : "read"}};
-  o["value"] = kind == "gp" ? "vrow" : kind;  // a gp operand of a vector step addresses a VRAM row
+  const bool update = updated_in_place(p, pattern_name);
+  const bool write = update || std::count(p.outputs.begin(), p.outputs.end(), pattern_name);
+  nlohmann::json o = {{"name", name}, {"kind", kind}, {"field", name}};
+  o["role"] = update ? "readwrite" : write ? "write" : "read";
+  // A gp operand of a vector step addresses a VRAM row; one updated in place is the
+  // register itself (post-increment: the steps use it as an address, then add to it).
+  o["value"] = kind == "gp" && row && !update ? "vrow" : kind;
   return o;
 }
 
@@ -87,7 +147,12 @@ nlohmann::json operand_entry(const df::Pattern& p, const std::string& pattern_na
 std::string operation_text(const df::Pattern& p, const std::map<std::string, std::string>& names) {
   std::string steps;
   for (const df::PatternStep& st : p.steps) steps += (steps.empty() ? "" : "; ") + step_text(st, names);
-  const std::string out = p.outputs.empty() ? "rd" : names.at(p.outputs.front());
+  std::string out = "rd";
+  for (const std::string& o : p.outputs)
+    if (!updated_in_place(p, o)) {
+      out = names.at(o);
+      break;
+    }
   return "VRAM[gp[" + out + "]] = the result of: " + steps;
 }
 
@@ -112,8 +177,7 @@ nlohmann::json plena_overlay(const df::Pattern& p, const std::string& mnemonic, 
                              int ordinal) {
   const auto names = operand_names(p);
   nlohmann::json operands = nlohmann::json::array();
-  for (const std::string& o : p.outputs) operands.push_back(operand_entry(p, o, names.at(o), true));
-  for (const std::string& i : p.inputs) operands.push_back(operand_entry(p, i, names.at(i), false));
+  for (const std::string& o : operand_owners(p)) operands.push_back(operand_entry(p, o, names.at(o)));
   nlohmann::json steps = nlohmann::json::array();
   for (const df::PatternStep& st : p.steps) steps.push_back(step_text(st, names));
   const std::string lclass = "codesign_" + mnemonic;
@@ -188,6 +252,29 @@ double plena_overlay_area(const nlohmann::json& overlay, const nlohmann::json& h
   return area;
 }
 
+namespace {
+
+// The gp registers one instruction may write: the most any shipped instruction
+// writes (the gp file's write ports); a post-increment uses one of them.
+int gp_write_ports() {
+  const isa::IsaSpec& spec = plena_spec();
+  int most = 0;
+  for (const isa::InstructionSpec& ins : spec.instructions()) {
+    int n = 0;
+    for (const isa::OperandSpec& o : ins.operands) {
+      const isa::OperandKind& k = spec.kinds()[o.kind];
+      const isa::ValueClass* vc = o.value.empty() ? nullptr : spec.value_class(o.value);
+      if (k.type == isa::KindType::Register && spec.register_classes()[k.register_class].name == "gp" &&
+          (o.role == isa::Role::Write || o.role == isa::Role::ReadWrite) && !(vc && vc->address))
+        ++n;
+    }
+    most = std::max(most, n);
+  }
+  return most;
+}
+
+}  // namespace
+
 codesign::DataflowAdapter plena_dataflow_adapter() {
   codesign::DataflowAdapter a;
   a.isa = "plena";
@@ -208,6 +295,7 @@ codesign::DataflowAdapter plena_dataflow_adapter() {
   }
   a.limits.read_ports = reads;
   a.limits.write_ports = writes;
+  a.limits.max_updates = gp_write_ports();
   a.limits.max_ops = 5;
   return a;
 }

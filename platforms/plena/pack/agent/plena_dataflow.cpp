@@ -11,6 +11,7 @@
 #include "platforms/plena/pack/agent/plena_dataflow.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 
 #include "platforms/plena/pack/agent/plena_analysis.h"
@@ -110,6 +111,7 @@ class Flattener {
       start.implicit_writes = {"gp" + std::to_string(n.counter)};
       add(start, times, 1);
       const size_t body = out_.ops.size();
+      const int64_t first_inner = values_.next_symbol();
       values_.enter_loop(n);
       walk(n.body, times * static_cast<uint64_t>(std::max<int64_t>(n.count, 1)));
       values_.leave_loop(n);
@@ -117,9 +119,30 @@ class Flattener {
       end.mnemonic = "C_LOOP_END";
       end.barrier = true;
       end.implicit_reads = end.implicit_writes = {"gp" + std::to_string(n.counter)};
+      for (const std::string& row : rows_written_per_iteration(body, first_inner)) end.implicit_reads.push_back(row);
       end.jumps_to = {body};
       add(end, times * static_cast<uint64_t>(std::max<int64_t>(n.count, 1)), 1);
     }
+  }
+
+  // Rows the body [body, end of ops) writes at an address that changes between
+  // iterations (its symbol is newer than the loop): one name stands for a
+  // different row each time, so a later reader cannot be named; the loop's end
+  // reads them, keeping them live (never a temporary of a new instruction).
+  std::vector<std::string> rows_written_per_iteration(size_t body, int64_t first_inner) const {
+    std::set<std::string> rows;
+    auto add_if_variant = [&](const std::string& s) {
+      const size_t at = s.find("@s");
+      if (at == std::string::npos) return;
+      const int64_t sym = std::strtoll(s.c_str() + at + 2, nullptr, 10);
+      if (sym >= first_inner) rows.insert(s);
+    };
+    for (size_t i = body; i < out_.ops.size(); ++i) {
+      for (const df::Operand& o : out_.ops[i].operands)
+        if (o.writes()) add_if_variant(o.storage);
+      for (const std::string& s : out_.ops[i].implicit_writes) add_if_variant(s);
+    }
+    return {rows.begin(), rows.end()};
   }
 
   void add(df::Op op, uint64_t times, double cycles) {
@@ -185,7 +208,8 @@ class Flattener {
         used[k] = 1;
         out.access = a.write ? df::Access::Write : df::Access::Read;
         out.storage = row_name(Space::Vram, addr, 0);
-        d.implicit_reads.push_back(out.text);  // the address register
+        out.address = out.text;  // the address register (gp registers are named by their text)
+        d.implicit_reads.push_back(out.text);
         return out;
       }
     }

@@ -72,9 +72,10 @@ std::string free_register(const std::string& prefix, int& next, int last, const 
 }
 
 // A kernel holding the steps with every name in its own register (rows 4096
-// elements apart), and what each register stands for.
+// elements apart), and what each row and each gp register stands for.
 std::string synthetic_kernel(const ComposedDefinition& def, const std::map<std::string, std::string>& cls,
-                             std::map<std::string, std::string>& storage_to_name) {
+                             std::map<std::string, std::string>& storage_to_name,
+                             std::map<std::string, std::string>& gp_to_name) {
   const std::set<std::string> taken = literal_tokens(def, cls);
   std::map<std::string, std::string> reg;
   int gp = 1, fp = 1;
@@ -85,6 +86,7 @@ std::string synthetic_kernel(const ComposedDefinition& def, const std::map<std::
       const std::string row = std::to_string(std::stoi(reg[name].substr(2)) * 4096);
       text += "S_ADDI_INT " + reg[name] + ", gp0, " + row + "\n";
       storage_to_name["VRAM@s0+" + row] = name;
+      gp_to_name[reg[name]] = name;
     } else if (c == "fp") {
       reg[name] = free_register("f", fp, 7, taken, def.mnemonic + ": more fp operands than f registers");
       storage_to_name[reg[name]] = name;
@@ -145,11 +147,34 @@ std::vector<ComposedDefinition> composed_definitions(const isa::IsaSpec& spec) {
   return defs;
 }
 
+namespace {
+
+// A gp name some step uses as the register itself (S_ADDI_INT rd, rd, 64; a shift
+// amount), not only as a row address: its register keeps the name and its row
+// becomes "name[]", reached through it (Operand::address), so a match binds both.
+void name_register_operands(const std::vector<df::Op>& steps, const std::map<std::string, std::string>& gp_to_name,
+                            std::map<std::string, std::string>& storage_to_name) {
+  std::set<std::string> updated;
+  for (const df::Op& op : steps)
+    for (const df::Operand& o : op.operands)
+      if (o.access != df::Access::Literal && gp_to_name.count(o.storage)) updated.insert(o.storage);
+  for (const std::string& reg : updated) {
+    const std::string& name = gp_to_name.at(reg);
+    for (auto& [storage, n] : storage_to_name)
+      if (n == name) n = name + "[]";
+    storage_to_name[reg] = name;
+  }
+}
+
+}  // namespace
+
 df::Pattern composed_pattern(const ComposedDefinition& def, const nlohmann::json& hardware) {
   const auto cls = name_classes(def);
-  std::map<std::string, std::string> storage_to_name;
-  const std::string text = synthetic_kernel(def, cls, storage_to_name);
+  std::map<std::string, std::string> storage_to_name, gp_to_name;
+  const std::string text = synthetic_kernel(def, cls, storage_to_name, gp_to_name);
   const codesign::KernelDataflow k = plena_dataflow(text, def.mnemonic + " (steps)", hardware);
+  const size_t first_step = k.ops.size() - def.steps.size();
+  name_register_operands({k.ops.begin() + long(first_step), k.ops.end()}, gp_to_name, storage_to_name);
   df::Pattern p;
   p.name = def.mnemonic;
   p.temps = def.temps;
@@ -177,6 +202,8 @@ df::Pattern composed_pattern(const ComposedDefinition& def, const nlohmann::json
           storage_to_name[o.storage] = o.storage;
         }
         o.storage = storage_to_name.at(o.storage);
+        // Reached through a register updated in place: the match binds that register too.
+        o.address = o.address.size() && storage_to_name.count(o.address) ? storage_to_name.at(o.address) : "";
         const bool temp = std::count(def.temps.begin(), def.temps.end(), o.storage) > 0;
         if (o.reads() && !temp && !written.count(o.storage) && !std::count(p.inputs.begin(), p.inputs.end(), o.storage))
           p.inputs.push_back(o.storage);
@@ -290,6 +317,13 @@ std::vector<df::Pattern> pattern_variants(const df::Pattern& p) {
   return out;
 }
 
+// Both places are fine here: the rewrite puts each match where Match::at says.
+df::MatchLimits placing() {
+  df::MatchLimits l;
+  l.place_first = true;
+  return l;
+}
+
 // place_composed for one pattern.
 int place_pattern(Kernel& kernel, const ComposedDefinition& def, const df::Pattern& pattern,
                   const nlohmann::json& hardware, uint64_t* executions) {
@@ -299,12 +333,13 @@ int place_pattern(Kernel& kernel, const ComposedDefinition& def, const df::Patte
   if (nodes.size() != flow.ops.size()) return 0;  // the adapter and the tree disagree: leave it
   std::set<const Node*> gone;
   int placed = 0;
-  for (const df::Match& m : df::find_matches(flow.ops, pattern)) {
+  for (const df::Match& m : df::find_matches(flow.ops, pattern, placing())) {
     Op op;
     if (!instruction_op(def, m, nodes[m.ops.front()]->op.comment, op)) continue;
-    for (size_t i = 0; i + 1 < m.ops.size(); ++i) gone.insert(nodes[m.ops[i]]);
-    nodes[m.ops.back()]->op = op;  // in the last step's place
-    if (executions) *executions += flow.executions[m.ops.back()];
+    for (size_t i : m.ops)
+      if (i != m.at) gone.insert(nodes[i]);
+    nodes[m.at]->op = op;  // in the place the matcher chose (the last step's, or the first's)
+    if (executions) *executions += flow.executions[m.at];
     ++placed;
   }
   erase_nodes(kernel.code, gone);
@@ -337,15 +372,15 @@ UseReport use_composed(const std::string& kernel_text, const std::vector<Compose
   for (const ComposedDefinition& def : defs) {
     int placed = 0;
     for (const df::Pattern& p : pattern_variants(composed_pattern(def, hardware)))
-      for (const df::Match& m : df::find_matches(flow.ops, p)) {
+      for (const df::Match& m : df::find_matches(flow.ops, p, placing())) {
         if (std::any_of(m.ops.begin(), m.ops.end(), [&](size_t i) { return taken[i]; })) continue;
         for (size_t i : m.ops) {
           taken[i] = 1;
           replace[lines.of_op[i]] = "";
         }
-        const std::string& last = lines.text[lines.of_op[m.ops.back()]];
-        replace[lines.of_op[m.ops.back()]] = last.substr(0, last.find_first_not_of(' ')) + instruction_text(def, m);
-        report.executions[def.mnemonic] += flow.executions[m.ops.back()];
+        const std::string& place = lines.text[lines.of_op[m.at]];
+        replace[lines.of_op[m.at]] = place.substr(0, place.find_first_not_of(' ')) + instruction_text(def, m);
+        report.executions[def.mnemonic] += flow.executions[m.at];
         ++placed;
       }
     if (placed) report.uses.push_back({def.mnemonic, placed});

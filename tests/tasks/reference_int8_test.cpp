@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "platforms/coral/pack/int8_math.h"
+#include "tasks/generator.h"
 #include "tasks/integer_formulation.h"
 #include "tasks/numerics.h"
 #include "tasks/reference/reference.h"
@@ -159,6 +160,41 @@ TEST(CoralReference, FfnSwigluConvBlock) {
                 {T("x", {1, 1, 1}, {100}), T("w", {1, 1, 1, 2}, {100, -100}), T("bn_mult", {2}, {64, 64}),
                  T("bn_bias", {2}, {640, 0})}),
             (std::vector<double>{88, 0}));
+}
+
+TEST(CoralReference, RopeOfTwoPositions) {
+  // s = 2, h = d = 4 (half 2). Row 0: cos 127 (1.0 saturated), sin 0: y = (127 x + 64) >> 7:
+  // 100 -> 12764 >> 7 = 99 (99.7); -50 -> -6286 >> 7 = -50 (-49.1 floors); 3 -> 445 >> 7 = 3;
+  // -128 -> -16192 >> 7 = -127 (-126.5 floors).
+  // Row 1 (theta = 1, 0.01): cos [69, 127, 69, 127], sin [108, 1, 108, 1], x = [127, 127, -128, 64]:
+  // j=0: 127*69 - (-128)*108 = 22587 -> 22651 >> 7 = 176 -> sat 127;
+  // j=1: 127*127 - 64*1 = 16065 -> 16129 >> 7 = 126;
+  // j=2: -128*69 + 127*108 = 4884 -> 4948 >> 7 = 38;
+  // j=3: 64*127 + 127*1 = 8255 -> 8319 >> 7 = 64.
+  EXPECT_EQ(run("rope", {{"s", 2}, {"h", 4}},
+                {T("x", {2, 4}, {100, -50, 3, -128, 127, 127, -128, 64}),
+                 T("cos", {2, 4}, {127, 127, 127, 127, 69, 127, 69, 127}),
+                 T("sin", {2, 4}, {0, 0, 0, 0, 108, 1, 108, 1})}),
+            (std::vector<double>{99, -50, 3, -127, 127, 126, 38, 64}));
+}
+
+TEST(CoralReference, RopeTablesAreQ7) {
+  // cos(0) = 1 -> 128, saturated to 127 by the int8 memory; p = 1, d = 4: theta = 1, 0.01:
+  // cos 1 = 0.5403 -> 69.2 -> 69, cos 0.01 = 0.99995 -> 128 -> 127, sin 1 = 0.8415 -> 107.7
+  // -> 108, sin 0.01 = 0.0099998 -> 1.28 -> 1.
+  const auto in = generate_inputs(Registry::builtin().task("rope"), PlatformId("coral"), {{"s", 2}, {"h", 4}}, 3);
+  EXPECT_EQ(find(in, "cos").data, (std::vector<double>{127, 127, 127, 127, 69, 127, 69, 127}));
+  EXPECT_EQ(find(in, "sin").data, (std::vector<double>{0, 0, 0, 0, 108, 1, 108, 1}));
+}
+
+TEST(CoralReference, WrongInputShapeIsRejectedByName) {
+  try {
+    run("rope", {{"s", 2}, {"h", 4}}, {T("x", {8}, std::vector<double>(8, 0)), T("cos", {2, 4}, std::vector<double>(8, 0)),
+                                       T("sin", {2, 4}, std::vector<double>(8, 0))});
+    FAIL() << "a wrong shape was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_EQ(std::string(e.what()), "reference of rope: input 'x' has shape [8], the spec says [2, 4]");
+  }
 }
 
 }  // namespace

@@ -108,6 +108,21 @@ TensorSet swiglu(const Ctx& c) {
   return c.output(requant(ref::matmul(a, c.v("W_down"), n, hi, h, kExact), shift(c, "shift2")));
 }
 
+// RoPE (rotate-half) on each head of d columns of x [s, h]; x in Q5, tables [s, d] in Q7:
+// y = sat8(rshift(x cos -+ partner sin, 7)), partner = the other half's element.
+Vec rope_q7(const Vec& x, const Vec& cos, const Vec& sin, int64_t s, int64_t h, int64_t d) {
+  const int64_t half = d / 2;
+  Vec y(x.size());
+  for (int64_t p = 0; p < s; ++p)
+    for (int64_t col = 0; col < h; ++col) {
+      const int64_t j = col % d, head0 = col - j;
+      const int64_t partner = j < half ? -i(x[size_t(p * h + head0 + j + half)]) : i(x[size_t(p * h + head0 + j - half)]);
+      const int64_t acc = i(x[size_t(p * h + col)]) * i(cos[size_t(p * d + j)]) + partner * i(sin[size_t(p * d + j)]);
+      y[size_t(p * h + col)] = double(sat8(rshift(acc, 7)));
+    }
+  return y;
+}
+
 TensorSet conv_block(const Ctx& c) {
   const int64_t hh = c("H"), co = c("c_out");
   const Vec t = requant(ref::conv2d(c.v("x"), c.v("w"), hh, hh, c("c_in"), co, c("k")), shift(c));
@@ -156,6 +171,7 @@ std::map<std::string, Reference> references() {
        [](const Ctx& c) {
          return c.output(requant(ref::depthwise(c.v("x"), c.v("w"), c("H"), c("H"), c("c"), c("k")), shift(c)));
        }},
+      {"rope", [](const Ctx& c) { return c.output(rope_q7(c.v("x"), c.v("cos"), c.v("sin"), c("s"), c("h"), c("h"))); }},
       {"ffn", ffn},
       {"swiglu", swiglu},
       {"conv_block", conv_block},

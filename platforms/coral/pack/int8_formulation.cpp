@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "platforms/coral/pack/int8_blocks.h"
 #include "platforms/coral/pack/int8_math.h"
 #include "tasks/reference/float_ops.h"
 
@@ -19,19 +20,7 @@ const FloatNumerics kExact{false};
 
 int64_t i(double v) { return int64_t(v); }
 
-Vec requant(const Vec& acc, int shift) {
-  Vec y(acc.size());
-  for (size_t k = 0; k < acc.size(); ++k) y[k] = double(sat8(rshift(i(acc[k]), shift)));
-  return y;
-}
-
 int shift(const Ctx& c, const char* name = "shift") { return int(constant(c.spec.name, c.params, name)); }
-
-Vec lookup(const Vec& x, const Vec& lut) {
-  Vec y(x.size());
-  for (size_t k = 0; k < x.size(); ++k) y[k] = lut[size_t(i(x[k]) + 128)];
-  return y;
-}
 
 TensorSet softmax(const Ctx& c) {
   const Vec &x = c.v("x"), &table = c.v("exp_table");
@@ -65,18 +54,6 @@ TensorSet layernorm(const Ctx& c) {
   return c.output(y);
 }
 
-TensorSet rmsnorm(const Ctx& c) {
-  const Vec &x = c.v("x"), &gamma = c.v("gamma");
-  const int64_t n = c("n");
-  int64_t s = 0;
-  for (double v : x) s += i(v) * i(v);
-  const int64_t sd = isqrt(256 * (rdiv(s, n) + 1));
-  Vec y(x.size());
-  for (size_t k = 0; k < x.size(); ++k)
-    y[k] = double(sat8(rdiv(rdiv(512 * i(x[k]), sd) * i(gamma[k]), 64)));
-  return c.output(y);
-}
-
 TensorSet batchmatmul(const Ctx& c) {
   const int64_t b = c("b"), m = c("M"), k = c("K"), n = c("N");
   const Vec &a = c.v("A"), &bb = c.v("B");
@@ -98,29 +75,8 @@ TensorSet ffn(const Ctx& c) {
 }
 
 TensorSet swiglu(const Ctx& c) {
-  const int64_t n = c("n"), h = c("h"), hi = c("h_i");
-  const int s1 = shift(c, "shift1");
-  const Vec g = requant(ref::matmul(c.v("x"), c.v("W_gate"), n, h, hi, kExact), s1);
-  const Vec u = requant(ref::matmul(c.v("x"), c.v("W_up"), n, h, hi, kExact), s1);
-  const Vec s = lookup(g, c.v("silu_lut"));
-  Vec a(s.size());
-  for (size_t k = 0; k < s.size(); ++k) a[k] = double(sat8(rshift(i(s[k]) * i(u[k]), 5)));
-  return c.output(requant(ref::matmul(a, c.v("W_down"), n, hi, h, kExact), shift(c, "shift2")));
-}
-
-// RoPE (rotate-half) on each head of d columns of x [s, h]; x in Q5, tables [s, d] in Q7:
-// y = sat8(rshift(x cos -+ partner sin, 7)), partner = the other half's element.
-Vec rope_q7(const Vec& x, const Vec& cos, const Vec& sin, int64_t s, int64_t h, int64_t d) {
-  const int64_t half = d / 2;
-  Vec y(x.size());
-  for (int64_t p = 0; p < s; ++p)
-    for (int64_t col = 0; col < h; ++col) {
-      const int64_t j = col % d, head0 = col - j;
-      const int64_t partner = j < half ? -i(x[size_t(p * h + head0 + j + half)]) : i(x[size_t(p * h + head0 + j - half)]);
-      const int64_t acc = i(x[size_t(p * h + col)]) * i(cos[size_t(p * d + j)]) + partner * i(sin[size_t(p * d + j)]);
-      y[size_t(p * h + col)] = double(sat8(rshift(acc, 7)));
-    }
-  return y;
+  return c.output(swiglu_q5(c.v("x"), c.v("W_gate"), c.v("W_up"), c.v("W_down"), c.v("silu_lut"), c("n"), c("h"),
+                            c("h_i"), shift(c, "shift1"), shift(c, "shift2")));
 }
 
 TensorSet conv_block(const Ctx& c) {
@@ -148,7 +104,7 @@ std::map<std::string, Reference> references() {
       {"silu", [](const Ctx& c) { return c.output(lookup(c.v("x"), c.v("lut"))); }},
       {"softmax", softmax},
       {"layernorm", layernorm},
-      {"rmsnorm", rmsnorm},
+      {"rmsnorm", [](const Ctx& c) { return c.output(rmsnorm_rows(c.v("x"), c.v("gamma"), 1, c("n"))); }},
       {"gemv",
        [](const Ctx& c) {
          return c.output(requant(ref::matmul_bt(c.v("x"), c.v("A"), 1, c("N"), c("M"), kExact), shift(c)));

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "platforms/coral/pack/int8_attention.h"
 #include "platforms/coral/pack/int8_math.h"
 #include "tasks/reference/float_ops.h"
 
@@ -34,17 +35,8 @@ Vec lookup(const Vec& x, const Vec& lut) {
 }
 
 TensorSet softmax(const Ctx& c) {
-  const Vec &x = c.v("x"), &table = c.v("exp_table");
-  const int64_t m = i(*std::max_element(x.begin(), x.end()));
-  Vec e(x.size());
-  int64_t sum = 0;
-  for (size_t k = 0; k < x.size(); ++k) {
-    e[k] = table[size_t(m - i(x[k]))];
-    sum += i(e[k]);
-  }
-  Vec y(x.size());
-  for (size_t k = 0; k < x.size(); ++k) y[k] = double(std::min<int64_t>(127, rdiv(128 * i(e[k]), sum)));
-  return c.output(y);
+  const Vec& x = c.v("x");
+  return c.output(int8_softmax_q7(x.data(), int64_t(x.size()), c.v("exp_table")));
 }
 
 TensorSet layernorm(const Ctx& c) {

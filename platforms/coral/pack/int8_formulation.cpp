@@ -113,6 +113,20 @@ TensorSet conv_block(const Ctx& c) {
   return c.output(y);
 }
 
+// Attention with `heads` query heads over `kv_heads` key/value heads (int8_attention.h);
+// a parameter the task lacks counts as 1 (kv_heads: as many as heads for MHA).
+Reference attention(bool mha, bool online) {
+  return [mha, online](const Ctx& c) {
+    const int64_t s = c("s"), heads = c.params.count("heads") ? c("heads") : 1;
+    const int64_t kv = c.params.count("kv_heads") ? c("kv_heads") : (mha ? heads : 1), d = c("h") / heads;
+    const Vec &q = c.v("Q"), &k = c.v("K"), &v = c.v("V"), &table = c.v("exp_table");
+    const int sh = shift(c, "shift_qk");
+    return c.output(online ? int8_flash_attention(q, k, v, s, s, heads, kv, d, sh,
+                                                  int(constant(c.spec.name, c.params, "block")), table)
+                           : int8_attention(q, k, v, s, s, heads, kv, d, sh, table));
+  };
+}
+
 std::map<std::string, Reference> references() {
   return {
       {"relu",
@@ -151,6 +165,11 @@ std::map<std::string, Reference> references() {
       {"ffn", ffn},
       {"swiglu", swiglu},
       {"conv_block", conv_block},
+      {"scaled_dot_product", attention(false, false)},
+      {"mha", attention(true, false)},
+      {"gqa", attention(false, false)},
+      {"mqa", attention(false, false)},
+      {"flash_attention", attention(false, true)},
   };
 }
 

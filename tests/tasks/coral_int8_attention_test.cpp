@@ -4,6 +4,8 @@
 
 #include "platforms/coral/pack/int8_attention.h"
 #include "platforms/coral/pack/int8_math.h"
+#include "tasks/reference/reference.h"
+#include "tasks/registry.h"
 
 namespace tlmcraft::tasks::coral {
 namespace {
@@ -11,6 +13,20 @@ namespace {
 ref::Vec exp_table() {
   const auto t = exp_q15_table();
   return ref::Vec(t.begin(), t.end());
+}
+
+Tensor T(const std::string& name, std::vector<int64_t> shape, std::vector<double> v) {
+  Tensor t(name, std::move(shape));
+  t.data = std::move(v);
+  return t;
+}
+
+// The task's Coral reference (through the registry) on Q, K, V and the exp table.
+ref::Vec run(const std::string& task, const Params& p, int64_t kv_width, ref::Vec q, ref::Vec k, ref::Vec v) {
+  const int64_t s = p.at("s"), h = p.at("h");
+  const TensorSet in{T("Q", {s, h}, std::move(q)), T("K", {s, kv_width}, std::move(k)),
+                     T("V", {s, kv_width}, std::move(v)), T("exp_table", {256}, exp_table())};
+  return reference(Registry::builtin().task(task), PlatformId("coral"), p, in).at(0).data;
 }
 
 TEST(CoralAttention, LogitsRequantiseAndSaturate) {
@@ -64,6 +80,31 @@ TEST(CoralAttention, ShiftFoldsTheScaleOfTheHeadWidth) {
   EXPECT_EQ(constant("scaled_dot_product", {{"s", 8}, {"h", 16}}, "shift_qk"), 9);
   EXPECT_EQ(constant("mha", {{"s", 8}, {"h", 128}, {"heads", 2}}, "shift_qk"), 10);
   EXPECT_EQ(constant("flash_attention", {{"s", 8}, {"h", 64}}, "block"), 16);
+}
+
+// The five tasks through the registry, d = 1 (shift_qk = round(log2(73.9^2 / 32)) = 7):
+// Q [[64], [-64]] against K [[32], [0]]: S = [2048, 0] -> t = [16, 0] (row 0) and
+// [-16, 0] (row 1); with V [[100], [-50]] row 0 gives 60 and row 1 -10 (the cases above).
+TEST(CoralAttentionTasks, ScaledDotProductAndFlashOnTwoTokens) {
+  EXPECT_EQ(run("scaled_dot_product", {{"s", 2}, {"h", 1}}, 1, {64, -64}, {32, 0}, {100, -50}), (ref::Vec{60, -10}));
+  // One block (16 keys): row 0 acc = 100 * 32767 - 50 * 12054 = 2674000, l = 44821 -> 60;
+  // row 1 acc = 100 * 12054 - 50 * 32767 = -432950 -> floor((-865900 + 44821) / 89642) = -10.
+  EXPECT_EQ(run("flash_attention", {{"s", 2}, {"h", 1}}, 1, {64, -64}, {32, 0}, {100, -50}), (ref::Vec{60, -10}));
+}
+
+TEST(CoralAttentionTasks, HeadsShareKeyValueHeadsAsEachTaskSays) {
+  // Q [[64, -64], [0, 0]] (two heads of d = 1). Row 1 has t = [0, 0]: p = rdiv(128 * 32767,
+  // 65534) = 64 for both keys.
+  // MHA, K [[32, 32], [0, 0]], V [[100, 7], [-50, 7]]: head 0 row 0 -> 60, row 1
+  // (64 * 100 - 64 * 50 + 64) >> 7 = 25; head 1 (t = [-16, 0], then [0, 0]) averages 7s -> 7.
+  EXPECT_EQ(run("mha", {{"s", 2}, {"h", 2}, {"heads", 2}}, 2, {64, -64, 0, 0}, {32, 32, 0, 0}, {100, 7, -50, 7}),
+            (ref::Vec{60, 7, 25, 7}));
+  // GQA with one key/value head and MQA: both query heads read K [[32], [0]], V [[100], [-50]]:
+  // head 0 row 0 -> 60, head 1 row 0 -> -10, row 1 -> 25 for both.
+  const ref::Vec want{60, -10, 25, 25};
+  EXPECT_EQ(run("gqa", {{"s", 2}, {"h", 2}, {"heads", 2}, {"kv_heads", 1}}, 1, {64, -64, 0, 0}, {32, 0}, {100, -50}),
+            want);
+  EXPECT_EQ(run("mqa", {{"s", 2}, {"h", 2}, {"heads", 2}}, 1, {64, -64, 0, 0}, {32, 0}, {100, -50}), want);
 }
 
 TEST(CoralAttention, RejectsBadShapes) {

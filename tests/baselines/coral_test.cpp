@@ -64,9 +64,9 @@ std::string describe(const nlohmann::json& r) {
 
 TEST(CoralBaselines, EveryTaskAndConfigurationPassesThreeTrials) {
   const auto platform = coral();
-  // The 15 Coral ML tasks of the benchmark and the 9 CPU programs (pmp is unsupported).
+  // The 20 Coral ML tasks of the benchmark and the 9 CPU programs (pmp is unsupported).
   const auto ml = coral_tasks(), cpu = cpu_tasks();
-  ASSERT_EQ(ml.size(), 15u);
+  ASSERT_EQ(ml.size(), 20u);
   ASSERT_EQ(cpu.size(), 9u);
   std::vector<std::string> all(ml);
   all.insert(all.end(), cpu.begin(), cpu.end());

@@ -64,9 +64,9 @@ std::string describe(const nlohmann::json& r) {
 
 TEST(CoralBaselines, EveryTaskAndConfigurationPassesThreeTrials) {
   const auto platform = coral();
-  // The 16 Coral ML tasks of the benchmark and the 9 CPU programs (pmp is unsupported).
+  // The 23 Coral ML tasks of the benchmark and the 9 CPU programs (pmp is unsupported).
   const auto ml = coral_tasks(), cpu = cpu_tasks();
-  ASSERT_EQ(ml.size(), 16u);
+  ASSERT_EQ(ml.size(), 23u);
   ASSERT_EQ(cpu.size(), 9u);
   std::vector<std::string> all(ml);
   all.insert(all.end(), cpu.begin(), cpu.end());

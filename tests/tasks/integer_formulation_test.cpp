@@ -23,7 +23,8 @@ TEST(IntegerFormulation, PlatformsSelectTheirsThroughTheirNumerics) {
   const IntegerFormulation* coral = platform_integer_formulation(PlatformId("coral"));
   ASSERT_NE(coral, nullptr);
   EXPECT_EQ(coral, find_integer_formulation("coral_int8"));
-  EXPECT_EQ(coral->references.size(), 16u);  // relu .. conv_block and rope: every task Coral supports
+  // relu .. conv_block, the five attention tasks, rope and the two decoders: every task Coral supports
+  EXPECT_EQ(coral->references.size(), 23u);
   EXPECT_EQ(platform_integer_formulation(PlatformId("plena")), nullptr);  // float references
   EXPECT_EQ(find_integer_formulation("no_such_formulation"), nullptr);
   EXPECT_TRUE(has_reference("gemm", PlatformId("coral")));

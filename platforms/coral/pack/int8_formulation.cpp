@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "platforms/coral/pack/int8_attention.h"
 #include "platforms/coral/pack/int8_blocks.h"
 #include "platforms/coral/pack/int8_math.h"
 #include "tasks/reference/float_ops.h"
@@ -23,17 +24,8 @@ int64_t i(double v) { return int64_t(v); }
 int shift(const Ctx& c, const char* name = "shift") { return int(constant(c.spec.name, c.params, name)); }
 
 TensorSet softmax(const Ctx& c) {
-  const Vec &x = c.v("x"), &table = c.v("exp_table");
-  const int64_t m = i(*std::max_element(x.begin(), x.end()));
-  Vec e(x.size());
-  int64_t sum = 0;
-  for (size_t k = 0; k < x.size(); ++k) {
-    e[k] = table[size_t(m - i(x[k]))];
-    sum += i(e[k]);
-  }
-  Vec y(x.size());
-  for (size_t k = 0; k < x.size(); ++k) y[k] = double(std::min<int64_t>(127, rdiv(128 * i(e[k]), sum)));
-  return c.output(y);
+  const Vec& x = c.v("x");
+  return c.output(int8_softmax_q7(x.data(), int64_t(x.size()), c.v("exp_table")));
 }
 
 TensorSet layernorm(const Ctx& c) {
@@ -92,6 +84,20 @@ TensorSet conv_block(const Ctx& c) {
   return c.output(y);
 }
 
+// Attention with `heads` query heads over `kv_heads` key/value heads (int8_attention.h);
+// a parameter the task lacks counts as 1 (kv_heads: as many as heads for MHA).
+Reference attention(bool mha, bool online) {
+  return [mha, online](const Ctx& c) {
+    const int64_t s = c("s"), heads = c.params.count("heads") ? c("heads") : 1;
+    const int64_t kv = c.params.count("kv_heads") ? c("kv_heads") : (mha ? heads : 1), d = c("h") / heads;
+    const Vec &q = c.v("Q"), &k = c.v("K"), &v = c.v("V"), &table = c.v("exp_table");
+    const int sh = shift(c, "shift_qk");
+    return c.output(online ? int8_flash_attention(q, k, v, s, s, heads, kv, d, sh,
+                                                  int(constant(c.spec.name, c.params, "block")), table)
+                           : int8_attention(q, k, v, s, s, heads, kv, d, sh, table));
+  };
+}
+
 std::map<std::string, Reference> references() {
   return {
       {"relu",
@@ -131,6 +137,11 @@ std::map<std::string, Reference> references() {
       {"ffn", ffn},
       {"swiglu", swiglu},
       {"conv_block", conv_block},
+      {"scaled_dot_product", attention(false, false)},
+      {"mha", attention(true, false)},
+      {"gqa", attention(false, false)},
+      {"mqa", attention(false, false)},
+      {"flash_attention", attention(false, true)},
   };
 }
 

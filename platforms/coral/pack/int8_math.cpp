@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "platforms/coral/pack/int8_attention.h"
 #include "tasks/numerics.h"
 
 namespace tlmcraft::tasks::coral {
@@ -69,6 +70,13 @@ std::vector<IntegerConstant> constants(const std::string& task, const Params& p)
     // The second matmul's left operand (SiLU output, or SiLU times up) has a spread of about 20.
     return {{"shift1", shift_for(u, u, get("h")), "requantisation shift of the first matmul(s)"},
             {"shift2", shift_for(20.0, u, get("h_i")), "requantisation shift of the last matmul"}};
+  if (task == "scaled_dot_product" || task == "mha" || task == "gqa" || task == "mqa" || task == "flash_attention") {
+    // Logits in Q4 with a spread of 32 (2 in real units): 1/sqrt(d) is folded into the shift.
+    const int64_t d = get("h") / (p.count("heads") ? get("heads") : 1);
+    std::vector<IntegerConstant> c{{"shift_qk", shift_for(u, u, d), "requantisation shift of Q K^T to Q4 logits"}};
+    if (task == "flash_attention") c.push_back({"block", kFlashBlock, "keys per block of the online softmax"});
+    return c;
+  }
   return {};
 }
 

@@ -7,6 +7,7 @@
 
 #include "platforms/coral/pack/int8_attention.h"
 #include "platforms/coral/pack/int8_blocks.h"
+#include "platforms/coral/pack/int8_decoders.h"
 #include "platforms/coral/pack/int8_math.h"
 #include "tasks/reference/float_ops.h"
 
@@ -142,6 +143,8 @@ std::map<std::string, Reference> references() {
       {"gqa", attention(false, false)},
       {"mqa", attention(false, false)},
       {"flash_attention", attention(false, true)},
+      {"llama_decoder", llama_decoder},
+      {"t5_decoder", t5_decoder},
   };
 }
 

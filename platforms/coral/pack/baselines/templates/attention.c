@@ -7,22 +7,12 @@
 #include "softmax_q7.c"
 #define KT_BLOCK KEYS
 #include "attention_kv.c"
-
-static int8_t t_row[KEYS];
+#include "attention_heads.c"
 
 static void attention(const int8_t* q, const int8_t* k, const int8_t* v, const int32_t* table, int8_t* o) {
   set_rounding_rnu();
   copy_exp_table(table);
-  for (int g = 0; g < KV_HEADS; ++g) {
-    load_kv_head(k, v, g);
-    for (int j = g * (HEADS / KV_HEADS); j < (g + 1) * (HEADS / KV_HEADS); ++j)
-      for (int r = 0; r < KEYS; ++r) {
-        copy_bytes(q_row, q + r * ROW_Q + j * HEAD_D, HEAD_D);
-        matmul_requant(q_row, kt, 0, t_row, 1, HEAD_D, KEYS, SHIFT_QK);
-        softmax_q7(t_row, t_row, KEYS, exp_dtcm);
-        matmul_requant(t_row, vh, 0, o + r * ROW_Q + j * HEAD_D, 1, KEYS, HEAD_D, 7);
-      }
-  }
+  attention_heads(q, k, v, o);
 }
 
 int main(void) {

@@ -21,7 +21,7 @@ namespace {
 
 using nlohmann::json;
 
-const std::vector<std::string> kTasks{"rope"};
+const std::vector<std::string> kTasks{"rope", "llama_decoder", "t5_decoder"};
 
 std::unique_ptr<Platform> coral() {
   setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);

@@ -2,14 +2,14 @@
 // integer reference bit for bit at C1..C5, and a baseline made wrong (a byte written past
 // its output, a kernel built for a shape with fewer or more rows) fails the way every
 // Coral task does: unwritten outputs, or writes outside the outputs with their address.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <unistd.h>
 
 #include "harness/evaluate.h"
 #include "platforms/registry.h"
@@ -85,13 +85,16 @@ TEST(CoralRopeDecoders, AByteWrittenPastTheOutputFailsWithItsPlace) {
   const auto platform = coral();
   for (const auto& task : kTasks) {
     const json r = run_edited(*platform, task, [](std::string& s) {
-      replace_once(s, "int main(void) {", "static int task_main(void);\nint main(void) {\n  task_main();\n"
-                                          "  ((volatile int8_t*)Y_ADDR)[Y_ELEMS] = 1;\n  return 0;\n}\nstatic int task_main(void) {");
+      replace_once(s, "int main(void) {",
+                   "static int task_main(void);\nint main(void) {\n  task_main();\n"
+                   "  ((volatile int8_t*)Y_ADDR)[Y_ELEMS] = 1;\n  return 0;\n}\nstatic int task_main(void) {");
     });
     EXPECT_EQ(r.at("status"), "fail") << task;
     EXPECT_EQ(r.at("trials").at(0).at("check").at("mismatches"), 0) << task;  // y itself is right
-    EXPECT_NE(r.value("reason", "").find("1 byte changed outside the outputs"), std::string::npos) << r.value("reason", "");
-    EXPECT_NE(r.value("reason", "").find("first in guard after output 'y'"), std::string::npos) << r.value("reason", "");
+    EXPECT_NE(r.value("reason", "").find("1 byte changed outside the outputs"), std::string::npos)
+        << r.value("reason", "");
+    EXPECT_NE(r.value("reason", "").find("first in guard after output 'y'"), std::string::npos)
+        << r.value("reason", "");
   }
 }
 

@@ -56,7 +56,8 @@ Vec rope_q7(const Vec& x, const Vec& cos, const Vec& sin, int64_t s, int64_t h, 
   for (int64_t p = 0; p < s; ++p)
     for (int64_t col = 0; col < h; ++col) {
       const int64_t j = col % d, head0 = col - j;
-      const int64_t partner = j < half ? -i(x[size_t(p * h + head0 + j + half)]) : i(x[size_t(p * h + head0 + j - half)]);
+      const int64_t partner =
+          j < half ? -i(x[size_t(p * h + head0 + j + half)]) : i(x[size_t(p * h + head0 + j - half)]);
       const int64_t acc = i(x[size_t(p * h + col)]) * i(cos[size_t(p * d + j)]) + partner * i(sin[size_t(p * d + j)]);
       y[size_t(p * h + col)] = double(sat8(rshift(acc, 7)));
     }

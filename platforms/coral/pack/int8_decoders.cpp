@@ -42,12 +42,13 @@ TensorSet t5_decoder(const Ctx& c) {
   const int qkv = shift(c, "shift_qkv");
   const Vec &x = c.v("x"), &enc = c.v("enc");
   const Vec a = rmsnorm_rows(x, c.v("g_self"), s, h);
-  const Vec x2 = attend(c, x, matmul_requant(a, c.v("Wq_s"), s, h, h, qkv), matmul_requant(a, c.v("Wk_s"), s, h, h, qkv),
-                        matmul_requant(a, c.v("Wv_s"), s, h, h, qkv), "Wo_s");
+  const Vec x2 =
+      attend(c, x, matmul_requant(a, c.v("Wq_s"), s, h, h, qkv), matmul_requant(a, c.v("Wk_s"), s, h, h, qkv),
+             matmul_requant(a, c.v("Wv_s"), s, h, h, qkv), "Wo_s");
   const Vec b = rmsnorm_rows(x2, c.v("g_cross"), s, h);
-  const Vec x3 = attend(c, x2, matmul_requant(b, c.v("Wq_c"), s, h, h, qkv),
-                        matmul_requant(enc, c.v("Wk_c"), s, h, h, qkv), matmul_requant(enc, c.v("Wv_c"), s, h, h, qkv),
-                        "Wo_c");
+  const Vec x3 =
+      attend(c, x2, matmul_requant(b, c.v("Wq_c"), s, h, h, qkv), matmul_requant(enc, c.v("Wk_c"), s, h, h, qkv),
+             matmul_requant(enc, c.v("Wv_c"), s, h, h, qkv), "Wo_c");
   const Vec r = matmul_requant(rmsnorm_rows(x3, c.v("g_ffn"), s, h), c.v("W1"), s, h, hi, shift(c, "shift1"));
   Vec relu(r.size());
   std::transform(r.begin(), r.end(), relu.begin(), [](double v) { return std::max(v, 0.0); });

@@ -3,7 +3,8 @@
 static void add_sat8(const int8_t* a, const int8_t* b, int8_t* y, size_t n) {
   for (size_t i = 0; i < n;) {
     size_t vl = __riscv_vsetvl_e8m4(n - i);
-    __riscv_vse8_v_i8m4(y + i, __riscv_vsadd_vv_i8m4(__riscv_vle8_v_i8m4(a + i, vl), __riscv_vle8_v_i8m4(b + i, vl), vl), vl);
+    __riscv_vse8_v_i8m4(y + i,
+                        __riscv_vsadd_vv_i8m4(__riscv_vle8_v_i8m4(a + i, vl), __riscv_vle8_v_i8m4(b + i, vl), vl), vl);
     i += vl;
   }
 }

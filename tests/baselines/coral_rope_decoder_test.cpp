@@ -42,12 +42,13 @@ EvalOptions options(const std::string& task, const std::string& config, int tria
 }
 
 // The task's baseline at C1 with `edit` applied to its source, evaluated once.
-json run_edited(Platform& platform, const std::string& task, const std::function<void(std::string&)>& edit) {
+json run_edited(Platform& platform, const std::string& task, const std::function<void(std::string&)>& edit,
+               int trials = 1) {
   std::string src = tasks::baseline_kernel(tasks::Registry::builtin().instance(task, "coral", "C1"), json::object());
   edit(src);
   const std::string path = ::testing::TempDir() + "coral_rope_decoder_" + std::to_string(getpid()) + "_" + task + ".c";
   std::ofstream(path) << src;
-  EvalOptions o = options(task, "C1", 1);
+  EvalOptions o = options(task, "C1", trials);
   o.kernel_path = path;
   return evaluate(platform, o);
 }
@@ -116,6 +117,26 @@ TEST(CoralRopeDecoders, AKernelForAnotherShapeFails) {
     EXPECT_EQ(more.at("status"), "fail") << task;
     EXPECT_NE(more.value("reason", "").find("changed outside the outputs"), std::string::npos)
         << task << ": " << more.value("reason", "");
+  }
+}
+
+// Arithmetic that wraps where the formulation saturates fails: a narrowing without
+// saturation in RoPE (some x cos - x' sin exceed 127 * 128 on ordinary inputs), a wrapping
+// residual addition in the decoders (their residual stream reaches past 127 now and then;
+// the large_residual range of trials 2 and 3 makes it the rule).
+TEST(CoralRopeDecoders, WrappingArithmeticFails) {
+  const auto platform = coral();
+  const json rope = run_edited(*platform, "rope", [](std::string& s) {
+    replace_once(s, "return __riscv_vnclip_wx_i8m1(h, 0, vl);", "return __riscv_vncvt_x_x_w_i8m1(h, vl);");
+  });
+  EXPECT_EQ(rope.at("status"), "fail");
+  EXPECT_GT(rope.at("trials").at(0).at("check").at("mismatches").get<int64_t>(), 0);
+  for (const char* task : {"llama_decoder", "t5_decoder"}) {
+    const json r = run_edited(*platform, task, [](std::string& s) {
+      replace_once(s, "__riscv_vsadd_vv_i8m4(", "__riscv_vadd_vv_i8m4(");
+    });
+    EXPECT_EQ(r.at("status"), "fail") << task;
+    EXPECT_GT(r.at("trials").at(0).at("check").at("mismatches").get<int64_t>(), 0) << task;
   }
 }
 

@@ -187,6 +187,21 @@ TEST(CoralReference, RopeTablesAreQ7) {
   EXPECT_EQ(find(in, "sin").data, (std::vector<double>{0, 0, 0, 0, 108, 1, 108, 1}));
 }
 
+TEST(CoralReference, RopeSaturatingRangeSaturatesManyOutputs) {
+  // x in [96, 127]: the second half's x cos + x' sin reaches 127 * 181 / 128 = 180 wherever
+  // cos and sin are both large, so many outputs sit at 127 (ordinary inputs: a few).
+  const TaskSpec& rope = Registry::builtin().task("rope");
+  const Params p{{"s", 64}, {"h", 64}};
+  auto saturated = [&](const std::string& range) {
+    const TensorSet in = generate_inputs(rope, PlatformId("coral"), p, 7, range);
+    int n = 0;
+    for (double v : reference(rope, PlatformId("coral"), p, in).at(0).data) n += v == 127 || v == -128;
+    return n;
+  };
+  EXPECT_GT(saturated("saturating"), 64 * 64 / 10);
+  EXPECT_LT(saturated("ordinary"), saturated("saturating"));
+}
+
 TEST(CoralReference, WrongInputShapeIsRejectedByName) {
   try {
     run("rope", {{"s", 2}, {"h", 4}}, {T("x", {8}, std::vector<double>(8, 0)), T("cos", {2, 4}, std::vector<double>(8, 0)),

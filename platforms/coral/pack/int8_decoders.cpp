@@ -1,6 +1,7 @@
 #include "platforms/coral/pack/int8_decoders.h"
 
 #include <algorithm>
+#include <string>
 
 #include "platforms/coral/pack/int8_attention.h"
 #include "platforms/coral/pack/int8_blocks.h"

@@ -46,7 +46,8 @@ void fill(Tensor& out, const Distribution& d, const Params& params, Rng& rng) {
         for (int64_t j = 0; j < dim; ++j) {
           const double theta = std::pow(10000.0, -2.0 * double(j % half) / double(dim));
           const double angle = double(p) * theta;
-          out.data[size_t(p * dim + j)] = d.kind == K::RopeCos ? std::cos(angle) : std::sin(angle);
+          const double v = d.kind == K::RopeCos ? std::cos(angle) : std::sin(angle);
+          out.data[size_t(p * dim + j)] = d.scale > 0 ? double(round_half_away(double(d.scale) * v)) : v;
         }
       break;
     }

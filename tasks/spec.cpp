@@ -243,7 +243,7 @@ class Reader {
 
   Distribution distribution(const YAML::Node& n, const std::set<std::string>& params) const {
     expect_map(n, "init");
-    allow_keys(n, {"dist", "lo", "hi", "mean", "std", "fan_in", "peaks", "peak_lo", "peak_hi", "table"}, "init");
+    allow_keys(n, {"dist", "lo", "hi", "mean", "std", "fan_in", "peaks", "peak_lo", "peak_hi", "table", "scale"}, "init");
     Distribution d;
     const YAML::Node kind = need(n, "dist", "init");
     const std::string k = str(kind, "dist");
@@ -278,6 +278,11 @@ class Reader {
       d.peak_lo = num(need(n, "peak_lo", "an init with peaks"), "peak_lo");
       d.peak_hi = num(need(n, "peak_hi", "an init with peaks"), "peak_hi");
       if (!(d.peak_lo <= d.peak_hi)) fail(n, "peak_lo must not exceed peak_hi");
+    }
+    if (n["scale"]) {
+      if (d.kind != K::RopeCos && d.kind != K::RopeSin) fail(n["scale"], "scale applies to rope_cos and rope_sin only");
+      d.scale = integer(n["scale"], "scale");
+      if (d.scale <= 0) fail(n["scale"], "scale must be positive");
     }
     if (d.kind == K::Table) {
       d.table = str(need(n, "table", "a table init"), "table");

@@ -62,6 +62,7 @@ struct Distribution {
   int peaks = 0;          // this many distinct positions get a value from U[peak_lo, peak_hi]
   double peak_lo = 0, peak_hi = 0;
   std::string table;      // Table: which table ("gelu_lut", "silu_lut", "exp_q15")
+  int64_t scale = 0;      // RopeCos/RopeSin: if > 0, round_half_away(scale * value) (a fixed-point table)
 };
 const char* distribution_name(Distribution::Kind);
 

@@ -28,6 +28,8 @@ const RtlCount kRtl[] = {
     {"gemv", 8934, 0.05},      {"gemm", 137067, 0.05},     {"batchmatmul", 137072, 0.05},
     {"linear", 144108, 0.05},  {"conv2d", 17699, 0.05},    {"depthwise_conv", 34328, 0.05},
     {"ffn", 59032, 0.05},      {"swiglu", 93084, 0.05},    {"conv_block", 23658, 0.05},
+    {"scaled_dot_product", 6847, 0.05}, {"flash_attention", 7336, 0.05}, {"mha", 11680, 0.05},
+    {"rope", 1882, 0.05}, {"llama_decoder", 246267, 0.05}, {"t5_decoder", 315725, 0.05},
     {"multiply", 11992, 0.05}, {"vvadd", 18694, 0.05},     {"copy", 11270, 0.05},
     {"median", 28354, 0.05},   {"dotprod", 15641, 0.05},   {"qsort", 116895, 0.05},
     {"rsort", 100452, 0.05},   {"towers", 7593, 0.05},     {"dhrystone", 70287, 0.05},

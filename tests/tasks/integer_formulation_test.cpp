@@ -23,11 +23,13 @@ TEST(IntegerFormulation, PlatformsSelectTheirsThroughTheirNumerics) {
   const IntegerFormulation* coral = platform_integer_formulation(PlatformId("coral"));
   ASSERT_NE(coral, nullptr);
   EXPECT_EQ(coral, find_integer_formulation("coral_int8"));
-  EXPECT_EQ(coral->references.size(), 15u);  // relu .. conv_block: every task Coral supports
+  // relu .. conv_block, the five attention tasks, rope and the two decoders: every task Coral supports
+  EXPECT_EQ(coral->references.size(), 23u);
   EXPECT_EQ(platform_integer_formulation(PlatformId("plena")), nullptr);  // float references
   EXPECT_EQ(find_integer_formulation("no_such_formulation"), nullptr);
   EXPECT_TRUE(has_reference("gemm", PlatformId("coral")));
-  EXPECT_FALSE(has_reference("rope", PlatformId("coral")));  // no int8 formulation of RoPE
+  EXPECT_TRUE(has_reference("rope", PlatformId("coral")));
+  EXPECT_FALSE(has_reference("multiply", PlatformId("coral")));  // a CPU program: its reference is not an int8 formulation
 }
 
 TEST(IntegerFormulation, ConstantsComeFromTheSelectedFormulation) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "platforms/coral/pack/int8_math.h"
+#include "tasks/generator.h"
 #include "tasks/integer_formulation.h"
 #include "tasks/numerics.h"
 #include "tasks/reference/reference.h"
@@ -159,6 +160,105 @@ TEST(CoralReference, FfnSwigluConvBlock) {
                 {T("x", {1, 1, 1}, {100}), T("w", {1, 1, 1, 2}, {100, -100}), T("bn_mult", {2}, {64, 64}),
                  T("bn_bias", {2}, {640, 0})}),
             (std::vector<double>{88, 0}));
+}
+
+TEST(CoralReference, RopeOfTwoPositions) {
+  // s = 2, h = d = 4 (half 2). Row 0: cos 127 (1.0 saturated), sin 0: y = (127 x + 64) >> 7:
+  // 100 -> 12764 >> 7 = 99 (99.7); -50 -> -6286 >> 7 = -50 (-49.1 floors); 3 -> 445 >> 7 = 3;
+  // -128 -> -16192 >> 7 = -127 (-126.5 floors).
+  // Row 1 (theta = 1, 0.01): cos [69, 127, 69, 127], sin [108, 1, 108, 1], x = [127, 127, -128, 64]:
+  // j=0: 127*69 - (-128)*108 = 22587 -> 22651 >> 7 = 176 -> sat 127;
+  // j=1: 127*127 - 64*1 = 16065 -> 16129 >> 7 = 126;
+  // j=2: -128*69 + 127*108 = 4884 -> 4948 >> 7 = 38;
+  // j=3: 64*127 + 127*1 = 8255 -> 8319 >> 7 = 64.
+  EXPECT_EQ(run("rope", {{"s", 2}, {"h", 4}},
+                {T("x", {2, 4}, {100, -50, 3, -128, 127, 127, -128, 64}),
+                 T("cos", {2, 4}, {127, 127, 127, 127, 69, 127, 69, 127}),
+                 T("sin", {2, 4}, {0, 0, 0, 0, 108, 1, 108, 1})}),
+            (std::vector<double>{99, -50, 3, -127, 127, 126, 38, 64}));
+}
+
+TEST(CoralReference, RopeTablesAreQ7) {
+  // cos(0) = 1 -> 128, saturated to 127 by the int8 memory; p = 1, d = 4: theta = 1, 0.01:
+  // cos 1 = 0.5403 -> 69.2 -> 69, cos 0.01 = 0.99995 -> 128 -> 127, sin 1 = 0.8415 -> 107.7
+  // -> 108, sin 0.01 = 0.0099998 -> 1.28 -> 1.
+  const auto in = generate_inputs(Registry::builtin().task("rope"), PlatformId("coral"), {{"s", 2}, {"h", 4}}, 3);
+  EXPECT_EQ(find(in, "cos").data, (std::vector<double>{127, 127, 127, 127, 69, 127, 69, 127}));
+  EXPECT_EQ(find(in, "sin").data, (std::vector<double>{0, 0, 0, 0, 108, 1, 108, 1}));
+}
+
+TEST(CoralReference, RopeSaturatingRangeSaturatesManyOutputs) {
+  // x in [96, 127]: the second half's x cos + x' sin reaches 127 * 181 / 128 = 180 wherever
+  // cos and sin are both large, so many outputs sit at 127 (ordinary inputs: a few).
+  const TaskSpec& rope = Registry::builtin().task("rope");
+  const Params p{{"s", 64}, {"h", 64}};
+  auto saturated = [&](const std::string& range) {
+    const TensorSet in = generate_inputs(rope, PlatformId("coral"), p, 7, range);
+    int n = 0;
+    for (double v : reference(rope, PlatformId("coral"), p, in).at(0).data) n += v == 127 || v == -128;
+    return n;
+  };
+  EXPECT_GT(saturated("saturating"), 64 * 64 / 10);
+  EXPECT_LT(saturated("ordinary"), saturated("saturating"));
+}
+
+TEST(CoralReference, WrongInputShapeIsRejectedByName) {
+  try {
+    run("rope", {{"s", 2}, {"h", 4}}, {T("x", {8}, std::vector<double>(8, 0)), T("cos", {2, 4}, std::vector<double>(8, 0)),
+                                       T("sin", {2, 4}, std::vector<double>(8, 0))});
+    FAIL() << "a wrong shape was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_EQ(std::string(e.what()), "reference of rope: input 'x' has shape [8], the spec says [2, 4]");
+  }
+}
+
+// Decoders at s = 1, h = 2, heads = 1, h_i = 1: one key, so every softmax is
+// min(127, rdiv(128 * 32767, 32767)) = 127 whatever the logits, and o = sat8((127 v + 64) >> 7).
+// Shifts: shift_qkv = shift1 = round(log2(32 * 73.9 * sqrt(2) / 32)) = round(6.71) = 7,
+// shift_o = round(log2(16 * 73.9 * sqrt(2) / 32)) = round(5.71) = 6, shift2 = round(log2(20 * 73.9 / 32)) = 6.
+const Params kDecoder{{"s", 1}, {"h", 2}, {"heads", 1}, {"h_i", 1}};
+
+TEST(CoralReference, DecoderShifts) {
+  EXPECT_EQ(coral::constant("llama_decoder", kDecoder, "shift_qkv"), 7);
+  EXPECT_EQ(coral::constant("llama_decoder", kDecoder, "shift_o"), 6);
+  EXPECT_EQ(coral::constant("t5_decoder", kDecoder, "shift1"), 7);
+  EXPECT_EQ(coral::constant("t5_decoder", kDecoder, "shift2"), 6);
+}
+
+TEST(CoralReference, LlamaDecoderOfOneToken) {
+  // a = RMSNorm([64, 0], gamma 64): ms = 2048, sd = isqrt(256 * 2049) = 724, z = rdiv(32768, 724) = 45 -> a = [45, 0].
+  // v = requant(45 * [100, -50], 7) = [(4500 + 64) >> 7 = 35, (-2250 + 64) >> 7 = -18];
+  // o = [(4445 + 64) >> 7 = 35, (-2286 + 64) >> 7 = -18]; Wo = 64 I: proj = [(2240 + 32) >> 6 = 35,
+  // (-1152 + 32) >> 6 = -18]; x2 = [99, -18].
+  // b = RMSNorm(x2): ms = rdiv(10125, 2) = 5063, sd = isqrt(256 * 5064) = 1138, z = [rdiv(50688, 1138) = 45,
+  // rdiv(-9216, 1138) = -8] -> b = [45, -8].
+  // SwiGLU: g = (45 * 64 + 64) >> 7 = 23; u = (45 * 100 + 64) >> 7 = 35; silu_lut[151] = round(32 silu(0.71875)
+  // = 15.46) = 15; a = (15 * 35 + 16) >> 5 = 16; f = [(16 * 64 + 32) >> 6 = 16, (-2048 + 32) >> 6 = -32];
+  // y = x2 + f = [115, -50]. (RoPE at position 0: cos 127, sin 0; Wq and Wk only move the single logit.)
+  EXPECT_EQ(run("llama_decoder", kDecoder,
+                {T("x", {1, 2}, {64, 0}), T("cos", {1, 2}, {127, 127}), T("sin", {1, 2}, {0, 0}),
+                 T("g_attn", {2}, {64, 64}), T("Wq", {2, 2}, {1, 2, 3, 4}), T("Wk", {2, 2}, {-5, 6, 7, -8}),
+                 T("Wv", {2, 2}, {100, -50, 9, 9}), T("Wo", {2, 2}, {64, 0, 0, 64}), T("g_ffn", {2}, {64, 64}),
+                 T("W_gate", {2, 1}, {64, 0}), T("W_up", {2, 1}, {100, 0}), T("W_down", {1, 2}, {64, -128}),
+                 T("silu_lut", {256}, table("silu_lut")), T("exp_table", {256}, table("exp_q15"))}),
+            (std::vector<double>{115, -50}));
+}
+
+TEST(CoralReference, T5DecoderOfOneToken) {
+  // Self-attention as in LlamaDecoderOfOneToken: x2 = [99, -18]. Cross: v = requant(enc Wv_c, 7) with
+  // enc = [32, 32]: [(6400 + 64) >> 7 = 50, (1600 + 64) >> 7 = 13]; o = [(6350 + 64) >> 7 = 50,
+  // (1651 + 64) >> 7 = 13]; proj = [(3200 + 32) >> 6 = 50, (832 + 32) >> 6 = 13]; x3 = sat8([149, -5]) = [127, -5].
+  // c = RMSNorm(x3): ms = rdiv(16154, 2) = 8077, sd = isqrt(256 * 8078) = 1438,
+  // z = [rdiv(65024, 1438) = 45, rdiv(-2560, 1438) = -2]; r = (45 * 64 - 2 * 64 + 64) >> 7 = 22 (ReLU keeps it);
+  // f = [(1408 + 32) >> 6 = 22, (-2816 + 32) >> 6 = -44]; y = sat8([149, -49]) = [127, -49].
+  EXPECT_EQ(run("t5_decoder", kDecoder,
+                {T("x", {1, 2}, {64, 0}), T("enc", {1, 2}, {32, 32}), T("g_self", {2}, {64, 64}),
+                 T("Wq_s", {2, 2}, {1, 2, 3, 4}), T("Wk_s", {2, 2}, {-5, 6, 7, -8}), T("Wv_s", {2, 2}, {100, -50, 9, 9}),
+                 T("Wo_s", {2, 2}, {64, 0, 0, 64}), T("g_cross", {2}, {64, 64}), T("Wq_c", {2, 2}, {1, 1, 1, 1}),
+                 T("Wk_c", {2, 2}, {2, 2, 2, 2}), T("Wv_c", {2, 2}, {100, 0, 100, 50}), T("Wo_c", {2, 2}, {64, 0, 0, 64}),
+                 T("g_ffn", {2}, {64, 64}), T("W1", {2, 1}, {64, 64}), T("W2", {1, 2}, {64, -128}),
+                 T("exp_table", {256}, table("exp_q15"))}),
+            (std::vector<double>{127, -49}));
 }
 
 }  // namespace

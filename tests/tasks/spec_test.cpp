@@ -103,6 +103,9 @@ TEST_F(SpecFiles, RejectsBadFilesNamingLineAndCause) {
   EXPECT_EQ(error("dist: uniform", "dist: gauss"),
             "7: unknown dist 'gauss' (uniform, normal, int_uniform, int_normal, rope_cos, rope_sin, table)");
   EXPECT_EQ(error("lo: -1, hi: 1", "lo: 1, hi: -1"), "7: lo must not exceed hi");
+  EXPECT_EQ(error("dist: uniform, lo: -1, hi: 1", "dist: uniform, lo: -1, hi: 1, scale: 128"),
+            "7: scale applies to rope_cos and rope_sin only");
+  EXPECT_EQ(error("dist: uniform, lo: -1, hi: 1", "dist: rope_cos, scale: 0"), "7: scale must be positive");
   // Table names come from the registered integer formulations (here Coral's).
   EXPECT_EQ(error("dist: uniform, lo: -1, hi: 1", "dist: table, table: tanh_lut"),
             "7: unknown table 'tanh_lut' (exp_q15, gelu_lut, silu_lut)");

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 
+#include "platforms/coral/pack/int8_attention.h"
+#include "platforms/coral/pack/int8_blocks.h"
+#include "platforms/coral/pack/int8_decoders.h"
 #include "platforms/coral/pack/int8_math.h"
 #include "tasks/reference/float_ops.h"
 
@@ -19,32 +22,11 @@ const FloatNumerics kExact{false};
 
 int64_t i(double v) { return int64_t(v); }
 
-Vec requant(const Vec& acc, int shift) {
-  Vec y(acc.size());
-  for (size_t k = 0; k < acc.size(); ++k) y[k] = double(sat8(rshift(i(acc[k]), shift)));
-  return y;
-}
-
 int shift(const Ctx& c, const char* name = "shift") { return int(constant(c.spec.name, c.params, name)); }
 
-Vec lookup(const Vec& x, const Vec& lut) {
-  Vec y(x.size());
-  for (size_t k = 0; k < x.size(); ++k) y[k] = lut[size_t(i(x[k]) + 128)];
-  return y;
-}
-
 TensorSet softmax(const Ctx& c) {
-  const Vec &x = c.v("x"), &table = c.v("exp_table");
-  const int64_t m = i(*std::max_element(x.begin(), x.end()));
-  Vec e(x.size());
-  int64_t sum = 0;
-  for (size_t k = 0; k < x.size(); ++k) {
-    e[k] = table[size_t(m - i(x[k]))];
-    sum += i(e[k]);
-  }
-  Vec y(x.size());
-  for (size_t k = 0; k < x.size(); ++k) y[k] = double(std::min<int64_t>(127, rdiv(128 * i(e[k]), sum)));
-  return c.output(y);
+  const Vec& x = c.v("x");
+  return c.output(int8_softmax_q7(x.data(), int64_t(x.size()), c.v("exp_table")));
 }
 
 TensorSet layernorm(const Ctx& c) {
@@ -62,18 +44,6 @@ TensorSet layernorm(const Ctx& c) {
     const int64_t z = rdiv(512 * (i(x[k]) - mean), sd);
     y[k] = double(sat8(rdiv(z * i(gamma[k]), 64) + i(beta[k])));
   }
-  return c.output(y);
-}
-
-TensorSet rmsnorm(const Ctx& c) {
-  const Vec &x = c.v("x"), &gamma = c.v("gamma");
-  const int64_t n = c("n");
-  int64_t s = 0;
-  for (double v : x) s += i(v) * i(v);
-  const int64_t sd = isqrt(256 * (rdiv(s, n) + 1));
-  Vec y(x.size());
-  for (size_t k = 0; k < x.size(); ++k)
-    y[k] = double(sat8(rdiv(rdiv(512 * i(x[k]), sd) * i(gamma[k]), 64)));
   return c.output(y);
 }
 
@@ -98,14 +68,8 @@ TensorSet ffn(const Ctx& c) {
 }
 
 TensorSet swiglu(const Ctx& c) {
-  const int64_t n = c("n"), h = c("h"), hi = c("h_i");
-  const int s1 = shift(c, "shift1");
-  const Vec g = requant(ref::matmul(c.v("x"), c.v("W_gate"), n, h, hi, kExact), s1);
-  const Vec u = requant(ref::matmul(c.v("x"), c.v("W_up"), n, h, hi, kExact), s1);
-  const Vec s = lookup(g, c.v("silu_lut"));
-  Vec a(s.size());
-  for (size_t k = 0; k < s.size(); ++k) a[k] = double(sat8(rshift(i(s[k]) * i(u[k]), 5)));
-  return c.output(requant(ref::matmul(a, c.v("W_down"), n, hi, h, kExact), shift(c, "shift2")));
+  return c.output(swiglu_q5(c.v("x"), c.v("W_gate"), c.v("W_up"), c.v("W_down"), c.v("silu_lut"), c("n"), c("h"),
+                            c("h_i"), shift(c, "shift1"), shift(c, "shift2")));
 }
 
 TensorSet conv_block(const Ctx& c) {
@@ -121,6 +85,20 @@ TensorSet conv_block(const Ctx& c) {
   return c.output(y);
 }
 
+// Attention with `heads` query heads over `kv_heads` key/value heads (int8_attention.h);
+// a parameter the task lacks counts as 1 (kv_heads: as many as heads for MHA).
+Reference attention(bool mha, bool online) {
+  return [mha, online](const Ctx& c) {
+    const int64_t s = c("s"), heads = c.params.count("heads") ? c("heads") : 1;
+    const int64_t kv = c.params.count("kv_heads") ? c("kv_heads") : (mha ? heads : 1), d = c("h") / heads;
+    const Vec &q = c.v("Q"), &k = c.v("K"), &v = c.v("V"), &table = c.v("exp_table");
+    const int sh = shift(c, "shift_qk");
+    return c.output(online ? int8_flash_attention(q, k, v, s, s, heads, kv, d, sh,
+                                                  int(constant(c.spec.name, c.params, "block")), table)
+                           : int8_attention(q, k, v, s, s, heads, kv, d, sh, table));
+  };
+}
+
 std::map<std::string, Reference> references() {
   return {
       {"relu",
@@ -133,7 +111,7 @@ std::map<std::string, Reference> references() {
       {"silu", [](const Ctx& c) { return c.output(lookup(c.v("x"), c.v("lut"))); }},
       {"softmax", softmax},
       {"layernorm", layernorm},
-      {"rmsnorm", rmsnorm},
+      {"rmsnorm", [](const Ctx& c) { return c.output(rmsnorm_rows(c.v("x"), c.v("gamma"), 1, c("n"))); }},
       {"gemv",
        [](const Ctx& c) {
          return c.output(requant(ref::matmul_bt(c.v("x"), c.v("A"), 1, c("N"), c("M"), kExact), shift(c)));
@@ -156,9 +134,17 @@ std::map<std::string, Reference> references() {
        [](const Ctx& c) {
          return c.output(requant(ref::depthwise(c.v("x"), c.v("w"), c("H"), c("H"), c("c"), c("k")), shift(c)));
        }},
+      {"rope", [](const Ctx& c) { return c.output(rope_q7(c.v("x"), c.v("cos"), c.v("sin"), c("s"), c("h"), c("h"))); }},
       {"ffn", ffn},
       {"swiglu", swiglu},
       {"conv_block", conv_block},
+      {"scaled_dot_product", attention(false, false)},
+      {"mha", attention(true, false)},
+      {"gqa", attention(false, false)},
+      {"mqa", attention(false, false)},
+      {"flash_attention", attention(false, true)},
+      {"llama_decoder", llama_decoder},
+      {"t5_decoder", t5_decoder},
   };
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "platforms/coral/pack/int8_attention.h"
 #include "tasks/numerics.h"
 
 namespace tlmcraft::tasks::coral {
@@ -69,6 +70,26 @@ std::vector<IntegerConstant> constants(const std::string& task, const Params& p)
     // The second matmul's left operand (SiLU output, or SiLU times up) has a spread of about 20.
     return {{"shift1", shift_for(u, u, get("h")), "requantisation shift of the first matmul(s)"},
             {"shift2", shift_for(20.0, u, get("h_i")), "requantisation shift of the last matmul"}};
+  if (task == "scaled_dot_product" || task == "mha" || task == "gqa" || task == "mqa" || task == "flash_attention") {
+    // Logits in Q4 with a spread of 32 (2 in real units): 1/sqrt(d) is folded into the shift.
+    const int64_t d = get("h") / (p.count("heads") ? get("heads") : 1);
+    std::vector<IntegerConstant> c{{"shift_qk", shift_for(u, u, d), "requantisation shift of Q K^T to Q4 logits"}};
+    if (task == "flash_attention") c.push_back({"block", kFlashBlock, "keys per block of the online softmax"});
+    return c;
+  }
+  if (task == "llama_decoder" || task == "t5_decoder") {
+    // Activations between the stages are Q5 with a spread of about 32 (RMSNorm's output,
+    // x and enc); the attention output, a weighted mean of v's rows, about 16; the FFN's
+    // hidden activation (SiLU times up, or ReLU) about 20.
+    const double a = 32.0;
+    const int64_t h = get("h"), d = h / get("heads");
+    const char* hidden = task == std::string("llama_decoder") ? "SiLU(g) u" : "ReLU";
+    return {{"shift_qkv", shift_for(a, u, h), "requantisation shift of the q, k, v projections"},
+            {"shift_qk", shift_for(a, a, d), "requantisation shift of q k^T to Q4 logits"},
+            {"shift_o", shift_for(16.0, u, h), "requantisation shift of the output projection"},
+            {"shift1", shift_for(a, u, h), std::string("requantisation shift of the FFN's first matmul(s)")},
+            {"shift2", shift_for(20.0, u, get("h_i")), std::string("requantisation shift of the FFN's last matmul (") + hidden + " in)"}};
+  }
   return {};
 }
 

@@ -24,11 +24,12 @@ struct RtlCount {
 
 const RtlCount kRtl[] = {
     {"silu", 9850, 0.05},      {"relu", 1445, 0.05},       {"gelu", 9800, 0.05},
-    {"softmax", 14655, 0.05},  {"layernorm", 4042, 0.05},  {"rmsnorm", 2833, 0.05},
+    {"softmax", 14658, 0.05},  {"layernorm", 4042, 0.05},  {"rmsnorm", 2833, 0.05},
     {"gemv", 8934, 0.05},      {"gemm", 137067, 0.05},     {"batchmatmul", 137072, 0.05},
     {"linear", 144108, 0.05},  {"conv2d", 17699, 0.05},    {"depthwise_conv", 34328, 0.05},
     {"ffn", 59032, 0.05},      {"swiglu", 93084, 0.05},    {"conv_block", 23658, 0.05},
-    {"scaled_dot_product", 6847, 0.05}, {"flash_attention", 7336, 0.05}, {"mha", 11680, 0.05},
+    {"scaled_dot_product", 6871, 0.05}, {"flash_attention", 7422, 0.05}, {"mha", 11712, 0.05},
+    {"gqa", 10967, 0.05},      {"mqa", 10974, 0.05},
     {"rope", 1882, 0.05}, {"llama_decoder", 246267, 0.05}, {"t5_decoder", 315725, 0.05},
     {"multiply", 11992, 0.05}, {"vvadd", 18694, 0.05},     {"copy", 11270, 0.05},
     {"median", 28354, 0.05},   {"dotprod", 15641, 0.05},   {"qsort", 116895, 0.05},

@@ -56,7 +56,7 @@ static void flash_row(int8_t* o) {
     matmul_requant(q_row, kt + b0 * HEAD_D, 0, t_blk, 1, HEAD_D, nb, SHIFT_QK);
     size_t vl = __riscv_vsetvl_e8m1((size_t)nb);
     vint8m1_t t = __riscv_vle8_v_i8m1(t_blk, vl);
-    const int32_t mb = __riscv_vmv_x_s_i8m1_i8(__riscv_vredmax_vs_i8m1_i8m1(t, __riscv_vmv_s_x_i8m1(-128, 1), vl));
+    const int32_t mb = first_i8(__riscv_vredmax_vs_i8m1_i8m1(t, __riscv_vmv_s_x_i8m1(-128, 1), vl));
     if (mb > m) {
       if (l != 0) rescale(&l, exp_dtcm[mb - m]);
       m = mb;

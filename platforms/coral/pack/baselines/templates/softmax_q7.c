@@ -3,6 +3,14 @@
    S = sum e_i; y_i = min(127, rdiv(128 e_i, S)) = min(127, floor((256 e_i + S) / (2 S))).
    y may be x (each strip is read before it is written). */
 
+/* Element 0 of an int8 vector, sign-extended: read as the low byte of a SEW = 32 element
+   and sign-extended in the scalar unit, because coral-rtl's vmv.x.s zero-extends a SEW = 8
+   element (the RVV spec and the model sign-extend; docs/platforms/coral.md). */
+static inline int32_t first_i8(vint8m1_t v) {
+  const uint32_t w = (uint32_t)__riscv_vmv_x_s_i32m1_i32(__riscv_vreinterpret_v_i8m1_i32m1(v));
+  return (int32_t)(w << 24) >> 24;
+}
+
 /* e = table[m - x] for vl lanes: int32 table entries at byte offsets 4 (m - x). */
 static inline vint32m4_t exp_lookup(const int32_t* table, vint8m1_t x, int32_t m, size_t vl) {
   vint16m2_t d = __riscv_vrsub_vx_i16m2(__riscv_vsext_vf2_i16m2(x, vl), (int16_t)m, vl);
@@ -17,7 +25,7 @@ static void softmax_q7(const int8_t* x, int8_t* y, size_t n, const int32_t* tabl
     mx = __riscv_vredmax_vs_i8m1_i8m1(__riscv_vle8_v_i8m1(x + i, vl), mx, vl);
     i += vl;
   }
-  const int32_t m = __riscv_vmv_x_s_i8m1_i8(mx);
+  const int32_t m = first_i8(mx);
 
   vint32m1_t sum = __riscv_vmv_s_x_i32m1(0, 1);
   for (size_t i = 0; i < n;) {

@@ -4,6 +4,11 @@
 #                 plus the tools Coral kernels are built with
 #   tlmcraft-dev  libraries, headers and the CMake package, with the -dev packages that
 #                 find_package(tlmcraft) looks for
+# cpack installs what the build made and never builds: with the default dependency of
+# install on `all`, the install tests' cpack relinked tlmcraft under the Slurm tests running
+# beside them whenever the tree was out of date (docs/reliability.md). `make install` and
+# `make package` build first.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 set(CPACK_PACKAGE_NAME tlmcraft)
 set(CPACK_PACKAGE_VENDOR "tlmcraft")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})

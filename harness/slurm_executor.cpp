@@ -102,7 +102,11 @@ struct Shard {
 class SlurmRun {
  public:
   SlurmRun(const SlurmOptions& slurm, const SuiteOptions& suite)
-      : slurm_(slurm), suite_(suite), dir_(run_dir_of(slurm, suite)), version_(tlmcraft_version()) {}
+      : slurm_(slurm),
+        suite_(suite),
+        dir_(run_dir_of(slurm, suite)),
+        version_(tlmcraft_version()),
+        worker_exe_(slurm.worker_exe.empty() ? self_exe() : slurm.worker_exe) {}
 
   SuiteOutcome run(const std::vector<SuiteJob>& jobs);
 
@@ -128,6 +132,9 @@ class SlurmRun {
   SuiteOptions suite_;
   SlurmRunDir dir_;
   std::string version_;
+  // Resolved once: after a rebuild /proc/self/exe names "<path> (deleted)"; a shard
+  // resubmitted then runs the new binary at <path>, whose worker refuses another version.
+  std::string worker_exe_;
   std::unique_ptr<ResultStore> store_;
   std::vector<std::string> asked_;             // job keys in the order given
   std::map<std::string, SuiteJob> jobs_;
@@ -287,7 +294,7 @@ void SlurmRun::submit(const std::vector<int>& shards) {
     write_shard_spec(dir_.spec(n), spec);
   }
   const std::string tmpl = slurm_.sbatch_template.empty() ? "" : read_text_file(slurm_.sbatch_template, "--sbatch-template");
-  const std::string script = batch_script(tmpl, slurm_.worker_exe.empty() ? self_exe() : slurm_.worker_exe, dir_.root());
+  const std::string script = batch_script(tmpl, worker_exe_, dir_.root());
   std::ofstream(dir_.script(), std::ios::trunc) << script;
 
   SbatchRequest q;

@@ -12,6 +12,7 @@
 
 #include "agent/codesign/nsga2.h"
 #include "agent/codesign/overlay_yaml.h"
+#include "common/sha256.h"
 
 namespace tlmcraft::agent::codesign {
 namespace {
@@ -81,6 +82,11 @@ Exploration::Exploration(const DataflowAdapter& adapter, std::vector<ExploreCand
   if (o_.strategy == "nsga2" && (o_.population < 2 || o_.generations < 0))
     throw std::invalid_argument("nsga2 needs a population of at least 2 and generations >= 0");
   if (!(o_.area_budget_mm2 > 0)) throw std::invalid_argument("the area budget must be positive");
+  if (o_.kernel_generation != "rewrite" && o_.kernel_generation != "search")
+    throw std::invalid_argument("unknown kernel generation '" + o_.kernel_generation + "' (rewrite or search)");
+  if (o_.kernel_generation == "search" && !adapter_.search_kernel)
+    throw std::invalid_argument("platform '" + o_.platform +
+                                "' has no search transformations for --kernel-generation search");
   load_store();
 }
 
@@ -150,7 +156,7 @@ const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandid
     overlay_path = (dir / "overlay.yaml").string();
     write_file(overlay_path, to_yaml(overlay));
   }
-  write_kernels(dir / "kernels", overlay, set.empty(), v);
+  write_kernels(dir / "kernels", set, overlay, v);
   const auto failed = read_results(run_((dir / "kernels").string(), overlay_path, (dir / "results.jsonl").string()), v);
   if (!set.empty()) check_base_on_seeds(failed, v);
   std::ofstream store(store_path(), std::ios::app);
@@ -159,24 +165,55 @@ const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandid
   return done_[id] = v;
 }
 
-void Exploration::write_kernels(const fs::path& dir, const json& overlay, bool base, VariantResult& v) {
+void Exploration::write_kernels(const fs::path& dir, const std::vector<const ExploreCandidate*>& set,
+                                const json& overlay, VariantResult& v) {
   for (const SuiteCell& cell : cells_) {
-    std::string text = cell.kernel;
-    if (!base) {
-      json hardware = o_.hardware;  // plus the cell, for an adapter that runs the kernel
-      hardware["task"] = cell.task;
-      hardware["task_config"] = cell.config;
-      hardware["file"] = cell.config + cell.extension;
-      const KernelRewrite r = adapter_.use_overlay(cell.kernel, overlay, hardware);
-      text = r.kernel;
-      for (const auto& [m, use] : r.uses) {
-        v.uses[m].static_count += use.static_count;
-        v.uses[m].executions += use.executions;
-        v.used_by[m].push_back(cell.task + "/" + cell.config);
-      }
+    json hardware = o_.hardware;  // plus the cell, for an adapter that runs the kernel
+    hardware["task"] = cell.task;
+    hardware["task_config"] = cell.config;
+    hardware["file"] = cell.config + cell.extension;
+    KernelRewrite r{cell.kernel, {}};
+    if (!set.empty()) r = adapter_.use_overlay(cell.kernel, overlay, hardware);
+    if (o_.kernel_generation == "search") {
+      // Searched under the ISA with the instructions the rewrite placed (none: the
+      // shipped ISA, as the base): the same kernel and instructions give the same result
+      // in every variant.
+      std::vector<const ExploreCandidate*> placed;
+      for (const ExploreCandidate* c : set)
+        if (r.uses.count(c->name)) placed.push_back(c);
+      const json ops = placed.size() == r.uses.size()
+                           ? (placed.empty() ? json::object() : merged_overlay(placed, adapter_.isa))
+                           : overlay;  // an instruction not named after its candidate
+      r = searched(r.kernel, ops, hardware);
     }
-    write_file(dir / o_.platform / cell.task / (cell.config + cell.extension), text);
+    for (const auto& [m, use] : r.uses) {
+      v.uses[m].static_count += use.static_count;
+      v.uses[m].executions += use.executions;
+      v.used_by[m].push_back(cell.task + "/" + cell.config);
+    }
+    write_file(dir / o_.platform / cell.task / (cell.config + cell.extension), r.kernel);
   }
+}
+
+KernelRewrite Exploration::searched(const std::string& kernel, const json& overlay, const json& hardware) {
+  const std::string key = sha256_hex(kernel + "\n" + overlay.dump());
+  const auto hit = searched_.find(key);
+  if (hit != searched_.end()) return hit->second;
+  const fs::path file = fs::path(o_.out_dir) / "search_cache" / (key + ".json");
+  KernelRewrite r;
+  std::ifstream in(file);
+  const json cached = in ? json::parse(in, nullptr, false) : json();
+  if (cached.is_object() && cached.contains("kernel")) {
+    r.kernel = cached["kernel"].get<std::string>();
+    for (auto it = cached["uses"].begin(); it != cached["uses"].end(); ++it)
+      r.uses[it.key()] = {it.value()[0].get<int>(), it.value()[1].get<uint64_t>()};
+  } else {
+    r = adapter_.search_kernel(kernel, overlay, hardware);
+    json uses = json::object();
+    for (const auto& [m, u] : r.uses) uses[m] = {u.static_count, u.executions};
+    write_file(file, json({{"kernel", r.kernel}, {"uses", uses}}).dump());
+  }
+  return searched_[key] = r;
 }
 
 // The failing trial of a failing bench record, with the seeds it ran.
@@ -346,6 +383,7 @@ json Exploration::summary(const VariantResult& base, const ExploreResult& r) con
   }
   json out = {{"platform", o_.platform},
               {"strategy", o_.strategy},
+              {"kernel_generation", o_.kernel_generation},
               {"base_area_mm2", o_.base_area_mm2},
               {"area_budget_mm2", o_.area_budget_mm2},
               {"variants", variants},

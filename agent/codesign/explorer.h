@@ -62,6 +62,9 @@ using SeedChecker = std::function<std::vector<uint64_t>(const SuiteCell& cell, c
 
 struct ExploreOptions {
   std::string platform, out_dir, strategy = "greedy";  // greedy, beam or nsga2
+  // rewrite: the baselines (rewritten for a variant); search: then the adapter's
+  // search_kernel on both sides (the base's baselines and every variant's rewrites)
+  std::string kernel_generation = "rewrite";
   double base_area_mm2 = 0, area_budget_mm2 = 0;       // budget: added area at most
   int beam_width = 3;
   size_t population = 16;  // nsga2: sets per generation
@@ -107,11 +110,17 @@ class Exploration {
   ExploreOptions o_;
   std::map<std::string, VariantResult> done_;
   std::vector<std::string> order_;
+  std::map<std::string, KernelRewrite> searched_;  // by the hash of kernel and overlay
 
   std::filesystem::path store_path() const;
   void load_store();
   const VariantResult& evaluate(const std::vector<const ExploreCandidate*>& set);
-  void write_kernels(const std::filesystem::path& dir, const nlohmann::json& overlay, bool base, VariantResult& v);
+  void write_kernels(const std::filesystem::path& dir, const std::vector<const ExploreCandidate*>& set,
+                     const nlohmann::json& overlay, VariantResult& v);
+  // --kernel-generation search: the adapter's search_kernel of `kernel` under `overlay`,
+  // once per distinct pair (memoised in DIR/search_cache/, so a rerun or another variant
+  // with the same kernel and ops reuses it).
+  KernelRewrite searched(const std::string& kernel, const nlohmann::json& overlay, const nlohmann::json& hardware);
   // A failing cell: where its seeds start, how many trials, the failing one.
   struct FailedCell {
     std::string task, config;

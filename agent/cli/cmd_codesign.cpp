@@ -12,14 +12,15 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "agent/codesign/architect.h"
 #include "agent/codesign/explorer.h"
-#include "agent/mcp/mcp_server.h"
-#include "agent/providers.h"
 #include "agent/codesign/kernel_dataflow.h"
 #include "agent/codesign/miner.h"
 #include "agent/codesign/overlay_yaml.h"
+#include "agent/mcp/mcp_server.h"
+#include "agent/providers.h"
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/executor_options.h"
@@ -383,6 +384,8 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
   o.platform = name;
   o.out_dir = vm["out"].as<std::string>();
   o.kernel_generation = vm["kernel-generation"].as<std::string>();
+  const unsigned jobs = vm["jobs"].as<unsigned>();  // 0: the CPUs, as bench's
+  o.search_threads = jobs ? jobs : std::max(1u, std::thread::hardware_concurrency());
   o.base_area_mm2 = harness::area_estimate(s->platform->config()).value("total_mm2", 0.0);
   o.area_budget_mm2 = area_budget(vm["area-budget"].as<std::string>(), o.base_area_mm2);
   o.hardware = s->hardware;

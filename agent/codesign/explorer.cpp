@@ -3,12 +3,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "agent/codesign/nsga2.h"
 #include "agent/codesign/overlay_yaml.h"
@@ -167,38 +169,63 @@ const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandid
 
 void Exploration::write_kernels(const fs::path& dir, const std::vector<const ExploreCandidate*>& set,
                                 const json& overlay, VariantResult& v) {
-  for (const SuiteCell& cell : cells_) {
-    json hardware = o_.hardware;  // plus the cell, for an adapter that runs the kernel
-    hardware["task"] = cell.task;
-    hardware["task_config"] = cell.config;
-    hardware["file"] = cell.config + cell.extension;
-    KernelRewrite r{cell.kernel, {}};
-    if (!set.empty()) r = adapter_.use_overlay(cell.kernel, overlay, hardware);
-    if (o_.kernel_generation == "search") {
-      // Searched under the ISA with the instructions the rewrite placed (none: the
-      // shipped ISA, as the base): the same kernel and instructions give the same result
-      // in every variant.
-      std::vector<const ExploreCandidate*> placed;
-      for (const ExploreCandidate* c : set)
-        if (r.uses.count(c->name)) placed.push_back(c);
-      const json ops = placed.size() == r.uses.size()
-                           ? (placed.empty() ? json::object() : merged_overlay(placed, adapter_.isa))
-                           : overlay;  // an instruction not named after its candidate
-      r = searched(r.kernel, ops, hardware);
-    }
-    for (const auto& [m, use] : r.uses) {
+  std::vector<KernelRewrite> out(cells_.size());
+  std::atomic<size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mu;
+  auto work = [&] {
+    for (size_t i = next++; i < cells_.size(); i = next++) try {
+        out[i] = generated_kernel(cells_[i], set, overlay);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mu);
+        if (!error) error = std::current_exception();
+      }
+  };
+  const unsigned threads = o_.kernel_generation == "search" ? std::max(1u, o_.search_threads) : 1;
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+  for (size_t i = 0; i < cells_.size(); ++i) {
+    const SuiteCell& cell = cells_[i];
+    for (const auto& [m, use] : out[i].uses) {
       v.uses[m].static_count += use.static_count;
       v.uses[m].executions += use.executions;
       v.used_by[m].push_back(cell.task + "/" + cell.config);
     }
-    write_file(dir / o_.platform / cell.task / (cell.config + cell.extension), r.kernel);
+    write_file(dir / o_.platform / cell.task / (cell.config + cell.extension), out[i].kernel);
   }
+}
+
+KernelRewrite Exploration::generated_kernel(const SuiteCell& cell, const std::vector<const ExploreCandidate*>& set,
+                                            const json& overlay) {
+  json hardware = o_.hardware;  // plus the cell, for an adapter that runs the kernel
+  hardware["task"] = cell.task;
+  hardware["task_config"] = cell.config;
+  hardware["file"] = cell.config + cell.extension;
+  KernelRewrite r{cell.kernel, {}};
+  if (!set.empty()) r = adapter_.use_overlay(cell.kernel, overlay, hardware);
+  if (o_.kernel_generation != "search") return r;
+  // Searched under the ISA with the instructions the rewrite placed (none: the shipped
+  // ISA, as the base): the same kernel and instructions give the same result in every
+  // variant.
+  std::vector<const ExploreCandidate*> placed;
+  for (const ExploreCandidate* c : set)
+    if (r.uses.count(c->name)) placed.push_back(c);
+  const json ops = placed.size() == r.uses.size()
+                       ? (placed.empty() ? json::object() : merged_overlay(placed, adapter_.isa))
+                       : overlay;  // an instruction not named after its candidate
+  return searched(r.kernel, ops, hardware);
 }
 
 KernelRewrite Exploration::searched(const std::string& kernel, const json& overlay, const json& hardware) {
   const std::string key = sha256_hex(kernel + "\n" + overlay.dump());
-  const auto hit = searched_.find(key);
-  if (hit != searched_.end()) return hit->second;
+  {
+    std::lock_guard<std::mutex> lock(searched_mu_);
+    const auto hit = searched_.find(key);
+    if (hit != searched_.end()) return hit->second;
+  }
   const fs::path file = fs::path(o_.out_dir) / "search_cache" / (key + ".json");
   KernelRewrite r;
   std::ifstream in(file);
@@ -213,6 +240,7 @@ KernelRewrite Exploration::searched(const std::string& kernel, const json& overl
     for (const auto& [m, u] : r.uses) uses[m] = {u.static_count, u.executions};
     write_file(file, json({{"kernel", r.kernel}, {"uses", uses}}).dump());
   }
+  std::lock_guard<std::mutex> lock(searched_mu_);
   return searched_[key] = r;
 }
 

@@ -1,5 +1,7 @@
 #include "platforms/aie_ml/pack/agent/aie_codesign.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -8,6 +10,7 @@
 #include <memory>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "agent/codesign/overlay_yaml.h"
 #include "common/sha256.h"
@@ -206,7 +209,13 @@ class OverlayScope {
  public:
   explicit OverlayScope(const json& overlay) {
     const std::string text = codesign::to_yaml(overlay);
-    path_ = (std::filesystem::temp_directory_path() / ("tlmcraft-aie-overlay-" + sha256_hex(text) + ".yaml")).string();
+    // Per process and thread: explore searches kernels on several threads, each with its
+    // own file (one thread's removal never pulls another's from under it).
+    const std::string owner =
+        std::to_string(::getpid()) + "-" + std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id()));
+    path_ = (std::filesystem::temp_directory_path() /
+             ("tlmcraft-aie-overlay-" + owner + "-" + sha256_hex(text).substr(0, 16) + ".yaml"))
+                .string();
     std::ofstream(path_, std::ios::binary | std::ios::trunc) << text;
     isa::IsaVariant v = isa::current_isa_variant();
     v.overlays.push_back(path_);

@@ -412,19 +412,19 @@ codesign::KernelRewrite aie_search_kernel(const std::string& kernel, const json&
   SearchContext ctx;
   ctx.platform = "aie_ml";
   ctx.hardware = hardware;
-  codesign::KernelRewrite out;
-  out.kernel = rewrite_phases(kernel, [&](PhaseKernel& p) {
-    std::string text = print_aie_kernel(p.kernel);
-    double best = estimate_cycles(p.kernel);
+  codesign::KernelRewrite out{kernel, {}};
+  AieKernel parsed;
+  std::string error;
+  // A file the search agent's transformations cannot read (several phases) stays as it is.
+  if (parse_aie_kernel(kernel, parsed, error)) {
+    double best = estimate_cycles(parsed);
     for (int round = 0; round < kSearchRounds; ++round) {
-      const std::vector<Candidate> next = generate_aie_candidates(text, ctx);
+      const std::vector<Candidate> next = generate_aie_candidates(out.kernel, ctx);
       if (next.empty() || !(next.front().estimate < best)) break;
       best = next.front().estimate;
-      text = next.front().text;
+      out.kernel = next.front().text;
     }
-    std::string error;
-    return text != print_aie_kernel(p.kernel) && parse_aie_kernel(text, p.kernel, error);
-  });
+  }
   if (scope) out.uses = added_op_uses(out.kernel, overlay_ops(overlay));
   return out;
 }

@@ -164,6 +164,11 @@ def machine():
     return {"cpus": os.cpu_count(), "cpu": model, "system": host.platform(), "load_average": os.getloadavg()}
 
 
+def bound_label(units):
+    names = "+".join(u for u in units if u != "+stalls")
+    return names + (" (issues and stalls)" if "+stalls" in units else "")
+
+
 def table(figs):
     rows = ["| platform | mine s | variants | Pareto points | best <=5% area | speedup | energy | area | "
             "variant eval s | speedup bounds (these units' cycles gone) |",
@@ -174,7 +179,7 @@ def table(figs):
             continue
         b = f["best_within_5pct"]
         t = f["variant_evaluation_seconds"]
-        bounds = "; ".join(f"{'+'.join(x['units'])}: {x['speedup_bound']:.3f}x" for x in f["amdahl_bounds"]
+        bounds = "; ".join(f"{bound_label(x['units'])}: {x['speedup_bound']:.3f}x" for x in f["amdahl_bounds"]
                            if len(x["units"]) > 1 or x["units"] in (["vector"], ["vec"], ["core"])) or "-"
         rows.append(f"| {f['platform']} | {f['mine_seconds']:.2f} | {f['variants']} | {f['pareto_points']} | "
                     f"{b['id']} | {b['speedup']:.4f}x | {b['energy_ratio']:.4f}x | {100 * b['area_increase']:.1f}% | "

@@ -415,7 +415,7 @@ codesign::KernelRewrite aie_search_kernel(const std::string& kernel, const json&
   codesign::KernelRewrite out{kernel, {}};
   AieKernel parsed;
   std::string error;
-  // A file the search agent's transformations cannot read (several phases) stays as it is.
+  // A file the search agent's transformations cannot parse stays as it is.
   if (parse_aie_kernel(kernel, parsed, error)) {
     double best = estimate_cycles(parsed);
     for (int round = 0; round < kSearchRounds; ++round) {

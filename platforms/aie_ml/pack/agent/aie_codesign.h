@@ -47,8 +47,8 @@ codesign::KernelRewrite aie_use_overlay(const std::string& kernel, const nlohman
 // reallocation, offset addressing, using the added ops) applied to the kernel under the
 // ISA with `overlay` (none when it has no `ops`): each round the candidate of the lowest
 // static estimate (isa/aie_ml/bundle_schedule.h), while it is below the kernel's own, for
-// at most 8 rounds. A file of several phases, which those transformations do not read
-// (as for the search agent), is returned as it is. No simulation: the same kernel always gives the same result.
+// at most 8 rounds. A file those transformations cannot parse is returned as it is (as
+// the search agent keeps its baseline). No simulation: the same kernel always gives the same result.
 // The uses are the overlay's ops in the result (static count, executions of their bundles).
 codesign::KernelRewrite aie_search_kernel(const std::string& kernel, const nlohmann::json& overlay,
                                           const nlohmann::json& hardware);

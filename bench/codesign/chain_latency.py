@@ -11,8 +11,13 @@ changed, `tlmcraft bench` on fresh seeds. It prints the variant's geometric-mean
 over the explore's base with the estimate (from the store) and with the chain latencies.
 Overlays whose ops carry `latency:` as a number are supported (AIE-ML's mined ones).
 
+With --write-candidates OUT it only writes the candidates file with every candidate's
+latency set to its chain's sum (for a `codesign explore|mcp --kernel-generation search`
+whose kernels are searched for those latencies) and exits.
+
 usage: bench/codesign/chain_latency.py --explore DIR --candidates FILE --variant ID
          [--tlmcraft BIN] [--platform aie_ml] [--jobs 2]
+       bench/codesign/chain_latency.py --candidates FILE --write-candidates OUT
 """
 import argparse
 import json
@@ -39,15 +44,31 @@ def cycles_of(results):
     return out
 
 
+def write_chain_candidates(path, out):
+    doc = yaml.safe_load(open(path))
+    for c in doc["candidates"]:
+        for op in c["overlay"]["ops"]:
+            op["latency"] = int(c["estimate"]["step_cycles"])
+            op["doc"] = op.get("doc", "").replace("the slowest step's", "the chain's latency sum (steps back to back)")
+    with open(out, "w") as f:
+        yaml.safe_dump(doc, f, sort_keys=False)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--explore", required=True)
+    ap.add_argument("--explore")
     ap.add_argument("--candidates", required=True)
-    ap.add_argument("--variant", required=True)
+    ap.add_argument("--variant")
+    ap.add_argument("--write-candidates", help="write the candidates at their chain latencies to this file")
     ap.add_argument("--tlmcraft", default="build/harness/tlmcraft")
     ap.add_argument("--platform", default="aie_ml")
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
+    if a.write_candidates:
+        write_chain_candidates(a.candidates, a.write_candidates)
+        return 0
+    if not a.explore or not a.variant:
+        ap.error("--explore and --variant are required (or --write-candidates)")
     vdir = os.path.join(a.explore, "variants", a.variant)
     overlay = yaml.safe_load(open(os.path.join(vdir, "overlay.yaml")))
     steps = {c["name"]: c["estimate"]["step_cycles"] for c in yaml.safe_load(open(a.candidates))["candidates"]}

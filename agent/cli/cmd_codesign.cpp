@@ -12,14 +12,15 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "agent/codesign/architect.h"
 #include "agent/codesign/explorer.h"
-#include "agent/mcp/mcp_server.h"
-#include "agent/providers.h"
 #include "agent/codesign/kernel_dataflow.h"
 #include "agent/codesign/miner.h"
 #include "agent/codesign/overlay_yaml.h"
+#include "agent/mcp/mcp_server.h"
+#include "agent/providers.h"
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/executor_options.h"
@@ -161,8 +162,7 @@ void write_outputs(const std::string& dir, const json& doc) {
 int mine(const Args& args) {
   po::options_description opts(kCodesignHelp);
   add_platform_options(opts);  // --help comes with it
-  opts.add_options()("tasks", po::value<std::vector<std::string>>()->composing(),
-                                                 "tasks, comma list (default: all)")(
+  opts.add_options()("tasks", po::value<std::vector<std::string>>()->composing(), "tasks, comma list (default: all)")(
       "configs", po::value<std::vector<std::string>>()->composing(), "configurations, comma list (default: all)")(
       "level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3)")(
       "kernels", po::value<std::string>(), "mine the kernels of DIR instead of the baselines")(
@@ -294,14 +294,16 @@ double area_budget(const std::string& text, double base_area) {
 // The options explore, architect and mcp share: the suite, the candidates, the budget.
 void add_exploration_options(po::options_description& opts) {
   add_platform_options(opts);  // --help comes with it
-  opts.add_options()("candidates", po::value<std::string>(),
-                                                 "candidates file (codesign mine's candidates.yaml)")(
+  opts.add_options()("candidates", po::value<std::string>(), "candidates file (codesign mine's candidates.yaml)")(
       "area-budget", po::value<std::string>(), "added area at most: mm2, or a percentage of the platform's area")(
       "tasks", po::value<std::vector<std::string>>()->composing(), "tasks, comma list (default: all)")(
       "configs", po::value<std::vector<std::string>>()->composing(), "configurations, comma list (default: all)")(
       "level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3)")(
       "jobs,j", po::value<unsigned>()->default_value(0), "parallel workers of each bench (default: CPUs)")(
-      "out,o", po::value<std::string>(), "output directory (required)");
+      "kernel-generation", po::value<std::string>()->default_value("rewrite"),
+      "rewrite: the baselines, rewritten for a variant; search: then the platform's search transformations "
+      "(chosen by their static estimate), for the base and every variant alike")("out,o", po::value<std::string>(),
+                                                                                 "output directory (required)");
   opts.add(executor_options());
 }
 
@@ -400,6 +402,9 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
   s->hardware = hardware_of(vm, *s->platform);
   o.platform = name;
   o.out_dir = vm["out"].as<std::string>();
+  o.kernel_generation = vm["kernel-generation"].as<std::string>();
+  const unsigned jobs = vm["jobs"].as<unsigned>();  // 0: the CPUs, as bench's
+  o.search_threads = jobs ? jobs : std::max(1u, std::thread::hardware_concurrency());
   o.base_area_mm2 = harness::area_estimate(s->platform->config()).value("total_mm2", 0.0);
   o.area_budget_mm2 = area_budget(vm["area-budget"].as<std::string>(), o.base_area_mm2);
   o.hardware = s->hardware;

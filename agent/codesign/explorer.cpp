@@ -3,15 +3,18 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "agent/codesign/nsga2.h"
 #include "agent/codesign/overlay_yaml.h"
+#include "common/sha256.h"
 
 namespace tlmcraft::agent::codesign {
 namespace {
@@ -81,6 +84,11 @@ Exploration::Exploration(const DataflowAdapter& adapter, std::vector<ExploreCand
   if (o_.strategy == "nsga2" && (o_.population < 2 || o_.generations < 0))
     throw std::invalid_argument("nsga2 needs a population of at least 2 and generations >= 0");
   if (!(o_.area_budget_mm2 > 0)) throw std::invalid_argument("the area budget must be positive");
+  if (o_.kernel_generation != "rewrite" && o_.kernel_generation != "search")
+    throw std::invalid_argument("unknown kernel generation '" + o_.kernel_generation + "' (rewrite or search)");
+  if (o_.kernel_generation == "search" && !adapter_.search_kernel)
+    throw std::invalid_argument("platform '" + o_.platform +
+                                "' has no search transformations for --kernel-generation search");
   load_store();
 }
 
@@ -150,12 +158,13 @@ const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandid
     overlay_path = (dir / "overlay.yaml").string();
     write_file(overlay_path, to_yaml(overlay));
   }
-  // An adapter whose toolchain places the instructions counts the uses after the suite
-  // ran: its builds are then in the toolchain's cache, made by the suite's parallel workers.
+  // An adapter whose toolchain places the instructions (at build) gets the kernels as they
+  // are and counts the uses after the suite ran: its builds are then in the toolchain's
+  // cache, made by the suite's parallel workers.
   const bool after = adapter_.rewrites_at_build;
-  write_kernels(dir / "kernels", overlay, set.empty() || after, v);
+  write_kernels(dir / "kernels", after ? std::vector<const ExploreCandidate*>{} : set, overlay, v);
   const auto failed = read_results(run_((dir / "kernels").string(), overlay_path, (dir / "results.jsonl").string()), v);
-  if (!set.empty() && after) count_uses(overlay, v);
+  if (!set.empty() && after) count_uses(set, overlay, v);
   if (!set.empty()) check_base_on_seeds(failed, v);
   std::ofstream store(store_path(), std::ios::app);
   store << v.to_json().dump() << "\n";
@@ -163,29 +172,89 @@ const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandid
   return done_[id] = v;
 }
 
-// The cell's kernel with the overlay's instructions placed; its uses added to `v`.
-std::string Exploration::use_overlay(const SuiteCell& cell, const json& overlay, VariantResult& v) const {
-  json hardware = o_.hardware;  // plus the cell, for an adapter that runs the kernel
-  hardware["task"] = cell.task;
-  hardware["task_config"] = cell.config;
-  hardware["file"] = cell.config + cell.extension;
-  const KernelRewrite r = adapter_.use_overlay(cell.kernel, overlay, hardware);
+void Exploration::write_kernels(const fs::path& dir, const std::vector<const ExploreCandidate*>& set,
+                                const json& overlay, VariantResult& v) {
+  std::vector<KernelRewrite> out(cells_.size());
+  std::atomic<size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mu;
+  auto work = [&] {
+    for (size_t i = next++; i < cells_.size(); i = next++) try {
+        out[i] = generated_kernel(cells_[i], set, overlay);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mu);
+        if (!error) error = std::current_exception();
+      }
+  };
+  const unsigned threads = o_.kernel_generation == "search" ? std::max(1u, o_.search_threads) : 1;
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+  for (size_t i = 0; i < cells_.size(); ++i) {
+    const SuiteCell& cell = cells_[i];
+    add_uses(cell, out[i], v);
+    write_file(dir / o_.platform / cell.task / (cell.config + cell.extension), out[i].kernel);
+  }
+}
+
+void Exploration::add_uses(const SuiteCell& cell, const KernelRewrite& r, VariantResult& v) {
   for (const auto& [m, use] : r.uses) {
     v.uses[m].static_count += use.static_count;
     v.uses[m].executions += use.executions;
     v.used_by[m].push_back(cell.task + "/" + cell.config);
   }
-  return r.kernel;
 }
 
-void Exploration::write_kernels(const fs::path& dir, const json& overlay, bool unchanged, VariantResult& v) {
-  for (const SuiteCell& cell : cells_)
-    write_file(dir / o_.platform / cell.task / (cell.config + cell.extension),
-               unchanged ? cell.kernel : use_overlay(cell, overlay, v));
+void Exploration::count_uses(const std::vector<const ExploreCandidate*>& set, const json& overlay, VariantResult& v) {
+  for (const SuiteCell& cell : cells_) add_uses(cell, generated_kernel(cell, set, overlay), v);
 }
 
-void Exploration::count_uses(const json& overlay, VariantResult& v) const {
-  for (const SuiteCell& cell : cells_) use_overlay(cell, overlay, v);
+KernelRewrite Exploration::generated_kernel(const SuiteCell& cell, const std::vector<const ExploreCandidate*>& set,
+                                            const json& overlay) {
+  json hardware = o_.hardware;  // plus the cell, for an adapter that runs the kernel
+  hardware["task"] = cell.task;
+  hardware["task_config"] = cell.config;
+  hardware["file"] = cell.config + cell.extension;
+  KernelRewrite r{cell.kernel, {}};
+  if (!set.empty()) r = adapter_.use_overlay(cell.kernel, overlay, hardware);
+  if (o_.kernel_generation != "search") return r;
+  // Searched under the ISA with the instructions the rewrite placed (none: the shipped
+  // ISA, as the base): the same kernel and instructions give the same result in every
+  // variant.
+  std::vector<const ExploreCandidate*> placed;
+  for (const ExploreCandidate* c : set)
+    if (r.uses.count(c->name)) placed.push_back(c);
+  const json ops = placed.size() == r.uses.size()
+                       ? (placed.empty() ? json::object() : merged_overlay(placed, adapter_.isa))
+                       : overlay;  // an instruction not named after its candidate
+  return searched(r.kernel, ops, hardware);
+}
+
+KernelRewrite Exploration::searched(const std::string& kernel, const json& overlay, const json& hardware) {
+  const std::string key = sha256_hex(kernel + "\n" + overlay.dump());
+  {
+    std::lock_guard<std::mutex> lock(searched_mu_);
+    const auto hit = searched_.find(key);
+    if (hit != searched_.end()) return hit->second;
+  }
+  const fs::path file = fs::path(o_.out_dir) / "search_cache" / (key + ".json");
+  KernelRewrite r;
+  std::ifstream in(file);
+  const json cached = in ? json::parse(in, nullptr, false) : json();
+  if (cached.is_object() && cached.contains("kernel")) {
+    r.kernel = cached["kernel"].get<std::string>();
+    for (auto it = cached["uses"].begin(); it != cached["uses"].end(); ++it)
+      r.uses[it.key()] = {it.value()[0].get<int>(), it.value()[1].get<uint64_t>()};
+  } else {
+    r = adapter_.search_kernel(kernel, overlay, hardware);
+    json uses = json::object();
+    for (const auto& [m, u] : r.uses) uses[m] = {u.static_count, u.executions};
+    write_file(file, json({{"kernel", r.kernel}, {"uses", uses}}).dump());
+  }
+  std::lock_guard<std::mutex> lock(searched_mu_);
+  return searched_[key] = r;
 }
 
 // The failing trial of a failing bench record, with the seeds it ran.
@@ -355,6 +424,7 @@ json Exploration::summary(const VariantResult& base, const ExploreResult& r) con
   }
   json out = {{"platform", o_.platform},
               {"strategy", o_.strategy},
+              {"kernel_generation", o_.kernel_generation},
               {"base_area_mm2", o_.base_area_mm2},
               {"area_budget_mm2", o_.area_budget_mm2},
               {"variants", variants},

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -62,6 +63,10 @@ using SeedChecker = std::function<std::vector<uint64_t>(const SuiteCell& cell, c
 
 struct ExploreOptions {
   std::string platform, out_dir, strategy = "greedy";  // greedy, beam or nsga2
+  // rewrite: the baselines (rewritten for a variant); search: then the adapter's
+  // search_kernel on both sides (the base's baselines and every variant's rewrites)
+  std::string kernel_generation = "rewrite";
+  unsigned search_threads = 1;                         // kernels searched at once (search)
   double base_area_mm2 = 0, area_budget_mm2 = 0;       // budget: added area at most
   int beam_width = 3;
   size_t population = 16;  // nsga2: sets per generation
@@ -107,14 +112,24 @@ class Exploration {
   ExploreOptions o_;
   std::map<std::string, VariantResult> done_;
   std::vector<std::string> order_;
+  std::map<std::string, KernelRewrite> searched_;  // by the hash of kernel and overlay
+  std::mutex searched_mu_;
 
   std::filesystem::path store_path() const;
   void load_store();
   const VariantResult& evaluate(const std::vector<const ExploreCandidate*>& set);
-  // Each cell's kernel under `dir`: as given when `unchanged`, else rewritten (uses into `v`).
-  void write_kernels(const std::filesystem::path& dir, const nlohmann::json& overlay, bool unchanged, VariantResult& v);
-  std::string use_overlay(const SuiteCell& cell, const nlohmann::json& overlay, VariantResult& v) const;
-  void count_uses(const nlohmann::json& overlay, VariantResult& v) const;
+  void write_kernels(const std::filesystem::path& dir, const std::vector<const ExploreCandidate*>& set,
+                     const nlohmann::json& overlay, VariantResult& v);
+  // One cell's kernel for a variant: rewritten (a variant), then searched (search).
+  KernelRewrite generated_kernel(const SuiteCell& cell, const std::vector<const ExploreCandidate*>& set,
+                                 const nlohmann::json& overlay);
+  // --kernel-generation search: the adapter's search_kernel of `kernel` under `overlay`,
+  // once per distinct pair (memoised in DIR/search_cache/, so a rerun or another variant
+  // with the same kernel and ops reuses it).
+  KernelRewrite searched(const std::string& kernel, const nlohmann::json& overlay, const nlohmann::json& hardware);
+  // An adapter that places instructions at build: the uses, counted after the suite ran.
+  void count_uses(const std::vector<const ExploreCandidate*>& set, const nlohmann::json& overlay, VariantResult& v);
+  static void add_uses(const SuiteCell& cell, const KernelRewrite& r, VariantResult& v);
   // A failing cell: where its seeds start, how many trials, the failing one.
   struct FailedCell {
     std::string task, config;

@@ -65,6 +65,12 @@ struct DataflowAdapter {
   // on dataflow); the kernel unchanged when none applies.
   std::function<KernelRewrite(const std::string& kernel, const nlohmann::json& overlay, const nlohmann::json& hardware)>
       use_overlay;
+  // Optional: the platform's search transformations applied to a kernel under the ISA
+  // with `overlay` (an empty overlay: the shipped ISA), chosen without simulation, and
+  // the overlay's instructions in the result (`explore --kernel-generation search`: the
+  // same procedure for the base and every variant).
+  std::function<KernelRewrite(const std::string& kernel, const nlohmann::json& overlay, const nlohmann::json& hardware)>
+      search_kernel;
   // The area an overlay's composed instructions add (the cost model's area of each);
   // std::invalid_argument for an instruction it cannot price (no `compose:`).
   std::function<double(const nlohmann::json& overlay, const nlohmann::json& hardware)> overlay_area;

@@ -20,7 +20,8 @@ Markdown table. A platform without a co-design adapter is reported as such.
 
 usage: bench/codesign/codesign_bench.py [--tlmcraft BIN] [--platforms plena,coral,aie_ml]
          [--configs C1,C2] [--tasks T,...] [--area-budget 25%] [--strategy nsga2] [--max-variants 48]
-         [--population 12] [--generations 6] [--seed 1] [--jobs 2] [--top N] [--out out/codesign-bench]
+         [--population 12] [--generations 6] [--seed 1] [--jobs 2] [--top N] [--kernel-generation rewrite|search]
+         [--out out/codesign-bench]
 """
 import argparse
 import json
@@ -33,15 +34,26 @@ import sys
 import time
 
 # Unit sets whose cycles an added instruction could take away, per platform (the names its
-# results' `units` use); every unit alone is always reported too.
+# results' `units` use); every unit alone is always reported too. In a set, "+stalls" takes
+# the units' stall cycles away too, and "~NAME" names a unit whose own cycles are already
+# counted in another of the set (not subtracted again, and no floor either).
 CORAL_COMPUTE = ["scalar_alu", "mul", "div", "fpu", "vector_alu0", "vector_alu1", "vector_mul0", "vector_mul1",
                  "vector_permute", "vector_div"]
+AIE_SLOTS = ["~lda", "~ldb", "~st", "~alu", "~vec", "~mv"]
 BOUND_UNITS = {
     "plena": [["vector"], ["vector", "scalar_fp"], ["vector", "scalar_fp", "scalar_int", "control"]],
     # Coral: every compute unit (what register-to-register fusions can take away), then the
     # load/store issue too (fusions holding loads; the AXI transfers stay).
     "coral": [CORAL_COMPUTE, CORAL_COMPUTE + ["lsu", "vector_lsu"]],
+    # AIE-ML: the issues of the slots a fused op replaces (vec; vec, alu and mv), and every
+    # cycle the cores spend, issuing (a bundle: all its slots) or stalled: no change to the
+    # cores' ISA beats that.
+    "aie_ml": [["vec"], ["vec", "alu", "mv"], ["core", "+stalls"] + AIE_SLOTS],
 }
+# Platforms whose units are named per instance ("tile(0,0).vec"): a unit's kind is the name
+# after the last dot, and a set's cycles are summed over every instance of its kinds (tiles
+# that run in parallel are summed too, so the bound stays an upper bound).
+UNITS_BY_KIND = {"aie_ml"}
 
 
 def run(argv, log, cpu=None):
@@ -71,20 +83,25 @@ def read_jsonl(path):
     return rows
 
 
-def amdahl_bounds(results, unit_sets):
-    """Geometric-mean speedup bound if the units of each set did no work."""
+def amdahl_bounds(results, unit_sets, by_kind=False):
+    """Geometric-mean speedup bound if the units of each set did no work (nor stalled, with
+    "+stalls" in the set)."""
     passed = [r for r in results if r.get("status") == "pass" and r.get("units")]
-    names = sorted({u["name"] for r in passed for u in r["units"]})
+    kind = (lambda n: n.rsplit(".", 1)[-1]) if by_kind else (lambda n: n)
+    names = sorted({kind(u["name"]) for r in passed for u in r["units"]})
     sets = [[n] for n in names] + [s for s in unit_sets if len(s) > 1]
     bounds = []
     for s in sets:
+        stalls = "+stalls" in s
+        inside = {n.lstrip("~") for n in s}
         ratios = []
         for r in passed:
-            busy = {u["name"]: u["busy_cycles"] for u in r["units"]}
-            rest = max([b for n, b in busy.items() if n not in s] + [1])
-            floor = max(r["cycles"] - sum(busy.get(n, 0) for n in s), rest, 1)
+            gone = sum(u["busy_cycles"] + (u.get("stall_cycles", 0) if stalls else 0)
+                       for u in r["units"] if kind(u["name"]) in s)
+            rest = max([u["busy_cycles"] for u in r["units"] if kind(u["name"]) not in inside] + [1])
+            floor = max(r["cycles"] - gone, rest, 1)
             ratios.append(r["cycles"] / floor)
-        bounds.append({"units": s, "speedup_bound": geomean(ratios)})
+        bounds.append({"units": [n for n in s if not n.startswith("~")], "speedup_bound": geomean(ratios)})
     return bounds
 
 
@@ -105,7 +122,8 @@ def bench_platform(a, p, out):
     explore = [a.tlmcraft, "codesign", "explore", "--platform", p] + sel + ["--candidates",
                f"{out}/mine/candidates.yaml", "--area-budget", a.area_budget, "--strategy", a.strategy,
                "--max-variants", str(a.max_variants), "--population", str(a.population), "--generations",
-               str(a.generations), "--seed", str(a.seed), "--jobs", str(a.jobs), "--out", f"{out}/explore"]
+               str(a.generations), "--seed", str(a.seed), "--jobs", str(a.jobs), "--kernel-generation",
+               a.kernel_generation, "--out", f"{out}/explore"]
     store = f"{out}/explore/explore.jsonl"
     before = len(read_jsonl(store)) if os.path.exists(store) else 0
     cpu.clear()
@@ -133,7 +151,7 @@ def bench_platform(a, p, out):
                            for k in ("id", "speedup", "energy_ratio", "area_increase")}
     fig["variant_evaluation_seconds"] = time_variant(a, p, out, best["id"])
     base = f"{out}/explore/variants/base/results.jsonl"
-    fig["amdahl_bounds"] = amdahl_bounds(read_jsonl(base), BOUND_UNITS.get(p, []))
+    fig["amdahl_bounds"] = amdahl_bounds(read_jsonl(base), BOUND_UNITS.get(p, []), p in UNITS_BY_KIND)
     return fig
 
 
@@ -167,6 +185,12 @@ def machine():
     return {"cpus": os.cpu_count(), "cpu": model, "system": host.platform(), "load_average": os.getloadavg()}
 
 
+def bound_label(units):
+    named = [u for u in units if u != "+stalls" and not u.startswith("~")]
+    names = "+".join(named) if len(named) < 4 else f"{len(named)} units"
+    return names + (" (issues and stalls)" if "+stalls" in units else "")
+
+
 def table(figs):
     rows = ["| platform | mine s | variants | Pareto points | best <=5% area | speedup | energy | area | "
             "variant eval s | speedup bounds (these units' cycles gone) |",
@@ -177,9 +201,8 @@ def table(figs):
             continue
         b = f["best_within_5pct"]
         t = f["variant_evaluation_seconds"]
-        named = [x for x in f["amdahl_bounds"] if len(x["units"]) > 1 or x["units"] == ["vector"]]
-        bounds = "; ".join(f"{'+'.join(x['units']) if len(x['units']) < 4 else str(len(x['units'])) + ' units'}: "
-                           f"{x['speedup_bound']:.3f}x" for x in named) or "-"
+        bounds = "; ".join(f"{bound_label(x['units'])}: {x['speedup_bound']:.3f}x" for x in f["amdahl_bounds"]
+                           if len(x["units"]) > 1 or x["units"] in (["vector"], ["vec"], ["core"])) or "-"
         rows.append(f"| {f['platform']} | {f['mine_seconds']:.2f} | {f['variants']} | {f['pareto_points']} | "
                     f"{b['id']} | {b['speedup']:.4f}x | {b['energy_ratio']:.4f}x | {100 * b['area_increase']:.1f}% | "
                     f"{t['seconds'] if t else float('nan'):.1f} ({t['cpu_seconds'] if t else float('nan'):.1f} CPU) | "
@@ -201,6 +224,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--top", type=int, default=0, help="candidates mine keeps (default: mine's)")
+    ap.add_argument("--kernel-generation", default="rewrite",
+                    help="explore's: rewrite (baselines) or search (the search transformations on both sides)")
     ap.add_argument("--out", default="out/codesign-bench")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)

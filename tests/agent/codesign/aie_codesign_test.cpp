@@ -12,6 +12,7 @@
 
 #include "agent/codesign/explorer.h"
 #include "agent/codesign/miner.h"
+#include "isa/aie_ml/bundle_schedule.h"
 #include "isa/aie_ml/program_text.h"
 #include "platforms/aie_ml/pack/agent/aie_dataflow.h"
 #include "tasks/baselines/baseline.h"
@@ -210,6 +211,77 @@ TEST(AieCodesign, ExploreOnTwoTasksWithOneCandidate) {
   // Break-even latency: 6 declared + (768 + 960) / 288 = 12.
   EXPECT_EQ(r.summary["instructions"]["CD0"]["break_even_latency"], 12.0);
   fs::remove_all(dir);
+}
+
+// --kernel-generation search (aie_search_kernel): the search agent's transformations, each
+// round the candidate of the lowest static estimate.
+TEST(AieCodesign, SearchKernelCompactsByTheStaticEstimate) {
+  // Four independent ops of four slots (lda, ldb, alu, vec): one bundle, then DONE (which
+  // keeps a bundle of its own, the block's last): estimate 2 cycles instead of 5 (one op
+  // per cycle, DONE at 4). Nothing waits for the loads' or the VMUL's results.
+  const char* straight =
+      ".tile 0 0\n  VMUL.E.BF16 bm1, w0, w2\n  ADD r1, r2, r3\n  VLDA w4, [p0], #32\n  VLDB w6, [p1], #32\n  DONE\n";
+  const KernelRewrite r = aie().search_kernel(straight, json::object(), kHardware);
+  EXPECT_EQ(
+      r.kernel,
+      ".tile 0 0\n  VLDA w4, [p0], #32 ;; VLDB w6, [p1], #32 ;; ADD r1, r2, r3 ;; VMUL.E.BF16 bm1, w0, w2\n  DONE\n");
+  EXPECT_TRUE(r.uses.empty());
+  isa::aie_ml::AieKernel before, after;
+  std::string error;
+  ASSERT_TRUE(isa::aie_ml::parse_aie_kernel(straight, before, error)) << error;
+  ASSERT_TRUE(isa::aie_ml::parse_aie_kernel(r.kernel, after, error)) << error;
+  EXPECT_EQ(isa::aie_ml::estimate_cycles(before), 5.0);
+  EXPECT_EQ(isa::aie_ml::estimate_cycles(after), 2.0);
+  // Nothing left to improve: the kernel comes back as it is.
+  EXPECT_EQ(aie().search_kernel(r.kernel, json::object(), kHardware).kernel, r.kernel);
+  // A tie is no improvement: VMUL and ADD share a bundle, but the store still waits for
+  // bm1 (6 cycles) and DONE follows: 8 cycles either way, the kernel is kept.
+  const char* bound =
+      ".tile 0 0\n  VMUL.E.BF16 bm1, w0, w2\n  ADD r1, r2, r3\n"
+      "  VST.CONV.BF16.FP32 bm1, [p1], #32\n  DONE\n";
+  EXPECT_EQ(aie().search_kernel(bound, json::object(), kHardware).kernel, bound);
+}
+
+TEST(AieCodesign, SearchKernelCountsTheAddedOpsOfTheKernelItReturns) {
+  const auto found = mine(aie(), {{"hand/C1", "hand.aie", kKernel, kHardware}}, {10});
+  ASSERT_EQ(found.size(), 1u);
+  const json overlay = candidates_document(aie(), "aie_ml", found, "CD")["candidates"][0]["overlay"];
+  const KernelRewrite rewritten = aie().use_overlay(kKernel, overlay, kHardware);
+  const KernelRewrite r = aie().search_kernel(rewritten.kernel, overlay, kHardware);
+  // However the loops are unrolled, loop A's CD0 runs 12 times in all (one per original
+  // iteration); its static count is the copies in the text.
+  ASSERT_TRUE(r.uses.count("CD0"));
+  EXPECT_EQ(r.uses.at("CD0").executions, 12u);
+  size_t copies = 0;
+  for (size_t at = r.kernel.find("CD0 "); at != std::string::npos; at = r.kernel.find("CD0 ", at + 1)) ++copies;
+  EXPECT_EQ(size_t(r.uses.at("CD0").static_count), copies);
+  // The estimate picks the full unrolling of loop A (12 iterations, at most 16: the loop
+  // is inlined), its 12 renamed copies overlapping: 12 copies of CD0.
+  EXPECT_EQ(r.uses.at("CD0").static_count, 12);
+}
+
+TEST(AieCodesign, ExploreRefusesAKernelGenerationItDoesNotKnow) {
+  ExploreOptions o;
+  o.platform = "aie_ml";
+  o.out_dir = (fs::temp_directory_path() / ("tlm_aie_gen_" + std::to_string(::getpid()))).string();
+  o.area_budget_mm2 = 1;
+  o.kernel_generation = "llm";
+  SuiteRunner none = [](const std::string&, const std::string&, const std::string& r) { return r; };
+  try {
+    Exploration e(aie(), {}, {}, none, o);
+    FAIL() << "an unknown kernel generation was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "unknown kernel generation 'llm' (rewrite or search)");
+  }
+  DataflowAdapter without = aie();
+  without.search_kernel = nullptr;
+  o.kernel_generation = "search";
+  try {
+    Exploration e(without, {}, {}, none, o);
+    FAIL() << "search without the platform's transformations was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "platform 'aie_ml' has no search transformations for --kernel-generation search");
+  }
 }
 
 }  // namespace

@@ -123,6 +123,51 @@ TEST_F(Explore, RerunEvaluatesNothingTwice) {
   EXPECT_EQ(again.pareto, (std::vector<std::string>{"base", "CD0", "CD1"}));
 }
 
+TEST_F(Explore, SearchGenerationSearchesEachKernelAndItsInstructionsOnce) {
+  // A scripted search_kernel: drops the kernel's first line (10 cycles) and counts the
+  // lines naming an instruction of its overlay as uses (1 execution each). Searched pairs
+  // (kernel, instructions placed in it), by hand: base ta and tb under the shipped ISA;
+  // CD0: ta with CD0 (tb unchanged: base's pair again); CD1: tb with CD1; CD2 matches
+  // nothing (both base's); CD0+CD1: ta with CD0 and tb with CD1, the pairs of CD0 and
+  // CD1 (each kernel searched with the instructions placed in it only): 4 searches.
+  DataflowAdapter a = plena();
+  std::vector<std::string> searched;
+  a.search_kernel = [&](const std::string& kernel, const json& overlay, const json&) {
+    std::string ops;
+    for (const json& i : overlay.value("instructions", json::array())) ops += i["mnemonic"].get<std::string>();
+    searched.push_back(kernel + "|" + ops);
+    KernelRewrite r{kernel.substr(kernel.find('\n') + 1), {}};
+    for (const json& i : overlay.value("instructions", json::array())) {
+      const std::string m = i["mnemonic"];
+      for (size_t at = r.kernel.find(m + " "); at != std::string::npos; at = r.kernel.find(m + " ", at + 1))
+        ++r.uses[m].static_count, ++r.uses[m].executions;
+    }
+    return r;
+  };
+  ScriptedSuite suite;
+  ExploreOptions o = options(0.05);
+  o.kernel_generation = "search";
+  const ExploreResult r = explore(a, candidates(), cells(), suite.runner(), o);
+  EXPECT_EQ(searched.size(), 4u);
+  ASSERT_EQ(r.variants.size(), 5u);
+  // Base: ta 6 - 1 = 5 lines, tb 8 - 1 = 7; CD0: ta 5 - 1 = 4; CD1: tb 6 - 1 = 5.
+  EXPECT_EQ(r.variants[0].cycles.at("ta/C1"), 50.0);
+  EXPECT_EQ(r.variants[0].cycles.at("tb/C1"), 70.0);
+  EXPECT_TRUE(r.variants[0].uses.empty());
+  EXPECT_NEAR(geomean_speedup(r.variants[0], r.variants[1]), std::sqrt(50.0 / 40.0), 1e-12);
+  EXPECT_NEAR(geomean_speedup(r.variants[0], r.variants[2]), std::sqrt(70.0 / 50.0), 1e-12);
+  EXPECT_EQ(r.variants[4].id, "CD0+CD1");
+  EXPECT_NEAR(geomean_speedup(r.variants[0], r.variants[4]), std::sqrt(50.0 / 40.0 * 70.0 / 50.0), 1e-12);
+  // The uses are the searched kernels' (one CD0 in ta, one CD1 in tb).
+  EXPECT_EQ(r.variants[4].uses.at("CD0").static_count, 1);
+  EXPECT_EQ(r.variants[4].uses.at("CD1").executions, 1u);
+  EXPECT_EQ(r.summary["kernel_generation"], "search");
+  // A new exploration of the same directory reads the searches from DIR/search_cache.
+  fs::remove(dir / "explore.jsonl");
+  explore(a, candidates(), cells(), suite.runner(), o);
+  EXPECT_EQ(searched.size(), 4u);
+}
+
 // The ids of the store's lines, in order.
 std::vector<std::string> store_ids(const fs::path& dir) {
   std::vector<std::string> ids;

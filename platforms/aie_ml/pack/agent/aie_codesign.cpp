@@ -1,18 +1,25 @@
 #include "platforms/aie_ml/pack/agent/aie_codesign.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "agent/codesign/overlay_yaml.h"
 #include "common/sha256.h"
+#include "isa/aie_ml/bundle_schedule.h"
 #include "isa/aie_ml/extension_ops.h"
 #include "isa/isa_variant.h"
 #include "platforms/aie_ml/aie_area.h"
 #include "platforms/aie_ml/kernel_file.h"
+#include "platforms/aie_ml/pack/agent/aie_candidates.h"
 #include "platforms/aie_ml/pack/agent/aie_dataflow.h"
 #include "platforms/aie_ml/pack/agent/aie_use_added_ops.h"
 
@@ -23,6 +30,10 @@ namespace df = isa::dataflow;
 using nlohmann::json;
 
 namespace {
+
+// Rounds of `aie_search_kernel`: enough for compaction, an unrolling, register
+// reallocation and offset addressing to follow one another (each round takes one step).
+constexpr int kSearchRounds = 8;
 
 // One phase of a kernel file parsed with whole-file line numbers (blank lines stand in
 // for the lines before it).
@@ -198,7 +209,13 @@ class OverlayScope {
  public:
   explicit OverlayScope(const json& overlay) {
     const std::string text = codesign::to_yaml(overlay);
-    path_ = (std::filesystem::temp_directory_path() / ("tlmcraft-aie-overlay-" + sha256_hex(text) + ".yaml")).string();
+    // Per process and thread: explore searches kernels on several threads, each with its
+    // own file (one thread's removal never pulls another's from under it).
+    const std::string owner =
+        std::to_string(::getpid()) + "-" + std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id()));
+    path_ = (std::filesystem::temp_directory_path() /
+             ("tlmcraft-aie-overlay-" + owner + "-" + sha256_hex(text).substr(0, 16) + ".yaml"))
+                .string();
     std::ofstream(path_, std::ios::binary | std::ios::trunc) << text;
     isa::IsaVariant v = isa::current_isa_variant();
     v.overlays.push_back(path_);
@@ -240,6 +257,64 @@ void replace_lines(const std::vector<std::string>& lines, size_t first, size_t c
   std::stringstream ss(with);
   for (std::string l; std::getline(ss, l);) out.push_back(l);
   out.insert(out.end(), lines.begin() + long(std::min(lines.size(), first - 1 + count)), lines.end());
+}
+
+// The kernel with each phase the analysis reads passed to `change` (which edits its
+// tiles and says whether it changed anything); phases it cannot read stay as they are.
+std::string rewrite_phases(const std::string& kernel, const std::function<bool(PhaseKernel&)>& change) {
+  std::vector<PhaseKernel> phases;
+  try {
+    phases = parse_phases(kernel, "kernel");
+  } catch (const std::invalid_argument&) {
+    return kernel;  // not a kernel the analysis reads: left unchanged
+  }
+  std::vector<std::string> lines = tlmcraft::aie_ml::kernel_lines(kernel);
+  bool any = false;
+  for (size_t i = phases.size(); i-- > 0;) {  // last phase first: earlier line numbers stay valid
+    PhaseKernel& p = phases[i];
+    if (!change(p)) continue;
+    any = true;
+    std::string printed = print_aie_kernel(p.kernel);
+    for (uint32_t pad = 1; pad < p.text.first_line; ++pad) printed.erase(0, printed.find('\n') + 1);
+    const size_t count = size_t(std::count(p.text.source.begin(), p.text.source.end(), '\n'));
+    std::vector<std::string> next;
+    replace_lines(lines, p.text.first_line, count, printed, next);
+    lines = std::move(next);
+  }
+  if (!any) return kernel;
+  std::string out;
+  for (const std::string& l : lines) out += l + "\n";
+  return out;
+}
+
+// The uses of `ops` in a kernel: static count and executions (the bundles' counts).
+std::map<std::string, codesign::KernelRewrite::Use> added_op_uses(const std::string& kernel,
+                                                                  const std::vector<const ExtensionOp*>& ops) {
+  std::map<std::string, codesign::KernelRewrite::Use> uses;
+  std::vector<PhaseKernel> phases;
+  try {
+    phases = parse_phases(kernel, "kernel");
+  } catch (const std::invalid_argument&) {
+    return uses;
+  }
+  for (const PhaseKernel& p : phases)
+    for (size_t t = 0; t < p.kernel.tiles.size(); ++t) {
+      const AieTile& tile = p.kernel.tiles[t];
+      std::vector<uint64_t> runs;
+      try {
+        runs = bundle_executions(tile, 0x00, tile_name("kernel", p, t));
+      } catch (const std::invalid_argument&) {
+        runs.assign(tile.lines.size(), 0);  // counts unknown: static uses only
+      }
+      for (size_t l = 0; l < tile.lines.size(); ++l)
+        for (const AieOp& op : tile.lines[l].ops)
+          for (const ExtensionOp* e : ops)
+            if (op.mnemonic() == e->mnemonic) {
+              ++uses[e->mnemonic].static_count;
+              uses[e->mnemonic].executions += runs[l];
+            }
+    }
+  return uses;
 }
 
 }  // namespace
@@ -308,15 +383,7 @@ codesign::KernelRewrite aie_use_overlay(const std::string& kernel, const json& o
   codesign::KernelRewrite out{kernel, {}};
   OverlayScope scope(overlay);
   const std::vector<const ExtensionOp*> ops = overlay_ops(overlay);
-  std::vector<PhaseKernel> phases;
-  try {
-    phases = parse_phases(kernel, "kernel");
-  } catch (const std::invalid_argument&) {
-    return out;  // not a kernel the analysis reads: left unchanged
-  }
-  std::vector<std::string> lines = tlmcraft::aie_ml::kernel_lines(kernel);
-  for (size_t i = phases.size(); i-- > 0;) {  // last phase first: earlier line numbers stay valid
-    PhaseKernel& p = phases[i];
+  out.kernel = rewrite_phases(kernel, [&](PhaseKernel& p) {
     bool changed = false;
     for (size_t t = 0; t < p.kernel.tiles.size(); ++t) {
       AieTile& tile = p.kernel.tiles[t];
@@ -333,17 +400,32 @@ codesign::KernelRewrite aie_use_overlay(const std::string& kernel, const json& o
                               }) > 0 ||
                 changed;
     }
-    if (!changed) continue;
-    std::string printed = print_aie_kernel(p.kernel);
-    for (uint32_t pad = 1; pad < p.text.first_line; ++pad) printed.erase(0, printed.find('\n') + 1);
-    const size_t count = size_t(std::count(p.text.source.begin(), p.text.source.end(), '\n'));
-    std::vector<std::string> next;
-    replace_lines(lines, p.text.first_line, count, printed, next);
-    lines = std::move(next);
+    return changed;
+  });
+  if (out.uses.empty()) out.kernel = kernel;
+  return out;
+}
+
+codesign::KernelRewrite aie_search_kernel(const std::string& kernel, const json& overlay, const json& hardware) {
+  std::unique_ptr<OverlayScope> scope;
+  if (!overlay.value("ops", json::array()).empty()) scope = std::make_unique<OverlayScope>(overlay);
+  SearchContext ctx;
+  ctx.platform = "aie_ml";
+  ctx.hardware = hardware;
+  codesign::KernelRewrite out{kernel, {}};
+  AieKernel parsed;
+  std::string error;
+  // A file the search agent's transformations cannot parse stays as it is.
+  if (parse_aie_kernel(kernel, parsed, error)) {
+    double best = estimate_cycles(parsed);
+    for (int round = 0; round < kSearchRounds; ++round) {
+      const std::vector<Candidate> next = generate_aie_candidates(out.kernel, ctx);
+      if (next.empty() || !(next.front().estimate < best)) break;
+      best = next.front().estimate;
+      out.kernel = next.front().text;
+    }
   }
-  if (out.uses.empty()) return out;
-  out.kernel.clear();
-  for (const std::string& l : lines) out.kernel += l + "\n";
+  if (scope) out.uses = added_op_uses(out.kernel, overlay_ops(overlay));
   return out;
 }
 
@@ -368,6 +450,7 @@ codesign::DataflowAdapter aie_dataflow_adapter() {
   a.cost = aie_candidate_cost;
   a.overlay_entry = aie_overlay;
   a.use_overlay = aie_use_overlay;
+  a.search_kernel = aie_search_kernel;
   a.overlay_area = aie_overlay_area;
   a.limits.max_ops = 5;
   a.limits.read_ports = a.limits.write_ports = 0;  // none declared: nothing is proposed

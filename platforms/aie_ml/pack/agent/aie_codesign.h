@@ -43,6 +43,15 @@ nlohmann::json aie_overlay(const isa::dataflow::Pattern& p, const std::string& m
                            const codesign::CandidateCost& cost, int ordinal);
 codesign::KernelRewrite aie_use_overlay(const std::string& kernel, const nlohmann::json& overlay,
                                         const nlohmann::json& hardware);
+// The search agent's transformations (aie_candidates.h: compaction, unrolling, register
+// reallocation, offset addressing, using the added ops) applied to the kernel under the
+// ISA with `overlay` (none when it has no `ops`): each round the candidate of the lowest
+// static estimate (isa/aie_ml/bundle_schedule.h), while it is below the kernel's own, for
+// at most 8 rounds. A file those transformations cannot parse is returned as it is (as
+// the search agent keeps its baseline). No simulation: the same kernel always gives the same result.
+// The uses are the overlay's ops in the result (static count, executions of their bundles).
+codesign::KernelRewrite aie_search_kernel(const std::string& kernel, const nlohmann::json& overlay,
+                                          const nlohmann::json& hardware);
 // The area of every op of an overlay (composed or `semantics:`), mm2.
 double aie_overlay_area(const nlohmann::json& overlay, const nlohmann::json& hardware);
 codesign::DataflowAdapter aie_dataflow_adapter();

@@ -272,7 +272,8 @@ std::string last_lines(const std::string& path, size_t n) {
   for (std::string l; std::getline(in, l);)
     if (!l.empty()) lines.push_back(l);
   std::string out;
-  for (size_t i = lines.size() > n ? lines.size() - n : 0; i < lines.size(); ++i) out += (out.empty() ? "" : "; ") + lines[i];
+  for (size_t i = lines.size() > n ? lines.size() - n : 0; i < lines.size(); ++i)
+    out += (out.empty() ? "" : "; ") + lines[i];
   return out;
 }
 
@@ -319,8 +320,9 @@ struct Session {
 // Each candidate's overlay validates on the platform alone and all of them
 // together (so every combination explore builds is a valid ISA), checked before
 // anything runs; the overlays are kept as DIR/candidates/<NAME>.yaml.
-void check_candidate_overlays(const std::string& cmd, const std::string& file, const std::vector<codesign::ExploreCandidate>& candidates,
-                              const std::string& platform, const std::string& dir) {
+void check_candidate_overlays(const std::string& cmd, const std::string& file,
+                              const std::vector<codesign::ExploreCandidate>& candidates, const std::string& platform,
+                              const std::string& dir) {
   isa::IsaVariant all;
   for (size_t i = 0; i < candidates.size(); ++i) {
     const std::string path = dir + "/candidates/" + candidates[i].name + ".yaml";
@@ -331,14 +333,15 @@ void check_candidate_overlays(const std::string& cmd, const std::string& file, c
     try {
       harness::check_isa_variant(platform, isa::IsaVariant{{}, {path}});
     } catch (const InputError& e) {
-      throw InputError("codesign " + cmd + ": " + file + ": candidate " + std::to_string(i + 1) + " (" + candidates[i].name +
-                       "): its overlay does not validate: " + e.what());
+      throw InputError("codesign " + cmd + ": " + file + ": candidate " + std::to_string(i + 1) + " (" +
+                       candidates[i].name + "): its overlay does not validate: " + e.what());
     }
   }
   try {
     harness::check_isa_variant(platform, all);
   } catch (const InputError& e) {
-    throw InputError("codesign " + cmd + ": " + file + ": the candidates' overlays do not validate together: " + std::string(e.what()));
+    throw InputError("codesign " + cmd + ": " + file +
+                     ": the candidates' overlays do not validate together: " + std::string(e.what()));
   }
 }
 
@@ -367,7 +370,8 @@ codesign::SeedChecker seed_checker(const std::string& platform, const std::vecto
     const json r = json::parse(in, nullptr, false);
     if (r.is_object())
       for (const json& t : r.value("trials", json::array()))
-        if (t.is_object() && t.value("status", "pass") != "pass" && t.contains("seed") && t["seed"].is_number_unsigned())
+        if (t.is_object() && t.value("status", "pass") != "pass" && t.contains("seed") &&
+            t["seed"].is_number_unsigned())
           seeds.push_back(t["seed"].get<uint64_t>());
     return seeds;
   };
@@ -408,8 +412,8 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
   o.base_area_mm2 = harness::area_estimate(s->platform->config()).value("total_mm2", 0.0);
   o.area_budget_mm2 = area_budget(vm["area-budget"].as<std::string>(), o.base_area_mm2);
   o.hardware = s->hardware;
-  s->bench = {self_exe(), "bench", "--platform", name, "--quiet", "--json", "--jobs",
-              std::to_string(vm["jobs"].as<unsigned>())};
+  s->bench = {self_exe(), "bench",  "--platform", name,
+              "--quiet",  "--json", "--jobs",     std::to_string(vm["jobs"].as<unsigned>())};
   const std::vector<std::string> sets =
       vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
   for (const std::string& set : sets) s->bench.insert(s->bench.end(), {"--set", set});
@@ -418,7 +422,8 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
   const std::vector<std::string> exec = executor_args(vm);
   for (const char* once : {"detach", "collect"})  // explore needs each variant's results before the next
     if (std::count(exec.begin(), exec.end(), std::string("--") + once))
-      throw InputError("codesign " + cmd + ": --" + once + " is not supported (each variant's results are needed "
+      throw InputError("codesign " + cmd + ": --" + once +
+                       " is not supported (each variant's results are needed "
                        "before the next is chosen; rerun the command to resume instead)");
   s->bench.insert(s->bench.end(), exec.begin(), exec.end());
   const std::vector<std::string>& bench = s->bench;
@@ -484,7 +489,8 @@ int explore(const Args& args) {
   return 0;
 }
 
-const char* kArchitectHelp = R"(usage: tlmcraft codesign architect --platform P --candidates FILE --area-budget X --out DIR --provider KIND [options]
+const char* kArchitectHelp =
+    R"(usage: tlmcraft codesign architect --platform P --candidates FILE --area-budget X --out DIR --provider KIND [options]
        tlmcraft codesign mcp --platform P --candidates FILE --area-budget X --out DIR
 
 architect: an LLM acts as the architect (docs/codesign.md, "The architect agent"): it
@@ -583,8 +589,8 @@ int cmd_codesign(const Args& args) {
   return 2;
 }
 
-const bool registered =
-    register_command("codesign", cmd_codesign, "co-design: mine candidate instructions, explore ISA variants, the architect agent");
+const bool registered = register_command(
+    "codesign", cmd_codesign, "co-design: mine candidate instructions, explore ISA variants, the architect agent");
 
 }  // namespace
 }  // namespace tlmcraft::cli

@@ -66,8 +66,8 @@ struct ExploreOptions {
   // rewrite: the baselines (rewritten for a variant); search: then the adapter's
   // search_kernel on both sides (the base's baselines and every variant's rewrites)
   std::string kernel_generation = "rewrite";
-  unsigned search_threads = 1;                         // kernels searched at once (search)
-  double base_area_mm2 = 0, area_budget_mm2 = 0;       // budget: added area at most
+  unsigned search_threads = 1;                    // kernels searched at once (search)
+  double base_area_mm2 = 0, area_budget_mm2 = 0;  // budget: added area at most
   int beam_width = 3;
   size_t population = 16;  // nsga2: sets per generation
   int generations = 20;    // nsga2

@@ -2,6 +2,7 @@
 // rebuild) used by suite kernels: each kernel is a copy of a baseline edited to use the
 // op, passes evaluate() on fresh seeds, and changes the cycle count by exactly what the
 // timing model's rules give (derivations below). docs/isa-extensions.md, "AIE-ML".
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -9,32 +10,16 @@
 #include <fstream>
 #include <sstream>
 
-#include <gtest/gtest.h>
-
 #include "isa/isa_spec.h"
 #include "tests/baselines/aie_ml_eval_util.h"
-#include "tests/unique_temp_dir.h"
+#include "tests/isa/aie_ml/split_product_overlay.h"
+#include "tests/isa_overlay_dir.h"
 
 namespace tlmcraft {
 namespace {
 
 // An ISA folder: the shipped aie_ml.yaml with `ops` appended to its op list; in force
 // (TLMCRAFT_ISA_DIR) while the object lives.
-struct IsaDir {
-  test::UniqueTempDir unique;
-  explicit IsaDir(const std::string& tag, const std::string& ops) : unique("aie-ml-ext-" + tag) {
-    unsetenv("TLMCRAFT_ISA_DIR");
-    std::ifstream in(isa::isa_yaml_path("aie_ml"));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string& dir = unique.path();
-    ::mkdir((dir + "/aie_ml").c_str(), 0755);
-    std::ofstream(dir + "/aie_ml/aie_ml.yaml") << ss.str() << ops;
-    setenv("TLMCRAFT_ISA_DIR", dir.c_str(), 1);
-  }
-  ~IsaDir() { unsetenv("TLMCRAFT_ISA_DIR"); }
-};
-
 // Replaces every occurrence of `from` (which must occur `times` times) by `to`.
 std::string replace_all(std::string text, const std::string& from, const std::string& to, int times) {
   int n = 0;
@@ -49,36 +34,17 @@ uint64_t cycles(const nlohmann::json& r) { return r["trials"][0]["cycles"].get<u
 // Fresh input seeds (the baseline tests use seed 1), three trials each.
 constexpr uint64_t kSeeds[] = {20261128, 7919};
 
-// The product of a bf16 vector by a constant split into bf16 hi + lo (the silu, gelu,
-// rmsnorm and layernorm baselines write it as a VMUL.E.BF16 then a VMAC.E.BF16 on the
-// same accumulator), composed from those two ops: one vector-slot issue, vmac latency.
-const char* kMulSplit = R"(
-  - mnemonic: VMULS.E.BF16
-    slot: vec
-    latency: vmac
-    doc: "Product of 16 bf16 lanes by a constant split into bf16 hi + lo: d = a hi + a lo in fp32."
-    operands:
-      - {name: d, class: bm, role: write, format: fp32}
-      - {name: a, class: w, format: bf16}
-      - {name: hi, class: w, format: bf16}
-      - {name: lo, class: w, format: bf16}
-    compose:
-      temps: [{name: t, class: bm}]
-      steps:
-        - "VMUL.E.BF16 t, a, hi"
-        - "VMAC.E.BF16 d, t, a, lo"
-)";
-
 TEST(AieMlIsaExtension, ComposedSplitProductInTheSiluBaselineSaves192Cycles) {
   const std::string baseline = test::aie_ml_baseline("silu", "C1");
   // The loop body (16 iterations, lc = 16, one block) has two such pairs; each becomes one op.
   ASSERT_NE(baseline.find("MOVXM lc, 16"), std::string::npos);
   ASSERT_NE(baseline.find("MOVXM r3, 1    ; blocks left"), std::string::npos);
-  std::string k = replace_all(baseline, "VMUL.E.BF16 bm1, w0, w17    ; t = -x log2(e)\n  VMAC.E.BF16 bm1, bm1, w0, w18\n",
-                              "VMULS.E.BF16 bm1, w0, w17, w18\n", 1);
+  std::string k =
+      replace_all(baseline, "VMUL.E.BF16 bm1, w0, w17    ; t = -x log2(e)\n  VMAC.E.BF16 bm1, bm1, w0, w18\n",
+                  "VMULS.E.BF16 bm1, w0, w17, w18\n", 1);
   k = replace_all(k, "VMUL.E.BF16 bm10, w0, w6    ; x / (1 + 2^t)\n  VMAC.E.BF16 bm10, bm10, w0, w7\n",
                   "VMULS.E.BF16 bm10, w0, w6, w7\n", 1);
-  IsaDir isa("muls", kMulSplit);
+  test::IsaOverlayDir isa("aie_ml", test::kAieMulSplitOverlay, "aie-ml-ext-muls");
   for (uint64_t seed : kSeeds) {
     const nlohmann::json before = test::evaluate_aie_ml("silu", "C1", 3, baseline, seed);
     const nlohmann::json after = test::evaluate_aie_ml("silu", "C1", 3, k, seed);
@@ -132,7 +98,7 @@ TEST(AieMlIsaExtension, NewSemanticsSiluInACopyOfTheReluBaseline) {
   const nlohmann::json relu_run = test::evaluate_aie_ml("relu", "C1", 1, relu, kSeeds[0]);
   ASSERT_EQ(relu_run["status"], "pass") << test::describe_report(relu_run);
   const nlohmann::json silu_baseline = test::evaluate_aie_ml("silu", "C1", 1, "", kSeeds[0]);
-  IsaDir isa("silu", kSilu);
+  test::IsaOverlayDir isa("aie_ml", kSilu, "aie-ml-ext-silu");
   for (uint64_t seed : kSeeds) {
     const nlohmann::json r = test::evaluate_aie_ml("silu", "C1", 3, k, seed);
     ASSERT_EQ(r["status"], "pass") << test::describe_report(r);

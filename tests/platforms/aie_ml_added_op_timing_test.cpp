@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "isa/isa_spec.h"
+#include "tests/isa_overlay_dir.h"
 #include "tests/platforms/aie_ml_test_util.h"
-#include "tests/unique_temp_dir.h"
 
 namespace tlmcraft::aie_ml::test {
 namespace {
@@ -28,19 +28,8 @@ const char* kAdd3 = R"(
     semantics: "d = a + b + c"
 )";
 
-struct IsaDir {
-  ::tlmcraft::test::UniqueTempDir unique{"aie-ml-added-op-timing"};
-  IsaDir() {
-    unsetenv("TLMCRAFT_ISA_DIR");
-    std::ifstream in(isa::isa_yaml_path("aie_ml"));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string& dir = unique.path();
-    ::mkdir((dir + "/aie_ml").c_str(), 0755);
-    std::ofstream(dir + "/aie_ml/aie_ml.yaml") << ss.str() << kAdd3;
-    setenv("TLMCRAFT_ISA_DIR", dir.c_str(), 1);
-  }
-  ~IsaDir() { unsetenv("TLMCRAFT_ISA_DIR"); }
+struct IsaDir : ::tlmcraft::test::IsaOverlayDir {
+  IsaDir() : IsaOverlayDir("aie_ml", kAdd3, "aie-ml-added-op-timing") {}
 };
 
 TEST(AieMlAddedOp, SlotLatencyAndInitiationInterval) {

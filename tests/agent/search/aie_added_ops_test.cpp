@@ -10,16 +10,17 @@
 #include <sstream>
 
 #include "harness/evaluate.h"
-#include "isa/isa_variant.h"
-#include "tests/agent/search/search_driver.h"
 #include "isa/aie_ml/aie_core.h"
-#include "tests/unique_temp_dir.h"
 #include "isa/aie_ml/program_text.h"
 #include "isa/isa_spec.h"
+#include "isa/isa_variant.h"
 #include "platforms/aie_ml/pack/agent/aie_use_added_ops.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
+#include "tests/agent/search/search_driver.h"
+#include "tests/isa/aie_ml/split_product_overlay.h"
+#include "tests/isa_overlay_dir.h"
 
 namespace tlmcraft::agent::search::aie {
 namespace {
@@ -27,22 +28,7 @@ namespace {
 using isa::aie_ml::AieKernel;
 using isa::aie_ml::parse_aie_kernel;
 using isa::aie_ml::print_aie_kernel;
-
-const char* kMulSplit = R"(
-  - mnemonic: VMULS.E.BF16
-    slot: vec
-    latency: vmac
-    operands:
-      - {name: d, class: bm, role: write, format: fp32}
-      - {name: a, class: w, format: bf16}
-      - {name: hi, class: w, format: bf16}
-      - {name: lo, class: w, format: bf16}
-    compose:
-      temps: [{name: t, class: bm}]
-      steps:
-        - "VMUL.E.BF16 t, a, hi"
-        - "VMAC.E.BF16 d, t, a, lo"
-)";
+using ::tlmcraft::test::kAieMulSplitOverlay;
 
 // The other split product of the baselines: a value split into bf16 hi + lo (ah, al)
 // times a bf16 vector c (Newton steps, scaling, the norms' mean and variance).
@@ -62,19 +48,9 @@ const char* kMulSplitValue = R"(
         - "VMAC.E.BF16 d, t, al, c"
 )";
 
-struct IsaDir {
-  ::tlmcraft::test::UniqueTempDir unique{"aie-added-ops"};
-  explicit IsaDir(const std::string& ops = kMulSplit) {
-    unsetenv("TLMCRAFT_ISA_DIR");
-    std::ifstream in(isa::isa_yaml_path("aie_ml"));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string& dir = unique.path();
-    ::mkdir((dir + "/aie_ml").c_str(), 0755);
-    std::ofstream(dir + "/aie_ml/aie_ml.yaml") << ss.str() << ops;
-    setenv("TLMCRAFT_ISA_DIR", dir.c_str(), 1);
-  }
-  ~IsaDir() { unsetenv("TLMCRAFT_ISA_DIR"); }
+// The shipped ISA with `ops` added (the split product unless told otherwise).
+struct IsaDir : ::tlmcraft::test::IsaOverlayDir {
+  explicit IsaDir(const std::string& ops = kAieMulSplitOverlay) : IsaOverlayDir("aie_ml", ops, "aie-added-ops") {}
 };
 
 std::string rewrite(const std::string& text, int expected) {
@@ -216,13 +192,14 @@ TEST(AieUseAddedOps, ASemanticsOpIsPlacedWhereItsReplacesMatches) {
 
 TEST(AieUseAddedOps, ReplacesGoesOnlyBesideSemantics) {
   const std::string overlay = ::testing::TempDir() + "/aie_replaces_without_semantics.yaml";
-  std::ofstream(overlay) << "isa: aie_ml\nops:\n"
-                            "  - mnemonic: VMULS2.E.BF16\n"
-                            "    slot: vec\n"
-                            "    latency: vmac\n"
-                            "    operands: [{name: d, class: bm, role: write}, {name: a, class: w}, {name: b, class: w}]\n"
-                            "    compose: {steps: [\"VMUL.E.BF16 d, a, b\"]}\n"
-                            "    replaces: {steps: [\"VMUL.E.BF16 d, a, b\"]}\n";
+  std::ofstream(overlay)
+      << "isa: aie_ml\nops:\n"
+         "  - mnemonic: VMULS2.E.BF16\n"
+         "    slot: vec\n"
+         "    latency: vmac\n"
+         "    operands: [{name: d, class: bm, role: write}, {name: a, class: w}, {name: b, class: w}]\n"
+         "    compose: {steps: [\"VMUL.E.BF16 d, a, b\"]}\n"
+         "    replaces: {steps: [\"VMUL.E.BF16 d, a, b\"]}\n";
   const isa::IsaVariant v{"", {overlay}};
   isa::ScopedIsaVariant variant(v);
   try {
@@ -254,13 +231,14 @@ TEST(AieUseAddedOps, TheSuitesBaselinesUseBothSplitProductsAndStayCorrect) {
     kernels.push_back(baseline(c.task));
     before.push_back(cycles(evaluate_kernel(c.task, kernels.back(), 7919)));
   }
-  IsaDir isa(std::string(kMulSplit) + kMulSplitValue);
+  IsaDir isa(std::string(kAieMulSplitOverlay) + kMulSplitValue);
   for (size_t i = 0; i < kernels.size(); ++i) {
     const std::string k = rewrite(kernels[i], cases[i].uses);
     const nlohmann::json r = evaluate_kernel(cases[i].task, k, 7919);
     ASSERT_EQ(r["status"], "pass") << cases[i].task << ": " << r.dump().substr(0, 2000);
     EXPECT_LT(cycles(r), before[i]) << cases[i].task;
-    std::printf("%s C1: %llu -> %llu cycles\n", cases[i].task, (unsigned long long)before[i], (unsigned long long)cycles(r));
+    std::printf("%s C1: %llu -> %llu cycles\n", cases[i].task, (unsigned long long)before[i],
+                (unsigned long long)cycles(r));
   }
 }
 
@@ -268,7 +246,7 @@ TEST(AieUseAddedOps, TheSearchAgentUsesAnOverlaysComposedOps) {
   // The ops as an overlay file (what `--isa-ext` reads), in force for the whole search.
   const ::tlmcraft::test::UniqueTempDir dir("aie-split-products");
   const std::string overlay = dir.file("aie_split_products_overlay.yaml");
-  std::ofstream(overlay) << "isa: aie_ml\nops:" << kMulSplit << kMulSplitValue;
+  std::ofstream(overlay) << "isa: aie_ml\nops:" << kAieMulSplitOverlay << kMulSplitValue;
   const test::SearchRun plain = test::run_search("aie_ml", "silu", "C1", 4);  // the shipped ISA
   const isa::IsaVariant v{"", {overlay}};
   isa::ScopedIsaVariant variant(v);

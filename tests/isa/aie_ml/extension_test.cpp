@@ -11,44 +11,24 @@
 #include "isa/aie_ml/op_codes.h"
 #include "isa/isa_spec.h"
 #include "tests/isa/aie_ml/core_fixture.h"
+#include "tests/isa/aie_ml/split_product_overlay.h"
+#include "tests/isa_overlay_dir.h"
 #include "tests/unique_temp_dir.h"
 
 namespace aie_test {
 namespace {
-
-std::string shipped_yaml() {
-  unsetenv("TLMCRAFT_ISA_DIR");
-  std::ifstream in(tlmcraft::isa::isa_yaml_path("aie_ml"));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 int line_count(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n')); }
 
 // The error text of parsing the shipped YAML with `ops` appended to its op list ("" = ok).
 std::string load_errors(const std::string& ops) {
   try {
-    parse_aie_isa(shipped_yaml() + ops, "ext.yaml");
+    parse_aie_isa(tlmcraft::test::shipped_isa_yaml("aie_ml") + ops, "ext.yaml");
     return "";
   } catch (const std::runtime_error& e) {
     return e.what();
   }
 }
-
-// An ISA folder holding the shipped YAML plus `ops`; TLMCRAFT_ISA_DIR points at it while
-// the object lives (the description is loaded once per folder).
-struct IsaDir {
-  tlmcraft::test::UniqueTempDir unique;
-  std::string dir = unique.path();
-  IsaDir(const std::string& tag, const std::string& ops) : unique("aie-ext-" + tag) {
-    ::mkdir((dir + "/aie_ml").c_str(), 0755);
-    const std::string text = shipped_yaml() + ops;
-    std::ofstream(dir + "/aie_ml/aie_ml.yaml") << text;
-    setenv("TLMCRAFT_ISA_DIR", dir.c_str(), 1);
-  }
-  ~IsaDir() { unsetenv("TLMCRAFT_ISA_DIR"); }
-};
 
 template <typename T>
 T lane_of(const CoreState& s, RegClass c, int reg, int i) {
@@ -80,7 +60,7 @@ const char* kVadd3 = R"(
 )";
 
 TEST(AieExtension, ComposedOpComputesItsSteps) {
-  IsaDir isa("vadd3", kVadd3);
+  tlmcraft::test::IsaOverlayDir isa("aie_ml", kVadd3, "aie-ext-vadd3");
   CoreState s;
   FlatMemory m;
   for (int i = 0; i < 16; ++i) {
@@ -95,7 +75,7 @@ TEST(AieExtension, ComposedOpComputesItsSteps) {
 }
 
 TEST(AieExtension, ComposedOpWithDestinationEqualToASourceReadsTheOldValue) {
-  IsaDir isa("vadd3_alias", kVadd3);
+  tlmcraft::test::IsaOverlayDir isa("aie_ml", kVadd3, "aie-ext-vadd3_alias");
   CoreState s;
   FlatMemory m;
   for (int i = 0; i < 16; ++i) {
@@ -116,30 +96,12 @@ TEST(AieExtension, ComposedOpWithDestinationEqualToASourceReadsTheOldValue) {
     set<float>(h, RegClass::BM, 3, i, float(i));
   }
   run_text("VADD.F bm5, bm2, bm3\nVADD.F bm1, bm5, bm1\nDONE\n", h, m);
-  for (int i = 0; i < 16; ++i) EXPECT_EQ(lane_of<float>(h, RegClass::BM, 1, i), lane_of<float>(s, RegClass::BM, 1, i)) << i;
+  for (int i = 0; i < 16; ++i)
+    EXPECT_EQ(lane_of<float>(h, RegClass::BM, 1, i), lane_of<float>(s, RegClass::BM, 1, i)) << i;
 }
 
-// A split-precision product (what the silu/gelu/norm baselines write as a VMUL.E.BF16 and
-// a VMAC.E.BF16): d = a * hi + a * lo in fp32, with a temp and the vector slot's timing.
-const char* kMulSplit = R"(
-  - mnemonic: VMULS.E.BF16
-    slot: vec
-    latency: vmac
-    doc: "Product of 16 bf16 lanes by a constant split into bf16 hi + lo, in fp32."
-    operands:
-      - {name: d, class: bm, role: write, format: fp32}
-      - {name: a, class: w, format: bf16}
-      - {name: hi, class: w, format: bf16}
-      - {name: lo, class: w, format: bf16}
-    compose:
-      temps: [{name: t, class: bm}]
-      steps:
-        - "VMUL.E.BF16 t, a, hi"
-        - "VMAC.E.BF16 d, t, a, lo"
-)";
-
 TEST(AieExtension, ComposedOpWithATempAndMacsFromItsSteps) {
-  IsaDir isa("muls", kMulSplit);
+  tlmcraft::test::IsaOverlayDir isa("aie_ml", tlmcraft::test::kAieMulSplitOverlay, "aie-ext-muls");
   const AieIsa& spec = AieIsa::get();
   const OpSpec* op = spec.find("VMULS.E.BF16");
   ASSERT_NE(op, nullptr);
@@ -164,7 +126,7 @@ TEST(AieExtension, ComposedOpWithATempAndMacsFromItsSteps) {
 }
 
 TEST(AieExtension, AssemblerKnowsTheOpsRegistersAndSlot) {
-  IsaDir isa("muls_asm", kMulSplit);
+  tlmcraft::test::IsaOverlayDir isa("aie_ml", tlmcraft::test::kAieMulSplitOverlay, "aie-ext-muls_asm");
   const AieProgram p = assemble_ok("VMULS.E.BF16 bm1, w0, w2, w3 ;; VLDA w4, [p0], #32\nDONE\n");
   ASSERT_EQ(p.bundles.size(), 2u);
   const SlotOp& op = p.bundles[0].ops[1];  // slot order: lda, then vec
@@ -191,7 +153,7 @@ const char* kAdd3 = R"(
 )";
 
 TEST(AieExtension, SemanticsOpOnScalarsWrapsAtI32AndMayAlias) {
-  IsaDir isa("add3", kAdd3);
+  tlmcraft::test::IsaOverlayDir isa("aie_ml", kAdd3, "aie-ext-add3");
   CoreState s;
   FlatMemory m;
   s.r[1] = 5;
@@ -216,7 +178,7 @@ const char* kSilu = R"(
 )";
 
 TEST(AieExtension, SemanticsOpOnBf16LanesRoundsOnceAndMayAlias) {
-  IsaDir isa("silu", kSilu);
+  tlmcraft::test::IsaOverlayDir isa("aie_ml", kSilu, "aie-ext-silu");
   CoreState s;
   FlatMemory m;
   const uint16_t x[4] = {0x4000, 0xBF80, 0x3F00, 0xC040};  // 2, -1, 0.5, -3
@@ -231,18 +193,17 @@ TEST(AieExtension, SemanticsOpOnBf16LanesRoundsOnceAndMayAlias) {
   EXPECT_EQ(AieIsa::get().latency.at(AieIsa::get().find("VSILU.BF16")->latency_class), 8u);
 }
 
-TEST(AieExtension, ShippedDescriptionStillLoads) {
-  EXPECT_EQ(load_errors(""), "");
-}
+TEST(AieExtension, ShippedDescriptionStillLoads) { EXPECT_EQ(load_errors(""), ""); }
 
 // ---- strict schema: each error exact, at file:line:col ----
 std::string at(int line_offset, int col) {
-  return "ext.yaml:" + std::to_string(line_count(shipped_yaml()) + line_offset) + ":" + std::to_string(col) + ": ";
+  return "ext.yaml:" + std::to_string(line_count(tlmcraft::test::shipped_isa_yaml("aie_ml")) + line_offset) + ":" +
+         std::to_string(col) + ": ";
 }
 
 // The shipped YAML with `from` replaced by `to` (once): errors ("" = ok).
 std::string edit_errors(const std::string& from, const std::string& to) {
-  std::string text = shipped_yaml();
+  std::string text = tlmcraft::test::shipped_isa_yaml("aie_ml");
   const size_t at_ = text.find(from);
   if (at_ == std::string::npos) return "test error: '" + from + "' not in the shipped YAML";
   text.replace(at_, from.size(), to);
@@ -256,7 +217,7 @@ std::string edit_errors(const std::string& from, const std::string& to) {
 
 // The 1-based line of the shipped YAML holding `needle`.
 int shipped_line_of(const std::string& needle) {
-  const std::string text = shipped_yaml();
+  const std::string text = tlmcraft::test::shipped_isa_yaml("aie_ml");
   return 1 + int(std::count(text.begin(), text.begin() + long(text.find(needle)), '\n'));
 }
 
@@ -267,8 +228,9 @@ TEST(AieExtensionErrors, FusedKeyOnAnExistingOp) {
   // "  - {mnemonic: VADD.8, slot: vec, " is 34 characters: the key starts at column 35.
   EXPECT_EQ(e, "ext.yaml:" + std::to_string(shipped_line_of(line)) +
                    ":35: unknown key 'fused' in op VADD.8 (known keys: mnemonic, slot, alt_slots, operands, dst, rw, "
-                   "access, latency, ii, real, doc, operation, macs, format, actions, compose, semantics, replaces, commutative); "
-            "AIE-ML has no "
+                   "access, latency, ii, real, doc, operation, macs, format, actions, compose, semantics, replaces, "
+                   "commutative); "
+                   "AIE-ML has no "
                    "`fused:`: an op built from existing ops is written with `compose: {temps, steps}` "
                    "(docs/isa-extensions.md)\n");
 }
@@ -283,7 +245,8 @@ TEST(AieExtensionErrors, MisspeltKeyOnAnExistingOp) {
                    ":86: unknown key 'latncy' in op VADD.16 (known keys: mnemonic, slot, alt_slots, operands, dst, rw, "
                    "access, latency, ii, real, doc, operation, macs, format, actions, compose, semantics, replaces, "
                    "commutative)\n"
-                   "ext.yaml:" + std::to_string(shipped_line_of(line)) + ":5: VADD.16: unknown latency class ''\n");
+                   "ext.yaml:" +
+                   std::to_string(shipped_line_of(line)) + ":5: VADD.16: unknown latency class ''\n");
 }
 
 TEST(AieExtensionErrors, MisspeltKey) {
@@ -292,10 +255,12 @@ TEST(AieExtensionErrors, MisspeltKey) {
 }
 
 TEST(AieExtensionErrors, NewMnemonicWithoutSemantics) {
-  const std::string e = load_errors("  - {mnemonic: ADD3, slot: alu, operands: \"r, r, r, r\", dst: 1, latency: alu}\n");
-  EXPECT_NE(e.find(at(1, 5) + "ADD3: no semantics for this mnemonic in isa/aie_ml/op_codes.h, and neither `compose:` nor "
-                              "`semantics:` is given (docs/isa-extensions.md, AIE-ML)"),
-            std::string::npos)
+  const std::string e =
+      load_errors("  - {mnemonic: ADD3, slot: alu, operands: \"r, r, r, r\", dst: 1, latency: alu}\n");
+  EXPECT_NE(
+      e.find(at(1, 5) + "ADD3: no semantics for this mnemonic in isa/aie_ml/op_codes.h, and neither `compose:` nor "
+                        "`semantics:` is given (docs/isa-extensions.md, AIE-ML)"),
+      std::string::npos)
       << e;
 }
 
@@ -327,21 +292,24 @@ TEST(AieExtensionErrors, SlotThatDoesNotExist) {
 
 TEST(AieExtensionErrors, RegisterClassTheIsaLacks) {
   const std::string e = load_errors(add3("alu", "q", "ADD d, a, b"));
-  EXPECT_NE(e.find(at(6, 26) + "ADD3: register class 'q' does not exist in the AIE-ML ISA (r, p, m, dn, dj, dc, s, w, x, "
-                               "y, am, bm, cm, ls, le, lc, lr; or an immediate kind: imm7s,"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find(at(6, 26) + "ADD3: register class 'q' does not exist in the AIE-ML ISA (r, p, m, dn, dj, dc, s, w, x, "
+                         "y, am, bm, cm, ls, le, lc, lr; or an immediate kind: imm7s,"),
+      std::string::npos)
       << e;
 }
 
 TEST(AieExtensionErrors, UnknownStepOp) {
   const std::string e = load_errors(add3("alu", "r", "ADDX d, a, b"));
-  EXPECT_NE(e.find(at(12, 12) + "ADD3 step 1: unknown op 'ADDX' (a step is a built-in op of this ISA)"), std::string::npos)
+  EXPECT_NE(e.find(at(12, 12) + "ADD3 step 1: unknown op 'ADDX' (a step is a built-in op of this ISA)"),
+            std::string::npos)
       << e;
 }
 
 TEST(AieExtensionErrors, StepOperandOfTheWrongClass) {
   const std::string e = load_errors(add3("alu", "x", "ADD d, a, b"));
-  EXPECT_NE(e.find(at(12, 16) + "ADD3 step 1: 'd' (class x) does not fit operand 1 of ADD (r)"), std::string::npos) << e;
+  EXPECT_NE(e.find(at(12, 16) + "ADD3 step 1: 'd' (class x) does not fit operand 1 of ADD (r)"), std::string::npos)
+      << e;
 }
 
 TEST(AieExtensionErrors, StepWritesAnInput) {
@@ -353,9 +321,10 @@ TEST(AieExtensionErrors, StepWritesAnInput) {
 
 TEST(AieExtensionErrors, StepNamesAnUnknownOperand) {
   const std::string e = load_errors(add3("alu", "r", "ADD d, a, e"));
-  EXPECT_NE(e.find(at(12, 22) + "ADD3 step 1: 'e' is not an operand or temp of ADD3 (d, a, b, c); a step names them, or "
-                                "gives an immediate"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find(at(12, 22) + "ADD3 step 1: 'e' is not an operand or temp of ADD3 (d, a, b, c); a step names them, or "
+                          "gives an immediate"),
+      std::string::npos)
       << e;
 }
 
@@ -366,17 +335,19 @@ TEST(AieExtensionErrors, StepReadsAnOutputBeforeWritingIt) {
 
 TEST(AieExtensionErrors, MemoryStep) {
   const std::string e = load_errors(add3("alu", "r", "LDA d, [p0]"));
-  EXPECT_NE(e.find(at(12, 12) + "ADD3 step 1: 'LDA' accesses memory, controls flow, takes a lock or uses a register pair; a "
-                                "compose step is a register-to-register op"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find(at(12, 12) + "ADD3 step 1: 'LDA' accesses memory, controls flow, takes a lock or uses a register pair; a "
+                          "compose step is a register-to-register op"),
+      std::string::npos)
       << e;
 }
 
 TEST(AieExtensionErrors, UnknownKeyInAnOperand) {
   std::string ops = add3("alu", "r", "ADD d, a, b");
   ops.replace(ops.find("{name: a, class: r}"), 19, "{name: a, clas: r}");
-  EXPECT_EQ(load_errors(ops), at(7, 19) + "unknown key 'clas' in an operand of op ADD3 (known keys: name, class, role, format)\n" +
-                                  at(7, 9) + "ADD3: operand 'a' needs `class:` (a register class or an immediate kind)\n");
+  EXPECT_EQ(load_errors(ops),
+            at(7, 19) + "unknown key 'clas' in an operand of op ADD3 (known keys: name, class, role, format)\n" +
+                at(7, 9) + "ADD3: operand 'a' needs `class:` (a register class or an immediate kind)\n");
 }
 
 TEST(AieExtensionErrors, UnknownKeyInCompose) {
@@ -405,7 +376,8 @@ std::string write_overlay(const std::string& name, const std::string& text) {
 TEST(AieExtensionOverlay, AnOverlayAddsOpsAndItsErrorsNameTheOverlayFile) {
   unsetenv("TLMCRAFT_ISA_DIR");
   const std::string base = tlmcraft::isa::isa_yaml_path("aie_ml");
-  const std::string ok = write_overlay("aie_ext_ok.yaml", std::string("isa: aie_ml\nops:") + kMulSplit + kSilu);
+  const std::string ok =
+      write_overlay("aie_ext_ok.yaml", std::string("isa: aie_ml\nops:") + tlmcraft::test::kAieMulSplitOverlay + kSilu);
   const AieIsaDetails d = load_aie_isa(base, {ok});
   ASSERT_NE(d.isa.find("VMULS.E.BF16"), nullptr);
   ASSERT_NE(d.isa.find("VSILU.BF16"), nullptr);
@@ -425,10 +397,12 @@ TEST(AieExtensionOverlay, AnOverlayAddsOpsAndItsErrorsNameTheOverlayFile) {
     load_aie_isa(base, {bad});
     FAIL() << "accepted";
   } catch (const std::runtime_error& e) {
-    EXPECT_EQ(std::string(e.what()), bad + ":7:26: VX.BF16: register class 'q' does not exist in the AIE-ML ISA (r, p, m, dn, "
-                                           "dj, dc, s, w, x, y, am, bm, cm, ls, le, lc, lr; or an immediate kind: imm7s, "
-                                           "imm10s, imm20s, imm32, u5, u6, shfl, lockid, lockval, vofs, sofs32, sofs16, "
-                                           "sofs8, pofs)\n");
+    EXPECT_EQ(std::string(e.what()),
+              bad +
+                  ":7:26: VX.BF16: register class 'q' does not exist in the AIE-ML ISA (r, p, m, dn, "
+                  "dj, dc, s, w, x, y, am, bm, cm, ls, le, lc, lr; or an immediate kind: imm7s, "
+                  "imm10s, imm20s, imm32, u5, u6, shfl, lockid, lockval, vofs, sofs32, sofs16, "
+                  "sofs8, pofs)\n");
   }
   const std::string bad_expr = write_overlay("aie_ext_bad_expr.yaml",
                                              "isa: aie_ml\n"

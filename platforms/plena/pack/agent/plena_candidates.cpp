@@ -5,6 +5,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "platforms/plena/pack/agent/plena_matrix_rows.h"
 #include "platforms/plena/pack/agent/plena_transforms.h"
 #include "platforms/plena/pack/agent/plena_use_composed.h"
 
@@ -39,13 +40,20 @@ double estimate_cycles(const Block& code, const Arch& arch) {
       continue;
     }
     const std::string& c = n.op.spec->latency_class;
-    if (c == "matrix_mm") total += static_cast<double>(arch.mlen);
-    else if (c == "map_v_fp") total += static_cast<double>(arch.vlen);
-    else if (c == "vector_reci") total += 2;
-    else if (c == "vector_max") total += 4;
-    else if (c == "vector_sum") total += 8;
-    else if (c == "hbm") total += n.op.mnemonic() == "H_PREFETCH_M" ? 600 : 40;
-    else total += 1;
+    if (c == "matrix_mm")
+      total += static_cast<double>(arch.mlen);
+    else if (c == "map_v_fp")
+      total += static_cast<double>(arch.vlen);
+    else if (c == "vector_reci")
+      total += 2;
+    else if (c == "vector_max")
+      total += 4;
+    else if (c == "vector_sum")
+      total += 8;
+    else if (c == "hbm")
+      total += n.op.mnemonic() == "H_PREFETCH_M" ? 600 : 40;
+    else
+      total += 1;
   }
   return total;
 }
@@ -98,6 +106,31 @@ int unroll_innermost(Kernel& k, size_t limit) {
   return done;
 }
 
+bool writes_out_matmul(const Node& loop) {
+  return std::any_of(loop.body.begin(), loop.body.end(),
+                     [](const Node& n) { return !n.is_loop && n.op.mnemonic() == "M_MM_WO"; });
+}
+
+// Fully unrolls the innermost loops that write out M_MM accumulations (the column blocks
+// of a matmul), so their groups become one straight-line run; returns how many.
+int unroll_matmul_loops(Kernel& k, size_t limit) {
+  int done = 0;
+  for (bool again = true; again;) {
+    again = false;
+    for (int id : loops_inner_first(k.code)) {
+      const Node* loop = find_loop(k.code, id);
+      if (!loop || !is_innermost(*loop) || !writes_out_matmul(*loop)) continue;
+      std::string why;
+      if (unroll(k, id, loop->count, why, limit)) {
+        ++done;
+        again = true;
+        break;  // ids changed
+      }
+    }
+  }
+  return done;
+}
+
 }  // namespace
 
 std::vector<Candidate> generate_plena_candidates(const std::string& parent_text, const SearchContext& ctx) {
@@ -133,6 +166,20 @@ std::vector<Candidate> generate_plena_candidates(const std::string& parent_text,
     });
   }
   add("hoist invariants", [](Kernel& k) { return hoist_everywhere(k) > 0; });
+  // Tiling to the matrix unit: whole-tile row products instead of BLEN x BLEN blocks.
+  add("matrix rows (M_MV)", [&](Kernel& k) {
+    std::string why;
+    return matmul_rows_to_matrix_vector(k, arch, why) > 0;
+  });
+  add("unroll matmul loops + matrix rows (M_MV)", [&](Kernel& k) {
+    if (unroll_matmul_loops(k, ctx.max_instructions) == 0) return false;
+    simplify(k);
+    std::string why;
+    if (matmul_rows_to_matrix_vector(k, arch, why) == 0) return false;
+    simplify(k);
+    hoist_everywhere(k);
+    return true;
+  });
   const int loops = count_loops(parent.code);
   for (int id = 0; id < loops; ++id) {
     const Node* loop = find_loop(parent.code, id);

@@ -122,6 +122,7 @@ class RowRewriter {
  private:
   const Arch& arch_;
   int tmp_a_, tmp_x_;
+  std::set<int> written_;  // registers the window being emitted writes
 
   size_t groups_per_tile() const { return size_t(arch_.mlen / arch_.blen); }
 
@@ -130,6 +131,9 @@ class RowRewriter {
     const size_t g = groups_per_tile();
     for (size_t j = 0; j + g <= run.size();) {
       Block code;
+      written_.clear();
+      for (size_t i = run[j].first; i <= run[j + g - 1].last; ++i)
+        for (int key : reg_effects(block[i].op).writes) written_.insert(key);
       if (forms_tile_rows(run, j) && emit(run, j, code)) {
         out.push_back({run[j].first, run[j + g - 1].last, std::move(code)});
         j += g;
@@ -137,7 +141,6 @@ class RowRewriter {
         ++j;
       }
     }
-    (void)block;
   }
 
   bool forms_tile_rows(const std::vector<Group>& run, size_t j) const {
@@ -162,10 +165,21 @@ class RowRewriter {
   }
 
   // A register holding `v` minus an immediate in 0..kMaxImm18 at the end of the window.
+  // Constants come from gp0 and registers the window does not write are preferred, so
+  // the window's own set-up can become dead.
   bool base_of(Values values, Val v, int& reg, uint64_t& imm) const {
+    if (v.is_const()) {
+      reg = 0;
+      imm = v.off & kMask32;
+      return imm <= kMaxImm18;
+    }
+    return base_among(values, v, true, reg, imm) || base_among(values, v, false, reg, imm);
+  }
+
+  bool base_among(Values& values, Val v, bool unwritten_only, int& reg, uint64_t& imm) const {
     bool found = false;
     for (int r = 0; r < 16; ++r) {
-      if (r == tmp_a_ || r == tmp_x_) continue;
+      if (r == tmp_a_ || r == tmp_x_ || (unwritten_only && written_.count(reg_key_gp(r)))) continue;
       const Val held = values.get(reg_key_gp(r));
       if (held.sym != v.sym) continue;
       const uint64_t d = (v.off - held.off) & kMask32;

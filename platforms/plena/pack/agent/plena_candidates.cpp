@@ -48,20 +48,13 @@ double estimate_cycles(const Block& code, const Arch& arch) {
       continue;
     }
     const std::string& c = n.op.spec->latency_class;
-    if (c == "matrix_mm")
-      total += static_cast<double>(arch.mlen);
-    else if (c == "map_v_fp")
-      total += static_cast<double>(arch.vlen);
-    else if (c == "vector_reci")
-      total += 2;
-    else if (c == "vector_max")
-      total += 4;
-    else if (c == "vector_sum")
-      total += 8;
-    else if (c == "hbm")
-      total += n.op.mnemonic() == "H_PREFETCH_M" ? 600 : 40;
-    else
-      total += 1;
+    if (c == "matrix_mm") total += static_cast<double>(arch.mlen);
+    else if (c == "map_v_fp") total += static_cast<double>(arch.vlen);
+    else if (c == "vector_reci") total += 2;
+    else if (c == "vector_max") total += 4;
+    else if (c == "vector_sum") total += 8;
+    else if (c == "hbm") total += n.op.mnemonic() == "H_PREFETCH_M" ? 600 : 40;
+    else total += 1;
   }
   return total;
 }

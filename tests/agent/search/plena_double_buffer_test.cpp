@@ -14,16 +14,10 @@
 #include "harness/evaluate.h"
 #include "platforms/plena/pack/agent/plena_transforms.h"
 #include "platforms/registry.h"
+#include "tests/agent/search/plena_test_kernels.h"
 
 namespace tlmcraft::agent::search::plena {
 namespace {
-
-Kernel parse(const std::string& text) {
-  Kernel k;
-  std::string error;
-  EXPECT_TRUE(parse_kernel(text, k, error)) << error;
-  return k;
-}
 
 // GEMV C1's layout (y[64] = A[64,512] x[512]; A at HBM 0 = a0's reset value, x at 36864,
 // y at 40960): x to VRAM rows 0..7, then 8 tiles of A^T through MSRAM tile 0, each one

@@ -13,16 +13,10 @@
 #include "harness/evaluate.h"
 #include "platforms/plena/pack/agent/plena_transforms.h"
 #include "platforms/registry.h"
+#include "tests/agent/search/plena_test_kernels.h"
 
 namespace tlmcraft::agent::search::plena {
 namespace {
-
-Kernel parse(const std::string& text) {
-  Kernel k;
-  std::string error;
-  EXPECT_TRUE(parse_kernel(text, k, error)) << error;
-  return k;
-}
 
 // GEMM C1's task layout (Y[4,64] = X[4,64] W[64,64]; X at HBM 0 = a0's reset value, W at
 // 4096, Y at 12288): X's 4 rows to VRAM 0..255, W to MSRAM tile 0, then 16 column blocks
@@ -61,13 +55,6 @@ Kernel unrolled(const std::string& text) {
   EXPECT_TRUE(unroll(k, 0, 16, why)) << why;
   simplify(k);
   return k;
-}
-
-int64_t busy(const nlohmann::json& report, const std::string& unit) {
-  for (const auto& u : report["units"])
-    if (u["name"] == unit) return u["busy_cycles"].get<int64_t>();
-  ADD_FAILURE() << "no unit " << unit;
-  return 0;
 }
 
 TEST(PlenaMatrixRows, WholeTileBlocksBecomeRowProductsAndPassTheHarness) {

@@ -88,14 +88,15 @@ int hoist_everywhere(Kernel& k) {
   return total;
 }
 
-// Fully unrolls innermost loops while legal and within the size limit; returns how many.
-int unroll_innermost(Kernel& k, size_t limit) {
+// Fully unrolls innermost loops (those `wanted` accepts) while legal and within the size
+// limit; returns how many.
+int unroll_innermost(Kernel& k, size_t limit, const std::function<bool(const Node&)>& wanted = {}) {
   int done = 0;
   for (bool again = true; again;) {
     again = false;
     for (int id : loops_inner_first(k.code)) {
       const Node* loop = find_loop(k.code, id);
-      if (!loop || !is_innermost(*loop)) continue;
+      if (!loop || !is_innermost(*loop) || (wanted && !wanted(*loop))) continue;
       std::string why;
       if (unroll(k, id, loop->count, why, limit)) {
         ++done;
@@ -132,26 +133,6 @@ double double_buffer_overlap(const Block& code, int id, const Arch& arch) {
 bool writes_out_matmul(const Node& loop) {
   return std::any_of(loop.body.begin(), loop.body.end(),
                      [](const Node& n) { return !n.is_loop && n.op.mnemonic() == "M_MM_WO"; });
-}
-
-// Fully unrolls the innermost loops that write out M_MM accumulations (the column blocks
-// of a matmul), so their groups become one straight-line run; returns how many.
-int unroll_matmul_loops(Kernel& k, size_t limit) {
-  int done = 0;
-  for (bool again = true; again;) {
-    again = false;
-    for (int id : loops_inner_first(k.code)) {
-      const Node* loop = find_loop(k.code, id);
-      if (!loop || !is_innermost(*loop) || !writes_out_matmul(*loop)) continue;
-      std::string why;
-      if (unroll(k, id, loop->count, why, limit)) {
-        ++done;
-        again = true;
-        break;  // ids changed
-      }
-    }
-  }
-  return done;
 }
 
 }  // namespace
@@ -196,7 +177,8 @@ std::vector<Candidate> generate_plena_candidates(const std::string& parent_text,
     return matmul_rows_to_matrix_vector(k, arch, why) > 0;
   });
   add("unroll matmul loops + matrix rows (M_MV)", [&](Kernel& k) {
-    if (unroll_matmul_loops(k, ctx.max_instructions) == 0) return false;
+    // The column blocks of a matmul, so their accumulations become one straight-line run.
+    if (unroll_innermost(k, ctx.max_instructions, writes_out_matmul) == 0) return false;
     simplify(k);
     std::string why;
     if (matmul_rows_to_matrix_vector(k, arch, why) == 0) return false;

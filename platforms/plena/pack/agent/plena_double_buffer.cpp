@@ -62,7 +62,9 @@ class TileUses {
     if (!v.is_const()) return false;
     const int64_t size = arch_.mlen * arch_.mlen;
     const int64_t address = static_cast<int64_t>(v.off);
-    uses.push_back({&n, inside, index, address - address % size, v.off, n.op.mnemonic() == "H_PREFETCH_M"});
+    const bool prefetch = n.op.mnemonic() == "H_PREFETCH_M";
+    if (prefetch && address % size != 0) return false;  // a tile-straddling destination: not modelled
+    uses.push_back({&n, inside, index, address - address % size, v.off, prefetch});
     return true;
   }
 };

@@ -49,19 +49,45 @@ struct Rewrite {
   Block code;  // replaces block[first..last]
 };
 
+// A block walked in order: the groups of the current straight-line run, the group being
+// accumulated, and whether an accumulation is open (a run must start with both clear).
+struct Scan {
+  std::vector<Group> run;
+  std::optional<Group> open;
+  bool mm_open = false, mv_open = false;
+
+  void note_accumulators(const std::string& m) {
+    if (opens_mm(m)) mm_open = true;
+    if (m == "M_MM_WO") mm_open = false;
+    if (opens_mv(m)) mv_open = true;
+    if (m == "M_MV_WO") mv_open = false;
+  }
+};
+
+// Each rewrite keeps its window's set-up in order, then its new code (from the back, so
+// earlier indices stay valid).
+void apply_rewrites(Block& block, const std::vector<Rewrite>& rewrites) {
+  for (auto it = rewrites.rbegin(); it != rewrites.rend(); ++it) {
+    Block replaced;
+    for (size_t i = it->first; i <= it->last; ++i)
+      if (is_pure_setup(block[i].op)) replaced.push_back(block[i]);
+    replaced.insert(replaced.end(), it->code.begin(), it->code.end());
+    block.erase(block.begin() + std::ptrdiff_t(it->first), block.begin() + std::ptrdiff_t(it->last) + 1);
+    block.insert(block.begin() + std::ptrdiff_t(it->first), replaced.begin(), replaced.end());
+  }
+}
+
 class RowRewriter {
  public:
   RowRewriter(const Arch& arch, int tmp_a, int tmp_x) : arch_(arch), tmp_a_(tmp_a), tmp_x_(tmp_x) {}
 
   int rewrite(Block& block, Values& values) {
+    Scan scan;
     std::vector<Rewrite> rewrites;
-    std::vector<Group> run;
-    std::optional<Group> open;
-    bool mm_open = false, mv_open = false;
     auto end_run = [&] {
-      collect(block, run, rewrites);
-      run.clear();
-      open.reset();
+      collect(block, scan.run, rewrites);
+      scan.run.clear();
+      scan.open.reset();
     };
     int done = 0;
     for (size_t i = 0; i < block.size(); ++i) {
@@ -75,47 +101,19 @@ class RowRewriter {
       }
       const std::string& m = n.op.mnemonic();
       if (m == "M_MM") {
-        if (!open) {
-          open = Group{};
-          open->first = i;
-          open->clear_at_start = !mm_open && !mv_open;
-        }
-        open->steps.push_back(
-            {values.get(reg_key_gp(int(n.op.operand("rs1")))), values.get(reg_key_gp(int(n.op.operand("rs2"))))});
-        mm_open = true;
-      } else if (m == "M_MM_WO" && open) {
-        open->last = i;
-        open->dest = plus(values.get(reg_key_gp(int(n.op.operand("rd")))), uint64_t(n.op.operand("imm")));
-        const int stride_reg = int(n.op.operand("rs1"));
-        const Val s = values.get(reg_key_gp(stride_reg));
-        if (stride_reg == 0)
-          open->stride = uint64_t(arch_.vlen);
-        else if (s.is_const())
-          open->stride = s.off;
-        mm_open = false;
+        add_step(scan, n.op, i, values);
+      } else if (m == "M_MM_WO" && scan.open) {
         values.apply(n.op);
-        open->after = values;
-        run.push_back(std::move(*open));
-        open.reset();
+        close_group(scan, n.op, i, values);
         continue;
       } else if (!is_pure_setup(n.op)) {
         end_run();
-        if (opens_mm(m)) mm_open = true;
-        if (m == "M_MM_WO") mm_open = false;
-        if (opens_mv(m)) mv_open = true;
-        if (m == "M_MV_WO") mv_open = false;
+        scan.note_accumulators(m);
       }
       values.apply(n.op);
     }
     end_run();
-    for (auto it = rewrites.rbegin(); it != rewrites.rend(); ++it) {
-      Block replaced;
-      for (size_t i = it->first; i <= it->last; ++i)
-        if (is_pure_setup(block[i].op)) replaced.push_back(block[i]);
-      replaced.insert(replaced.end(), it->code.begin(), it->code.end());
-      block.erase(block.begin() + std::ptrdiff_t(it->first), block.begin() + std::ptrdiff_t(it->last) + 1);
-      block.insert(block.begin() + std::ptrdiff_t(it->first), replaced.begin(), replaced.end());
-    }
+    apply_rewrites(block, rewrites);
     return done + int(rewrites.size());
   }
 
@@ -123,6 +121,34 @@ class RowRewriter {
   const Arch& arch_;
   int tmp_a_, tmp_x_;
   std::set<int> written_;  // registers the window being emitted writes
+
+  void add_step(Scan& scan, const Op& op, size_t index, Values& values) const {
+    if (!scan.open) {
+      scan.open = Group{};
+      scan.open->first = index;
+      scan.open->clear_at_start = !scan.mm_open && !scan.mv_open;
+    }
+    scan.open->steps.push_back(
+        {values.get(reg_key_gp(int(op.operand("rs1")))), values.get(reg_key_gp(int(op.operand("rs2"))))});
+    scan.mm_open = true;
+  }
+
+  // An M_MM_WO ends the open group; `values` are those after it.
+  void close_group(Scan& scan, const Op& op, size_t index, Values& values) const {
+    Group& g = *scan.open;
+    g.last = index;
+    g.dest = plus(values.get(reg_key_gp(int(op.operand("rd")))), uint64_t(op.operand("imm")));
+    const int stride_reg = int(op.operand("rs1"));
+    const Val stride = values.get(reg_key_gp(stride_reg));
+    if (stride_reg == 0)
+      g.stride = uint64_t(arch_.vlen);
+    else if (stride.is_const())
+      g.stride = stride.off;
+    g.after = values;
+    scan.mm_open = false;
+    scan.run.push_back(std::move(g));
+    scan.open.reset();
+  }
 
   size_t groups_per_tile() const { return size_t(arch_.mlen / arch_.blen); }
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "harness/evaluate.h"
+#include "platforms/plena/pack/agent/plena_candidates.h"
 #include "platforms/plena/pack/agent/plena_transforms.h"
 #include "platforms/registry.h"
 #include "tests/agent/search/plena_test_kernels.h"
@@ -101,6 +102,28 @@ TEST(PlenaDoubleBuffer, SecondTileForOddIterationsPassesAndOverlapsInPipelinedMo
   const nlohmann::json serial = run(doubled, "serial"), serial_base = run(text, "serial");
   ASSERT_EQ(serial["status"], "pass") << serial.dump(1);
   EXPECT_EQ(serial["cycles"], serial_base["cycles"]);
+}
+
+// The generator offers the candidate in the pipelined mode only, ranked first there: its
+// estimate is the serial one (4 more S_ADDI_INT, 4 fewer C_LOOP_END, so unchanged) minus
+// what it can hide, 8 executions x min(prefetch 600, M_TMV 64 + 2 S_ADDI_INT) = 528.
+TEST(PlenaDoubleBuffer, OfferedInThePipelinedModeOnlyRankedByTheOverlap) {
+  SearchContext ctx;
+  ctx.platform = "plena";
+  ctx.hardware = {{"timing_mode", "serial"}};
+  const std::string text = kBefore + kLoop + kAfter;
+  auto names = [&] {
+    std::vector<std::string> out;
+    for (const Candidate& c : generate_plena_candidates(text, ctx)) out.push_back(c.name);
+    return out;
+  };
+  for (const std::string& n : names()) EXPECT_EQ(n.find("double buffer"), std::string::npos) << n;
+  ctx.hardware = {{"timing_mode", "pipelined"}};
+  const std::vector<Candidate> piped = generate_plena_candidates(text, ctx);
+  ASSERT_FALSE(piped.empty());
+  EXPECT_EQ(piped.front().name, "double buffer L0 + schedule");  // then prefetch-first scheduled
+  Kernel k = parse(text);
+  EXPECT_DOUBLE_EQ(piped.front().estimate, estimate_cycles(k.code, Arch{}) - 528);
 }
 
 TEST(PlenaDoubleBuffer, TileReadBeforeItsPrefetchIsLeftUnchanged) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "harness/evaluate.h"
+#include "platforms/plena/pack/agent/plena_candidates.h"
 #include "platforms/plena/pack/agent/plena_transforms.h"
 #include "platforms/registry.h"
 #include "tests/agent/search/plena_test_kernels.h"
@@ -151,6 +152,17 @@ TEST(PlenaMatrixRows, TwoKTilesInALoopUseTheRowBlocksRegister) {
             "  M_MV_WO gp6, 0, 1216               ; output row 3 of the block\n"
             "  S_ADDI_INT gp6, gp6, 256\n"
             "C_LOOP_END gp10\n");
+}
+
+// The generator ranks the rewrite first on the loop form: 4 M_MV (4 x 64) instead of
+// 16 M_MM (16 x 64) is the largest estimated saving of any candidate.
+TEST(PlenaMatrixRows, TheSearchAgentTriesTheRowProductsFirst) {
+  SearchContext ctx;
+  ctx.platform = "plena";
+  ctx.hardware = {{"timing_mode", "serial"}};
+  const std::vector<Candidate> c = generate_plena_candidates(kLoads + column_blocks("256"), ctx);
+  ASSERT_FALSE(c.empty());
+  EXPECT_EQ(c.front().name, "unroll matmul loops + matrix rows (M_MV)");
 }
 
 TEST(PlenaMatrixRows, OutputOverTheActivationsIsLeftUnchanged) {

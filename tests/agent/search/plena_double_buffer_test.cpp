@@ -126,9 +126,10 @@ TEST(PlenaDoubleBuffer, OfferedInThePipelinedModeOnlyRankedByTheOverlap) {
   EXPECT_DOUBLE_EQ(piped.front().estimate, estimate_cycles(k.code, Arch{}) - 528);
 }
 
-TEST(PlenaDoubleBuffer, TileReadBeforeItsPrefetchIsLeftUnchanged) {
-  // Each iteration's M_TMV reads the tile the previous iteration prefetched: a second
-  // buffer would hand it the wrong tile.
+TEST(PlenaDoubleBuffer, SoftwarePipelinedLoopIsLeftUnchanged) {
+  // Each iteration's M_TMV reads the tile prefetched before it (by the previous iteration,
+  // or before the loop): a second buffer would hand it the wrong tile. Refused because the
+  // tile is also written outside the loop.
   Kernel k = parse(kBefore +
                    "H_PREFETCH_M gp0, gp4, a0, 1, 0\n"
                    "C_LOOP_START gp11, 8\n"

@@ -4,16 +4,10 @@
 
 #include "platforms/plena/pack/agent/plena_kernel.h"
 #include "platforms/plena/pack/agent/plena_transforms.h"
+#include "tests/agent/search/plena_test_kernels.h"
 
 namespace tlmcraft::agent::search::plena {
 namespace {
-
-Kernel parse(const std::string& text) {
-  Kernel k;
-  std::string error;
-  EXPECT_TRUE(parse_kernel(text, k, error)) << error;
-  return k;
-}
 
 TEST(SearchKernel, ParsePrintRoundTripKeepsLoopsCommentsAndHeader) {
   const std::string text =

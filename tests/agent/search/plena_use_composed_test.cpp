@@ -20,6 +20,7 @@
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
 #include "tests/agent/search/search_driver.h"
+#include "tests/agent/search/plena_test_kernels.h"
 
 namespace tlmcraft::agent::search::plena {
 namespace {
@@ -155,13 +156,6 @@ TEST_F(PlenaPlaceComposed, SearchAgentPlacesASemanticsInstructionByWhatItReplace
   EXPECT_EQ(r.submitted_code.find("V_EXP_V"), std::string::npos) << r.submitted_code;
   EXPECT_EQ(r.last_evaluation.value("status", ""), "pass") << r.last_evaluation.dump();
   EXPECT_LE(r.last_evaluation.value("cycles", 0), 61);
-}
-
-int64_t busy(const nlohmann::json& report, const std::string& unit) {
-  for (const auto& u : report["units"])
-    if (u["name"] == unit) return u["busy_cycles"].get<int64_t>();
-  ADD_FAILURE() << "no unit " << unit;
-  return 0;
 }
 
 // Suite-wide on the PLENA baselines (the placement alone, no other transformation):

@@ -5,6 +5,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "platforms/plena/pack/agent/plena_double_buffer.h"
+#include "platforms/plena/pack/agent/plena_matrix_rows.h"
 #include "platforms/plena/pack/agent/plena_transforms.h"
 #include "platforms/plena/pack/agent/plena_use_composed.h"
 
@@ -25,6 +27,13 @@ Arch arch_of(const nlohmann::json& hardware) {
   get("hlen", arch.hlen);
   get("v_prefetch_rows", arch.prefetch_rows);
   return arch;
+}
+
+int64_t msram_elements_of(const nlohmann::json& hardware) {
+  const nlohmann::json empty = nlohmann::json::object();
+  const nlohmann::json& c = hardware.is_object() && hardware.contains("config") ? hardware["config"] : empty;
+  const nlohmann::json msram = c.value("/memory/msram"_json_pointer, empty);
+  return msram.is_object() && msram.value("elements", 0) > 0 ? msram.value("elements", int64_t(0)) : 16384;
 }
 
 bool is_pipelined(const nlohmann::json& hardware) {
@@ -79,14 +88,15 @@ int hoist_everywhere(Kernel& k) {
   return total;
 }
 
-// Fully unrolls innermost loops while legal and within the size limit; returns how many.
-int unroll_innermost(Kernel& k, size_t limit) {
+// Fully unrolls innermost loops (those `wanted` accepts) while legal and within the size
+// limit; returns how many.
+int unroll_innermost(Kernel& k, size_t limit, const std::function<bool(const Node&)>& wanted = {}) {
   int done = 0;
   for (bool again = true; again;) {
     again = false;
     for (int id : loops_inner_first(k.code)) {
       const Node* loop = find_loop(k.code, id);
-      if (!loop || !is_innermost(*loop)) continue;
+      if (!loop || !is_innermost(*loop) || (wanted && !wanted(*loop))) continue;
       std::string why;
       if (unroll(k, id, loop->count, why, limit)) {
         ++done;
@@ -96,6 +106,33 @@ int unroll_innermost(Kernel& k, size_t limit) {
     }
   }
   return done;
+}
+
+// Times the body of loop `id` runs (its count times the enclosing loops' counts).
+double loop_executions(const Block& block, int& next, int id, double outer) {
+  for (const Node& n : block) {
+    if (!n.is_loop) continue;
+    if (next++ == id) return outer * double(n.count);
+    const double inner = loop_executions(n.body, next, id, outer * double(n.count));
+    if (inner > 0) return inner;
+  }
+  return 0;
+}
+
+// What double-buffering loop `id` can hide per the serial estimate: per iteration, the
+// smaller of its prefetches and the rest of its body.
+double double_buffer_overlap(const Block& code, int id, const Arch& arch) {
+  const Node* loop = find_loop(code, id);
+  if (!loop) return 0;
+  Block prefetches, rest;
+  for (const Node& n : loop->body) (!n.is_loop && n.op.mnemonic() == "H_PREFETCH_M" ? prefetches : rest).push_back(n);
+  int next = 0;
+  return loop_executions(code, next, id, 1) * std::min(estimate_cycles(prefetches, arch), estimate_cycles(rest, arch));
+}
+
+bool writes_out_matmul(const Node& loop) {
+  return std::any_of(loop.body.begin(), loop.body.end(),
+                     [](const Node& n) { return !n.is_loop && n.op.mnemonic() == "M_MM_WO"; });
 }
 
 }  // namespace
@@ -108,7 +145,8 @@ std::vector<Candidate> generate_plena_candidates(const std::string& parent_text,
   if (!parse_kernel(parent_text, parent, error)) return {};
   std::vector<Candidate> out;
   std::set<std::string> seen = {parent_text};
-  auto add = [&](const std::string& name, const std::function<bool(Kernel&)>& transform) {
+  // `overlap`: cycles the pipelined mode is expected to hide, which the serial estimate misses.
+  auto add = [&](const std::string& name, const std::function<bool(Kernel&)>& transform, double overlap = 0) {
     Kernel k = parent;
     if (!transform(k)) return;
     simplify(k);
@@ -117,7 +155,7 @@ std::vector<Candidate> generate_plena_candidates(const std::string& parent_text,
     if (static_size(k.code) > ctx.max_instructions) return;
     std::string text = print_kernel(k);
     if (!seen.insert(text).second) return;
-    out.push_back({label, std::move(text), estimate_cycles(k.code, arch)});
+    out.push_back({label, std::move(text), estimate_cycles(k.code, arch) - overlap});
   };
 
   add("simplify", [](Kernel&) { return true; });
@@ -133,6 +171,21 @@ std::vector<Candidate> generate_plena_candidates(const std::string& parent_text,
     });
   }
   add("hoist invariants", [](Kernel& k) { return hoist_everywhere(k) > 0; });
+  // Tiling to the matrix unit: whole-tile row products instead of BLEN x BLEN blocks.
+  add("matrix rows (M_MV)", [&](Kernel& k) {
+    std::string why;
+    return matmul_rows_to_matrix_vector(k, arch, why) > 0;
+  });
+  add("unroll matmul loops + matrix rows (M_MV)", [&](Kernel& k) {
+    // The column blocks of a matmul, so their accumulations become one straight-line run.
+    if (unroll_innermost(k, ctx.max_instructions, writes_out_matmul) == 0) return false;
+    simplify(k);
+    std::string why;
+    if (matmul_rows_to_matrix_vector(k, arch, why) == 0) return false;
+    simplify(k);
+    hoist_everywhere(k);
+    return true;
+  });
   const int loops = count_loops(parent.code);
   for (int id = 0; id < loops; ++id) {
     const Node* loop = find_loop(parent.code, id);
@@ -141,6 +194,15 @@ std::vector<Candidate> generate_plena_candidates(const std::string& parent_text,
       std::string why;
       return unroll(k, id, loop->count, why, ctx.max_instructions);
     });
+    // Only the pipelined mode overlaps a prefetch with compute (serial: nothing overlaps).
+    if (pipelined)
+      add(
+          "double buffer " + l,
+          [&](Kernel& k) {
+            std::string why;
+            return double_buffer_prefetch(k, id, arch, msram_elements_of(ctx.hardware), why);
+          },
+          double_buffer_overlap(parent.code, id, arch));
     for (int64_t f : {2, 4, 8}) {
       if (f >= loop->count || loop->count % f != 0) continue;
       add("unroll " + l + " x" + std::to_string(f), [&](Kernel& k) {

@@ -3,10 +3,9 @@
 // cleaned up with simplify() and, in the pipelined timing mode, prefetch-scheduled.
 // Ranked by a static cycle estimate of the serial model (docs/search-agent.md).
 #pragma once
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "agent/search/search_transformations.h"
 #include "platforms/plena/pack/agent/plena_analysis.h"
@@ -18,6 +17,8 @@ namespace tlmcraft::agent::search::plena {
 // (config.arch.{mlen,vlen,blen,hlen,v_prefetch_rows}, timing_mode); defaults where absent.
 Arch arch_of(const nlohmann::json& hardware);
 bool is_pipelined(const nlohmann::json& hardware);
+// config.memory.msram.elements (16384, four 64 x 64 tiles, when absent).
+int64_t msram_elements_of(const nlohmann::json& hardware);
 
 // Serial-model cycle estimate: executed instructions times their class latency, a
 // fixed cost per HBM transfer. Only differences between related kernels matter.

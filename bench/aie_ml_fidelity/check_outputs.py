@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that the fidelity GEMM kernels compute the right matrices, not only cycles.
 
-Runs kernels/xd100_i8_64x64x64.aie (int8, int16 out) and kernels/tnzr_bf16_32x32x32*.aie
+Runs kernels/xd100_i8_64x64x64*.aie (int8, int16 and int32 out) and kernels/tnzr_bf16_32x32x32*.aie
 (bf16, C += A B in fp32) on random inputs and compares the tile's output with a
 reference computed here. The inputs reach the tile by DMA from DDR (a .movement section
 appended to a copy of the kernel; the core waits on a lock until they have landed), so
@@ -57,6 +57,11 @@ SETS = []   # --set KEY=VALUE options passed to every run
 
 
 def run(tlmcraft, text, ddr_bytes, dump):
+    return run_full(tlmcraft, text, ddr_bytes, dump)[0]
+
+
+def run_full(tlmcraft, text, ddr_bytes, dump):
+    """The dumped bytes and the run's cycles."""
     with tempfile.TemporaryDirectory() as d:
         kpath, dpath = os.path.join(d, "k.aie"), os.path.join(d, "in.bin")
         open(kpath, "w").write(text)
@@ -69,7 +74,8 @@ def run(tlmcraft, text, ddr_bytes, dump):
         raise SystemExit("tlmcraft failed:\n" + out.stdout + out.stderr)
     if r.get("stop") != "halted":
         raise SystemExit("did not halt: %s" % r.get("message"))
-    return bytes(r["dumps"][0]["bytes"]) if "bytes" in r["dumps"][0] else bytes.fromhex(r["dumps"][0]["hex"])
+    dumped = r["dumps"][0]
+    return (bytes(dumped["bytes"]) if "bytes" in dumped else bytes.fromhex(dumped["hex"])), r["cycles"]
 
 
 def srs16(v, shift):
@@ -81,22 +87,26 @@ def srs16(v, shift):
     return max(-32768, min(32767, q))
 
 
-def check_int8(tlmcraft, rng):
+def check_int8(tlmcraft, rng, out_bits=16):
+    """int16 out: the int32 sums shifted right by 10 with rounding; int32 out: the sums."""
     A = [[rng.randint(-128, 127) for _ in range(64)] for _ in range(64)]
     B = [[rng.randint(-128, 127) for _ in range(64)] for _ in range(64)]
-    # A [m1 16][k1 8][4][8], B [k1 8][n1 8][8][8], C [m1 16][n1 8][4][8] int16.
+    # A [m1 16][k1 8][4][8], B [k1 8][n1 8][8][8], C [m1 16][n1 8][4][8] int16 or int32.
     a = bytes((A[4 * m1 + i][8 * k1 + k] & 0xFF) for m1 in range(16) for k1 in range(8) for i in range(4) for k in range(8))
     b = bytes((B[8 * k1 + k][8 * n1 + j] & 0xFF) for k1 in range(8) for n1 in range(8) for k in range(8) for j in range(8))
-    text = with_inputs(open(os.path.join(K, "xd100_i8_64x64x64.aie")).read(), [("a", A_OFF, 4096), ("b", B_OFF, 4096)])
-    got = run(tlmcraft, text, a + b, (C_OFF, 8192))
+    name = "xd100_i8_64x64x64" + ("_i32" if out_bits == 32 else "")
+    text = with_inputs(open(os.path.join(K, name + ".aie")).read(), [("a", A_OFF, 4096), ("b", B_OFF, 4096)])
+    size = out_bits // 8
+    got = run(tlmcraft, text, a + b, (C_OFF, 64 * 64 * size))
     bad = 0
     for m1 in range(16):
         for n1 in range(8):
             for i in range(4):
                 for j in range(8):
-                    want = srs16(sum(A[4 * m1 + i][k] * B[k][8 * n1 + j] for k in range(64)), 10)
-                    at = ((m1 * 8 + n1) * 32 + i * 8 + j) * 2
-                    bad += struct.unpack_from("<h", got, at)[0] != want
+                    exact = sum(A[4 * m1 + i][k] * B[k][8 * n1 + j] for k in range(64))
+                    want = srs16(exact, 10) if out_bits == 16 else exact
+                    at = ((m1 * 8 + n1) * 32 + i * 8 + j) * size
+                    bad += struct.unpack_from("<h" if out_bits == 16 else "<i", got, at)[0] != want
     return bad, 64 * 64
 
 
@@ -149,6 +159,7 @@ def main():
     rng = random.Random(1)
     failed = 0
     for name, check in [("xd100_i8_64x64x64", lambda: check_int8(tlmcraft, rng)),
+                        ("xd100_i8_64x64x64_i32", lambda: check_int8(tlmcraft, rng, 32)),
                         ("tnzr_bf16_32x32x32", lambda: check_bf16(tlmcraft, rng, "tnzr_bf16_32x32x32")),
                         ("tnzr_bf16_32x32x32_accfwd", lambda: check_bf16(tlmcraft, rng, "tnzr_bf16_32x32x32_accfwd"))]:
         bad, n = check()

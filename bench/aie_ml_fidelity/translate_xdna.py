@@ -25,6 +25,8 @@ have is refused with file:line:col and the reason (exit 2).
   five bundles after it run, then control transfers. Refused when a delay slot holds a
   branch or a label, when the last slot's scalar field is taken, or when a bundle in
   between writes a register the branch reads.
+- movxm takes the scalar and move slots together (the hardware's long-slot MOVXM_lng_cg):
+  a bundle with movxm and another scalar or move op is refused.
 - Directives (.globl, .type, .size, .p2align) are dropped: the model has no encodings
   (one bundle per pc step), so alignment padding does not exist.
 
@@ -151,6 +153,16 @@ def parse_op(field, line, col):
     return Op(line, at, name, ops)
 
 
+def check_long_move(ops):
+    """movxm is a long-slot op (MOVXM_lng_cg: the scalar and move slots together)."""
+    long_move = next((o for o in ops if o.mnemonic == "movxm"), None)
+    other = next((o for o in ops if o is not long_move and (o.mnemonic.upper() in ALU_FIELD or
+                                                            o.mnemonic in ("mov", "movx", "movxm"))), None)
+    if long_move and other:
+        raise TranslateError(other.line, other.col, "'%s' beside movxm: movxm takes the scalar and the move slot "
+                             "together (MOVXM_lng_cg)" % other.mnemonic)
+
+
 def read_source(path):
     """Bundles and label positions of the published stream."""
     bundles, pending_labels = [], []
@@ -181,6 +193,7 @@ def read_source(path):
                     ops.append(op)
             else:
                 raise TranslateError(ln, off + 1, "empty slot field between ';' separators")
+        check_long_move(ops)
         b = Bundle(ln, ops)
         b.labels, pending_labels = pending_labels, []
         bundles.append(b)

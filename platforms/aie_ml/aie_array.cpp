@@ -2,6 +2,7 @@
 
 #include "platforms/aie_ml/aie_actions.h"
 #include "platforms/aie_ml/exposed_pipeline.h"
+#include "isa/aie_ml/op_codes.h"
 
 #include <algorithm>
 #include <chrono>
@@ -35,6 +36,7 @@ struct AieArray::CoreRun {
   std::array<uint64_t, aie::kSlotCount> slot_busy{};  // cycles each slot was held (an op's `ii`)
   std::array<uint64_t, aie::kSlotCount> slot_free{};  // first cycle each slot can issue again
   uint64_t stall_slot = 0;                            // waits for a slot an op of ii > 1 still holds
+  uint64_t stall_branch_delay = 0;  // compute.branch_delay_nops cycles after branch ops
   std::array<uint64_t, aie::kMacFormatCount> macs{};  // by aie::MacFormat, from the ISA's `macs`
   std::vector<std::pair<uint64_t, uint64_t>> per_pc;  // executions, cycles
   isa::ActionLists actions;  // per bundle: its energy actions (aie_actions.h)
@@ -375,6 +377,23 @@ bool AieArray::interlock(CoreRun& c, const aie::Bundle& b, int k, uint64_t t) {
   return false;
 }
 
+// compute.branch_delay_nops: the NOP bundles a kernel without delay slots would need
+// after a branch op on the hardware (taken or not, they execute), charged as cycles.
+uint32_t AieArray::branch_delay(CoreRun& c, const aie::Bundle& b, uint64_t from) {
+  if (!cfg_.branch_delay_nops) return 0;
+  using aie::Code;
+  const bool branch = std::any_of(b.ops.begin(), b.ops.end(), [](const aie::SlotOp& op) {
+    const auto code = static_cast<Code>(op.code);
+    return code == Code::J || code == Code::JL || code == Code::JZ || code == Code::JNZ || code == Code::JNZD ||
+           code == Code::RET;
+  });
+  if (!branch) return 0;
+  c.stall_branch_delay += cfg_.branch_delay_nops;
+  if (c.pipeline) c.pipe_cycle += cfg_.branch_delay_nops;  // results land during the NOPs
+  if (rec_) rec_->slice(c.stall_track, from, from + cfg_.branch_delay_nops, "branch delay slots");
+  return cfg_.branch_delay_nops;
+}
+
 void AieArray::step_core(int k, uint64_t t) {
   CoreRun& c = *cores_[k];
   if (c.done) return;
@@ -509,7 +528,7 @@ void AieArray::step_core(int k, uint64_t t) {
     if (rec_) rec_->slice(c.slot_track[static_cast<int>(op.slot)], issue, issue + std::max<uint32_t>(lat, 1),
                           isa.ops[op.op].mnemonic, {{"pc", pc}, {"line", b.line}});
   }
-  const uint64_t next = issue + 1 + extra;
+  const uint64_t next = issue + 1 + extra + branch_delay(c, b, issue + 1 + extra);
   ++bundles_;
   ++c.bundles;
   c.issue_cycles += 1 + extra;
@@ -917,7 +936,7 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
     UnitStats& core = unit(c->name + ".core");
     core.instructions += c->bundles;
     core.busy_cycles += c->issue_cycles;
-    core.stall_cycles += c->stall_register + c->stall_bank + c->stall_lock + c->stall_slot;
+    core.stall_cycles += c->stall_register + c->stall_bank + c->stall_lock + c->stall_slot + c->stall_branch_delay;
     for (int s = 0; s < aie::kSlotCount; ++s) {
       UnitStats& u = unit(c->name + "." + aie::slot_name(static_cast<aie::Slot>(s)));
       u.instructions += c->slot_ops[s];
@@ -939,6 +958,7 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
                                   {"stall_bank", c->stall_bank},
                                   {"stall_lock", c->stall_lock}};
     if (c->stall_slot) cores[c->name]["stall_slot"] = c->stall_slot;  // only ops of ii > 1 cause it
+    if (c->stall_branch_delay) cores[c->name]["stall_branch_delay"] = c->stall_branch_delay;  // only with the switch
     // Reads that see another value on the hardware than in program order (exposed pipeline:
     // reads before a result lands; interlocked: reads the interlock held).
     nlohmann::json& pipe = cores[c->name]["pipeline"];

@@ -99,6 +99,7 @@ class AieArray : public sc_core::sc_module {
   void thread();
   void schedule(int actor, uint64_t time);
   void step_core(int core, uint64_t t);
+  uint32_t branch_delay(CoreRun& c, const isa::aie_ml::Bundle& b, uint64_t from);
   std::string pipeline_hazard(const CoreRun& c, const isa::aie_ml::Bundle& b, const std::string& hazard) const;
   bool interlock(CoreRun& c, const isa::aie_ml::Bundle& b, int core, uint64_t t);
   void step_channel(int ch, uint64_t t);

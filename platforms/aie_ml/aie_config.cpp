@@ -56,6 +56,8 @@ AieConfig read_aie_config(const ConfigTree& tree) {
       compute.fail(compute.yaml()["pipeline"], "compute.pipeline must be 'interlocked' or 'exposed', got '" + mode + "'");
     c.exposed_pipeline = mode == "exposed";
   }
+  if (compute.has("branch_delay_nops"))  // optional: older config files do not have it
+    c.branch_delay_nops = u32(compute, "branch_delay_nops", 0, 5);
   compute.finish();
   ConfigSection mem_tile = top.sub("mem_tile"), shim = top.sub("shim");
   c.mem_tile = tile_kind(mem_tile, "mem_tile", "bytes");

@@ -40,6 +40,11 @@ struct AieConfig {
   // registers read and written at their pipeline stages (exposed_pipeline.h), as the
   // hardware does.
   bool exposed_pipeline = false;
+  // compute.branch_delay_nops: NOP bundles after every branch op (J, JL, JZ, JNZ, JNZD,
+  // RET), taken or not: the five delay slots of the hardware (Hello XDNA: branch latency
+  // 6) for a kernel written without them, had a compiler found nothing to fill them with.
+  // 0 (default): a branch costs its bundle only. The upper bound of the deviation.
+  uint32_t branch_delay_nops = 0;
   uint32_t stream_bytes_per_cycle = 4;
   uint32_t hop_cycles = 1;
   uint32_t bd_setup_cycles = 4;

@@ -70,6 +70,8 @@ BAD = [
     ("cond.s", "f:\n" + ROW % "jnz r1, #.f" + ROW % "add r1, r1, #-1" + NOP_ROW * 4,
      "cond.s:3:31: error: writes r1, which the branch on line 2 reads: moving the branch to its last delay slot "
      "would read another value"),
+    ("long.s", "f:\n  nopv ; nopa ; nopb ; nops ; movxm r3, #4 ; mov p3, p2\n",
+     "long.s:2:46: error: 'mov' beside movxm: movxm takes the scalar and the move slot together (MOVXM_lng_cg)"),
     ("dir.s", "f:\n" + ROW % "movx r0, #28" + "  .cfi_startproc\n",
      "dir.s:3:3: error: directive '.cfi_startproc' has no translation"),
 ]

@@ -333,15 +333,16 @@ class CoreAssembler {
         }
         ok = false;
         if (!narrower.empty()) {
-          error(ln, op.col, spec.mnemonic, narrower, "the hardware has this form only in its own slot; put the op in another bundle");
+          error(ln, op.col, spec.mnemonic, narrower,
+                "the hardware has this form only in its own slot; put the op in another bundle");
           continue;
         }
         const SlotOp& other = b.ops[size_t(used[size_t(spec.slot)])];
         error(ln, op.col, spec.mnemonic,
               "slot conflict: '" + spec.mnemonic + "' needs the " + slot_name(spec.slot) + " slot, already taken by '" +
                   d_.isa.ops[other.op].mnemonic + "' (column " + std::to_string(other.col) + ")",
-              "a bundle holds at most one op per slot: two loads (lda, ldb), one store (st), one scalar (alu), one vector (vec), "
-              "one move (mv); put this op in the next bundle");
+              "a bundle holds at most one op per slot: two loads (lda, ldb), one store (st), one scalar (alu), one "
+              "vector (vec), one move (mv); put this op in the next bundle");
       }
     return ok;
   }

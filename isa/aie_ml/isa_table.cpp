@@ -365,8 +365,9 @@ void read_alt_operands(Loader& L, const YAML::Node& o, OpSpec& op) {
 
 // The schema fields of one op (all but compose / semantics); false when it cannot be used.
 bool read_op(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op, OpExtra& ex) {
-  L.check_keys(o, {"mnemonic", "slot", "alt_slots", "alt_operands", "operands", "dst", "rw", "access", "latency", "ii", "real", "doc",
-                   "operation", "macs", "format", "actions", "compose", "semantics", "replaces", "commutative"},
+  L.check_keys(o, {"mnemonic", "slot",    "alt_slots", "alt_operands", "operands", "dst",        "rw",
+                   "access",   "latency", "ii",        "real",         "doc",      "operation",  "macs",
+                   "format",   "actions", "compose",   "semantics",    "replaces", "commutative"},
                "op " + op.mnemonic);
   const size_t errors_before = L.errors.size();
   if (!slot_from_name(L.text(o, "slot"), op.slot))

@@ -77,8 +77,8 @@ top:
   JNZD r1, r1, top
   DONE
 )";
-  for (const auto& [nops, cycles] : {std::pair<const char*, uint64_t>{"compute.branch_delay_nops=0", 8},
-                                     {"compute.branch_delay_nops=5", 23}}) {
+  for (const auto& [nops, cycles] :
+       {std::pair<const char*, uint64_t>{"compute.branch_delay_nops=0", 8}, {"compute.branch_delay_nops=5", 23}}) {
     auto p = make({nops});
     load(*p, k);
     const RunResult r = run(*p);

@@ -10,7 +10,7 @@ Usage: deviations.py [--tlmcraft PATH] [--jobs N] [--out DIR] [--fresh] [--only 
 --only FILE measures one switch (its file stem below, e.g. branchnops5) against the default.
 DIR (default out/aie_ml_deviations) keeps each run's JSONL; a rerun resumes them (the
 bench reuses a cell only for the same switch and ISA files), --fresh measures again
-(needed after a model change). A full run is six suite runs: about 15 minutes with
+(needed after a model change). A full run is seven suite runs: about 17 minutes with
 --jobs 1 on a 2-core machine. Python 3 standard library only.
 """
 import json
@@ -46,6 +46,8 @@ def switches(out):
         ("4 cycles per stream switch hop", "hop4", ["--set", "stream.hop_cycles=4"]),
         ("branch delay slots left unfilled (5 NOPs after every branch op; the upper bound)", "branchnops5",
          ["--set", "compute.branch_delay_nops=5"]),
+        ("shim MM2S reads interleaved on the shared port (256-byte read-ahead)", "shimahead256",
+         ["--set", "shim.read_ahead_bytes=256"]),
     ]
 
 

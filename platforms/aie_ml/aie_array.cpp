@@ -5,6 +5,7 @@
 #include "isa/aie_ml/op_codes.h"
 
 #include <algorithm>
+#include <deque>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -58,6 +59,7 @@ struct AieArray::Channel {
   int bd = -1;
   BdWalker walker;                // address generator of the current BD
   std::vector<int64_t> seg;       // word offsets of the current segment
+  std::deque<uint64_t> ahead;     // shim MM2S, shim.read_ahead_bytes: DDR arrival of the next words
   std::vector<int> dests;        // MM2S: destination channel indices
   int src = -1;                  // S2MM: source channel index
   uint32_t latency = 0;          // S2MM: stream latency from its source (hops x hop_cycles)
@@ -584,6 +586,7 @@ void AieArray::step_channel(int x, uint64_t t) {
         if (rec_) rec_->slice(c.track, c.block_start, t, "lock wait");
       }
       c.walker = BdWalker(bd);
+      c.ahead.clear();
       c.state = Channel::State::Setup;
       schedule(static_cast<int>(cores_.size()) + x, t + cfg_.bd_setup_cycles);
       return;
@@ -606,6 +609,49 @@ void AieArray::step_channel(int x, uint64_t t) {
   }
 }
 
+// DDR reads of the given word offsets of a shim BD, issued at t one granule-sized piece at
+// a time; the arrival cycle of each word is appended to `arrival`.
+void AieArray::issue_ddr_reads(const BdSpec& bd, const BufferSpec& buf, const std::vector<int64_t>& offsets, uint64_t t,
+                               std::deque<uint64_t>& arrival) {
+  const uint64_t g = ddr_->config().granule_bytes;
+  for (size_t i = 0; i < offsets.size();) {
+    const uint64_t addr = buf.address + bd.offset + static_cast<uint64_t>(offsets[i]) * 4;
+    size_t j = i + 1;
+    while (j < offsets.size() && offsets[j] == offsets[j - 1] + 1 && (addr + (j - i) * 4) % g != 0) ++j;
+    const uint64_t arrived = ddr_->transfer(addr, (j - i) * 4, t, false);
+    arrival.insert(arrival.end(), j - i, arrived);
+    i = j;
+  }
+}
+
+// shim.read_ahead_bytes: a shim MM2S segment whose words were requested one segment ahead
+// (or now, for the first segment of a BD), which requests the next read_ahead_bytes of its
+// BD in turn. Reads reach DDR in time order across channels, so two channels interleave.
+// Returns the cycle the segment's last word leaves.
+uint64_t AieArray::read_ahead_segment(Channel& src, const BdSpec& bd, const BufferSpec& buf,
+                                      std::vector<uint32_t>& words, uint64_t t) {
+  const uint64_t n = src.seg.size();
+  const uint32_t per_cycle = cfg_.stream_bytes_per_cycle / 4;
+  std::vector<int64_t> missing(src.seg.begin() + static_cast<int64_t>(std::min<uint64_t>(n, src.ahead.size())),
+                               src.seg.end());
+  issue_ddr_reads(bd, buf, missing, t, src.ahead);
+  uint64_t end = t + (n + per_cycle - 1) / per_cycle;
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t addr = buf.address + bd.offset + static_cast<uint64_t>(src.seg[i]) * 4;
+    ddr_->read_bytes(addr, &words[i], 4);
+    end = std::max(end, src.ahead.front() + (n - i + per_cycle - 1) / per_cycle);
+    src.ahead.pop_front();
+  }
+  // The next read_ahead_bytes of this BD (after the words already requested).
+  BdWalker peek = src.walker;
+  for (size_t k = 0; k < src.ahead.size() && !peek.finished(); ++k) peek.next();
+  std::vector<int64_t> next;
+  while (src.ahead.size() + next.size() < cfg_.shim_read_ahead_bytes / 4 && !peek.finished())
+    next.push_back(peek.next());
+  issue_ddr_reads(bd, buf, next, t, src.ahead);
+  return end;
+}
+
 void AieArray::try_transfer(int x, uint64_t t) {
   const int m = channels_[x]->ch.mm2s ? x : channels_[x]->src;
   if (m < 0) return;
@@ -618,6 +664,8 @@ void AieArray::try_transfer(int x, uint64_t t) {
   // Long transfers go in segments of at most 64 Ki words (same timing: the next segment
   // starts the cycle the previous one ends).
   uint64_t n = std::min<uint64_t>(src.walker.total() - src.walker.done(), 1u << 16);
+  if (src.tile.kind == TileKind::Shim && cfg_.shim_read_ahead_bytes)
+    n = std::min<uint64_t>(n, std::max<uint32_t>(cfg_.shim_read_ahead_bytes / 4, 1));
   for (int d : src.dests) n = std::min<uint64_t>(n, channels_[d]->walker.total() - channels_[d]->walker.done());
   auto gather = [n](Channel& ch) {
     ch.seg.resize(n);
@@ -653,7 +701,9 @@ void AieArray::try_transfer(int x, uint64_t t) {
       mem.reserve_dma(start_cycle + i / words_per_cycle, mem.bank_of(static_cast<uint32_t>(a)));
     }
   };
-  if (src.tile.kind == TileKind::Shim) {
+  if (src.tile.kind == TileKind::Shim && cfg_.shim_read_ahead_bytes) {
+    duration = read_ahead_segment(src, sbd, sbuf, words, t) - t;
+  } else if (src.tile.kind == TileKind::Shim) {
     // DDR reads, issued together at t one granule-sized piece at a time; a stream word
     // leaves no earlier than its piece's data arrived and one stream beat after the word
     // before it.

@@ -218,6 +218,22 @@ TEST(AieMlDma, ShimReadTimingFollowsTheDramModel) {
   EXPECT_EQ(p->read_memory("tile_0_0", 0, 128), pattern(128, 9));
 }
 
+TEST(AieMlDma, ShimReadAheadKeepsOneChannelsTiming) {
+  // shim.read_ahead_bytes = 64: segments of 16 words, each requesting the next 64 bytes.
+  // At 4 the first segment requests its granule (ACT 4, column 22, data 40..44) and the
+  // next one (row hit, data 44..48); it ends at max(4 + 16, 44 + 16) = 60. The second
+  // segment's words arrived at 48: it ends at max(60 + 16, 48 + 16) = 76, and the words
+  // land 2 hops later: 78, as without read-ahead (the same DDR requests, one stream).
+  auto p = make({"shim.read_ahead_bytes=64"});
+  load(*p, shim_kernel(true));
+  p->write_memory("ddr", 0, pattern(128, 9));
+  const RunResult r = run(*p);
+  ASSERT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(r.cycles, 78u);
+  EXPECT_EQ(unit(r, "shim0.mm2s0")->busy_cycles, 72u);
+  EXPECT_EQ(p->read_memory("tile_0_0", 0, 128), pattern(128, 9));
+}
+
 TEST(AieMlDma, ShimWriteTimingFollowsTheDramModel) {
   // Segment [4, 36), 2 hops: the first 64-byte piece is complete at 4 + 2 + 16 = 22 and
   // written then (ACT 22, column 40, data 58..62); the second at 38 (row hit: column 40,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that the fidelity GEMM kernels compute the right matrices, not only cycles.
 
-Runs kernels/xd100_i8_64x64x64.aie (int8, int16 out) and kernels/tnzr_bf16_32x32x32*.aie
+Runs kernels/xd100_i8_64x64x64*.aie (int8, int16 and int32 out) and kernels/tnzr_bf16_32x32x32*.aie
 (bf16, C += A B in fp32) on random inputs and compares the tile's output with a
 reference computed here. The inputs reach the tile by DMA from DDR (a .movement section
 appended to a copy of the kernel; the core waits on a lock until they have landed), so
@@ -57,6 +57,11 @@ SETS = []   # --set KEY=VALUE options passed to every run
 
 
 def run(tlmcraft, text, ddr_bytes, dump):
+    return run_full(tlmcraft, text, ddr_bytes, dump)[0]
+
+
+def run_full(tlmcraft, text, ddr_bytes, dump):
+    """The dumped bytes and the run's cycles."""
     with tempfile.TemporaryDirectory() as d:
         kpath, dpath = os.path.join(d, "k.aie"), os.path.join(d, "in.bin")
         open(kpath, "w").write(text)
@@ -69,7 +74,8 @@ def run(tlmcraft, text, ddr_bytes, dump):
         raise SystemExit("tlmcraft failed:\n" + out.stdout + out.stderr)
     if r.get("stop") != "halted":
         raise SystemExit("did not halt: %s" % r.get("message"))
-    return bytes(r["dumps"][0]["bytes"]) if "bytes" in r["dumps"][0] else bytes.fromhex(r["dumps"][0]["hex"])
+    dumped = r["dumps"][0]
+    return (bytes(dumped["bytes"]) if "bytes" in dumped else bytes.fromhex(dumped["hex"])), r["cycles"]
 
 
 def srs16(v, shift):
@@ -81,22 +87,26 @@ def srs16(v, shift):
     return max(-32768, min(32767, q))
 
 
-def check_int8(tlmcraft, rng):
+def check_int8(tlmcraft, rng, out_bits=16):
+    """int16 out: the int32 sums shifted right by 10 with rounding; int32 out: the sums."""
     A = [[rng.randint(-128, 127) for _ in range(64)] for _ in range(64)]
     B = [[rng.randint(-128, 127) for _ in range(64)] for _ in range(64)]
-    # A [m1 16][k1 8][4][8], B [k1 8][n1 8][8][8], C [m1 16][n1 8][4][8] int16.
+    # A [m1 16][k1 8][4][8], B [k1 8][n1 8][8][8], C [m1 16][n1 8][4][8] int16 or int32.
     a = bytes((A[4 * m1 + i][8 * k1 + k] & 0xFF) for m1 in range(16) for k1 in range(8) for i in range(4) for k in range(8))
     b = bytes((B[8 * k1 + k][8 * n1 + j] & 0xFF) for k1 in range(8) for n1 in range(8) for k in range(8) for j in range(8))
-    text = with_inputs(open(os.path.join(K, "xd100_i8_64x64x64.aie")).read(), [("a", A_OFF, 4096), ("b", B_OFF, 4096)])
-    got = run(tlmcraft, text, a + b, (C_OFF, 8192))
+    name = "xd100_i8_64x64x64" + ("_i32" if out_bits == 32 else "")
+    text = with_inputs(open(os.path.join(K, name + ".aie")).read(), [("a", A_OFF, 4096), ("b", B_OFF, 4096)])
+    size = out_bits // 8
+    got = run(tlmcraft, text, a + b, (C_OFF, 64 * 64 * size))
     bad = 0
     for m1 in range(16):
         for n1 in range(8):
             for i in range(4):
                 for j in range(8):
-                    want = srs16(sum(A[4 * m1 + i][k] * B[k][8 * n1 + j] for k in range(64)), 10)
-                    at = ((m1 * 8 + n1) * 32 + i * 8 + j) * 2
-                    bad += struct.unpack_from("<h", got, at)[0] != want
+                    exact = sum(A[4 * m1 + i][k] * B[k][8 * n1 + j] for k in range(64))
+                    want = srs16(exact, 10) if out_bits == 16 else exact
+                    at = ((m1 * 8 + n1) * 32 + i * 8 + j) * size
+                    bad += struct.unpack_from("<h" if out_bits == 16 else "<i", got, at)[0] != want
     return bad, 64 * 64
 
 
@@ -107,48 +117,71 @@ def bf16(x):
     return struct.unpack("<f", struct.pack("<I", u << 16))[0], u
 
 
-def check_bf16(tlmcraft, rng, kernel):
+def bf16_problem(rng):
+    """Random A, B (32 x 32 bf16, as (value, bits)) and C (32 x 32 fp32), and the bytes of
+    A [m1 8][k1 4][4][8], B [k1 4][n1 8][8][4], C [m1 8][n1 8][4][4] back to back (the
+    tiled layouts of the bf16 32x32x32 kernels, ours and Hello XDNA's)."""
     A = [[bf16(rng.uniform(-1, 1)) for _ in range(32)] for _ in range(32)]
     B = [[bf16(rng.uniform(-1, 1)) for _ in range(32)] for _ in range(32)]
     C = [[rng.uniform(-4, 4) for _ in range(32)] for _ in range(32)]
     C = [[struct.unpack("<f", struct.pack("<f", v))[0] for v in row] for row in C]
-    # A [m1 8][k1 4][4][8], B [k1 4][n1 8][8][4], C [m1 8][n1 8][4][4] fp32.
     a = b"".join(struct.pack("<H", A[4 * m1 + i][8 * k1 + k][1]) for m1 in range(8) for k1 in range(4)
                  for i in range(4) for k in range(8))
     b = b"".join(struct.pack("<H", B[8 * k1 + k][4 * n1 + j][1]) for k1 in range(4) for n1 in range(8)
                  for k in range(8) for j in range(4))
     c = b"".join(struct.pack("<f", C[4 * m1 + i][4 * n1 + j]) for m1 in range(8) for n1 in range(8)
                  for i in range(4) for j in range(4))
-    text = with_inputs(open(os.path.join(K, kernel + ".aie")).read(),
-                       [("a", A_OFF, 2048), ("b", B_OFF, 2048), ("c", C_OFF, 4096)])
-    got = run(tlmcraft, text, a + b + c, (C_OFF, 4096))
+    return A, B, C, a + b + c
+
+
+def bf16_wrong(got, A, B, C, times=1):
+    """Outputs further from C + times * A B than the fp32 accumulation order explains."""
     bad = 0
     for m1 in range(8):
         for n1 in range(8):
             for i in range(4):
                 for j in range(4):
-                    want = C[4 * m1 + i][4 * n1 + j] + sum(A[4 * m1 + i][k][0] * B[k][4 * n1 + j][0] for k in range(32))
+                    ab = sum(A[4 * m1 + i][k][0] * B[k][4 * n1 + j][0] for k in range(32))
+                    want = C[4 * m1 + i][4 * n1 + j] + times * ab
                     v = struct.unpack_from("<f", got, ((m1 * 8 + n1) * 16 + i * 4 + j) * 4)[0]
-                    bad += abs(v - want) > 1e-5 * (1 + abs(want))   # fp32 accumulation order
-    return bad, 32 * 32
+                    bad += abs(v - want) > 1e-5 * (1 + abs(want))
+    return bad
 
 
-def main():
-    args = sys.argv[1:]
+def check_bf16(tlmcraft, rng, kernel):
+    A, B, C, data = bf16_problem(rng)
+    text = with_inputs(open(os.path.join(K, kernel + ".aie")).read(),
+                       [("a", A_OFF, 2048), ("b", B_OFF, 2048), ("c", C_OFF, 4096)])
+    return bf16_wrong(run(tlmcraft, text, data, (C_OFF, 4096)), A, B, C), 32 * 32
+
+
+def options(args, doc, positional=0):
+    """(tlmcraft, --set values, up to `positional` other arguments) of a command line;
+    the usage and exit status 2 on anything else."""
     tlmcraft = os.environ.get("TLMCRAFT", os.path.join(ROOT, "build", "harness", "tlmcraft"))
+    sets, rest = [], []
     while args:
         if args[0] in ("--tlmcraft", "--set") and len(args) >= 2:
             if args[0] == "--tlmcraft":
                 tlmcraft = args[1]
             else:
-                SETS.append(args[1])
+                sets.append(args[1])
             args = args[2:]
+        elif len(rest) < positional and not args[0].startswith("-"):
+            rest, args = rest + [args[0]], args[1:]
         else:
-            sys.stderr.write(__doc__)
-            return 2
+            sys.stderr.write(doc)
+            sys.exit(2)
+    return tlmcraft, sets, rest
+
+
+def main():
+    tlmcraft, sets, _ = options(sys.argv[1:], __doc__)
+    SETS.extend(sets)
     rng = random.Random(1)
     failed = 0
     for name, check in [("xd100_i8_64x64x64", lambda: check_int8(tlmcraft, rng)),
+                        ("xd100_i8_64x64x64_i32", lambda: check_int8(tlmcraft, rng, 32)),
                         ("tnzr_bf16_32x32x32", lambda: check_bf16(tlmcraft, rng, "tnzr_bf16_32x32x32")),
                         ("tnzr_bf16_32x32x32_accfwd", lambda: check_bf16(tlmcraft, rng, "tnzr_bf16_32x32x32_accfwd"))]:
         bad, n = check()

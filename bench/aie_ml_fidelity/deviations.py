@@ -6,10 +6,11 @@ aie_ml --jobs J --fresh`) with the switch, compares each cell's cycles with the 
 run, and runs the fidelity measurement rows (`run.py`) with it. Prints one markdown
 table (docs/FIDELITY.md, "Deviations from the sources, and what they move").
 
-Usage: deviations.py [--tlmcraft PATH] [--jobs N] [--out DIR] [--fresh]
+Usage: deviations.py [--tlmcraft PATH] [--jobs N] [--out DIR] [--fresh] [--only FILE]
+--only FILE measures one switch (its file stem below, e.g. branchnops5) against the default.
 DIR (default out/aie_ml_deviations) keeps each run's JSONL; a rerun resumes them (the
 bench reuses a cell only for the same switch and ISA files), --fresh measures again
-(needed after a model change). A full run is five suite runs: about 12 minutes with
+(needed after a model change). A full run is seven suite runs: about 17 minutes with
 --jobs 1 on a 2-core machine. Python 3 standard library only.
 """
 import json
@@ -43,6 +44,10 @@ def switches(out):
         ("VMAC accumulator read in stage 3", "accread2", ["--set", "compute.acc_read_cycles=2"]),
         ("integer VMAC latency 5", "vmacint5", integer_vmac_latency_isa(os.path.join(out, "isa_vmac_int5"))),
         ("4 cycles per stream switch hop", "hop4", ["--set", "stream.hop_cycles=4"]),
+        ("branch delay slots left unfilled (5 NOPs after every branch op; the upper bound)", "branchnops5",
+         ["--set", "compute.branch_delay_nops=5"]),
+        ("shim MM2S reads interleaved on the shared port (256-byte read-ahead)", "shimahead256",
+         ["--set", "shim.read_ahead_bytes=256"]),
     ]
 
 
@@ -84,6 +89,11 @@ def main():
     jobs, out = 1, os.path.join(ROOT, "out", "aie_ml_deviations")
     fresh = "--fresh" in args
     args = [a for a in args if a != "--fresh"]
+    only = None
+    if "--only" in args and args.index("--only") + 1 < len(args):
+        at = args.index("--only")
+        only = args[at + 1]
+        del args[at:at + 2]
     while args:
         if args[0] in ("--tlmcraft", "--jobs", "--out") and len(args) > 1:
             tlmcraft, jobs, out = (args[1], jobs, out) if args[0] == "--tlmcraft" else \
@@ -98,6 +108,8 @@ def main():
     print("| deviation | switch | cells changed | median change | largest | cells failing | fidelity rows moved |")
     print("|---|---|---:|---:|---|---:|---|")
     for name, file, extra in switches(out):
+        if only and file != only:
+            continue
         cells = bench(tlmcraft, jobs, os.path.join(out, file + ".jsonl"), extra, fresh)
         changes = sorted(((cells[k][0] - base[k][0]) / base[k][0] * 100, k) for k in base if k in cells)
         moved = [c for c in changes if c[0] != 0]

@@ -273,7 +273,7 @@ def tnzr_bf16(acc_read=0):
     bm8-15), C loaded once and stored once. Our schedule is produced by the list scheduler
     with the model's latencies, not copied from the published assembly."""
     A, B, C = OWN, OWN + 0x4000, OWN + 0x8000     # three banks, as the published layout
-    pa, pb, pc = [("p0", A)], [("p1", B)], [("p2", C)]
+    pa, pb, pc = [("p0", A)], [("p1", B)], [("p2", C), ("p3", C + 4096)]   # p3: int32 C beyond 4 KB
     tile = 64                                     # bytes per 4x8 / 8x4 bf16 tile and per 4x4 fp32 tile
     blocks = [(bi, bj) for bi in range(4) for bj in range(2)]
 
@@ -349,18 +349,20 @@ def tnzr_bf16(acc_read=0):
             "  MOVXM p2, 0x78000   ; C"] + ["  " + l for l in body] + ["  DONE"]
 
 
-def xd100_i8():
+def xd100_i8(out_bits=16):
     """The int8 64 x 64 x 64 matrix multiply of the Vitis tutorial XD100 (AIE-ML, 'AIE-ML
     matrix multiplication', 16-bit output version): C = A B with int32 accumulation and
-    an SRS to int16 on store. Our schedule: tiles of the 4x8x8 VMAC.I8 (A [16][8][4][8],
+    an SRS to int16 on store (out_bits 32: the 32-bit output version, the accumulators
+    stored as they are, four 256-bit stores per 4 x 8 tile instead of two). Our schedule: tiles of the 4x8x8 VMAC.I8 (A [16][8][4][8],
     B [8][8][8][8], C [16][8][4][8] int16), 2 x 4 register blocking on eight of the nine
     1024-bit accumulators. A zero-overhead loop of two iterations, each the list
     scheduler's straight-line code for 32 of the 64 output rows: the whole computation
     straight-line is 1,126 bundles, more than the tile's 16 KB of program memory holds
     (1,024 bundles of 16 bytes)."""
     A, B, C = OWN, OWN + 0x4000, OWN + 0x8000
-    half_a, half_c = 4 * 2 * 8 * 32, 4 * 2 * 8 * 64      # A and C bytes of 32 rows
-    pa, pb, pc = [("p0", A)], [("p1", B)], [("p2", C)]
+    tile_c = 4 * 8 * out_bits // 8                        # bytes of one 4 x 8 output tile
+    half_a, half_c = 4 * 2 * 8 * 32, 4 * 2 * 8 * tile_c  # A and C bytes of 32 rows
+    pa, pb, pc = [("p0", A)], [("p1", B)], [("p2", C), ("p3", C + 4096)]   # p3: int32 C beyond 4 KB
     ops = []
     for bi in range(4):          # 8 row tiles of this half, in pairs
         for bj in range(2):      # 8 column tiles in fours
@@ -387,19 +389,24 @@ def xd100_i8():
             for r in range(2):
                 for t in range(4):
                     m1, n1 = 2 * bi + r, 4 * bj + t
-                    addr = C + (m1 * 8 + n1) * 64            # 4 x 8 int16 = 64 bytes
+                    addr = C + (m1 * 8 + n1) * tile_c
                     acc = int(accs[4 * r + t][2:])
-                    for h in range(2):
-                        bm = "bm%d" % (2 * acc + h)
-                        ops.append(Op("VST.SRS.S16.S32 %s, %s, 10" % (bm, mem(pc, addr + 32 * h)), "st", [bm], [],
-                                      LAT["store"], addr + 32 * h))
+                    for h in range(tile_c // 32):
+                        if out_bits == 16:
+                            bm = "bm%d" % (2 * acc + h)
+                            ops.append(Op("VST.SRS.S16.S32 %s, %s, 10" % (bm, mem(pc, addr + 32 * h)), "st", [bm], [],
+                                          LAT["store"], addr + 32 * h))
+                        else:
+                            am = "am%d" % (4 * acc + h)
+                            ops.append(Op("VST %s, %s" % (am, mem(pc, addr + 32 * h)), "st", [am], [], LAT["store"],
+                                          addr + 32 * h))
     body = schedule(ops, max_bundles=4000)
     # The next half: A and C pointers move on once the body's last access has issued.
-    step = "PADDA [p0], #%d ;; PADDB [p2], m0" % half_a
+    step = "PADDA [p0], #%d ;; PADDB [p2], m0" % half_a + (" ;; PADDS [p3], m0" if out_bits == 32 else "")
     return [".tile 0 0",
             "  MOVXM p0, 0x70000   ; A",
             "  MOVXM p1, 0x74000   ; B",
-            "  MOVXM p2, 0x78000   ; C",
+            "  MOVXM p2, 0x78000   ; C"] + (["  MOVXM p3, 0x79000   ; C + 4096"] if out_bits == 32 else []) + [
             "  MOVXM m0, %d      ; C bytes of 32 rows" % half_c,
             "  MOVXM ls, body",
             "  MOVXM le, last",
@@ -475,6 +482,8 @@ KERNELS = {
                                   "Hello XDNA (tnzr.org): 288 instructions, 398 GFLOPS at 1.8 GHz"),
     "xd100_i8_64x64x64": (xd100_i8, "int8 64x64x64 matrix multiply, int16 out",
                           "Vitis tutorial XD100 (AIE-ML): 1121 cycles (aiesimulator)"),
+    "xd100_i8_64x64x64_i32": (lambda: xd100_i8(32), "int8 64x64x64 matrix multiply, int32 out",
+                              "Vitis tutorial XD100 (AIE-ML): 1750 cycles (aiesimulator)"),
     "dma_stream_2kb": (lambda: dma("dma_stream_2kb"), "2048 bytes over one DMA stream",
                        "mlir-aie programming guide 4c: 512 cycles per 1024 int16 chunk"),
     "shim_read_2ch": (lambda: dma("shim_read_2ch"), "shim DMA reading DDR on both MM2S channels",

@@ -134,6 +134,9 @@ struct OpSpec {
   std::string mnemonic;        // "VMAC.I8"
   Slot slot = Slot::Scalar;
   std::vector<Slot> alt_slots; // loads may use lda or ldb
+  // Narrower operand forms an op has in some of its alternative slots (`alt_operands:`):
+  // the hardware's MOVX in the scalar slot takes only r / lc and an 11-bit immediate.
+  std::map<Slot, std::vector<std::string>> alt_operands;
   std::vector<std::string> operands;  // operand shapes: "r", "x", "cm", "imm8", "mem", "label", ...
   std::string latency_class;   // key into AieIsa::latency
   std::string real_name;       // the llvm-aie / UG1583 name when ours differs

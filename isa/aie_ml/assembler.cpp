@@ -270,8 +270,6 @@ class CoreAssembler {
     }
     Bundle b;
     b.line = ln;
-    std::array<int, kSlotCount> used{};
-    used.fill(-1);
     std::vector<Tok> parts = t.text.empty() ? std::vector<Tok>{} : split_top(t, ";;");
     bool ok = true;
     for (const Tok& part : parts) {
@@ -286,29 +284,9 @@ class CoreAssembler {
         ok = false;
         continue;
       }
-      const OpSpec& spec = d_.isa.ops[op.op];
-      std::vector<Slot> candidates{spec.slot};
-      candidates.insert(candidates.end(), spec.alt_slots.begin(), spec.alt_slots.end());
-      bool placed = false;
-      for (Slot s : candidates)
-        if (used[size_t(s)] < 0) {
-          op.slot = s;
-          used[size_t(s)] = int(b.ops.size());
-          placed = true;
-          break;
-        }
-      if (!placed) {
-        const SlotOp& other = b.ops[size_t(used[size_t(spec.slot)])];
-        error(ln, op.col, spec.mnemonic,
-              "slot conflict: '" + spec.mnemonic + "' needs the " + slot_name(spec.slot) + " slot, already taken by '" +
-                  d_.isa.ops[other.op].mnemonic + "' (column " + std::to_string(other.col) + ")",
-              "a bundle holds at most one op per slot: two loads (lda, ldb), one store (st), one scalar (alu), one vector (vec), "
-              "one move (mv); put this op in the next bundle");
-        ok = false;
-        continue;
-      }
       b.ops.push_back(std::move(op));
     }
+    if (ok) ok = place_in_slots(b, ln);
     if (!ok) return;
     // Fix-ups recorded during parse_op refer to the op's position before sorting.
     std::vector<size_t> order(b.ops.size());
@@ -321,6 +299,76 @@ class CoreAssembler {
         f.op = size_t(std::find(order.begin(), order.end(), f.op) - order.begin());
     b.ops = std::move(sorted);
     prog_.bundles.push_back(std::move(b));
+  }
+
+  // Gives each op of a bundle its slot: ops with one slot first, then ops with
+  // alternatives take the first free slot whose operand form (alt_operands) they fit,
+  // so `MOV p3, p2 ;; MOVX r0, #28` puts MOVX in the scalar slot whatever the order.
+  bool place_in_slots(Bundle& b, uint32_t ln) {
+    std::array<int, kSlotCount> used{};
+    used.fill(-1);
+    bool ok = true;
+    for (int pass = 0; pass < 2; ++pass)
+      for (size_t i = 0; i < b.ops.size(); ++i) {
+        SlotOp& op = b.ops[i];
+        const OpSpec& spec = d_.isa.ops[op.op];
+        if (spec.alt_slots.empty() != (pass == 0)) continue;
+        std::vector<Slot> candidates{spec.slot};
+        candidates.insert(candidates.end(), spec.alt_slots.begin(), spec.alt_slots.end());
+        const Slot* free = nullptr;
+        std::string narrower;  // why a free alternative slot did not take the op
+        for (const Slot& s : candidates) {
+          if (used[size_t(s)] >= 0) continue;
+          const std::string why = alt_form_mismatch(op, spec, s);
+          if (why.empty()) {
+            free = &s;
+            break;
+          }
+          if (narrower.empty()) narrower = why;
+        }
+        if (free) {
+          op.slot = *free;
+          used[size_t(*free)] = int(i);
+          continue;
+        }
+        ok = false;
+        if (!narrower.empty()) {
+          error(ln, op.col, spec.mnemonic, narrower,
+                "the hardware has this form only in its own slot; put the op in another bundle");
+          continue;
+        }
+        const SlotOp& other = b.ops[size_t(used[size_t(spec.slot)])];
+        error(ln, op.col, spec.mnemonic,
+              "slot conflict: '" + spec.mnemonic + "' needs the " + slot_name(spec.slot) + " slot, already taken by '" +
+                  d_.isa.ops[other.op].mnemonic + "' (column " + std::to_string(other.col) + ")",
+              "a bundle holds at most one op per slot: two loads (lda, ldb), one store (st), one scalar (alu), one "
+              "vector (vec), one move (mv); put this op in the next bundle");
+      }
+    return ok;
+  }
+
+  // Empty when the op's operands fit its form in slot s; otherwise the reason.
+  std::string alt_form_mismatch(const SlotOp& op, const OpSpec& spec, Slot s) const {
+    const auto form = spec.alt_operands.find(s);
+    if (form == spec.alt_operands.end()) return "";
+    for (size_t k = 0; k < form->second.size() && k < op.n_operands; ++k) {
+      const Operand& o = op.operands[k];
+      std::vector<std::string> alts;
+      std::stringstream ss(form->second[k]);
+      for (std::string a; std::getline(ss, a, '|');) alts.push_back(a);
+      const bool fits = std::any_of(alts.begin(), alts.end(), [&](const std::string& a) {
+        if (o.kind == Operand::Kind::Reg) return is_register_shape(a) && shape_accepts_class(a, o.cls);
+        const ImmKind* kind = d_.imm(a);
+        return o.kind == Operand::Kind::Imm && kind && o.imm >= kind->min && o.imm <= kind->max;
+      });
+      if (!fits) {
+        std::string shapes;
+        for (const auto& f : form->second) shapes += (shapes.empty() ? "" : ", ") + f;
+        return "'" + spec.mnemonic + "' in the " + slot_name(s) + " slot takes only " + shapes + " (operand " +
+               std::to_string(k + 1) + " does not fit), and its " + slot_name(spec.slot) + " slot is taken";
+      }
+    }
+    return "";
   }
 
   bool parse_op(const Tok& part, uint32_t ln, SlotOp& op) {

@@ -91,7 +91,14 @@ std::string reference_markdown(const AieIsaDetails& d) {
       if (ex.access_bytes) doc += " Accesses " + std::to_string(ex.access_bytes) + " bytes, aligned to " + std::to_string(ex.access_align) + ".";
       if (!op.alt_slots.empty()) {
         doc += " Also fits slots:";
-        for (Slot a : op.alt_slots) doc += std::string(" ") + slot_name(a);
+        for (Slot a : op.alt_slots) {
+          doc += std::string(" ") + slot_name(a);
+          const auto form = op.alt_operands.find(a);
+          if (form == op.alt_operands.end()) continue;
+          std::string shapes;
+          for (const auto& f : form->second) shapes += (shapes.empty() ? "" : ", ") + f;
+          doc += " (" + shapes + ")";
+        }
         doc += ".";
       }
       o << "| " << op.mnemonic << " | `" << cell(operands) << "` | " << op.latency_class << " (" << d.isa.latency.at(op.latency_class)

@@ -325,10 +325,49 @@ AieIsaDetails parse_aie_isa(const std::string& yaml_text, const std::string& fil
 
 namespace {
 
+// "r, x|w, mem" -> {"r", "x|w", "mem"}.
+std::vector<std::string> split_operand_shapes(const std::string& text) {
+  std::vector<std::string> shapes;
+  std::stringstream ss(text);
+  for (std::string part; std::getline(ss, part, ',');) {
+    part.erase(0, part.find_first_not_of(' '));
+    part.erase(part.find_last_not_of(' ') + 1);
+    if (!part.empty()) shapes.push_back(part);
+  }
+  return shapes;
+}
+
+// `alt_operands: {alu: "r|lc, imm11s"}`: the narrower form an op has in one of its
+// alternative slots; as many shapes as the op has operands.
+void read_alt_operands(Loader& L, const YAML::Node& o, OpSpec& op) {
+  const YAML::Node forms = o["alt_operands"];
+  if (!forms) return;
+  if (!forms.IsMap()) {
+    L.error(forms, op.mnemonic + ": alt_operands is a map from slot to operand shapes");
+    return;
+  }
+  for (const auto& f : forms) {
+    Slot s;
+    const std::string name = f.first.Scalar();
+    if (!slot_from_name(name, s) || std::find(op.alt_slots.begin(), op.alt_slots.end(), s) == op.alt_slots.end()) {
+      L.error(f.first, op.mnemonic + ": alt_operands names '" + name + "', which is not one of its alt_slots");
+      continue;
+    }
+    std::vector<std::string> shapes = split_operand_shapes(f.second.Scalar());
+    if (shapes.size() != op.operands.size()) {
+      L.error(f.second, op.mnemonic + ": alt_operands for " + name + " has " + std::to_string(shapes.size()) +
+                            " operand shapes, the op has " + std::to_string(op.operands.size()));
+      continue;
+    }
+    op.alt_operands[s] = std::move(shapes);
+  }
+}
+
 // The schema fields of one op (all but compose / semantics); false when it cannot be used.
 bool read_op(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op, OpExtra& ex) {
-  L.check_keys(o, {"mnemonic", "slot", "alt_slots", "operands", "dst", "rw", "access", "latency", "ii", "real", "doc",
-                   "operation", "macs", "format", "actions", "compose", "semantics", "replaces", "commutative"},
+  L.check_keys(o, {"mnemonic", "slot",    "alt_slots", "alt_operands", "operands", "dst",        "rw",
+                   "access",   "latency", "ii",        "real",         "doc",      "operation",  "macs",
+                   "format",   "actions", "compose",   "semantics",    "replaces", "commutative"},
                "op " + op.mnemonic);
   const size_t errors_before = L.errors.size();
   if (!slot_from_name(L.text(o, "slot"), op.slot))
@@ -338,14 +377,8 @@ bool read_op(Loader& L, const YAML::Node& o, AieIsaDetails& d, OpSpec& op, OpExt
     if (slot_from_name(a.Scalar(), s)) op.alt_slots.push_back(s);
     else L.error(a, op.mnemonic + ": unknown slot '" + a.Scalar() + "' (lda, ldb, st, alu, vec, mv)");
   }
-  if (!o["operands"] || o["operands"].IsScalar()) {
-    std::stringstream ss(L.text(o, "operands"));
-    for (std::string part; std::getline(ss, part, ',');) {
-      part.erase(0, part.find_first_not_of(' '));
-      part.erase(part.find_last_not_of(' ') + 1);
-      if (!part.empty()) op.operands.push_back(part);
-    }
-  }
+  if (!o["operands"] || o["operands"].IsScalar()) op.operands = split_operand_shapes(L.text(o, "operands"));
+  read_alt_operands(L, o, op);
   read_latency(L, o, d, op);
   op.real_name = L.text(o, "real");
   op.doc = L.text(o, "doc");

@@ -2,8 +2,10 @@
 
 #include "platforms/aie_ml/aie_actions.h"
 #include "platforms/aie_ml/exposed_pipeline.h"
+#include "isa/aie_ml/op_codes.h"
 
 #include <algorithm>
+#include <deque>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -35,6 +37,7 @@ struct AieArray::CoreRun {
   std::array<uint64_t, aie::kSlotCount> slot_busy{};  // cycles each slot was held (an op's `ii`)
   std::array<uint64_t, aie::kSlotCount> slot_free{};  // first cycle each slot can issue again
   uint64_t stall_slot = 0;                            // waits for a slot an op of ii > 1 still holds
+  uint64_t stall_branch_delay = 0;  // compute.branch_delay_nops cycles after branch ops
   std::array<uint64_t, aie::kMacFormatCount> macs{};  // by aie::MacFormat, from the ISA's `macs`
   std::vector<std::pair<uint64_t, uint64_t>> per_pc;  // executions, cycles
   isa::ActionLists actions;  // per bundle: its energy actions (aie_actions.h)
@@ -56,6 +59,7 @@ struct AieArray::Channel {
   int bd = -1;
   BdWalker walker;                // address generator of the current BD
   std::vector<int64_t> seg;       // word offsets of the current segment
+  std::deque<uint64_t> ahead;     // shim MM2S, shim.read_ahead_bytes: DDR arrival of the next words
   std::vector<int> dests;        // MM2S: destination channel indices
   int src = -1;                  // S2MM: source channel index
   uint32_t latency = 0;          // S2MM: stream latency from its source (hops x hop_cycles)
@@ -375,6 +379,23 @@ bool AieArray::interlock(CoreRun& c, const aie::Bundle& b, int k, uint64_t t) {
   return false;
 }
 
+// compute.branch_delay_nops: the NOP bundles a kernel without delay slots would need
+// after a branch op on the hardware (taken or not, they execute), charged as cycles.
+uint32_t AieArray::branch_delay(CoreRun& c, const aie::Bundle& b, uint64_t from) {
+  if (!cfg_.branch_delay_nops) return 0;
+  using aie::Code;
+  const bool branch = std::any_of(b.ops.begin(), b.ops.end(), [](const aie::SlotOp& op) {
+    const auto code = static_cast<Code>(op.code);
+    return code == Code::J || code == Code::JL || code == Code::JZ || code == Code::JNZ || code == Code::JNZD ||
+           code == Code::RET;
+  });
+  if (!branch) return 0;
+  c.stall_branch_delay += cfg_.branch_delay_nops;
+  if (c.pipeline) c.pipe_cycle += cfg_.branch_delay_nops;  // results land during the NOPs
+  if (rec_) rec_->slice(c.stall_track, from, from + cfg_.branch_delay_nops, "branch delay slots");
+  return cfg_.branch_delay_nops;
+}
+
 void AieArray::step_core(int k, uint64_t t) {
   CoreRun& c = *cores_[k];
   if (c.done) return;
@@ -509,7 +530,7 @@ void AieArray::step_core(int k, uint64_t t) {
     if (rec_) rec_->slice(c.slot_track[static_cast<int>(op.slot)], issue, issue + std::max<uint32_t>(lat, 1),
                           isa.ops[op.op].mnemonic, {{"pc", pc}, {"line", b.line}});
   }
-  const uint64_t next = issue + 1 + extra;
+  const uint64_t next = issue + 1 + extra + branch_delay(c, b, issue + 1 + extra);
   ++bundles_;
   ++c.bundles;
   c.issue_cycles += 1 + extra;
@@ -565,6 +586,7 @@ void AieArray::step_channel(int x, uint64_t t) {
         if (rec_) rec_->slice(c.track, c.block_start, t, "lock wait");
       }
       c.walker = BdWalker(bd);
+      c.ahead.clear();
       c.state = Channel::State::Setup;
       schedule(static_cast<int>(cores_.size()) + x, t + cfg_.bd_setup_cycles);
       return;
@@ -587,6 +609,49 @@ void AieArray::step_channel(int x, uint64_t t) {
   }
 }
 
+// DDR reads of the given word offsets of a shim BD, issued at t one granule-sized piece at
+// a time; the arrival cycle of each word is appended to `arrival`.
+void AieArray::issue_ddr_reads(const BdSpec& bd, const BufferSpec& buf, const std::vector<int64_t>& offsets, uint64_t t,
+                               std::deque<uint64_t>& arrival) {
+  const uint64_t g = ddr_->config().granule_bytes;
+  for (size_t i = 0; i < offsets.size();) {
+    const uint64_t addr = buf.address + bd.offset + static_cast<uint64_t>(offsets[i]) * 4;
+    size_t j = i + 1;
+    while (j < offsets.size() && offsets[j] == offsets[j - 1] + 1 && (addr + (j - i) * 4) % g != 0) ++j;
+    const uint64_t arrived = ddr_->transfer(addr, (j - i) * 4, t, false);
+    arrival.insert(arrival.end(), j - i, arrived);
+    i = j;
+  }
+}
+
+// shim.read_ahead_bytes: a shim MM2S segment whose words were requested one segment ahead
+// (or now, for the first segment of a BD), which requests the next read_ahead_bytes of its
+// BD in turn. Reads reach DDR in time order across channels, so two channels interleave.
+// Returns the cycle the segment's last word leaves.
+uint64_t AieArray::read_ahead_segment(Channel& src, const BdSpec& bd, const BufferSpec& buf,
+                                      std::vector<uint32_t>& words, uint64_t t) {
+  const uint64_t n = src.seg.size();
+  const uint32_t per_cycle = cfg_.stream_bytes_per_cycle / 4;
+  std::vector<int64_t> missing(src.seg.begin() + static_cast<int64_t>(std::min<uint64_t>(n, src.ahead.size())),
+                               src.seg.end());
+  issue_ddr_reads(bd, buf, missing, t, src.ahead);
+  uint64_t end = t + (n + per_cycle - 1) / per_cycle;
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t addr = buf.address + bd.offset + static_cast<uint64_t>(src.seg[i]) * 4;
+    ddr_->read_bytes(addr, &words[i], 4);
+    end = std::max(end, src.ahead.front() + (n - i + per_cycle - 1) / per_cycle);
+    src.ahead.pop_front();
+  }
+  // The next read_ahead_bytes of this BD (after the words already requested).
+  BdWalker peek = src.walker;
+  for (size_t k = 0; k < src.ahead.size() && !peek.finished(); ++k) peek.next();
+  std::vector<int64_t> next;
+  while (src.ahead.size() + next.size() < cfg_.shim_read_ahead_bytes / 4 && !peek.finished())
+    next.push_back(peek.next());
+  issue_ddr_reads(bd, buf, next, t, src.ahead);
+  return end;
+}
+
 void AieArray::try_transfer(int x, uint64_t t) {
   const int m = channels_[x]->ch.mm2s ? x : channels_[x]->src;
   if (m < 0) return;
@@ -599,6 +664,8 @@ void AieArray::try_transfer(int x, uint64_t t) {
   // Long transfers go in segments of at most 64 Ki words (same timing: the next segment
   // starts the cycle the previous one ends).
   uint64_t n = std::min<uint64_t>(src.walker.total() - src.walker.done(), 1u << 16);
+  if (src.tile.kind == TileKind::Shim && cfg_.shim_read_ahead_bytes)
+    n = std::min<uint64_t>(n, std::max<uint32_t>(cfg_.shim_read_ahead_bytes / 4, 1));
   for (int d : src.dests) n = std::min<uint64_t>(n, channels_[d]->walker.total() - channels_[d]->walker.done());
   auto gather = [n](Channel& ch) {
     ch.seg.resize(n);
@@ -634,7 +701,9 @@ void AieArray::try_transfer(int x, uint64_t t) {
       mem.reserve_dma(start_cycle + i / words_per_cycle, mem.bank_of(static_cast<uint32_t>(a)));
     }
   };
-  if (src.tile.kind == TileKind::Shim) {
+  if (src.tile.kind == TileKind::Shim && cfg_.shim_read_ahead_bytes) {
+    duration = read_ahead_segment(src, sbd, sbuf, words, t) - t;
+  } else if (src.tile.kind == TileKind::Shim) {
     // DDR reads, issued together at t one granule-sized piece at a time; a stream word
     // leaves no earlier than its piece's data arrived and one stream beat after the word
     // before it.
@@ -917,7 +986,7 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
     UnitStats& core = unit(c->name + ".core");
     core.instructions += c->bundles;
     core.busy_cycles += c->issue_cycles;
-    core.stall_cycles += c->stall_register + c->stall_bank + c->stall_lock + c->stall_slot;
+    core.stall_cycles += c->stall_register + c->stall_bank + c->stall_lock + c->stall_slot + c->stall_branch_delay;
     for (int s = 0; s < aie::kSlotCount; ++s) {
       UnitStats& u = unit(c->name + "." + aie::slot_name(static_cast<aie::Slot>(s)));
       u.instructions += c->slot_ops[s];
@@ -939,6 +1008,7 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
                                   {"stall_bank", c->stall_bank},
                                   {"stall_lock", c->stall_lock}};
     if (c->stall_slot) cores[c->name]["stall_slot"] = c->stall_slot;  // only ops of ii > 1 cause it
+    if (c->stall_branch_delay) cores[c->name]["stall_branch_delay"] = c->stall_branch_delay;  // only with the switch
     // Reads that see another value on the hardware than in program order (exposed pipeline:
     // reads before a result lands; interlocked: reads the interlock held).
     nlohmann::json& pipe = cores[c->name]["pipeline"];

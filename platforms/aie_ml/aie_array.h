@@ -5,8 +5,9 @@
 // segments when both stream ends are ready; locks block and wake actors. SystemC time is
 // synchronised once per quantum, never per cycle. Timing model: docs/platforms/aie-ml.md.
 #pragma once
-#include <cstdint>
 #include <chrono>
+#include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <queue>
@@ -99,10 +100,15 @@ class AieArray : public sc_core::sc_module {
   void thread();
   void schedule(int actor, uint64_t time);
   void step_core(int core, uint64_t t);
+  uint32_t branch_delay(CoreRun& c, const isa::aie_ml::Bundle& b, uint64_t from);
   std::string pipeline_hazard(const CoreRun& c, const isa::aie_ml::Bundle& b, const std::string& hazard) const;
   bool interlock(CoreRun& c, const isa::aie_ml::Bundle& b, int core, uint64_t t);
   void step_channel(int ch, uint64_t t);
   void try_transfer(int ch, uint64_t t);
+  void issue_ddr_reads(const BdSpec& bd, const BufferSpec& buf, const std::vector<int64_t>& offsets, uint64_t t,
+                       std::deque<uint64_t>& arrival);
+  uint64_t read_ahead_segment(Channel& src, const BdSpec& bd, const BufferSpec& buf, std::vector<uint32_t>& words,
+                              uint64_t t);
   void complete_bd(int ch, uint64_t t);
   bool lock_free_cycle(int bd) const;
   std::string endless_transfer() const;

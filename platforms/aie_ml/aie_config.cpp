@@ -56,10 +56,17 @@ AieConfig read_aie_config(const ConfigTree& tree) {
       compute.fail(compute.yaml()["pipeline"], "compute.pipeline must be 'interlocked' or 'exposed', got '" + mode + "'");
     c.exposed_pipeline = mode == "exposed";
   }
+  if (compute.has("branch_delay_nops"))  // optional: older config files do not have it
+    c.branch_delay_nops = u32(compute, "branch_delay_nops", 0, 5);
   compute.finish();
   ConfigSection mem_tile = top.sub("mem_tile"), shim = top.sub("shim");
   c.mem_tile = tile_kind(mem_tile, "mem_tile", "bytes");
   c.shim = tile_kind(shim, "shim", "");
+  if (shim.has("read_ahead_bytes")) {  // optional: older config files do not have it
+    c.shim_read_ahead_bytes = u32(shim, "read_ahead_bytes", 0, 1u << 20);
+    if (c.shim_read_ahead_bytes % 4)
+      shim.fail(shim.yaml()["read_ahead_bytes"], "shim.read_ahead_bytes must be a multiple of 4");
+  }
   mem_tile.finish();
   shim.finish();
   ConfigSection stream = top.sub("stream");

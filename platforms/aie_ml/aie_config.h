@@ -40,6 +40,16 @@ struct AieConfig {
   // registers read and written at their pipeline stages (exposed_pipeline.h), as the
   // hardware does.
   bool exposed_pipeline = false;
+  // compute.branch_delay_nops: NOP bundles after every branch op (J, JL, JZ, JNZ, JNZD,
+  // RET), taken or not: the five delay slots of the hardware (Hello XDNA: branch latency
+  // 6) for a kernel written without them, had a compiler found nothing to fill them with.
+  // 0 (default): a branch costs its bundle only. The upper bound of the deviation.
+  uint32_t branch_delay_nops = 0;
+  // shim.read_ahead_bytes: 0 (default): a shim MM2S segment issues all its DDR reads when it
+  // starts, so a second channel's reads queue behind the first's. R > 0: segments of at most
+  // R bytes, each issuing the reads of the next R bytes of its BD, so the reads of the two
+  // channels reach DDR interleaved in time, as on AM020's one shared 128-bit AXI read port.
+  uint32_t shim_read_ahead_bytes = 0;
   uint32_t stream_bytes_per_cycle = 4;
   uint32_t hop_cycles = 1;
   uint32_t bd_setup_cycles = 4;

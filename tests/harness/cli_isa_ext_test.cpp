@@ -242,7 +242,7 @@ TEST(IsaExtCli, IsaCheckErrorsExitTwoWithFileLineColumn) {
        "isa: aie_ml\nops:\n  - mnemonic: VADD3.F\n    slot: vec\n    latency: 2\n    fused: [\"VADD.F d, a, a\"]\n"
        "    semantics: \"d = a\"\n    operands:\n      - {name: d, class: bm, role: write, format: fp32}\n"
        "      - {name: a, class: bm, format: fp32}\n",
-       "6:5: unknown key 'fused' in op VADD3.F (known keys: mnemonic, slot, alt_slots, operands, dst, rw, access, "
+       "6:5: unknown key 'fused' in op VADD3.F (known keys: mnemonic, slot, alt_slots, alt_operands, operands, dst, rw, access, "
        "latency, ii, real, doc, operation, macs, format, actions, compose, semantics, replaces, commutative); AIE-ML has no `fused:`: an op "
        "built from existing ops is written with `compose: {temps, steps}` (docs/isa-extensions.md)"},
       // replaces: without semantics: (line 13, column 5 is the key's value).

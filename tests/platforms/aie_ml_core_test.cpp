@@ -64,6 +64,30 @@ TEST(AieMlCore, AccumulatorInputReadLateWhenConfigured) {
   }
 }
 
+// compute.branch_delay_nops = N charges the N NOP bundles a kernel written without delay
+// slots needs after every branch op on the hardware (its five delay slots, none filled):
+// taken or not, they execute. JNZD r1 with r1 = 2 runs three times (taken at r1 = 2 and 1,
+// falls through at 0): 1 + 3 x 2 + 1 (DONE) = 8 bundles, halt at 8; with N = 5 three
+// branch ops add 15 cycles: 23. The loop's r1 chain is an ALU result (1 cycle), no stall.
+TEST(AieMlCore, UnfilledBranchDelaySlotsCostTheirNopsPerBranchOp) {
+  const char* k = R"(.tile 0 0
+  MOV r1, #2
+top:
+  NOP
+  JNZD r1, r1, top
+  DONE
+)";
+  for (const auto& [nops, cycles] :
+       {std::pair<const char*, uint64_t>{"compute.branch_delay_nops=0", 8}, {"compute.branch_delay_nops=5", 23}}) {
+    auto p = make({nops});
+    load(*p, k);
+    const RunResult r = run(*p);
+    ASSERT_TRUE(r.ok()) << r.message;
+    EXPECT_EQ(r.cycles, cycles) << nops;
+    EXPECT_EQ(r.memory["cores"]["tile(0,0)"].value("stall_branch_delay", 0), cycles == 23 ? 15 : 0) << nops;
+  }
+}
+
 TEST(AieMlCore, BundleSequenceWithRegisterStalls) {
   const char* k = R"(.tile 0 0
   MOVXM p0, 0x70000     ; cycle 0; p0 readable at 1

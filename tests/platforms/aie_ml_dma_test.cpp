@@ -208,14 +208,20 @@ TEST(AieMlDma, ShimReadTimingFollowsTheDramModel) {
   // word leaves after its granule arrived and one cycle after the previous word: the
   // first granule's 16 words + the rest need 44 + 32 = 76 (the second granule, 48 + 16,
   // is not later). The words land 2 hops later (shim row 0 -> compute row 2): 78.
-  auto p = make();
-  load(*p, shim_kernel(true));
-  p->write_memory("ddr", 0, pattern(128, 9));
-  const RunResult r = run(*p);
-  ASSERT_TRUE(r.ok()) << r.message;
-  EXPECT_EQ(r.cycles, 78u);
-  EXPECT_EQ(unit(r, "shim0.mm2s0")->busy_cycles, 72u);
-  EXPECT_EQ(p->read_memory("tile_0_0", 0, 128), pattern(128, 9));
+  // shim.read_ahead_bytes = 64: segments of 16 words, each requesting the next 64 bytes.
+  // At 4 the first segment requests its granule (data 40..44) and the next one (data
+  // 44..48); it ends at max(4 + 16, 44 + 16) = 60. The second segment's words arrived at
+  // 48: it ends at max(60 + 16, 48 + 16) = 76; they land at 78: one stream, same timing.
+  for (const char* set : {"shim.read_ahead_bytes=0", "shim.read_ahead_bytes=64"}) {
+    auto p = make({set});
+    load(*p, shim_kernel(true));
+    p->write_memory("ddr", 0, pattern(128, 9));
+    const RunResult r = run(*p);
+    ASSERT_TRUE(r.ok()) << r.message;
+    EXPECT_EQ(r.cycles, 78u) << set;
+    EXPECT_EQ(unit(r, "shim0.mm2s0")->busy_cycles, 72u) << set;
+    EXPECT_EQ(p->read_memory("tile_0_0", 0, 128), pattern(128, 9)) << set;
+  }
 }
 
 TEST(AieMlDma, ShimWriteTimingFollowsTheDramModel) {

@@ -78,6 +78,30 @@ TEST(AieAssembler, AccumulatorsLoadOnlyThroughLoadUnitA) {
   EXPECT_EQ(p.bundles.size(), 1u);
 }
 
+// AIE2 has an immediate move in the scalar slot (MOVX_alu_cg: r or lc, 11-bit immediate;
+// Xilinx/llvm-aie aie2/AIE2MultiSlotPseudoInstrInfo.td), so MOVX beside a MOV takes the
+// alu slot whichever op is written first; with a pointer destination or a 20-bit
+// immediate it has only the move slot, and beside a MOV it is refused. Column 3: the
+// MOVX after two spaces.
+TEST(AieAssembler, MovxTakesTheScalarSlotOnlyInItsNarrowForm) {
+  const AieProgram p = assemble_ok("  MOVX r0, #28 ;; MOV p3, p2\n  MOV p3, p2 ;; MOVX lc, #-1024\n");
+  ASSERT_EQ(p.bundles.size(), 2u);
+  for (const Bundle& b : p.bundles) {
+    ASSERT_EQ(b.ops.size(), 2u);
+    EXPECT_EQ(b.ops[0].slot, Slot::Scalar);  // slot order: alu before mv
+    EXPECT_EQ(b.ops[1].slot, Slot::Move);
+  }
+  const auto d = assemble_errors("  MOVX p0, #28 ;; MOV p3, p2\n  MOVX r0, #1024 ;; MOV p3, p2\n");
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(
+      d[0].format(),
+      "k.s:1:3: error: 'MOVX' in the alu slot takes only r|lc, imm11s (operand 1 does not fit), and its mv slot is "
+      "taken (hint: the hardware has this form only in its own slot; put the op in another bundle)");
+  EXPECT_EQ(d[1].message,
+            "'MOVX' in the alu slot takes only r|lc, imm11s (operand 2 does not fit), and its mv slot is taken");
+  EXPECT_EQ(d[1].line, 2u);
+}
+
 TEST(AieAssembler, RegisterOutOfRange) {
   const auto d = assemble_errors("ADD r32, r0, r1\n");
   ASSERT_EQ(d.size(), 1u);

@@ -227,7 +227,8 @@ TEST(AieExtensionErrors, FusedKeyOnAnExistingOp) {
   const std::string e = edit_errors(line, line + "fused: [\"VADD.16 d, a, b\"], ");
   // "  - {mnemonic: VADD.8, slot: vec, " is 34 characters: the key starts at column 35.
   EXPECT_EQ(e, "ext.yaml:" + std::to_string(shipped_line_of(line)) +
-                   ":35: unknown key 'fused' in op VADD.8 (known keys: mnemonic, slot, alt_slots, operands, dst, rw, "
+                   ":35: unknown key 'fused' in op VADD.8 (known keys: mnemonic, slot, alt_slots, alt_operands, "
+                   "operands, dst, rw, "
                    "access, latency, ii, real, doc, operation, macs, format, actions, compose, semantics, replaces, "
                    "commutative); "
                    "AIE-ML has no "
@@ -242,7 +243,8 @@ TEST(AieExtensionErrors, MisspeltKeyOnAnExistingOp) {
       line, "  - {mnemonic: VADD.16, slot: vec, operands: \"x, x, x\", dst: 1, commutative: [1, 2], latncy: valu,");
   // The misspelt key at column 86 (after 85 characters); the op then has no latency class.
   EXPECT_EQ(e, "ext.yaml:" + std::to_string(shipped_line_of(line)) +
-                   ":86: unknown key 'latncy' in op VADD.16 (known keys: mnemonic, slot, alt_slots, operands, dst, rw, "
+                   ":86: unknown key 'latncy' in op VADD.16 (known keys: mnemonic, slot, alt_slots, alt_operands, "
+                   "operands, dst, rw, "
                    "access, latency, ii, real, doc, operation, macs, format, actions, compose, semantics, replaces, "
                    "commutative)\n"
                    "ext.yaml:" +
@@ -401,8 +403,8 @@ TEST(AieExtensionOverlay, AnOverlayAddsOpsAndItsErrorsNameTheOverlayFile) {
               bad +
                   ":7:26: VX.BF16: register class 'q' does not exist in the AIE-ML ISA (r, p, m, dn, "
                   "dj, dc, s, w, x, y, am, bm, cm, ls, le, lc, lr; or an immediate kind: imm7s, "
-                  "imm10s, imm20s, imm32, u5, u6, shfl, lockid, lockval, vofs, sofs32, sofs16, "
-                  "sofs8, pofs)\n");
+                  "imm10s, imm11s, imm20s, imm32, u5, u6, shfl, lockid, lockval, vofs, sofs32, "
+                  "sofs16, sofs8, pofs)\n");
   }
   const std::string bad_expr = write_overlay("aie_ext_bad_expr.yaml",
                                              "isa: aie_ml\n"

@@ -58,7 +58,7 @@ TEST_F(AieOverlay, FusedOnAnOpIsAnUnknownKey) {
   const std::string line3 = vadd32(", fused: [\"VADD.32 x0, x1, x2\"]").substr(std::string("isa: aie_ml\nops:\n").size());
   const size_t col = line3.find("fused") + 1;
   EXPECT_EQ(error_of({p}), p + ":3:" + std::to_string(col) +
-                               ": unknown key 'fused' in op VADD.32 (known keys: mnemonic, slot, alt_slots, operands, "
+                               ": unknown key 'fused' in op VADD.32 (known keys: mnemonic, slot, alt_slots, alt_operands, operands, "
                                "dst, rw, access, latency, ii, real, doc, operation, macs, format, actions, compose, semantics, replaces, commutative); "
                                "AIE-ML has no `fused:`: an op built from existing ops is written with `compose: {temps, "
                                "steps}` (docs/isa-extensions.md)\n");
@@ -83,7 +83,7 @@ TEST_F(AieOverlay, MisspeltKeyInAnEditedCopyIsAnError) {
   } catch (const std::runtime_error& e) {
     const std::string first = std::string(e.what()).substr(0, std::string(e.what()).find('\n'));
     EXPECT_EQ(first, p + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                         ": unknown key 'latncy' in op VADD.32 (known keys: mnemonic, slot, alt_slots, operands, dst, "
+                         ": unknown key 'latncy' in op VADD.32 (known keys: mnemonic, slot, alt_slots, alt_operands, operands, dst, "
                          "rw, access, latency, ii, real, doc, operation, macs, format, actions, compose, semantics, replaces, commutative)");
   }
 }

@@ -346,8 +346,10 @@ uint64_t CoreTiming::dispatch_vector(const rv::StepInfo& s, uint64_t earliest) {
   }
   const uint64_t queue = commands_ >= vt_.command_queue ? cq_leave_[commands_ % vt_.command_queue] : 0;
   const uint64_t scalar_waw = dst != rv::kNoReg && dst < rv::kVecBase ? ready_[dst] : 0;  // vmv.x.s & co
-  const uint64_t t = std::max({floor, queue, scalar_src_ready(d), scalar_waw});
+  uint64_t t = std::max({floor, queue, scalar_src_ready(d), scalar_waw});
+  if (needs_config_state(d)) t = config_state_floor(t);
   take_slot(t);
+  note_frontend_dispatch(t, false);
   if (memory) {
     last_vector_memory_ = t;
     any_vector_memory_ = true;
@@ -356,15 +358,75 @@ uint64_t CoreTiming::dispatch_vector(const rv::StepInfo& s, uint64_t earliest) {
   // Vector stores hold their entry too: the LSU reports the store's completion to the
   // vector core, which writes back its data register's entry like a result.
   const bool writes_register = dst != rv::kNoReg || cls == OpClass::VecStore;
-  retire(writes_register ? written : t + 1);
+  const bool writes_vector = dst != rv::kNoReg && dst >= rv::kVecBase;
+  retire(writes_vector ? entry_completed_by_pc(s.pc, t, written) : writes_register ? written : t + 1);
   return t;
+}
+
+// vset{i}vl{i}: a scalar ALU operation that also enters the vector frontend.
+uint64_t CoreTiming::dispatch_vector_config(const rv::StepInfo& s, uint64_t earliest) {
+  const uint64_t t = dispatch_alu(s, earliest);
+  note_frontend_dispatch(t, true);
+  return t;
+}
+
+// Vector loads and stores, and the instructions that trap unless vstart is 0 (reductions,
+// vcpop, vfirst, vmsbf/vmsif/vmsof, viota, vcompress), dispatch only while the vector
+// frontend's configuration state is valid (Decode.scala: rvvConfigInterlock,
+// rvvVstartInterlock; RvvDecode.scala: requireZeroVstart).
+bool CoreTiming::needs_config_state(const rv::DecodedInsn& d) {
+  if (d.cls == OpClass::VecLoad || d.cls == OpClass::VecStore) return true;
+  if ((d.raw & 0x7f) != 0x57 || ((d.raw >> 12) & 7) != 2) return false;  // OP-V, OPMVV
+  const uint32_t funct6 = d.raw >> 26, vs1 = (d.raw >> 15) & 31;
+  if (funct6 <= 0x07 || funct6 == 0x17 || funct6 == 0x30 || funct6 == 0x31) return true;
+  if (funct6 == 0x10) return vs1 == 0x10 || vs1 == 0x11;
+  if (funct6 == 0x14) return (vs1 >= 1 && vs1 <= 3) || vs1 == 0x10;
+  return false;
+}
+
+// The configuration state is invalid in the cycle after the frontend accepted any vector
+// instruction (it holds it a cycle, RvvFrontEnd.sv: config_state_valid) and after a vset*
+// in an earlier lane of the same cycle: the earliest cycle from `t` where it is valid.
+uint64_t CoreTiming::config_state_floor(uint64_t t) const {
+  for (;;) {
+    const bool accepted_before = t == frontend_cycle_ + 1 || (t == frontend_cycle_ && t == frontend_cycle_before_ + 1);
+    if (!accepted_before && t != vset_cycle_) return t;
+    ++t;
+  }
+}
+
+void CoreTiming::note_frontend_dispatch(uint64_t t, bool vset) {
+  if (t != frontend_cycle_) {
+    frontend_cycle_before_ = frontend_cycle_;
+    frontend_cycle_ = t;
+  }
+  if (vset) vset_cycle_ = t;
+}
+
+// The retirement buffer completes the entry of an instruction that writes vector registers
+// when the backend writes back a last micro-op whose pc is the entry's
+// (RetirementBuffer.scala: uop_pc == entry address; stores complete another way), so
+// every entry of that pc is completed by it, also a later loop iteration's instance of the
+// instruction dispatched before an earlier one wrote back. Returns when the entry
+// dispatched at `dispatched` completes: its own write-back or an older instance's, the
+// first one after it entered the buffer.
+uint64_t CoreTiming::entry_completed_by_pc(uint32_t pc, uint64_t dispatched, uint64_t written) {
+  uint64_t completed = written;
+  const uint64_t kept = std::min<uint64_t>(n_vector_writebacks_, vector_writebacks_.size());
+  for (uint64_t k = 1; k <= kept; ++k) {  // newest first; the backend writes back in order
+    const auto& [older_pc, cycle] = vector_writebacks_[(n_vector_writebacks_ - k) % vector_writebacks_.size()];
+    if (cycle <= dispatched) break;
+    if (older_pc == pc) completed = std::min(completed, cycle);
+  }
+  vector_writebacks_[n_vector_writebacks_++ % vector_writebacks_.size()] = {pc, written};
+  return completed;
 }
 
 uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t rs1_value, uint32_t rs2_value,
                              uint64_t earliest) {
   switch (s.insn->cls) {
-    case OpClass::Alu:
-    case OpClass::VecConfig: return dispatch_alu(s, earliest);
+    case OpClass::Alu: return dispatch_alu(s, earliest);
+    case OpClass::VecConfig: return dispatch_vector_config(s, earliest);
     case OpClass::Branch:
     case OpClass::Jump: return dispatch_branch(s, next_pc, earliest);
     case OpClass::Mul: return dispatch_mul(s, earliest);

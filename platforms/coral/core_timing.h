@@ -156,6 +156,11 @@ class CoreTiming {
   uint64_t dispatch_fpu(const rv::StepInfo& s, uint64_t earliest);
   uint64_t dispatch_serialising(const rv::StepInfo& s, uint64_t earliest);
   uint64_t dispatch_vector(const rv::StepInfo& s, uint64_t earliest);
+  uint64_t entry_completed_by_pc(uint32_t pc, uint64_t dispatched, uint64_t written);
+  uint64_t dispatch_vector_config(const rv::StepInfo& s, uint64_t earliest);
+  static bool needs_config_state(const rv::DecodedInsn& d);
+  uint64_t config_state_floor(uint64_t t) const;
+  void note_frontend_dispatch(uint64_t t, bool vset);
   uint64_t vector_command(const rv::StepInfo& s, uint64_t t);
   void divide_timing(const rv::StepInfo& s, uint32_t uop, uint32_t& lat, uint32_t& occ);
   uint64_t decode_command(uint64_t t, uint32_t uops);
@@ -202,6 +207,13 @@ class CoreTiming {
   uint64_t last_vector_memory_ = 0;   // dispatch of the latest vector memory instruction
   bool any_vector_memory_ = false;
   uint64_t dvu_free_ = 0;
+  // The latest vector write-backs to the retirement buffer (pc, cycle), in program order:
+  // the buffer matches them to its entries by pc (entry_completed_by_pc).
+  std::array<std::pair<uint32_t, uint64_t>, 32> vector_writebacks_{};
+  uint64_t n_vector_writebacks_ = 0;
+  // The vector frontend's configuration state (config_state_floor): the last two cycles
+  // vector instructions (vset* included) were dispatched in, and the last cycle of a vset*.
+  uint64_t frontend_cycle_ = ~0ull, frontend_cycle_before_ = ~0ull, vset_cycle_ = ~0ull;
   uint64_t mul_next_ = 0, fpu_next_ = 0, fpu_div_free_ = 0;  // unit issue slots
   std::vector<uint64_t> mul_starts_, fpu_starts_;  // rings: start cycles of queued ops
   uint64_t mul_count_ = 0, fpu_count_ = 0, last_mul_dispatch_ = 0;

@@ -1,6 +1,6 @@
 # coral-rtl: 2687
 # measured: coral-rtl layernorm_output_loop.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# model: 2680 (layernorm's output loop, clang-16 -O2, on 1 KB of pseudo-random bytes in external memory, 16 strips: its vector loads wait for reorder-buffer entries behind the divides and issue in order with the other micro-ops; the model was 2280 before loads took entries, 2664 before they issued in order)
+# model: 2681 (layernorm's output loop, clang-16 -O2, on 1 KB of pseudo-random bytes in external memory, 16 strips: its vector loads wait for reorder-buffer entries behind the divides and issue in order with the other micro-ops; the model was 2280 before loads took entries, 2664 before they issued in order, 2680 before loads waited for the vector frontend's configuration state)
   .globl main
 main:
   li a5, 0x20000000

@@ -1,6 +1,5 @@
 # coral-rtl: 144
 # measured: coral-rtl vle_m4_dtcm.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# model: 142 (multi-block or multi-register DTCM loads: 1-2 cycles of the final register write)
   .globl main
 main:
   li t0, 0x20000000

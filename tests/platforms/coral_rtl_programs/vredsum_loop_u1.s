@@ -1,0 +1,20 @@
+# coral-rtl: 39
+# A loop of one single-micro-op reduction: the retirement buffer completes each iteration's entry
+# with the previous iteration's write-back of the same pc (RTL 39; before this rule 48).
+# measured: coral-rtl vredsum_loop_u1.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
+  .globl main
+main:
+  li t1, 4
+  vsetvli t2, t1, e32, m1, ta, ma
+  li a7, 16
+  csrr s0, mcycle
+  .balign 16
+1:
+  vredsum.vs v1, v8, v9
+  addi a7, a7, -1
+  bnez a7, 1b
+  csrr s1, mcycle
+  sub a0, s1, s0
+  li t4, 0x17F00
+  sw a0, 0(t4)
+  ret

@@ -1,0 +1,26 @@
+# coral-rtl: 133
+# Six reductions per iteration, 8 instructions = the retirement buffer: reductions dispatch
+# only while the vector frontend's configuration state is valid, i.e. not in the cycle after
+# a vector dispatch (RTL 133; 118 before that rule).
+# measured: coral-rtl vredsum_loop_u6.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
+  .globl main
+main:
+  li t1, 4
+  vsetvli t2, t1, e32, m1, ta, ma
+  li a7, 16
+  csrr s0, mcycle
+  .balign 16
+1:
+  vredsum.vs v1, v8, v9
+  vredsum.vs v2, v8, v9
+  vredsum.vs v3, v8, v9
+  vredsum.vs v4, v8, v9
+  vredsum.vs v5, v8, v9
+  vredsum.vs v6, v8, v9
+  addi a7, a7, -1
+  bnez a7, 1b
+  csrr s1, mcycle
+  sub a0, s1, s0
+  li t4, 0x17F00
+  sw a0, 0(t4)
+  ret

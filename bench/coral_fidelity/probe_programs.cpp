@@ -1531,6 +1531,57 @@ std::string gen_widening_acc(Rng& r, Asm& a, int idx, std::string& what) {
              "_n", trips);
 }
 
+// ---------------------------------------------------------------- vec_pipeline
+
+// Vector loads feeding ops of other units, as the GEMV and GEMM-like agent kernels do (issue
+// 25): a load (external or DTCM) and a second one from DTCM, then in turn a widening multiply
+// of the two (one reorder-buffer entry per destination register, each reading its loaded
+// registers as they arrive), a reduction of an independent group (one entry for all its
+// micro-ops), the multiply then a widening reduction of its product (the GEMV row), or a
+// divide of an independent group before the next load (micro-ops wait for their unit in a
+// reservation station, not in the queue).
+std::string gen_vec_pipeline(Rng& r, Asm& a, int idx, std::string& what) {
+  const int form = idx % 4;  // 0 wmul, 1 reduction, 2 wmul_wredsum, 3 divide
+  const int lmul = r.pick<int>({1, 2, 4});
+  const bool ext = r.chance(50);
+  const int unroll = r.pick<int>({1, 2, 4});
+  vsrc_table(a, r);
+  a.bss("vbuf", 16 * lmul * 2 + 64);
+  load_sources(a, 8, lmul, {8});
+  const uint32_t ext_base = 0x20000000u + (uint32_t(r.range(0, 1023)) << 11);
+  a.op("la t3, vbuf");
+  a.op("li t0, ", ext ? hex(ext_base) : "0");
+  if (!ext) a.op("la t0, vbuf");
+  a.op("li a1, ", r.range(3, 1000));
+  a.op("vmv.s.x v2, zero");
+  const int vl = set_vl(a, r, 8, lmul, 30);
+  const std::string red = r.pick<std::string>({"vredsum.vs", "vredmaxu.vs", "vwredsum.vs"});
+  auto body = [&] {
+    for (int i = 0; i < unroll; ++i) {
+      a.op("vle8.v v12, (t0)");
+      a.op("vle8.v v16, (t3)");
+      if (form == 0 || form == 2) a.op("vwmul.vv v24, v12, v16");
+      if (form == 1) a.op(red, " v2, v8, v2");
+      if (form == 2) {
+        a.op("vsetvli zero, zero, ", vtype(16, 2 * lmul));
+        a.op("vwredsum.vs v2, v24, v2");
+        a.op("vsetvli zero, zero, ", vtype(8, lmul));
+      }
+      if (form == 3) a.op("vdivu.vx v20, v8, a1");
+    }
+  };
+  const int per_load = ext ? 10 * (1 + 28 * lmul) : 10 * (1 + 4 * lmul);
+  const int per = 20 + unroll * (per_load + 10 * (1 + 4 * lmul) + 20 * lmul + (form == 3 ? 60 * lmul : 0));
+  const int trips = trips_for(budget(r), per);
+  loop(a, "a7", trips, body);
+  static const char* kForm[] = {"wmul", "red", "wmul_wredsum", "div"};
+  const std::string op = form == 0 ? "vwmul.vv" : form == 1 ? red : form == 2 ? "vwmul.vv + vwredsum.vs" : "vdivu.vx";
+  what = cat(ext ? "external" : "DTCM", " vle8 and DTCM vle8 at m", lmul, ", vl ", vl, ", then ", op, ", ", unroll,
+             " per iteration");
+  return cat(kForm[form], form == 1 ? "_" + red.substr(0, red.size() - 3) : "", "_m", lmul, "_", vlname(vl, 8, lmul),
+             ext ? "_ext" : "_dtcm", "_u", unroll, "_n", trips);
+}
+
 using Generator = std::string (*)(Rng&, Asm&, int, std::string&);
 
 std::string g_dtcm_mem(Rng& r, Asm& a, int i, std::string& w) { return gen_scalar_mem(r, a, i, false, w); }
@@ -1548,6 +1599,7 @@ const KindEntry kKinds[] = {
     {"vec_arith", gen_vec_arith},   {"vec_mem_dtcm", g_vmem_dtcm}, {"vec_mem_ext", g_vmem_ext},
     {"gather", gen_gather},         {"reduction", gen_reduction},  {"mixed", gen_mixed},
     {"widening_acc", gen_widening_acc},  // appended: the kinds above keep their programs
+    {"vec_pipeline", gen_vec_pipeline},  // appended likewise
 };
 
 }  // namespace

@@ -1582,6 +1582,51 @@ std::string gen_vec_pipeline(Rng& r, Asm& a, int idx, std::string& what) {
              ext ? "_ext" : "_dtcm", "_u", unroll, "_n", trips);
 }
 
+// ---------------------------------------------------------------- vd_field
+
+// A scalar result still pending (a load, multiply or divide into x register N) and then a
+// vector instruction whose bits 11:7 are N (a vector destination vN, a store's vs3) or not
+// (issue 25): the scalar scoreboard checks that field as an x register. The GEMM-like agent
+// kernels load a scalar into s0 and accumulate into v8.
+std::string gen_vd_field(Rng& r, Asm& a, int idx, std::string& what) {
+  const int producer = idx % 4;  // 0 lb, 1 lw, 2 mul, 3 divu
+  static const std::vector<std::string> kRegs = {"t0", "t1", "t2", "a0", "a1", "a2", "a3", "a5", "t3", "t4"};
+  static const std::vector<int> kNums = {5, 6, 7, 10, 11, 12, 13, 15, 28, 29};
+  const int k = r.range(0, int(kRegs.size()) - 1);
+  const bool match = r.chance(70);
+  const int vd = match ? kNums[k] : 1;
+  const std::string consumer = r.pick<std::string>({"vadd.vv", "vle8.v", "vse8.v", "vredsum.vs"});
+  const int unroll = r.pick<int>({1, 2, 4});
+  const bool vload_first = r.chance(50);
+  vsrc_table(a, r);
+  a.bss("vbuf", 64);
+  a.op("la a4, vbuf");
+  a.op("li a6, ", r.range(3, 100));
+  a.op("li ", kRegs[k], ", ", r.range(1000, 1 << 20));
+  const int vl = set_vl(a, r, 8, 1, 30);
+  auto body = [&] {
+    for (int i = 0; i < unroll; ++i) {
+      if (vload_first) a.op("vle8.v v22, (a4)");
+      if (producer == 0) a.op("lb ", kRegs[k], ", ", i, "(a4)");
+      if (producer == 1) a.op("lw ", kRegs[k], ", 0(a4)");
+      if (producer == 2) a.op("mul ", kRegs[k], ", ", kRegs[k], ", a6");
+      if (producer == 3) a.op("divu ", kRegs[k], ", ", kRegs[k], ", a6");
+      if (consumer == "vadd.vv") a.op("vadd.vv v", vd, ", v20, v21");
+      if (consumer == "vle8.v") a.op("vle8.v v", vd, ", (a4)");
+      if (consumer == "vse8.v") a.op("vse8.v v", vd, ", (a4)");
+      if (consumer == "vredsum.vs") a.op("vredsum.vs v", vd, ", v20, v21");
+    }
+  };
+  const int per = 20 + unroll * (producer == 3 ? 250 : 60) + unroll * (vload_first ? 50 : 0);
+  const int trips = trips_for(budget(r), per);
+  loop(a, "a7", trips, body);
+  static const char* kProducer[] = {"lb", "lw", "mul", "divu"};
+  what = cat(kProducer[producer], " into ", kRegs[k], " (x", kNums[k], "), then ", consumer, " with field v", vd,
+             vload_first ? ", after a vector load" : "", ", ", unroll, " per iteration, vl ", vl);
+  return cat(kProducer[producer], "_", consumer.substr(0, consumer.find('.')), match ? "_same" : "_other",
+             vload_first ? "_vld" : "", "_u", unroll, "_n", trips);
+}
+
 using Generator = std::string (*)(Rng&, Asm&, int, std::string&);
 
 std::string g_dtcm_mem(Rng& r, Asm& a, int i, std::string& w) { return gen_scalar_mem(r, a, i, false, w); }
@@ -1600,6 +1645,7 @@ const KindEntry kKinds[] = {
     {"gather", gen_gather},         {"reduction", gen_reduction},  {"mixed", gen_mixed},
     {"widening_acc", gen_widening_acc},  // appended: the kinds above keep their programs
     {"vec_pipeline", gen_vec_pipeline},  // appended likewise
+    {"vd_field", gen_vd_field},          // appended likewise
 };
 
 }  // namespace

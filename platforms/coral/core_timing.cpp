@@ -345,7 +345,12 @@ uint64_t CoreTiming::dispatch_vector(const rv::StepInfo& s, uint64_t earliest) {
     if (any_vector_memory_) floor = std::max(floor, last_vector_memory_ + vt_.memory_interval);
   }
   const uint64_t queue = commands_ >= vt_.command_queue ? cq_leave_[commands_ % vt_.command_queue] : 0;
-  const uint64_t scalar_waw = dst != rv::kNoReg && dst < rv::kVecBase ? ready_[dst] : 0;  // vmv.x.s & co
+  // The scalar scoreboard checks bits 11:7 of every vector instruction as an x register, a
+  // vector destination or store source too: it waits for a pending write of the x register
+  // with that number (measured: lb s0 then vadd.vv v8 waits for the load, vadd.vv v1 does
+  // not; tests/platforms/coral_rtl_programs/vd_field_scalar_waw.s). vmv.x.s & co write it.
+  const uint32_t rd_field = (d.raw >> 7) & 31;
+  const uint64_t scalar_waw = rd_field ? ready_[rd_field] : 0;
   const uint64_t t = std::max({floor, queue, scalar_src_ready(d), scalar_waw});
   take_slot(t);
   if (memory) {

@@ -1531,6 +1531,102 @@ std::string gen_widening_acc(Rng& r, Asm& a, int idx, std::string& what) {
              "_n", trips);
 }
 
+// ---------------------------------------------------------------- vec_pipeline
+
+// Vector loads feeding ops of other units, as the GEMV and GEMM-like agent kernels do (issue
+// 25): a load (external or DTCM) and a second one from DTCM, then in turn a widening multiply
+// of the two (one reorder-buffer entry per destination register, each reading its loaded
+// registers as they arrive), a reduction of an independent group (one entry for all its
+// micro-ops), the multiply then a widening reduction of its product (the GEMV row), or a
+// divide of an independent group before the next load (micro-ops wait for their unit in a
+// reservation station, not in the queue).
+std::string gen_vec_pipeline(Rng& r, Asm& a, int idx, std::string& what) {
+  const int form = idx % 4;  // 0 wmul, 1 reduction, 2 wmul_wredsum, 3 divide
+  const int lmul = r.pick<int>({1, 2, 4});
+  const bool ext = r.chance(50);
+  const int unroll = r.pick<int>({1, 2, 4});
+  vsrc_table(a, r);
+  a.bss("vbuf", 16 * lmul * 2 + 64);
+  load_sources(a, 8, lmul, {8});
+  const uint32_t ext_base = 0x20000000u + (uint32_t(r.range(0, 1023)) << 11);
+  a.op("la t3, vbuf");
+  a.op("li t0, ", ext ? hex(ext_base) : "0");
+  if (!ext) a.op("la t0, vbuf");
+  a.op("li a1, ", r.range(3, 1000));
+  a.op("vmv.s.x v2, zero");
+  const int vl = set_vl(a, r, 8, lmul, 30);
+  const std::string red = r.pick<std::string>({"vredsum.vs", "vredmaxu.vs", "vwredsum.vs"});
+  auto body = [&] {
+    for (int i = 0; i < unroll; ++i) {
+      a.op("vle8.v v12, (t0)");
+      a.op("vle8.v v16, (t3)");
+      if (form == 0 || form == 2) a.op("vwmul.vv v24, v12, v16");
+      if (form == 1) a.op(red, " v2, v8, v2");
+      if (form == 2) {
+        a.op("vsetvli zero, zero, ", vtype(16, 2 * lmul));
+        a.op("vwredsum.vs v2, v24, v2");
+        a.op("vsetvli zero, zero, ", vtype(8, lmul));
+      }
+      if (form == 3) a.op("vdivu.vx v20, v8, a1");
+    }
+  };
+  const int per_load = ext ? 10 * (1 + 28 * lmul) : 10 * (1 + 4 * lmul);
+  const int per = 20 + unroll * (per_load + 10 * (1 + 4 * lmul) + 20 * lmul + (form == 3 ? 60 * lmul : 0));
+  const int trips = trips_for(budget(r), per);
+  loop(a, "a7", trips, body);
+  static const char* kForm[] = {"wmul", "red", "wmul_wredsum", "div"};
+  const std::string op = form == 0 ? "vwmul.vv" : form == 1 ? red : form == 2 ? "vwmul.vv + vwredsum.vs" : "vdivu.vx";
+  what = cat(ext ? "external" : "DTCM", " vle8 and DTCM vle8 at m", lmul, ", vl ", vl, ", then ", op, ", ", unroll,
+             " per iteration");
+  return cat(kForm[form], form == 1 ? "_" + red.substr(0, red.size() - 3) : "", "_m", lmul, "_", vlname(vl, 8, lmul),
+             ext ? "_ext" : "_dtcm", "_u", unroll, "_n", trips);
+}
+
+// ---------------------------------------------------------------- vd_field
+
+// A scalar result still pending (a load, multiply or divide into x register N) and then a
+// vector instruction whose bits 11:7 are N (a vector destination vN, a store's vs3) or not
+// (issue 25): the scalar scoreboard checks that field as an x register. The GEMM-like agent
+// kernels load a scalar into s0 and accumulate into v8.
+std::string gen_vd_field(Rng& r, Asm& a, int idx, std::string& what) {
+  const int producer = idx % 4;  // 0 lb, 1 lw, 2 mul, 3 divu
+  static const std::vector<std::string> kRegs = {"t0", "t1", "t2", "a0", "a1", "a2", "a3", "a5", "t3", "t4"};
+  static const std::vector<int> kNums = {5, 6, 7, 10, 11, 12, 13, 15, 28, 29};
+  const int k = r.range(0, int(kRegs.size()) - 1);
+  const bool match = r.chance(70);
+  const int vd = match ? kNums[k] : 1;
+  const std::string consumer = r.pick<std::string>({"vadd.vv", "vle8.v", "vse8.v", "vredsum.vs"});
+  const int unroll = r.pick<int>({1, 2, 4});
+  const bool vload_first = r.chance(50);
+  vsrc_table(a, r);
+  a.bss("vbuf", 64);
+  a.op("la a4, vbuf");
+  a.op("li a6, ", r.range(3, 100));
+  a.op("li ", kRegs[k], ", ", r.range(1000, 1 << 20));
+  const int vl = set_vl(a, r, 8, 1, 30);
+  auto body = [&] {
+    for (int i = 0; i < unroll; ++i) {
+      if (vload_first) a.op("vle8.v v22, (a4)");
+      if (producer == 0) a.op("lb ", kRegs[k], ", ", i, "(a4)");
+      if (producer == 1) a.op("lw ", kRegs[k], ", 0(a4)");
+      if (producer == 2) a.op("mul ", kRegs[k], ", ", kRegs[k], ", a6");
+      if (producer == 3) a.op("divu ", kRegs[k], ", ", kRegs[k], ", a6");
+      if (consumer == "vadd.vv") a.op("vadd.vv v", vd, ", v20, v21");
+      if (consumer == "vle8.v") a.op("vle8.v v", vd, ", (a4)");
+      if (consumer == "vse8.v") a.op("vse8.v v", vd, ", (a4)");
+      if (consumer == "vredsum.vs") a.op("vredsum.vs v", vd, ", v20, v21");
+    }
+  };
+  const int per = 20 + unroll * (producer == 3 ? 250 : 60) + unroll * (vload_first ? 50 : 0);
+  const int trips = trips_for(budget(r), per);
+  loop(a, "a7", trips, body);
+  static const char* kProducer[] = {"lb", "lw", "mul", "divu"};
+  what = cat(kProducer[producer], " into ", kRegs[k], " (x", kNums[k], "), then ", consumer, " with field v", vd,
+             vload_first ? ", after a vector load" : "", ", ", unroll, " per iteration, vl ", vl);
+  return cat(kProducer[producer], "_", consumer.substr(0, consumer.find('.')), match ? "_same" : "_other",
+             vload_first ? "_vld" : "", "_u", unroll, "_n", trips);
+}
+
 using Generator = std::string (*)(Rng&, Asm&, int, std::string&);
 
 std::string g_dtcm_mem(Rng& r, Asm& a, int i, std::string& w) { return gen_scalar_mem(r, a, i, false, w); }
@@ -1548,6 +1644,8 @@ const KindEntry kKinds[] = {
     {"vec_arith", gen_vec_arith},   {"vec_mem_dtcm", g_vmem_dtcm}, {"vec_mem_ext", g_vmem_ext},
     {"gather", gen_gather},         {"reduction", gen_reduction},  {"mixed", gen_mixed},
     {"widening_acc", gen_widening_acc},  // appended: the kinds above keep their programs
+    {"vec_pipeline", gen_vec_pipeline},  // appended likewise
+    {"vd_field", gen_vd_field},          // appended likewise
 };
 
 }  // namespace

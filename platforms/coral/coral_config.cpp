@@ -89,6 +89,7 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     vt.command_queue = v.num<uint32_t>("command_queue", 1, 256);
     vt.commands_per_cycle = v.num<uint32_t>("commands_per_cycle", 1, 16);
     vt.uop_queue = v.num<uint32_t>("uop_queue", 8, 1024);  // an LMUL=8 command must fit
+    vt.dispatch_per_cycle = v.num<uint32_t>("dispatch_per_cycle", 1, 16);
     vt.rob = v.num<uint32_t>("rob", 1, 1024);
     vt.alu_units = v.num<uint32_t>("alu_units", 1, 8);
     vt.mul_units = v.num<uint32_t>("mul_units", 1, 8);

@@ -39,6 +39,7 @@ struct ScalarTiming {
 
 struct VectorTiming {  // defaults = configs/default.yaml (rvv_backend_define.svh, coral-rtl probes)
   uint32_t command_queue = 16, commands_per_cycle = 2, uop_queue = 16, rob = 8;
+  uint32_t dispatch_per_cycle = 3;  // micro-ops leaving the queue per cycle (NUM_DP_UOP)
   uint32_t alu_units = 2, mul_units = 2, permute_units = 1, div_units = 1;
   uint32_t alu = 2, fixed_point = 2, mul = 3, div = 3, reduction = 3, permute = 3, mask = 1;
   uint32_t to_scalar = 3;           // a vector result moved to an x register

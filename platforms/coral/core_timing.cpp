@@ -345,7 +345,12 @@ uint64_t CoreTiming::dispatch_vector(const rv::StepInfo& s, uint64_t earliest) {
     if (any_vector_memory_) floor = std::max(floor, last_vector_memory_ + vt_.memory_interval);
   }
   const uint64_t queue = commands_ >= vt_.command_queue ? cq_leave_[commands_ % vt_.command_queue] : 0;
-  const uint64_t scalar_waw = dst != rv::kNoReg && dst < rv::kVecBase ? ready_[dst] : 0;  // vmv.x.s & co
+  // The scalar scoreboard checks bits 11:7 of every vector instruction as an x register, a
+  // vector destination or store source too: it waits for a pending write of the x register
+  // with that number (measured: lb s0 then vadd.vv v8 waits for the load, vadd.vv v1 does
+  // not; tests/platforms/coral_rtl_programs/vd_field_scalar_waw.s). vmv.x.s & co write it.
+  const uint32_t rd_field = (d.raw >> 7) & 31;
+  const uint64_t scalar_waw = rd_field ? ready_[rd_field] : 0;
   uint64_t t = std::max({floor, queue, scalar_src_ready(d), scalar_waw});
   if (needs_config_state(d)) t = config_state_floor(t);
   take_slot(t);
@@ -466,6 +471,17 @@ uint64_t CoreTiming::decode_command(uint64_t t, uint32_t uops) {
   return td;
 }
 
+// The cycle a micro-op ready at `ready` leaves the queue: in order, at most
+// `dispatch_per_cycle` per cycle.
+uint64_t CoreTiming::dispatch_slot(uint64_t ready) {
+  ready = std::max(ready, last_dispatch_);
+  if (ready == last_dispatch_ && dispatched_in_cycle_ >= vt_.dispatch_per_cycle) ++ready;
+  if (ready != last_dispatch_) dispatched_in_cycle_ = 0;
+  last_dispatch_ = ready;
+  ++dispatched_in_cycle_;
+  return ready;
+}
+
 // The latest ready cycle of every register of the command's vector source groups.
 uint64_t CoreTiming::vector_sources_ready(const rv::StepInfo& s) const {
   uint64_t ready = 0;
@@ -503,27 +519,33 @@ uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t, uint64_t d
   // with the buffer full the LSU starts once the oldest entry retires (the later
   // registers' entries free up while the first ones are accessed).
   const uint32_t uops = std::min(slots, registers);
-  const uint64_t rob_free = uops_ >= vt_.rob ? rob_retire_[uops_ % vt_.rob] : 0;
-  // Its micro-ops issue in order with the other vector micro-ops: not before the previous one.
-  const uint64_t earliest = std::max({t + vt_.lsu_start, vector_sources_ready(s), rob_free, last_issue_});
+  const uint64_t rob_free = rob_entries_ >= vt_.rob ? rob_retire_[rob_entries_ % vt_.rob] : 0;
+  // Its micro-ops dispatch in order with the other vector micro-ops: not before the previous one.
+  const uint64_t earliest = dispatch_slot(std::max({t + vt_.lsu_start, vector_sources_ready(s), rob_free}));
   const LsuOp op = lsu_operation(earliest, store, kind_of(s.mem_addr) == MemKind::Axi, s.mem_blocks, held, true, extra);
   const uint64_t written = op.done + vt_.load_writeback;
   // The slot works register by register: micro-op k is done after k + 1 of them.
+  std::array<uint64_t, 8> reg_done{};
   uint64_t retire = last_retire_;
   for (uint32_t k = 0; k < uops; ++k, ++uops_) {
     const uint64_t done = op.start + (op.done - op.start) * (k + 1) / uops + vt_.load_writeback;
+    if (k < reg_done.size()) reg_done[k] = done;
     retire = std::max(retire, done);
     // Traces only: the entry it takes frees when the micro-op `rob` places back retires.
-    const uint64_t entry_free = events_ && uops_ >= vt_.rob ? rob_retire_[uops_ % vt_.rob] : 0;
+    const uint64_t entry_free = events_ && rob_entries_ >= vt_.rob ? rob_retire_[rob_entries_ % vt_.rob] : 0;
     uop_issue_[uops_ % vt_.uop_queue] = op.start;
-    last_issue_ = std::max(last_issue_, op.start);
-    rob_retire_[uops_ % vt_.rob] = retire;
+    rob_retire_[rob_entries_++ % vt_.rob] = retire;
     hold(kUopQueue, decoded, op.start + 1);
     hold(kReorderBuffer, std::max(op.start, entry_free), retire);
   }
+  // Each loaded register reaches a dependent op a cycle before its own micro-op is done
+  // (the LSU hands the backend one register at a time); segment loads fill registers out of
+  // order, and registers beyond the micro-ops come with the last.
   if (!store && d.dst[0] != rv::kNoReg)
-    for (uint32_t k = 0; k < registers && d.dst[0] + k < rv::kVecBase + 32; ++k)
-      ready_[d.dst[0] + k] = std::max(ready_[d.dst[0] + k], written - 1);
+    for (uint32_t k = 0; k < registers && d.dst[0] + k < rv::kVecBase + 32; ++k) {
+      const uint64_t reg_written = fields == 1 && k < uops && k < reg_done.size() ? reg_done[k] : written;
+      ready_[d.dst[0] + k] = std::max(ready_[d.dst[0] + k], reg_written - 1);
+    }
   last_retire_ = std::max(last_retire_, written);
   complete_at(written);
   busy(kVecLsu, op.start, op.done - op.start, op.start - earliest);
@@ -628,9 +650,15 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   std::array<std::pair<uint32_t, uint64_t>, 8> writes{};
   uint32_t n_writes = 0;
   uint64_t last_done = td;
+  // A reduction takes one reorder-buffer entry, for its last micro-op (the others only
+  // fold into it: rvv_backend_decode_unit_ari, pshrob_valid).
+  const bool one_entry = cls == OpClass::VecReduction;
   for (uint32_t j = 0; j < uops; ++j) {
     if (cls == OpClass::VecDiv) divide_timing(s, j, lat, occ);
-    uint64_t ready = std::max(td, last_issue_);
+    // Micro-ops leave the queue in order, each once its operands are ready and its
+    // reorder-buffer entry is free, into a reservation station of its unit; they wait there
+    // for the unit (stations are as deep as the reorder buffer, so they never fill).
+    uint64_t ready = std::max(td, last_dispatch_);
     const uint64_t in_order = ready;
     for (int k = 0; k < nsrc; ++k) {
       // Sources are groups read in proportion, except v0 as a mask and a reduction's
@@ -651,7 +679,10 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
       ready = std::max(ready, need > early ? need - early : 0);
     }
     const uint32_t dreg = vdst == rv::kNoReg ? 0 : std::min<uint32_t>(vdst + (j * dgroup) / uops, rv::kVecBase + 31);
-    if (uops_ >= vt_.rob) ready = std::max(ready, rob_retire_[uops_ % vt_.rob]);  // ROB full: wait for a retire
+    const bool takes_entry = !one_entry || j + 1 == uops;
+    if (takes_entry && rob_entries_ >= vt_.rob)  // ROB full: wait for a retire
+      ready = std::max(ready, rob_retire_[rob_entries_ % vt_.rob]);
+    ready = dispatch_slot(ready);
 
     // The earliest free unit of its kind.
     const UnitPool up = unit_pool(cls);
@@ -663,18 +694,19 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
     const uint64_t issue = std::max(ready, pool[best]);
     const uint64_t done = issue + lat;
     pool[best] = issue + (j > 0 && slide_or_gather ? vt_.slide_interval : occ);
-    last_issue_ = issue;
-    uop_issue_[uops_ % vt_.uop_queue] = issue;
-    const uint64_t retire = std::max(done, last_retire_);
-    last_retire_ = retire;
-    rob_retire_[uops_ % vt_.rob] = retire;
+    uop_issue_[uops_ % vt_.uop_queue] = ready;
     ++uops_;
-    // A decoded micro-op frees its queue slot the cycle after it issues (decode_command).
-    hold(kUopQueue, td, issue + 1);
-    hold(kReorderBuffer, issue, retire);
+    // A dispatched micro-op frees its queue slot the cycle after (decode_command).
+    hold(kUopQueue, td, ready + 1);
+    if (takes_entry) {
+      const uint64_t retire = std::max(done, last_retire_);
+      last_retire_ = retire;
+      rob_retire_[rob_entries_++ % vt_.rob] = retire;
+      hold(kReorderBuffer, ready, retire);
+    }
     if (vdst != rv::kNoReg && n_writes < writes.size()) writes[n_writes++] = {dreg, done};
     last_done = std::max(last_done, done);
-    complete_at(retire);
+    complete_at(std::max(done, last_retire_));
     busy(unit, issue, occ, issue - in_order);
   }
   for (uint32_t w = 0; w < n_writes; ++w) ready_[writes[w].first] = std::max(ready_[writes[w].first], writes[w].second);

@@ -74,10 +74,12 @@ TEST(CoralTrace, ThreeIndependentVectorLoadsInTheReorderBuffer) {
 }
 
 // One vadd at LMUL 8 (vl 32 x e32 = 8 registers): 8 micro-ops decoded the cycle after
-// dispatch (td = t + 1), issued 2 per cycle to the 2 ALUs at td, td, td+1, td+1, ..., each
-// done 2 cycles after issue and retired in order. Micro-op queue: 8 at td, 6, 4, 2, 0.
-// Reorder buffer [issue, retire): 2 at td, 4 from td+1 (2 retire as 2 issue at td+2 and
-// td+3), 2 at td+4, 0 at td+5. Command queue: 1 from dispatch to decode.
+// dispatch (td = t + 1), leaving the micro-op queue 3 per cycle (NUM_DP_UOP) at td, td, td,
+// td+1 x3, td+2 x2 into the ALUs' reservation station, issued 2 per cycle to the 2 ALUs at
+// td, td, td+1, td+1, ..., td+3, each done 2 cycles after issue (td+2, td+2, ..., td+5) and
+// retired in order. Micro-op queue: 8 at td, 5, 2, 0. Reorder buffer [dispatch, retire):
+// 3 at td, 6 at td+1 (td+2: 2 in, 2 out), 4 at td+3, 2 at td+4, 0 at td+5. Command
+// queue: 1 from dispatch to decode.
 TEST(CoralTrace, OneGroupedVaddFillsAndDrainsTheVectorQueues) {
   const Traced r = run_traced(kernel("  li t0, 32\n  vsetvli t1, t0, e32, m8, ta, ma\n  vadd.vv v8, v16, v24\n"), {},
                               "coral.vector.uop_queue.value");
@@ -92,10 +94,10 @@ TEST(CoralTrace, OneGroupedVaddFillsAndDrainsTheVectorQueues) {
   ASSERT_TRUE(found);
   const uint64_t td = t + 1;
   EXPECT_EQ(from(r.trace.counters.at("vector.command_queue"), t), (Samples{{0, 1}, {1, 0}}));
-  EXPECT_EQ(from(r.trace.counters.at("vector.uop_queue"), td), (Samples{{0, 8}, {1, 6}, {2, 4}, {3, 2}, {4, 0}}));
-  EXPECT_EQ(from(r.vcd, td), (Samples{{0, 8}, {1, 6}, {2, 4}, {3, 2}, {4, 0}}));  // the VCD's value signal
-  EXPECT_EQ(r.vcd.front(), (std::pair<uint64_t, int64_t>{0, 0}));                // $dumpvars: empty
-  EXPECT_EQ(from(r.trace.counters.at("vector.rob"), td), (Samples{{0, 2}, {1, 4}, {4, 2}, {5, 0}}));
+  EXPECT_EQ(from(r.trace.counters.at("vector.uop_queue"), td), (Samples{{0, 8}, {1, 5}, {2, 2}, {3, 0}}));
+  EXPECT_EQ(from(r.vcd, td), (Samples{{0, 8}, {1, 5}, {2, 2}, {3, 0}}));  // the VCD's value signal
+  EXPECT_EQ(r.vcd.front(), (std::pair<uint64_t, int64_t>{0, 0}));        // $dumpvars: empty
+  EXPECT_EQ(from(r.trace.counters.at("vector.rob"), td), (Samples{{0, 3}, {1, 6}, {3, 4}, {4, 2}, {5, 0}}));
   std::vector<uint64_t> issues;
   for (const char* alu : {"vector_alu0", "vector_alu1"})
     for (const auto& s : r.trace.on(alu)) issues.push_back(s.begin - td);

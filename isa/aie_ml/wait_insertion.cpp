@@ -8,6 +8,7 @@
 
 #include "isa/aie_ml/control_flow.h"
 #include "isa/aie_ml/def_use.h"
+#include "isa/aie_ml/op_codes.h"
 
 namespace tlmcraft::isa::aie_ml {
 
@@ -224,6 +225,36 @@ void insert_waits(AieKernel& kernel, WaitStats* stats) {
     added += insert_tile(kernel.tiles[t], kernel.tiles[t].header.empty() ? "tile " + std::to_string(t)
                                                                          : "'" + kernel.tiles[t].header + "'");
   if (stats) stats->nops_added += added;
+}
+
+int remove_waits(AieKernel& kernel) {
+  int dropped = 0;
+  for (AieTile& tile : kernel.tiles) {
+    TileStructure s;
+    std::string why;
+    const bool known = analyse_structure(tile, s, why);
+    std::vector<AieLine> lines;
+    bool loop_end_label = false;  // the labels just before the current bundle name a loop's end
+    for (size_t i = 0; i < tile.lines.size(); ++i) {
+      AieLine& l = tile.lines[i];
+      if (l.kind == AieLine::Kind::Label) loop_end_label = loop_end_label || !known || s.loop_end_labels.count(l.label);
+      if (l.kind == AieLine::Kind::Bundle) {
+        const bool only_nops =
+            std::all_of(l.ops.begin(), l.ops.end(), [](const AieOp& o) { return o.op.code == uint16_t(Code::NOP); });
+        const bool last = std::none_of(tile.lines.begin() + i + 1, tile.lines.end(),
+                                       [](const AieLine& n) { return n.kind == AieLine::Kind::Bundle; });
+        const bool keep = !only_nops || loop_end_label || last;
+        loop_end_label = false;
+        if (!keep) {
+          ++dropped;
+          continue;
+        }
+      }
+      lines.push_back(std::move(l));
+    }
+    tile.lines = std::move(lines);
+  }
+  return dropped;
 }
 
 std::string insert_waits(const std::string& kernel_text, WaitStats* stats) {

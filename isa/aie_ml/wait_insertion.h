@@ -34,6 +34,12 @@ struct WaitStats {
 // a branch-target label and a loop-end label on one bundle in the wrong order).
 void insert_waits(AieKernel& kernel, WaitStats* stats = nullptr);
 
+// The inverse for program-order rewrites (the search agent's): drops every bundle of NOPs
+// alone except one a zero-overhead loop's end label names, so a kernel whose waits only
+// delay (insert_waits adds nothing to it) computes the same with interlocks. Returns the
+// bundles dropped.
+int remove_waits(AieKernel& kernel);
+
 // The same on kernel-file text with `.phase` sections (each phase analysed on its own).
 std::string insert_waits(const std::string& kernel_text, WaitStats* stats = nullptr);
 

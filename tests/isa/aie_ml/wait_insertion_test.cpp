@@ -151,6 +151,33 @@ TEST(AieWaitInsertion, AWaitSplitsBetweenTheEntryAndEveryIteration) {
   EXPECT_EQ(insert_waits(out), out);
 }
 
+TEST(AieWaitInsertion, RemoveWaitsUndoesThemButKeepsALoopsLastBundle) {
+  // The back-edge example above: its 10 NOPs go, the text is the original again.
+  const std::string in =
+      "  MOVXM ls, top\n"
+      "  MOVXM le, last\n"
+      "  MOVXM lc, 4\n"
+      "top:\n"
+      "  VMAC.I8 cm0, cm0, w0, x1\n"
+      "last:\n"
+      "  VMAC.I8 cm0, cm0, w2, x3\n"
+      "  DONE\n";
+  AieKernel k;
+  std::string error;
+  ASSERT_TRUE(parse_aie_kernel(insert_waits(in), k, error)) << error;
+  EXPECT_EQ(remove_waits(k), 10);
+  EXPECT_EQ(print_aie_kernel(k), in);
+  // A NOP under a branch target goes (the label then names the next bundle); the NOP the
+  // loop-end label names is the loop's last bundle and stays, as does a tile's last bundle.
+  ASSERT_TRUE(parse_aie_kernel(
+      "  MOVXM ls, top\n  MOVXM le, last\n  MOVXM lc, 2\ntop:\n  NOP\n  ADD r1, r1, r1\nlast:\n  NOP\n  NOP\n", k,
+      error))
+      << error;
+  EXPECT_EQ(remove_waits(k), 1);
+  EXPECT_EQ(print_aie_kernel(k),
+            "  MOVXM ls, top\n  MOVXM le, last\n  MOVXM lc, 2\ntop:\n  ADD r1, r1, r1\nlast:\n  NOP\n  NOP\n");
+}
+
 TEST(AieWaitInsertion, PhasesAreAnalysedOneByOne) {
   EXPECT_EQ(insert_waits("; two phases\n.phase a\n  LDA r1, [p0]\n  ST r1, [p0]\n  DONE\n.phase b\n  DONE\n"),
             "; two phases\n.phase a\n  LDA r1, [p0]\n" + nops(6) + "  ST r1, [p0]\n  DONE\n.phase b\n  DONE\n");

@@ -53,7 +53,8 @@ std::vector<Candidate> generate_aie_candidates(const std::string& parent_text, c
   // (insert_waits adds nothing): a kernel that reads old values on purpose would change
   // meaning. Its wait bundles are dropped (the transformations then see what they see with
   // interlocks) and each candidate gets its waits back.
-  const bool exposed = ::tlmcraft::aie_ml::exposed_pipeline_in(ctx.hardware.value("config", nlohmann::json::object()));
+  const bool exposed = ::tlmcraft::aie_ml::exposed_pipeline_in(
+      ctx.hardware.is_object() ? ctx.hardware.value("config", nlohmann::json::object()) : nlohmann::json::object());
   if (exposed) {
     AieKernel check = parent;
     int added = 0;

@@ -57,6 +57,17 @@ TEST(AieWaitInsertion, WriteWaitsUntilTheEarlierResultHasLanded) {
             "  LDA r1, [p0]\n" + nops(6) + "  MOV r1, 3\n  DONE\n");
 }
 
+// A two-bundle zero-overhead loop body accumulating into cm0.
+const char* kVmacLoop =
+    "  MOVXM ls, top\n"
+    "  MOVXM le, last\n"
+    "  MOVXM lc, 4\n"
+    "top:\n"
+    "  VMAC.I8 cm0, cm0, w0, x1\n"
+    "last:\n"
+    "  VMAC.I8 cm0, cm0, w2, x3\n"
+    "  DONE\n";
+
 TEST(AieWaitInsertion, LoopBackEdgeWaitsGoInsideTheLoopBeforeItsEndLabel) {
   // A two-bundle loop body accumulating into cm0 (VMAC: 6 cycles). Inside the body the
   // second VMAC (due 1 cycle after the first) waits 5 NOPs, placed before the loop-end
@@ -64,16 +75,7 @@ TEST(AieWaitInsertion, LoopBackEdgeWaitsGoInsideTheLoopBeforeItsEndLabel) {
   // first, the first of the next iteration (due 1 later) needs 5 NOPs, after the loop-start
   // label (the loop's entry path pays them too: the longer wait of the two paths). DONE
   // reads nothing: no wait.
-  const std::string in =
-      "  MOVXM ls, top\n"
-      "  MOVXM le, last\n"
-      "  MOVXM lc, 4\n"
-      "top:\n"
-      "  VMAC.I8 cm0, cm0, w0, x1\n"
-      "last:\n"
-      "  VMAC.I8 cm0, cm0, w2, x3\n"
-      "  DONE\n";
-  EXPECT_EQ(insert_waits(in),
+  EXPECT_EQ(insert_waits(kVmacLoop),
             "  MOVXM ls, top\n"
             "  MOVXM le, last\n"
             "  MOVXM lc, 4\n"
@@ -153,20 +155,11 @@ TEST(AieWaitInsertion, AWaitSplitsBetweenTheEntryAndEveryIteration) {
 
 TEST(AieWaitInsertion, RemoveWaitsUndoesThemButKeepsALoopsLastBundle) {
   // The back-edge example above: its 10 NOPs go, the text is the original again.
-  const std::string in =
-      "  MOVXM ls, top\n"
-      "  MOVXM le, last\n"
-      "  MOVXM lc, 4\n"
-      "top:\n"
-      "  VMAC.I8 cm0, cm0, w0, x1\n"
-      "last:\n"
-      "  VMAC.I8 cm0, cm0, w2, x3\n"
-      "  DONE\n";
   AieKernel k;
   std::string error;
-  ASSERT_TRUE(parse_aie_kernel(insert_waits(in), k, error)) << error;
+  ASSERT_TRUE(parse_aie_kernel(insert_waits(kVmacLoop), k, error)) << error;
   EXPECT_EQ(remove_waits(k), 10);
-  EXPECT_EQ(print_aie_kernel(k), in);
+  EXPECT_EQ(print_aie_kernel(k), kVmacLoop);
   // A NOP under a branch target goes (the label then names the next bundle); the NOP the
   // loop-end label names is the loop's last bundle and stays, as does a tile's last bundle.
   ASSERT_TRUE(parse_aie_kernel(

@@ -86,33 +86,31 @@ TEST(AieWaitInsertion, LoopBackEdgeWaitsGoInsideTheLoopBeforeItsEndLabel) {
                 "  DONE\n");
 }
 
+// r1 loaded, then a 4-iteration zero-overhead loop's setup (the loop starts at `top:`).
+const std::string kLoadThenLoop =
+    "  LDA r1, [p0]\n"
+    "  MOVXM ls, top\n"
+    "  MOVXM le, last\n"
+    "  MOVXM lc, 4\n";
+
 TEST(AieWaitInsertion, AWaitOnlyTheEntryNeedsGoesBeforeTheLoopLabel) {
   // LDA r1 at 0 lands at 7. The loop setup issues at 1..3, the loop's ADD (due at 4) reads
   // r1: the path from above needs 3 NOPs. The back edge carries nothing pending for the
   // ADD (the body writes r2, ALU 1, read by ST a cycle later; r1 is not written in the
   // loop): no wait. So the 3 NOPs go before `top:`, paid once, not on every iteration.
-  const std::string in =
-      "  LDA r1, [p0]\n"
-      "  MOVXM ls, top\n"
-      "  MOVXM le, last\n"
-      "  MOVXM lc, 4\n"
-      "top:\n"
-      "  ADD r2, r1, r1\n"
-      "last:\n"
-      "  ST r2, [p1], #4\n"
-      "  DONE\n";
+  const std::string in = kLoadThenLoop +
+                         "top:\n"
+                         "  ADD r2, r1, r1\n"
+                         "last:\n"
+                         "  ST r2, [p1], #4\n"
+                         "  DONE\n";
   const std::string out = insert_waits(in);
-  EXPECT_EQ(out,
-            "  LDA r1, [p0]\n"
-            "  MOVXM ls, top\n"
-            "  MOVXM le, last\n"
-            "  MOVXM lc, 4\n" +
-                nops(3) +
-                "top:\n"
-                "  ADD r2, r1, r1\n"
-                "last:\n"
-                "  ST r2, [p1], #4\n"
-                "  DONE\n");
+  EXPECT_EQ(out, kLoadThenLoop + nops(3) +
+                     "top:\n"
+                     "  ADD r2, r1, r1\n"
+                     "last:\n"
+                     "  ST r2, [p1], #4\n"
+                     "  DONE\n");
   EXPECT_EQ(insert_waits(out), out);  // nothing left to wait for
 }
 
@@ -121,35 +119,26 @@ TEST(AieWaitInsertion, AWaitSplitsBetweenTheEntryAndEveryIteration) {
   // bundles): 3 NOPs. Back edge: LDA r3 issues 1 bundle after the ADD, 4 more bundles
   // follow, so the next ADD is due 5 cycles after the load: 2 NOPs. Every path gets 2 after
   // `top:`, the entry its missing 1 before the label (3 in all on entry, 2 per iteration).
-  const std::string in =
-      "  LDA r1, [p0]\n"
-      "  MOVXM ls, top\n"
-      "  MOVXM le, last\n"
-      "  MOVXM lc, 4\n"
-      "top:\n"
-      "  ADD r2, r1, r3\n"
-      "  LDA r3, [p1], #4\n"
-      "  MOV r5, r2\n"
-      "  MOV r6, r2\n"
-      "  MOV r7, r2\n"
-      "last:\n"
-      "  MOV r8, r2\n"
-      "  DONE\n";
+  const std::string in = kLoadThenLoop +
+                         "top:\n"
+                         "  ADD r2, r1, r3\n"
+                         "  LDA r3, [p1], #4\n"
+                         "  MOV r5, r2\n"
+                         "  MOV r6, r2\n"
+                         "  MOV r7, r2\n"
+                         "last:\n"
+                         "  MOV r8, r2\n"
+                         "  DONE\n";
   const std::string out = insert_waits(in);
-  EXPECT_EQ(out,
-            "  LDA r1, [p0]\n"
-            "  MOVXM ls, top\n"
-            "  MOVXM le, last\n"
-            "  MOVXM lc, 4\n" +
-                nops(1) + "top:\n" + nops(2) +
-                "  ADD r2, r1, r3\n"
-                "  LDA r3, [p1], #4\n"
-                "  MOV r5, r2\n"
-                "  MOV r6, r2\n"
-                "  MOV r7, r2\n"
-                "last:\n"
-                "  MOV r8, r2\n"
-                "  DONE\n");
+  EXPECT_EQ(out, kLoadThenLoop + nops(1) + "top:\n" + nops(2) +
+                     "  ADD r2, r1, r3\n"
+                     "  LDA r3, [p1], #4\n"
+                     "  MOV r5, r2\n"
+                     "  MOV r6, r2\n"
+                     "  MOV r7, r2\n"
+                     "last:\n"
+                     "  MOV r8, r2\n"
+                     "  DONE\n");
   EXPECT_EQ(insert_waits(out), out);
 }
 

@@ -40,6 +40,25 @@ const json* checked_trial(const json& report) {
 
 bool is_scalar(const json& v) { return !v.is_object() && !v.is_array(); }
 
+// Reads of a register before its in-flight result landed, per core, from a platform
+// without register interlocks (report memory.cores.<core>.pipeline, mode "exposed"): on
+// such a core the read sees the old value, so these lines explain wrong outputs.
+std::string early_reads_text(const json& report) {
+  const json mem = report.value("memory", json::object());
+  if (!mem.is_object() || !mem.contains("cores") || !mem["cores"].is_object()) return "";
+  std::ostringstream o;
+  for (const auto& [core, stats] : mem["cores"].items()) {
+    if (!stats.is_object() || !stats.contains("pipeline") || !stats["pipeline"].is_object()) continue;
+    const json& p = stats["pipeline"];
+    if (p.value("mode", "") != "exposed" || p.value("early_reads", 0) == 0) continue;
+    o << "\n"
+      << core << ": " << num(p["early_reads"])
+      << " read(s) of a register before its result landed (no interlocks: they read the old value)";
+    for (const auto& n : p.value("notes", json::array())) o << "\n  " << num(n);
+  }
+  return o.str();
+}
+
 }  // namespace
 
 std::string fixed(double v, int digits) {
@@ -74,7 +93,7 @@ std::string evaluation_text(const json& report) {
       o << ")";
     }
   }
-  if (status != "pass") o << "\nreason: " << report.value("reason", "");
+  if (status != "pass") o << "\nreason: " << report.value("reason", "") << early_reads_text(report);
   if (status == "assemble_error" && report.contains("assemble")) {
     const auto& d = report["assemble"].value("diagnostics", json::array());
     for (size_t i = 0; i < d.size() && i < 5; ++i) o << "\n  " << num(d[i]);
@@ -192,7 +211,7 @@ std::string profile_text(const json& report) {
   }
   std::string s = o.str();
   if (!s.empty() && s.back() == '\n') s.pop_back();
-  return s;
+  return s + early_reads_text(report);
 }
 
 std::string yaml_text(const json& value, int indent) {

@@ -9,7 +9,9 @@
 namespace tlmcraft::agent {
 
 // "status: pass  match_rate: 100.00%  cycles: 1234 (baseline 1500, speedup 1.22x)" and,
-// when the kernel did not pass, a second line "reason: ...".
+// when the kernel did not pass, a second line "reason: ..." followed by each core's reads
+// of a register before its in-flight result landed, where the platform has no register
+// interlocks (report memory.cores.<core>.pipeline: count and notes).
 std::string evaluation_text(const nlohmann::json& report);
 // The lowest match rate over the report's checked trials; -1 when none was checked.
 double report_match_rate(const nlohmann::json& report);
@@ -20,7 +22,7 @@ double report_match_rate(const nlohmann::json& report);
 std::string output_text(const nlohmann::json& report, size_t max_rows = 16);
 
 // profile: per-unit busy/stall/utilisation, hottest source lines with their text,
-// memory traffic.
+// memory traffic, and reads of registers before their results landed (as above).
 std::string profile_text(const nlohmann::json& report);
 
 // A JSON value as indented YAML-like text (objects as "key: value" blocks, arrays of

@@ -149,7 +149,7 @@ bool analyse_structure(const AieTile& tile, TileStructure& out, std::string& why
 }
 
 bool bundle_successors(const AieTile& tile, const TileStructure& s, const std::vector<size_t>& bundle_lines,
-                       std::vector<std::vector<size_t>>& succ) {
+                       std::vector<std::vector<size_t>>& succ, std::vector<bool>* falls_out) {
   const size_t n = bundle_lines.size();
   std::map<size_t, size_t> index_of_line;
   for (size_t i = 0; i < n; ++i) index_of_line[bundle_lines[i]] = i;
@@ -160,6 +160,7 @@ bool bundle_successors(const AieTile& tile, const TileStructure& s, const std::v
       if (it != index_of_line.end()) target[tile.lines[i].label] = it->second;
     }
   succ.assign(n, {});
+  if (falls_out) falls_out->assign(n, false);
   for (size_t b = 0; b < n; ++b) {
     bool falls = true;
     for (const auto& o : tile.lines[bundle_lines[b]].ops) {
@@ -174,6 +175,7 @@ bool bundle_successors(const AieTile& tile, const TileStructure& s, const std::v
       }
     }
     if (falls && b + 1 < n) succ[b].push_back(b + 1);
+    if (falls_out) (*falls_out)[b] = falls && b + 1 < n;
   }
   for (const auto& loop : s.loops) {
     const auto e = index_of_line.find(loop.end_bundle);

@@ -46,9 +46,10 @@ bool liveness(const AieTile& tile, const TileStructure& structure, const std::ve
 
 // Successors of each bundle (indices into `bundle_lines`): the next bundle unless it jumps
 // or halts, branch targets, and the zero-overhead loop's `le` bundle back to `ls`. False for
-// calls (JL/RET) or a branch to an unknown label.
+// calls (JL/RET) or a branch to an unknown label. `falls` (optional): per bundle, whether
+// one of its successor edges is falling through into the next bundle (the others jump).
 bool bundle_successors(const AieTile& tile, const TileStructure& structure, const std::vector<size_t>& bundle_lines,
-                       std::vector<std::vector<size_t>>& succ);
+                       std::vector<std::vector<size_t>>& succ, std::vector<bool>* falls = nullptr);
 
 // The label an operation names (its last operand), "" if it has none.
 std::string label_operand(const AieOp& op);

@@ -8,6 +8,7 @@
 
 #include "isa/aie_ml/control_flow.h"
 #include "isa/aie_ml/def_use.h"
+#include "isa/aie_ml/op_codes.h"
 
 namespace tlmcraft::isa::aie_ml {
 
@@ -76,9 +77,16 @@ AieLine nop_bundle() {
   return l;
 }
 
-// Where the waits of the bundle at line `b` go: after the labels branches name, before a
-// loop-end label.
-size_t insertion_point(const AieTile& tile, const TileStructure& s, size_t b, const std::string& where) {
+// The label group before the bundle at line `b`: from the line after the previous bundle
+// to `b`. `top` is where waits every path runs go (after the labels branches name, before a
+// loop-end label); `entry_only` says whether the group's start (before every label) is
+// reached by falling through alone, so waits there are paid on that path only.
+struct WaitPlaces {
+  size_t group_start = 0, top = 0;
+  bool entry_only = false;
+};
+
+WaitPlaces wait_places(const AieTile& tile, const TileStructure& s, size_t b, const std::string& where) {
   size_t first = b;
   while (first > 0 && tile.lines[first - 1].kind != AieLine::Kind::Bundle) --first;
   size_t last_hard = SIZE_MAX, first_soft = SIZE_MAX;
@@ -94,8 +102,61 @@ size_t insertion_point(const AieTile& tile, const TileStructure& s, size_t b, co
     throw std::invalid_argument("insert_waits: " + where + ": label '" + tile.lines[last_hard].label +
                                 "' follows the loop-end label '" + tile.lines[first_soft].label +
                                 "' on one bundle: no place for a wait");
-  if (first_soft != SIZE_MAX) return first_soft;
-  return last_hard != SIZE_MAX ? last_hard + 1 : b;
+  WaitPlaces w;
+  w.group_start = first;
+  w.top = first_soft != SIZE_MAX ? first_soft : last_hard != SIZE_MAX ? last_hard + 1 : b;
+  w.entry_only = last_hard != SIZE_MAX && first_soft == SIZE_MAX;
+  return w;
+}
+
+Pending aged(const Pending& p, int cycles) {
+  Pending out;
+  for (const auto& [unit, left] : p)
+    if (left - cycles > 0) out[unit] = left - cycles;
+  return out;
+}
+
+// Per bundle: what arrives by falling through from the previous bundle and what arrives by
+// a jump or loop-back, and the waits it gets: `entry` NOPs before its labels (the
+// fall-through path alone) and `top` NOPs after them (every path).
+struct BundleWaits {
+  Pending fall, jump;
+  int entry = 0, top = 0;
+};
+
+// Splits a bundle's wait between the two places: the fall-through path's excess over the
+// jump paths' wait goes before the labels, so a loop entered from above does not pay it
+// on every iteration (and a back edge's wait is not paid again on entry where the path
+// from above needs less).
+void place_waits(const BundleUse& u, bool entry_only, BundleWaits& w) {
+  const int fall = wait_before(u, w.fall), jump = wait_before(u, w.jump);
+  w.entry = entry_only ? std::max(0, fall - jump) : 0;
+  Pending at_top = aged(w.fall, w.entry);
+  merge(at_top, w.jump);
+  w.top = wait_before(u, at_top);
+}
+
+// Successor edges of a bundle split by kind: falling through into the next bundle (which
+// passes its group start) and jumping to a label (which does not).
+struct Edges {
+  bool falls = false;
+  std::vector<size_t> jumps;
+};
+
+std::vector<Edges> edges_of(const std::vector<std::vector<size_t>>& succ, const std::vector<bool>& falls) {
+  std::vector<Edges> e(succ.size());
+  for (size_t b = 0; b < succ.size(); ++b) {
+    e[b].falls = falls[b];
+    bool fall_taken = !falls[b];  // one b + 1 in succ is the fall-through edge
+    for (size_t t : succ[b]) {
+      if (!fall_taken && t == b + 1) {
+        fall_taken = true;
+        continue;
+      }
+      e[b].jumps.push_back(t);
+    }
+  }
+  return e;
 }
 
 int insert_tile(AieTile& tile, const std::string& where) {
@@ -106,27 +167,38 @@ int insert_tile(AieTile& tile, const std::string& where) {
   for (size_t i = 0; i < tile.lines.size(); ++i)
     if (tile.lines[i].kind == AieLine::Kind::Bundle) bundles.push_back(i);
   std::vector<std::vector<size_t>> succ;
-  if (!bundle_successors(tile, s, bundles, succ))
+  std::vector<bool> falls;
+  if (!bundle_successors(tile, s, bundles, succ, &falls))
     throw std::invalid_argument("insert_waits: " + where + ": calls (JL/RET) or a branch to an unknown label");
   const size_t n = bundles.size();
   std::vector<BundleUse> use(n);
-  for (size_t b = 0; b < n; ++b) use[b] = use_of(tile.lines[bundles[b]]);
-  // Entry states only grow (a finite lattice: latencies are bounded), so this terminates.
-  std::vector<Pending> entry(n);
+  std::vector<WaitPlaces> places(n);
+  for (size_t b = 0; b < n; ++b) {
+    use[b] = use_of(tile.lines[bundles[b]]);
+    places[b] = wait_places(tile, s, bundles[b], where);
+  }
+  const std::vector<Edges> edges = edges_of(succ, falls);
+  // Arrival states only grow (a finite lattice: latencies are bounded), so this terminates;
+  // states larger than a path's real one only lengthen waits.
+  std::vector<BundleWaits> w(n);
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t b = 0; b < n; ++b) {
-      const Pending out = after(use[b], entry[b], wait_before(use[b], entry[b]));
-      for (size_t t : succ[b]) changed = merge(entry[t], out) || changed;
+      place_waits(use[b], places[b].entry_only, w[b]);
+      Pending at_top = aged(w[b].fall, w[b].entry);
+      merge(at_top, w[b].jump);
+      const Pending out = after(use[b], at_top, w[b].top);
+      if (edges[b].falls) changed = merge(w[b + 1].fall, out) || changed;
+      for (size_t t : edges[b].jumps) changed = merge(w[t].jump, out) || changed;
     }
   }
   std::map<size_t, int> waits;  // insertion line -> NOPs
   int added = 0;
   for (size_t b = 0; b < n; ++b) {
-    const int w = wait_before(use[b], entry[b]);
-    if (w <= 0) continue;
-    waits[insertion_point(tile, s, bundles[b], where)] += w;
-    added += w;
+    place_waits(use[b], places[b].entry_only, w[b]);
+    if (w[b].entry > 0) waits[places[b].group_start] += w[b].entry;
+    if (w[b].top > 0) waits[places[b].top] += w[b].top;
+    added += w[b].entry + w[b].top;
   }
   std::vector<AieLine> lines;
   for (size_t i = 0; i < tile.lines.size(); ++i) {
@@ -153,6 +225,36 @@ void insert_waits(AieKernel& kernel, WaitStats* stats) {
     added += insert_tile(kernel.tiles[t], kernel.tiles[t].header.empty() ? "tile " + std::to_string(t)
                                                                          : "'" + kernel.tiles[t].header + "'");
   if (stats) stats->nops_added += added;
+}
+
+int remove_waits(AieKernel& kernel) {
+  int dropped = 0;
+  for (AieTile& tile : kernel.tiles) {
+    TileStructure s;
+    std::string why;
+    const bool known = analyse_structure(tile, s, why);
+    std::vector<AieLine> lines;
+    bool loop_end_label = false;  // the labels just before the current bundle name a loop's end
+    for (size_t i = 0; i < tile.lines.size(); ++i) {
+      AieLine& l = tile.lines[i];
+      if (l.kind == AieLine::Kind::Label) loop_end_label = loop_end_label || !known || s.loop_end_labels.count(l.label);
+      if (l.kind == AieLine::Kind::Bundle) {
+        const bool only_nops =
+            std::all_of(l.ops.begin(), l.ops.end(), [](const AieOp& o) { return o.op.code == uint16_t(Code::NOP); });
+        const bool last = std::none_of(tile.lines.begin() + i + 1, tile.lines.end(),
+                                       [](const AieLine& n) { return n.kind == AieLine::Kind::Bundle; });
+        const bool keep = !only_nops || loop_end_label || last;
+        loop_end_label = false;
+        if (!keep) {
+          ++dropped;
+          continue;
+        }
+      }
+      lines.push_back(std::move(l));
+    }
+    tile.lines = std::move(lines);
+  }
+  return dropped;
 }
 
 std::string insert_waits(const std::string& kernel_text, WaitStats* stats) {

@@ -107,6 +107,14 @@ std::string aie_config_path(const std::string& name_or_path) {
   return platform_config_path("aie_ml", name_or_path);
 }
 
+bool exposed_pipeline_in(const nlohmann::json& config) {
+  const auto compute = config.find("compute");
+  if (compute == config.end() || !compute->is_object() || !compute->contains("pipeline"))
+    return AieConfig{}.exposed_pipeline;
+  const nlohmann::json& mode = (*compute)["pipeline"];
+  return mode.is_string() && mode.get<std::string>() == "exposed";
+}
+
 AieConfig load_aie_config(const std::string& name_or_path, const std::vector<std::string>& overrides) {
   const ConfigTree tree = ConfigTree::load("aie_ml", name_or_path, overrides, "array.columns=2");
   try {

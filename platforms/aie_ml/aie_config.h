@@ -67,6 +67,10 @@ struct AieConfig {
   uint32_t max_bundles() const { return program_memory_bytes / bundle_bytes; }
 };
 
+// Whether a platform configuration as JSON (AieConfig::raw, a Platform's config()) selects
+// the exposed pipeline: its compute.pipeline, or AieConfig's default where it has none.
+bool exposed_pipeline_in(const nlohmann::json& config);
+
 // Path of a named config ("default") or a file path as given.
 std::string aie_config_path(const std::string& name_or_path);
 

@@ -1,9 +1,11 @@
 // The AIE-ML baseline tests' shared driver: evaluate() of a task's baseline (or of given
-// kernel text) on a fresh default aie_ml platform, and a one-line account of a report.
+// kernel text) on a fresh default aie_ml platform (with config overrides), and a one-line
+// account of a report.
 #pragma once
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -15,9 +17,10 @@
 namespace tlmcraft::test {
 
 inline nlohmann::json evaluate_aie_ml(const std::string& task, const std::string& config, int trials,
-                                      const std::string& kernel = "", uint64_t seed = 1) {
+                                      const std::string& kernel = "", uint64_t seed = 1,
+                                      const std::vector<std::string>& overrides = {}) {
   setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  auto platform = make_platform("aie_ml");
+  auto platform = make_platform("aie_ml", "default", overrides);
   EvalOptions o;
   o.limits.wall_seconds = 0;  // no host-time limit: the instruction and cycle limits bound the run
   o.platform = "aie_ml";

@@ -55,9 +55,8 @@ void register_aie_ml_pack() {
                         // On the exposed pipeline (no interlocks) the baseline carries explicit
                         // waits, so it computes what it computes with interlocks
                         // (isa/aie_ml/wait_insertion.h; docs/platforms/aie-ml.md, "Cores").
-                        const bool exposed = cfg.contains("compute") && cfg["compute"].is_object() &&
-                                             cfg["compute"].value("pipeline", std::string()) == "exposed";
-                        return exposed ? isa::aie_ml::insert_waits(kernel) : kernel;
+                        return ::tlmcraft::aie_ml::exposed_pipeline_in(cfg) ? isa::aie_ml::insert_waits(kernel)
+                                                                            : kernel;
                       },
                       ".asm"});
 }

@@ -20,5 +20,15 @@ TEST(AieIsaPrompt, TheIsaPageThenTheKernelFileSection) {
   EXPECT_EQ(ref.find("\n## Timing\n"), std::string::npos);
 }
 
+TEST(AieIsaPrompt, TellsAnAgentAboutTheExposedPipelineAndItsReport) {
+  // The hardware has no register interlocks: an agent reads how to wait, what the report
+  // says about early reads, which hazards stop a run, and the tool that adds the waits.
+  const std::string ref = isa_reference("aie_ml", nlohmann::json::object());
+  for (const char* part : {"`exposed`, as on the real core (no interlocks)", "a read before that sees the OLD value",
+                           "a load: 6 bundles between; a VMAC: 5", "`early_reads`", "pipeline hazard",
+                           "tlmcraft asm --waits"})
+    EXPECT_NE(ref.find(part), std::string::npos) << part;
+}
+
 }  // namespace
 }  // namespace tlmcraft::agent

@@ -27,6 +27,31 @@ TEST(ToolText, EvaluationLineForPassAndFailure) {
   EXPECT_EQ(report_match_rate(asm_error), -1);
 }
 
+TEST(ToolText, AFailureOnACoreWithoutInterlocksListsItsEarlyReads) {
+  // memory.cores.<core>.pipeline as a platform without interlocks reports it: the count and
+  // the notes follow the reason; an interlocked core's held reads (mode "interlocked") and
+  // a core with none are left out.
+  const json note = "line 5 (ADD) reads r1 6 cycle(s) before the result of line 4 (LDA) lands: it reads the old value";
+  const json fail = {
+      {"status", "fail"},
+      {"cycles", 40},
+      {"reason", "trial seed 2: match 50.00%"},
+      {"trials", {{{"check", {{"match_rate", 0.5}}}}}},
+      {"memory",
+       {{"cores",
+         {{"tile(0,0)", {{"pipeline", {{"mode", "exposed"}, {"early_reads", 1}, {"notes", {note}}}}}},
+          {"tile(0,1)", {{"pipeline", {{"mode", "exposed"}, {"early_reads", 0}, {"notes", json::array()}}}}},
+          {"tile(0,2)", {{"pipeline", {{"mode", "interlocked"}, {"held_reads", 3}, {"notes", {"x"}}}}}}}}}}};
+  EXPECT_EQ(evaluation_text(fail),
+            "status: fail  match_rate: 50.00%  cycles: 40\nreason: trial seed 2: match 50.00%\n"
+            "tile(0,0): 1 read(s) of a register before its result landed (no interlocks: they read the old value)\n"
+            "  line 5 (ADD) reads r1 6 cycle(s) before the result of line 4 (LDA) lands: it reads the old value");
+  json pass = fail;
+  pass["status"] = "pass";
+  EXPECT_EQ(evaluation_text(pass), "status: pass  match_rate: 50.00%  cycles: 40");  // intended in pipelined code
+  EXPECT_NE(profile_text(pass).find("\ntile(0,0): 1 read(s) of a register"), std::string::npos);
+}
+
 TEST(ToolText, ManyRowsShowTheMismatchingOnesFirst) {
   json rows = json::array();
   for (int r = 0; r < 40; ++r) rows.push_back(row(r, r == 30 || r == 35 ? 2 : 0));

@@ -12,6 +12,7 @@
 #include "platforms/aie_ml/pack/agent/aie_unroll.h"
 #include "isa/aie_ml/bundle_schedule.h"
 #include "isa/aie_ml/program_text.h"
+#include "isa/aie_ml/wait_insertion.h"
 
 namespace tlmcraft::agent::search::aie {
 namespace {
@@ -311,6 +312,31 @@ TEST(AieCandidates, NoCandidateLoadsAnAccumulatorThroughVldb) {
     with_vldb_w += std::regex_search(c.text, vldb_w);
   }
   EXPECT_GT(with_vldb_w, 0u);
+}
+
+TEST(AieCandidates, OnTheExposedPipelineEveryCandidateCarriesItsWaits) {
+  // The relu loop reads w0 (in x0) one bundle after loading it: with interlocks that is a
+  // stall, on the exposed pipeline a read of the old value. Its insert_waits form has every
+  // wait; each candidate of it (compacted, unrolled, ... then the waits put back) must need
+  // none added. The form without waits reads in flight: no program-order rewrite of it is
+  // offered on the exposed pipeline (it is with interlocks).
+  SearchContext exposed;
+  exposed.platform = "aie_ml";
+  exposed.hardware = {{"config", {{"compute", {{"pipeline", "exposed"}}}}}};
+  const std::vector<Candidate> candidates = generate_aie_candidates(isa::aie_ml::insert_waits(kReluLoop), exposed);
+  ASSERT_FALSE(candidates.empty());
+  for (const Candidate& c : candidates) {
+    AieKernel k;
+    std::string error;
+    ASSERT_TRUE(parse_aie_kernel(c.text, k, error)) << c.name << ": " << error;
+    isa::aie_ml::WaitStats added;
+    isa::aie_ml::insert_waits(k, &added);
+    EXPECT_EQ(added.nops_added, 0) << c.name << ":\n" << c.text;
+  }
+  EXPECT_TRUE(generate_aie_candidates(kReluLoop, exposed).empty());
+  SearchContext interlocked;
+  interlocked.platform = "aie_ml";
+  EXPECT_FALSE(generate_aie_candidates(kReluLoop, interlocked).empty());
 }
 
 }  // namespace

@@ -57,6 +57,17 @@ TEST(AieWaitInsertion, WriteWaitsUntilTheEarlierResultHasLanded) {
             "  LDA r1, [p0]\n" + nops(6) + "  MOV r1, 3\n  DONE\n");
 }
 
+// A two-bundle zero-overhead loop body accumulating into cm0.
+const char* kVmacLoop =
+    "  MOVXM ls, top\n"
+    "  MOVXM le, last\n"
+    "  MOVXM lc, 4\n"
+    "top:\n"
+    "  VMAC.I8 cm0, cm0, w0, x1\n"
+    "last:\n"
+    "  VMAC.I8 cm0, cm0, w2, x3\n"
+    "  DONE\n";
+
 TEST(AieWaitInsertion, LoopBackEdgeWaitsGoInsideTheLoopBeforeItsEndLabel) {
   // A two-bundle loop body accumulating into cm0 (VMAC: 6 cycles). Inside the body the
   // second VMAC (due 1 cycle after the first) waits 5 NOPs, placed before the loop-end
@@ -64,16 +75,7 @@ TEST(AieWaitInsertion, LoopBackEdgeWaitsGoInsideTheLoopBeforeItsEndLabel) {
   // first, the first of the next iteration (due 1 later) needs 5 NOPs, after the loop-start
   // label (the loop's entry path pays them too: the longer wait of the two paths). DONE
   // reads nothing: no wait.
-  const std::string in =
-      "  MOVXM ls, top\n"
-      "  MOVXM le, last\n"
-      "  MOVXM lc, 4\n"
-      "top:\n"
-      "  VMAC.I8 cm0, cm0, w0, x1\n"
-      "last:\n"
-      "  VMAC.I8 cm0, cm0, w2, x3\n"
-      "  DONE\n";
-  EXPECT_EQ(insert_waits(in),
+  EXPECT_EQ(insert_waits(kVmacLoop),
             "  MOVXM ls, top\n"
             "  MOVXM le, last\n"
             "  MOVXM lc, 4\n"
@@ -82,6 +84,80 @@ TEST(AieWaitInsertion, LoopBackEdgeWaitsGoInsideTheLoopBeforeItsEndLabel) {
                 "last:\n"
                 "  VMAC.I8 cm0, cm0, w2, x3\n"
                 "  DONE\n");
+}
+
+// r1 loaded, then a 4-iteration zero-overhead loop's setup (the loop starts at `top:`).
+const std::string kLoadThenLoop =
+    "  LDA r1, [p0]\n"
+    "  MOVXM ls, top\n"
+    "  MOVXM le, last\n"
+    "  MOVXM lc, 4\n";
+
+TEST(AieWaitInsertion, AWaitOnlyTheEntryNeedsGoesBeforeTheLoopLabel) {
+  // LDA r1 at 0 lands at 7. The loop setup issues at 1..3, the loop's ADD (due at 4) reads
+  // r1: the path from above needs 3 NOPs. The back edge carries nothing pending for the
+  // ADD (the body writes r2, ALU 1, read by ST a cycle later; r1 is not written in the
+  // loop): no wait. So the 3 NOPs go before `top:`, paid once, not on every iteration.
+  const std::string in = kLoadThenLoop +
+                         "top:\n"
+                         "  ADD r2, r1, r1\n"
+                         "last:\n"
+                         "  ST r2, [p1], #4\n"
+                         "  DONE\n";
+  const std::string out = insert_waits(in);
+  EXPECT_EQ(out, kLoadThenLoop + nops(3) +
+                     "top:\n"
+                     "  ADD r2, r1, r1\n"
+                     "last:\n"
+                     "  ST r2, [p1], #4\n"
+                     "  DONE\n");
+  EXPECT_EQ(insert_waits(out), out);  // nothing left to wait for
+}
+
+TEST(AieWaitInsertion, AWaitSplitsBetweenTheEntryAndEveryIteration) {
+  // Entry: LDA r1 at 0 lands at 7, the loop's ADD is due at 4 (after the setup's 3
+  // bundles): 3 NOPs. Back edge: LDA r3 issues 1 bundle after the ADD, 4 more bundles
+  // follow, so the next ADD is due 5 cycles after the load: 2 NOPs. Every path gets 2 after
+  // `top:`, the entry its missing 1 before the label (3 in all on entry, 2 per iteration).
+  const std::string in = kLoadThenLoop +
+                         "top:\n"
+                         "  ADD r2, r1, r3\n"
+                         "  LDA r3, [p1], #4\n"
+                         "  MOV r5, r2\n"
+                         "  MOV r6, r2\n"
+                         "  MOV r7, r2\n"
+                         "last:\n"
+                         "  MOV r8, r2\n"
+                         "  DONE\n";
+  const std::string out = insert_waits(in);
+  EXPECT_EQ(out, kLoadThenLoop + nops(1) + "top:\n" + nops(2) +
+                     "  ADD r2, r1, r3\n"
+                     "  LDA r3, [p1], #4\n"
+                     "  MOV r5, r2\n"
+                     "  MOV r6, r2\n"
+                     "  MOV r7, r2\n"
+                     "last:\n"
+                     "  MOV r8, r2\n"
+                     "  DONE\n");
+  EXPECT_EQ(insert_waits(out), out);
+}
+
+TEST(AieWaitInsertion, RemoveWaitsUndoesThemButKeepsALoopsLastBundle) {
+  // The back-edge example above: its 10 NOPs go, the text is the original again.
+  AieKernel k;
+  std::string error;
+  ASSERT_TRUE(parse_aie_kernel(insert_waits(kVmacLoop), k, error)) << error;
+  EXPECT_EQ(remove_waits(k), 10);
+  EXPECT_EQ(print_aie_kernel(k), kVmacLoop);
+  // A NOP under a branch target goes (the label then names the next bundle); the NOP the
+  // loop-end label names is the loop's last bundle and stays, as does a tile's last bundle.
+  ASSERT_TRUE(parse_aie_kernel(
+      "  MOVXM ls, top\n  MOVXM le, last\n  MOVXM lc, 2\ntop:\n  NOP\n  ADD r1, r1, r1\nlast:\n  NOP\n  NOP\n", k,
+      error))
+      << error;
+  EXPECT_EQ(remove_waits(k), 1);
+  EXPECT_EQ(print_aie_kernel(k),
+            "  MOVXM ls, top\n  MOVXM le, last\n  MOVXM lc, 2\ntop:\n  ADD r1, r1, r1\nlast:\n  NOP\n  NOP\n");
 }
 
 TEST(AieWaitInsertion, PhasesAreAnalysedOneByOne) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <stdexcept>
 
 #include "platforms/aie_ml/pack/agent/aie_offsets.h"
 #include "platforms/aie_ml/pack/agent/aie_regalloc.h"
@@ -11,6 +12,8 @@
 #include "isa/aie_ml/bundle_schedule.h"
 #include "isa/aie_ml/control_flow.h"
 #include "isa/aie_ml/program_text.h"
+#include "isa/aie_ml/wait_insertion.h"
+#include "platforms/aie_ml/aie_config.h"
 
 namespace tlmcraft::agent::search::aie {
 
@@ -23,12 +26,42 @@ using isa::aie_ml::analyse_structure;
 using isa::aie_ml::compact;
 using isa::aie_ml::estimate_cycles;
 
+namespace {
+
+// The waits the exposed pipeline needs (no interlocks) put into `k`; false when the
+// program cannot be analysed for them (calls, indirect jumps).
+bool with_waits(AieKernel& k, int* added = nullptr) {
+  isa::aie_ml::WaitStats stats;
+  try {
+    isa::aie_ml::insert_waits(k, &stats);
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+  if (added) *added = stats.nops_added;
+  return true;
+}
+
+}  // namespace
+
 std::vector<Candidate> generate_aie_candidates(const std::string& parent_text, const SearchContext& ctx) {
   AieKernel parent;
   std::string error;
   if (!parse_aie_kernel(parent_text, parent, error)) return {};
-  std::vector<Candidate> out;
   std::set<std::string> seen = {parent_text, print_aie_kernel(parent)};
+  // The transformations keep program order. On the exposed pipeline that is what a kernel
+  // computes only if it already waits wherever a result is read or overwritten in flight
+  // (insert_waits adds nothing): a kernel that reads old values on purpose would change
+  // meaning. Its wait bundles are dropped (the transformations then see what they see with
+  // interlocks) and each candidate gets its waits back.
+  const bool exposed = ::tlmcraft::aie_ml::exposed_pipeline_in(
+      ctx.hardware.is_object() ? ctx.hardware.value("config", nlohmann::json::object()) : nlohmann::json::object());
+  if (exposed) {
+    AieKernel check = parent;
+    int added = 0;
+    if (!with_waits(check, &added) || added > 0) return {};
+    isa::aie_ml::remove_waits(parent);
+  }
+  std::vector<Candidate> out;
   auto fits = [](const AieKernel& k) {
     for (const auto& t : k.tiles) {
       size_t n = 0;
@@ -37,7 +70,8 @@ std::vector<Candidate> generate_aie_candidates(const std::string& parent_text, c
     }
     return true;
   };
-  auto push = [&](const std::string& name, const AieKernel& k) {
+  auto push = [&](const std::string& name, AieKernel k) {
+    if (exposed && !with_waits(k)) return;
     if (!fits(k)) return;
     std::string text = print_aie_kernel(k);
     if (!seen.insert(text).second) return;

@@ -1,6 +1,8 @@
 #include "platforms/aie_ml/pack/baselines/block_loop.h"
 
+#include <cstdint>
 #include <stdexcept>
+#include <vector>
 
 namespace tlmcraft::tasks::aie_ml {
 
@@ -16,7 +18,8 @@ void KernelText::comment(const std::string& text) { o_ << "  ; " << text << "\n"
 
 void KernelText::zero_overhead_loop(const std::string& tag, uint64_t count, const std::vector<std::string>& body) {
   if (count == 0 || body.empty()) return;
-  const std::string top = tag + "_l" + std::to_string(loops_) + "_top", end = tag + "_l" + std::to_string(loops_) + "_end";
+  const std::string top = tag + "_l" + std::to_string(loops_) + "_top",
+                    end = tag + "_l" + std::to_string(loops_) + "_end";
   ++loops_;
   op("MOVXM ls, " + top);
   op("MOVXM le, " + end);
@@ -45,8 +48,36 @@ void KernelText::loop_last(const std::string& bundle, const std::string& comment
   open_end_.clear();
 }
 
+void KernelText::loop(const std::string& tag, uint64_t count, const std::function<void(KernelText&)>& emit) {
+  KernelText body;
+  emit(body);
+  std::vector<std::string> lines;
+  std::istringstream in(body.str());
+  size_t last = SIZE_MAX;  // the body's last bundle: the loop-end label goes on it
+  for (std::string l; std::getline(in, l);) {
+    const size_t f = l.find_first_not_of(' ');
+    if (f == std::string::npos || l[f] == ';') {
+      lines.push_back(l);
+      continue;
+    }
+    if (l.compare(f, 6, "MOVXM ") == 0 && (l.compare(f + 6, 2, "ls") == 0 || l.compare(f + 6, 2, "le") == 0))
+      throw std::logic_error("aie_ml kernel text: loop '" + tag + "' holds another loop");
+    if (l[0] != ' ') throw std::logic_error("aie_ml kernel text: loop '" + tag + "' holds the label " + l);
+    last = lines.size();
+    lines.push_back(l);
+  }
+  if (last == SIZE_MAX) throw std::logic_error("aie_ml kernel text: loop '" + tag + "' has no bundle");
+  begin_loop(tag, count);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (i == last) label(open_end_);
+    o_ << lines[i] << "\n";
+  }
+  open_end_.clear();
+}
+
 BlockLoop::BlockLoop(const AieMlLayout& layout, const std::string& task) : plan_(layout.movement()), task_(task) {
-  if (!plan_.available) throw std::invalid_argument("aie_ml baseline " + task + ": no default data movement (" + plan_.reason + ")");
+  if (!plan_.available)
+    throw std::invalid_argument("aie_ml baseline " + task + ": no default data movement (" + plan_.reason + ")");
 }
 
 void BlockLoop::start() {
@@ -85,11 +116,13 @@ void BlockLoop::pass(bool produces_output, const Body& body) {
 
 std::string BlockLoop::text() const {
   if (passes_ != int(plan_.passes))
-    throw std::logic_error("aie_ml baseline " + task_ + ": " + std::to_string(passes_) + " passes written, the movement streams " +
-                           std::to_string(plan_.passes));
+    throw std::logic_error("aie_ml baseline " + task_ + ": " + std::to_string(passes_) +
+                           " passes written, the movement streams " + std::to_string(plan_.passes));
   std::ostringstream o;
-  o << "; AIE-ML baseline for " << task_ << " (platforms/aie_ml/pack/baselines/vector_tasks.cpp): one core on tile (0,0),\n"
-    << "; the task's default data movement (" << plan_.chunks << " block(s) per pass, " << plan_.passes << " pass(es)).\n"
+  o << "; AIE-ML baseline for " << task_
+    << " (platforms/aie_ml/pack/baselines/vector_tasks.cpp): one core on tile (0,0),\n"
+    << "; the task's default data movement (" << plan_.chunks << " block(s) per pass, " << plan_.passes
+    << " pass(es)).\n"
     << ".tile 0 0\n"
     << t_.str() << "  DONE\n";
   return o.str();

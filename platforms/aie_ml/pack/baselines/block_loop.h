@@ -29,6 +29,11 @@ class KernelText {
   // last bundle (count must be at least 1).
   void begin_loop(const std::string& tag, uint64_t count);
   void loop_last(const std::string& bundle, const std::string& comment = "");
+  // A zero-overhead loop whose body `emit` writes op by op into a fresh KernelText
+  // (helpers such as fp_steps' split go in unchanged): the same ops in a fraction of the
+  // program memory. The body may hold no labels or loops (the core has one loop
+  // register set); count must be at least 1.
+  void loop(const std::string& tag, uint64_t count, const std::function<void(KernelText&)>& emit);
   std::string str() const { return o_.str(); }
 
  private:

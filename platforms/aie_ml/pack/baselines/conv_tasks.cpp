@@ -152,7 +152,9 @@ std::string movement(const Instance& inst, const ConvShape& s, const TilePlan& t
 // shift = beta - mean * scale, fp32, kept as bf16 hi/lo parts (scale) and an accumulator
 // (shift) per vector j: scale j in w(16 + 2j), w(17 + 2j), shift j in bm(10 + j).
 // 1/sqrt per lane: the scalar unit forms 0x5F3759DF - (bits >> 1) lane by lane, then
-// three Newton steps y = y (1.5 - (v/2) y^2) as fp_steps' rsqrt_uniform does.
+// three Newton steps y = y (1.5 - (v/2) y^2) as fp_steps' rsqrt_uniform does, as a
+// zero-overhead loop (unrolled, two vectors' steps overflow the 16 KB program memory once
+// the exposed pipeline's waits are bundles).
 void fold_batchnorm(KernelText& c, const ConvShape& s, const TilePlan& t) {
   const FpScratch f;
   const uint64_t stride = align32(uint64_t(s.vectors() * 32));
@@ -182,15 +184,15 @@ void fold_batchnorm(KernelText& c, const ConvShape& s, const TilePlan& t) {
     c.op("VMAC.E.BF16 " + f.e + ", " + f.e + ", " + f.wal + ", w14");
     split(c, f.e, f.wah, f.wal, f.tmp);
     const_acc(c, f.p, fp32_bits(1.5), "1.5");
-    for (int i = 0; i < 3; ++i) {
-      split(c, f.y, f.wyh, f.wyl, f.tmp);
-      mul_split(c, f.e, f.wyh, f.wyl, f.wyh, f.wyl);
-      split(c, f.e, f.weh, f.wel, f.tmp);
-      mul_split(c, f.e, f.wah, f.wal, f.weh, f.wel);
-      c.op("VSUB.F " + f.e + ", " + f.p + ", " + f.e, "1.5 - (v/2) y^2");
-      split(c, f.e, f.weh, f.wel, f.tmp);
-      mul_split(c, f.y, f.wyh, f.wyl, f.weh, f.wel);
-    }
+    c.loop("rsqrt" + num(j), 3, [&f](KernelText& b) {  // a loop, not unrolled: program memory
+      split(b, f.y, f.wyh, f.wyl, f.tmp);
+      mul_split(b, f.e, f.wyh, f.wyl, f.wyh, f.wyl);
+      split(b, f.e, f.weh, f.wel, f.tmp);
+      mul_split(b, f.e, f.wah, f.wal, f.weh, f.wel);
+      b.op("VSUB.F " + f.e + ", " + f.p + ", " + f.e, "1.5 - (v/2) y^2");
+      split(b, f.e, f.weh, f.wel, f.tmp);
+      mul_split(b, f.y, f.wyh, f.wyl, f.weh, f.wel);
+    });
     // scale = rs * gamma (gamma is bf16: exact operand).
     c.op("MOVXM r20, " + at(0), "gamma");
     c.op("MOV p0, r20");

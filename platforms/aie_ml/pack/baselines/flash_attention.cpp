@@ -101,10 +101,16 @@ void block_softmax(KernelText& t) {
   t.op("VCONV.FP32.BF16 bm0, w10", "m_old");
   t.op("VMOV x5, x0");
   t.op("VSUB.F bm0, bm0, bm2", "m_old - m_new <= 0");
-  exp_of(t, "bm0", "bm0");
-  split(t, "bm0", "w12", "w13", "bm7");
   t.op("VSUB.F bm1, bm1, bm2", "T - m_new");
-  exp_of(t, "bm1", "bm1");
+  // One exp's code for both (program memory): each pass exponentiates bm1, then swaps
+  // bm0 and bm1, so E and then alpha are computed and alpha ends in bm0, E in bm1.
+  t.loop("exp", 2, [](KernelText& b) {
+    exp_of(b, "bm1", "bm1");
+    b.op("VMOV bm7, bm1");
+    b.op("VMOV bm1, bm0");
+    b.op("VMOV bm0, bm7", "swap bm0 and bm1");
+  });
+  split(t, "bm0", "w12", "w13", "bm7");
   split(t, "bm1", "w0", "w1", "bm7");
   t.op("MOVXM p3, " + addr(kRowEHi));
   t.op("VST w0, [p3, #0]", "E: bf16 high part");
@@ -162,11 +168,17 @@ void flash_row(KernelText& t, const AttentionPlan& p) {
   r.wyl = "w15";
   r.weh = "w2";
   r.wel = "w3";
-  recip(t, "bm0", "bm17", r);
+  recip(t, "bm0", "bm17", r, {}, "recip");
   split(t, "bm0", "w12", "w13", "bm7");
-  load_scaled_o(t, vectors);
+  t.op("MOVXM p2, " + addr(kRowO));
   t.op("MOV p3, r22");
-  for (int64_t v = 0; v < vectors; ++v) t.op("VST.CONV.BF16.FP32 " + acc(v) + ", [p3], #32", "O (bf16)");
+  t.loop("out", uint64_t(vectors), [](KernelText& b) {
+    b.op("VLDA am0, [p2], #32");
+    b.op("VLDA am1, [p2], #32");
+    split(b, "bm0", "w4", "w5", "bm7");
+    mul_split(b, "bm0", "w4", "w5", "w12", "w13");
+    b.op("VST.CONV.BF16.FP32 bm0, [p3], #32", "O (bf16)");
+  });
 }
 
 // Row tiles: the most of 4, 2, 1 that divides s (AIE-ML's memory tile has six stream

@@ -96,16 +96,21 @@ void exp2_precise(KernelText& t, const std::string& dst, const std::string& src,
   t.op("VADD.ACC32 " + dst + ", bm6, bm3", "2^k 2^f: add k to the exponent field");
 }
 
-void recip(KernelText& t, const std::string& dst, const std::string& a, const FpScratch& s, const FpConstants& c) {
+void recip(KernelText& t, const std::string& dst, const std::string& a, const FpScratch& s, const FpConstants& c,
+           const std::string& loop_tag) {
   split(t, a, s.wah, s.wal, s.tmp);
   t.op("VSUB.ACC32 " + s.y + ", " + c.magic + ", " + a, "y0: bit-trick guess of 1/a");
-  for (int i = 0; i < 3; ++i) {
-    split(t, s.y, s.wyh, s.wyl, s.tmp);
-    mul_split(t, s.e, s.wah, s.wal, s.wyh, s.wyl);
-    t.op("VSUB.F " + s.e + ", " + c.two + ", " + s.e, "2 - a y");
-    split(t, s.e, s.weh, s.wel, s.tmp);
-    mul_split(t, s.y, s.wyh, s.wyl, s.weh, s.wel);
-  }
+  const auto step = [&](KernelText& b) {
+    split(b, s.y, s.wyh, s.wyl, s.tmp);
+    mul_split(b, s.e, s.wah, s.wal, s.wyh, s.wyl);
+    b.op("VSUB.F " + s.e + ", " + c.two + ", " + s.e, "2 - a y");
+    split(b, s.e, s.weh, s.wel, s.tmp);
+    mul_split(b, s.y, s.wyh, s.wyl, s.weh, s.wel);
+  };
+  if (!loop_tag.empty())
+    t.loop(loop_tag, 3, step);
+  else
+    for (int i = 0; i < 3; ++i) step(t);
   if (dst != s.y) t.op("VMOV " + dst + ", " + s.y);
 }
 

@@ -65,7 +65,11 @@ struct Exp2PreciseRegs {
 void exp2_precise(KernelText& t, const std::string& dst, const std::string& src, const Exp2PreciseRegs& r = {});
 // dst = 1 / a (a fp32, positive normal): guess 0x7EF311C3 - bits(a) (|error| < 13%), then
 // three steps y = y (2 - a y): error 13% -> 1.7% -> 3e-4 -> ~1e-7 plus split rounding.
-void recip(KernelText& t, const std::string& dst, const std::string& a, const FpScratch& s = {}, const FpConstants& c = {});
+// With `loop_tag` the steps run as a zero-overhead loop of that tag (one step's code, the
+// same values: what keeps large kernels within program memory once the exposed pipeline's
+// waits are bundles); then recip must not sit inside another zero-overhead loop.
+void recip(KernelText& t, const std::string& dst, const std::string& a, const FpScratch& s = {}, const FpConstants& c = {},
+           const std::string& loop_tag = "");
 
 // Horizontal reductions: every lane of `acc` (16 fp32 lanes) becomes the sum of all lanes;
 // every lane of `x` (32 bf16 lanes) the maximum. Byte windows of VSHIFT rotate the lanes.

@@ -94,16 +94,20 @@ const DataflowAdapter& coral() {
 
 TEST(CoralSearch, SearchUnderTheVariantKeepsItsInstruction) {
   Dir d;
-  const std::string overlay = d.write("cmac.yaml", "");  // filled below
-  std::ofstream(overlay) << json(cmac_overlay()).dump();  // JSON is YAML
-  const KernelRewrite r = coral().search_kernel(baseline("dotprod"), cmac_overlay(), cell_hardware("dotprod"));
-  // However the loop is unrolled, one cmac per element runs: DIM_N = 256 executions.
+  const std::string overlay = d.write("cmac.yaml", json(cmac_overlay()).dump());  // JSON is YAML
+  const std::string base = baseline("dotprod");
+  const KernelRewrite r = coral().search_kernel(base, cmac_overlay(), cell_hardware("dotprod"));
+  // No candidate runs faster than the kernel on seed 1 (the loop waits for its loads over
+  // AXI: unrolling, staging or LMUL gain nothing here), so the kernel is kept, with cmac
+  // placed by the peephole: one in the loop, run once per element (DIM_N = 256).
+  EXPECT_EQ(r.kernel, base);
   ASSERT_EQ(r.uses.count("cmac"), 1u);
+  EXPECT_EQ(r.uses.at("cmac").static_count, 1);
   EXPECT_EQ(r.uses.at("cmac").executions, 256u);
+  // 14362 cycles with cmac (derived in coral_explore_test.cpp), on fresh inputs too.
   const json rep = evaluated("dotprod", d.write("k.c", r.kernel), overlay, 20261129);
   EXPECT_EQ(rep["status"], "pass");
-  // Never slower than the baseline with cmac (14362 cycles: coral_explore_test.cpp).
-  EXPECT_LE(rep["cycles"].get<double>(), 14362.0);
+  EXPECT_EQ(rep["cycles"].get<double>(), 14362.0);
 }
 
 TEST(CoralSearch, TheBaseSearchScalesTheStripMinedLoop) {
@@ -111,7 +115,8 @@ TEST(CoralSearch, TheBaseSearchScalesTheStripMinedLoop) {
   const std::string base = baseline("relu");
   const KernelRewrite r = coral().search_kernel(base, json::object(), cell_hardware("relu"));
   EXPECT_TRUE(r.uses.empty());
-  EXPECT_NE(r.kernel, base);
+  // LMUL x8 (the largest legal factor, tried first) in the strip-mined loop.
+  EXPECT_NE(r.kernel.find("__riscv_vsetvl_e8m8(n - i)"), std::string::npos);
   const double before = evaluated("relu", d.write("b.c", base), "", 1)["cycles"].get<double>();
   const json after = evaluated("relu", d.write("k.c", r.kernel), "", 20261129);
   EXPECT_EQ(after["status"], "pass");
@@ -120,6 +125,47 @@ TEST(CoralSearch, TheBaseSearchScalesTheStripMinedLoop) {
   json hw = cell_hardware("relu");
   hw["file"] = "C1.s";
   EXPECT_EQ(coral().search_kernel("  nop\n", json::object(), hw).kernel, "  nop\n");
+}
+
+// Evaluates DIR/coral/<task>/C1.c of dotprod and relu with the overlay, one results line each.
+SuiteRunner in_process_runner() {
+  return [](const std::string& kernels, const std::string& overlay, const std::string& results) {
+    std::ofstream out(results);
+    for (const char* task : {"dotprod", "relu"}) {
+      const json r = evaluated(task, (fs::path(kernels) / "coral" / task / "C1.c").string(), overlay, 20261129);
+      out << json{{"task", task}, {"config", "C1"}, {"status", r["status"]}, {"cycles", r["cycles"]}}.dump() << "\n";
+    }
+    return results;
+  };
+}
+
+// explore with search generation: both sides searched (relu's loop scaled in base and
+// variant alike), cmac placed at build in the searched dotprod and counted after the run.
+TEST(CoralSearch, ExploreSearchesBothSidesAndCountsTheUsesOfTheSearchedKernels) {
+  Dir d;
+  ExploreOptions o;
+  o.platform = "coral";
+  o.out_dir = (d.path / "explore").string();
+  o.base_area_mm2 = 1.0;
+  o.area_budget_mm2 = 0.01;
+  o.hardware = kHardware;
+  o.kernel_generation = "search";
+  std::vector<SuiteCell> cells;
+  for (const char* task : {"dotprod", "relu"}) cells.push_back({task, "C1", baseline(task), ".c"});
+  const ExploreResult r = explore(coral(), {{"CD0", cmac_overlay(), 0.004}}, cells, in_process_runner(), o);
+  ASSERT_EQ(r.variants.size(), 2u);
+  const VariantResult &base = r.variants[0], &cd0 = r.variants[1];
+  ASSERT_TRUE(base.ok && cd0.ok);
+  // dotprod: 15900 -> 14362 (coral_explore_test.cpp); relu: the same searched kernel on both sides.
+  EXPECT_EQ(base.cycles.at("dotprod/C1"), 15900.0);
+  EXPECT_EQ(cd0.cycles.at("dotprod/C1"), 14362.0);
+  EXPECT_EQ(cd0.cycles.at("relu/C1"), base.cycles.at("relu/C1"));
+  std::ifstream in(d.path / "explore" / "variants" / "base" / "kernels" / "coral" / "relu" / "C1.c");
+  const std::string relu((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(relu.find("__riscv_vsetvl_e8m8(n - i)"), std::string::npos);
+  ASSERT_EQ(cd0.uses.count("cmac"), 1u);
+  EXPECT_EQ(cd0.uses.at("cmac").executions, 256u);
+  EXPECT_EQ(cd0.used_by.at("cmac"), (std::vector<std::string>{"dotprod/C1"}));
 }
 
 }  // namespace

@@ -30,7 +30,8 @@ const json kHardware = {{"platform", "coral"}, {"platform_config", "default"}};
 json cmac_overlay() {
   json ops = json::array();
   ops.push_back({{"name", "rd"}, {"field", "rd"}, {"role", "write"}, {"value", "x"}});
-  for (const char* r : {"rs1", "rs2", "rs3"}) ops.push_back({{"name", r}, {"field", r}, {"role", "read"}, {"value", "x"}});
+  for (const char* r : {"rs1", "rs2", "rs3"})
+    ops.push_back({{"name", r}, {"field", r}, {"role", "read"}, {"value", "x"}});
   json ins = {{"mnemonic", "cmac"},
               {"encoding", {{"opcode", "custom-0"}, {"format", "r4"}, {"funct3", 0}, {"funct2", 0}}},
               {"operands", ops},

@@ -87,8 +87,7 @@ struct Dir {
 
 TEST(PlenaSearch, TheSearchPlacesTheVariantsInstructionWhereTheRewriteCannot) {
   const json overlay = mined_overlay(kChain);
-  ASSERT_EQ(overlay["instructions"][0]["compose"]["steps"],
-            json({"V_EXP_V t0, rs1, 0", "V_ADD_VF rd, t0, rs2, 0"}));
+  ASSERT_EQ(overlay["instructions"][0]["compose"]["steps"], json({"V_EXP_V t0, rs1, 0", "V_ADD_VF rd, t0, rs2, 0"}));
   // The rewrite: the loop's end stands between the steps: nothing placed.
   const KernelRewrite rewritten = plena().use_overlay(kSplit, overlay, kHardware);
   EXPECT_EQ(rewritten.kernel, kSplit);
@@ -117,7 +116,8 @@ TEST(PlenaSearch, SearchOverlayKeepsTheInstructionsTheKernelCanPlace) {
   // CD0: exp then + f1; RC0: exp then reciprocal (V_RECI_V occurs in neither kernel).
   json both = mined_overlay(kChain);
   const json reci = mined_overlay(
-      "S_ADDI_INT gp1, gp0, 0\nC_LOOP_START gp6, 4\n  V_EXP_V gp1, gp1, 0\n  V_RECI_V gp1, gp1, 0\nC_LOOP_END gp6\n", "RC");
+      "S_ADDI_INT gp1, gp0, 0\nC_LOOP_START gp6, 4\n  V_EXP_V gp1, gp1, 0\n  V_RECI_V gp1, gp1, 0\nC_LOOP_END gp6\n",
+      "RC");
   both["instructions"].push_back(reci["instructions"][0]);
   both["latency_classes"].push_back(reci["latency_classes"][0]);
   const json kept = plena().search_overlay(kSplit, both, kHardware);
@@ -125,11 +125,10 @@ TEST(PlenaSearch, SearchOverlayKeepsTheInstructionsTheKernelCanPlace) {
   EXPECT_EQ(kept["instructions"][0]["mnemonic"], "CD0");
   EXPECT_EQ(kept["latency_classes"], json::array({both["latency_classes"][0]}));
   // Without the add, neither can ever match: the shipped ISA's search (the base's memo).
-  EXPECT_EQ(plena().search_overlay("S_ADDI_INT gp1, gp0, 0\nV_EXP_V gp1, gp1, 0\n", both, kHardware),
-            json::object());
+  EXPECT_EQ(plena().search_overlay("S_ADDI_INT gp1, gp0, 0\nV_EXP_V gp1, gp1, 0\n", both, kHardware), json::object());
   // A kernel naming the instruction keeps it, though its steps are gone.
-  EXPECT_EQ(plena().search_overlay("S_ADDI_INT gp1, gp0, 0\nRC0 gp1, gp1  ; placed\n", both, kHardware)["instructions"][0]
-                ["mnemonic"],
+  EXPECT_EQ(plena().search_overlay("S_ADDI_INT gp1, gp0, 0\nRC0 gp1, gp1  ; placed\n", both,
+                                   kHardware)["instructions"][0]["mnemonic"],
             "RC0");
 }
 

@@ -45,6 +45,7 @@ SearchContext search_context(const json& hardware) {
   SearchContext ctx;
   ctx.platform = "plena";
   ctx.hardware = hardware;
+  ctx.max_instructions = kSearchMaxInstructions;
   const json timing = hardware.value("config", json::object()).value("timing", json::object());
   if (!hardware.contains("timing_mode") && timing.is_object() && timing.contains("mode") && timing["mode"].is_string())
     ctx.hardware["timing_mode"] = timing["mode"];
@@ -64,6 +65,16 @@ void count_uses(const Block& code, uint64_t times, const std::set<std::string>& 
   }
 }
 
+// `r` with the uses of `instructions` (an overlay's) in its kernel.
+codesign::KernelRewrite with_uses(codesign::KernelRewrite r, const json& instructions) {
+  std::set<std::string> names;
+  for (const json& ins : instructions) names.insert(ins.value("mnemonic", ""));
+  Kernel parsed;
+  std::string error;
+  if (!names.empty() && parse_kernel(r.kernel, parsed, error)) count_uses(parsed.code, 1, names, r.uses);
+  return r;
+}
+
 }  // namespace
 
 codesign::KernelRewrite plena_search_kernel(const std::string& kernel, const json& overlay, const json& hardware) {
@@ -75,6 +86,7 @@ codesign::KernelRewrite plena_search_kernel(const std::string& kernel, const jso
   Kernel parsed;
   std::string error;
   if (!parse_kernel(kernel, parsed, error)) return out;  // the suite run reports why
+  if (static_size(parsed.code) > kSearchMaxInstructions) return with_uses(out, instructions);
   double best = estimate_cycles(parsed.code, arch_of(ctx.hardware));
   for (int round = 0; round < kSearchRounds; ++round) {
     const std::vector<Candidate> next = generate_plena_candidates(out.kernel, ctx);
@@ -82,10 +94,7 @@ codesign::KernelRewrite plena_search_kernel(const std::string& kernel, const jso
     best = next.front().estimate;
     out.kernel = next.front().text;
   }
-  std::set<std::string> names;
-  for (const json& ins : instructions) names.insert(ins.value("mnemonic", ""));
-  if (!names.empty() && parse_kernel(out.kernel, parsed, error)) count_uses(parsed.code, 1, names, out.uses);
-  return out;
+  return with_uses(out, instructions);
 }
 
 json plena_search_overlay(const std::string& kernel, const json& overlay, const json& hardware) {

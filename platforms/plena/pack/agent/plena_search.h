@@ -11,15 +11,19 @@
 
 namespace tlmcraft::agent::search::plena {
 
-// At most this many rounds (one transformation each) per kernel: the bound on a kernel's
-// search time (each round generates every transformation of the current kernel once).
+// The bound on a kernel's search time: at most kSearchRounds rounds (one transformation
+// each; a round generates every transformation of the current kernel once), no candidate
+// over kSearchMaxInstructions static instructions, and a kernel over that size is not
+// searched at all (each transformation's clean-up costs about its size times its loops:
+// the decoders' 2000 to 2600 instructions in 90 to 170 loops take minutes per round).
 constexpr int kSearchRounds = 8;
+constexpr size_t kSearchMaxInstructions = 1024;
 
 // The kernel after at most kSearchRounds rounds of the search agent's transformations
 // under the shipped ISA with `overlay` (an empty object: the shipped ISA), each round the
 // candidate of the lowest estimate while it is lower than the kernel's; the overlay's
 // instructions in the result, with their executions (loop counts multiplied out). A
-// kernel that does not assemble comes back unchanged.
+// kernel that does not assemble, or is over kSearchMaxInstructions, comes back unchanged.
 codesign::KernelRewrite plena_search_kernel(const std::string& kernel, const nlohmann::json& overlay,
                                             const nlohmann::json& hardware);
 

@@ -175,12 +175,13 @@ C_LOOP_END gp6
 
 // Hoisting gives the first of two set-ups of gp6 in a loop its own register and renames
 // the reads of it: the added instruction's destination is such a read (the gp register
-// holds the row's address; its role is the row's, write). Both rows end as exp(exp(0) + 0)
-// + 0 = e, as the kernel computes them (row 64 stayed 0 when the destination was left on
-// gp6).
+// holds the row's address; its role is the row's, write). 512 iterations: the loop is too
+// long to unroll fully within the search's 1024 instructions, so the set-ups are hoisted.
+// Both rows end as the kernel computes them: x = exp(x) + 0 from 0, 512 times (inf); row 64
+// stayed 0 when the destination was left on gp6.
 TEST(PlenaSearch, HoistingRenamesTheAddressAnAddedInstructionWrites) {
   const json overlay = mined_overlay(kChain);
-  const char* kernel = R"(C_LOOP_START gp5, 2
+  const char* kernel = R"(C_LOOP_START gp5, 512
   S_ADDI_INT gp6, gp0, 64
   CD0 gp6, gp6, f1
   S_ADDI_INT gp6, gp0, 128
@@ -189,7 +190,8 @@ C_LOOP_END gp5
 )";
   const KernelRewrite r = plena().search_kernel(kernel, overlay, kHardware);
   ASSERT_NE(r.kernel, kernel);
-  EXPECT_EQ(r.uses.at("CD0").executions, 4u);
+  EXPECT_EQ(r.uses.at("CD0").executions, 1024u);
+  EXPECT_EQ(r.kernel.find("S_ADDI_INT gp6, gp0, 64\n  CD0"), std::string::npos) << r.kernel;  // hoisted
   Dir d;
   const json rows = d.rows(kernel, overlay);
   EXPECT_EQ(d.rows(r.kernel, overlay), rows) << r.kernel;

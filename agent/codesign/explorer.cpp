@@ -159,12 +159,14 @@ const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandid
     write_file(overlay_path, to_yaml(overlay));
   }
   // An adapter whose toolchain places the instructions (at build) gets the kernels as they
-  // are and counts the uses after the suite ran: its builds are then in the toolchain's
-  // cache, made by the suite's parallel workers.
+  // are (searched, under search) and counts the uses after the suite ran: its builds are
+  // then in the toolchain's cache, made by the suite's parallel workers.
   const bool after = adapter_.rewrites_at_build;
-  write_kernels(dir / "kernels", after ? std::vector<const ExploreCandidate*>{} : set, overlay, v);
+  const bool search = o_.kernel_generation == "search";
+  const std::vector<std::string> kernels = write_kernels(
+      dir / "kernels", after && !search ? std::vector<const ExploreCandidate*>{} : set, overlay, after ? nullptr : &v);
   const auto failed = read_results(run_((dir / "kernels").string(), overlay_path, (dir / "results.jsonl").string()), v);
-  if (!set.empty() && after) count_uses(set, overlay, v);
+  if (!set.empty() && after) count_uses(kernels, overlay, v);
   if (!set.empty()) check_base_on_seeds(failed, v);
   std::ofstream store(store_path(), std::ios::app);
   store << v.to_json().dump() << "\n";
@@ -172,8 +174,8 @@ const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandid
   return done_[id] = v;
 }
 
-void Exploration::write_kernels(const fs::path& dir, const std::vector<const ExploreCandidate*>& set,
-                                const json& overlay, VariantResult& v) {
+std::vector<std::string> Exploration::write_kernels(const fs::path& dir, const std::vector<const ExploreCandidate*>& set,
+                                                    const json& overlay, VariantResult* v) {
   std::vector<KernelRewrite> out(cells_.size());
   std::atomic<size_t> next{0};
   std::exception_ptr error;
@@ -192,11 +194,14 @@ void Exploration::write_kernels(const fs::path& dir, const std::vector<const Exp
   work();
   for (std::thread& t : pool) t.join();
   if (error) std::rethrow_exception(error);
+  std::vector<std::string> kernels;
   for (size_t i = 0; i < cells_.size(); ++i) {
     const SuiteCell& cell = cells_[i];
-    add_uses(cell, out[i], v);
+    if (v) add_uses(cell, out[i], *v);
     write_file(dir / o_.platform / cell.task / (cell.config + cell.extension), out[i].kernel);
+    kernels.push_back(std::move(out[i].kernel));
   }
+  return kernels;
 }
 
 void Exploration::add_uses(const SuiteCell& cell, const KernelRewrite& r, VariantResult& v) {
@@ -207,22 +212,30 @@ void Exploration::add_uses(const SuiteCell& cell, const KernelRewrite& r, Varian
   }
 }
 
-void Exploration::count_uses(const std::vector<const ExploreCandidate*>& set, const json& overlay, VariantResult& v) {
-  for (const SuiteCell& cell : cells_) add_uses(cell, generated_kernel(cell, set, overlay), v);
+void Exploration::count_uses(const std::vector<std::string>& kernels, const json& overlay, VariantResult& v) {
+  for (size_t i = 0; i < cells_.size(); ++i)
+    add_uses(cells_[i], adapter_.use_overlay(kernels[i], overlay, cell_hardware(cells_[i])), v);
 }
 
-KernelRewrite Exploration::generated_kernel(const SuiteCell& cell, const std::vector<const ExploreCandidate*>& set,
-                                            const json& overlay) {
+json Exploration::cell_hardware(const SuiteCell& cell) const {
   json hardware = o_.hardware;  // plus the cell, for an adapter that runs the kernel
   hardware["task"] = cell.task;
   hardware["task_config"] = cell.config;
   hardware["file"] = cell.config + cell.extension;
+  return hardware;
+}
+
+KernelRewrite Exploration::generated_kernel(const SuiteCell& cell, const std::vector<const ExploreCandidate*>& set,
+                                            const json& overlay) {
+  const json hardware = cell_hardware(cell);
   KernelRewrite r{cell.kernel, {}};
   if (!set.empty()) r = adapter_.use_overlay(cell.kernel, overlay, hardware);
   if (o_.kernel_generation != "search") return r;
-  // Searched under the ISA with the instructions the rewrite placed (none: the shipped
-  // ISA, as the base): the same kernel and instructions give the same result in every
-  // variant.
+  // Searched under the ISA with the instructions it can place (the adapter's
+  // search_overlay; without one, those the rewrite placed); none: the shipped ISA, as the
+  // base. The same kernel and instructions give the same result in every variant.
+  if (set.empty()) return searched(r.kernel, json::object(), hardware);
+  if (adapter_.search_overlay) return searched(r.kernel, adapter_.search_overlay(r.kernel, overlay, hardware), hardware);
   std::vector<const ExploreCandidate*> placed;
   for (const ExploreCandidate* c : set)
     if (r.uses.count(c->name)) placed.push_back(c);

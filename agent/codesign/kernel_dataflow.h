@@ -71,6 +71,12 @@ struct DataflowAdapter {
   // same procedure for the base and every variant).
   std::function<KernelRewrite(const std::string& kernel, const nlohmann::json& overlay, const nlohmann::json& hardware)>
       search_kernel;
+  // Optional, with search_kernel: the part of `overlay` a search of `kernel` can place
+  // (instructions that can never match there left out; an empty object when none can), so
+  // the search under it gives what the search under the whole overlay gives. explore
+  // searches under it and memoises by it. Absent: the instructions the rewrite placed.
+  std::function<nlohmann::json(const std::string& kernel, const nlohmann::json& overlay, const nlohmann::json& hardware)>
+      search_overlay;
   // The area an overlay's composed instructions add (the cost model's area of each);
   // std::invalid_argument for an instruction it cannot price (no `compose:`).
   std::function<double(const nlohmann::json& overlay, const nlohmann::json& hardware)> overlay_area;

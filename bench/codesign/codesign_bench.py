@@ -152,7 +152,30 @@ def bench_platform(a, p, out):
     fig["variant_evaluation_seconds"] = time_variant(a, p, out, best["id"])
     base = f"{out}/explore/variants/base/results.jsonl"
     fig["amdahl_bounds"] = amdahl_bounds(read_jsonl(base), BOUND_UNITS.get(p, []), p in UNITS_BY_KIND)
+    fig["base_over_baselines"] = base_over_baselines(read_jsonl(base))
+    fig["variant_wall_seconds"] = variant_wall_seconds(f"{out}/explore/variants")
     return fig
+
+
+def base_over_baselines(results):
+    """The base kernels' geometric-mean speedup over the baselines (1 unless searched)."""
+    pairs = [(r["baseline_cycles"], r["cycles"]) for r in results if r.get("cycles") and r.get("baseline_cycles")]
+    return geomean([b / c for b, c in pairs]) if pairs else None
+
+
+def variant_wall_seconds(variants_dir):
+    """Per variant, from its overlay's writing (the start) to its bench results' last line:
+    the kernels' generation (rewrite, search) and the suite run, as the store's resume saw
+    them (a variant resumed in another run is not timed)."""
+    times = []
+    for vid in sorted(os.listdir(variants_dir)) if os.path.isdir(variants_dir) else []:
+        start, end = f"{variants_dir}/{vid}/overlay.yaml", f"{variants_dir}/{vid}/results.jsonl"
+        if os.path.exists(start) and os.path.exists(end):
+            times.append(os.path.getmtime(end) - os.path.getmtime(start))
+    if not times:
+        return None
+    times.sort()
+    return {"variants": len(times), "median": times[len(times) // 2], "max": times[-1]}
 
 
 def time_variant(a, p, out, vid):

@@ -1,22 +1,15 @@
 #include "platforms/aie_ml/pack/agent/aie_codesign.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
-#include "agent/codesign/overlay_yaml.h"
-#include "common/sha256.h"
+#include "agent/codesign/overlay_scope.h"
 #include "isa/aie_ml/bundle_schedule.h"
 #include "isa/aie_ml/extension_ops.h"
-#include "isa/isa_variant.h"
 #include "platforms/aie_ml/aie_area.h"
 #include "platforms/aie_ml/kernel_file.h"
 #include "platforms/aie_ml/pack/agent/aie_candidates.h"
@@ -204,37 +197,20 @@ std::string slot_of(const df::Pattern& p) {
   return "alu";
 }
 
-// The overlay as a file, and the ISA variant with it, for the duration of a call.
+// The overlay in force for the duration of a call (agent/codesign/overlay_scope.h),
+// checked to load as the AIE-ML ISA.
 class OverlayScope {
  public:
-  explicit OverlayScope(const json& overlay) {
-    const std::string text = codesign::to_yaml(overlay);
-    // Per process and thread: explore searches kernels on several threads, each with its
-    // own file (one thread's removal never pulls another's from under it).
-    const std::string owner =
-        std::to_string(::getpid()) + "-" + std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id()));
-    path_ = (std::filesystem::temp_directory_path() /
-             ("tlmcraft-aie-overlay-" + owner + "-" + sha256_hex(text).substr(0, 16) + ".yaml"))
-                .string();
-    std::ofstream(path_, std::ios::binary | std::ios::trunc) << text;
-    isa::IsaVariant v = isa::current_isa_variant();
-    v.overlays.push_back(path_);
-    scope_ = std::make_unique<isa::ScopedIsaVariant>(v);
+  explicit OverlayScope(const json& overlay) : scope_(overlay, "aie") {
     try {
       (void)AieIsa::get();
     } catch (const std::exception& e) {
       throw std::invalid_argument(std::string("the overlay does not load: ") + e.what());
     }
   }
-  ~OverlayScope() {
-    scope_.reset();
-    std::error_code ec;
-    std::filesystem::remove(path_, ec);
-  }
 
  private:
-  std::string path_;
-  std::unique_ptr<isa::ScopedIsaVariant> scope_;
+  codesign::ScopedOverlay scope_;
 };
 
 // The added ops an overlay defines, as loaded (larger patterns first: they save more).

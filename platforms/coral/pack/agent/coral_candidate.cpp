@@ -16,6 +16,7 @@
 #include "platforms/coral/coral_config.h"
 #include "platforms/coral/pack/agent/coral_dataflow.h"
 #include "platforms/coral/pack/agent/coral_kernel_run.h"
+#include "platforms/coral/pack/agent/coral_search.h"
 
 namespace tlmcraft::agent::search::coral {
 namespace {
@@ -239,6 +240,7 @@ codesign::DataflowAdapter coral_dataflow_adapter() {
   a.overlay_entry = coral_overlay;
   a.use_overlay = coral_use_overlay;
   a.overlay_area = coral_overlay_area;
+  a.search_kernel = coral_search_kernel;
   a.rewrites_at_build = true;  // the peephole pass of the toolchain places them
   // The custom formats' register fields (isa/riscv: R rs1 rs2, R4 rs1..rs3, one rd).
   for (const rv::CustomFormatFields& f : rv::custom_format_fields()) {

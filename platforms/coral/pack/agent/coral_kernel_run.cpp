@@ -2,8 +2,10 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <stdexcept>
 
 #include "harness/evaluate.h"
@@ -47,8 +49,8 @@ struct KernelFile {
     std::error_code ec;
     fs::remove(path, ec);
   }
-  static int& counter() {
-    static int n = 0;
+  static std::atomic<int>& counter() {
+    static std::atomic<int> n{0};
     return n;
   }
 };
@@ -66,6 +68,8 @@ CoralKernelRun run_coral_kernel(const std::string& kernel, const std::string& fi
   if (task.empty() || config.empty())
     throw std::invalid_argument(file + ": the Coral adapter needs the kernel's task and configuration to run it");
   CoralKernelRun out;
+  static std::mutex one_run_at_a_time;
+  const std::lock_guard<std::mutex> lock(one_run_at_a_time);
   try {
     tlmcraft::coral::CoralPlatform platform(config_of(hardware, custom));
     const tasks::Instance inst = tasks::Registry::builtin().instance(task, "coral", config);
@@ -89,6 +93,9 @@ CoralKernelRun run_coral_kernel(const std::string& kernel, const std::string& fi
     o.compare_baseline = false;
     const nlohmann::json rep = evaluate(platform, o);
     out.status = rep.value("status", std::string("?"));
+    out.cycles = rep.value("cycles", 0.0);
+    for (const auto& l : rep.value("hot_lines", nlohmann::json::array()))
+      out.hot_lines.emplace_back(l.value("line", 0), l.value("cycles", 0.0));
     out.executions = platform.top().executions_by_word();
   } catch (const InputError& e) {
     throw std::invalid_argument(file + ": " + e.what());

@@ -22,6 +22,7 @@
 #include "isa/compose.h"
 #include "platforms/plena/pack/agent/plena_dataflow.h"
 #include "platforms/plena/pack/agent/plena_kernel.h"
+#include "platforms/plena/pack/agent/plena_search.h"
 #include "platforms/plena/pack/agent/plena_use_composed.h"
 #include "platforms/plena/plena_area.h"
 
@@ -285,6 +286,8 @@ codesign::DataflowAdapter plena_dataflow_adapter() {
   a.overlay_entry = plena_overlay;
   a.use_overlay = plena_use_overlay;
   a.overlay_area = plena_overlay_area;
+  a.search_kernel = plena_search_kernel;
+  a.search_overlay = plena_search_overlay;
   // One input per source-register field (rs1..rs3), one output per destination
   // field (rd).
   int reads = 0, writes = 0;

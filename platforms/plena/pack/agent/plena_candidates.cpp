@@ -54,6 +54,8 @@ double estimate_cycles(const Block& code, const Arch& arch) {
     else if (c == "vector_max") total += 4;
     else if (c == "vector_sum") total += 8;
     else if (c == "hbm") total += n.op.mnemonic() == "H_PREFETCH_M" ? 600 : 40;
+    else if (n.op.spec->is_fused() || !n.op.spec->semantics.empty())
+      total += static_cast<double>(std::max<int64_t>(1, plena_spec().default_cycles(c)));  // an added one: its class
     else total += 1;
   }
   return total;

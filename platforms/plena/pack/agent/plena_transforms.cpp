@@ -10,6 +10,11 @@ namespace tlmcraft::agent::search::plena {
 
 namespace {
 
+// An operand that reads its register: role read, or the address of the value the
+// instruction reads or writes (an added instruction's `value: vrow` operand: the row is
+// written, the gp register holding its address only read).
+bool reads_register(const isa::OperandSpec& o) { return o.role == isa::Role::Read || plena_spec().addresses_value(o); }
+
 struct LoopRef {
   Block* parent = nullptr;
   size_t index = 0;
@@ -180,7 +185,7 @@ int remove_redundant(Block& block, Values& values, int& substituted) {
     for (size_t i = 0; i < n.op.operands.size(); ++i) {
       const isa::OperandSpec& o = n.op.spec->operands[i];
       const isa::OperandKind& kind = plena_spec().kinds()[o.kind];
-      if (o.role != isa::Role::Read || kind.type != isa::KindType::Register ||
+      if (!reads_register(o) || kind.type != isa::KindType::Register ||
           plena_spec().register_classes()[kind.register_class].name != "gp" || n.op.operands[i] == 0)
         continue;
       if (values.get(reg_key_gp(static_cast<int>(n.op.operands[i]))) == Val{0, 0}) {
@@ -276,7 +281,7 @@ void rename_reads(Op& op, int from, int to) {
     const isa::OperandSpec& o = op.spec->operands[i];
     const isa::OperandKind& kind = spec.kinds()[o.kind];
     if (kind.type != isa::KindType::Register || spec.register_classes()[kind.register_class].name != "gp") continue;
-    if (op.operands[i] == from && (o.role == isa::Role::Read)) op.operands[i] = to;
+    if (op.operands[i] == from && reads_register(o)) op.operands[i] = to;
   }
 }
 
@@ -293,7 +298,7 @@ int written_gp_operand(const Op& op) {
   for (size_t i = 0; i < op.operands.size(); ++i) {
     const isa::OperandSpec& o = op.spec->operands[i];
     const isa::OperandKind& kind = plena_spec().kinds()[o.kind];
-    if (o.role == isa::Role::Write && kind.type == isa::KindType::Register &&
+    if (o.role == isa::Role::Write && !plena_spec().addresses_value(o) && kind.type == isa::KindType::Register &&
         plena_spec().register_classes()[kind.register_class].name == "gp")
       return static_cast<int>(i);
   }
@@ -387,8 +392,7 @@ bool depends(const OpInfo& a, const OpInfo& b) {
       if (std::find(y.begin(), y.end(), k) != y.end()) return true;
     return false;
   };
-  if (meets(a.regs.writes, b.regs.reads) || meets(a.regs.reads, b.regs.writes) ||
-      meets(a.regs.writes, b.regs.writes))
+  if (meets(a.regs.writes, b.regs.reads) || meets(a.regs.reads, b.regs.writes) || meets(a.regs.writes, b.regs.writes))
     return true;
   for (const auto& x : a.mem)
     for (const auto& y : b.mem)

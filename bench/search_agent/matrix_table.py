@@ -8,6 +8,10 @@
   matrix_table.py --compare A/results.jsonl B/results.jsonl ...
       the geometric means per platform and level, then our figures beside the KernelCraft
       paper's (its best model, GPT-5.2) for the same task groups and configurations.
+  matrix_table.py --diff A/results.jsonl B/results.jsonl
+      the cells both files hold: how many have the same status, baseline cycles, cycles,
+      rounds and evaluations (two runs of one selection, e.g. local and --executor slurm),
+      and a row for each cell that differs.
 """
 import json
 import math
@@ -115,6 +119,40 @@ def print_compare(paths):
         print(f"| {platform} | {group} | {paper} | {span} | {fmt(xs)} |")
 
 
+SAME_FIELDS = ["status", "baseline_cycles", "cycles", "rounds", "evaluations"]
+
+
+def read_records(path):
+    """{(platform, task, config): the fields of SAME_FIELDS} of the run cells of a results file."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if r.get("task") is None or r.get("status") == "unsupported":
+                continue
+            agent = r.get("agent") or {}
+            fields = {k: r.get(k, agent.get(k)) for k in SAME_FIELDS}
+            out[(r.get("platform"), r["task"], r.get("config"))] = fields
+    return out
+
+
+def print_diff(path_a, path_b):
+    a, b = read_records(path_a), read_records(path_b)
+    both = [k for k in a if k in b]
+    differ = [k for k in both if a[k] != b[k]]
+    print(f"{len(both) - len(differ)} of {len(both)} cells in both files have the same " + ", ".join(SAME_FIELDS))
+    if differ:
+        print()
+        print("| cell | " + " | ".join(SAME_FIELDS) + " |")
+        print("|---|" + "---|" * len(SAME_FIELDS))
+        for k in differ:
+            row = [str(a[k][f]) if a[k][f] == b[k][f] else f"{a[k][f]} / {b[k][f]}" for f in SAME_FIELDS]
+            print(f"| {'/'.join(k)} | " + " | ".join(row) + " |")
+
+
 def fail(message):
     print(message, file=sys.stderr)
     sys.exit(2)
@@ -127,8 +165,11 @@ def main():
             print_matrix(args[0])
         elif len(args) >= 2 and args[0] == "--compare":
             print_compare(args[1:])
+        elif len(args) == 3 and args[0] == "--diff":
+            print_diff(args[1], args[2])
         else:
-            fail("usage: matrix_table.py DIR/results.jsonl | --compare A/results.jsonl B/results.jsonl ...")
+            fail("usage: matrix_table.py DIR/results.jsonl | --compare A/results.jsonl B/results.jsonl ... | "
+                 "--diff A/results.jsonl B/results.jsonl")
     except OSError as e:
         fail(f"matrix_table.py: cannot read {e.filename}: {e.strerror}")
 

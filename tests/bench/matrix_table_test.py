@@ -14,10 +14,12 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 SCRIPT = os.path.join(ROOT, "bench", "search_agent", "matrix_table.py")
 
 
-def record(platform, task, level, config, status, speedup=None):
+def record(platform, task, level, config, status, speedup=None, cycles=None, rounds=None):
     r = {"platform": platform, "task": task, "level": level, "config": config, "status": status}
     if speedup is not None:
         r["speedup"] = speedup
+    if cycles is not None:
+        r.update({"baseline_cycles": 100, "cycles": cycles, "agent": {"rounds": rounds, "evaluations": 2 * rounds}})
     return json.dumps(r)
 
 
@@ -94,10 +96,37 @@ def main():
         "",
     ]), "comparison table")
 
+    # --diff: two runs of one selection; silu C2 differs in cycles, gemm C1 only in rounds
+    # (and so evaluations), relu C1 is in one file only (not compared), pmp is unsupported.
+    local, slurm = os.path.join(tmp, "local.jsonl"), os.path.join(tmp, "slurm.jsonl")
+    write(local, [
+        record("plena", "silu", 1, "C1", "pass", 1.25, cycles=80, rounds=3),
+        record("plena", "silu", 1, "C2", "pass", 1.25, cycles=80, rounds=3),
+        record("plena", "gemm", 1, "C1", "pass", 1.0, cycles=100, rounds=4),
+        record("plena", "relu", 1, "C1", "pass", 1.0, cycles=100, rounds=4),
+    ])
+    write(slurm, [
+        record("plena", "silu", 1, "C1", "pass", 1.25, cycles=80, rounds=3),
+        record("plena", "silu", 1, "C2", "pass", 1.0, cycles=100, rounds=3),
+        record("plena", "gemm", 1, "C1", "pass", 1.0, cycles=100, rounds=5),
+        record("coral", "pmp", 0, "C1", "unsupported"),
+    ])
+    code, out, _ = run("--diff", local, slurm)
+    check(code, 0, "exit code of --diff")
+    check(out, "\n".join([
+        "1 of 3 cells in both files have the same status, baseline_cycles, cycles, rounds, evaluations",
+        "",
+        "| cell | status | baseline_cycles | cycles | rounds | evaluations |",
+        "|---|---|---|---|---|---|",
+        "| plena/silu/C2 | pass | 100 | 80 / 100 | 3 | 6 |",
+        "| plena/gemm/C1 | pass | 100 | 100 | 4 / 5 | 8 / 10 |",
+        "",
+    ]), "diff table")
+
     code, _, err = run()
     check(code, 2, "exit code without arguments")
-    check(err.strip(), "usage: matrix_table.py DIR/results.jsonl | --compare A/results.jsonl B/results.jsonl ...",
-          "usage message")
+    check(err.strip(), "usage: matrix_table.py DIR/results.jsonl | --compare A/results.jsonl B/results.jsonl ... | "
+          "--diff A/results.jsonl B/results.jsonl", "usage message")
     missing = os.path.join(tmp, "none.jsonl")
     code, _, err = run(missing)
     check(code, 2, "exit code for a missing file")

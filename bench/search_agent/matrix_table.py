@@ -6,7 +6,7 @@
       ("fail" where the kernel failed, "-" where the cell did not run), then the geometric
       mean per level (the CPU programs, level 0, as "CPU") and over every passing cell.
   matrix_table.py --compare A/results.jsonl B/results.jsonl ...
-      the geometric means per platform and level, then our figures beside the KernelCraft
+      the geometric means per platform and level (files of one platform are merged), then our figures beside the KernelCraft
       paper's (its best model, GPT-5.2) for the same task groups and configurations.
   matrix_table.py --diff A/results.jsonl B/results.jsonl
       the cells both files hold: how many have the same status, baseline cycles, cycles,
@@ -96,10 +96,12 @@ def fmt(xs):
 
 
 def print_compare(paths):
-    runs = {}
+    runs = {}  # platform -> (cells, levels), merged over its files (e.g. ML tasks and CPU programs)
     for path in paths:
-        cells, levels, order, platform = read(path)
-        runs[platform] = (cells, levels)
+        cells, levels, _, platform = read(path)
+        merged_cells, merged_levels = runs.setdefault(platform, ({}, {}))
+        merged_cells.update(cells)
+        merged_levels.update(levels)
     print("| platform | level 1 | level 2 | level 3 | CPU | all | failed |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for platform, (cells, levels) in runs.items():

@@ -74,7 +74,12 @@ def main():
         "",
     ]), "per-task table")
 
-    code, out, _ = run("--compare", plena, coral)
+    # A second Coral file (its CPU programs run apart) is merged into Coral's row: its
+    # copy C1 (1.0) makes the CPU geometric mean 1.000 over 2 cells and "all"
+    # (2 * 8 * 4 * 1 * 1)^(1/5) = 64^(1/5) = 2.297 over 5.
+    coral_cpu = os.path.join(tmp, "coral_cpu.jsonl")
+    write(coral_cpu, [record("coral", "copy", 0, "C1", "pass", 1.0)])
+    code, out, _ = run("--compare", plena, coral, coral_cpu)
     check(code, 0, "exit code of --compare")
     # plena level 1: (1.25 * 1 * 1)^(1/3) = 1.077; the elementwise rows take silu at C1 (1.25)
     # and at C5 (1.0); GEMM is gemm at C1..C5 (1.0). coral: GEMV/GEMM/Conv2D = gemm C1, C2
@@ -83,7 +88,7 @@ def main():
         "| platform | level 1 | level 2 | level 3 | CPU | all | failed |",
         "|---|---:|---:|---:|---:|---:|---:|",
         "| plena | 1.077x (3) | - | - | - | 1.077x (3) | 0 |",
-        "| coral | 4.000x (2) | - | 4.000x (1) | 1.000x (1) | 2.828x (4) | 1 |",
+        "| coral | 4.000x (2) | - | 4.000x (1) | 1.000x (2) | 2.297x (5) | 1 |",
         "",
         "| platform | task group | paper (GPT-5.2) | search agent: range | geometric mean (cells) |",
         "|---|---|---:|---:|---:|",

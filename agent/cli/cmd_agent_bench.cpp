@@ -152,7 +152,7 @@ int cmd_agent_bench(const Args& args) {
       ("platform,p", po::value<std::vector<std::string>>()->composing(), "platform(s), repeatable or comma list")
       ("tasks", po::value<std::vector<std::string>>()->composing(), "tasks, comma list (default: all)")
       ("configs", po::value<std::vector<std::string>>()->composing(), "configurations, comma list (default: all)")
-      ("level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3)")
+      ("level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3, cpu)")
       ("samples,k", po::value<int>()->default_value(1), "agent runs per workload (pass@k)")
       ("jobs,j", po::value<unsigned>()->default_value(0), "parallel runs (default: number of CPUs)")
       ("timeout", po::value<double>()->default_value(3600), "seconds per run before its worker is killed (0: none)")
@@ -212,27 +212,8 @@ int cmd_agent_bench(const Args& args) {
     if (std::find(known.begin(), known.end(), p) == known.end()) throw InputError("unknown platform '" + p + "'");
     if (!tasks::parse_platform(p)) throw InputError("platform '" + p + "' has no tasks in the task registry");
   }
-  const tasks::Registry& registry = tasks::Registry::builtin();
-  std::vector<const tasks::TaskSpec*> selected;
-  const auto names = list("tasks");
-  try {
-    if (names.empty())
-      for (const auto& t : registry.tasks()) selected.push_back(&t);
-    for (const auto& n : names) selected.push_back(&registry.task(n));
-  } catch (const tasks::TaskError& e) {
-    throw InputError(e.what());
-  }
-  const auto levels = list("level");
-  if (!levels.empty()) {
-    std::set<int> wanted;
-    for (const auto& l : levels) {
-      if (l != "1" && l != "2" && l != "3") throw InputError("--level: '" + l + "' is not 1, 2 or 3");
-      wanted.insert(std::stoi(l));
-    }
-    selected.erase(std::remove_if(selected.begin(), selected.end(), [&](const tasks::TaskSpec* t) { return !wanted.count(t->level); }),
-                   selected.end());
-  }
-  if (selected.empty()) throw InputError("no task matches the selection");
+  // The ML tasks, plus the CPU programs where a platform runs them (as `tlmcraft bench`).
+  const std::vector<const tasks::TaskSpec*> selected = select_tasks(list("tasks"), list("level"), platforms);
   const auto configs_asked = list("configs");
 
 
@@ -284,6 +265,7 @@ int cmd_agent_bench(const Args& args) {
   for (const auto& platform : platforms) {
     const tasks::PlatformId pid = *tasks::parse_platform(platform);
     for (const tasks::TaskSpec* task : selected) {
+      if (task->level == 0 && !runs_cpu_programs(platform)) continue;  // CPU programs: only where they run
       const tasks::PlatformSpec& ps = task->platform(pid);
       std::vector<std::string> configs = configs_asked;
       if (configs.empty())

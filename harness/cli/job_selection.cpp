@@ -54,11 +54,6 @@ nlohmann::json unsupported_record(const std::string& platform, const std::string
   return r;
 }
 
-bool runs_cpu_programs(const std::string& platform) {
-  const PlatformInfo* info = find_platform_info(platform);
-  return info && info->cpu_programs;
-}
-
 std::vector<std::string> resolve_platforms(const JobSelection& s, bool& all) {
   const std::vector<std::string> known = platform_names();
   std::vector<std::string> platforms = s.platforms;
@@ -72,16 +67,25 @@ std::vector<std::string> resolve_platforms(const JobSelection& s, bool& all) {
   return platforms;
 }
 
-std::vector<const tasks::TaskSpec*> resolve_tasks(const JobSelection& s, const std::vector<std::string>& platforms) {
+}  // namespace
+
+bool runs_cpu_programs(const std::string& platform) {
+  const PlatformInfo* info = find_platform_info(platform);
+  return info && info->cpu_programs;
+}
+
+std::vector<const tasks::TaskSpec*> select_tasks(const std::vector<std::string>& names,
+                                                 const std::vector<std::string>& levels,
+                                                 const std::vector<std::string>& platforms) {
   const tasks::Registry& registry = tasks::Registry::builtin();
   std::vector<const tasks::TaskSpec*> selected;
-  if (s.tasks.empty()) {
+  if (names.empty()) {
     for (const auto& t : registry.tasks()) selected.push_back(&t);
     // The CPU programs (a scalar core's benchmark) join every run that includes a platform running them.
     if (std::any_of(platforms.begin(), platforms.end(), runs_cpu_programs))
       for (const auto& t : registry.cpu_tasks()) selected.push_back(&t);
   } else {
-    for (const auto& name : s.tasks) {
+    for (const auto& name : names) {
       try {
         selected.push_back(&registry.task(name));
       } catch (const tasks::TaskError& e) {
@@ -89,9 +93,9 @@ std::vector<const tasks::TaskSpec*> resolve_tasks(const JobSelection& s, const s
       }
     }
   }
-  if (!s.levels.empty()) {
+  if (!levels.empty()) {
     std::set<int> wanted;
-    for (const auto& l : s.levels) {
+    for (const auto& l : levels) {
       if (l == "cpu") {
         wanted.insert(0);
         continue;
@@ -106,8 +110,6 @@ std::vector<const tasks::TaskSpec*> resolve_tasks(const JobSelection& s, const s
   if (selected.empty()) throw InputError("no task matches the selection");
   return selected;
 }
-
-}  // namespace
 
 std::vector<std::string> split_lists(const std::vector<std::string>& values) {
   std::vector<std::string> out;
@@ -166,7 +168,7 @@ std::vector<harness::SuiteJob> with_variant(const std::vector<harness::SuiteJob>
 SelectedJobs select_jobs(const JobSelection& s) {
   SelectedJobs out;
   out.platforms = resolve_platforms(s, out.all_platforms);
-  const std::vector<const tasks::TaskSpec*> selected = resolve_tasks(s, out.platforms);
+  const std::vector<const tasks::TaskSpec*> selected = select_tasks(s.tasks, s.levels, out.platforms);
   const tasks::Registry& registry = tasks::Registry::builtin();
   const bool use_kernels = !s.kernel_dir.empty();
   if (use_kernels) {

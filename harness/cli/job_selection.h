@@ -6,6 +6,7 @@
 
 #include "harness/provenance.h"
 #include "harness/suite_runner.h"
+#include "tasks/spec.h"
 
 namespace tlmcraft::cli {
 
@@ -27,6 +28,15 @@ struct SelectedJobs {
 
 // Throws InputError naming the bad platform, task, level, config or directory.
 SelectedJobs select_jobs(const JobSelection& selection);
+
+// The tasks a selection names: `names` (empty = the ML tasks, plus the CPU programs when a
+// platform runs them), kept to `levels` ("1", "2", "3", "cpu"; empty = all). Shared with
+// agent-bench. Throws InputError naming a bad task or level, or an empty selection.
+std::vector<const tasks::TaskSpec*> select_tasks(const std::vector<std::string>& names,
+                                                 const std::vector<std::string>& levels,
+                                                 const std::vector<std::string>& platforms);
+// Whether `platform` runs the CPU programs (level 0 tasks).
+bool runs_cpu_programs(const std::string& platform);
 
 // Copies of `jobs` run on `variant`: worker arguments (the variant's, then `extra`), the
 // variant id and its provenance (computed once per platform). Throws InputError when the

@@ -111,5 +111,23 @@ TEST_F(CliTest, AgentBenchWritesResultsSummaryAndPassAtK) {
   EXPECT_EQ(json::parse(again.out)["agent"]["runs"], 2);
 }
 
+TEST_F(CliTest, AgentBenchSelectsTheCpuProgramsLikeBench) {
+  // --level cpu on Coral: the ten programs of tasks/specs/cpu/ less pmp (unsupported on
+  // Coral: recorded, never run, so not in the dry run) x C1..C5 = 9 x 5 = 45 runs.
+  const CliRun cpu = tlmcraft("agent-bench -p coral --level cpu --dry-run --json --out " + dir.str());
+  ASSERT_EQ(cpu.code, 0) << cpu.out;
+  const json runs = json::parse(cpu.out)["runs"];
+  EXPECT_EQ(runs.size(), 45u);
+  EXPECT_EQ(runs[0]["task"], "multiply");  // tasks/specs/cpu.yaml's order
+  EXPECT_EQ(runs[0]["rounds"], 25);        // level 0 gets the default budget of the levels above 2
+  // Without --tasks and --level, Coral's ML cells (23 x 5) and the programs: 160 runs.
+  const CliRun all = tlmcraft("agent-bench -p coral --dry-run --json --out " + dir.str());
+  ASSERT_EQ(all.code, 0) << all.out;
+  EXPECT_EQ(json::parse(all.out)["runs"].size(), 160u);
+  // PLENA runs no CPU programs: nothing is selected (exit 2), as is an unknown level.
+  EXPECT_EQ(tlmcraft("agent-bench -p plena --level cpu --dry-run --out " + dir.str()).code, 2);
+  EXPECT_EQ(tlmcraft("agent-bench -p coral --level 4 --dry-run --out " + dir.str()).code, 2);
+}
+
 }  // namespace
 }  // namespace tlmcraft::agent

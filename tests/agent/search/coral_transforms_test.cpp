@@ -331,6 +331,32 @@ TEST(CoralStage, ComputesAnOutputInDtcmAndCopiesItOutBeforeReturn) {
   EXPECT_EQ(why, "main has 2 return statements (the copy-out needs exactly one, last)");
 }
 
+TEST(CoralStage, AddsTheVectorHeaderToAScalarProgram) {
+  // A CPU program's baseline is scalar C without <riscv_vector.h>; the staging copy loops
+  // are RVV intrinsics, so the header comes with the buffer (else clang-16 stops at the
+  // undeclared __riscv_vsetvl_e8m8).
+  std::string s =
+      "#define A_ADDR 0x20000000u  /* int32 [4] input */\n"
+      "#define A_ELEMS 4\n"
+      "#include <stdint.h>\n"
+      "int main(void) {\n"
+      "  const uint32_t* a = (const uint32_t*)A_ADDR;\n"
+      "  return (int)a[0];\n"
+      "}\n";
+  std::string why;
+  ASSERT_TRUE(stage_in_dtcm(s, "A", why)) << why;
+  EXPECT_EQ(s.substr(0, s.find("int main")),
+            "#define A_ADDR 0x20000000u  /* int32 [4] input */\n"
+            "#define A_ELEMS 4\n"
+            "#include <stdint.h>\n"
+            "#include <riscv_vector.h>\n"
+            "static int32_t stage_a[4] __attribute__((aligned(16)));  /* DTCM copy of A (search agent) */\n");
+  // A source that has the header does not get a second one (kRelu above: one include).
+  std::string relu = kRelu;
+  ASSERT_TRUE(stage_in_dtcm(relu, "X", why)) << why;
+  EXPECT_EQ(relu.find("#include <riscv_vector.h>"), relu.rfind("#include <riscv_vector.h>"));
+}
+
 TEST(CoralStage, RefusesKvUnknownTensorsAndWhatDoesNotFit) {
   std::string s = kRelu, why;
   std::string kv = std::string(kRelu) + "#define K_ADDR 0x20000400u  /* int8 [4] kv */\n#define K_ELEMS 4\n";

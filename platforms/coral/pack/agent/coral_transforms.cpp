@@ -433,8 +433,11 @@ bool stage_in_dtcm(std::string& src, const std::string& macro, std::string& why,
   } else {
     out.insert(m2->open + 1, "\n" + copy(buffer, addr, "staged in DTCM (read from external memory once)"));
   }
-  out.insert(decl_at, "static " + type + " " + buffer + "[" + std::to_string(t->elements) +
-                          "] __attribute__((aligned(16)));  /* DTCM copy of " + macro + " (search agent) */\n");
+  std::string decl = "static " + type + " " + buffer + "[" + std::to_string(t->elements) +
+                     "] __attribute__((aligned(16)));  /* DTCM copy of " + macro + " (search agent) */\n";
+  // The copy loops are RVV intrinsics; a scalar program (the CPU programs) lacks their header.
+  if (out.find("#include <riscv_vector.h>") == std::string::npos) decl = "#include <riscv_vector.h>\n" + decl;
+  out.insert(decl_at, decl);
   src = std::move(out);
   return true;
 }

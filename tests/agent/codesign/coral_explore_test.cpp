@@ -17,6 +17,7 @@
 #include "platforms/coral/coral_platform.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
+#include "tests/agent/codesign/coral_codesign_fixture.h"
 
 namespace tlmcraft::agent::codesign {
 namespace {
@@ -24,27 +25,9 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const json kHardware = {{"platform", "coral"}, {"platform_config", "default"}};
-
-// cmac as a mined candidate would carry it (custom-0, R4: rd = rs1 * rs2 + rs3).
-json cmac_overlay() {
-  json ops = json::array();
-  ops.push_back({{"name", "rd"}, {"field", "rd"}, {"role", "write"}, {"value", "x"}});
-  for (const char* r : {"rs1", "rs2", "rs3"})
-    ops.push_back({{"name", r}, {"field", r}, {"role", "read"}, {"value", "x"}});
-  json ins = {{"mnemonic", "cmac"},
-              {"encoding", {{"opcode", "custom-0"}, {"format", "r4"}, {"funct3", 0}, {"funct2", 0}}},
-              {"operands", ops},
-              {"compose", {{"temps", {"t0"}}, {"steps", {"mul t0, rs1, rs2", "add rd, t0, rs3"}}}},
-              {"timing", {{"unit", "mul"}, {"latency", 2}, {"ii", 1}}}};
-  return {{"isa", "riscv"}, {"instructions", {ins}}};
-}
-
-std::unique_ptr<coral::CoralPlatform> platform_with(const std::string& overlay) {
-  coral::CoralConfig cfg = coral::load_coral_config("default");
-  coral::set_isa_extensions(cfg, overlay.empty() ? std::vector<std::string>{} : std::vector<std::string>{overlay});
-  return std::make_unique<coral::CoralPlatform>(cfg);
-}
+using coral_test::cmac_overlay;
+using coral_test::kHardware;
+using coral_test::platform_with;
 
 // Evaluates DIR/coral/<task>/C1.c of each task with the overlay, one results line each.
 SuiteRunner in_process_runner() {

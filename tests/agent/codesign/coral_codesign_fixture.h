@@ -1,0 +1,38 @@
+// Shared by the Coral codesign tests: the multiply-accumulate candidate cmac (as the miner
+// writes it; examples/isa_ext/coral/mac.yaml) and a Coral platform with an overlay.
+#pragma once
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "platforms/coral/coral_config.h"
+#include "platforms/coral/coral_platform.h"
+
+namespace tlmcraft::agent::codesign::coral_test {
+
+using nlohmann::json;
+
+inline const json kHardware = {{"platform", "coral"}, {"platform_config", "default"}};
+
+// cmac as a mined candidate would carry it (custom-0, R4: rd = rs1 * rs2 + rs3).
+inline json cmac_overlay() {
+  json ops = json::array();
+  ops.push_back({{"name", "rd"}, {"field", "rd"}, {"role", "write"}, {"value", "x"}});
+  for (const char* r : {"rs1", "rs2", "rs3"})
+    ops.push_back({{"name", r}, {"field", r}, {"role", "read"}, {"value", "x"}});
+  json ins = {{"mnemonic", "cmac"},
+              {"encoding", {{"opcode", "custom-0"}, {"format", "r4"}, {"funct3", 0}, {"funct2", 0}}},
+              {"operands", ops},
+              {"compose", {{"temps", {"t0"}}, {"steps", {"mul t0, rs1, rs2", "add rd, t0, rs3"}}}},
+              {"timing", {{"unit", "mul"}, {"latency", 2}, {"ii", 1}}}};
+  return {{"isa", "riscv"}, {"instructions", {ins}}};
+}
+
+inline std::unique_ptr<coral::CoralPlatform> platform_with(const std::string& overlay) {
+  coral::CoralConfig cfg = coral::load_coral_config("default");
+  coral::set_isa_extensions(cfg, overlay.empty() ? std::vector<std::string>{} : std::vector<std::string>{overlay});
+  return std::make_unique<coral::CoralPlatform>(cfg);
+}
+
+}  // namespace tlmcraft::agent::codesign::coral_test

@@ -172,8 +172,8 @@ def peak(kind):
         mac, accs, a, b = "VMAC.I16", ["cm%d" % i for i in range(6)], "w0", "w2"
     elif kind == "bf16":
         mac, accs, a, b = "VMAC.BF16", ["bm%d" % i for i in range(6)], "x0", "x1"
-    else:  # element-wise int16: VMUL.E.S16 / VMAC.E.S16 on 16 lanes (our ISA)
-        mac, accs, a, b = "VMAC.E.S16", ["bm%d" % i for i in range(6)], "w0", "w2"
+    else:  # element-wise int16: VMAC.E.S16 on 32 lanes (x, x -> cm, as the hardware)
+        mac, accs, a, b = "VMAC.E.S16", ["cm%d" % i for i in range(6)], "x0", "x1"
     lines = [".tile 0 0",
              "  MOVXM p0, 0x70000   ; operand streams in three different banks",
              "  MOVXM p1, 0x74000",
@@ -218,21 +218,20 @@ def vsmul_scalar():
 
 def vsmul_vector_unpipelined():
     """The vectorised scale without software pipelining: per 32 int16 elements two
-    256-bit loads, the multiply (two 16-lane VMUL.E.S16 in our ISA), two SRS stores, one
-    after the other (mlir-aie programming guide section 4c: a 15-cycle loop body)."""
+    256-bit loads, one 32-lane VMUL.E.S16, two SRS stores, one after the other (mlir-aie
+    programming guide section 4c: a 15-cycle loop body with one VMUL)."""
     return [".tile 0 0",
             "  MOVXM p0, 0x70000",
             "  MOVXM p1, 0x74000",
             "  MOVXM r2, 3",
-            "  VBCST.16 x11, r2    ; factor in every lane of w22",
+            "  VBCST.16 x11, r2    ; factor in every lane of x11",
             "  MOVXM ls, body",
             "  MOVXM le, last",
             "  MOVXM lc, 32        ; 32 x 32 elements",
             "body:",
             "  VLDA w0, [p0], #32",
-            "  VLDA w1, [p0], #32"] + nops(5, "w0 lands 7 cycles after its load") + [
-            "  VMUL.E.S16 bm0, w0, w22",
-            "  VMUL.E.S16 bm1, w1, w22"] + nops(4, "bm0 lands 6 cycles after its multiply") + [
+            "  VLDA w1, [p0], #32"] + nops(6, "w1 (high half of x0) lands 7 cycles after its load") + [
+            "  VMUL.E.S16 cm0, x0, x11"] + nops(5, "cm0 lands 6 cycles after the multiply") + [
             "  VST.SRS.S16.S32 bm0, [p1], #32, 0",
             "last:",
             "  VST.SRS.S16.S32 bm1, [p1], #32, 0",
@@ -242,21 +241,20 @@ def vsmul_vector_unpipelined():
 def vsmul_vector_pipelined():
     """The same computation software-pipelined: straight-line code scheduled for the
     model (eight rotating register sets), bound by the single store unit (two 256-bit
-    stores per 32 elements)."""
+    stores per 32 elements, one 32-lane VMUL.E.S16)."""
     ops = []
     a, c = OWN, OWN + 0x4000
     ptrs_a, ptrs_c = [("p0", a)], [("p1", c)]
     for s in range(32):
         r = s % 8
         wa, wb = "w%d" % (2 * r), "w%d" % (2 * r + 1)
-        ba, bb = "bm%d" % (2 * r), "bm%d" % (2 * r + 1)
+        xa, ca, ba, bb = "x%d" % r, "cm%d" % r, "bm%d" % (2 * r), "bm%d" % (2 * r + 1)
         ops.append(Op("VLD? %s, %s" % (wa, mem(ptrs_a, a + 64 * s)), "ld", [], [wa], LAT["load"], a + 64 * s))
         ops.append(Op("VLD? %s, %s" % (wb, mem(ptrs_a, a + 64 * s + 32)), "ld", [], [wb], LAT["load"], a + 64 * s + 32))
-        ops.append(Op("VMUL.E.S16 %s, %s, w22" % (ba, wa), "vec", [wa, "w22"], [ba], LAT["vmac"]))
-        ops.append(Op("VMUL.E.S16 %s, %s, w22" % (bb, wb), "vec", [wb, "w22"], [bb], LAT["vmac"]))
+        ops.append(Op("VMUL.E.S16 %s, %s, x11" % (ca, xa), "vec", [wa, wb, "x11"], [ca], LAT["vmac"]))
         ops.append(Op("VST.SRS.S16.S32 %s, %s, 0" % (ba, mem(ptrs_c, c + 64 * s)), "st", [ba], [], LAT["store"], c + 64 * s))
         ops.append(Op("VST.SRS.S16.S32 %s, %s, 0" % (bb, mem(ptrs_c, c + 64 * s + 32)), "st", [bb], [], LAT["store"], c + 64 * s + 32))
-    # w22 (the broadcast factor) is ready before the first multiply: set up below.
+    # x11 (the broadcast factor) is ready before the first multiply: set up below.
     body = schedule(ops)
     return [".tile 0 0",
             "  MOVXM p0, 0x70000",

@@ -191,8 +191,8 @@ bool run_vector(Code c, const VectorArgs& a) {
     case Code::VMSC_BF16: bf16_matmul(tmp, in[0], in[1], in[2], 4, 8, 4, -1); break;
     case Code::VMUL_E_S8: int_elementwise<int8_t, int32_t>(tmp, nullptr, in[0], in[1], 32); break;
     case Code::VMAC_E_S8: int_elementwise<int8_t, int32_t>(tmp, in[0], in[1], in[2], 32); break;
-    case Code::VMUL_E_S16: int_elementwise<int16_t, int32_t>(tmp, nullptr, in[0], in[1], 16); break;
-    case Code::VMAC_E_S16: int_elementwise<int16_t, int32_t>(tmp, in[0], in[1], in[2], 16); break;
+    case Code::VMUL_E_S16: int_elementwise<int16_t, int32_t>(tmp, nullptr, in[0], in[1], 32); break;
+    case Code::VMAC_E_S16: int_elementwise<int16_t, int32_t>(tmp, in[0], in[1], in[2], 32); break;
     case Code::VMUL_E_BF16: case Code::VMAC_E_BF16:
       for (int i = 0; i < 16; ++i) {
         const uint8_t* x = c == Code::VMUL_E_BF16 ? in[0] : in[1];

@@ -110,8 +110,8 @@ def main():
                 fail("'%s' (%s) is in section '%s'" % (row[0], row[1], name))
             figures[row[0]] = row[2]
         if name == "restated parameters":
-            if summary is not None or len(rows) != 5:
-                fail("restated parameters: 5 rows without statistics expected, got %d, %r" % (len(rows), summary))
+            if summary is not None or len(rows) != 6:
+                fail("restated parameters: 6 rows without statistics expected, got %d, %r" % (len(rows), summary))
         else:
             check_summary(name, rows, summary)
     if len(sections["measurements"][0]) != MEASUREMENT_ROWS:

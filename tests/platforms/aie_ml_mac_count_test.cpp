@@ -6,7 +6,7 @@ namespace tlmcraft::aie_ml::test {
 namespace {
 
 TEST(AieMlMacCount, EveryFormatOfTheIsaIsReportedAndCountedPerIssue) {
-  // 3 VMAC.BF16 (4x8x4 = 128 each), 2 VMUL.I8 (4x8x8 = 256), 1 VMAC.E.S16 (16 lanes),
+  // 3 VMAC.BF16 (4x8x4 = 128 each), 2 VMUL.I8 (4x8x8 = 256), 1 VMAC.E.S16 (32 lanes),
   // one VADD.32 (no MACs) on tile (0,0); one VMAC.I16 (4x4x4 = 64) on tile (1,0).
   const char* k = R"(.tile 0 0
   VMAC.BF16 bm0, bm0, x0, x1
@@ -14,7 +14,7 @@ TEST(AieMlMacCount, EveryFormatOfTheIsaIsReportedAndCountedPerIssue) {
   VMAC.BF16 bm0, bm0, x0, x1
   VMUL.I8 cm1, w0, x1
   VMUL.I8 cm1, w0, x1
-  VMAC.E.S16 bm4, bm4, w0, w1
+  VMAC.E.S16 cm2, cm2, x0, x1
   VADD.32 x2, x0, x1
   DONE
 .tile 1 0
@@ -25,7 +25,7 @@ TEST(AieMlMacCount, EveryFormatOfTheIsaIsReportedAndCountedPerIssue) {
   load(*p, k);
   const RunResult r = run(*p);
   ASSERT_TRUE(r.ok()) << r.message;
-  const std::map<std::string, uint64_t> want = {{"bf16", 3 * 128}, {"int16", 16 + 64}, {"int8", 2 * 256}};
+  const std::map<std::string, uint64_t> want = {{"bf16", 3 * 128}, {"int16", 32 + 64}, {"int8", 2 * 256}};
   EXPECT_EQ(r.macs_by_format, want);
   const nlohmann::json j = r.to_json();
   EXPECT_EQ(j["macs_by_format"]["bf16"], 384);

@@ -27,11 +27,13 @@ std::vector<uint8_t> lanes16(int16_t v, int n = 16) {
   return out;
 }
 
-// Loads w0 = a and w1 = b (cycles 1 and 2) and waits until both have landed (cycle 9).
+// Loads w0 = a (low half of x0) and w2 = b (low half of x1) (cycles 1 and 2) and waits until
+// both have landed (cycle 9). The high halves stay 0, so lanes 16-31 of an int16 element-wise
+// multiply of x0 and x1 are 0 and its low accumulator half (bm0 of cm0, bm2 of cm1) holds a*b.
 const std::string kLoadAB = R"(.tile 0 0
   MOVXM p0, 0x70000                  ; 0
   VLDA w0, [p0, #0]                  ; 1: w0 = a lands at 8
-  VLDB w1, [p0, #32]                 ; 2: w1 = b lands at 9
+  VLDB w2, [p0, #32]                 ; 2: w2 = b lands at 9
   NOP                                ; 3
   NOP                                ; 4
   NOP                                ; 5
@@ -113,19 +115,19 @@ TEST(AieMlPipeline, VectorReloadedWhileTheMultiplyStillReadsTheOldValue) {
   // registers that in-flight VMACs still read): the reload of w0 issues before the multiply
   // that uses w0's previous contents, and lands after the multiply has read them.
   const std::string k = kLoadAB + R"(  VLDA w0, [p0, #64]                 ; 9: the reload, w0 = c (5s), lands at 16
-  VMUL.E.S16 bm0, w0, w1             ; 10: reads w0 = a, w1 = b: bm0 = 6s, lands at 16
+  VMUL.E.S16 cm0, x0, x1             ; 10: reads w0 = a, w2 = b: cm0 = 6s, lands at 16
   NOP                                ; 11
   NOP                                ; 12
   NOP                                ; 13
   NOP                                ; 14
   NOP                                ; 15
-  VMUL.E.S16 bm1, w0, w1             ; 16: w0 = c: bm1 = 15s, lands at 22
-  VST.SRS.S16.S32 bm0, [p0, #128], 0 ; 17: bm0 landed at 16
+  VMUL.E.S16 cm1, x0, x1             ; 16: w0 = c: cm1 = 15s, lands at 22
+  VST.SRS.S16.S32 bm0, [p0, #128], 0 ; 17: cm0 landed at 16
   NOP                                ; 18
   NOP                                ; 19
   NOP                                ; 20
   NOP                                ; 21
-  VST.SRS.S16.S32 bm1, [p0, #160], 0 ; 22
+  VST.SRS.S16.S32 bm2, [p0, #160], 0 ; 22: cm1's low half
   DONE                               ; 23: halts at 24
 )";
   std::vector<uint8_t> in = lanes16(2), b = lanes16(3), c = lanes16(5);
@@ -148,19 +150,19 @@ TEST(AieMlPipeline, VectorReloadedWhileTheMultiplyStillReadsTheOldValue) {
 
 TEST(AieMlPipeline, AccumulatorInputIsReadInStageThree) {
   // With compute.acc_read_cycles=2 (AIE2: accumulator read in stage 3) the VMAC issued at 13
-  // reads bm0 at 15, when the VMUL's result (issued 9, + 6) has landed: 6 + 2*3 = 12. Read at
-  // issue (0), bm0 still holds its initial 0: 0 + 6 = 6.
-  const std::string k = kLoadAB + R"(  VMUL.E.S16 bm0, w0, w1             ; 9: bm0 = 6s lands at 15
+  // reads cm0 at 15, when the VMUL's result (issued 9, + 6) has landed: 6 + 2*3 = 12. Read at
+  // issue (0), cm0 still holds its initial 0: 0 + 6 = 6.
+  const std::string k = kLoadAB + R"(  VMUL.E.S16 cm0, x0, x1             ; 9: cm0 = 6s lands at 15
   NOP                                ; 10
   NOP                                ; 11
   NOP                                ; 12
-  VMAC.E.S16 bm1, bm0, w0, w1        ; 13: lands at 19
+  VMAC.E.S16 cm1, cm0, x0, x1        ; 13: lands at 19
   NOP                                ; 14
   NOP                                ; 15
   NOP                                ; 16
   NOP                                ; 17
   NOP                                ; 18
-  VST.SRS.S16.S32 bm1, [p0, #128], 0 ; 19
+  VST.SRS.S16.S32 bm2, [p0, #128], 0 ; 19: cm1's low half
   DONE                               ; 20: halts at 21
 )";
   std::vector<uint8_t> in = lanes16(2), b = lanes16(3);

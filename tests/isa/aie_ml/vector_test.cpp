@@ -192,14 +192,42 @@ TEST(AieVector, ElementwiseMultiply) {
   CoreState s;
   FlatMemory m;
   for (int i = 0; i < 16; ++i) {
-    set<int16_t>(s, RegClass::W, 0, i, int16_t(-300 * i));
-    set<int16_t>(s, RegClass::W, 1, i, 200);
     set<uint16_t>(s, RegClass::W, 2, i, float_to_bf16(1.5f));
     set<uint16_t>(s, RegClass::W, 3, i, float_to_bf16(float(i)));
   }
-  run_text("VMUL.E.S16 bm0, w0, w1\nVMUL.E.BF16 bm1, w2, w3\nVMAC.E.BF16 bm1, bm1, w2, w3\nDONE\n", s, m);
-  EXPECT_EQ(lane_of<int32_t>(s, RegClass::BM, 0, 15), -900000);  // -4500 * 200
-  EXPECT_EQ(lane_of<float>(s, RegClass::BM, 1, 7), 21.0f);       // 2 * 1.5 * 7
+  run_text("VMUL.E.BF16 bm1, w2, w3\nVMAC.E.BF16 bm1, bm1, w2, w3\nDONE\n", s, m);
+  EXPECT_EQ(lane_of<float>(s, RegClass::BM, 1, 7), 21.0f);  // 2 * 1.5 * 7
+}
+
+// int16 element-wise multiplies use all 32 lanes of a 512-bit x register and write 32 x
+// 32-bit lanes of a 1024-bit cm (the hardware's acc32 element-wise mode).
+TEST(AieVector, Int16ElementwiseMultiplyHas32Lanes) {
+  CoreState s;
+  FlatMemory m;
+  for (int i = 0; i < 32; ++i) {
+    set<int16_t>(s, RegClass::X, 4, i, int16_t(-300 * i));
+    set<int16_t>(s, RegClass::X, 5, i, int16_t(200 + i));
+    set<int32_t>(s, RegClass::CM, 3, i, 1000 * i);
+  }
+  run_text("VMUL.E.S16 cm1, x4, x5\nVMAC.E.S16 cm3, cm3, x4, x5\nDONE\n", s, m);
+  EXPECT_EQ(lane_of<int32_t>(s, RegClass::CM, 1, 0), 0);
+  EXPECT_EQ(lane_of<int32_t>(s, RegClass::CM, 1, 15), -967500);   // -4500 * 215 (the 256-bit model's last lane)
+  EXPECT_EQ(lane_of<int32_t>(s, RegClass::CM, 1, 16), -1036800);  // -4800 * 216: lanes 16..31 exist
+  EXPECT_EQ(lane_of<int32_t>(s, RegClass::CM, 1, 31), -2148300);  // -9300 * 231
+  EXPECT_EQ(lane_of<int32_t>(s, RegClass::CM, 3, 31), -2117300);  // 31000 - 9300 * 231
+  EXPECT_EQ(lane_of<int32_t>(s, RegClass::CM, 3, 16), -1020800);  // 16000 - 4800 * 216
+}
+
+// The former 16-lane form (bm, w, w) does not exist on the hardware. Column 23: two spaces
+// + "VMUL.E.S16 cm0, x0, " (20) + 1.
+TEST(AieVector, Int16ElementwiseMultiplyRefusesTheHalfWidthForm) {
+  const auto d = assemble_errors("  VMUL.E.S16 cm0, x0, w1\n");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].format(),
+            "k.s:1:23: error: wrong register class for operand 3 of VMUL.E.S16: expected a 512-bit vector register "
+            "(x0-x11), got 'w1' (a 256-bit vector register (w0-w23 or wl0-wl11/wh0-wh11)) (hint: syntax: VMUL.E.S16 "
+            "cm, x, x)");
+  EXPECT_EQ(assemble_errors("  VMAC.E.S16 bm0, bm0, w0, w1\n").size(), 4u);  // all four operands
 }
 
 }  // namespace

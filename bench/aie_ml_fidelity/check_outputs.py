@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Checks that the fidelity kernels compute the right results, not only cycles.
 
-Runs the three vector-scale kernels kernels/vsmul_*.aie (c = 3 a, 1,024 int16; the vector
-ones use the 32-lane VMUL.E.S16), kernels/xd100_i8_64x64x64*.aie (int8, int16 and int32 out) and kernels/tnzr_bf16_32x32x32*.aie
-(bf16, C += A B in fp32) on random inputs and compares the tile's output with a
+Runs the scale kernels kernels/vsmul_*.aie (c = 3 a, 1,024 int16 or int32; the vector
+ones use the 32-lane VMUL.E.S16), kernels/xd100_i8_64x64x64*.aie (int8, int16 and int32
+out) and kernels/tnzr_bf16_32x32x32*.aie (bf16, C += A B in fp32) on random inputs and compares the tile's output with a
 reference computed here. The inputs reach the tile by DMA from DDR (a .movement section
 appended to a copy of the kernel; the core waits on a lock until they have landed), so
 the kernel's own instructions are run unchanged.
@@ -156,12 +156,13 @@ def check_bf16(tlmcraft, rng, kernel):
     return bf16_wrong(run(tlmcraft, text, data, (C_OFF, 4096)), A, B, C), 32 * 32
 
 
-def check_scale(tlmcraft, rng, kernel):
-    """c = 3 a for 1,024 int16 (the mlir-aie guide's vector scale; a at offset 0, c at
-    0x4000): |a| <= 10,000, so no product saturates or wraps."""
+def check_scale(tlmcraft, rng, kernel, fmt="h"):
+    """c = 3 a for 1,024 int16 (fmt h) or int32 (fmt i) (the mlir-aie guide's scale; a at
+    offset 0, c at 0x4000): |a| <= 10,000, so no product saturates or wraps."""
     a = [rng.randint(-10000, 10000) for _ in range(1024)]
-    text = with_inputs(open(os.path.join(K, kernel + ".aie")).read(), [("a", A_OFF, 2048)])
-    got = struct.unpack("<1024h", run(tlmcraft, text, struct.pack("<1024h", *a), (B_OFF, 2048)))
+    size = struct.calcsize(fmt) * 1024
+    text = with_inputs(open(os.path.join(K, kernel + ".aie")).read(), [("a", A_OFF, size)])
+    got = struct.unpack("<1024" + fmt, run(tlmcraft, text, struct.pack("<1024" + fmt, *a), (B_OFF, size)))
     return sum(g != 3 * x for g, x in zip(got, a)), 1024
 
 
@@ -191,6 +192,7 @@ def main():
     rng = random.Random(1)
     failed = 0
     for name, check in [("vsmul_scalar", lambda: check_scale(tlmcraft, rng, "vsmul_scalar")),
+                        ("vsmul_scalar_i32", lambda: check_scale(tlmcraft, rng, "vsmul_scalar_i32", "i")),
                         ("vsmul_vector", lambda: check_scale(tlmcraft, rng, "vsmul_vector")),
                         ("vsmul_pipelined", lambda: check_scale(tlmcraft, rng, "vsmul_pipelined")),
                         ("xd100_i8_64x64x64", lambda: check_int8(tlmcraft, rng)),

@@ -216,6 +216,24 @@ def vsmul_scalar():
             "  DONE"]
 
 
+def vsmul_scalar_i32():
+    """The same scalar loop on 1,024 int32 (the 2024 revision of the mlir-aie programming
+    guide's section 4c traced scale_scalar on 32-bit data): 32-bit loads and stores."""
+    return [".tile 0 0",
+            "  MOVXM p0, 0x70000   ; a (1024 int32)",
+            "  MOVXM p1, 0x74000   ; c",
+            "  MOVXM r2, 3         ; factor",
+            "  MOVXM ls, body",
+            "  MOVXM le, last",
+            "  MOVXM lc, 1024",
+            "body:",
+            "  LDA r0, [p0], #4"] + nops(LAT["load"] - 1, "the load lands 7 cycles after issue") + [
+            "  MUL r1, r0, r2"] + nops(LAT["mul"] - 1, "the multiply lands 2 cycles after issue") + [
+            "last:",
+            "  ST r1, [p1], #4",
+            "  DONE"]
+
+
 def vsmul_vector_unpipelined():
     """The vectorised scale without software pipelining: per 32 int16 elements two
     256-bit loads, one 32-lane VMUL.E.S16, two SRS stores, one after the other (mlir-aie
@@ -471,6 +489,8 @@ KERNELS = {
     "eltwise_i16": (lambda: peak("e16"), "int16 element-wise MAC rate",
                     "mlir-aie programming guide 4c: 32 element-wise int16 MACs per cycle"),
     "vsmul_scalar": (vsmul_scalar, "scalar c = f * a, 1024 int16", "mlir-aie programming guide 4c: ~10,250 cycles"),
+    "vsmul_scalar_i32": (vsmul_scalar_i32, "scalar c = f * a, 1024 int32",
+                         "mlir-aie programming guide 4c (2024 revision, 32-bit data): ~10,284 cycles"),
     "vsmul_vector": (vsmul_vector_unpipelined, "vectorised, not pipelined", "mlir-aie programming guide 4c: ~495 cycles (15-cycle loop)"),
     "vsmul_pipelined": (vsmul_vector_pipelined, "vectorised and pipelined", "mlir-aie programming guide 4c: 72 cycles"),
     "tnzr_bf16_32x32x32": (tnzr_bf16, "bf16 32x32x32 tensor contraction (XDNA1)",

@@ -43,6 +43,8 @@ BLOCK = 32                                   # the kernel's 32 x 32 x 32
 BLOCK_BYTES = BLOCK * BLOCK * 2              # one bf16 32 x 32 block of A or B
 MB = 2                                       # 32-row blocks of C per tile
 OWN = 0x70000                                # the core's own-tile window
+SETTINGS = ["compute.pipeline=exposed", "compute.acc_read_cycles=2"]   # the hardware's semantics
+PEAK = 128                                   # bf16 MACs per cycle per tile
 
 
 class Layout:
@@ -60,8 +62,8 @@ class Layout:
         else:
             raise ValueError("n blocks per tile: 2 or 4")
         self.c_bytes = MB * nb * 4 * BLOCK * BLOCK
-SETTINGS = ["compute.pipeline=exposed", "compute.acc_read_cycles=2"]   # the hardware's semantics
-PEAK = 128                                   # bf16 MACs per cycle per tile
+
+
 
 
 def kernel_function(xdna=None):

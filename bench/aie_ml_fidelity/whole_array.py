@@ -64,8 +64,6 @@ class Layout:
         self.c_bytes = MB * nb * 4 * BLOCK * BLOCK
 
 
-
-
 def kernel_function(xdna=None):
     """(label, lines) of a bf16 32x32x32 C += A B function of p0 (A), p1 (B), p2 (C):
     our kernel (the committed kernel's bundles without its pointer setup and DONE,

@@ -7,15 +7,20 @@ to a published AIE-ML / XDNA1 measurement (sources in docs/platforms/aie-ml.md,
 "Published measurements against the model"). gap = (model - published) / published.
 Rows are printed by the kind of evidence behind the published figure (hardware
 measurement, aiesimulator, specification rate, restated parameter); the restated
-parameters reproduce the model's own parameters and have no gap statistics.
+parameters reproduce the model's own parameters and have no gap statistics. Each row
+states its settings (HW_SETTINGS: the hardware's register semantics), so the rows hold
+whatever the platform's defaults are. Last, the other published designs (whole-array
+GEMMs, figures not reproduced): each says whether it is comparable at all; the model's
+whole-array figure comes from whole_array.py, whose outputs are checked.
 
 Usage:
   python3 bench/aie_ml_fidelity/run.py [--tlmcraft PATH] [--set KEY=VALUE ...] [--xdna SOURCE.s]
 The binary defaults to $TLMCRAFT, then build/harness/tlmcraft. --set is passed to every
-run (e.g. --set compute.banks=4 --set stream.hop_cycles=4 to try other parameters).
---xdna: the published Hello-XDNA bf16 kernel (not in this repository; docs/platforms/
-aie-ml.md says how to fetch it), translated and run by published.py; its row replaces our
-own bf16 kernel's among the measurements (one published figure, one row).
+run after the row's own settings (e.g. --set compute.banks=4 --set stream.hop_cycles=4 to
+try other parameters). --xdna: the published Hello-XDNA bf16 kernel (not in this
+repository; docs/platforms/aie-ml.md says how to fetch it), translated and run by
+published.py; its row replaces our own bf16 kernel's among the measurements (one published
+figure, one row), and the whole-array GEMM runs with it too.
 The script first checks that the committed kernels match gen_kernels.py.
 Only the Python 3 standard library is used.
 """

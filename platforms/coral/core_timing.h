@@ -208,6 +208,7 @@ class CoreTiming {
   uint64_t last_vector_memory_ = 0;   // dispatch of the latest vector memory instruction
   bool any_vector_memory_ = false;
   uint64_t dvu_free_ = 0;
+  uint64_t first_register_done_ = 0;  // the latest vector memory operation's first register is done
   // The latest vector write-backs to the retirement buffer (pc, cycle), in program order:
   // the buffer matches them to its entries by pc (entry_completed_by_pc).
   std::array<std::pair<uint32_t, uint64_t>, 32> vector_writebacks_{};

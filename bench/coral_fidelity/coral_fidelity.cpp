@@ -160,9 +160,14 @@ void print_table(const std::string& heading, const std::vector<CaseResult>& resu
 
 // The search agent's versions: errors per task and per kind of task, and per workload the
 // speedup of the model's best version on the model and on the RTL.
-void print_agent_tables(const std::vector<CaseResult>& results) {
+// Versions that compile to the same program as an earlier one of their workload count once.
+void print_agent_tables(const std::vector<CaseResult>& all_results) {
+  const std::vector<CaseResult> results = distinct_versions(all_results, kAgentKind);
   const std::vector<CaseResult> tasks = by_task(results, kAgentKind);
   if (tasks.empty()) return;
+  std::printf("\nagent versions: %zu distinct programs (%zu versions; the others compile to the same program as an "
+              "earlier version of their workload)\n",
+              tasks.size(), by_task(all_results, kAgentKind).size());
   print_table("agent versions by task", tasks);
   print_table("agent versions by kind of task", by_family(results, kAgentKind));
   const std::vector<WorkloadSummary> ws = summarise_workloads(results, kAgentKind);
@@ -186,7 +191,7 @@ void print_results(const std::vector<CaseResult>& results, const std::vector<std
                 static_cast<unsigned long long>(r.model), static_cast<unsigned long long>(r.reference),
                 100 * r.error(), r.outputs_match ? "" : "  OUTPUTS DIFFER");
   for (const std::string& f : failures) std::printf("FAILED %s\n", f.c_str());
-  print_table("kind", results);
+  print_table("kind", distinct_versions(results, kAgentKind));
   print_agent_tables(results);
 }
 
@@ -194,7 +199,7 @@ void write_json(const std::string& path, const std::vector<CaseResult>& results)
   nlohmann::json j = nlohmann::json::array();
   for (const CaseResult& r : results)
     j.push_back({{"kind", r.kind}, {"name", r.name}, {"model", r.model}, {"rtl", r.reference},
-                 {"error", r.error()}, {"outputs_match", r.outputs_match}});
+                 {"error", r.error()}, {"outputs_match", r.outputs_match}, {"program", r.program}});
   std::ofstream(path) << j.dump(1) << "\n";
 }
 
@@ -282,7 +287,8 @@ int main(int argc, char** argv) try {
       failures.push_back(cases[i].name + ": " + (runs[i].ok ? "rtl: " + rtl[i].error : "model: " + runs[i].error));
       continue;
     }
-    results.push_back({cases[i].kind, cases[i].name, runs[i].cycles, rtl[i].cycles, outputs_match(runs[i], rtl[i])});
+    results.push_back({cases[i].kind, cases[i].name, runs[i].cycles, rtl[i].cycles, outputs_match(runs[i], rtl[i]),
+                       oracle_key(runs[i], oo)});
   }
   print_results(results, failures);
   if (!o.json_path.empty()) write_json(o.json_path, results);

@@ -11,6 +11,7 @@ struct CaseResult {
   std::string kind, name;
   uint64_t model = 0, reference = 0;
   bool outputs_match = true;
+  uint64_t program = 0;  // a hash of everything the RTL sees (0: unknown); equal hashes = one program
   double error() const { return reference ? (double(model) - double(reference)) / double(reference) : 0; }
 };
 

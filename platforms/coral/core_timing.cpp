@@ -110,13 +110,19 @@ uint64_t CoreTiming::lsu_queue_floor() const {
 // each waiting for its data or write response), then the register's tail. Vector
 // operations add a cycle per instruction and, for stores, per register read from the
 // vector register file.
-CoreTiming::LsuOp CoreTiming::lsu_operation(uint64_t earliest, bool store, bool axi, uint32_t blocks,
-                                            uint32_t registers, bool vector, uint32_t extra_cycles) {
+uint64_t CoreTiming::lsu_cycles(bool store, bool axi, uint32_t blocks, uint32_t registers, bool vector,
+                                uint32_t extra_cycles) const {
   uint64_t cycles =
       vector ? vt_.lsu_op_cycles + (store ? uint64_t(registers) * vt_.store_data_cycles : 0) + extra_cycles : 0;
   const uint64_t latency = axi ? (store ? cfg_.axi.write_latency : cfg_.axi.read_latency) : 0;
   const uint64_t tail = store ? st_.store_tail + (axi ? st_.axi_write_response : 0) : st_.load_tail;
   if (blocks) cycles += blocks * (1 + latency) + std::min<uint64_t>(registers, blocks) * tail;
+  return cycles;
+}
+
+CoreTiming::LsuOp CoreTiming::lsu_operation(uint64_t earliest, bool store, bool axi, uint32_t blocks,
+                                            uint32_t registers, bool vector, uint32_t extra_cycles) {
+  const uint64_t cycles = lsu_cycles(store, axi, blocks, registers, vector, extra_cycles);
   const uint64_t start = std::max(earliest, lsu_free_);
   lsu_free_ = start + cycles;
   lsu_starts_[lsu_ops_++ % st_.lsu_queue] = start;
@@ -360,11 +366,16 @@ uint64_t CoreTiming::dispatch_vector(const rv::StepInfo& s, uint64_t earliest) {
     any_vector_memory_ = true;
   }
   const uint64_t written = vector_command(s, t);
-  // Vector stores hold their entry too: the LSU reports the store's completion to the
-  // vector core, which writes back its data register's entry like a result.
-  const bool writes_register = dst != rv::kNoReg || cls == OpClass::VecStore;
+  // Vector stores hold their entry too: the LSU reports each stored register to the vector
+  // core, which writes it back like a result, and the buffer completes the entry on the
+  // first one with its pc (as entry_completed_by_pc): measured, the 8th instruction after a
+  // store dispatches as early after an m4 or m2 store as after an m1 store, to DTCM or
+  // external memory (tests/platforms/coral_rtl_programs/vse_ext_m4_entry.s).
   const bool writes_vector = dst != rv::kNoReg && dst >= rv::kVecBase;
-  retire(writes_vector ? entry_completed_by_pc(s.pc, t, written) : writes_register ? written : t + 1);
+  if (cls == OpClass::VecStore)
+    retire(first_register_done_);
+  else
+    retire(writes_vector ? entry_completed_by_pc(s.pc, t, written) : dst != rv::kNoReg ? written : t + 1);
   return t;
 }
 
@@ -492,6 +503,30 @@ uint64_t CoreTiming::vector_sources_ready(const rv::StepInfo& s) const {
   return ready;
 }
 
+// A unit-stride or strided store of registers a vector load wrote reads them one by one as
+// the slot reaches them (the LSU takes and hands over a register at a time): loaded register
+// k need only be ready when the slot starts on it, `cycles` * k / `uops` after the start.
+// Registers an arithmetic op wrote, and the other vector sources (the mask), are needed at
+// the start (measured: vadd.vx then vse8.v of its m4 result waits for all of it).
+uint64_t CoreTiming::store_data_floor(const rv::StepInfo& s, uint64_t cycles, uint32_t uops) const {
+  const uint8_t data = uint8_t(rv::kVecBase + ((s.insn->raw >> 7) & 31));
+  const uint32_t group = std::max<uint32_t>(s.src_group, 1);
+  uint64_t floor = 0;
+  for (uint8_t r : s.insn->src) {
+    if (r == rv::kNoReg || r < rv::kVecBase) continue;
+    if (r != data) {
+      floor = std::max(floor, ready_[r]);
+      continue;
+    }
+    for (uint32_t k = 0; k < group && r + k < rv::kVecBase + 32; ++k) {
+      const bool loaded = (loaded_registers_ >> (r + k - rv::kVecBase)) & 1;
+      const uint64_t reached = !loaded ? 0 : k < uops ? cycles * k / uops : cycles;
+      if (ready_[r + k] > reached) floor = std::max(floor, ready_[r + k] - reached);
+    }
+  }
+  return floor;
+}
+
 // A vector load or store: one operation in the scalar LSU's slot, in program order with the
 // scalar memory operations. Returns when the loaded registers are written.
 uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t, uint64_t decoded) {
@@ -521,8 +556,12 @@ uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t, uint64_t d
   const uint32_t uops = std::min(slots, registers);
   const uint64_t rob_free = rob_entries_ >= vt_.rob ? rob_retire_[rob_entries_ % vt_.rob] : 0;
   // Its micro-ops dispatch in order with the other vector micro-ops: not before the previous one.
-  const uint64_t earliest = dispatch_slot(std::max({t + vt_.lsu_start, vector_sources_ready(s), rob_free}));
-  const LsuOp op = lsu_operation(earliest, store, kind_of(s.mem_addr) == MemKind::Axi, s.mem_blocks, held, true, extra);
+  const bool axi = kind_of(s.mem_addr) == MemKind::Axi;
+  const uint64_t sources = store && fields == 1 && s.index_bytes == 0
+                               ? store_data_floor(s, lsu_cycles(true, axi, s.mem_blocks, held, true, extra), uops)
+                               : vector_sources_ready(s);
+  const uint64_t earliest = dispatch_slot(std::max({t + vt_.lsu_start, sources, rob_free}));
+  const LsuOp op = lsu_operation(earliest, store, axi, s.mem_blocks, held, true, extra);
   const uint64_t written = op.done + vt_.load_writeback;
   // The slot works register by register: micro-op k is done after k + 1 of them.
   std::array<uint64_t, 8> reg_done{};
@@ -530,6 +569,7 @@ uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t, uint64_t d
   for (uint32_t k = 0; k < uops; ++k, ++uops_) {
     const uint64_t done = op.start + (op.done - op.start) * (k + 1) / uops + vt_.load_writeback;
     if (k < reg_done.size()) reg_done[k] = done;
+    if (k == 0) first_register_done_ = done;
     retire = std::max(retire, done);
     // Traces only: the entry it takes frees when the micro-op `rob` places back retires.
     const uint64_t entry_free = events_ && rob_entries_ >= vt_.rob ? rob_retire_[rob_entries_ % vt_.rob] : 0;
@@ -545,6 +585,7 @@ uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t, uint64_t d
     for (uint32_t k = 0; k < registers && d.dst[0] + k < rv::kVecBase + 32; ++k) {
       const uint64_t reg_written = fields == 1 && k < uops && k < reg_done.size() ? reg_done[k] : written;
       ready_[d.dst[0] + k] = std::max(ready_[d.dst[0] + k], reg_written - 1);
+      loaded_registers_ |= 1u << (d.dst[0] + k - rv::kVecBase);
     }
   last_retire_ = std::max(last_retire_, written);
   complete_at(written);
@@ -709,7 +750,11 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
     complete_at(std::max(done, last_retire_));
     busy(unit, issue, occ, issue - in_order);
   }
-  for (uint32_t w = 0; w < n_writes; ++w) ready_[writes[w].first] = std::max(ready_[writes[w].first], writes[w].second);
+  for (uint32_t w = 0; w < n_writes; ++w) {
+    const uint8_t reg = writes[w].first;
+    ready_[reg] = std::max(ready_[reg], writes[w].second);
+    if (reg >= rv::kVecBase && reg < rv::kVecBase + 32) loaded_registers_ &= ~(1u << (reg - rv::kVecBase));
+  }
   // A scalar result (vmv.x.s, vcpop.m, vfirst.m) reaches the x register file later.
   if (cls == OpClass::VecToScalar) {
     set_ready(d.dst[0], last_done + vt_.to_scalar);

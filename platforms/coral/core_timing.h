@@ -130,6 +130,9 @@ class CoreTiming {
   };
   LsuOp lsu_operation(uint64_t earliest, bool store, bool axi, uint32_t blocks, uint32_t registers, bool vector,
                       uint32_t extra_cycles = 0);
+  uint64_t lsu_cycles(bool store, bool axi, uint32_t blocks, uint32_t registers, bool vector,
+                      uint32_t extra_cycles) const;
+  uint64_t store_data_floor(const rv::StepInfo& s, uint64_t cycles, uint32_t uops) const;
   MemKind kind_of(uint32_t addr) const {
     return addr - cfg_.ext_base < cfg_.ext_bytes ? MemKind::Axi : MemKind::Tcm;
   }
@@ -208,6 +211,8 @@ class CoreTiming {
   uint64_t last_vector_memory_ = 0;   // dispatch of the latest vector memory instruction
   bool any_vector_memory_ = false;
   uint64_t dvu_free_ = 0;
+  uint64_t first_register_done_ = 0;
+  uint32_t loaded_registers_ = 0;  // vector registers (bit r) a vector load wrote last  // the latest vector memory operation's first register is done
   // The latest vector write-backs to the retirement buffer (pc, cycle), in program order:
   // the buffer matches them to its entries by pc (entry_completed_by_pc).
   std::array<std::pair<uint32_t, uint64_t>, 32> vector_writebacks_{};

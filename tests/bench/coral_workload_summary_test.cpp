@@ -33,6 +33,52 @@ TEST(CoralWorkloadSummary, ComparesTheModelsBestWithTheRtlsBest) {
   EXPECT_DOUBLE_EQ(w.rtl_best_gain, 0.12);  // (500 - 440) / 500
 }
 
+// Equal model cycles: the agent submits the version it evaluated first (best_correct keeps
+// the first of equally fast ones), v2 before v10, though "v10.c" sorts before "v2.c" as text.
+TEST(CoralWorkloadSummary, OnEqualModelCyclesTheEarliestVersionIsTheModelsBest) {
+  const std::vector<CaseResult> results = {{"task", "relu/C1", 1464, 1445},
+                                           {"agent", "relu/C1/v10.c", 1448, 1434},
+                                           {"agent", "relu/C1/v2.c", 1448, 1433},
+                                           {"agent", "relu/C1/v9.c", 1450, 1440}};
+  const std::vector<WorkloadSummary> ws = summarise_workloads(results, "agent");
+  ASSERT_EQ(ws.size(), 1u);
+  EXPECT_EQ(ws[0].model_best, "v2.c");
+  EXPECT_TRUE(ws[0].same_best);  // v2's 1433 is the RTL's fewest
+  EXPECT_DOUBLE_EQ(ws[0].rtl_best_gain, 0.0);
+  EXPECT_EQ(version_number("relu/C1/v10.c"), 10u);
+  EXPECT_EQ(version_number("relu/C1/baseline.c"), UINT64_MAX);
+}
+
+// Two versions with the RTL's fewest cycles: the model's pick is one of them, so it is the RTL's best.
+TEST(CoralWorkloadSummary, ATieOnTheRtlCountsAsTheRtlsBest) {
+  const std::vector<CaseResult> results = {
+      {"task", "gemm/C1", 1000, 1000}, {"agent", "gemm/C1/v2.c", 500, 450}, {"agent", "gemm/C1/v3.c", 510, 450}};
+  const std::vector<WorkloadSummary> ws = summarise_workloads(results, "agent");
+  ASSERT_EQ(ws.size(), 1u);
+  EXPECT_EQ(ws[0].model_best, "v2.c");
+  EXPECT_TRUE(ws[0].same_best);
+}
+
+// v4 is the same program as v2 (equal hash of what the RTL sees): it counts once, as v2.
+// Versions of other workloads and results of other kinds are kept whatever their hash.
+TEST(CoralWorkloadSummary, VersionsThatAreTheSameProgramCountOnce) {
+  const std::vector<CaseResult> results = {
+      {"task", "gemm/C1", 1000, 1100, true, 7},     {"agent", "gemm/C1/v4.c", 400, 500, true, 7},
+      {"agent", "gemm/C1/v2.c", 400, 500, true, 7}, {"agent", "gemm/C1/v3.c", 450, 440, true, 8},
+      {"agent", "gemm/C1/v5.c", 460, 470, true, 0},  // hash unknown: kept
+      {"agent", "gemm/C1/v6.c", 460, 470, true, 0}, {"agent", "gemm/C2/v9.c", 400, 500, true, 7}};
+  const std::vector<CaseResult> distinct = distinct_versions(results, "agent");
+  ASSERT_EQ(distinct.size(), 6u);
+  EXPECT_EQ(distinct[0].name, "gemm/C1");
+  EXPECT_EQ(distinct[1].name, "gemm/C1/v2.c");  // the input order is kept
+  EXPECT_EQ(distinct[2].name, "gemm/C1/v3.c");
+  EXPECT_EQ(distinct[5].name, "gemm/C2/v9.c");
+  const std::vector<WorkloadSummary> ws = summarise_workloads(distinct, "agent");
+  ASSERT_EQ(ws.size(), 1u);  // no gemm/C2 baseline
+  EXPECT_EQ(ws[0].versions, 4u);
+  EXPECT_EQ(ws[0].model_best, "v2.c");
+}
+
 TEST(CoralWorkloadSummary, RegroupsVersionsByTaskAndKindOfTask) {
   const std::vector<CaseResult> tasks = by_task(gemm_c1(), "agent");
   ASSERT_EQ(tasks.size(), 4u);  // the baseline result is not a version

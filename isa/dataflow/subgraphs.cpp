@@ -68,10 +68,17 @@ class RegionGraph {
   }
 };
 
-bool has_readwrite(const Op& op) {
-  for (const Operand& o : op.operands)
-    if (o.access == Access::ReadWrite) return true;
-  return false;
+// True when every read-write operand (an accumulator: vmacc's vd) of `g`'s ops reads a
+// value from outside `g`. The pattern names one storage per operand, so an accumulation
+// on a value the subgraph computed itself would write one name twice.
+bool accumulates_from_outside(const std::vector<Op>& ops, const RegionGraph& graph, const std::vector<size_t>& g) {
+  for (size_t n : g)
+    for (const Operand& o : ops[n].operands) {
+      if (o.access != Access::ReadWrite) continue;
+      const size_t p = graph.producer(n, o.storage);
+      if (p != kNone && std::binary_search(g.begin(), g.end(), p)) return false;
+    }
+  return true;
 }
 
 // The register an op updates from itself and literals alone (r = r + 64), or "".
@@ -193,7 +200,9 @@ void count_ports(const std::vector<Op>& ops, const RegionGraph& graph, const std
         const size_t p = graph.producer(n, o.storage);
         if (p == kNone || !inside(g.ops, p)) in.insert({p, o.storage});
       }
-      if (o.writes() && graph.used_outside(n, o.storage, g.ops)) {
+      // An accumulator is written back whether or not it is read later: it takes a write port.
+      const bool accumulates = o.access == Access::ReadWrite;
+      if (o.writes() && (accumulates || graph.used_outside(n, o.storage, g.ops))) {
         out.insert({n, o.storage});
         if (updated.count(o.address)) addressing_outputs.insert(o.address);
       }
@@ -219,7 +228,7 @@ std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin,
                                        const std::function<bool(const Op&)>& fusable, const SubgraphLimits& limits) {
   const RegionGraph graph(ops, begin, end);
   const UpdateEdges updates(ops, begin, end);
-  auto ok = [&](size_t i) { return fusable(ops[i]) && !ops[i].barrier && !has_readwrite(ops[i]); };
+  auto ok = [&](size_t i) { return fusable(ops[i]) && !ops[i].barrier; };
   auto update_ok = [&](size_t i) { return limits.max_updates > 0 && !in_place_register(ops[i]).empty(); };
   std::set<std::vector<size_t>> seen;
   std::vector<std::vector<size_t>> frontier;
@@ -249,7 +258,9 @@ std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin,
           if (!convex(graph, grown)) continue;
           bool updates_legal = true;
           const std::set<std::string> updated = updated_registers(ops, grown, updates_legal);
-          if (!updates_legal || int(updated.size()) > limits.max_updates || !joined(ops, grown, ok, updated)) continue;
+          if (!updates_legal || int(updated.size()) > limits.max_updates || !joined(ops, grown, ok, updated) ||
+              !accumulates_from_outside(ops, graph, grown))
+            continue;
           Subgraph g{grown};
           count_ports(ops, graph, updated, g);
           if (g.outputs + g.updates >= 1 && g.inputs <= limits.read_ports && g.outputs <= limits.write_ports)
@@ -310,6 +321,7 @@ class Namer {
             p.inputs.push_back(it->second);
           }
           po.storage = it->second;
+          if (o.writes()) accumulate(p, value_name, n, o.storage, it->second);
         } else if (o.writes()) {
           const bool out = graph_.used_outside(n, o.storage, g_.ops);
           std::string nm = out ? "out" + std::to_string(n_out++) : "t" + std::to_string(n_tmp++);
@@ -329,6 +341,14 @@ class Namer {
   const Subgraph& g_;
   RegionGraph graph_;
   std::set<std::string> updated_;
+
+  // A read-write operand (an accumulator) keeps its input's name, which becomes an output
+  // too; later steps read the accumulated value under it.
+  static void accumulate(Pattern& p, std::map<std::pair<size_t, std::string>, std::string>& value_name, size_t n,
+                         const std::string& storage, const std::string& name) {
+    if (std::find(p.outputs.begin(), p.outputs.end(), name) == p.outputs.end()) p.outputs.push_back(name);
+    value_name[{n, storage}] = name;
+  }
 };
 
 }  // namespace

@@ -47,13 +47,17 @@ struct Subgraph {
 // register between them (write-after-read order) and no op of the subgraph uses
 // it after the update. Such a register needs no port of its own: the memory
 // operands it addresses are not inputs, and it is counted as an input only when
-// it addresses no output.
+// it addresses no output. A read-write operand (an accumulator, vmacc's vd) counts as
+// a read and a write: an input (its value before the subgraph) and an output (written
+// back, used later or not); a subgraph whose accumulator reads a value it computed
+// itself is left out (the pattern could not name both values).
 std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin, size_t end,
                                        const std::function<bool(const Op&)>& fusable, const SubgraphLimits& limits);
 
 // The subgraph as a pattern with canonical names (inputs in0.., outputs out0..,
 // temporaries t0.., registers updated in place io0.., both an input and an
-// output, in the order they appear), the smallest signature over the
+// output, in the order they appear; an accumulator keeps its input name in0..,
+// which is an output too), the smallest signature over the
 // topological orders of its ops and both orders of each commutative operand pair
 // (Op::commutes_a/b). `signature` is one line per step ("V_EXP_V t0, in0, 1").
 Pattern canonical_pattern(const std::vector<Op>& ops, size_t region_end, const Subgraph& g, std::string& signature);

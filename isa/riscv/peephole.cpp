@@ -296,7 +296,10 @@ dataflow::Pattern pattern_of(const CustomInsn& in, unsigned swap) {
     const std::string id = name_id(int(i));
     if (in.names[i].temp) p.temps.push_back(id);
     else if (in.operands[i].value == ValueClass::Imm) p.parameters.push_back(id);
-    else if (in.operands[i].write) p.outputs.push_back(id);
+    else if (in.operands[i].write && in.operands[i].read) {  // an accumulator: read, then written back
+      p.inputs.push_back(id);
+      p.outputs.push_back(id);
+    } else if (in.operands[i].write) p.outputs.push_back(id);
     else p.inputs.push_back(id);
   }
   for (size_t k = 0; k < in.steps.size(); ++k) {
@@ -313,7 +316,10 @@ dataflow::Pattern pattern_of(const CustomInsn& in, unsigned swap) {
       } else if (in.names[size_t(n)].cls == ValueClass::Imm) {
         o.storage = name_id(n);  // a parameter: whatever literal the kernel has there
       } else {
-        o.access = j == 0 ? dataflow::Access::Write : dataflow::Access::Read;
+        // The destination of vmacc-like steps is read too (as op_of says of the kernel's).
+        o.access = j != 0                          ? dataflow::Access::Read
+                   : reads_destination(st.mnemonic) ? dataflow::Access::ReadWrite
+                                                    : dataflow::Access::Write;
         o.storage = name_id(n);
       }
       step.operands.push_back(o);
@@ -363,8 +369,6 @@ bool usable(const CustomInsn& in) {
   if (in.steps.empty()) return false;
   const int out = in.steps.back().names_by_position.empty() ? -1 : in.steps.back().names_by_position[0];
   if (out < 0 || in.names[size_t(out)].temp || !in.operands[size_t(out)].write) return false;
-  for (const auto& o : in.operands)
-    if (o.read && o.write) return false;  // rd both read and written: not expressible as steps' dataflow
   // Every input must be read by some step (else the match could not bind it).
   for (size_t i = 0; i < in.operands.size(); ++i) {
     bool seen = false;

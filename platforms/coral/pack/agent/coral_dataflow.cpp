@@ -268,7 +268,7 @@ bool coral_fusable(const df::Op& op) {
     return false;
   bool writes = false;
   for (const df::Operand& o : op.operands) {
-    if (o.access == df::Access::ReadWrite || o.text == "v0.t") return false;
+    if (o.text == "v0.t") return false;  // an accumulator (vmacc's vd) is fusable: the overlay's rd readwrite
     writes = writes || o.writes();
   }
   return writes;

@@ -68,15 +68,44 @@ class RegionGraph {
   }
 };
 
-// True when every read-write operand (an accumulator: vmacc's vd) of `g`'s ops reads a
-// value from outside `g`. The pattern names one storage per operand, so an accumulation
-// on a value the subgraph computed itself would write one name twice.
-bool accumulates_from_outside(const std::vector<Op>& ops, const RegionGraph& graph, const std::vector<size_t>& g) {
+bool has_readwrite_on(const Op& op, const std::string& storage) {
+  for (const Operand& o : op.operands)
+    if (o.access == Access::ReadWrite && o.storage == storage) return true;
+  return false;
+}
+
+// Accumulations (an operand read and written: vmacc's vd). The op of `g` that
+// accumulates onto the value op `n` wrote to `s` (kNone: none), and whether the chain
+// of accumulations ending at `n` began with a value from outside `g` (then the
+// instruction reads it and writes it back: an input and an output).
+size_t accumulated_by(const std::vector<Op>& ops, const RegionGraph& graph, const std::vector<size_t>& g, size_t n,
+                      const std::string& s) {
+  for (size_t m : g)
+    if (m > n && has_readwrite_on(ops[m], s) && graph.producer(m, s) == n) return m;
+  return kNone;
+}
+
+bool chain_starts_outside(const std::vector<Op>& ops, const RegionGraph& graph, const std::vector<size_t>& g, size_t n,
+                          const std::string& s) {
+  for (size_t at = n; has_readwrite_on(ops[at], s);) {
+    const size_t p = graph.producer(at, s);
+    if (p == kNone || !std::binary_search(g.begin(), g.end(), p)) return true;
+    at = p;
+  }
+  return false;
+}
+
+// True when no op outside `g` reads a value that an accumulation inside `g` then
+// overwrites: the pattern names the chain's values with one name, so only its last
+// value can leave the instruction.
+bool accumulations_expressible(const std::vector<Op>& ops, const RegionGraph& graph, const std::vector<size_t>& g) {
   for (size_t n : g)
     for (const Operand& o : ops[n].operands) {
-      if (o.access != Access::ReadWrite) continue;
-      const size_t p = graph.producer(n, o.storage);
-      if (p != kNone && std::binary_search(g.begin(), g.end(), p)) return false;
+      if (!o.writes()) continue;
+      const size_t m = accumulated_by(ops, graph, g, n, o.storage);
+      if (m == kNone) continue;
+      for (size_t j = n + 1; j < m; ++j)
+        if (!std::binary_search(g.begin(), g.end(), j) && reads_storage(ops[j], o.storage)) return false;
     }
   return true;
 }
@@ -186,6 +215,15 @@ bool convex(const RegionGraph& graph, const std::vector<size_t>& g) {
   return true;
 }
 
+// Whether the value op `n` writes to `s` leaves the subgraph: read later outside it, or
+// the last value of an accumulation that began outside (written back, read later or
+// not: it takes a write port); a value accumulated onto inside does not.
+bool is_output(const std::vector<Op>& ops, const RegionGraph& graph, const std::vector<size_t>& g, size_t n,
+               const std::string& s) {
+  if (accumulated_by(ops, graph, g, n, s) != kNone) return false;
+  return chain_starts_outside(ops, graph, g, n, s) || graph.used_outside(n, s, g);
+}
+
 // Inputs and outputs by value; a register updated in place is an input only when it
 // addresses no output (otherwise it shares that output's field), and the memory it
 // addresses is reached through it (no input of its own).
@@ -200,9 +238,7 @@ void count_ports(const std::vector<Op>& ops, const RegionGraph& graph, const std
         const size_t p = graph.producer(n, o.storage);
         if (p == kNone || !inside(g.ops, p)) in.insert({p, o.storage});
       }
-      // An accumulator is written back whether or not it is read later: it takes a write port.
-      const bool accumulates = o.access == Access::ReadWrite;
-      if (o.writes() && (accumulates || graph.used_outside(n, o.storage, g.ops))) {
+      if (o.writes() && is_output(ops, graph, g.ops, n, o.storage)) {
         out.insert({n, o.storage});
         if (updated.count(o.address)) addressing_outputs.insert(o.address);
       }
@@ -259,7 +295,7 @@ std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin,
           bool updates_legal = true;
           const std::set<std::string> updated = updated_registers(ops, grown, updates_legal);
           if (!updates_legal || int(updated.size()) > limits.max_updates || !joined(ops, grown, ok, updated) ||
-              !accumulates_from_outside(ops, graph, grown))
+              !accumulations_expressible(ops, graph, grown))
             continue;
           Subgraph g{grown};
           count_ports(ops, graph, updated, g);
@@ -323,7 +359,7 @@ class Namer {
           po.storage = it->second;
           if (o.writes()) accumulate(p, value_name, n, o.storage, it->second);
         } else if (o.writes()) {
-          const bool out = graph_.used_outside(n, o.storage, g_.ops);
+          const bool out = chain_leaves(n, o.storage);
           std::string nm = out ? "out" + std::to_string(n_out++) : "t" + std::to_string(n_tmp++);
           (out ? p.outputs : p.temps).push_back(nm);
           value_name[{n, o.storage}] = nm;
@@ -342,12 +378,20 @@ class Namer {
   RegionGraph graph_;
   std::set<std::string> updated_;
 
-  // A read-write operand (an accumulator) keeps its input's name, which becomes an output
-  // too; later steps read the accumulated value under it.
+  // A read-write operand (an accumulator) keeps the name of the value it reads; an input
+  // accumulated onto becomes an output too. Later steps read the result under that name.
   static void accumulate(Pattern& p, std::map<std::pair<size_t, std::string>, std::string>& value_name, size_t n,
                          const std::string& storage, const std::string& name) {
-    if (std::find(p.outputs.begin(), p.outputs.end(), name) == p.outputs.end()) p.outputs.push_back(name);
+    const bool input = std::find(p.inputs.begin(), p.inputs.end(), name) != p.inputs.end();
+    if (input && std::find(p.outputs.begin(), p.outputs.end(), name) == p.outputs.end()) p.outputs.push_back(name);
     value_name[{n, storage}] = name;
+  }
+
+  // Whether the value op `n` writes to `s`, after the accumulations inside that continue
+  // it, is used outside the subgraph (then the one name is an output, else a temporary).
+  bool chain_leaves(size_t n, const std::string& s) const {
+    for (size_t m; (m = accumulated_by(ops_, graph_, g_.ops, n, s)) != kNone;) n = m;
+    return graph_.used_outside(n, s, g_.ops);
   }
 };
 

@@ -451,7 +451,10 @@ bool Loader::step(const YAML::Node& n, CustomInsn& in, std::vector<bool>& writte
       return false;
     }
     const bool is_write = slot.field == Field::Rd;
-    if (is_write && reads_destination(mn.text) && !(name.temp ? written[idx] : in.operands[idx].read)) {
+    // An accumulating step reads its destination: a value from before (role readwrite) or
+    // one an earlier step wrote (then it continues that value, an output's too).
+    const bool accumulates = is_write && reads_destination(mn.text);
+    if (accumulates && !(written[idx] || (!name.temp && in.operands[idx].read))) {
       error(at(ops[k].offset), "'" + mn.text + "' also reads its destination: '" + tok + "' must hold a value first");
       return false;
     }
@@ -460,7 +463,7 @@ bool Loader::step(const YAML::Node& n, CustomInsn& in, std::vector<bool>& writte
         error(at(ops[k].offset), "'" + tok + "' is an input (role read) and cannot be written");
         return false;
       }
-      if (!name.temp && written[idx]) {
+      if (!name.temp && written[idx] && !accumulates) {
         error(at(ops[k].offset), "output '" + tok + "' is written twice; write a temp first");
         return false;
       }

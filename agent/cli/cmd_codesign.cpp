@@ -300,6 +300,9 @@ void add_exploration_options(po::options_description& opts) {
       "tasks", po::value<std::vector<std::string>>()->composing(), "tasks, comma list (default: all)")(
       "configs", po::value<std::vector<std::string>>()->composing(), "configurations, comma list (default: all)")(
       "level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3)")(
+      "kernels", po::value<std::string>(),
+      "the kernels of DIR (named as bench names them) instead of the baselines, on both sides: the base variant "
+      "runs them unchanged")(
       "jobs,j", po::value<unsigned>()->default_value(0), "parallel workers of each bench (default: CPUs)")(
       "kernel-generation", po::value<std::string>()->default_value("rewrite"),
       "rewrite: the baselines, rewritten for a variant; search: then the platform's search transformations "

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bitset>
+#include <cctype>
 #include <cstring>
 #include <cstdlib>
 #include <map>
@@ -379,6 +380,38 @@ bool usable(const CustomInsn& in) {
   return true;
 }
 
+// The LMUL (registers per group; 8 when unknown) in effect at each line: set by a
+// vset* with an `m<n>` operand (1 for a fractional mf<n>), unknown again at a label.
+std::vector<unsigned> group_registers(const std::vector<Line>& lines) {
+  std::vector<unsigned> at(lines.size(), 8);
+  unsigned lmul = 8;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const Line& l = lines[i];
+    if (l.label && !starts(l.name, ".Ltmp")) lmul = 8;
+    if (l.insn && starts(l.mnemonic, "vset"))
+      for (const std::string& t : l.ops) {
+        if (starts(t, "mf")) lmul = 1;
+        else if (t.size() == 2 && t[0] == 'm' && std::isdigit(uint8_t(t[1]))) lmul = unsigned(t[1] - '0');
+      }
+    at[i] = lmul;
+  }
+  return at;
+}
+
+// Whether the vector instruction can execute at `lmul` with these field values: each
+// vector register starts a group (else the hart raises illegal instruction), and its
+// names (operands and temps, one group each, v0 kept for the mask) fit the scratch
+// register file (custom_ext.cpp, scratch_map).
+bool fits_groups(const CustomInsn& in, const std::vector<std::string>& values, unsigned lmul) {
+  if (!in.is_vector()) return true;
+  unsigned groups = 1;
+  for (const auto& n : in.names) groups += n.cls == ValueClass::V ? 1 : 0;
+  if (lmul * groups > 32) return false;
+  for (const std::string& v : values)
+    if (const int r = reg_of(v); r >= 64 && (r - 64) % int(lmul) != 0) return false;
+  return true;
+}
+
 // Replaces every match of one pattern (they never overlap) in one pass; how many.
 size_t replace_matches(std::string& text, const CustomInsn& in, const dataflow::Pattern& p) {
   std::vector<Line> lines = parse(text);
@@ -386,9 +419,10 @@ size_t replace_matches(std::string& text, const CustomInsn& in, const dataflow::
   dataflow::MatchLimits limits;
   limits.max_matches = 100000;
   std::map<size_t, std::string> replace;  // line -> new text ("" = removed)
+  const std::vector<unsigned> lmul = group_registers(lines);
   for (const dataflow::Match& m : dataflow::find_matches(f.ops, p, limits)) {
     std::vector<std::string> values;
-    if (!field_values(in, m, values)) continue;
+    if (!field_values(in, m, values) || !fits_groups(in, values, lmul[f.line[m.ops.back()]])) continue;
     for (size_t op : m.ops) replace[f.line[op]] = "";
     replace[f.line[m.ops.back()]] = "\t" + insn_directive(in, values) + "\t# " + in.mnemonic;
   }

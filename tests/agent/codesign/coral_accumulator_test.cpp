@@ -118,7 +118,8 @@ main:
         vmv.v.i v16, 0
         vmv.v.i v20, -1
         vmv.v.i v24, 1
-.Lloop: vsetvli t0, a2, e8, m1, ta, ma
+.Lloop:
+        vsetvli t0, a2, e8, m1, ta, ma
         vle8.v  v8, (a0)
         vmin.vv v12, v8, v16
         vmul.vv v12, v12, v24
@@ -173,6 +174,19 @@ TEST(CoralAccumulator, AnInputAccumulatedOntoIsReadAndWrittenThroughRd) {
   const size_t insn = kernel.find("\t.insn r 0x7b, 4, 0, v8, v16, v20\t# cd0");
   ASSERT_NE(insn, std::string::npos) << r.assembly;
   kernel.replace(insn, kernel.find('\n', insn) - insn, "        cd0 v8, v16, v20");
+  // Placed only where it can execute: at m4 with registers v16, v8, v24, v0 (groups of
+  // 4) its four vector names (rd, rs1, rs2, t0) take 5 x 4 scratch registers; at m8 they
+  // would take 5 x 8 > 32, so the hart could not run it: not placed.
+  std::string wide = k;
+  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"vmin.vv v12, v8, v16", "vmin.vv v16, v8, v24"}, {"vmacc.vv v8, v20, v12", "vmacc.vv v8, v0, v16"}})
+    wide.replace(wide.find(from), from.size(), to);
+  std::string m8 = wide;
+  for (size_t at; (at = wide.find("e8, m1")) != std::string::npos;) wide.replace(at, 6, "e8, m4");
+  for (size_t at; (at = m8.find("e8, m1")) != std::string::npos;) m8.replace(at, 6, "e8, m8");
+  EXPECT_EQ(isa::riscv::apply_composed_peephole(wide, ext).replaced.count("cd0"), 1u);
+  EXPECT_EQ(isa::riscv::apply_composed_peephole(m8, ext).replaced.count("cd0"), 0u);
+
   const fs::path dir = fs::path(::testing::TempDir()) / ("coral_acc_asm_" + std::to_string(getpid()));
   fs::create_directories(dir);
   std::ofstream(dir / "relu.s") << kernel;

@@ -68,6 +68,12 @@ class RegionGraph {
   }
 };
 
+bool has_readwrite(const Op& op) {
+  for (const Operand& o : op.operands)
+    if (o.access == Access::ReadWrite) return true;
+  return false;
+}
+
 bool has_readwrite_on(const Op& op, const std::string& storage) {
   for (const Operand& o : op.operands)
     if (o.access == Access::ReadWrite && o.storage == storage) return true;
@@ -264,7 +270,9 @@ std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin,
                                        const std::function<bool(const Op&)>& fusable, const SubgraphLimits& limits) {
   const RegionGraph graph(ops, begin, end);
   const UpdateEdges updates(ops, begin, end);
-  auto ok = [&](size_t i) { return fusable(ops[i]) && !ops[i].barrier; };
+  auto ok = [&](size_t i) {
+    return fusable(ops[i]) && !ops[i].barrier && (limits.accumulators || !has_readwrite(ops[i]));
+  };
   auto update_ok = [&](size_t i) { return limits.max_updates > 0 && !in_place_register(ops[i]).empty(); };
   std::set<std::vector<size_t>> seen;
   std::vector<std::vector<size_t>> frontier;

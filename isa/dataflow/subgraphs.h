@@ -26,6 +26,10 @@ struct SubgraphLimits {
   // address (post-increment addressing, `r = r + 64` after an op on the row at
   // r): the register file's write ports left for it. 0: none (no update joins).
   int max_updates = 0;
+  // Whether an op with a read-write operand (an accumulator: vmacc's vd) may join, its
+  // operand counted as a read and a write (below). Off: such ops are left out (an
+  // adapter whose overlay cannot express an accumulator keeps it off).
+  bool accumulators = false;
   size_t max_subgraphs = 20000;  // per region; enumeration stops there (bounded work)
 };
 

@@ -380,22 +380,42 @@ bool usable(const CustomInsn& in) {
   return true;
 }
 
-// The LMUL (registers per group; 8 when unknown) in effect at each line: set by a
-// vset* with an `m<n>` operand (1 for a fractional mf<n>), unknown again at a label.
-std::vector<unsigned> group_registers(const std::vector<Line>& lines) {
-  std::vector<unsigned> at(lines.size(), 8);
-  unsigned lmul = 8;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    const Line& l = lines[i];
-    if (l.label && !starts(l.name, ".Ltmp")) lmul = 8;
-    if (l.insn && starts(l.mnemonic, "vset"))
-      for (const std::string& t : l.ops) {
-        if (starts(t, "mf")) lmul = 1;
-        else if (t.size() == 2 && t[0] == 'm' && std::isdigit(uint8_t(t[1]))) lmul = unsigned(t[1] - '0');
-      }
-    at[i] = lmul;
+// The LMUL a vset* line sets (1 for a fractional mf<n>), or 0 when it names none.
+unsigned lmul_set_by(const Line& l) {
+  if (!l.insn || !starts(l.mnemonic, "vset")) return 0;
+  for (const std::string& t : l.ops) {
+    if (starts(t, "mf")) return 1;
+    if (t.size() == 2 && t[0] == 'm' && std::isdigit(uint8_t(t[1]))) return unsigned(t[1] - '0');
   }
-  return at;
+  return 8;  // vsetvl with a register: unknown
+}
+
+// The LMUL (registers per group) in effect at each op of the flow: what the last vset*
+// on every path to it set, 8 (the largest, so never too small) where paths disagree, at
+// the function's entry, or after a call or inline asm.
+std::vector<unsigned> group_registers(const std::vector<Line>& lines, const Flow& f) {
+  constexpr unsigned kUnset = 0, kUnknown = 8;
+  std::vector<unsigned> in(f.ops.size(), kUnset);
+  if (f.ops.empty()) return in;
+  in[0] = kUnknown;
+  std::vector<size_t> work{0};
+  auto flow_to = [&](size_t to, unsigned v) {
+    if (to >= in.size() || in[to] == v || in[to] == kUnknown) return;
+    in[to] = in[to] == kUnset ? v : kUnknown;
+    work.push_back(to);
+  };
+  while (!work.empty()) {
+    const size_t k = work.back();
+    work.pop_back();
+    const Line& l = lines[f.line[k]];
+    const unsigned set = lmul_set_by(l);
+    // A call or inline asm may change vtype: unknown after it.
+    const unsigned out = l.insn && l.barrier ? kUnknown : set ? set : in[k];
+    if (f.ops[k].falls_through) flow_to(k + 1, out);
+    for (size_t t : f.ops[k].jumps_to) flow_to(t, out);
+  }
+  for (unsigned& v : in) v = v == kUnset ? kUnknown : v;
+  return in;
 }
 
 // Whether the vector instruction can execute at `lmul` with these field values: each
@@ -419,10 +439,10 @@ size_t replace_matches(std::string& text, const CustomInsn& in, const dataflow::
   dataflow::MatchLimits limits;
   limits.max_matches = 100000;
   std::map<size_t, std::string> replace;  // line -> new text ("" = removed)
-  const std::vector<unsigned> lmul = group_registers(lines);
+  const std::vector<unsigned> lmul = group_registers(lines, f);
   for (const dataflow::Match& m : dataflow::find_matches(f.ops, p, limits)) {
     std::vector<std::string> values;
-    if (!field_values(in, m, values) || !fits_groups(in, values, lmul[f.line[m.ops.back()]])) continue;
+    if (!field_values(in, m, values) || !fits_groups(in, values, lmul[m.ops.back()])) continue;
     for (size_t op : m.ops) replace[f.line[op]] = "";
     replace[f.line[m.ops.back()]] = "\t" + insn_directive(in, values) + "\t# " + in.mnemonic;
   }

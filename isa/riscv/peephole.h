@@ -10,7 +10,8 @@
 // match overwrote it, no vtype change or inline asm in between, and every temp register
 // is dead after the match (liveness over the function's control-flow graph) unless it
 // is the output. A vector instruction is placed only where it can execute: its vector
-// registers start groups of the LMUL in effect (the block's last vset*; 8 when unknown)
+// registers start groups of the LMUL in effect (the last vset* on every path to it; 8
+// when unknown or when paths disagree)
 // and its operands and temps fit the scratch register file at that LMUL.
 #pragma once
 #include <map>

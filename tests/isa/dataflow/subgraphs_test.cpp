@@ -159,6 +159,8 @@ TEST(Subgraphs, AnAccumulatorIsAReadAndAWrite) {
   SubgraphLimits lim;
   lim.read_ports = 3;
   lim.write_ports = 1;
+  EXPECT_TRUE(convex_subgraphs(k, 0, 2, any_op, lim).empty());  // accumulators off: left out
+  lim.accumulators = true;
   const auto found = convex_subgraphs(k, 0, 2, any_op, lim);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].ops, (std::vector<size_t>{0, 1}));
@@ -182,6 +184,7 @@ TEST(Subgraphs, AnAccumulatorWrittenBackTakesTheWritePortEvenWhenDead) {
   // writes it, so m (v12, read after the region by the barrier) makes two outputs.
   auto k = ops({"vmin.vv w:v12 r:v8 r:v16", "vmacc.vv rw:v8 r:v20 r:v12", "| r:v12"});
   SubgraphLimits lim;
+  lim.accumulators = true;
   lim.read_ports = 3;
   lim.write_ports = 1;
   EXPECT_TRUE(convex_subgraphs(k, 0, 2, any_op, lim).empty());
@@ -197,6 +200,7 @@ TEST(Subgraphs, AnAccumulationOntoAValueTheSubgraphComputedKeepsItsName) {
   // both steps name it out0 (used after the region); inputs x, s, acc: three reads.
   auto k = ops({"vsext.vf4 w:v16 r:v10", "vmadd.vx rw:v16 r:s5 r:v12", "| r:v16"});
   SubgraphLimits lim;
+  lim.accumulators = true;
   lim.read_ports = 3;
   lim.write_ports = 1;
   const auto found = convex_subgraphs(k, 0, 2, any_op, lim);
@@ -222,6 +226,7 @@ TEST(Subgraphs, TwoAccumulationsOntoAnInputWriteItBackOnce) {
   // acc += a * b; acc += c * d: one input-and-output acc (in0) and four sources.
   auto k = ops({"vmacc.vv rw:v8 r:v1 r:v2", "vmacc.vv rw:v8 r:v3 r:v4", "| r:v8"});
   SubgraphLimits lim;
+  lim.accumulators = true;
   lim.read_ports = 5;
   lim.write_ports = 1;
   const auto found = convex_subgraphs(k, 0, 2, any_op, lim);

@@ -418,9 +418,13 @@ TEST(CustomExtPeephole, RefusesWhenTheTempIsLiveOrAnInputIsOverwritten) {
   // A vsetvli between vector steps changes vl: no match.
   const std::string vset = "\tvmul.vv\tv9, v8, v8\n\tvsetvli\tzero, a0, e8, m1, ta, ma\n\tvadd.vv\tv10, v9, v12\n\tret\n";
   EXPECT_EQ(peep(vset), vset);
-  // The same vector dataflow without it is replaced (v9 dead before ret).
-  EXPECT_EQ(peep("\tvmul.vv\tv9, v8, v8\n\tvadd.vv\tv10, v12, v9\n\tret\n"),
-            "\t.insn r 0xb, 1, 1, v10, v8, v12\t# cvsq\n\tret\n");
+  // The same vector dataflow without it is replaced (v9 dead before ret), where the LMUL
+  // is known (m1: every register starts a group; cvsq's four names fit the scratch file).
+  EXPECT_EQ(peep("\tvsetvli\tzero, a0, e8, m1, ta, ma\n\tvmul.vv\tv9, v8, v8\n\tvadd.vv\tv10, v12, v9\n\tret\n"),
+            "\tvsetvli\tzero, a0, e8, m1, ta, ma\n\t.insn r 0xb, 1, 1, v10, v8, v12\t# cvsq\n\tret\n");
+  // Without a vsetvli the LMUL is unknown, taken as 8: v9 starts no group of 8, not replaced.
+  const std::string unknown = "\tvmul.vv\tv9, v8, v8\n\tvadd.vv\tv10, v12, v9\n\tret\n";
+  EXPECT_EQ(peep(unknown), unknown);
 }
 
 // A new-semantics instruction that replaces a composition: fmul.s then fadd.s (two

@@ -269,6 +269,7 @@ codesign::DataflowAdapter coral_dataflow_adapter() {
     a.limits.write_ports = std::max(a.limits.write_ports, f.destinations);
   }
   a.limits.max_ops = 4;
+  a.limits.accumulators = true;  // an accumulator is rd with role readwrite (coral_overlay)
   return a;
 }
 

@@ -37,6 +37,11 @@ void set_match(CustomInsn& in) {
   }
 }
 
+// Widening (vw*) and narrowing (vnsrl, vnsra, vnclip[u]) vector instructions.
+bool widens_or_narrows(const std::string& m) {
+  return m.rfind("vw", 0) == 0 || m.rfind("vnsr", 0) == 0 || m.rfind("vnclip", 0) == 0;
+}
+
 // Steps that read their destination too (multiply-accumulate forms).
 bool reads_destination(const std::string& mnemonic) {
   for (const char* m : {"vmacc.vv", "vmacc.vx", "vnmsac.vv", "vnmsac.vx", "vmadd.vv", "vmadd.vx", "vnmsub.vv", "vnmsub.vx",
@@ -389,6 +394,12 @@ bool Loader::step(const YAML::Node& n, CustomInsn& in, std::vector<bool>& writte
   if (tpls.empty()) {
     error(at(mn.offset), "'" + mn.text + "' is not a register-to-register RV32IMF/Zve32x instruction "
                          "(compose steps may not access memory, branch or change vtype)");
+    return false;
+  }
+  if (widens_or_narrows(mn.text)) {
+    error(at(mn.offset), "'" + mn.text + "' widens or narrows: its wide operand spans two register groups, but "
+                         "compose steps run on a scratch register file with one LMUL group per name; "
+                         "define it with semantics: instead");
     return false;
   }
   const StepTemplate* tpl = nullptr;

@@ -268,8 +268,8 @@ bool coral_fusable(const df::Op& op) {
     return false;
   // Widening and narrowing ops (vwadd.wv, vnclip) hold a value in two groups, but a
   // composition's scratch register file gives each name one LMUL group (custom_ext.cpp):
-  // such a candidate computes wrong results (measured: vwadd.wv; vnclip.wi failed gqa and
-  // mqa C2), so none is proposed.
+  // such a candidate computed wrong results (measured: vwadd.wv; vnclip.wi failed gqa and
+  // mqa C2), and the compose loader now refuses such steps: none is proposed.
   const std::string& m = op.mnemonic;
   if (m.rfind("vw", 0) == 0 || m.rfind("vnsr", 0) == 0 || m.rfind("vnclip", 0) == 0) return false;
   bool writes = false;

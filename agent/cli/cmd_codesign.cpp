@@ -186,7 +186,8 @@ int mine(const Args& args) {
   const json hardware = hardware_of(vm, *p);
   std::vector<codesign::MinedCandidate> found;
   try {
-    found = codesign::mine(*adapter, suite_kernels(vm, p->name(), hardware, "mine"), {static_cast<size_t>(top), max_ops});
+    found =
+        codesign::mine(*adapter, suite_kernels(vm, p->name(), hardware, "mine"), {static_cast<size_t>(top), max_ops});
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("codesign mine: ") + e.what());
   }
@@ -304,8 +305,8 @@ void add_exploration_options(po::options_description& opts) {
       "level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3)")(
       "kernels", po::value<std::string>(),
       "the kernels of DIR (named as bench names them) instead of the baselines, on both sides: the base variant "
-      "runs them unchanged")(
-      "jobs,j", po::value<unsigned>()->default_value(0), "parallel workers of each bench (default: CPUs)")(
+      "runs them unchanged")("jobs,j", po::value<unsigned>()->default_value(0),
+                             "parallel workers of each bench (default: CPUs)")(
       "kernel-generation", po::value<std::string>()->default_value("rewrite"),
       "rewrite: the baselines, rewritten for a variant; search: then the platform's search transformations "
       "(chosen by their static estimate), for the base and every variant alike")("out,o", po::value<std::string>(),

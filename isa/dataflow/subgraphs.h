@@ -51,10 +51,12 @@ struct Subgraph {
 // register between them (write-after-read order) and no op of the subgraph uses
 // it after the update. Such a register needs no port of its own: the memory
 // operands it addresses are not inputs, and it is counted as an input only when
-// it addresses no output. A read-write operand (an accumulator, vmacc's vd) counts as
-// a read and a write: an input (its value before the subgraph) and an output (written
-// back, used later or not); a subgraph whose accumulator reads a value it computed
-// itself is left out (the pattern could not name both values).
+// it addresses no output. With limits.accumulators, an op with a read-write operand (an
+// accumulator, vmacc's vd) joins: reading a value from outside, the operand is an input
+// and an output (written back, used later or not); reading a value the subgraph
+// computed, it continues that value under one name (an output only if its last value
+// is used later). A subgraph where an op outside reads a value that an accumulation
+// inside then overwrites is left out (one name cannot carry both values out).
 std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin, size_t end,
                                        const std::function<bool(const Op&)>& fusable, const SubgraphLimits& limits);
 

@@ -397,9 +397,10 @@ bool Loader::step(const YAML::Node& n, CustomInsn& in, std::vector<bool>& writte
     return false;
   }
   if (widens_or_narrows(mn.text)) {
-    error(at(mn.offset), "'" + mn.text + "' widens or narrows: its wide operand spans two register groups, but "
-                         "compose steps run on a scratch register file with one LMUL group per name; "
-                         "define it with semantics: instead");
+    error(at(mn.offset), "'" + mn.text +
+                             "' widens or narrows: its wide operand spans two register groups, but "
+                             "compose steps run on a scratch register file with one LMUL group per name; "
+                             "define it with semantics: instead");
     return false;
   }
   const StepTemplate* tpl = nullptr;

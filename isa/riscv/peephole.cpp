@@ -6,14 +6,14 @@
 #include <algorithm>
 #include <bitset>
 #include <cctype>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <set>
 
 #include "isa/dataflow/pattern_match.h"
-#include "isa/riscv/step_encoder.h"
 #include "isa/riscv/register_names.h"
+#include "isa/riscv/step_encoder.h"
 
 namespace tlmcraft::isa::riscv {
 namespace {
@@ -295,13 +295,14 @@ dataflow::Pattern pattern_of(const CustomInsn& in, unsigned swap) {
   p.name = in.mnemonic;
   for (size_t i = 0; i < in.names.size(); ++i) {
     const std::string id = name_id(int(i));
-    if (in.names[i].temp) p.temps.push_back(id);
-    else if (in.operands[i].value == ValueClass::Imm) p.parameters.push_back(id);
-    else if (in.operands[i].write && in.operands[i].read) {  // an accumulator: read, then written back
-      p.inputs.push_back(id);
-      p.outputs.push_back(id);
-    } else if (in.operands[i].write) p.outputs.push_back(id);
-    else p.inputs.push_back(id);
+    if (in.names[i].temp) {
+      p.temps.push_back(id);
+    } else if (in.operands[i].value == ValueClass::Imm) {
+      p.parameters.push_back(id);
+    } else {
+      if (in.operands[i].read) p.inputs.push_back(id);  // an accumulator (read and written) is both
+      if (in.operands[i].write) p.outputs.push_back(id);
+    }
   }
   for (size_t k = 0; k < in.steps.size(); ++k) {
     const ComposeStep& st = in.steps[k];
@@ -318,7 +319,7 @@ dataflow::Pattern pattern_of(const CustomInsn& in, unsigned swap) {
         o.storage = name_id(n);  // a parameter: whatever literal the kernel has there
       } else {
         // The destination of vmacc-like steps is read too (as op_of says of the kernel's).
-        o.access = j != 0                          ? dataflow::Access::Read
+        o.access = j != 0                           ? dataflow::Access::Read
                    : reads_destination(st.mnemonic) ? dataflow::Access::ReadWrite
                                                     : dataflow::Access::Write;
         o.storage = name_id(n);

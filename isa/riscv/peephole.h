@@ -11,8 +11,8 @@
 // is dead after the match (liveness over the function's control-flow graph) unless it
 // is the output. A vector instruction is placed only where it can execute: its vector
 // registers start groups of the LMUL in effect (the last vset* on every path to it; 8
-// when unknown or when paths disagree)
-// and its operands and temps fit the scratch register file at that LMUL.
+// when unknown or when paths disagree) and its operands and temps fit the scratch
+// register file at that LMUL.
 #pragma once
 #include <map>
 #include <string>

@@ -71,7 +71,7 @@ json hardware_of(const po::variables_map& vm, const Platform& p) {
 }
 
 std::vector<codesign::MinedKernel> suite_kernels(const po::variables_map& vm, const std::string& platform,
-                                                 const json& hardware) {
+                                                 const json& hardware, const std::string& cmd) {
   JobSelection sel;
   sel.platforms = {platform};
   if (vm.count("tasks")) sel.tasks = split_lists(vm["tasks"].as<std::vector<std::string>>());
@@ -98,7 +98,9 @@ std::vector<codesign::MinedKernel> suite_kernels(const po::variables_map& vm, co
     k.hardware["file"] = k.file;
     kernels.push_back(std::move(k));
   }
-  if (kernels.empty()) throw InputError("codesign mine: no kernel selected on platform '" + platform + "'");
+  if (kernels.empty())
+    throw InputError("codesign " + cmd + ": no kernel selected on platform '" + platform + "'" +
+                     (sel.kernel_dir.empty() ? "" : " (no selected cell has a kernel in " + sel.kernel_dir + ")"));
   return kernels;
 }
 
@@ -184,7 +186,8 @@ int mine(const Args& args) {
   const json hardware = hardware_of(vm, *p);
   std::vector<codesign::MinedCandidate> found;
   try {
-    found = codesign::mine(*adapter, suite_kernels(vm, p->name(), hardware), {static_cast<size_t>(top), max_ops});
+    found =
+        codesign::mine(*adapter, suite_kernels(vm, p->name(), hardware, "mine"), {static_cast<size_t>(top), max_ops});
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("codesign mine: ") + e.what());
   }
@@ -300,7 +303,10 @@ void add_exploration_options(po::options_description& opts) {
       "tasks", po::value<std::vector<std::string>>()->composing(), "tasks, comma list (default: all)")(
       "configs", po::value<std::vector<std::string>>()->composing(), "configurations, comma list (default: all)")(
       "level", po::value<std::vector<std::string>>()->composing(), "only tasks of these levels (1, 2, 3)")(
-      "jobs,j", po::value<unsigned>()->default_value(0), "parallel workers of each bench (default: CPUs)")(
+      "kernels", po::value<std::string>(),
+      "the kernels of DIR (named as bench names them) instead of the baselines, on both sides: the base variant "
+      "runs them unchanged")("jobs,j", po::value<unsigned>()->default_value(0),
+                             "parallel workers of each bench (default: CPUs)")(
       "kernel-generation", po::value<std::string>()->default_value("rewrite"),
       "rewrite: the baselines, rewritten for a variant; search: then the platform's search transformations "
       "(chosen by their static estimate), for the base and every variant alike")("out,o", po::value<std::string>(),
@@ -440,7 +446,7 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
   };
   try {
     std::vector<codesign::SuiteCell> cells;
-    for (codesign::MinedKernel& k : suite_kernels(vm, name, s->hardware)) {
+    for (codesign::MinedKernel& k : suite_kernels(vm, name, s->hardware, cmd)) {
       const std::string ext = k.file.substr(k.file.rfind('.'));
       cells.push_back({k.name.substr(0, k.name.find('/')), k.name.substr(k.name.find('/') + 1), k.text, ext});
     }

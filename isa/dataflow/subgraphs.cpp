@@ -74,6 +74,48 @@ bool has_readwrite(const Op& op) {
   return false;
 }
 
+bool has_readwrite_on(const Op& op, const std::string& storage) {
+  for (const Operand& o : op.operands)
+    if (o.access == Access::ReadWrite && o.storage == storage) return true;
+  return false;
+}
+
+// Accumulations (an operand read and written: vmacc's vd). The op of `g` that
+// accumulates onto the value op `n` wrote to `s` (kNone: none), and whether the chain
+// of accumulations ending at `n` began with a value from outside `g` (then the
+// instruction reads it and writes it back: an input and an output).
+size_t accumulated_by(const std::vector<Op>& ops, const RegionGraph& graph, const std::vector<size_t>& g, size_t n,
+                      const std::string& s) {
+  for (size_t m : g)
+    if (m > n && has_readwrite_on(ops[m], s) && graph.producer(m, s) == n) return m;
+  return kNone;
+}
+
+bool chain_starts_outside(const std::vector<Op>& ops, const RegionGraph& graph, const std::vector<size_t>& g, size_t n,
+                          const std::string& s) {
+  for (size_t at = n; has_readwrite_on(ops[at], s);) {
+    const size_t p = graph.producer(at, s);
+    if (p == kNone || !std::binary_search(g.begin(), g.end(), p)) return true;
+    at = p;
+  }
+  return false;
+}
+
+// True when no op outside `g` reads a value that an accumulation inside `g` then
+// overwrites: the pattern names the chain's values with one name, so only its last
+// value can leave the instruction.
+bool accumulations_expressible(const std::vector<Op>& ops, const RegionGraph& graph, const std::vector<size_t>& g) {
+  for (size_t n : g)
+    for (const Operand& o : ops[n].operands) {
+      if (!o.writes()) continue;
+      const size_t m = accumulated_by(ops, graph, g, n, o.storage);
+      if (m == kNone) continue;
+      for (size_t j = n + 1; j < m; ++j)
+        if (!std::binary_search(g.begin(), g.end(), j) && reads_storage(ops[j], o.storage)) return false;
+    }
+  return true;
+}
+
 // The register an op updates from itself and literals alone (r = r + 64), or "".
 std::string in_place_register(const Op& op) {
   if (op.barrier || !op.implicit_reads.empty() || !op.implicit_writes.empty()) return "";
@@ -179,6 +221,15 @@ bool convex(const RegionGraph& graph, const std::vector<size_t>& g) {
   return true;
 }
 
+// Whether the value op `n` writes to `s` leaves the subgraph: read later outside it, or
+// the last value of an accumulation that began outside (written back, read later or
+// not: it takes a write port); a value accumulated onto inside does not.
+bool is_output(const std::vector<Op>& ops, const RegionGraph& graph, const std::vector<size_t>& g, size_t n,
+               const std::string& s) {
+  if (accumulated_by(ops, graph, g, n, s) != kNone) return false;
+  return chain_starts_outside(ops, graph, g, n, s) || graph.used_outside(n, s, g);
+}
+
 // Inputs and outputs by value; a register updated in place is an input only when it
 // addresses no output (otherwise it shares that output's field), and the memory it
 // addresses is reached through it (no input of its own).
@@ -193,7 +244,7 @@ void count_ports(const std::vector<Op>& ops, const RegionGraph& graph, const std
         const size_t p = graph.producer(n, o.storage);
         if (p == kNone || !inside(g.ops, p)) in.insert({p, o.storage});
       }
-      if (o.writes() && graph.used_outside(n, o.storage, g.ops)) {
+      if (o.writes() && is_output(ops, graph, g.ops, n, o.storage)) {
         out.insert({n, o.storage});
         if (updated.count(o.address)) addressing_outputs.insert(o.address);
       }
@@ -219,7 +270,9 @@ std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin,
                                        const std::function<bool(const Op&)>& fusable, const SubgraphLimits& limits) {
   const RegionGraph graph(ops, begin, end);
   const UpdateEdges updates(ops, begin, end);
-  auto ok = [&](size_t i) { return fusable(ops[i]) && !ops[i].barrier && !has_readwrite(ops[i]); };
+  auto ok = [&](size_t i) {
+    return fusable(ops[i]) && !ops[i].barrier && (limits.accumulators || !has_readwrite(ops[i]));
+  };
   auto update_ok = [&](size_t i) { return limits.max_updates > 0 && !in_place_register(ops[i]).empty(); };
   std::set<std::vector<size_t>> seen;
   std::vector<std::vector<size_t>> frontier;
@@ -249,7 +302,9 @@ std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin,
           if (!convex(graph, grown)) continue;
           bool updates_legal = true;
           const std::set<std::string> updated = updated_registers(ops, grown, updates_legal);
-          if (!updates_legal || int(updated.size()) > limits.max_updates || !joined(ops, grown, ok, updated)) continue;
+          if (!updates_legal || int(updated.size()) > limits.max_updates || !joined(ops, grown, ok, updated) ||
+              !accumulations_expressible(ops, graph, grown))
+            continue;
           Subgraph g{grown};
           count_ports(ops, graph, updated, g);
           if (g.outputs + g.updates >= 1 && g.inputs <= limits.read_ports && g.outputs <= limits.write_ports)
@@ -310,8 +365,9 @@ class Namer {
             p.inputs.push_back(it->second);
           }
           po.storage = it->second;
+          if (o.writes()) accumulate(p, value_name, n, o.storage, it->second);
         } else if (o.writes()) {
-          const bool out = graph_.used_outside(n, o.storage, g_.ops);
+          const bool out = chain_leaves(n, o.storage);
           std::string nm = out ? "out" + std::to_string(n_out++) : "t" + std::to_string(n_tmp++);
           (out ? p.outputs : p.temps).push_back(nm);
           value_name[{n, o.storage}] = nm;
@@ -329,6 +385,22 @@ class Namer {
   const Subgraph& g_;
   RegionGraph graph_;
   std::set<std::string> updated_;
+
+  // A read-write operand (an accumulator) keeps the name of the value it reads; an input
+  // accumulated onto becomes an output too. Later steps read the result under that name.
+  static void accumulate(Pattern& p, std::map<std::pair<size_t, std::string>, std::string>& value_name, size_t n,
+                         const std::string& storage, const std::string& name) {
+    const bool input = std::find(p.inputs.begin(), p.inputs.end(), name) != p.inputs.end();
+    if (input && std::find(p.outputs.begin(), p.outputs.end(), name) == p.outputs.end()) p.outputs.push_back(name);
+    value_name[{n, storage}] = name;
+  }
+
+  // Whether the value op `n` writes to `s`, after the accumulations inside that continue
+  // it, is used outside the subgraph (then the one name is an output, else a temporary).
+  bool chain_leaves(size_t n, const std::string& s) const {
+    for (size_t m; (m = accumulated_by(ops_, graph_, g_.ops, n, s)) != kNone;) n = m;
+    return graph_.used_outside(n, s, g_.ops);
+  }
 };
 
 }  // namespace

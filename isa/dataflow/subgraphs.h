@@ -26,6 +26,10 @@ struct SubgraphLimits {
   // address (post-increment addressing, `r = r + 64` after an op on the row at
   // r): the register file's write ports left for it. 0: none (no update joins).
   int max_updates = 0;
+  // Whether an op with a read-write operand (an accumulator: vmacc's vd) may join, its
+  // operand counted as a read and a write (below). Off: such ops are left out (an
+  // adapter whose overlay cannot express an accumulator keeps it off).
+  bool accumulators = false;
   size_t max_subgraphs = 20000;  // per region; enumeration stops there (bounded work)
 };
 
@@ -47,13 +51,19 @@ struct Subgraph {
 // register between them (write-after-read order) and no op of the subgraph uses
 // it after the update. Such a register needs no port of its own: the memory
 // operands it addresses are not inputs, and it is counted as an input only when
-// it addresses no output.
+// it addresses no output. With limits.accumulators, an op with a read-write operand (an
+// accumulator, vmacc's vd) joins: reading a value from outside, the operand is an input
+// and an output (written back, used later or not); reading a value the subgraph
+// computed, it continues that value under one name (an output only if its last value
+// is used later). A subgraph where an op outside reads a value that an accumulation
+// inside then overwrites is left out (one name cannot carry both values out).
 std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin, size_t end,
                                        const std::function<bool(const Op&)>& fusable, const SubgraphLimits& limits);
 
 // The subgraph as a pattern with canonical names (inputs in0.., outputs out0..,
 // temporaries t0.., registers updated in place io0.., both an input and an
-// output, in the order they appear), the smallest signature over the
+// output, in the order they appear; an accumulator keeps its input name in0..,
+// which is an output too), the smallest signature over the
 // topological orders of its ops and both orders of each commutative operand pair
 // (Op::commutes_a/b). `signature` is one line per step ("V_EXP_V t0, in0, 1").
 Pattern canonical_pattern(const std::vector<Op>& ops, size_t region_end, const Subgraph& g, std::string& signature);

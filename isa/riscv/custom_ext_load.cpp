@@ -37,6 +37,11 @@ void set_match(CustomInsn& in) {
   }
 }
 
+// Widening (vw*) and narrowing (vnsrl, vnsra, vnclip[u]) vector instructions.
+bool widens_or_narrows(const std::string& m) {
+  return m.rfind("vw", 0) == 0 || m.rfind("vnsr", 0) == 0 || m.rfind("vnclip", 0) == 0;
+}
+
 // Steps that read their destination too (multiply-accumulate forms).
 bool reads_destination(const std::string& mnemonic) {
   for (const char* m : {"vmacc.vv", "vmacc.vx", "vnmsac.vv", "vnmsac.vx", "vmadd.vv", "vmadd.vx", "vnmsub.vv", "vnmsub.vx",
@@ -391,6 +396,13 @@ bool Loader::step(const YAML::Node& n, CustomInsn& in, std::vector<bool>& writte
                          "(compose steps may not access memory, branch or change vtype)");
     return false;
   }
+  if (widens_or_narrows(mn.text)) {
+    error(at(mn.offset), "'" + mn.text +
+                             "' widens or narrows: its wide operand spans two register groups, but "
+                             "compose steps run on a scratch register file with one LMUL group per name; "
+                             "define it with semantics: instead");
+    return false;
+  }
   const StepTemplate* tpl = nullptr;
   for (const auto* t : tpls)
     if (t->slots.size() == ops.size()) tpl = t;
@@ -451,7 +463,10 @@ bool Loader::step(const YAML::Node& n, CustomInsn& in, std::vector<bool>& writte
       return false;
     }
     const bool is_write = slot.field == Field::Rd;
-    if (is_write && reads_destination(mn.text) && !(name.temp ? written[idx] : in.operands[idx].read)) {
+    // An accumulating step reads its destination: a value from before (role readwrite) or
+    // one an earlier step wrote (then it continues that value, an output's too).
+    const bool accumulates = is_write && reads_destination(mn.text);
+    if (accumulates && !(written[idx] || (!name.temp && in.operands[idx].read))) {
       error(at(ops[k].offset), "'" + mn.text + "' also reads its destination: '" + tok + "' must hold a value first");
       return false;
     }
@@ -460,7 +475,7 @@ bool Loader::step(const YAML::Node& n, CustomInsn& in, std::vector<bool>& writte
         error(at(ops[k].offset), "'" + tok + "' is an input (role read) and cannot be written");
         return false;
       }
-      if (!name.temp && written[idx]) {
+      if (!name.temp && written[idx] && !accumulates) {
         error(at(ops[k].offset), "output '" + tok + "' is written twice; write a temp first");
         return false;
       }

@@ -5,14 +5,15 @@
 
 #include <algorithm>
 #include <bitset>
-#include <cstring>
+#include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <set>
 
 #include "isa/dataflow/pattern_match.h"
-#include "isa/riscv/step_encoder.h"
 #include "isa/riscv/register_names.h"
+#include "isa/riscv/step_encoder.h"
 
 namespace tlmcraft::isa::riscv {
 namespace {
@@ -294,10 +295,14 @@ dataflow::Pattern pattern_of(const CustomInsn& in, unsigned swap) {
   p.name = in.mnemonic;
   for (size_t i = 0; i < in.names.size(); ++i) {
     const std::string id = name_id(int(i));
-    if (in.names[i].temp) p.temps.push_back(id);
-    else if (in.operands[i].value == ValueClass::Imm) p.parameters.push_back(id);
-    else if (in.operands[i].write) p.outputs.push_back(id);
-    else p.inputs.push_back(id);
+    if (in.names[i].temp) {
+      p.temps.push_back(id);
+    } else if (in.operands[i].value == ValueClass::Imm) {
+      p.parameters.push_back(id);
+    } else {
+      if (in.operands[i].read) p.inputs.push_back(id);  // an accumulator (read and written) is both
+      if (in.operands[i].write) p.outputs.push_back(id);
+    }
   }
   for (size_t k = 0; k < in.steps.size(); ++k) {
     const ComposeStep& st = in.steps[k];
@@ -313,7 +318,10 @@ dataflow::Pattern pattern_of(const CustomInsn& in, unsigned swap) {
       } else if (in.names[size_t(n)].cls == ValueClass::Imm) {
         o.storage = name_id(n);  // a parameter: whatever literal the kernel has there
       } else {
-        o.access = j == 0 ? dataflow::Access::Write : dataflow::Access::Read;
+        // The destination of vmacc-like steps is read too (as op_of says of the kernel's).
+        o.access = j != 0                           ? dataflow::Access::Read
+                   : reads_destination(st.mnemonic) ? dataflow::Access::ReadWrite
+                                                    : dataflow::Access::Write;
         o.storage = name_id(n);
       }
       step.operands.push_back(o);
@@ -363,8 +371,6 @@ bool usable(const CustomInsn& in) {
   if (in.steps.empty()) return false;
   const int out = in.steps.back().names_by_position.empty() ? -1 : in.steps.back().names_by_position[0];
   if (out < 0 || in.names[size_t(out)].temp || !in.operands[size_t(out)].write) return false;
-  for (const auto& o : in.operands)
-    if (o.read && o.write) return false;  // rd both read and written: not expressible as steps' dataflow
   // Every input must be read by some step (else the match could not bind it).
   for (size_t i = 0; i < in.operands.size(); ++i) {
     bool seen = false;
@@ -375,6 +381,58 @@ bool usable(const CustomInsn& in) {
   return true;
 }
 
+// The LMUL a vset* line sets (1 for a fractional mf<n>), or 0 when it names none.
+unsigned lmul_set_by(const Line& l) {
+  if (!l.insn || !starts(l.mnemonic, "vset")) return 0;
+  for (const std::string& t : l.ops) {
+    if (starts(t, "mf")) return 1;
+    if (t.size() == 2 && t[0] == 'm' && std::isdigit(uint8_t(t[1]))) return unsigned(t[1] - '0');
+  }
+  return 8;  // vsetvl with a register: unknown
+}
+
+// The LMUL (registers per group) in effect at each op of the flow: what the last vset*
+// on every path to it set, 8 (the largest, so never too small) where paths disagree, at
+// the function's entry, or after a call or inline asm.
+std::vector<unsigned> group_registers(const std::vector<Line>& lines, const Flow& f) {
+  constexpr unsigned kUnset = 0, kUnknown = 8;
+  std::vector<unsigned> in(f.ops.size(), kUnset);
+  if (f.ops.empty()) return in;
+  in[0] = kUnknown;
+  std::vector<size_t> work{0};
+  auto flow_to = [&](size_t to, unsigned v) {
+    if (to >= in.size() || in[to] == v || in[to] == kUnknown) return;
+    in[to] = in[to] == kUnset ? v : kUnknown;
+    work.push_back(to);
+  };
+  while (!work.empty()) {
+    const size_t k = work.back();
+    work.pop_back();
+    const Line& l = lines[f.line[k]];
+    const unsigned set = lmul_set_by(l);
+    // A call or inline asm may change vtype: unknown after it.
+    const unsigned out = l.insn && l.barrier ? kUnknown : set ? set : in[k];
+    if (f.ops[k].falls_through) flow_to(k + 1, out);
+    for (size_t t : f.ops[k].jumps_to) flow_to(t, out);
+  }
+  for (unsigned& v : in) v = v == kUnset ? kUnknown : v;
+  return in;
+}
+
+// Whether the vector instruction can execute at `lmul` with these field values: each
+// vector register starts a group (else the hart raises illegal instruction), and its
+// names (operands and temps, one group each, v0 kept for the mask) fit the scratch
+// register file (custom_ext.cpp, scratch_map).
+bool fits_groups(const CustomInsn& in, const std::vector<std::string>& values, unsigned lmul) {
+  if (!in.is_vector()) return true;
+  unsigned groups = 1;
+  for (const auto& n : in.names) groups += n.cls == ValueClass::V ? 1 : 0;
+  if (lmul * groups > 32) return false;
+  for (const std::string& v : values)
+    if (const int r = reg_of(v); r >= 64 && (r - 64) % int(lmul) != 0) return false;
+  return true;
+}
+
 // Replaces every match of one pattern (they never overlap) in one pass; how many.
 size_t replace_matches(std::string& text, const CustomInsn& in, const dataflow::Pattern& p) {
   std::vector<Line> lines = parse(text);
@@ -382,9 +440,10 @@ size_t replace_matches(std::string& text, const CustomInsn& in, const dataflow::
   dataflow::MatchLimits limits;
   limits.max_matches = 100000;
   std::map<size_t, std::string> replace;  // line -> new text ("" = removed)
+  const std::vector<unsigned> lmul = group_registers(lines, f);
   for (const dataflow::Match& m : dataflow::find_matches(f.ops, p, limits)) {
     std::vector<std::string> values;
-    if (!field_values(in, m, values)) continue;
+    if (!field_values(in, m, values) || !fits_groups(in, values, lmul[m.ops.back()])) continue;
     for (size_t op : m.ops) replace[f.line[op]] = "";
     replace[f.line[m.ops.back()]] = "\t" + insn_directive(in, values) + "\t# " + in.mnemonic;
   }

@@ -105,6 +105,20 @@ TEST_F(Cli, CandidateOverlayThatDoesNotValidate) {
   EXPECT_FALSE(fs::exists(dir / "x" / "explore.jsonl"));
 }
 
+TEST_F(Cli, KernelsDirectoryWithoutTheSelectedCells) {
+  // --kernels names the kernels both sides run; a folder holding none of the selected
+  // cells' kernels (silu C1: kernels/plena/silu/C1.asm or silu_C1.asm) is an input error.
+  write("c.yaml", "candidates:\n" + kCandidate);
+  fs::create_directories(dir / "kernels");
+  std::string err;
+  EXPECT_EQ(run(explore(file("c.yaml"), "--area-budget 5% --kernels '" + file("kernels") + "'"), err), 2);
+  EXPECT_EQ(err,
+            "tlmcraft codesign: error: codesign explore: no kernel selected on platform 'plena' (no selected "
+            "cell has a kernel in " +
+                file("kernels") + ")\n");
+  EXPECT_FALSE(fs::exists(dir / "x" / "explore.jsonl"));
+}
+
 TEST_F(Cli, DetachIsRefused) {
   write("c.yaml", "candidates:\n" + kCandidate);
   std::string err;

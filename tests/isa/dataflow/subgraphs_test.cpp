@@ -146,3 +146,100 @@ TEST(Subgraphs, RegisterUpdatedInPlaceJoinsItsAddressUser) {
 
 }  // namespace
 }  // namespace tlmcraft::isa::dataflow
+
+namespace tlmcraft::isa::dataflow {
+namespace {
+
+// An accumulating op (vmacc: vd = vd + vs1 * vs2, its vd read and written: "rw:") at the
+// end of a chain: m = min(x, z); x += c * m. The subgraph {0, 1} reads x (v8, the
+// accumulator: one value read by both ops), z (v16) and c (v20) and writes x back: three
+// reads counting the accumulator, one write.
+TEST(Subgraphs, AnAccumulatorIsAReadAndAWrite) {
+  auto k = ops({"vmin.vv w:v12 r:v8 r:v16", "vmacc.vv rw:v8 r:v20 r:v12", "| r:v8"});
+  SubgraphLimits lim;
+  lim.read_ports = 3;
+  lim.write_ports = 1;
+  EXPECT_TRUE(convex_subgraphs(k, 0, 2, any_op, lim).empty());  // accumulators off: left out
+  lim.accumulators = true;
+  const auto found = convex_subgraphs(k, 0, 2, any_op, lim);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].ops, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(found[0].inputs, 3);
+  EXPECT_EQ(found[0].outputs, 1);
+  std::string sig;
+  const Pattern p = canonical_pattern(k, 2, found[0], sig);
+  EXPECT_EQ(sig, "vmin.vv t0, in0, in1\nvmacc.vv in0, in2, t0\n");
+  EXPECT_EQ(p.inputs, (std::vector<std::string>{"in0", "in1", "in2"}));
+  EXPECT_EQ(p.outputs, (std::vector<std::string>{"in0"}));  // the accumulator, written back
+  EXPECT_EQ(p.temps, (std::vector<std::string>{"t0"}));
+  EXPECT_TRUE(check_pattern(p).empty());
+  EXPECT_EQ(find_matches(k, p).size(), 1u);  // the pattern finds its own occurrence
+  // The accumulator's read takes a port: with two read ports the chain is not proposed.
+  lim.read_ports = 2;
+  EXPECT_TRUE(convex_subgraphs(k, 0, 2, any_op, lim).empty());
+}
+
+TEST(Subgraphs, AnAccumulatorWrittenBackTakesTheWritePortEvenWhenDead) {
+  // Nothing reads v8 after the region (no barrier reading it): the accumulator still
+  // writes it, so m (v12, read after the region by the barrier) makes two outputs.
+  auto k = ops({"vmin.vv w:v12 r:v8 r:v16", "vmacc.vv rw:v8 r:v20 r:v12", "| r:v12"});
+  SubgraphLimits lim;
+  lim.accumulators = true;
+  lim.read_ports = 3;
+  lim.write_ports = 1;
+  EXPECT_TRUE(convex_subgraphs(k, 0, 2, any_op, lim).empty());
+  lim.write_ports = 2;
+  const auto found = convex_subgraphs(k, 0, 2, any_op, lim);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].outputs, 2);
+}
+
+TEST(Subgraphs, AnAccumulationOntoAValueTheSubgraphComputedKeepsItsName) {
+  // As in the searched flash_attention kernel: t = sext(x); t = t * s + acc (vmadd: vd =
+  // vd * rs1 + vs2, vd read and written). The vmadd continues the value vsext wrote, so
+  // both steps name it out0 (used after the region); inputs x, s, acc: three reads.
+  auto k = ops({"vsext.vf4 w:v16 r:v10", "vmadd.vx rw:v16 r:s5 r:v12", "| r:v16"});
+  SubgraphLimits lim;
+  lim.accumulators = true;
+  lim.read_ports = 3;
+  lim.write_ports = 1;
+  const auto found = convex_subgraphs(k, 0, 2, any_op, lim);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].inputs, 3);
+  EXPECT_EQ(found[0].outputs, 1);
+  std::string sig;
+  const Pattern p = canonical_pattern(k, 2, found[0], sig);
+  EXPECT_EQ(sig, "vsext.vf4 out0, in0\nvmadd.vx out0, in1, in2\n");
+  EXPECT_EQ(p.outputs, (std::vector<std::string>{"out0"}));
+  EXPECT_TRUE(p.temps.empty());
+  EXPECT_EQ(find_matches(k, p).size(), 1u);
+  // An op outside reading sext(x) before the vmadd overwrites it: that value would have to
+  // leave the instruction too, under the same name: not proposed.
+  auto read_between = ops({"vsext.vf4 w:v16 r:v10", "copy w:v20 r:v16", "vmadd.vx rw:v16 r:s5 r:v12", "| r:v16 r:v20"});
+  auto not_copy = [](const Op& op) { return op.mnemonic != "copy"; };
+  lim.write_ports = 2;
+  for (const Subgraph& g : convex_subgraphs(read_between, 0, 3, not_copy, lim))
+    EXPECT_NE(g.ops, (std::vector<size_t>{0, 2}));
+}
+
+TEST(Subgraphs, TwoAccumulationsOntoAnInputWriteItBackOnce) {
+  // acc += a * b; acc += c * d: one input-and-output acc (in0) and four sources.
+  auto k = ops({"vmacc.vv rw:v8 r:v1 r:v2", "vmacc.vv rw:v8 r:v3 r:v4", "| r:v8"});
+  SubgraphLimits lim;
+  lim.accumulators = true;
+  lim.read_ports = 5;
+  lim.write_ports = 1;
+  const auto found = convex_subgraphs(k, 0, 2, any_op, lim);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].inputs, 5);
+  EXPECT_EQ(found[0].outputs, 1);
+  std::string sig;
+  const Pattern p = canonical_pattern(k, 2, found[0], sig);
+  EXPECT_EQ(sig, "vmacc.vv in0, in1, in2\nvmacc.vv in0, in3, in4\n");
+  EXPECT_EQ(p.outputs, (std::vector<std::string>{"in0"}));
+  lim.read_ports = 4;
+  EXPECT_TRUE(convex_subgraphs(k, 0, 2, any_op, lim).empty());
+}
+
+}  // namespace
+}  // namespace tlmcraft::isa::dataflow

@@ -236,6 +236,13 @@ TEST(CustomExt, BadOverlaysNameFileLineAndColumn) {
                        "    compose: {steps: [\"lw rd, 0(rs1)\"]}\n"),
             "bad.yaml:9:24: 'lw' is not a register-to-register RV32IMF/Zve32x instruction (compose steps may not access "
             "memory, branch or change vtype)");
+  // A widening step: its wide operands would overlap the next name's scratch group.
+  std::string vops3 = ops3;
+  for (size_t at; (at = vops3.find("value: x")) != std::string::npos;) vops3.replace(at, 8, "value: v");
+  EXPECT_EQ(load_error(head + "  - mnemonic: q\n    encoding: {opcode: custom-0, format: r, funct3: 0, funct7: 0}\n" +
+                       vops3 + "    compose: {steps: [\"vwadd.wv rd, rs1, rs2\"]}\n"),
+            "bad.yaml:9:24: 'vwadd.wv' widens or narrows: its wide operand spans two register groups, but compose "
+            "steps run on a scratch register file with one LMUL group per name; define it with semantics: instead");
   EXPECT_EQ(load_error(head + "  - mnemonic: q\n    encoding: {opcode: custom-0, format: r, funct3: 0, funct7: 0}\n" + ops3 +
                        "    compose: {steps: [\"fadd.s rd, rs1, rs2\"]}\n"),
             "bad.yaml:9:31: 'rd' is class x but operand 1 of 'fadd.s' is class f");
@@ -418,9 +425,13 @@ TEST(CustomExtPeephole, RefusesWhenTheTempIsLiveOrAnInputIsOverwritten) {
   // A vsetvli between vector steps changes vl: no match.
   const std::string vset = "\tvmul.vv\tv9, v8, v8\n\tvsetvli\tzero, a0, e8, m1, ta, ma\n\tvadd.vv\tv10, v9, v12\n\tret\n";
   EXPECT_EQ(peep(vset), vset);
-  // The same vector dataflow without it is replaced (v9 dead before ret).
-  EXPECT_EQ(peep("\tvmul.vv\tv9, v8, v8\n\tvadd.vv\tv10, v12, v9\n\tret\n"),
-            "\t.insn r 0xb, 1, 1, v10, v8, v12\t# cvsq\n\tret\n");
+  // The same vector dataflow without it is replaced (v9 dead before ret), where the LMUL
+  // is known (m1: every register starts a group; cvsq's four names fit the scratch file).
+  EXPECT_EQ(peep("\tvsetvli\tzero, a0, e8, m1, ta, ma\n\tvmul.vv\tv9, v8, v8\n\tvadd.vv\tv10, v12, v9\n\tret\n"),
+            "\tvsetvli\tzero, a0, e8, m1, ta, ma\n\t.insn r 0xb, 1, 1, v10, v8, v12\t# cvsq\n\tret\n");
+  // Without a vsetvli the LMUL is unknown, taken as 8: v9 starts no group of 8, not replaced.
+  const std::string unknown = "\tvmul.vv\tv9, v8, v8\n\tvadd.vv\tv10, v12, v9\n\tret\n";
+  EXPECT_EQ(peep(unknown), unknown);
 }
 
 // A new-semantics instruction that replaces a composition: fmul.s then fadd.s (two

@@ -7,6 +7,7 @@
 // one pipeline stage of a custom unit, the intermediate values in pipeline registers. An
 // assumption, stated in every overlay's `doc`; `codesign explore` measures instead.
 // Area: custom_area_mm2 (isa/riscv/custom_area.cpp, per-operator [H14] table).
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <set>
@@ -50,11 +51,26 @@ bool is_vector(rv::OpClass c) { return c >= rv::OpClass::VecConfig && c <= rv::O
 
 bool is_fp(rv::OpClass c) { return c >= rv::OpClass::FpAdd && c <= rv::OpClass::FpStore; }
 
-// Pattern names -> the instruction's operand names: outputs rd, inputs rs1.., temps t0..
+bool is_output(const df::Pattern& p, const std::string& name) {
+  return std::find(p.outputs.begin(), p.outputs.end(), name) != p.outputs.end();
+}
+
+// The inputs that take a source field: all but an accumulator (both an input and an
+// output), which is read through rd.
+std::vector<std::string> source_inputs(const df::Pattern& p) {
+  std::vector<std::string> in;
+  for (const std::string& n : p.inputs)
+    if (!is_output(p, n)) in.push_back(n);
+  return in;
+}
+
+// Pattern names -> the instruction's operand names: outputs rd (an accumulator too),
+// the other inputs rs1.., temps t0..
 std::map<std::string, std::string> operand_names(const df::Pattern& p) {
   std::map<std::string, std::string> names;
   for (size_t i = 0; i < p.outputs.size(); ++i) names[p.outputs[i]] = i ? "rd" + std::to_string(i + 1) : "rd";
-  for (size_t i = 0; i < p.inputs.size(); ++i) names[p.inputs[i]] = "rs" + std::to_string(i + 1);
+  const std::vector<std::string> sources = source_inputs(p);
+  for (size_t i = 0; i < sources.size(); ++i) names[sources[i]] = "rs" + std::to_string(i + 1);
   for (size_t i = 0; i < p.temps.size(); ++i) names[p.temps[i]] = "t" + std::to_string(i);
   return names;
 }
@@ -93,7 +109,8 @@ std::string unit_of(const df::Pattern& p) {
 // funct3 0..3 (16), whose bits no R candidate's fixed bits can match.
 nlohmann::json encoding_of(bool r4, int ordinal) {
   if (r4) {
-    if (ordinal >= 48) throw std::invalid_argument("coral: no free R4 encoding left in custom-2/3 for another candidate");
+    if (ordinal >= 48)
+      throw std::invalid_argument("coral: no free R4 encoding left in custom-2/3 for another candidate");
     const bool custom2 = ordinal < 32;
     const int k = custom2 ? ordinal : ordinal - 32;
     return {{"opcode", custom2 ? "custom-2" : "custom-3"}, {"format", "r4"}, {"funct3", k / 4}, {"funct2", k % 4}};
@@ -173,11 +190,15 @@ nlohmann::json coral_overlay(const df::Pattern& p, const std::string& mnemonic, 
   const auto cls = value_classes(p);
   static const char* const fields[] = {"rs1", "rs2", "rs3"};
   nlohmann::json operands = nlohmann::json::array();
-  for (const std::string& o : p.outputs)
-    operands.push_back({{"name", names.at(o)}, {"field", "rd"}, {"role", "write"}, {"value", cls.at(o)}});
-  for (size_t i = 0; i < p.inputs.size() && i < 3; ++i)
+  const std::vector<std::string> sources = source_inputs(p);
+  for (const std::string& o : p.outputs) {
+    const bool accumulates = std::find(p.inputs.begin(), p.inputs.end(), o) != p.inputs.end();
     operands.push_back(
-        {{"name", names.at(p.inputs[i])}, {"field", fields[i]}, {"role", "read"}, {"value", cls.at(p.inputs[i])}});
+        {{"name", names.at(o)}, {"field", "rd"}, {"role", accumulates ? "readwrite" : "write"}, {"value", cls.at(o)}});
+  }
+  for (size_t i = 0; i < sources.size() && i < 3; ++i)
+    operands.push_back(
+        {{"name", names.at(sources[i])}, {"field", fields[i]}, {"role", "read"}, {"value", cls.at(sources[i])}});
   nlohmann::json steps = nlohmann::json::array();
   std::vector<std::string> temps;
   for (const std::string& t : p.temps) temps.push_back(names.at(t));
@@ -190,7 +211,7 @@ nlohmann::json coral_overlay(const df::Pattern& p, const std::string& mnemonic, 
   nlohmann::json compose = {{"steps", steps}};
   if (!temps.empty()) compose["temps"] = temps;
   nlohmann::json ins = {{"mnemonic", lower},
-                        {"encoding", encoding_of(p.inputs.size() > 2, ordinal)},
+                        {"encoding", encoding_of(sources.size() > 2, ordinal)},
                         {"operands", operands},
                         {"compose", compose},
                         {"timing", {{"unit", unit_of(p)}, {"latency", std::max(1, int(cost.fused_cycles))}, {"ii", 1}}},
@@ -248,6 +269,7 @@ codesign::DataflowAdapter coral_dataflow_adapter() {
     a.limits.write_ports = std::max(a.limits.write_ports, f.destinations);
   }
   a.limits.max_ops = 4;
+  a.limits.accumulators = true;  // an accumulator is rd with role readwrite (coral_overlay)
   return a;
 }
 

@@ -74,7 +74,8 @@ bool has_readwrite(const Op& op) {
   return false;
 }
 
-// The register an op updates from itself and literals alone (r = r + 64), or "".
+}  // namespace
+
 std::string in_place_register(const Op& op) {
   if (op.barrier || !op.implicit_reads.empty() || !op.implicit_writes.empty()) return "";
   std::string reg;
@@ -88,6 +89,8 @@ std::string in_place_register(const Op& op) {
   }
   return read && written ? reg : "";
 }
+
+namespace {
 
 bool addresses(const Op& op, const std::string& reg) {
   for (const Operand& o : op.operands)

@@ -407,13 +407,14 @@ class Normaliser {
     for (size_t k = 0; k < steps_.size(); ++k)
       for (const Token& t : steps_[k].tokens) {
         if (t.name == Name::Operand && t.index == ins_.loop_counter) {
-          error(k, t.offset, "names the loop counter " + t.text + ": the loop end updates its counter itself, its "
-                             "composed steps may not read or write it");
+          error(k, t.offset,
+                "names the loop counter " + t.text +
+                    ": the loop end updates its counter itself, its composed steps may not read or write it");
           return false;
         }
         if (t.def && t.addressed) {
-          error(k, t.offset, "writes memory through " + t.text + ": the composed steps of a loop end update "
-                             "registers only");
+          error(k, t.offset,
+                "writes memory through " + t.text + ": the composed steps of a loop end update registers only");
           return false;
         }
       }
@@ -440,12 +441,13 @@ class Normaliser {
         if (rc.write_ports < 0 || int(names.size()) <= rc.write_ports) continue;
         std::string list;
         for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-        error(k, t.offset, "writes " + std::to_string(names.size()) + " " + rc.name + " registers (" + list +
-                               ") in one instruction, but the " + rc.name + " register file has " +
-                               std::to_string(rc.write_ports) + " write port" + (rc.write_ports == 1 ? "" : "s") +
-                               " (register_ports:); another port is a hardware change the overlay declares: "
-                               "register_ports: [{name: " + rc.name + ", write_ports: " + std::to_string(names.size()) +
-                               ", replace: true}]");
+        const std::string ports = std::to_string(rc.write_ports) + " write port" + (rc.write_ports == 1 ? "" : "s");
+        const std::string fix = "register_ports: [{name: " + rc.name +
+                                ", write_ports: " + std::to_string(names.size()) + ", replace: true}]";
+        error(k, t.offset,
+              "writes " + std::to_string(names.size()) + " " + rc.name + " registers (" + list +
+                  ") in one instruction, but the " + rc.name + " register file has " + ports +
+                  " (register_ports:); another port is a hardware change the overlay declares: " + fix);
         return false;
       }
     return true;

@@ -469,7 +469,8 @@ void IsaSpecLoader::load_register_ports(const YAML::Node& root) {
     const int cls = index_of(s_.reg_classes_, name);
     if (cls < 0) {
       if (!name.empty())
-        error(n["name"], "register_ports: unknown register class '" + name + "' (known: " + names_of(s_.reg_classes_) + ")");
+        error(n["name"],
+              "register_ports: unknown register class '" + name + "' (known: " + names_of(s_.reg_classes_) + ")");
       return;
     }
     if (!seen.insert(name).second) error(n, "duplicate register_ports entry for register class '" + name + "'");

@@ -117,8 +117,8 @@ std::string table(const json& doc) {
     for (char& ch : steps)
       if (ch == '\n') ch = ';';
     out << std::left << std::setw(6) << c["name"].get<std::string>() << std::right << std::setw(14) << std::fixed
-        << std::setprecision(0) << c["estimate"]["cycles_saved"].get<double>() << std::setw(10)
-        << std::setprecision(4) << c["estimate"]["geomean_speedup"].get<double>() << std::setw(12)
+        << std::setprecision(0) << c["estimate"]["cycles_saved"].get<double>() << std::setw(10) << std::setprecision(4)
+        << c["estimate"]["geomean_speedup"].get<double>() << std::setw(12)
         << c["estimate"]["dynamic_instances"].get<uint64_t>() << std::setw(11) << std::setprecision(4)
         << c["estimate"]["area_mm2"].get<double>() << "  " << steps
         << (c.contains("needs") ? "  (needs " + c["needs"][0].get<std::string>() + ")" : "") << "\n";

@@ -520,7 +520,7 @@ ExploreCandidate candidate_entry(const json& c, const std::string& where) {
     e.area_mm2 = est["area_mm2"].get<double>();
   if (e.area_mm2 < 0) throw std::invalid_argument(where + ": negative area");
   if (c.contains("needs") && !(c["needs"].is_array() && std::all_of(c["needs"].begin(), c["needs"].end(),
-                                                                     [](const json& n) { return n.is_string(); })))
+                                                                    [](const json& n) { return n.is_string(); })))
     throw std::invalid_argument(where + ": 'needs' must be a list of hardware names");
   e.needs = c.value("needs", std::vector<std::string>{});
   return e;
@@ -571,14 +571,14 @@ json VariantResult::to_json() const {
             {"executions", use.executions},
             {"kernels", used_by.count(m) ? used_by.at(m) : std::vector<std::string>{}}};
   json j = {{"id", id},
-           {"candidates", candidates},
-           {"area_mm2", area_mm2},
-          {"ok", ok},
-          {"failures", failures},
-          {"cycles", cycles},
-          {"energy_pj", energy_pj},
-           {"energy_by_component", energy_by_component},
-           {"uses", u}};
+            {"candidates", candidates},
+            {"area_mm2", area_mm2},
+            {"ok", ok},
+            {"failures", failures},
+            {"cycles", cycles},
+            {"energy_pj", energy_pj},
+            {"energy_by_component", energy_by_component},
+            {"uses", u}};
   if (!hardware.empty()) j["hardware"] = hardware;
   return j;
 }

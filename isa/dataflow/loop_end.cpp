@@ -12,7 +12,8 @@ std::vector<size_t> loop_end_updates(const std::vector<Op>& ops, size_t begin, s
     const std::string reg = in_place_register(ops[u]);
     if (reg.empty()) continue;
     bool touched = false;
-    for (size_t i = u + 1; i <= end && !touched; ++i) touched = reads_storage(ops[i], reg) || writes_storage(ops[i], reg);
+    for (size_t i = u + 1; i <= end && !touched; ++i)
+      touched = reads_storage(ops[i], reg) || writes_storage(ops[i], reg);
     if (!touched) out.push_back(u);
   }
   return out;

@@ -6,8 +6,8 @@
 // widened for the steps only). The loader made the steps alias-safe (isa/compose.h).
 // A composed instruction moves no HBM data and cannot stop the program: a step that would
 // is a fault. A loop end with composed steps (loop-end fusion) runs its steps, then the
-// built-in loop end on its counter, whose next pc is the instruction's. A fault in step k restores the registers but not the rows (or accumulators)
-// that steps 1..k-1 wrote: the run stops at the fault anyway (docs/platforms/plena.md).
+// built-in loop end on its counter, whose next pc is the instruction's. A fault in step k
+// restores the registers but not the rows (or accumulators) that steps 1..k-1 wrote: the run stops at the fault anyway (docs/platforms/plena.md).
 #include <string>
 
 #include "isa/plena/semantics.h"

@@ -236,7 +236,8 @@ TEST(IsaExtCli, IsaCheckErrorsExitTwoWithFileLineColumn) {
       // fused: on a loop instruction (line 15, column 12: the list).
       {"fused_on_a_loop",
        plena_entry("", "    loop: start\n    loop_counter: rd\n    fused: [\"V_ADD_VV rd, rs1, rs1, 0\"]\n"),
-       "15:12: instruction V_X: a composed instruction cannot be a loop instruction"},
+       "15:12: instruction V_X: a composed instruction cannot open or leave a loop (only a loop end may carry "
+       "composed steps)"},
       // fused: on AIE-ML, which has none (line 6, column 5: the key).
       {"fused_on_aie_ml",
        "isa: aie_ml\nops:\n  - mnemonic: VADD3.F\n    slot: vec\n    latency: 2\n    fused: [\"VADD.F d, a, a\"]\n"

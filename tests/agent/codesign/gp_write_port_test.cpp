@@ -169,10 +169,10 @@ TEST(GpWritePort, OnePostIncrementAndALoopEndFusionAlsoGiveTwoCyclesPerIteration
   const KernelRewrite r = a->use_overlay(kShiftLoop, overlay, kHardware);
   // gp2's post-increment goes with the shift (at its first step: gp1's update follows),
   // gp1's update, now last in the body, into the loop end.
-  EXPECT_EQ(r.kernel, "S_ADDI_INT gp1, gp0, 0\nS_ADDI_INT gp2, gp0, 1024\nS_ADDI_INT gp8, gp0, 3\n"
-                      "C_LOOP_START gp6, 8\n  " +
-                          shift + " gp2, gp1, gp8\n" + end +
-                          " gp6, gp1  ; C_LOOP_END with S_ADDI_INT gp1, gp1, 64\n");
+  EXPECT_EQ(r.kernel,
+            "S_ADDI_INT gp1, gp0, 0\nS_ADDI_INT gp2, gp0, 1024\nS_ADDI_INT gp8, gp0, 3\n"
+            "C_LOOP_START gp6, 8\n  " +
+                shift + " gp2, gp1, gp8\n" + end + " gp6, gp1  ; C_LOOP_END with S_ADDI_INT gp1, gp1, 64\n");
   EXPECT_EQ(r.uses.at(end).static_count, 1);
   EXPECT_EQ(r.uses.at(end).executions, 8u);
   Dir d;
@@ -216,9 +216,10 @@ instructions:
   const std::string file = (d.path / "bad.yaml").string();
   // The second update (rd, step 3: line 18, column 22) is one gp write too many for one port.
   EXPECT_EQ(d.load_error(two_updates),
-            file + ":18:22: instruction SHFT2: step 3 ('S_ADDI_INT rd, rd, 64'): writes 2 gp registers (rs1, rd) in "
-                   "one instruction, but the gp register file has 1 write port (register_ports:); another port is a "
-                   "hardware change the overlay declares: register_ports: [{name: gp, write_ports: 2, replace: true}]");
+            file +
+                ":18:22: instruction SHFT2: step 3 ('S_ADDI_INT rd, rd, 64'): writes 2 gp registers (rs1, rd) in "
+                "one instruction, but the gp register file has 1 write port (register_ports:); another port is a "
+                "hardware change the overlay declares: register_ports: [{name: gp, write_ports: 2, replace: true}]");
   // With the port declared it loads.
   EXPECT_EQ(d.load_error(two_updates + "register_ports:\n  - {name: gp, write_ports: 2, replace: true}\n"), "");
   // A loop end's composed step may not touch its counter (line 18, column 22: its first rd).
@@ -241,9 +242,10 @@ instructions:
       steps:
         - S_ADDI_INT rd, rd, 64
 )";
-  EXPECT_EQ(d.load_error(counter), file + ":18:22: instruction END2: step 1 ('S_ADDI_INT rd, rd, 64'): names the "
-                                          "loop counter rd: the loop end updates its counter itself, its composed "
-                                          "steps may not read or write it");
+  EXPECT_EQ(d.load_error(counter), file +
+                                       ":18:22: instruction END2: step 1 ('S_ADDI_INT rd, rd, 64'): names the "
+                                       "loop counter rd: the loop end updates its counter itself, its composed "
+                                       "steps may not read or write it");
 }
 
 TEST(GpWritePort, ExploreCountsThePortsAreaOncePerVariant) {
@@ -258,8 +260,8 @@ TEST(GpWritePort, ExploreCountsThePortsAreaOncePerVariant) {
   std::vector<ExploreCandidate> cands = {{"A", {{"isa", "plena"}}, 0.0002, {"GPW2"}},
                                          {"B", {{"isa", "plena"}}, 0.0003, {"GPW2"}},
                                          {"C", {{"isa", "plena"}}, 0.0004}};
-  const Exploration ex(*a, cands, {}, [](const std::string&, const std::string&, const std::string&) { return ""; },
-                       o);
+  const Exploration ex(
+      *a, cands, {}, [](const std::string&, const std::string&, const std::string&) { return ""; }, o);
   EXPECT_DOUBLE_EQ(ex.added_area(std::vector<std::string>{"A", "B"}), 0.0002 + 0.0003 + 0.001);
   EXPECT_DOUBLE_EQ(ex.added_area(std::vector<std::string>{"A", "C"}), 0.0002 + 0.0004 + 0.001);
   EXPECT_DOUBLE_EQ(ex.added_area(std::vector<std::string>{"C"}), 0.0004);

@@ -314,9 +314,9 @@ codesign::HardwareChange second_gp_write_port() {
   codesign::HardwareChange h;
   h.name = "GPW2";
   h.doc = "a second write port on the gp register file (16 x 32 bits): one instruction writes two gp registers";
-  h.overlay = {{"isa", "plena"},
-               {"register_ports",
-                {{{"name", "gp"}, {"write_ports", gp_write_ports() + 1}, {"replace", true}, {"doc", h.doc}}}}};
+  h.overlay = {
+      {"isa", "plena"},
+      {"register_ports", {{{"name", "gp"}, {"write_ports", gp_write_ports() + 1}, {"replace", true}, {"doc", h.doc}}}}};
   h.area_mm2 = tlmcraft::plena::plena_write_ports_area_mm2(plena_spec(), "gp", 1);
   h.max_updates = gp_write_ports() + 1;
   h.loop_end_updates = true;

@@ -147,9 +147,8 @@ nlohmann::json plena_loop_end_overlay(const df::Pattern& p, const std::string& m
                         {"doc", "Mined loop-end fusion: " + step + " as C_LOOP_END rd runs"},
                         {"operation", step + "; then C_LOOP_END rd"},
                         {"compose", {{"temps", nlohmann::json::array()}, {"steps", {step}}}}};
-  nlohmann::json lc = {{"name", lclass},
-                       {"cycles", cycles},
-                       {"doc", "estimate: the loop end's own latency (docs/codesign.md)"}};
+  nlohmann::json lc = {
+      {"name", lclass}, {"cycles", cycles}, {"doc", "estimate: the loop end's own latency (docs/codesign.md)"}};
   return {{"isa", "plena"}, {"instructions", {ins}}, {"latency_classes", {lc}}};
 }
 

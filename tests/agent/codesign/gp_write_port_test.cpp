@@ -6,10 +6,8 @@
 // Cycles: PLENA serial timing, default latencies (V_SHFT_V, S_ADDI_INT, C_LOOP_START and
 // C_LOOP_END 1 cycle each; a fused instruction's estimate is its slowest step, 1 cycle).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -19,14 +17,12 @@
 #include "agent/codesign/miner.h"
 #include "agent/codesign/overlay_yaml.h"
 #include "isa/isa_spec.h"
+#include "tests/agent/codesign/plena_run_dir.h"
 
 namespace tlmcraft::agent::codesign {
 namespace {
 
-namespace fs = std::filesystem;
-
 const nlohmann::json kHardware = {{"platform", "plena"}, {"config", {{"arch", {{"vlen", 64}}}}}};
-const std::string kExe = std::string(TLMCRAFT_BINARY_DIR) + "/harness/tlmcraft";
 
 // The attention kernels' head-slice shift: source (gp1) and destination (gp2) step by a
 // row each iteration, 8 iterations. 3 set-ups + C_LOOP_START + 8 x 4 = 36 cycles.
@@ -67,28 +63,8 @@ const MinedCandidate* find(const std::vector<MinedCandidate>& found, const std::
 const char* kBoth = "V_SHFT_V out0@io0, in0@io1, in1, 0\nS_ADDI_INT io0, io0, 64\nS_ADDI_INT io1, io1, 64\n";
 const char* kLoopEnd = "S_ADDI_INT io0, io0, 64\nC_LOOP_END\n";
 
-struct Dir {
-  fs::path path = fs::temp_directory_path() / ("tlm_gp_port_" + std::to_string(::getpid()) + "_" +
-                                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  Dir() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~Dir() { fs::remove_all(path); }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream((path / name).string()) << text;
-    return (path / name).string();
-  }
-  int64_t cycles(const std::string& kernel, const std::string& overlay = "") const {
-    const std::string o = (path / "stdout").string(), e = (path / "stderr").string();
-    const std::string args = "run --platform plena --json '" + write("k.asm", kernel) + "'" +
-                             (overlay.empty() ? "" : " --isa-ext '" + write("o.yaml", overlay) + "'");
-    const int status = std::system(("'" + kExe + "' " + args + " > '" + o + "' 2> '" + e + "'").c_str());
-    std::ifstream so(o), se(e);
-    const std::string out((std::istreambuf_iterator<char>(so)), {}), err((std::istreambuf_iterator<char>(se)), {});
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << err;
-    return nlohmann::json::parse(out).value("cycles", int64_t(-1));
-  }
+struct Dir : PlenaRunDir {
+  Dir() : PlenaRunDir("tlm_gp_port_") {}
   // The error of loading `overlay` over the shipped PLENA ISA ("" when it loads).
   std::string load_error(const std::string& overlay) const {
     try {

@@ -219,7 +219,7 @@ TEST(IsaExtCli, IsaCheckErrorsExitTwoWithFileLineColumn) {
          t.replace(t.find("0x3A"), 4, "0x01");
          return t;
        }(),
-       "4:13: duplicate opcode 0x1: V_X reuses the opcode of M_MM (line 113)"},
+       "4:13: duplicate opcode 0x1: V_X reuses the opcode of M_MM (line 120)"},
       // A value class PLENA lacks: line 12, column 63 is `vmat`.
       {"register_class", [&] {
          std::string t = plena_entry("", ok_tail);

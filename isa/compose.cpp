@@ -1,5 +1,6 @@
 #include "isa/compose.h"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
@@ -103,6 +104,7 @@ class Normaliser {
     if (!infer_temp_classes()) return;
     if (c_.from_fused && !convert_fused()) return;
     if (!check_roles() || !check_alias_safety()) return;
+    if (label_.empty() && (!check_loop_end() || !check_write_ports())) return;
     rebuild_text();
   }
 
@@ -375,7 +377,7 @@ class Normaliser {
             return false;
           }
           for (const auto& [out, at] : written)
-            if (at < k && out % 2 == r % 2) {
+            if (at < k && out % 2 == r % 2 && !commuting_updates(at, k)) {
               error(k, t.offset, "reads input " + t.text + " after step " + std::to_string(at + 1) + " wrote output " +
                                      name_of(out) + " (the two may name the same register); compute into a "
                                      "temporary and write " + name_of(out) + " in the last step");
@@ -396,6 +398,77 @@ class Normaliser {
       }
     }
     return true;
+  }
+
+  // A loop end with composed steps (loop-end fusion): the steps update registers only and
+  // leave the counter to the loop end, whose decrement and branch follow them unchanged.
+  bool check_loop_end() {
+    if (ins_.loop != LoopRole::End) return true;
+    for (size_t k = 0; k < steps_.size(); ++k)
+      for (const Token& t : steps_[k].tokens) {
+        if (t.name == Name::Operand && t.index == ins_.loop_counter) {
+          error(k, t.offset,
+                "names the loop counter " + t.text +
+                    ": the loop end updates its counter itself, its composed steps may not read or write it");
+          return false;
+        }
+        if (t.def && t.addressed) {
+          error(k, t.offset,
+                "writes memory through " + t.text + ": the composed steps of a loop end update registers only");
+          return false;
+        }
+      }
+    return true;
+  }
+
+  // One instruction writes at most as many registers of a class as the class's register
+  // file has write ports (`register_ports:`; a loop end's counter takes one).
+  bool check_write_ports() {
+    std::map<int, std::vector<std::string>> written;  // register class -> operands written as registers
+    auto class_of = [&](int operand) {
+      const OperandKind& k = spec_.kinds()[ins_.operands[size_t(operand)].kind];
+      return k.type == KindType::Register ? k.register_class : -1;
+    };
+    if (ins_.loop == LoopRole::End && ins_.loop_counter >= 0 && class_of(ins_.loop_counter) >= 0)
+      written[class_of(ins_.loop_counter)].push_back(ins_.operands[size_t(ins_.loop_counter)].name);
+    for (size_t k = 0; k < steps_.size(); ++k)
+      for (const Token& t : steps_[k].tokens) {
+        if (t.name != Name::Operand || !t.def || t.addressed || class_of(t.index) < 0) continue;
+        std::vector<std::string>& names = written[class_of(t.index)];
+        if (std::count(names.begin(), names.end(), t.text)) continue;
+        names.push_back(t.text);
+        const RegisterClass& rc = spec_.register_classes()[size_t(class_of(t.index))];
+        if (rc.write_ports < 0 || int(names.size()) <= rc.write_ports) continue;
+        std::string list;
+        for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+        const std::string ports = std::to_string(rc.write_ports) + " write port" + (rc.write_ports == 1 ? "" : "s");
+        const std::string fix = "register_ports: [{name: " + rc.name +
+                                ", write_ports: " + std::to_string(names.size()) + ", replace: true}]";
+        error(k, t.offset,
+              "writes " + std::to_string(names.size()) + " " + rc.name + " registers (" + list +
+                  ") in one instruction, but the " + rc.name + " register file has " + ports +
+                  " (register_ports:); another port is a hardware change the overlay declares: " + fix);
+        return false;
+      }
+    return true;
+  }
+
+  // Step k updates one register from itself and literals (`S_ADDI_INT rs1, rs1, 64`), and
+  // so does the earlier step j, with the same instruction: were the two registers one,
+  // both updates would apply, in either order (r + a + b), so reading after the write is
+  // safe (two post-increments in one instruction).
+  bool commuting_updates(size_t j, size_t k) const {
+    return in_place_update(j) && in_place_update(k) && steps_[j].mnemonic == steps_[k].mnemonic;
+  }
+  bool in_place_update(size_t k) const {
+    int index = -1;
+    bool def = false, use = false;
+    for (const Token& t : steps_[k].tokens) {
+      if (t.name == Name::Literal) continue;
+      if (t.name != Name::Operand || t.addressed || (index >= 0 && t.index != index)) return false;
+      index = t.index, def = def || t.def, use = use || t.use;
+    }
+    return def && use;
   }
 
   void rebuild_text() {

@@ -299,6 +299,7 @@ class IsaSpecLoader {
   void load_header(const YAML::Node& root);
   void load_fields(const YAML::Node& root);
   void load_register_classes(const YAML::Node& root);
+  void load_register_ports(const YAML::Node& root);
   void load_kinds(const YAML::Node& root);
   void load_classes(const YAML::Node& root);
   void load_parameters(const YAML::Node& root);
@@ -334,13 +335,14 @@ void IsaSpecLoader::run(const YAML::Node& root) {
   }
   check_keys(root,
              {"name", "display_name", "description", "word_bits", "opcode", "parameters", "fields",
-              "register_classes", "operand_kinds", "value_classes", "resources", "units", "latency_classes", "classes",
-              "syntax", "instructions"},
+              "register_classes", "register_ports", "operand_kinds", "value_classes", "resources", "units",
+              "latency_classes", "classes", "syntax", "instructions"},
              "the ISA description");
   load_header(root);
   load_parameters(root);
   load_fields(root);
   load_register_classes(root);
+  load_register_ports(root);
   load_kinds(root);
   load_value_classes(root);
   load_named_docs(root, "resources", false, s_.resources_);
@@ -452,6 +454,32 @@ void IsaSpecLoader::load_register_classes(const YAML::Node& root) {
       if (!std::isalpha(static_cast<unsigned char>(c)) && c != '_')
         error(n["prefix"], what + ": prefix '" + rc.prefix + "' must consist of letters");
     s_.reg_classes_.push_back(std::move(rc));
+  });
+}
+
+// `register_ports: [{name: <register class>, write_ports: N, doc}]`: how many registers of
+// the class one instruction may write (a composed instruction is checked against it,
+// isa/compose.cpp). An overlay raising it is a hardware change (docs/isa-extensions.md).
+void IsaSpecLoader::load_register_ports(const YAML::Node& root) {
+  std::set<std::string> seen;
+  each(root, "register_ports", false, [&](const YAML::Node& n) {
+    if (!is_map(n, "register_ports entry")) return;
+    check_keys(n, {"name", "write_ports", "doc"}, "register_ports entry");
+    const std::string name = str(n, "name", "register_ports entry", true);
+    const int cls = index_of(s_.reg_classes_, name);
+    if (cls < 0) {
+      if (!name.empty())
+        error(n["name"],
+              "register_ports: unknown register class '" + name + "' (known: " + names_of(s_.reg_classes_) + ")");
+      return;
+    }
+    if (!seen.insert(name).second) error(n, "duplicate register_ports entry for register class '" + name + "'");
+    int64_t ports = 0;
+    if (!integer(n, "write_ports", "register_ports " + name, true, ports)) return;
+    if (ports < 1 || ports > 8)
+      error(n["write_ports"], "register_ports " + name + ": write_ports must be 1..8, got " + std::to_string(ports));
+    else
+      s_.reg_classes_[size_t(cls)].write_ports = int(ports);
   });
 }
 
@@ -948,8 +976,11 @@ void IsaSpecLoader::load_computation(const YAML::Node& n, InstructionSpec& ins, 
       ins.semantics_col = e.Mark().column + 1;
     }
   }
-  if (ins.is_fused() && ins.loop != LoopRole::None)
-    error(n["compose"] ? n["compose"] : n["fused"], what + ": a composed instruction cannot be a loop instruction");
+  // A loop end may carry composed steps (register updates done as the loop end runs:
+  // loop-end fusion); its control flow stays the loop end's own (isa/compose.cpp).
+  if (ins.is_fused() && ins.loop != LoopRole::None && ins.loop != LoopRole::End)
+    error(n["compose"] ? n["compose"] : n["fused"],
+          what + ": a composed instruction cannot open or leave a loop (only a loop end may carry composed steps)");
 }
 
 // `timing: {latency, ii, read_ports, write_ports}`: the timing model's own parameters.
@@ -989,7 +1020,7 @@ IsaSpec IsaSpec::load(const std::string& path, const std::vector<std::string>& o
   if (overlays.empty()) return load(path);
   // The list sections an overlay may add entries to: the description's top-level lists.
   OverlaySchema schema;  // isa_name "": the base's `name:`
-  schema.list_sections = {"parameters", "fields", "register_classes", "operand_kinds", "resources",
+  schema.list_sections = {"parameters", "fields", "register_classes", "register_ports", "operand_kinds", "resources",
                           "units", "latency_classes", "classes", "instructions"};
   try {
     MergedIsaDocument doc = merge_isa_overlays(path, overlays, schema);

@@ -68,6 +68,9 @@ struct RegisterClass {
   int zero_register = -1;            // hardwired-zero register number, -1 if none
   bool zero_writes_dropped = false;  // writes to it are ignored (else: an assembler error)
   bool bare_numbers = false;         // a bare number N is accepted as register N (PLENA template compiler)
+  // Registers one instruction may write (the file's write ports, `register_ports:`); -1:
+  // not declared (no limit is checked).
+  int write_ports = -1;
   std::string doc;
   std::string range_text() const;  // "gp0-gp15"
 };

@@ -59,6 +59,8 @@ bool mac_area_um2(const std::string& format, const std::string& accumulator, dou
          (um2 = mul + acc, true);
 }
 
+double register_write_port_um2(int registers, int bits) { return double(registers) * double(bits) * kMux2Um2; }
+
 bool action_area_um2(const std::string& action, double& um2) {
   const size_t a = action.find('.'), b = action.rfind('.');
   if (a == std::string::npos || b == a) return false;

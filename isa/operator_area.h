@@ -33,4 +33,11 @@ bool mac_area_um2(const std::string& format, const std::string& accumulator, dou
 // The same for an action name "<unit>.<op>.<format>" (the unit is ignored).
 bool action_area_um2(const std::string& action, double& um2);
 
+// One more write port on a register file of `registers` x `bits` flip-flops: each bit's
+// input gets a 2:1 multiplexer choosing the new port's data over the existing port's
+// [N45] (a flip-flop file writes a bit through its input multiplexer; the port's address
+// decoder and enables are control logic, which the area model leaves out,
+// docs/energy-area.md "Not modelled"). 16 x 32 bits: 512 x 1.862 = 953.3 um2.
+double register_write_port_um2(int registers, int bits);
+
 }  // namespace tlmcraft::isa

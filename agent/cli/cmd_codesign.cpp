@@ -48,13 +48,18 @@ mine: runs the dataflow analysis of the suite's kernels (the baselines, or the k
 of --kernels DIR named as `bench` names them), enumerates the convex subgraphs of every
 straight-line region within the platform's register-port limits, merges isomorphic ones
 across kernels and scores each by the cycles it would save over the suite (dynamic
-instances x (its steps' cycles - the platform's estimate for one fused instruction)).
+instances x (its steps' cycles - the platform's estimate for one fused instruction)) and
+by the geometric-mean speedup over the kernels that saving gives (what explore
+optimises; --rank chooses the order). --hardware NAME also assumes a hardware change of
+the platform (PLENA: GPW2, a second gp register-file write port: instructions updating
+two registers, updates fused into loop ends); a candidate needing it names it.
 Writes the best --top candidates to DIR/candidates.yaml and each as a ready ISA overlay
 DIR/<NAME>.yaml (use it with --isa-ext). docs/codesign.md says how each figure is made.
 
 examples:
   tlmcraft codesign mine --platform plena --configs C1,C2 --out out/mine
   tlmcraft codesign mine --platform plena --tasks silu,softmax --top 5 --out out/mine --json
+  tlmcraft codesign mine --platform plena --configs C1,C2 --hardware GPW2 --out out/mine-gpw2
   tlmcraft run --platform plena --isa-ext out/mine/CD0.yaml --task silu --config C1 kernel.asm
 
 exit codes: 0 ok; 2 usage or input error
@@ -106,17 +111,19 @@ std::vector<codesign::MinedKernel> suite_kernels(const po::variables_map& vm, co
 
 std::string table(const json& doc) {
   std::ostringstream out;
-  out << std::left << std::setw(6) << "name" << std::right << std::setw(14) << "cycles saved" << std::setw(12)
-      << "instances" << std::setw(11) << "area mm2"
+  out << std::left << std::setw(6) << "name" << std::right << std::setw(14) << "cycles saved" << std::setw(10)
+      << "geomean" << std::setw(12) << "instances" << std::setw(11) << "area mm2"
       << "  steps\n";
   for (const json& c : doc["candidates"]) {
     std::string steps = c["signature"].get<std::string>();
     for (char& ch : steps)
       if (ch == '\n') ch = ';';
     out << std::left << std::setw(6) << c["name"].get<std::string>() << std::right << std::setw(14) << std::fixed
-        << std::setprecision(0) << c["estimate"]["cycles_saved"].get<double>() << std::setw(12)
+        << std::setprecision(0) << c["estimate"]["cycles_saved"].get<double>() << std::setw(10) << std::setprecision(4)
+        << c["estimate"]["geomean_speedup"].get<double>() << std::setw(12)
         << c["estimate"]["dynamic_instances"].get<uint64_t>() << std::setw(11) << std::setprecision(4)
-        << c["estimate"]["area_mm2"].get<double>() << "  " << steps << "\n";
+        << c["estimate"]["area_mm2"].get<double>() << "  " << steps
+        << (c.contains("needs") ? "  (needs " + c["needs"][0].get<std::string>() + ")" : "") << "\n";
   }
   return out.str();
 }
@@ -170,6 +177,9 @@ int mine(const Args& args) {
       "kernels", po::value<std::string>(), "mine the kernels of DIR instead of the baselines")(
       "top", po::value<int>()->default_value(10), "candidates kept (1..1000)")(
       "max-ops", po::value<int>()->default_value(0), "ops in one candidate at most (2..12; 0: the platform's limit)")(
+      "hardware", po::value<std::vector<std::string>>()->composing(),
+      "hardware changes assumed, comma list (the platform's; PLENA: GPW2)")(
+      "rank", po::value<std::string>()->default_value("geomean"), "order: geomean (estimated speedup) or cycles")(
       "out,o", po::value<std::string>(), "write DIR/candidates.yaml and one overlay per candidate")(
       "json", po::bool_switch(), "print the candidates document as JSON");
   po::variables_map vm;
@@ -184,10 +194,12 @@ int mine(const Args& args) {
   const codesign::DataflowAdapter* adapter = codesign::find_dataflow_adapter(p->name());
   if (!adapter) throw InputError("codesign mine: platform '" + p->name() + "' has no co-design adapter");
   const json hardware = hardware_of(vm, *p);
+  codesign::MineOptions options{static_cast<size_t>(top), max_ops};
+  if (vm.count("hardware")) options.hardware = split_lists(vm["hardware"].as<std::vector<std::string>>());
+  options.rank = vm["rank"].as<std::string>();
   std::vector<codesign::MinedCandidate> found;
   try {
-    found =
-        codesign::mine(*adapter, suite_kernels(vm, p->name(), hardware, "mine"), {static_cast<size_t>(top), max_ops});
+    found = codesign::mine(*adapter, suite_kernels(vm, p->name(), hardware, "mine"), options);
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("codesign mine: ") + e.what());
   }
@@ -452,6 +464,7 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
     }
     const std::string file = vm["candidates"].as<std::string>();
     std::vector<codesign::ExploreCandidate> candidates = codesign::load_candidates(file, s->adapter->isa);
+    o.hardware_changes = codesign::load_candidate_hardware(file);
     check_candidate_overlays(cmd, file, candidates, name, o.out_dir);
     s->exploration = std::make_unique<codesign::Exploration>(*s->adapter, std::move(candidates), std::move(cells),
                                                              std::move(runner), std::move(o));

@@ -157,10 +157,7 @@ ToolResult ArchitectToolbox::propose(const json& args) {
 
 ToolResult ArchitectToolbox::evaluate(const json& args) {
   std::vector<std::string> names = args["candidates"];
-  double added = 0;
-  for (const std::string& n : names)
-    for (const ExploreCandidate& c : ex_.candidates())
-      if (c.name == n) added += c.area_mm2;
+  const double added = ex_.added_area(names);
   if (added > ex_.options().area_budget_mm2)
     return error("evaluate_isa_variant: " + fixed(added, 4) + " mm2 added is over the budget of " +
                  fixed(ex_.options().area_budget_mm2, 4) + " mm2");

@@ -30,15 +30,18 @@ std::string variant_id(std::vector<std::string> names) {
   return id;
 }
 
-// Every section of the candidates' overlays merged: lists concatenated, maps united (the
-// sections are the ISA's: instructions and latency_classes, or ops and a map of latency
-// classes).
+// Every section of the candidates' overlays merged: lists concatenated (an entry equal to
+// one already there, the hardware two candidates need, once), maps united (the sections
+// are the ISA's: instructions and latency_classes, or ops and a map of latency classes).
 json merged_overlay(const std::vector<const ExploreCandidate*>& set, const std::string& isa) {
   json doc = {{"isa", isa}};
   for (const ExploreCandidate* c : set)
     for (auto it = c->overlay.begin(); it != c->overlay.end(); ++it) {
       if (it.value().is_array())
-        for (const json& e : it.value()) doc[it.key()].push_back(e);
+        for (const json& e : it.value()) {
+          const json& have = doc.contains(it.key()) ? doc[it.key()] : json::array();
+          if (std::find(have.begin(), have.end(), e) == have.end()) doc[it.key()].push_back(e);
+        }
       else if (it.value().is_object())
         for (auto e = it.value().begin(); e != it.value().end(); ++e) doc[it.key()][e.key()] = e.value();
     }
@@ -92,11 +95,34 @@ Exploration::Exploration(const DataflowAdapter& adapter, std::vector<ExploreCand
   load_store();
 }
 
+std::vector<const ExploreCandidate*> Exploration::hardware_of(const std::vector<const ExploreCandidate*>& set) const {
+  std::vector<const ExploreCandidate*> out;
+  for (const ExploreCandidate& h : o_.hardware_changes)
+    for (const ExploreCandidate* c : set)
+      if (std::count(c->needs.begin(), c->needs.end(), h.name) && !std::count(out.begin(), out.end(), &h))
+        out.push_back(&h);
+  return out;
+}
+
+double Exploration::added_area(const std::vector<const ExploreCandidate*>& set) const {
+  double area = 0;
+  for (const ExploreCandidate* c : set) area += c->area_mm2;
+  for (const ExploreCandidate* h : hardware_of(set)) area += h->area_mm2;
+  return area;
+}
+
+double Exploration::added_area(const std::vector<std::string>& names) const {
+  std::vector<const ExploreCandidate*> set;
+  for (const ExploreCandidate& c : candidates_)
+    if (std::count(names.begin(), names.end(), c.name)) set.push_back(&c);
+  return added_area(set);
+}
+
 ExploreResult Exploration::run_strategy() {
   const VariantResult base = evaluate(std::vector<const ExploreCandidate*>{});
   std::vector<const ExploreCandidate*> singles, usable;  // faster alone; correct and used alone
   for (const ExploreCandidate& c : candidates_) {
-    if (c.area_mm2 > o_.area_budget_mm2 || (!done_.count(c.name) && done_.size() >= o_.max_variants)) continue;
+    if (added_area({&c}) > o_.area_budget_mm2 || (!done_.count(c.name) && done_.size() >= o_.max_variants)) continue;
     const VariantResult& v = evaluate({&c});
     if (!v.ok || v.uses.empty()) continue;
     usable.push_back(&c);
@@ -138,11 +164,8 @@ void Exploration::load_store() {
 
 const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandidate*>& set) {
   std::vector<std::string> names;
-  double area = o_.base_area_mm2;
-  for (const ExploreCandidate* c : set) {
-    names.push_back(c->name);
-    area += c->area_mm2;
-  }
+  for (const ExploreCandidate* c : set) names.push_back(c->name);
+  const double area = o_.base_area_mm2 + added_area(set);
   const std::string id = variant_id(names);
   if (!std::count(order_.begin(), order_.end(), id))  // the reference first, then in evaluation order
     order_.insert(id == "base" ? order_.begin() : order_.end(), id);
@@ -150,6 +173,7 @@ const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandid
   VariantResult v;
   v.id = id;
   v.candidates = names;
+  for (const ExploreCandidate* h : hardware_of(set)) v.hardware.push_back(h->name);
   v.area_mm2 = area;
   const fs::path dir = fs::path(o_.out_dir) / "variants" / id;
   const json overlay = merged_overlay(set, adapter_.isa);
@@ -338,16 +362,15 @@ void Exploration::greedy(const VariantResult& base, std::vector<const ExploreCan
   };
   std::stable_sort(ranked.begin(), ranked.end(), [&](auto* a, auto* b) { return gain(a) > gain(b); });
   std::vector<const ExploreCandidate*> current;
-  double best = 1.0, added = 0;
+  double best = 1.0;
   for (const ExploreCandidate* c : ranked) {
-    if (added + c->area_mm2 > o_.area_budget_mm2 || done_.size() >= o_.max_variants) continue;
     auto trial = current;
     trial.push_back(c);
+    if (added_area(trial) > o_.area_budget_mm2 || done_.size() >= o_.max_variants) continue;
     const VariantResult& v = evaluate(trial);
     if (!v.ok || geomean_speedup(base, v) <= best) continue;
     current = trial;
     best = geomean_speedup(base, v);
-    added += c->area_mm2;
   }
 }
 
@@ -361,10 +384,9 @@ void Exploration::beam(const VariantResult& base, const std::vector<const Explor
         if (std::count(set.begin(), set.end(), c) || done_.size() >= o_.max_variants) continue;
         auto trial = set;
         trial.push_back(c);
-        double area = 0;
         std::vector<std::string> names;
-        for (auto* t : trial) area += t->area_mm2, names.push_back(t->name);
-        if (area > o_.area_budget_mm2 || !seen.insert(variant_id(names)).second) continue;
+        for (auto* t : trial) names.push_back(t->name);
+        if (added_area(trial) > o_.area_budget_mm2 || !seen.insert(variant_id(names)).second) continue;
         const VariantResult& v = evaluate(trial);
         if (v.ok) next.push_back({geomean_speedup(base, v), trial});
       }
@@ -382,6 +404,12 @@ void Exploration::nsga2_search(const VariantResult& base, const std::vector<cons
   Nsga2Problem p;
   for (const ExploreCandidate* c : pool) p.gene_cost.push_back(c->area_mm2);
   p.budget = o_.area_budget_mm2;
+  p.set_cost = [&](const Genome& g) {  // the hardware genes' area once
+    std::vector<const ExploreCandidate*> set;
+    for (size_t i = 0; i < g.size(); ++i)
+      if (g[i]) set.push_back(pool[i]);
+    return added_area(set);
+  };
   p.evaluate = [&](const Genome& g) -> std::optional<Fitness> {
     std::vector<const ExploreCandidate*> set;
     std::vector<std::string> names;
@@ -466,7 +494,9 @@ void Exploration::add_candidate(ExploreCandidate c) {
   candidates_.push_back(std::move(c));
 }
 
-std::vector<ExploreCandidate> load_candidates(const std::string& path, const std::string& isa) {
+namespace {
+
+json read_candidates_document(const std::string& path) {
   YAML::Node root;
   try {
     root = YAML::LoadFile(path);
@@ -476,25 +506,58 @@ std::vector<ExploreCandidate> load_candidates(const std::string& path, const std
         (e.mark.line >= 0 ? std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) + ": " : " ") +
         e.msg);
   }
-  const json doc = json_of_yaml(root);
+  return json_of_yaml(root);
+}
+
+// One entry: name, overlay, area (estimate.area_mm2 or area_mm2), needs.
+ExploreCandidate candidate_entry(const json& c, const std::string& where) {
+  if (!c.is_object() || !c.contains("name") || !c["name"].is_string() || !c.contains("overlay") ||
+      !c["overlay"].is_object())
+    throw std::invalid_argument(where + ": needs a 'name' and an 'overlay'");
+  ExploreCandidate e{c["name"].get<std::string>(), c["overlay"], 0};
+  const json& est = c.contains("estimate") ? c["estimate"] : c;
+  if (est.is_object() && est.contains("area_mm2") && est["area_mm2"].is_number())
+    e.area_mm2 = est["area_mm2"].get<double>();
+  if (e.area_mm2 < 0) throw std::invalid_argument(where + ": negative area");
+  if (c.contains("needs") && !(c["needs"].is_array() && std::all_of(c["needs"].begin(), c["needs"].end(),
+                                                                    [](const json& n) { return n.is_string(); })))
+    throw std::invalid_argument(where + ": 'needs' must be a list of hardware names");
+  e.needs = c.value("needs", std::vector<std::string>{});
+  return e;
+}
+
+}  // namespace
+
+std::vector<ExploreCandidate> load_candidate_hardware(const std::string& path) {
+  const json doc = read_candidates_document(path);
+  std::vector<ExploreCandidate> out;
+  if (!doc.is_object() || !doc.contains("hardware")) return out;
+  if (!doc["hardware"].is_array()) throw std::invalid_argument(path + ": 'hardware' must be a list");
+  for (const json& h : doc["hardware"])
+    out.push_back(candidate_entry(h, path + ": hardware " + std::to_string(out.size() + 1)));
+  return out;
+}
+
+std::vector<ExploreCandidate> load_candidates(const std::string& path, const std::string& isa) {
+  const json doc = read_candidates_document(path);
   if (!doc.is_object() || !doc.contains("candidates") || !doc["candidates"].is_array())
     throw std::invalid_argument(path +
                                 ": not a candidates file (no 'candidates' "
                                 "list; codesign mine writes one)");
   if (doc.value("isa", isa) != isa)
     throw std::invalid_argument(path + ": candidates for ISA '" + doc.value("isa", "") + "', not '" + isa + "'");
+  std::set<std::string> hardware;
+  for (const ExploreCandidate& h : load_candidate_hardware(path)) hardware.insert(h.name);
   std::vector<ExploreCandidate> out;
   std::set<std::string> names;
   for (const json& c : doc["candidates"]) {
     const std::string where = path + ": candidate " + std::to_string(out.size() + 1);
-    if (!c.is_object() || !c.contains("name") || !c["name"].is_string() || !c.contains("overlay") ||
-        !c["overlay"].is_object())
-      throw std::invalid_argument(where + ": needs a 'name' and an 'overlay'");
-    ExploreCandidate e{c["name"].get<std::string>(), c["overlay"], 0};
+    ExploreCandidate e = candidate_entry(c, where);
     if (!names.insert(e.name).second) throw std::invalid_argument(where + ": name '" + e.name + "' used twice");
-    if (c.contains("estimate") && c["estimate"].contains("area_mm2") && c["estimate"]["area_mm2"].is_number())
-      e.area_mm2 = c["estimate"]["area_mm2"].get<double>();
-    if (e.area_mm2 < 0) throw std::invalid_argument(where + ": negative area");
+    for (const std::string& n : e.needs)
+      if (!hardware.count(n))
+        throw std::invalid_argument(where + " (" + e.name + "): needs hardware '" + n +
+                                    "', which the file's 'hardware' list does not have");
     out.push_back(std::move(e));
   }
   if (out.empty()) throw std::invalid_argument(path + ": no candidates");
@@ -507,21 +570,24 @@ json VariantResult::to_json() const {
     u[m] = {{"static", use.static_count},
             {"executions", use.executions},
             {"kernels", used_by.count(m) ? used_by.at(m) : std::vector<std::string>{}}};
-  return {{"id", id},
-          {"candidates", candidates},
-          {"area_mm2", area_mm2},
-          {"ok", ok},
-          {"failures", failures},
-          {"cycles", cycles},
-          {"energy_pj", energy_pj},
-          {"energy_by_component", energy_by_component},
-          {"uses", u}};
+  json j = {{"id", id},
+            {"candidates", candidates},
+            {"area_mm2", area_mm2},
+            {"ok", ok},
+            {"failures", failures},
+            {"cycles", cycles},
+            {"energy_pj", energy_pj},
+            {"energy_by_component", energy_by_component},
+            {"uses", u}};
+  if (!hardware.empty()) j["hardware"] = hardware;
+  return j;
 }
 
 VariantResult VariantResult::from_json(const json& j) {
   VariantResult v;
   v.id = j.value("id", "");
   v.candidates = j.value("candidates", std::vector<std::string>{});
+  v.hardware = j.value("hardware", std::vector<std::string>{});
   v.area_mm2 = j.value("area_mm2", 0.0);
   v.ok = j.value("ok", false);
   v.failures = j.value("failures", std::vector<std::string>{});

@@ -23,12 +23,19 @@ namespace tlmcraft::agent::codesign {
 struct ExploreCandidate {
   std::string name;
   nlohmann::json overlay;  // {isa, instructions, latency_classes}
-  double area_mm2 = 0;
+  double area_mm2 = 0;     // its own datapath, without the hardware it needs
+  // Hardware changes it needs (the candidates file's `hardware:` entries): a gene of the
+  // variant, on when any of its candidates needs it, whose area counts once.
+  std::vector<std::string> needs = {};
 };
 
 // Reads a candidates file (codesign mine's candidates.yaml, YAML or JSON).
-// Throws std::invalid_argument naming the file and what is wrong.
+// Throws std::invalid_argument naming the file and what is wrong (a candidate needing
+// hardware the file does not list among them).
 std::vector<ExploreCandidate> load_candidates(const std::string& path, const std::string& isa);
+// The file's `hardware:` entries ({name, area_mm2, overlay}), as candidates without
+// instructions; empty when it has none.
+std::vector<ExploreCandidate> load_candidate_hardware(const std::string& path);
 
 // One suite cell and its baseline kernel.
 struct SuiteCell {
@@ -39,7 +46,8 @@ struct SuiteCell {
 struct VariantResult {
   std::string id;  // "base" or the candidate names joined by '+'
   std::vector<std::string> candidates;
-  double area_mm2 = 0;                                      // the platform's area plus the candidates'
+  std::vector<std::string> hardware;                        // the hardware changes its candidates need
+  double area_mm2 = 0;                                      // the platform's area plus the candidates' and hardware's
   bool ok = false;                                          // every cell passed
   std::vector<std::string> failures;                        // "task/config: status (reason)"
   std::map<std::string, double> cycles;                     // "task/config" -> cycles
@@ -74,6 +82,7 @@ struct ExploreOptions {
   uint64_t seed = 1;       // nsga2: its random choices
   size_t max_variants = 64;
   nlohmann::json hardware;
+  std::vector<ExploreCandidate> hardware_changes;  // what candidates may need (load_candidate_hardware)
   // Optional: a failing cell of a variant is rerun with the base kernel on the
   // same seeds; when that fails on the same seed too, the failure says so (the
   // baseline's, not the candidates'; the variant stays excluded).
@@ -99,6 +108,9 @@ class Exploration {
   // std::invalid_argument for an unknown or repeated name.
   const VariantResult& evaluate(const std::vector<std::string>& names);
   void add_candidate(ExploreCandidate c);  // throws std::invalid_argument for a name in use
+  // The area a set of candidates adds: theirs, plus each hardware change they need once.
+  double added_area(const std::vector<const ExploreCandidate*>& set) const;
+  double added_area(const std::vector<std::string>& names) const;  // unknown names add nothing
   const std::vector<ExploreCandidate>& candidates() const { return candidates_; }
   const ExploreOptions& options() const { return o_; }
   ExploreResult run_strategy();  // the options' strategy, then result()
@@ -115,6 +127,7 @@ class Exploration {
   std::map<std::string, KernelRewrite> searched_;  // by the hash of kernel and overlay
   std::mutex searched_mu_;
 
+  std::vector<const ExploreCandidate*> hardware_of(const std::vector<const ExploreCandidate*>& set) const;
   std::filesystem::path store_path() const;
   void load_store();
   const VariantResult& evaluate(const std::vector<const ExploreCandidate*>& set);

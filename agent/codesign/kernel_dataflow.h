@@ -43,6 +43,18 @@ struct KernelRewrite {
   std::map<std::string, Use> uses;  // by mnemonic; empty when nothing matched
 };
 
+// A hardware change a candidate instruction may need beyond its own datapath (a register
+// file's second write port): the overlay section declaring it, the area it adds (once per
+// variant, however many instructions use it) and the limits it lifts for the miner.
+struct HardwareChange {
+  std::string name;  // how candidates name it in `needs:`
+  std::string doc;
+  nlohmann::json overlay;  // {isa, ...}: merged into every candidate that needs it
+  double area_mm2 = 0;
+  int max_updates = 0;            // registers one instruction may update in place with it
+  bool loop_end_updates = false;  // an in-place update may be fused into a loop end
+};
+
 struct DataflowAdapter {
   // The kernel's dataflow; `hardware` is the platform's effective
   // configuration. Throws std::invalid_argument naming the kernel when it does
@@ -81,6 +93,11 @@ struct DataflowAdapter {
   // std::invalid_argument for an instruction it cannot price (no `compose:`).
   std::function<double(const nlohmann::json& overlay, const nlohmann::json& hardware)> overlay_area;
   std::string isa;  // the ISA an overlay names (`isa:`)
+  // Hardware changes `codesign mine --hardware` may assume (none: the shipped hardware only).
+  std::vector<HardwareChange> hardware_changes;
+  // Optional: true for an op ending a loop (a barrier) that can absorb an in-place update
+  // when a hardware change allows it (loop-end fusion, isa/dataflow/loop_end.h).
+  std::function<bool(const isa::dataflow::Op&)> loop_end;
   // use_overlay leaves the text unchanged (the platform's toolchain places the
   // instructions when it builds the variant): explore then counts the uses after the
   // suite has run, reusing its builds.

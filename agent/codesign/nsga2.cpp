@@ -54,6 +54,7 @@ class Search {
   bool exhausted_ = false;
 
   double cost(const Genome& g) const {
+    if (p_.set_cost) return p_.set_cost(g);
     double c = 0;
     for (size_t i = 0; i < genes_; ++i) c += g[i] ? p_.gene_cost[i] : 0.0;
     return c;

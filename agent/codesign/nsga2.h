@@ -39,6 +39,9 @@ std::vector<double> crowding_distance(const std::vector<Fitness>& points, const 
 struct Nsga2Problem {
   std::vector<double> gene_cost;  // knapsack weight of each gene (area)
   double budget = 0;              // the sum over chosen genes must not exceed it
+  // Optional: the cost of a whole set instead of the sum (genes sharing a cost, such as
+  // the hardware two candidates need, count it once); repair still drops genes at random.
+  std::function<double(const Genome&)> set_cost;
   // The fitness of a genome, or nullopt when no more evaluations may be made.
   // Called at most once per distinct genome.
   std::function<std::optional<Fitness>(const Genome&)> evaluate;

@@ -21,6 +21,7 @@ Markdown table. A platform without a co-design adapter is reported as such.
 usage: bench/codesign/codesign_bench.py [--tlmcraft BIN] [--platforms plena,coral,aie_ml]
          [--configs C1,C2] [--tasks T,...] [--area-budget 25%] [--strategy nsga2] [--max-variants 48]
          [--population 12] [--generations 6] [--seed 1] [--jobs 2] [--top N] [--kernel-generation rewrite|search]
+         [--hardware GPW2] [--rank geomean|cycles]
          [--out out/codesign-bench]
 """
 import argparse
@@ -110,6 +111,7 @@ def bench_platform(a, p, out):
     fig = {"platform": p}
     sel = ["--configs", a.configs] + (["--tasks", a.tasks] if a.tasks else [])
     mine = [a.tlmcraft, "codesign", "mine", "--platform", p] + sel + (["--top", str(a.top)] if a.top else []) + \
+        (["--hardware", a.hardware] if a.hardware else []) + (["--rank", a.rank] if a.rank else []) + \
         ["--out", f"{out}/mine"]
     cpu = []
     rc, secs = run(mine, f"{out}/mine.log", cpu)
@@ -249,6 +251,8 @@ def main():
     ap.add_argument("--top", type=int, default=0, help="candidates mine keeps (default: mine's)")
     ap.add_argument("--kernel-generation", default="rewrite",
                     help="explore's: rewrite (baselines) or search (the search transformations on both sides)")
+    ap.add_argument("--hardware", default="", help="mine's: hardware changes assumed (PLENA: GPW2)")
+    ap.add_argument("--rank", default="", help="mine's: geomean (its default) or cycles")
     ap.add_argument("--out", default="out/codesign-bench")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)

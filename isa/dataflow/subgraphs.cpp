@@ -116,7 +116,8 @@ bool accumulations_expressible(const std::vector<Op>& ops, const RegionGraph& gr
   return true;
 }
 
-// The register an op updates from itself and literals alone (r = r + 64), or "".
+}  // namespace
+
 std::string in_place_register(const Op& op) {
   if (op.barrier || !op.implicit_reads.empty() || !op.implicit_writes.empty()) return "";
   std::string reg;
@@ -130,6 +131,8 @@ std::string in_place_register(const Op& op) {
   }
   return read && written ? reg : "";
 }
+
+namespace {
 
 bool addresses(const Op& op, const std::string& reg) {
   for (const Operand& o : op.operands)

@@ -41,6 +41,9 @@ struct Subgraph {
   int updates = 0;  // registers updated in place (also in inputs or outputs: see convex_subgraphs)
 };
 
+// The register an op updates from itself and literals alone (r = r + 64), or "".
+std::string in_place_register(const Op& op);
+
 // The convex connected subgraphs of ops [begin, end) (a region without barriers
 // inside) with 2..max_ops ops, all accepted by `fusable`, within the port
 // limits, with at least one output. Dependences are true (read-after-write)

@@ -115,11 +115,16 @@ struct ComposedInstruction {
   std::vector<isa::Instruction> steps;
   std::vector<uint8_t> gp_temps, fp_temps;  // borrowed registers
   std::vector<uint16_t> step_gp_reads;      // per step: bit r = the step reads gp r (not a temporary)
+  // Loop-end fusion: the built-in loop end (its counter), run after the steps; its
+  // decrement and branch are the instruction's control flow.
+  bool has_loop_end = false;
+  isa::Instruction loop_end;
   bool empty() const { return steps.empty(); }
 };
 
 // Runs a composed instruction at state.pc as one instruction named `mnemonic`: merged
-// architectural ranges (a hidden row is internal), next_pc = pc + 1, faults name the step.
+// architectural ranges (a hidden row is internal), next_pc = pc + 1 (a loop end's: where
+// its loop end goes), faults name the step.
 void execute_composed(const ComposedInstruction& c, const char* mnemonic, PlenaState& state, StepResult& out);
 
 // An instruction with expression semantics (isa/expression_semantics.h) at one PC: the

@@ -5,8 +5,9 @@
 // it; a gp temporary addresses a hidden VRAM row past the architectural VRAM (the view is
 // widened for the steps only). The loader made the steps alias-safe (isa/compose.h).
 // A composed instruction moves no HBM data and cannot stop the program: a step that would
-// is a fault. A fault in step k restores the registers but not the rows (or accumulators)
-// that steps 1..k-1 wrote: the run stops at the fault anyway (docs/platforms/plena.md).
+// is a fault. A loop end with composed steps (loop-end fusion) runs its steps, then the
+// built-in loop end on its counter, whose next pc is the instruction's. A fault in step k
+// restores the registers but not the rows (or accumulators) that steps 1..k-1 wrote: the run stops at the fault anyway (docs/platforms/plena.md).
 #include <string>
 
 #include "isa/plena/semantics.h"
@@ -121,6 +122,12 @@ void execute_composed(const ComposedInstruction& c, const char* mnemonic, PlenaS
       if (why.empty()) why = merge(step, scope.arch(), merged);
       state.pc = pc;
     }
+    if (why.empty() && c.has_loop_end) {
+      execute(c.loop_end, state, step);
+      why = step.fault;
+      if (why.empty()) merged.next_pc = step.next_pc;
+      state.pc = pc;
+    }
   }
   if (!why.empty()) {
     before.restore(state);
@@ -129,7 +136,7 @@ void execute_composed(const ComposedInstruction& c, const char* mnemonic, PlenaS
     out.next_pc = pc;
     return;
   }
-  merged.next_pc = pc + 1;
+  if (!c.has_loop_end) merged.next_pc = pc + 1;
   state.pc = merged.next_pc;
   out = merged;
 }

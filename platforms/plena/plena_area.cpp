@@ -81,6 +81,15 @@ double plena_composed_area_mm2(const isa::IsaSpec& spec, const std::vector<std::
   return um2 * 1e-6;
 }
 
+double plena_write_ports_area_mm2(const isa::IsaSpec& spec, const std::string& register_class, int added) {
+  const std::map<std::string, int> bits = {{"gp", 32}, {"fp", 16}, {"addr", 64}};  // plena.yaml's classes
+  const int cls = spec.register_class_index(register_class);
+  if (cls < 0 || !bits.count(register_class))
+    throw InputError("no register-file area for register class '" + register_class + "' (gp, fp, addr)");
+  const int count = spec.register_classes()[size_t(cls)].count;
+  return double(added) * isa::register_write_port_um2(count, bits.at(register_class)) * 1e-6;
+}
+
 double plena_added_area_mm2(const isa::IsaSpec& spec, const isa::InstructionSpec& ins, int64_t vlen) {
   if (ins.has_expression()) return semantics_area_mm2(ins, vlen);
   if (!ins.is_fused()) return 0;

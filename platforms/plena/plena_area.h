@@ -24,6 +24,11 @@ namespace tlmcraft::plena {
 double plena_composed_area_mm2(const isa::IsaSpec& spec, const std::vector<std::string>& step_mnemonics, size_t temps,
                                int64_t vlen);
 
+// mm2 of `added` more write ports on the register file of `register_class` ("gp": 16 x
+// 32 bits, "fp": 8 x 16, "addr": 8 x 64; isa/operator_area.h register_write_port_um2).
+// Throws InputError for another class.
+double plena_write_ports_area_mm2(const isa::IsaSpec& spec, const std::string& register_class, int added);
+
 // mm2 an added instruction (composed or `semantics:`) adds; 0 for a built-in one. Throws
 // InputError naming the instruction and an operation the table does not price.
 double plena_added_area_mm2(const isa::IsaSpec& spec, const isa::InstructionSpec& ins, int64_t vlen);

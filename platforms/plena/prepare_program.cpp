@@ -50,6 +50,22 @@ uint32_t latency_cycles(const isa::IsaSpec& spec, const PlenaConfig& cfg, const 
   return cfg.latency_of(cls);
 }
 
+// Loop-end fusion: the ISA's built-in loop end on the composed instruction's counter.
+void add_loop_end(const isa::IsaSpec& spec, const isa::InstructionSpec& is, const isa::Instruction& in,
+                  sem::ComposedInstruction& c) {
+  for (const isa::InstructionSpec& end : spec.instructions()) {
+    if (end.loop != isa::LoopRole::End || end.is_fused() || end.loop_counter < 0) continue;
+    c.loop_end.id = end.id;
+    c.loop_end.opcode = end.opcode;
+    c.loop_end.line = in.line;
+    c.loop_end.field[size_t(end.operands[size_t(end.loop_counter)].field)] =
+        in.field[size_t(is.operands[size_t(is.loop_counter)].field)];
+    c.has_loop_end = true;
+    return;
+  }
+  throw InputError(spec.file() + ": " + is.mnemonic + " is a loop end with composed steps, but the ISA has no built-in loop end");
+}
+
 // The steps of a composed instruction at one PC, with its temporaries in borrowed
 // registers (semantics.h, ComposedInstruction); they must be compute steps (no DMA).
 sem::ComposedInstruction composed(const isa::IsaSpec& spec, const isa::Instruction& in) {
@@ -83,6 +99,7 @@ sem::ComposedInstruction composed(const isa::IsaSpec& spec, const isa::Instructi
     for (uint8_t r : c.gp_temps) mask &= uint16_t(~(1u << r));
     c.step_gp_reads.push_back(mask);
   }
+  if (is.loop == isa::LoopRole::End) add_loop_end(spec, is, in, c);
   return c;
 }
 
@@ -188,7 +205,10 @@ LoadedProgram prepare_program(const isa::IsaSpec& spec, const isa::Program& prog
     lp.expression.push_back(is.has_expression() ? expression(spec, in) : sem::ExpressionInstruction{});
   }
   std::vector<std::vector<isa::Instruction>> steps;
-  for (const auto& c : lp.fused) steps.push_back(c.steps);
+  for (const auto& c : lp.fused) {
+    steps.push_back(c.steps);
+    if (c.has_loop_end) steps.back().push_back(c.loop_end);  // its counter's decrement counts too
+  }
   lp.actions = plena_program_actions(spec, program, steps, cfg);
   return lp;
 }

@@ -219,7 +219,7 @@ TEST(IsaExtCli, IsaCheckErrorsExitTwoWithFileLineColumn) {
          t.replace(t.find("0x3A"), 4, "0x01");
          return t;
        }(),
-       "4:13: duplicate opcode 0x1: V_X reuses the opcode of M_MM (line 113)"},
+       "4:13: duplicate opcode 0x1: V_X reuses the opcode of M_MM (line 120)"},
       // A value class PLENA lacks: line 12, column 63 is `vmat`.
       {"register_class", [&] {
          std::string t = plena_entry("", ok_tail);
@@ -236,7 +236,8 @@ TEST(IsaExtCli, IsaCheckErrorsExitTwoWithFileLineColumn) {
       // fused: on a loop instruction (line 15, column 12: the list).
       {"fused_on_a_loop",
        plena_entry("", "    loop: start\n    loop_counter: rd\n    fused: [\"V_ADD_VV rd, rs1, rs1, 0\"]\n"),
-       "15:12: instruction V_X: a composed instruction cannot be a loop instruction"},
+       "15:12: instruction V_X: a composed instruction cannot open or leave a loop (only a loop end may carry "
+       "composed steps)"},
       // fused: on AIE-ML, which has none (line 6, column 5: the key).
       {"fused_on_aie_ml",
        "isa: aie_ml\nops:\n  - mnemonic: VADD3.F\n    slot: vec\n    latency: 2\n    fused: [\"VADD.F d, a, a\"]\n"

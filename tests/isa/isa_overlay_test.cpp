@@ -87,8 +87,8 @@ TEST_F(Overlay, AddsAnInstructionAndALatencyClass) {
 TEST_F(Overlay, UnknownTopLevelKeyNamesTheOverlayLine) {
   const std::string p = write("bad.yaml", "isa: plena\nbogus: 1\n");
   EXPECT_EQ(load_error({p}), p + ":2:1: unknown top-level key 'bogus' in an ISA overlay (known keys: isa, parameters, "
-                                 "fields, register_classes, operand_kinds, resources, units, latency_classes, classes, "
-                                 "instructions)");
+                                 "fields, register_classes, register_ports, operand_kinds, resources, units, "
+                                 "latency_classes, classes, instructions)");
 }
 
 TEST_F(Overlay, MisspeltKeyInAnEntryNamesTheOverlayLine) {

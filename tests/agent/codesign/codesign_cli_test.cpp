@@ -91,6 +91,14 @@ TEST_F(Cli, UnknownPlatformOrTask) {
   EXPECT_EQ(err.rfind("tlmcraft codesign: error: unknown task 'nope' (tasks: silu, ", 0), 0u) << err;
 }
 
+TEST_F(Cli, UnknownHardwareChangeOrRanking) {
+  std::string err;
+  EXPECT_EQ(run("codesign mine --platform plena --tasks silu --configs C1 --hardware GPW3", err), 2);
+  EXPECT_EQ(err, "tlmcraft codesign: error: codesign mine: unknown hardware change 'GPW3' (known: GPW2)\n");
+  EXPECT_EQ(run("codesign mine --platform plena --tasks silu --configs C1 --rank area", err), 2);
+  EXPECT_EQ(err, "tlmcraft codesign: error: codesign mine: unknown ranking 'area' (geomean or cycles)\n");
+}
+
 TEST_F(Cli, CandidateOverlayThatDoesNotValidate) {
   // The second candidate composes an instruction PLENA does not have; nothing runs.
   // The overlay is written keys sorted (instructions: / - class: / compose: /

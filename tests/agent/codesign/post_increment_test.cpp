@@ -8,11 +8,9 @@
 // C_LOOP_START and C_LOOP_END 1 cycle each; the fused instruction's estimate is its
 // slowest step, 1 cycle).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -20,14 +18,12 @@
 
 #include "agent/codesign/miner.h"
 #include "agent/codesign/overlay_yaml.h"
+#include "tests/agent/codesign/plena_run_dir.h"
 
 namespace tlmcraft::agent::codesign {
 namespace {
 
-namespace fs = std::filesystem;
-
 const nlohmann::json kHardware = {{"platform", "plena"}, {"config", {{"arch", {{"vlen", 64}}}}}};
-const std::string kExe = std::string(TLMCRAFT_BINARY_DIR) + "/harness/tlmcraft";
 
 // Two loops apply exp in place to a row and step to the next one (rows 0.. and
 // 2048..), through different registers: one pattern, 12 + 20 = 32 dynamic instances.
@@ -59,35 +55,8 @@ std::vector<MinedCandidate> mine_kernel(const std::string& text) {
   return mine(*a, {{"hand/C1", "hand.asm", text, kHardware}}, {10});
 }
 
-struct Dir {
-  fs::path path = fs::temp_directory_path() / ("tlm_post_increment_" + std::to_string(::getpid()) + "_" +
-                                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  Dir() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~Dir() { fs::remove_all(path); }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream((path / name).string()) << text;
-    return (path / name).string();
-  }
-  // Runs tlmcraft with `args`: its exit code, stdout in `out`, stderr in `err`.
-  int run(const std::string& args, std::string& out, std::string& err) const {
-    const std::string o = (path / "stdout").string(), e = (path / "stderr").string();
-    const int status = std::system(("'" + kExe + "' " + args + " > '" + o + "' 2> '" + e + "'").c_str());
-    std::ifstream so(o), se(e);
-    out.assign(std::istreambuf_iterator<char>(so), {});
-    err.assign(std::istreambuf_iterator<char>(se), {});
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  // The kernel's cycles on PLENA (serial timing), with `overlay` when given.
-  int64_t cycles(const std::string& kernel, const std::string& overlay = "") const {
-    std::string out, err;
-    const std::string args = "run --platform plena --json '" + write("k.asm", kernel) + "'" +
-                             (overlay.empty() ? "" : " --isa-ext '" + write("o.yaml", overlay) + "'");
-    EXPECT_EQ(run(args, out, err), 0) << err;
-    return nlohmann::json::parse(out).value("cycles", int64_t(-1));
-  }
+struct Dir : PlenaRunDir {
+  Dir() : PlenaRunDir("tlm_post_increment_") {}
 };
 
 TEST(PostIncrement, MinerFindsThePatternWithItsCount) {

@@ -22,6 +22,7 @@
 #include "isa/compose.h"
 #include "platforms/plena/pack/agent/plena_dataflow.h"
 #include "platforms/plena/pack/agent/plena_kernel.h"
+#include "platforms/plena/pack/agent/plena_loop_end.h"
 #include "platforms/plena/pack/agent/plena_search.h"
 #include "platforms/plena/pack/agent/plena_use_composed.h"
 #include "platforms/plena/plena_area.h"
@@ -176,6 +177,8 @@ codesign::CandidateCost plena_candidate_cost(const df::Pattern& p, const nlohman
 
 nlohmann::json plena_overlay(const df::Pattern& p, const std::string& mnemonic, const codesign::CandidateCost& cost,
                              int ordinal) {
+  if (is_loop_end_pattern(p))
+    return plena_loop_end_overlay(p, mnemonic, free_opcode(ordinal), static_cast<int64_t>(cost.fused_cycles));
   const auto names = operand_names(p);
   nlohmann::json operands = nlohmann::json::array();
   for (const std::string& o : operand_owners(p)) operands.push_back(operand_entry(p, o, names.at(o)));
@@ -238,16 +241,46 @@ double area_with_semantics(const nlohmann::json& overlay, const nlohmann::json& 
 
 }  // namespace
 
+namespace {
+
+// The write ports an overlay's `register_ports:` adds over the shipped ISA's, priced.
+double added_ports_area(const nlohmann::json& overlay) {
+  double area = 0;
+  for (const nlohmann::json& e : overlay.value("register_ports", nlohmann::json::array())) {
+    const std::string cls = e.value("name", "");
+    const int index = plena_spec().register_class_index(cls);
+    const int shipped = index < 0 ? 0 : std::max(plena_spec().register_classes()[size_t(index)].write_ports, 1);
+    const int added = e.value("write_ports", shipped) - shipped;
+    try {
+      if (added > 0) area += tlmcraft::plena::plena_write_ports_area_mm2(plena_spec(), cls, added);
+    } catch (const std::runtime_error& err) {
+      throw std::invalid_argument(err.what());
+    }
+  }
+  return area;
+}
+
+// A loop end's composed update: its steps' datapath (the update's adder and write mux).
+double loop_end_area(const nlohmann::json& ins, const nlohmann::json& hardware) {
+  std::vector<std::string> steps;
+  for (const std::string& st : ins["compose"].value("steps", std::vector<std::string>{}))
+    steps.push_back(st.substr(0, st.find(' ')));
+  return tlmcraft::plena::plena_composed_area_mm2(plena_spec(), steps, 0, vlen_of(hardware));
+}
+
+}  // namespace
+
 double plena_overlay_area(const nlohmann::json& overlay, const nlohmann::json& hardware) {
   bool semantics = false;
+  double area = added_ports_area(overlay);
   for (const nlohmann::json& ins : overlay.value("instructions", nlohmann::json::array())) {
     if (!ins.contains("compose") && !ins.contains("semantics"))
       throw std::invalid_argument("instruction '" + ins.value("mnemonic", std::string("?")) +
                                   "' has neither compose: steps nor semantics: to price");
     semantics = semantics || ins.contains("semantics");
+    if (ins.value("loop", "") == "end" && ins.contains("compose")) area += loop_end_area(ins, hardware);
   }
-  if (semantics) return area_with_semantics(overlay, hardware);
-  double area = 0;
+  if (semantics) return area + area_with_semantics(overlay, hardware);
   for (const ComposedDefinition& d : composed_definitions(overlay))
     area += plena_candidate_cost(composed_pattern(d, hardware), hardware).area_mm2;
   return area;
@@ -272,6 +305,22 @@ int gp_write_ports() {
     most = std::max(most, n);
   }
   return most;
+}
+
+// GPW2: the gp register file's second write port. With it one instruction writes two gp
+// registers: a row instruction with both its registers' post-increments, or a loop end
+// with an update (loop-end fusion).
+codesign::HardwareChange second_gp_write_port() {
+  codesign::HardwareChange h;
+  h.name = "GPW2";
+  h.doc = "a second write port on the gp register file (16 x 32 bits): one instruction writes two gp registers";
+  h.overlay = {
+      {"isa", "plena"},
+      {"register_ports", {{{"name", "gp"}, {"write_ports", gp_write_ports() + 1}, {"replace", true}, {"doc", h.doc}}}}};
+  h.area_mm2 = tlmcraft::plena::plena_write_ports_area_mm2(plena_spec(), "gp", 1);
+  h.max_updates = gp_write_ports() + 1;
+  h.loop_end_updates = true;
+  return h;
 }
 
 }  // namespace
@@ -300,6 +349,8 @@ codesign::DataflowAdapter plena_dataflow_adapter() {
   a.limits.write_ports = writes;
   a.limits.max_updates = gp_write_ports();
   a.limits.max_ops = 5;
+  a.loop_end = plena_loop_end;
+  a.hardware_changes = {second_gp_write_port()};
   return a;
 }
 

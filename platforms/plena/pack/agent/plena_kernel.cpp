@@ -141,6 +141,11 @@ bool parse_kernel(const std::string& text, Kernel& out, std::string& error) {
   std::vector<Node*> loops;
   for (const isa::Instruction& in : program.code) {
     const isa::InstructionSpec& is = spec.instruction(in);
+    if (is.loop == isa::LoopRole::End && is.is_fused()) {  // its update would be lost as a plain loop end
+      error = "kernel.asm:" + std::to_string(in.line) + ": " + is.mnemonic +
+              " (a loop end with a composed update) is not supported by the search transformations";
+      return false;
+    }
     if (is.loop == isa::LoopRole::Break) {
       error = "kernel.asm:" + std::to_string(in.line) + ": " + is.mnemonic +
               " (leaving a loop) is not supported by the search transformations";

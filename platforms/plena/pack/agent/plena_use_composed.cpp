@@ -1,5 +1,7 @@
 #include "platforms/plena/pack/agent/plena_use_composed.h"
 
+#include "platforms/plena/pack/agent/plena_loop_end.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -9,6 +11,7 @@
 
 #include "platforms/plena/pack/agent/plena_dataflow.h"
 #include "platforms/plena/pack/agent/plena_kernel.h"
+#include "platforms/plena/pack/agent/plena_loop_end.h"
 
 namespace tlmcraft::agent::search::plena {
 namespace {
@@ -112,7 +115,7 @@ std::vector<ComposedDefinition> composed_definitions(const nlohmann::json& overl
     const char* key = ins.contains("compose")                                 ? "compose"
                       : ins.contains("semantics") && ins.contains("replaces") ? "replaces"
                                                                               : nullptr;
-    if (!key || !ins[key].is_object()) continue;
+    if (!key || !ins[key].is_object() || ins.contains("loop")) continue;  // a loop end's: plena_loop_end.h
     ComposedDefinition d;
     d.mnemonic = ins.value("mnemonic", "");
     for (const auto& o : ins.value("operands", nlohmann::json::array()))
@@ -128,7 +131,7 @@ std::vector<ComposedDefinition> composed_definitions(const isa::IsaSpec& spec) {
   std::vector<ComposedDefinition> defs;
   for (const isa::InstructionSpec& ins : spec.instructions()) {
     const bool composed = ins.is_fused() && ins.semantics.empty();
-    if (!composed && ins.replaces.steps.empty()) continue;
+    if ((!composed && ins.replaces.steps.empty()) || ins.loop != isa::LoopRole::None) continue;
     const isa::Composition& c = composed ? ins.compose : ins.replaces;
     ComposedDefinition d;
     d.mnemonic = ins.mnemonic;
@@ -414,6 +417,8 @@ codesign::KernelRewrite plena_use_overlay(const std::string& kernel_text, const 
   out.kernel = r.kernel;
   for (const auto& [m, n] : r.uses) out.uses[m].static_count = n;
   for (const auto& [m, n] : r.executions) out.uses[m].executions = n;
+  // Loop ends last: the kernel tree cannot parse them (plena_loop_end.h).
+  for (const auto& [m, use] : place_loop_ends(out.kernel, loop_end_definitions(overlay))) out.uses[m] = use;
   return out;
 }
 

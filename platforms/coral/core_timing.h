@@ -120,7 +120,9 @@ class CoreTiming {
     uint64_t unconstrained;  // before operand/unit waits (for stall accounting)
   };
   uint64_t slot_floor(bool alu_like) const;
-  void take_slot(uint64_t t);
+  void take_slot(uint64_t t, const rv::DecodedInsn& d);
+  static bool writes_rd_field(const rv::DecodedInsn& d);
+  uint64_t lane_floor(const rv::DecodedInsn& d, uint64_t t) const;
   // The retirement buffer: an instruction leaves it, in order, once its result is written.
   void retire(uint64_t written);
   // The LSU slot: the dispatch floor from its queue, and one operation's start and done.
@@ -190,13 +192,17 @@ class CoreTiming {
   uint32_t slots_ = 0;          // instructions dispatched in cycle_
   uint32_t last_slot_ = 0;
   bool after_branch_ = false;   // a not-taken branch dispatched in cycle_: only ALU/branch may follow in it
+  uint32_t lane_fields_ = 0;    // bits 11:7 fields the instructions dispatched in cycle_ write (lane_floor)
   uint64_t next_min_ = 0;       // earliest next dispatch (redirects, CSR)
   // Fetch: the line being dispatched from, when it arrived, the first dispatch from it,
   // and where a taken branch sends the fetch unit (its target line's arrival).
   uint32_t line_ = ~0u;
-  uint64_t line_arrival_ = 0, line_first_dispatch_ = 0;
-  bool line_dispatched_ = false, redirected_ = false;
+  uint64_t line_arrival_ = 0, line_request_ = 0;
+  bool redirected_ = false, followed_taken_ = false, loop_back_ = false;
   uint64_t redirect_arrival_ = 0;
+  // Dispatch cycles of the latest instructions (the fetch buffer's room, fetch).
+  std::array<uint64_t, 16> dispatch_cycles_{};
+  uint64_t dispatched_ = 0;
   uint64_t complete_ = 0;       // latest completion of everything dispatched
   std::array<uint64_t, 256> ready_{};  // per register id: usable by dependents (x0 and 255 stay 0)
 
@@ -217,7 +223,7 @@ class CoreTiming {
   uint64_t frontend_cycle_ = ~0ull, frontend_cycle_before_ = ~0ull, vset_cycle_ = ~0ull;
   uint64_t mul_next_ = 0, fpu_next_ = 0, fpu_div_free_ = 0;  // unit issue slots
   std::vector<uint64_t> mul_starts_, fpu_starts_;  // rings: start cycles of queued ops
-  uint64_t mul_count_ = 0, fpu_count_ = 0, last_mul_dispatch_ = 0;
+  uint64_t mul_count_ = 0, fpu_count_ = 0, last_mul_dispatch_ = 0, last_fpu_dispatch_ = 0;
 
   // Vector backend state.
   std::vector<uint64_t> cq_leave_;    // ring: cycle each command left the command queue

@@ -57,7 +57,6 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     st.csr_latency = s.num<uint32_t>("csr_latency", 1, 64);
     ConfigSection br = s.sub("branch");
     st.taken_same_line = br.num<uint32_t>("taken_same_line", 1, 64);
-    st.taken = br.num<uint32_t>("taken", 1, 64);
     st.mispredict = br.num<uint32_t>("mispredict", 1, 64);
     st.mispredict_taken = br.num<uint32_t>("mispredict_taken", 1, 64);
     br.finish();

@@ -62,9 +62,11 @@ uint32_t CoreTiming::divider_iterations(uint32_t dividend, uint32_t divisor, boo
 }
 
 // The earliest cycle the next instruction may dispatch in, from slot occupancy alone.
-uint64_t CoreTiming::slot_floor(bool alu_ok) const {
+uint64_t CoreTiming::slot_floor() const {
   uint64_t t = std::max({cycle_, next_min_, line_arrival_});
-  if (t == cycle_ && (slots_ >= st_.dispatch_width || (after_branch_ && !alu_ok))) ++t;
+  // Nothing dispatches after a conditional branch in its cycle (Decode.scala: branchInterlock,
+  // every lane after a branch; measured: bnez zero then addi, RTL 4 cycles).
+  if (t == cycle_ && (slots_ >= st_.dispatch_width || after_branch_)) ++t;
   // A full retirement buffer: the entry `retirement_buffer` places back must have left
   // (the space shows the cycle after it leaves).
   if (insns_ >= st_.retirement_buffer) t = std::max(t, rb_leave_[insns_ % st_.retirement_buffer] + 1);
@@ -194,7 +196,7 @@ void CoreTiming::axi_access(uint64_t begin, uint64_t transactions, uint64_t done
 uint64_t CoreTiming::csr_dispatch_cycle() const {
   // Waits for all older work and for the retirement buffer to be empty (the space shows
   // the cycle after the last entry leaves).
-  uint64_t t = std::max({slot_floor(false), complete_, last_leave_ + 1});
+  uint64_t t = std::max({slot_floor(), complete_, last_leave_ + 1});
   if (t == cycle_ && slots_ > 0) ++t;  // alone in its cycle
   return t;
 }
@@ -202,7 +204,7 @@ uint64_t CoreTiming::csr_dispatch_cycle() const {
 uint64_t CoreTiming::dispatch_alu(const rv::StepInfo& s, uint64_t earliest) {
   const rv::DecodedInsn& d = *s.insn;
   const uint8_t dst = d.dst[0];
-  const uint64_t floor = std::max(slot_floor(true), earliest);
+  const uint64_t floor = std::max(slot_floor(), earliest);
   const uint64_t t = lane_floor(d, std::max({floor, src_ready(d), ready_[dst]}));
   take_slot(t, d);
   const uint32_t lat = d.latency ? d.latency : st_.alu_latency;  // a custom instruction's own latency
@@ -217,7 +219,7 @@ uint64_t CoreTiming::dispatch_branch(const rv::StepInfo& s, uint32_t next_pc, ui
   const rv::DecodedInsn& d = *s.insn;
   const OpClass cls = d.cls;
   const uint8_t dst = d.dst[0];
-  const uint64_t floor = std::max(slot_floor(true), earliest);
+  const uint64_t floor = std::max(slot_floor(), earliest);
   const uint64_t t = lane_floor(d, std::max({floor, src_ready(d), ready_[dst]}));
   take_slot(t, d);
   set_ready(dst, t + st_.alu_latency);  // link register
@@ -257,7 +259,7 @@ uint64_t CoreTiming::dispatch_mul(const rv::StepInfo& s, uint64_t earliest) {
   const uint8_t dst = d.dst[0];
   // Dispatch waits only for a queue slot, one multiply per cycle (one multiplier
   // lane); the operands are awaited in the unit.
-  const uint64_t floor = std::max(slot_floor(false), earliest);
+  const uint64_t floor = std::max(slot_floor(), earliest);
   const uint64_t queue = mul_count_ >= st_.mul_queue ? mul_starts_[mul_count_ % st_.mul_queue] : 0;
   const uint64_t lane = mul_count_ ? last_mul_dispatch_ + 1 : 0;
   const uint64_t t = lane_floor(d, std::max({floor, queue, lane}));
@@ -278,7 +280,7 @@ uint64_t CoreTiming::dispatch_div(const rv::StepInfo& s, uint32_t rs1_value, uin
   const rv::DecodedInsn& d = *s.insn;
   const uint8_t dst = d.dst[0];
   // Blocking: the divider takes a new operation once the previous one is done.
-  const uint64_t floor = std::max(slot_floor(false), earliest);
+  const uint64_t floor = std::max(slot_floor(), earliest);
   const uint64_t t = lane_floor(d, std::max({floor, dvu_free_, src_ready(d), ready_[dst]}));
   take_slot(t, d);
   const uint32_t funct3 = (s.insn->raw >> 12) & 7;  // div=4 divu=5 rem=6 remu=7
@@ -297,7 +299,7 @@ uint64_t CoreTiming::dispatch_memory(const rv::StepInfo& s, uint64_t earliest) {
   const OpClass cls = d.cls;
   const uint8_t dst = d.dst[0];
   const bool store = cls == OpClass::Store || cls == OpClass::FpStore;
-  const uint64_t floor = std::max({slot_floor(false), earliest, lsu_queue_floor()});
+  const uint64_t floor = std::max({slot_floor(), earliest, lsu_queue_floor()});
   // The LSU reads its address (and a store its data) from the register file, which has no
   // write forwarding on that port: a producer's result is usable a cycle later there.
   const uint64_t operands = std::max(ready_[d.src[0]], store ? ready_[d.src[1]] : 0);
@@ -317,7 +319,7 @@ uint64_t CoreTiming::dispatch_fpu(const rv::StepInfo& s, uint64_t earliest) {
   const rv::DecodedInsn& d = *s.insn;
   const OpClass cls = d.cls;
   const uint8_t dst = d.dst[0];
-  const uint64_t floor = std::max(slot_floor(false), earliest);
+  const uint64_t floor = std::max(slot_floor(), earliest);
   const uint64_t queue = fpu_count_ >= st_.fpu_queue ? fpu_starts_[fpu_count_ % st_.fpu_queue] : 0;
   // One FP instruction per fpu.dispatch_interval cycles, dependent or not (measured: 8
   // independent fadd.s, fmul.s or fsgnj.s dispatch 2 cycles apart,
@@ -375,7 +377,7 @@ uint64_t CoreTiming::dispatch_vector(const rv::StepInfo& s, uint64_t earliest) {
   const uint8_t dst = d.dst[0];
   // Vector instructions: the scalar core dispatches them into the command queue.
   const bool memory = cls == OpClass::VecLoad || cls == OpClass::VecStore;
-  uint64_t floor = std::max(slot_floor(false), earliest);
+  uint64_t floor = std::max(slot_floor(), earliest);
   if (memory) {
     floor = std::max(floor, lsu_queue_floor());
     if (any_vector_memory_) floor = std::max(floor, last_vector_memory_ + vt_.memory_interval);

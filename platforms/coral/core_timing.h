@@ -119,7 +119,7 @@ class CoreTiming {
     uint64_t t;
     uint64_t unconstrained;  // before operand/unit waits (for stall accounting)
   };
-  uint64_t slot_floor(bool alu_like) const;
+  uint64_t slot_floor() const;
   void take_slot(uint64_t t, const rv::DecodedInsn& d);
   static bool writes_rd_field(const rv::DecodedInsn& d);
   uint64_t lane_floor(const rv::DecodedInsn& d, uint64_t t) const;
@@ -191,7 +191,7 @@ class CoreTiming {
   uint64_t cycle_ = 0;          // cycle of the last dispatch
   uint32_t slots_ = 0;          // instructions dispatched in cycle_
   uint32_t last_slot_ = 0;
-  bool after_branch_ = false;   // a not-taken branch dispatched in cycle_: only ALU/branch may follow in it
+  bool after_branch_ = false;   // a not-taken branch dispatched in cycle_: nothing may follow in it
   uint32_t lane_fields_ = 0;    // bits 11:7 fields the instructions dispatched in cycle_ write (lane_floor)
   uint64_t next_min_ = 0;       // earliest next dispatch (redirects, CSR)
   // Fetch: the line being dispatched from, when it arrived, the first dispatch from it,

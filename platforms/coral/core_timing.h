@@ -3,8 +3,8 @@
 // arithmetically (no per-cycle simulation). The structure follows the RTL and every number
 // was measured on it: docs/platforms/coral.md ("Timing model"), docs/FIDELITY.md.
 //
-// Scalar core: a fetch unit delivering 16-byte lines (one per 2 cycles, redirected by
-// predicted-taken branches), up to `dispatch_width` in-order dispatches per cycle, a
+// Scalar core: a fetch unit delivering 16-byte lines along the predicted path (one per 2
+// cycles, into a two-line instruction buffer), up to `dispatch_width` in-order dispatches per cycle, a
 // register scoreboard, an 8-entry retirement buffer that instructions leave in order at
 // write-back, a pipelined multiplier and an FPU fed through small operand-wait queues, a
 // blocking early-terminating divider, CSR accesses that wait for all older work. One LSU
@@ -81,8 +81,9 @@ class CoreTiming {
   explicit CoreTiming(const CoralConfig& cfg);
 
   // The fetch unit delivers the instruction at `pc` (called before it executes): its
-  // 16-byte line arrives fetch.interval cycles after the previous line, or after the
-  // predicted-taken branch that redirected to it; dispatch waits for it.
+  // 16-byte line is requested fetch.interval cycles after the previous line along the
+  // predicted path once the instruction buffer has room for it, or restarts after a
+  // mispredicted branch or jalr; dispatch waits for it.
   void fetch(uint32_t pc);
 
   // The dispatch cycle of a CSR instruction about to execute now (the mcycle value it

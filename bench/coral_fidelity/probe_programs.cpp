@@ -1627,6 +1627,59 @@ std::string gen_vd_field(Rng& r, Asm& a, int idx, std::string& what) {
              vload_first ? "_vld" : "", "_u", unroll, "_n", trips);
 }
 
+// ---------------------------------------------------------------- fetch_lanes
+// Small loops at every alignment within a fetch line, whose bodies stress the fetch buffer
+// and the dispatch lanes (issue 25): independent single-micro-op reductions, vector ops
+// into one or two destinations (bits 11:7 as an x register in the lanes' scan), FP
+// instructions (2 cycles apart) or a never-taken forward branch before ALU ops (nothing
+// joins a conditional branch in its cycle).
+std::string gen_fetch_lanes(Rng& r, Asm& a, int idx, std::string& what) {
+  static const char* kModes[] = {"red", "samevd", "fp", "branch"};
+  const int mode = idx % 4;
+  const int offset = r.range(0, 3);  // instructions between the line start and the loop
+  const int unroll = r.range(2, 6);
+  vsrc_table(a, r);
+  a.op("li t5, 5");
+  if (mode == 2) {
+    a.data("  .balign 16\nflconst:\n  .word 0x3f000000, 0x3f800000");
+    a.op("la a5, flconst");
+    a.op("flw ft0, 0(a5)");
+    a.op("flw ft1, 4(a5)");
+  }
+  const int vl = mode < 2 ? set_vl(a, r, 32, 1, 50) : 0;
+  const int two_vds = r.chance(50);
+  auto body = [&] {
+    for (int i = 0; i < unroll; ++i) {
+      if (mode == 0) a.op("vredsum.vs v", 1 + i, ", v20, v21");
+      if (mode == 1) a.op("vadd.vv v", two_vds ? 8 + i % 2 : 8, ", v20, v21");
+      if (mode == 2) a.op(r.pick<std::string>({"fadd.s", "fmul.s", "fsgnj.s"}), " ft", 4 + i % 4, ", ft0, ft1");
+      if (mode == 3) {
+        if (i == 0) {
+          const std::string l = a.fresh();
+          a.op("bne t5, t5, ", l);
+          a.op("addi t", i % 3, ", t5, ", i);
+          a.label(l);
+        } else {
+          a.op("addi t", i % 3, ", t5, ", i);
+        }
+      }
+    }
+  };
+  const int per = 10 * (unroll * (mode == 2 ? 2 : 1) + 3);
+  const int trips = trips_for(budget(r), per);
+  a.op("li a7, ", trips);
+  a.op(".balign 16");  // the loop starts `offset` instructions into a fetch line
+  for (int i = 0; i < offset; ++i) a.op("nop");
+  const std::string top = a.fresh();
+  a.label(top);
+  body();
+  a.op("addi a7, a7, -1");
+  a.op("bnez a7, ", top);
+  what = cat(kModes[mode], ", ", unroll, " per iteration, the loop ", offset * 4, " bytes into its fetch line",
+             mode < 2 ? cat(", vl ", vl) : std::string(), mode == 1 && two_vds ? ", two destinations" : "");
+  return cat(kModes[mode], two_vds && mode == 1 ? "2" : "", "_o", offset, "_u", unroll, "_n", trips);
+}
+
 using Generator = std::string (*)(Rng&, Asm&, int, std::string&);
 
 std::string g_dtcm_mem(Rng& r, Asm& a, int i, std::string& w) { return gen_scalar_mem(r, a, i, false, w); }
@@ -1646,6 +1699,7 @@ const KindEntry kKinds[] = {
     {"widening_acc", gen_widening_acc},  // appended: the kinds above keep their programs
     {"vec_pipeline", gen_vec_pipeline},  // appended likewise
     {"vd_field", gen_vd_field},          // appended likewise
+    {"fetch_lanes", gen_fetch_lanes},    // appended likewise
 };
 
 }  // namespace

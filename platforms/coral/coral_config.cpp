@@ -49,11 +49,14 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     st.fetch_line_bytes = s.num<uint32_t>("fetch_line_bytes", 4, 256);
     if (st.fetch_line_bytes & (st.fetch_line_bytes - 1)) s.fail(s.yaml()["fetch_line_bytes"], "scalar.fetch_line_bytes must be a power of two");
     st.fetch_interval = s.num<uint32_t>("fetch_interval", 1, 64);
+    st.fetch_buffer = s.num<uint32_t>("fetch_buffer", 1, 16);
+    if (st.fetch_buffer * 4 < st.fetch_line_bytes)
+      s.fail(s.yaml()["fetch_buffer"],
+             "scalar.fetch_buffer must hold a whole fetch line (fetch_line_bytes / 4 instructions)");
     st.alu_latency = s.num<uint32_t>("alu_latency", 1, 64);
     st.csr_latency = s.num<uint32_t>("csr_latency", 1, 64);
     ConfigSection br = s.sub("branch");
     st.taken_same_line = br.num<uint32_t>("taken_same_line", 1, 64);
-    st.taken = br.num<uint32_t>("taken", 1, 64);
     st.mispredict = br.num<uint32_t>("mispredict", 1, 64);
     st.mispredict_taken = br.num<uint32_t>("mispredict_taken", 1, 64);
     br.finish();
@@ -74,6 +77,7 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     lsu.finish();
     ConfigSection fpu = s.sub("fpu");
     st.fpu_queue = fpu.num<uint32_t>("queue", 1, 64);
+    st.fpu_dispatch_interval = fpu.num<uint32_t>("dispatch_interval", 1, 64);
     st.fp_add = fpu.num<uint32_t>("add", 1, 256);
     st.fp_mul = fpu.num<uint32_t>("mul", 1, 256);
     st.fp_fma = fpu.num<uint32_t>("fma", 1, 256);

@@ -20,10 +20,10 @@ constexpr uint32_t kCsrBytes = 16;
 
 struct ScalarTiming {
   uint32_t dispatch_width = 2;
-  uint32_t fetch_line_bytes = 16, fetch_interval = 2;
+  uint32_t fetch_line_bytes = 16, fetch_interval = 2, fetch_buffer = 8;
   uint32_t alu_latency = 1;
   uint32_t csr_latency = 2;
-  uint32_t taken_same_line = 1, taken = 2, mispredict = 5, mispredict_taken = 4;
+  uint32_t taken_same_line = 1, mispredict = 5, mispredict_taken = 4;
   uint32_t mul_latency = 2, mul_queue = 2;
   uint32_t div_base = 2;
   uint32_t retirement_buffer = 8;  // in-order window of dispatched, unfinished instructions
@@ -33,7 +33,7 @@ struct ScalarTiming {
   uint32_t store_tail = 1;         // per register: after the last block is written
   uint32_t axi_write_response = 1; // per external store register: the B handshake
   uint32_t lsu_operand_read = 1;   // address/store data read without forwarding: extra cycles
-  uint32_t fpu_queue = 2;
+  uint32_t fpu_queue = 2, fpu_dispatch_interval = 2;
   uint32_t fp_add = 2, fp_mul = 2, fp_fma = 2, fp_div = 16, fp_sqrt = 19, fp_cvt = 2, fp_cmp = 2;
 };
 

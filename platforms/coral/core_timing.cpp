@@ -62,9 +62,11 @@ uint32_t CoreTiming::divider_iterations(uint32_t dividend, uint32_t divisor, boo
 }
 
 // The earliest cycle the next instruction may dispatch in, from slot occupancy alone.
-uint64_t CoreTiming::slot_floor(bool alu_ok) const {
+uint64_t CoreTiming::slot_floor() const {
   uint64_t t = std::max({cycle_, next_min_, line_arrival_});
-  if (t == cycle_ && (slots_ >= st_.dispatch_width || (after_branch_ && !alu_ok))) ++t;
+  // Nothing dispatches after a conditional branch in its cycle (Decode.scala: branchInterlock,
+  // every lane after a branch; measured: bnez zero then addi, RTL 4 cycles).
+  if (t == cycle_ && (slots_ >= st_.dispatch_width || after_branch_)) ++t;
   // A full retirement buffer: the entry `retirement_buffer` places back must have left
   // (the space shows the cycle after it leaves).
   if (insns_ >= st_.retirement_buffer) t = std::max(t, rb_leave_[insns_ % st_.retirement_buffer] + 1);
@@ -73,22 +75,32 @@ uint64_t CoreTiming::slot_floor(bool alu_ok) const {
 
 void CoreTiming::fetch(uint32_t pc) {
   const uint32_t line = pc / st_.fetch_line_bytes;
-  if (redirected_) {  // the target of a taken branch or jump
+  if (redirected_) {  // a mispredicted branch or a jalr: the fetch restarts at the target
     redirected_ = false;
     if (line != line_ || redirect_arrival_ > line_arrival_) {
       line_ = line;
       line_arrival_ = redirect_arrival_;
-      line_dispatched_ = false;
+      line_request_ = redirect_arrival_ - std::min<uint64_t>(redirect_arrival_, st_.fetch_interval);
     }
     return;
   }
-  if (line == line_) return;
-  // The next line in sequence: one line per fetch interval, requested once the current
-  // line starts dispatching (the fetch buffer holds one line).
-  const uint64_t after = (line_dispatched_ ? line_first_dispatch_ : line_arrival_) + st_.fetch_interval;
+  if (loop_back_) {  // a predicted-taken branch into its own line finds it in the buffer
+    loop_back_ = false;
+    return;
+  }
+  if (line == line_ && !followed_taken_) return;
+  followed_taken_ = false;
+  // The next line along the predicted path (in sequence, or a predicted-taken branch's
+  // target): one request per fetch interval, each once the instruction buffer will have
+  // room for a whole line beside the instructions already fetched (UncachedFetch.scala:
+  // bufferSpaces >= nValid + fetchInstrSlots), so up to two lines wait in it.
+  const uint64_t keep = st_.fetch_buffer - st_.fetch_line_bytes / 4;  // fetched, not dispatched
+  const uint64_t room =
+      dispatched_ > keep ? dispatch_cycles_[(dispatched_ - keep - 1) % dispatch_cycles_.size()] + 1 : 0;
+  const uint64_t next_request = line_ == ~0u ? 0 : line_request_ + st_.fetch_interval;  // the first at reset
   line_ = line;
-  line_arrival_ = std::max(line_arrival_ + st_.fetch_interval, after);
-  line_dispatched_ = false;
+  line_request_ = std::max(next_request, room);
+  line_arrival_ = std::max(line_arrival_, line_request_ + st_.fetch_interval);
 }
 
 void CoreTiming::record_entry(Queue q, uint64_t begin, uint64_t end) { events_->entries.push_back({q, begin, end}); }
@@ -130,17 +142,39 @@ CoreTiming::LsuOp CoreTiming::lsu_operation(uint64_t earliest, bool store, bool 
   return {start, start + cycles};
 }
 
-void CoreTiming::take_slot(uint64_t t) {
-  if (!line_dispatched_) {
-    line_dispatched_ = true;
-    line_first_dispatch_ = t;
-  }
+void CoreTiming::take_slot(uint64_t t, const rv::DecodedInsn& d) {
+  dispatch_cycles_[dispatched_++ % dispatch_cycles_.size()] = t;
   if (t != cycle_) {
     cycle_ = t;
     slots_ = 0;
     after_branch_ = false;
+    lane_fields_ = 0;
   }
   last_slot_ = slots_++;
+  if (writes_rd_field(d)) lane_fields_ |= 1u << ((d.raw >> 7) & 31);
+}
+
+// Decode.scala's scoreboard scan over the dispatch lanes takes bits 11:7 of every
+// instruction but stores and conditional branches as the x register it writes, vector
+// instructions too (a vd, a reduction's vd): a later lane may not write or read that
+// register in the same cycle (writeAfterWrite, readAfterWrite). Measured: 8 vsrl.vi
+// into v8 dispatch one per cycle, into v8..v15 four; vsrl.vi v10 then addi a0 or
+// addi a1, a0 not in one cycle (tests/platforms/coral_rtl_programs/vd_field_lanes.s).
+bool CoreTiming::writes_rd_field(const rv::DecodedInsn& d) {
+  switch (d.cls) {
+    case OpClass::Store:
+    case OpClass::FpStore:
+    case OpClass::Branch: return false;
+    default: return true;
+  }
+}
+
+uint64_t CoreTiming::lane_floor(const rv::DecodedInsn& d, uint64_t t) const {
+  if (t != cycle_ || lane_fields_ == 0) return t;
+  uint32_t used = writes_rd_field(d) ? 1u << ((d.raw >> 7) & 31) : 0;
+  for (uint8_t r : d.src)
+    if (r < rv::kFpBase) used |= 1u << r;  // x registers read (x0 reads are not recorded)
+  return (used & lane_fields_) ? t + 1 : t;
 }
 
 uint64_t CoreTiming::scalar_src_ready(const rv::DecodedInsn& d) const {
@@ -168,7 +202,7 @@ void CoreTiming::axi_access(uint64_t begin, uint64_t transactions, uint64_t done
 uint64_t CoreTiming::csr_dispatch_cycle() const {
   // Waits for all older work and for the retirement buffer to be empty (the space shows
   // the cycle after the last entry leaves).
-  uint64_t t = std::max({slot_floor(false), complete_, last_leave_ + 1});
+  uint64_t t = std::max({slot_floor(), complete_, last_leave_ + 1});
   if (t == cycle_ && slots_ > 0) ++t;  // alone in its cycle
   return t;
 }
@@ -176,9 +210,9 @@ uint64_t CoreTiming::csr_dispatch_cycle() const {
 uint64_t CoreTiming::dispatch_alu(const rv::StepInfo& s, uint64_t earliest) {
   const rv::DecodedInsn& d = *s.insn;
   const uint8_t dst = d.dst[0];
-  const uint64_t floor = std::max(slot_floor(true), earliest);
-  uint64_t t = std::max({floor, src_ready(d), ready_[dst]});
-  take_slot(t);
+  const uint64_t floor = std::max(slot_floor(), earliest);
+  const uint64_t t = lane_floor(d, std::max({floor, src_ready(d), ready_[dst]}));
+  take_slot(t, d);
   const uint32_t lat = d.latency ? d.latency : st_.alu_latency;  // a custom instruction's own latency
   set_ready(dst, t + lat);
   complete_at(t + lat + 1);  // written back one cycle after forwarding
@@ -191,9 +225,9 @@ uint64_t CoreTiming::dispatch_branch(const rv::StepInfo& s, uint32_t next_pc, ui
   const rv::DecodedInsn& d = *s.insn;
   const OpClass cls = d.cls;
   const uint8_t dst = d.dst[0];
-  const uint64_t floor = std::max(slot_floor(true), earliest);
-  const uint64_t t = std::max({floor, src_ready(d), ready_[dst]});
-  take_slot(t);
+  const uint64_t floor = std::max(slot_floor(), earliest);
+  const uint64_t t = lane_floor(d, std::max({floor, src_ready(d), ready_[dst]}));
+  take_slot(t, d);
   set_ready(dst, t + st_.alu_latency);  // link register
   complete_at(t + 1);
   retire(t + 1);
@@ -213,15 +247,13 @@ uint64_t CoreTiming::dispatch_branch(const rv::StepInfo& s, uint32_t next_pc, ui
     redirected_ = true;
     redirect_arrival_ = t + redirect;
   } else if (s.taken || cls == OpClass::Jump) {
-    // Predicted taken: the fetch unit redirects when it fetches the branch's line; a
-    // backward branch into its own line finds it still in the fetch buffer.
+    // Predicted taken: the fetch unit follows it when it predecodes the branch's line (the
+    // target is its next line, fetch); a backward branch into its own line finds it still
+    // in the fetch buffer. Nothing after it dispatches in its cycle.
     const uint32_t line = st_.fetch_line_bytes;
     const bool loop = next_pc / line == s.pc / line && next_pc < s.pc;
-    // Out of the line, the target comes `taken` cycles after the branch could have
-    // dispatched (however long its operands then kept it waiting).
-    next_min_ = std::max({next_min_, t + st_.taken_same_line, loop ? 0 : floor + st_.taken});
-    redirected_ = true;
-    redirect_arrival_ = loop ? line_arrival_ : line_arrival_ + st_.taken;
+    next_min_ = std::max(next_min_, t + st_.taken_same_line);
+    (loop ? loop_back_ : followed_taken_) = true;
   } else {
     after_branch_ = true;
   }
@@ -233,12 +265,12 @@ uint64_t CoreTiming::dispatch_mul(const rv::StepInfo& s, uint64_t earliest) {
   const uint8_t dst = d.dst[0];
   // Dispatch waits only for a queue slot, one multiply per cycle (one multiplier
   // lane); the operands are awaited in the unit.
-  const uint64_t floor = std::max(slot_floor(false), earliest);
+  const uint64_t floor = std::max(slot_floor(), earliest);
   const uint64_t queue = mul_count_ >= st_.mul_queue ? mul_starts_[mul_count_ % st_.mul_queue] : 0;
   const uint64_t lane = mul_count_ ? last_mul_dispatch_ + 1 : 0;
-  const uint64_t t = std::max({floor, queue, lane});
+  const uint64_t t = lane_floor(d, std::max({floor, queue, lane}));
   last_mul_dispatch_ = t;
-  take_slot(t);
+  take_slot(t, d);
   const uint64_t start = std::max({t, src_ready(d), mul_next_});
   mul_starts_[mul_count_++ % st_.mul_queue] = start;
   mul_next_ = start + (d.ii ? d.ii : 1);  // custom instructions: their initiation interval
@@ -254,9 +286,9 @@ uint64_t CoreTiming::dispatch_div(const rv::StepInfo& s, uint32_t rs1_value, uin
   const rv::DecodedInsn& d = *s.insn;
   const uint8_t dst = d.dst[0];
   // Blocking: the divider takes a new operation once the previous one is done.
-  const uint64_t floor = std::max(slot_floor(false), earliest);
-  const uint64_t t = std::max({floor, dvu_free_, src_ready(d), ready_[dst]});
-  take_slot(t);
+  const uint64_t floor = std::max(slot_floor(), earliest);
+  const uint64_t t = lane_floor(d, std::max({floor, dvu_free_, src_ready(d), ready_[dst]}));
+  take_slot(t, d);
   const uint32_t funct3 = (s.insn->raw >> 12) & 7;  // div=4 divu=5 rem=6 remu=7
   const uint64_t cycles = st_.div_base + divider_iterations(rs1_value, rs2_value, funct3 == 4 || funct3 == 6);
   const uint64_t done = t + cycles;
@@ -273,13 +305,14 @@ uint64_t CoreTiming::dispatch_memory(const rv::StepInfo& s, uint64_t earliest) {
   const OpClass cls = d.cls;
   const uint8_t dst = d.dst[0];
   const bool store = cls == OpClass::Store || cls == OpClass::FpStore;
-  const uint64_t floor = std::max({slot_floor(false), earliest, lsu_queue_floor()});
+  const uint64_t floor = std::max({slot_floor(), earliest, lsu_queue_floor()});
   // The LSU reads its address (and a store its data) from the register file, which has no
   // write forwarding on that port: a producer's result is usable a cycle later there.
   const uint64_t operands = std::max(ready_[d.src[0]], store ? ready_[d.src[1]] : 0);
   uint64_t t = std::max(floor, operands + st_.lsu_operand_read);
   if (!store) t = std::max(t, ready_[dst]);
-  take_slot(t);
+  t = lane_floor(d, t);
+  take_slot(t, d);
   const LsuOp op = lsu_operation(t, store, kind_of(s.mem_addr) == MemKind::Axi, 1, 1, false);
   if (!store) set_ready(dst, op.done);
   complete_at(op.done);
@@ -292,10 +325,15 @@ uint64_t CoreTiming::dispatch_fpu(const rv::StepInfo& s, uint64_t earliest) {
   const rv::DecodedInsn& d = *s.insn;
   const OpClass cls = d.cls;
   const uint8_t dst = d.dst[0];
-  const uint64_t floor = std::max(slot_floor(false), earliest);
+  const uint64_t floor = std::max(slot_floor(), earliest);
   const uint64_t queue = fpu_count_ >= st_.fpu_queue ? fpu_starts_[fpu_count_ % st_.fpu_queue] : 0;
-  const uint64_t t = std::max(floor, queue);
-  take_slot(t);
+  // One FP instruction per fpu.dispatch_interval cycles, dependent or not (measured: 8
+  // independent fadd.s, fmul.s or fsgnj.s dispatch 2 cycles apart,
+  // tests/platforms/coral_rtl_programs/fadd_indep.s).
+  const uint64_t interval = fpu_count_ ? last_fpu_dispatch_ + st_.fpu_dispatch_interval : 0;
+  const uint64_t t = lane_floor(d, std::max({floor, queue, interval}));
+  last_fpu_dispatch_ = t;
+  take_slot(t, d);
   const bool iterative = cls == OpClass::FpDiv || cls == OpClass::FpSqrt;
   uint64_t start = std::max({t, src_ready(d), fpu_next_});
   if (iterative) start = std::max(start, fpu_div_free_);
@@ -329,7 +367,7 @@ uint64_t CoreTiming::dispatch_serialising(const rv::StepInfo& s, uint64_t earlie
   // and dispatches alone.
   uint64_t t = std::max(csr_dispatch_cycle(), earliest);
   if (cls == OpClass::Csr) t = std::max(t, src_ready(d));
-  take_slot(t);
+  take_slot(t, d);
   slots_ = st_.dispatch_width;
   next_min_ = std::max(next_min_, t + 1);
   set_ready(dst, t + st_.alu_latency);
@@ -345,7 +383,7 @@ uint64_t CoreTiming::dispatch_vector(const rv::StepInfo& s, uint64_t earliest) {
   const uint8_t dst = d.dst[0];
   // Vector instructions: the scalar core dispatches them into the command queue.
   const bool memory = cls == OpClass::VecLoad || cls == OpClass::VecStore;
-  uint64_t floor = std::max(slot_floor(false), earliest);
+  uint64_t floor = std::max(slot_floor(), earliest);
   if (memory) {
     floor = std::max(floor, lsu_queue_floor());
     if (any_vector_memory_) floor = std::max(floor, last_vector_memory_ + vt_.memory_interval);
@@ -357,9 +395,9 @@ uint64_t CoreTiming::dispatch_vector(const rv::StepInfo& s, uint64_t earliest) {
   // not; tests/platforms/coral_rtl_programs/vd_field_scalar_waw.s). vmv.x.s & co write it.
   const uint32_t rd_field = (d.raw >> 7) & 31;
   const uint64_t scalar_waw = rd_field ? ready_[rd_field] : 0;
-  uint64_t t = std::max({floor, queue, scalar_src_ready(d), scalar_waw});
+  uint64_t t = lane_floor(d, std::max({floor, queue, scalar_src_ready(d), scalar_waw}));
   if (needs_config_state(d)) t = config_state_floor(t);
-  take_slot(t);
+  take_slot(t, d);
   note_frontend_dispatch(t, false);
   if (memory) {
     last_vector_memory_ = t;
@@ -684,6 +722,7 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
 
   // vwaddu.w, vwadd.w, vwsubu.w, vwsub.w (OPMVV/OPMVX): vs2 has the destination's width.
   const uint32_t funct3 = (d.raw >> 12) & 7;
+  const bool slideup = standard && funct6 == 0x0e && (funct3 == 3 || funct3 == 4);  // .vx, .vi (not vslide1up)
   const bool wide_vs2 = standard && funct6 >= 0x34 && funct6 <= 0x37 && (funct3 == 2 || funct3 == 6);
 
   // Micro-ops read the sources as they were before the instruction: its own results (a
@@ -693,7 +732,12 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   uint64_t last_done = td;
   // A reduction takes one reorder-buffer entry, for its last micro-op (the others only
   // fold into it: rvv_backend_decode_unit_ari, pshrob_valid).
-  const bool one_entry = cls == OpClass::VecReduction;
+  // Compares into a mask (vmseq..vmsgt, vmadc, vmsbc) likewise: the RTL sends them to the
+  // permute/reduction unit (rvv_backend_decode_unit_ari: uop_exe_unit CMP; dispatch: one
+  // reorder-buffer address for all their micro-ops).
+  const bool compare = standard && (funct3 == 0 || funct3 == 3 || funct3 == 4) &&
+                       (funct6 == 0x11 || funct6 == 0x13 || (funct6 >= 0x18 && funct6 <= 0x1f));
+  const bool one_entry = cls == OpClass::VecReduction || compare;
   for (uint32_t j = 0; j < uops; ++j) {
     if (cls == OpClass::VecDiv) divide_timing(s, j, lat, occ);
     // Micro-ops leave the queue in order, each once its operands are ready and its
@@ -720,13 +764,15 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
       ready = std::max(ready, need > early ? need - early : 0);
     }
     const uint32_t dreg = vdst == rv::kNoReg ? 0 : std::min<uint32_t>(vdst + (j * dgroup) / uops, rv::kVecBase + 31);
+    // vslideup keeps vd's elements below the offset: it reads its destination.
+    if (slideup && vdst != rv::kNoReg) ready = std::max(ready, ready_[dreg]);
     const bool takes_entry = !one_entry || j + 1 == uops;
     if (takes_entry && rob_entries_ >= vt_.rob)  // ROB full: wait for a retire
       ready = std::max(ready, rob_retire_[rob_entries_ % vt_.rob]);
     ready = dispatch_slot(ready);
 
     // The earliest free unit of its kind.
-    const UnitPool up = unit_pool(cls);
+    const UnitPool up = unit_pool(compare ? OpClass::VecReduction : cls);
     uint32_t best = 0;
     for (uint32_t u = 1; u < up.units && u < up.free->size(); ++u)
       if ((*up.free)[u] < (*up.free)[best]) best = u;

@@ -3,8 +3,8 @@
 // arithmetically (no per-cycle simulation). The structure follows the RTL and every number
 // was measured on it: docs/platforms/coral.md ("Timing model"), docs/FIDELITY.md.
 //
-// Scalar core: a fetch unit delivering 16-byte lines (one per 2 cycles, redirected by
-// predicted-taken branches), up to `dispatch_width` in-order dispatches per cycle, a
+// Scalar core: a fetch unit delivering 16-byte lines along the predicted path (one per 2
+// cycles, into a two-line instruction buffer), up to `dispatch_width` in-order dispatches per cycle, a
 // register scoreboard, an 8-entry retirement buffer that instructions leave in order at
 // write-back, a pipelined multiplier and an FPU fed through small operand-wait queues, a
 // blocking early-terminating divider, CSR accesses that wait for all older work. One LSU
@@ -81,8 +81,9 @@ class CoreTiming {
   explicit CoreTiming(const CoralConfig& cfg);
 
   // The fetch unit delivers the instruction at `pc` (called before it executes): its
-  // 16-byte line arrives fetch.interval cycles after the previous line, or after the
-  // predicted-taken branch that redirected to it; dispatch waits for it.
+  // 16-byte line is requested fetch.interval cycles after the previous line along the
+  // predicted path once the instruction buffer has room for it, or restarts after a
+  // mispredicted branch or jalr; dispatch waits for it.
   void fetch(uint32_t pc);
 
   // The dispatch cycle of a CSR instruction about to execute now (the mcycle value it
@@ -119,8 +120,10 @@ class CoreTiming {
     uint64_t t;
     uint64_t unconstrained;  // before operand/unit waits (for stall accounting)
   };
-  uint64_t slot_floor(bool alu_like) const;
-  void take_slot(uint64_t t);
+  uint64_t slot_floor() const;
+  void take_slot(uint64_t t, const rv::DecodedInsn& d);
+  static bool writes_rd_field(const rv::DecodedInsn& d);
+  uint64_t lane_floor(const rv::DecodedInsn& d, uint64_t t) const;
   // The retirement buffer: an instruction leaves it, in order, once its result is written.
   void retire(uint64_t written);
   // The LSU slot: the dispatch floor from its queue, and one operation's start and done.
@@ -192,14 +195,18 @@ class CoreTiming {
   uint64_t cycle_ = 0;          // cycle of the last dispatch
   uint32_t slots_ = 0;          // instructions dispatched in cycle_
   uint32_t last_slot_ = 0;
-  bool after_branch_ = false;   // a not-taken branch dispatched in cycle_: only ALU/branch may follow in it
+  bool after_branch_ = false;   // a not-taken branch dispatched in cycle_: nothing may follow in it
+  uint32_t lane_fields_ = 0;    // bits 11:7 fields the instructions dispatched in cycle_ write (lane_floor)
   uint64_t next_min_ = 0;       // earliest next dispatch (redirects, CSR)
   // Fetch: the line being dispatched from, when it arrived, the first dispatch from it,
   // and where a taken branch sends the fetch unit (its target line's arrival).
   uint32_t line_ = ~0u;
-  uint64_t line_arrival_ = 0, line_first_dispatch_ = 0;
-  bool line_dispatched_ = false, redirected_ = false;
+  uint64_t line_arrival_ = 0, line_request_ = 0;
+  bool redirected_ = false, followed_taken_ = false, loop_back_ = false;
   uint64_t redirect_arrival_ = 0;
+  // Dispatch cycles of the latest instructions (the fetch buffer's room, fetch).
+  std::array<uint64_t, 16> dispatch_cycles_{};
+  uint64_t dispatched_ = 0;
   uint64_t complete_ = 0;       // latest completion of everything dispatched
   std::array<uint64_t, 256> ready_{};  // per register id: usable by dependents (x0 and 255 stay 0)
 
@@ -222,7 +229,7 @@ class CoreTiming {
   uint64_t frontend_cycle_ = ~0ull, frontend_cycle_before_ = ~0ull, vset_cycle_ = ~0ull;
   uint64_t mul_next_ = 0, fpu_next_ = 0, fpu_div_free_ = 0;  // unit issue slots
   std::vector<uint64_t> mul_starts_, fpu_starts_;  // rings: start cycles of queued ops
-  uint64_t mul_count_ = 0, fpu_count_ = 0, last_mul_dispatch_ = 0;
+  uint64_t mul_count_ = 0, fpu_count_ = 0, last_mul_dispatch_ = 0, last_fpu_dispatch_ = 0;
 
   // Vector backend state.
   std::vector<uint64_t> cq_leave_;    // ring: cycle each command left the command queue

@@ -1,6 +1,5 @@
 # coral-rtl: 12
 # measured: coral-rtl addi_indep.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# model: 11 (the closing csrr dispatches one cycle earlier than on the RTL)
   .globl main
 main:
   li t0, 0x20000000

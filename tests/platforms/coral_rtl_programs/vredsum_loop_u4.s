@@ -1,6 +1,6 @@
 # coral-rtl: 93
-# model: 98 (a known gap: the schedule of this loop depends on when each entry's same-pc completion lands; docs/FIDELITY.md, "Dispatch and retirement of vector instructions")
-# Four single-micro-op reductions per iteration (RTL 93; 100 before the two rules of issue 25's dispatch work).
+# model: 94 (every instruction of the loop dispatches in the RTL's cycle, as coral-rtl --trace shows; the closing csrr waits a cycle longer for the last reductions)
+# Four single-micro-op reductions per iteration (RTL 93; 100 before the two rules of issue 25's dispatch work, 98 before the two-line fetch buffer).
 # measured: coral-rtl vredsum_loop_u4.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
   .globl main
 main:

@@ -360,6 +360,11 @@ uint64_t CoreTiming::dispatch_vector(const rv::StepInfo& s, uint64_t earliest) {
   uint64_t t = std::max({floor, queue, scalar_src_ready(d), scalar_waw});
   if (needs_config_state(d)) t = config_state_floor(t);
   take_slot(t);
+  // ... and holds that field pending until the next cycle: a later lane of the same cycle
+  // that reads or writes the x register, or a vector instruction with the same field, waits
+  // a cycle (measured: vle8.v v5 then addi a2, t0, 1; vle8.v v1, v2, v1: the first two
+  // dispatch together; tests/platforms/coral_rtl_programs/vle_pair_same_cycle.s).
+  set_ready(rd_field, t + 1);
   note_frontend_dispatch(t, false);
   if (memory) {
     last_vector_memory_ = t;

@@ -122,7 +122,7 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     vt.idle_register_cycles = vm.num<uint32_t>("idle_register_cycles", 0, 64);
     vt.index_register_cycles = vm.num<uint32_t>("index_register_cycles", 0, 64);
     vt.load_writeback = vm.num<uint32_t>("load_writeback", 0, 64);
-    vt.memory_interval = vm.num<uint32_t>("dispatch_interval", 1, 64);
+    vt.memory_interval = vm.num<uint32_t>("dispatch_interval", 0, 64);
     vm.finish();
     v.finish();
 

@@ -1,5 +1,5 @@
 # coral-rtl: 148
-# model: 166 (the model's fetch buffer holds one line and requests the next when the current one starts dispatching: 0xb0 waits 2 cycles after 0xac each iteration; docs/FIDELITY.md, mechanism 12)
+# model: 148 (= RTL since the fetch buffer holds two lines and follows the predicted-taken branch; 166 with one line: 0xb0 waited 2 cycles after 0xac each iteration; docs/FIDELITY.md, mechanism 12)
 # measured: coral-rtl vmulhsu_loop_three_lines.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
 # six vmulhsu.vv v8 (one per cycle: the same bits 11:7) and the loop branch, 20 times, over three 16-byte fetch lines (seed-5 probe vmulhsu_e32m1_full_indep1_u6_n316_001's shape)
   .globl main

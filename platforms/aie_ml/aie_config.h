@@ -39,7 +39,7 @@ struct AieConfig {
   // the report counts the reads the interlock held). `exposed`: no register interlocks,
   // registers read and written at their pipeline stages (exposed_pipeline.h), as the
   // hardware does.
-  bool exposed_pipeline = false;
+  bool exposed_pipeline = true;
   // compute.branch_delay_nops: NOP bundles after every branch op (J, JL, JZ, JNZ, JNZD,
   // RET), taken or not: the five delay slots of the hardware (Hello XDNA: branch latency
   // 6) for a kernel written without them, had a compiler found nothing to fill them with.

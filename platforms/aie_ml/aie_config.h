@@ -34,11 +34,10 @@ struct AieConfig {
   // Cycles after issue at which a multiply-accumulate reads its accumulator input (AMD's
   // AIE2 itineraries: 2, stage 3). 0 (default) reads it at issue like every operand.
   uint32_t acc_read_cycles = 0;
-  // compute.pipeline: `interlocked` (default): a bundle waits until the registers it reads
-  // are written, so kernels compute in program order (the hardware has no such interlocks;
-  // the report counts the reads the interlock held). `exposed`: no register interlocks,
-  // registers read and written at their pipeline stages (exposed_pipeline.h), as the
-  // hardware does.
+  // compute.pipeline: `exposed` (default): no register interlocks, registers read and
+  // written at their pipeline stages (exposed_pipeline.h), as the hardware does.
+  // `interlocked`: a bundle waits until the registers it reads are written, so kernels
+  // compute in program order (the report counts the reads the interlock held).
   bool exposed_pipeline = true;
   // compute.branch_delay_nops: NOP bundles after every branch op (J, JL, JZ, JNZ, JNZD,
   // RET), taken or not: the five delay slots of the hardware (Hello XDNA: branch latency

@@ -31,9 +31,10 @@ struct AieConfig {
   TileKindConfig shim{0, 1, 16, 2, 2, 3};
   uint32_t program_memory_bytes = 16384;
   uint32_t bundle_bytes = 16;
-  // Cycles after issue at which a multiply-accumulate reads its accumulator input (AMD's
-  // AIE2 itineraries: 2, stage 3). 0 (default) reads it at issue like every operand.
-  uint32_t acc_read_cycles = 0;
+  // Cycles after issue at which a multiply-accumulate reads its accumulator input: 2 (the
+  // default), stage 3 of AMD's AIE2 itineraries (Xilinx/llvm-aie AIE2Schedule.td); 0 reads
+  // it at issue like every operand.
+  uint32_t acc_read_cycles = 2;
   // compute.pipeline: `exposed` (default): no register interlocks, registers read and
   // written at their pipeline stages (exposed_pipeline.h), as the hardware does.
   // `interlocked`: a bundle waits until the registers it reads are written, so kernels

@@ -50,8 +50,7 @@ inline std::string aie_ml_baseline(const std::string& task, const std::string& c
   return tasks::baseline_kernel(inst, platform_config);
 }
 
-// The interlocked mode, as an override and as the baseline generator sees it.
-inline const std::vector<std::string> kAieInterlocked{"compute.pipeline=interlocked"};
+// The interlocked mode as the baseline generator sees it.
 inline const nlohmann::json kAieInterlockedConfig{{"compute", {{"pipeline", "interlocked"}}}};
 
 }  // namespace tlmcraft::test

@@ -52,7 +52,7 @@ TEST(AieMlCore, PostModifiedPointerComesFromTheAguNotTheLoad) {
 }
 
 TEST(AieMlCore, AccumulatorInputReadLateWhenConfigured) {
-  // compute.acc_read_cycles (default 0): a multiply-accumulate reads its accumulator input
+  // compute.acc_read_cycles (default 2): a multiply-accumulate reads its accumulator input
   // that many cycles after issue, as AMD's AIE2 itineraries read it in stage 3 (= 2). Timed
   // here by the interlocks' stalls (the exposed pipeline's values: AieMlPipeline tests).
   EXPECT_EQ(latency("vmac"), 6u);

@@ -120,7 +120,8 @@ TEST(AieMlIsaExtension, NewSemanticsSiluInACopyOfTheReluBaseline) {
   // Against the SiLU baseline (exp2 polynomial and Newton reciprocal in the vector slot,
   // about 70 dependent ops per vector): measured, not derived (862 vs 5662 cycles at C1,
   // the rest being data movement): over 6x fewer cycles.
-  EXPECT_LT(cycles(test::evaluate_aie_ml("silu", "C1", 1, k, kSeeds[0], kInterlockedAccAtIssue)) * 6, cycles(silu_baseline));
+  EXPECT_LT(cycles(test::evaluate_aie_ml("silu", "C1", 1, k, kSeeds[0], kInterlockedAccAtIssue)) * 6,
+            cycles(silu_baseline));
 }
 
 }  // namespace

@@ -47,10 +47,10 @@ TEST(AieMlAddedOp, SlotLatencyAndInitiationInterval) {
   ST r6, [p0]                   ; 11
   DONE                          ; 12: the core halts at 13
 )";
-// The pipeline is exposed (the default): a result lands `latency` issued bundles after its
-// op (slot stalls freeze the pipeline, so they do not count). r5 (ADD3 at 6) lands for the
-// third bundle issued after it: 8 (NOP), 9 (NOP), 10 (ADD). With one NOP the ADD would
-// read the old r5 = 0 and store 6.
+  // The pipeline is exposed (the default): a result lands `latency` issued bundles after its
+  // op (slot stalls freeze the pipeline, so they do not count). r5 (ADD3 at 6) lands for the
+  // third bundle issued after it: 8 (NOP), 9 (NOP), 10 (ADD). With one NOP the ADD would
+  // read the old r5 = 0 and store 6.
   auto p = make();
   load(*p, k);
   const RunResult r = run(*p);

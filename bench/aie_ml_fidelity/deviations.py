@@ -41,7 +41,9 @@ def integer_vmac_latency_isa(dst):
 def switches(out):
     return [
         ("16 KB logical banks", "banks4", ["--set", "compute.banks=4"]),
-        ("VMAC accumulator read in stage 3", "accread2", ["--set", "compute.acc_read_cycles=2"]),
+        # The stage-3 read is the default (compute.acc_read_cycles 2): the switch is the old model.
+        ("VMAC accumulator read at issue (the model before issue 25)", "accread0",
+         ["--set", "compute.acc_read_cycles=0"]),
         ("integer VMAC latency 5", "vmacint5", integer_vmac_latency_isa(os.path.join(out, "isa_vmac_int5"))),
         ("4 cycles per stream switch hop", "hop4", ["--set", "stream.hop_cycles=4"]),
         ("branch delay slots left unfilled (5 NOPs after every branch op; the upper bound)", "branchnops5",

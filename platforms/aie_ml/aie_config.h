@@ -31,15 +31,15 @@ struct AieConfig {
   TileKindConfig shim{0, 1, 16, 2, 2, 3};
   uint32_t program_memory_bytes = 16384;
   uint32_t bundle_bytes = 16;
-  // Cycles after issue at which a multiply-accumulate reads its accumulator input (AMD's
-  // AIE2 itineraries: 2, stage 3). 0 (default) reads it at issue like every operand.
-  uint32_t acc_read_cycles = 0;
-  // compute.pipeline: `interlocked` (default): a bundle waits until the registers it reads
-  // are written, so kernels compute in program order (the hardware has no such interlocks;
-  // the report counts the reads the interlock held). `exposed`: no register interlocks,
-  // registers read and written at their pipeline stages (exposed_pipeline.h), as the
-  // hardware does.
-  bool exposed_pipeline = false;
+  // Cycles after issue at which a multiply-accumulate reads its accumulator input: 2 (the
+  // default), stage 3 of AMD's AIE2 itineraries (Xilinx/llvm-aie AIE2Schedule.td); 0 reads
+  // it at issue like every operand.
+  uint32_t acc_read_cycles = 2;
+  // compute.pipeline: `exposed` (default): no register interlocks, registers read and
+  // written at their pipeline stages (exposed_pipeline.h), as the hardware does.
+  // `interlocked`: a bundle waits until the registers it reads are written, so kernels
+  // compute in program order (the report counts the reads the interlock held).
+  bool exposed_pipeline = true;
   // compute.branch_delay_nops: NOP bundles after every branch op (J, JL, JZ, JNZ, JNZD,
   // RET), taken or not: the five delay slots of the hardware (Hello XDNA: branch latency
   // 6) for a kernel written without them, had a compiler found nothing to fill them with.

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/evaluate.h"
+#include "isa/aie_ml/wait_insertion.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
@@ -77,7 +78,7 @@ TEST(AieMlDecoderBaselines, ProjectionsOnSixteenTilesBeatTheBaselineAtC5) {
     o.platform = "aie_ml";
     o.task = task;
     o.config = "C5";
-    o.kernel_source = tasks::aie_ml::decoder_kernel(inst, 4, 4);
+    o.kernel_source = isa::aie_ml::insert_waits(tasks::aie_ml::decoder_kernel(inst, 4, 4));
     o.trials = 1;
     o.seed = 1;  // a fixed input set: the test must not depend on the OS seed
     o.compare_baseline = true;

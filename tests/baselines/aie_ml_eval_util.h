@@ -41,10 +41,16 @@ inline std::string describe_report(const nlohmann::json& r) {
   return s;
 }
 
-// The baseline kernel file of (task, config) on aie_ml.
-inline std::string aie_ml_baseline(const std::string& task, const std::string& config) {
+// The baseline kernel file of (task, config) on aie_ml: for the default platform (the
+// exposed pipeline: with its waits), or for `platform_config` (e.g. the interlocked mode's
+// {"compute": {"pipeline": "interlocked"}}: without).
+inline std::string aie_ml_baseline(const std::string& task, const std::string& config,
+                                   const nlohmann::json& platform_config = nlohmann::json::object()) {
   const auto inst = tasks::Registry::builtin().instance(task, "aie_ml", config);
-  return tasks::baseline_kernel(inst, nlohmann::json::object());
+  return tasks::baseline_kernel(inst, platform_config);
 }
+
+// The interlocked mode as the baseline generator sees it.
+inline const nlohmann::json kAieInterlockedConfig{{"compute", {{"pipeline", "interlocked"}}}};
 
 }  // namespace tlmcraft::test

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "isa/aie_ml/wait_insertion.h"
 #include "platforms/aie_ml/pack/baselines/flash_attention.h"
 #include "platforms/aie_ml/pack/layout_aie_ml.h"
 #include "tasks/registry.h"
@@ -56,8 +57,7 @@ TEST(AieMlFlashAttention, OnTheExposedPipelineEveryConfigurationFitsAndPasses) {
   // 1,367 bundles a tile); with the exp2, reciprocal and rescale loops it fits (at most
   // 911) and computes what it computes with interlocks, both attention ranges included.
   for (const char* config : {"C1", "C2", "C3", "C4", "C5"}) {
-    const nlohmann::json r =
-        test::evaluate_aie_ml("flash_attention", config, 3, "", 11, {"compute.pipeline=exposed"});
+    const nlohmann::json r = test::evaluate_aie_ml("flash_attention", config, 3, "", 11, {"compute.pipeline=exposed"});
     EXPECT_EQ(r["status"], "pass") << config << ": " << test::describe_report(r);
     EXPECT_EQ(r["memory"]["cores"]["tile(0,0)"]["pipeline"]["mode"], "exposed") << config;
     EXPECT_EQ(r["memory"]["cores"]["tile(0,0)"]["pipeline"]["early_reads"], 0) << config;  // every wait is there
@@ -101,8 +101,8 @@ TEST(AieMlFlashAttention, OneTileAndFourTilesBothPassAndFourAreFaster) {
   // Each tile does s/4 rows after the same K^T transposition and K/V transfer, so the
   // split gains less than 4x (C4: s = 64, 16 rows per tile).
   const auto inst = tasks::Registry::builtin().instance("flash_attention", "aie_ml", "C4");
-  const nlohmann::json one =
-      test::evaluate_aie_ml("flash_attention", "C4", 2, tasks::aie_ml::flash_attention_kernel(inst, 1));
+  const nlohmann::json one = test::evaluate_aie_ml(
+      "flash_attention", "C4", 2, isa::aie_ml::insert_waits(tasks::aie_ml::flash_attention_kernel(inst, 1)));
   const nlohmann::json four = test::evaluate_aie_ml("flash_attention", "C4", 2);
   const nlohmann::json sdp = test::evaluate_aie_ml("scaled_dot_product", "C4", 1);
   ASSERT_EQ(one["status"], "pass") << test::describe_report(one);
@@ -114,8 +114,8 @@ TEST(AieMlFlashAttention, OneTileAndFourTilesBothPassAndFourAreFaster) {
   if (verbose()) {
     for (const char* config : {"C1", "C2", "C3", "C4", "C5"}) {
       const auto i = tasks::Registry::builtin().instance("flash_attention", "aie_ml", config);
-      const nlohmann::json f1 =
-          test::evaluate_aie_ml("flash_attention", config, 1, tasks::aie_ml::flash_attention_kernel(i, 1));
+      const nlohmann::json f1 = test::evaluate_aie_ml(
+          "flash_attention", config, 1, isa::aie_ml::insert_waits(tasks::aie_ml::flash_attention_kernel(i, 1)));
       const nlohmann::json f4 = test::evaluate_aie_ml("flash_attention", config, 1);
       const nlohmann::json s1 = test::evaluate_aie_ml("scaled_dot_product", config, 1);
       std::printf("%s scaled_dot_product %llu flash_attention one tile %llu (%s) four tiles %llu (%s)\n", config,

@@ -38,7 +38,9 @@ HAND = {
 }
 # Pinned from the model (list-scheduled kernels; docs/platforms/aie-ml.md explains each).
 PINNED = {
-    "scale 1024 int16, vector, not pipelined": "520.0",
+    # 488 on the exposed pipeline (the default): its waits are per 256-bit half, where the
+    # interlock (520) held whole x registers.
+    "scale 1024 int16, vector, not pipelined": "488.0",
     "scale 1024 int16, vector, pipelined": "83.0",
     "bf16 32x32x32 contraction, cycles per call": "317.0",
     "int8 64x64x64 matmul, int16 out": "1,148",

@@ -39,26 +39,32 @@ TEST(AieMlAddedOp, SlotLatencyAndInitiationInterval) {
   MOV r1, #1                    ; 1
   MOV r2, #2                    ; 2
   MOV r3, #3                    ; 3; r3 readable at 4
-  ADD3 r4, r1, r2, r3           ; 4 (alu, ii 2: the slot is held at 4 and 5); r4 at 4 + 3 = 7
-  ADD3 r5, r1, r1, r1           ; independent, tried at 5: slot held, issues at 6; r5 at 9
-  ADD r6, r4, r5                ; tried at 7: waits for r5, issues at 9; r6 at 10
-  ST r6, [p0]                   ; 10
-  DONE                          ; 11: the core halts at 12
+  ADD3 r4, r1, r2, r3           ; 4 (alu, ii 2: the slot is held at 4 and 5); r4 lands 3 later
+  ADD3 r5, r1, r1, r1           ; independent, tried at 5: slot held, issues at 6 (slot held 6, 7)
+  NOP                           ; tried at 7: a NOP takes the alu slot too: issues at 8
+  NOP                           ; 9
+  ADD r6, r4, r5                ; 10: r5 has landed; r6 readable at 11
+  ST r6, [p0]                   ; 11
+  DONE                          ; 12: the core halts at 13
 )";
+  // The pipeline is exposed (the default): a result lands `latency` issued bundles after its
+  // op (slot stalls freeze the pipeline, so they do not count). r5 (ADD3 at 6) lands for the
+  // third bundle issued after it: 8 (NOP), 9 (NOP), 10 (ADD). With one NOP the ADD would
+  // read the old r5 = 0 and store 6.
   auto p = make();
   load(*p, k);
   const RunResult r = run(*p);
   ASSERT_TRUE(r.ok()) << r.message;
-  EXPECT_EQ(r.cycles, 12u);
-  // Waits: 1 cycle for the slot (5 -> 6), 2 for r5 (7 -> 9).
-  EXPECT_EQ(r.memory["cores"]["tile(0,0)"]["stall_slot"], 1);
-  EXPECT_EQ(r.memory["cores"]["tile(0,0)"]["stall_register"], 2);
+  EXPECT_EQ(r.cycles, 13u);
+  // Waits: 2 cycles for the slot (5 -> 6, 7 -> 8); none for registers (the NOPs are the wait).
+  EXPECT_EQ(r.memory["cores"]["tile(0,0)"]["stall_slot"], 2);
+  EXPECT_EQ(r.memory["cores"]["tile(0,0)"]["stall_register"], 0);
   // (1 + 2 + 3) + (1 + 1 + 1) = 9: the semantics ran.
   EXPECT_EQ(word(p->read_memory("tile_0_0", 0, 4)), 9u);
   uint64_t busy = 0;
   for (const auto& u : r.units)
     if (u.name == "tile(0,0).alu") busy = u.busy_cycles;
-  EXPECT_EQ(busy, 2u * 2u + 2u);  // two ADD3 of ii 2; ADD and DONE one cycle each
+  EXPECT_EQ(busy, 2u * 2u + 4u);  // two ADD3 of ii 2; two NOPs, ADD and DONE one cycle each
 }
 
 }  // namespace

@@ -14,10 +14,10 @@ namespace {
 
 // Phase 'produce' (tile (0,0)):
 //   MOVXM p0 @0 (readable 1), MOV r1 @1 (readable 2), ST @2, DONE @3: halts at 4.
-// Reconfiguration: 1000 fixed + phase 'consume''s program, 5 bundles x 16 bytes / 4 =
-// 20 configuration words in column 0 (no BDs, no locks): 1020. 'consume' starts at 1024:
-//   MOVXM p0 @1024, LDA r2 @1025 (readable 1032), ADD tried @1026, issues @1032 (6 stall
-//   cycles; r3 readable 1033), ST @1033, DONE @1034: halts at 1035.
+// Reconfiguration: 1000 fixed + phase 'consume''s program, 11 bundles x 16 bytes / 4 =
+// 44 configuration words in column 0 (no BDs, no locks): 1044. 'consume' starts at 1048:
+//   MOVXM p0 @1048, LDA r2 @1049 (readable 1056), the six NOPs the exposed pipeline needs
+//   @1050..1055, ADD @1056 (r3 readable 1057), ST @1057, DONE @1058: halts at 1059.
 constexpr const char* kTwoPhases = R"(; two dispatches through tile memory
 .phase produce
 .tile 0 0
@@ -29,6 +29,12 @@ constexpr const char* kTwoPhases = R"(; two dispatches through tile memory
 .tile 0 0
   MOVXM p0, 0x70000
   LDA r2, [p0]
+  NOP
+  NOP
+  NOP
+  NOP
+  NOP
+  NOP
   ADD r3, r2, r2
   ST r3, [p0, #4]
   DONE
@@ -39,21 +45,21 @@ TEST(AieMlPhases, RunInOrderWithTheReconfigurationCost) {
   load(*p, kTwoPhases);
   const RunResult r = run(*p);
   ASSERT_TRUE(r.ok()) << r.message;
-  EXPECT_EQ(r.cycles, 1035u);
-  EXPECT_EQ(r.instructions, 9u);
+  EXPECT_EQ(r.cycles, 1059u);
+  EXPECT_EQ(r.instructions, 15u);
   EXPECT_EQ(word(p->read_memory("tile_0_0", 4, 4)), 14u);
   ASSERT_EQ(r.memory["phases"].size(), 2u);
   EXPECT_EQ(r.memory["phases"][0]["name"], "produce");
   EXPECT_EQ(r.memory["phases"][0]["start_cycle"], 0);
   EXPECT_EQ(r.memory["phases"][0]["end_cycle"], 4);
   EXPECT_EQ(r.memory["phases"][1]["name"], "consume");
-  EXPECT_EQ(r.memory["phases"][1]["start_cycle"], 1024);
-  EXPECT_EQ(r.memory["phases"][1]["end_cycle"], 1035);
-  // The tile's core unit adds up over both phases: 9 bundles, 6 stall cycles.
+  EXPECT_EQ(r.memory["phases"][1]["start_cycle"], 1048);
+  EXPECT_EQ(r.memory["phases"][1]["end_cycle"], 1059);
+  // The tile's core unit adds up over both phases: 15 bundles, no stall.
   const UnitStats* core = unit(r, "tile(0,0).core");
   ASSERT_NE(core, nullptr);
-  EXPECT_EQ(core->instructions, 9u);
-  EXPECT_EQ(core->stall_cycles, 6u);
+  EXPECT_EQ(core->instructions, 15u);
+  EXPECT_EQ(core->stall_cycles, 0u);
 }
 
 TEST(AieMlPhases, TraceShowsPhasesAndTheReconfiguration) {
@@ -69,12 +75,12 @@ TEST(AieMlPhases, TraceShowsPhasesAndTheReconfiguration) {
 }
 
 TEST(AieMlPhases, SwitchCostFollowsTheConfig) {
-  // Same kernel, fixed cost 10: 'consume' starts at 4 + 10 + 20 = 34, halts at 45.
+  // Same kernel, fixed cost 10: 'consume' starts at 4 + 10 + 44 = 58, halts at 69.
   auto p = make({"phases.switch_cycles=10"});
   load(*p, kTwoPhases);
   const RunResult r = run(*p);
   ASSERT_TRUE(r.ok()) << r.message;
-  EXPECT_EQ(r.cycles, 45u);
+  EXPECT_EQ(r.cycles, 69u);
 }
 
 TEST(AieMlPhases, CodeBeforeTheFirstPhaseIsAPhase) {
@@ -87,7 +93,7 @@ TEST(AieMlPhases, CodeBeforeTheFirstPhaseIsAPhase) {
   ASSERT_TRUE(r.ok()) << r.message;
   EXPECT_EQ(r.memory["phases"][0]["name"], "phase1");
   EXPECT_EQ(word(p->read_memory("tile_0_0", 4, 4)), 14u);
-  EXPECT_EQ(r.cycles, 35u);  // 4 + 0 + 20, then 11 cycles
+  EXPECT_EQ(r.cycles, 59u);  // 4 + 0 + 44, then 11 cycles
 }
 
 TEST(AieMlPhases, LocksStartAfreshInEachPhase) {

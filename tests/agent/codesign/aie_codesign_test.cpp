@@ -14,6 +14,7 @@
 #include "agent/codesign/miner.h"
 #include "isa/aie_ml/bundle_schedule.h"
 #include "isa/aie_ml/program_text.h"
+#include "isa/aie_ml/wait_insertion.h"
 #include "platforms/aie_ml/pack/agent/aie_dataflow.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
@@ -25,6 +26,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 const json kHardware = {{"platform", "aie_ml"}, {"config", json::object()}};
+// kKernel below is written in program order: rewritten as it is only with interlocks.
+const json kInterlockedHardware = {{"platform", "aie_ml"}, {"config", {{"compute", {{"pipeline", "interlocked"}}}}}};
 
 // Loop A (zero-overhead, lc = 12: 12 iterations): bm3 = w0 * w2 + bm2 through the temp
 // bm1 (written again before any read in the next iteration, dead after the loop), bm3
@@ -107,7 +110,8 @@ TEST(AieCodesign, TheOverlayLoadsWithTheComposedOpOnTheVectorSlot) {
   // The overlay loads (the ISA's own checks) and prices as the miner did.
   EXPECT_NEAR(aie().overlay_area(doc["candidates"][0]["overlay"], kHardware), 0.003268608, 1e-12);
   // The kernel rewritten: the pair of loop A becomes CD0 in the store's place (12 runs).
-  const KernelRewrite r = aie().use_overlay(kKernel, doc["candidates"][0]["overlay"], kHardware);
+  const KernelRewrite r = aie().use_overlay(kKernel, doc["candidates"][0]["overlay"], kInterlockedHardware);
+  ASSERT_TRUE(r.uses.count("CD0")) << r.kernel;
   EXPECT_EQ(r.uses.at("CD0").static_count, 1);
   EXPECT_EQ(r.uses.at("CD0").executions, 12u);
   // The VMUL leaves its bundle; the loop's start label names it, so it stays as a NOP.
@@ -243,10 +247,13 @@ TEST(AieCodesign, SearchKernelCompactsByTheStaticEstimate) {
 }
 
 TEST(AieCodesign, SearchKernelCountsTheAddedOpsOfTheKernelItReturns) {
-  const auto found = mine(aie(), {{"hand/C1", "hand.aie", kKernel, kHardware}}, {10});
+  // The kernel with the waits the exposed pipeline (the default) needs: use_overlay and
+  // the search drop them, rewrite, and put them back.
+  const std::string kernel = isa::aie_ml::insert_waits(kKernel);
+  const auto found = mine(aie(), {{"hand/C1", "hand.aie", kernel, kHardware}}, {10});
   ASSERT_EQ(found.size(), 1u);
   const json overlay = candidates_document(aie(), "aie_ml", found, "CD")["candidates"][0]["overlay"];
-  const KernelRewrite rewritten = aie().use_overlay(kKernel, overlay, kHardware);
+  const KernelRewrite rewritten = aie().use_overlay(kernel, overlay, kHardware);
   const KernelRewrite r = aie().search_kernel(rewritten.kernel, overlay, kHardware);
   // However the loops are unrolled, loop A's CD0 runs 12 times in all (one per original
   // iteration); its static count is the copies in the text.

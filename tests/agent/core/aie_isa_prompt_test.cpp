@@ -21,10 +21,12 @@ TEST(AieIsaPrompt, TheIsaPageThenTheKernelFileSection) {
 }
 
 TEST(AieIsaPrompt, TellsAnAgentAboutTheExposedPipelineAndItsReport) {
-  // The hardware has no register interlocks: an agent reads how to wait, what the report
-  // says about early reads, which hazards stop a run, and the tool that adds the waits.
+  // The hardware has no register interlocks and neither has the default platform: an agent
+  // reads that, how to wait, what the report says about early reads, which hazards stop a
+  // run, the tool that adds the waits, and the interlocked mode as the exception.
   const std::string ref = isa_reference("aie_ml", nlohmann::json::object());
-  for (const char* part : {"`exposed`, as on the real core (no interlocks)", "a read before that sees the OLD value",
+  for (const char* part : {"The pipeline is EXPOSED, as on the real core (no register interlocks; the default",
+                           "a read before that sees the OLD value", "`--set compute.pipeline=interlocked` instead",
                            "a load: 6 bundles between; a VMAC: 5", "`early_reads`", "pipeline hazard",
                            "tlmcraft asm --waits"})
     EXPECT_NE(ref.find(part), std::string::npos) << part;

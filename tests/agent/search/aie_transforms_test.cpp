@@ -297,9 +297,9 @@ TEST(AieCandidates, NoCandidateLoadsAnAccumulatorThroughVldb) {
       "end:\n"
       "  VST w0, [p1], #32\n"
       "  DONE\n";
-  SearchContext ctx;
+  SearchContext ctx;  // the default platform: the exposed pipeline, so the parent carries its waits
   ctx.platform = "aie_ml";
-  const std::vector<Candidate> candidates = generate_aie_candidates(parent, ctx);
+  const std::vector<Candidate> candidates = generate_aie_candidates(isa::aie_ml::insert_waits(parent), ctx);
   ASSERT_GT(candidates.size(), 4u);
   static const std::regex vldb_acc(R"(VLDB\s+(am|bm|cm))");
   static const std::regex vldb_w(R"(VLDB\s+w\d)");
@@ -334,8 +334,12 @@ TEST(AieCandidates, OnTheExposedPipelineEveryCandidateCarriesItsWaits) {
     EXPECT_EQ(added.nops_added, 0) << c.name << ":\n" << c.text;
   }
   EXPECT_TRUE(generate_aie_candidates(kReluLoop, exposed).empty());
+  SearchContext by_default;  // no compute.pipeline: the default, exposed
+  by_default.platform = "aie_ml";
+  EXPECT_TRUE(generate_aie_candidates(kReluLoop, by_default).empty());
   SearchContext interlocked;
   interlocked.platform = "aie_ml";
+  interlocked.hardware = {{"config", {{"compute", {{"pipeline", "interlocked"}}}}}};
   EXPECT_FALSE(generate_aie_candidates(kReluLoop, interlocked).empty());
 }
 

@@ -4,13 +4,16 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
 #include "agent/codesign/overlay_scope.h"
 #include "isa/aie_ml/bundle_schedule.h"
 #include "isa/aie_ml/extension_ops.h"
+#include "isa/aie_ml/wait_insertion.h"
 #include "platforms/aie_ml/aie_area.h"
+#include "platforms/aie_ml/aie_config.h"
 #include "platforms/aie_ml/kernel_file.h"
 #include "platforms/aie_ml/pack/agent/aie_candidates.h"
 #include "platforms/aie_ml/pack/agent/aie_dataflow.h"
@@ -354,28 +357,57 @@ json aie_overlay(const df::Pattern& p, const std::string& mnemonic, const codesi
   return {{"isa", "aie_ml"}, {"ops", {op}}};
 }
 
+namespace {
+
+// On the exposed pipeline a kernel's NOP waits belong to the ops they wait for: they are
+// dropped before a rewrite (which matches ops in program order) and put back after it, for
+// the new op's latency. Only for a phase that already waits wherever a result is read or
+// overwritten in flight (insert_waits adds nothing): one that reads old values on purpose
+// is left as it is (false). As aie_candidates.cpp does for the search's candidates.
+bool drop_waits_if_complete(AieKernel& k) {
+  AieKernel check = k;
+  WaitStats added;
+  try {
+    insert_waits(check, &added);
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+  if (added.nops_added > 0) return false;
+  remove_waits(k);
+  return true;
+}
+
+}  // namespace
+
 codesign::KernelRewrite aie_use_overlay(const std::string& kernel, const json& overlay, const json& hardware) {
-  (void)hardware;
   codesign::KernelRewrite out{kernel, {}};
   OverlayScope scope(overlay);
   const std::vector<const ExtensionOp*> ops = overlay_ops(overlay);
+  const bool exposed = ::tlmcraft::aie_ml::exposed_pipeline_in(
+      hardware.is_object() ? hardware.value("config", json::object()) : json::object());
   out.kernel = rewrite_phases(kernel, [&](PhaseKernel& p) {
+    // Execution counts by source line, before the waits are dropped (the other lines keep
+    // their source lines); a tile whose counts are unknown is left as it is.
+    std::vector<std::optional<std::map<uint32_t, uint64_t>>> runs(p.kernel.tiles.size());
+    for (size_t t = 0; t < p.kernel.tiles.size(); ++t) {
+      try {
+        runs[t] = line_executions(p.kernel.tiles[t], tile_name("kernel", p, t));
+      } catch (const std::invalid_argument&) {
+      }
+    }
+    if (exposed && !drop_waits_if_complete(p.kernel)) return false;
     bool changed = false;
     for (size_t t = 0; t < p.kernel.tiles.size(); ++t) {
-      AieTile& tile = p.kernel.tiles[t];
-      std::map<uint32_t, uint64_t> runs;
-      try {
-        runs = line_executions(tile, tile_name("kernel", p, t));
-      } catch (const std::invalid_argument&) {
-        continue;  // counts unknown: this tile is left as it is
-      }
-      changed = use_added_ops(tile, ops,
+      if (!runs[t]) continue;
+      const std::map<uint32_t, uint64_t>& tile_runs = *runs[t];
+      changed = use_added_ops(p.kernel.tiles[t], ops,
                               [&](const std::string& m, uint32_t line) {
                                 ++out.uses[m].static_count;
-                                out.uses[m].executions += runs.count(line) ? runs.at(line) : 0;
+                                out.uses[m].executions += tile_runs.count(line) ? tile_runs.at(line) : 0;
                               }) > 0 ||
                 changed;
     }
+    if (changed && exposed) insert_waits(p.kernel);
     return changed;
   });
   if (out.uses.empty()) out.kernel = kernel;

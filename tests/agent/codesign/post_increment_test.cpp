@@ -20,6 +20,7 @@
 
 #include "agent/codesign/miner.h"
 #include "agent/codesign/overlay_yaml.h"
+#include "tests/unique_temp_dir.h"
 
 namespace tlmcraft::agent::codesign {
 namespace {
@@ -59,21 +60,12 @@ std::vector<MinedCandidate> mine_kernel(const std::string& text) {
   return mine(*a, {{"hand/C1", "hand.asm", text, kHardware}}, {10});
 }
 
-struct Dir {
-  fs::path path = fs::temp_directory_path() / ("tlm_post_increment_" + std::to_string(::getpid()) + "_" +
-                                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  Dir() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~Dir() { fs::remove_all(path); }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream((path / name).string()) << text;
-    return (path / name).string();
-  }
+// A temp dir of the test's own (tests/unique_temp_dir.h) with the runs of tlmcraft in it.
+struct Dir : test::UniqueTempDir {
+  Dir() : UniqueTempDir("post-increment") {}
   // Runs tlmcraft with `args`: its exit code, stdout in `out`, stderr in `err`.
   int run(const std::string& args, std::string& out, std::string& err) const {
-    const std::string o = (path / "stdout").string(), e = (path / "stderr").string();
+    const std::string o = file("stdout"), e = file("stderr");
     const int status = std::system(("'" + kExe + "' " + args + " > '" + o + "' 2> '" + e + "'").c_str());
     std::ifstream so(o), se(e);
     out.assign(std::istreambuf_iterator<char>(so), {});

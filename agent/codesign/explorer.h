@@ -120,9 +120,8 @@ class Exploration {
   const VariantResult& evaluate(const std::vector<const ExploreCandidate*>& set);
   // Writes each cell's generated kernel under `dir`; their uses are added to `v` unless
   // `v` is null.
-  void write_kernels(const std::filesystem::path& dir,
-                                         const std::vector<const ExploreCandidate*>& set,
-                                         const nlohmann::json& overlay, VariantResult* v);
+  void write_kernels(const std::filesystem::path& dir, const std::vector<const ExploreCandidate*>& set,
+                     const nlohmann::json& overlay, VariantResult* v);
   nlohmann::json cell_hardware(const SuiteCell& cell) const;  // the options' hardware plus the cell
   // One cell's kernel for a variant: rewritten (a variant), then searched (search).
   KernelRewrite generated_kernel(const SuiteCell& cell, const std::vector<const ExploreCandidate*>& set,

@@ -61,8 +61,8 @@ void put32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, 4); }
 // Each added instruction's words in the program's code and their executions (`execs`
 // per ITCM word): the uses `codesign explore` counts from the suite's own runs.
 std::map<std::string, AddedInstructionUse> added_instruction_uses(const isa::Program& prog,
-                                                                 const rv::CustomExtensions& ext,
-                                                                 const std::vector<uint64_t>& execs) {
+                                                                  const rv::CustomExtensions& ext,
+                                                                  const std::vector<uint64_t>& execs) {
   std::map<std::string, AddedInstructionUse> uses;
   for (const auto& s : prog.segments) {
     if (!s.executable) continue;

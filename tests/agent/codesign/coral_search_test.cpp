@@ -15,9 +15,9 @@
 #include "harness/evaluate.h"
 #include "platforms/coral/coral_config.h"
 #include "platforms/coral/coral_platform.h"
+#include "platforms/coral/pack/agent/coral_kernel_run.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
-#include "platforms/coral/pack/agent/coral_kernel_run.h"
 #include "tests/agent/codesign/coral_codesign_fixture.h"
 #include "tests/unique_temp_dir.h"
 
@@ -169,7 +169,8 @@ TEST(CoralSearch, AVariantWhoseOverlayChangesNoImageRunsNoSimulation) {
   const uint64_t before_cd0 = search::coral::coral_kernel_simulations();
   explore(coral(), candidates, cells, in_process_runner(), o);
   EXPECT_GT(search::coral::coral_kernel_simulations(), before_cd0);  // the base's search ran
-  o.max_variants = 3;  // resumed: CD1 only
+  // Resumed: CD1 only.
+  o.max_variants = 3;
   const uint64_t before_cd1 = search::coral::coral_kernel_simulations();
   const ExploreResult r = explore(coral(), candidates, cells, in_process_runner(), o);
   EXPECT_EQ(search::coral::coral_kernel_simulations(), before_cd1);

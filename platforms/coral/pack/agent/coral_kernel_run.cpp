@@ -146,7 +146,8 @@ CoralKernelRun run_coral_kernel(const std::string& kernel, const std::string& fi
     for (auto it = added.begin(); it != added.end(); ++it)
       out.added[it.key()] = {it.value().value("static", uint64_t(0)), it.value().value("executions", uint64_t(0))};
     // A wall-clock timeout depends on the host, not on the image: never memoised.
-    if (out.status != "timeout") store_memo_run(key, {out.executions, out.status, out.cycles, out.hot_lines, out.added});
+    if (out.status != "timeout")
+      store_memo_run(key, {out.executions, out.status, out.cycles, out.hot_lines, out.added});
   } catch (const InputError& e) {
     throw std::invalid_argument(file + ": " + e.what());
   } catch (const std::runtime_error& e) {  // tasks::TaskError and the like

@@ -277,6 +277,7 @@ static json evaluate_kernel(Platform& platform, const EvalOptions& o) {
   rep["memory"] = rj["memory"];
   // When the last off-chip transfer completes, beside the count (of the trial counted).
   if (rj.contains("last_transfer_cycle")) rep["last_transfer_cycle"] = rj["last_transfer_cycle"];
+  if (rj.contains("added_instructions")) rep["added_instructions"] = rj["added_instructions"];
   json hot = json::array();
   for (size_t i = 0; i < first.lines.size() && i < 8; ++i) {
     const auto& l = first.lines[i];

@@ -33,6 +33,11 @@ nlohmann::json RunResult::to_json() const {
     l.push_back({{"line", s.line}, {"executions", s.executions}, {"cycles", s.cycles}});
   j["memory"] = memory.is_null() ? nlohmann::json::object() : memory;
   if (last_transfer_cycle) j["last_transfer_cycle"] = *last_transfer_cycle;
+  if (!added_instructions.empty()) {
+    auto& a = j["added_instructions"] = nlohmann::json::object();
+    for (const auto& [mnemonic, use] : added_instructions)
+      a[mnemonic] = {{"static", use.static_count}, {"executions", use.executions}};
+  }
   j["host_seconds"] = host_seconds;
   return j;
 }

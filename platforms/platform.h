@@ -46,6 +46,12 @@ struct LineStats {
   uint64_t cycles = 0;  // issue-to-issue cycles attributed to the line
 };
 
+// An added instruction (an ISA overlay's) in the program run: its words and their executions.
+struct AddedInstructionUse {
+  uint64_t static_count = 0;
+  uint64_t executions = 0;
+};
+
 struct RunResult {
   StopReason stop = StopReason::Halted;
   std::string message;      // fault or limit text naming PC, source line and instruction
@@ -65,6 +71,9 @@ struct RunResult {
   // still buffered included), when the platform tracks it: it may lie after `cycles`,
   // which counts only what the core waits for (docs/report-schema.md).
   std::optional<uint64_t> last_transfer_cycle;
+  // Per added instruction's mnemonic, where the platform places them at build: the uses
+  // the co-design tools count from the suite's own runs (empty: none, or not counted).
+  std::map<std::string, AddedInstructionUse> added_instructions;
   double host_seconds = 0;
   bool ok() const { return stop == StopReason::Halted; }
   nlohmann::json to_json() const;

@@ -187,10 +187,11 @@ const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandid
   // then in the toolchain's cache, made by the suite's parallel workers.
   const bool after = adapter_.rewrites_at_build;
   const bool search = o_.kernel_generation == "search";
-  const std::vector<std::string> kernels = write_kernels(
-      dir / "kernels", after && !search ? std::vector<const ExploreCandidate*>{} : set, overlay, after ? nullptr : &v);
-  const auto failed = read_results(run_((dir / "kernels").string(), overlay_path, (dir / "results.jsonl").string()), v);
-  if (!set.empty() && after) count_uses(kernels, overlay, v);
+  write_kernels(dir / "kernels", after && !search ? std::vector<const ExploreCandidate*>{} : set, overlay,
+                after ? nullptr : &v);
+  const std::string results = run_((dir / "kernels").string(), overlay_path, (dir / "results.jsonl").string());
+  const auto failed = read_results(results, v);
+  if (!set.empty() && after) count_recorded_uses(results, v);
   if (!set.empty()) check_base_on_seeds(failed, v);
   std::ofstream store(store_path(), std::ios::app);
   store << v.to_json().dump() << "\n";
@@ -198,8 +199,8 @@ const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandid
   return done_[id] = v;
 }
 
-std::vector<std::string> Exploration::write_kernels(const fs::path& dir, const std::vector<const ExploreCandidate*>& set,
-                                                    const json& overlay, VariantResult* v) {
+void Exploration::write_kernels(const fs::path& dir, const std::vector<const ExploreCandidate*>& set,
+                                const json& overlay, VariantResult* v) {
   std::vector<KernelRewrite> out(cells_.size());
   std::atomic<size_t> next{0};
   std::exception_ptr error;
@@ -218,14 +219,11 @@ std::vector<std::string> Exploration::write_kernels(const fs::path& dir, const s
   work();
   for (std::thread& t : pool) t.join();
   if (error) std::rethrow_exception(error);
-  std::vector<std::string> kernels;
   for (size_t i = 0; i < cells_.size(); ++i) {
     const SuiteCell& cell = cells_[i];
     if (v) add_uses(cell, out[i], *v);
     write_file(dir / o_.platform / cell.task / (cell.config + cell.extension), out[i].kernel);
-    kernels.push_back(std::move(out[i].kernel));
   }
-  return kernels;
 }
 
 void Exploration::add_uses(const SuiteCell& cell, const KernelRewrite& r, VariantResult& v) {
@@ -236,9 +234,22 @@ void Exploration::add_uses(const SuiteCell& cell, const KernelRewrite& r, Varian
   }
 }
 
-void Exploration::count_uses(const std::vector<std::string>& kernels, const json& overlay, VariantResult& v) {
-  for (size_t i = 0; i < cells_.size(); ++i)
-    add_uses(cells_[i], adapter_.use_overlay(kernels[i], overlay, cell_hardware(cells_[i])), v);
+void Exploration::count_recorded_uses(const std::string& results_path, VariantResult& v) const {
+  std::map<std::string, json> recorded;  // cell -> its result's added_instructions
+  std::ifstream in(results_path);
+  for (std::string line; std::getline(in, line);) {
+    const json r = json::parse(line, nullptr, false);
+    if (r.is_object() && r.contains("added_instructions") && r["added_instructions"].is_object())
+      recorded[r.value("task", "") + "/" + r.value("config", "")] = r["added_instructions"];
+  }
+  for (const SuiteCell& cell : cells_) {
+    const auto it = recorded.find(cell.task + "/" + cell.config);
+    if (it == recorded.end()) continue;
+    KernelRewrite r;
+    for (auto u = it->second.begin(); u != it->second.end(); ++u)
+      r.uses[u.key()] = {u.value().value("static", 0), u.value().value("executions", uint64_t(0))};
+    add_uses(cell, r, v);
+  }
 }
 
 json Exploration::cell_hardware(const SuiteCell& cell) const {

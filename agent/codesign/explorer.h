@@ -131,11 +131,10 @@ class Exploration {
   std::filesystem::path store_path() const;
   void load_store();
   const VariantResult& evaluate(const std::vector<const ExploreCandidate*>& set);
-  // Writes each cell's generated kernel under `dir` and returns them (in cells_' order);
-  // their uses are added to `v` unless `v` is null.
-  std::vector<std::string> write_kernels(const std::filesystem::path& dir,
-                                         const std::vector<const ExploreCandidate*>& set,
-                                         const nlohmann::json& overlay, VariantResult* v);
+  // Writes each cell's generated kernel under `dir`; their uses are added to `v` unless
+  // `v` is null.
+  void write_kernels(const std::filesystem::path& dir, const std::vector<const ExploreCandidate*>& set,
+                     const nlohmann::json& overlay, VariantResult* v);
   nlohmann::json cell_hardware(const SuiteCell& cell) const;  // the options' hardware plus the cell
   // One cell's kernel for a variant: rewritten (a variant), then searched (search).
   KernelRewrite generated_kernel(const SuiteCell& cell, const std::vector<const ExploreCandidate*>& set,
@@ -144,9 +143,9 @@ class Exploration {
   // once per distinct pair (memoised in DIR/search_cache/, so a rerun or another variant
   // with the same kernel and ops reuses it).
   KernelRewrite searched(const std::string& kernel, const nlohmann::json& overlay, const nlohmann::json& hardware);
-  // An adapter that places instructions at build: the uses in the kernels the suite ran,
-  // counted after it ran.
-  void count_uses(const std::vector<std::string>& kernels, const nlohmann::json& overlay, VariantResult& v);
+  // An adapter that places instructions at build: the uses the suite's own runs recorded
+  // (each result's `added_instructions`: static count, executions), in the cells' order.
+  void count_recorded_uses(const std::string& results_path, VariantResult& v) const;
   static void add_uses(const SuiteCell& cell, const KernelRewrite& r, VariantResult& v);
   // A failing cell: where its seeds start, how many trials, the failing one.
   struct FailedCell {

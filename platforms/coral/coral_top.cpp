@@ -58,6 +58,26 @@ uint32_t get32(const uint8_t* p) {
 
 void put32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, 4); }
 
+// Each added instruction's words in the program's code and their executions (`execs`
+// per ITCM word): the uses `codesign explore` counts from the suite's own runs.
+std::map<std::string, AddedInstructionUse> added_instruction_uses(const isa::Program& prog,
+                                                                  const rv::CustomExtensions& ext,
+                                                                  const std::vector<uint64_t>& execs) {
+  std::map<std::string, AddedInstructionUse> uses;
+  for (const auto& s : prog.segments) {
+    if (!s.executable) continue;
+    for (size_t off = 0; off + 4 <= s.bytes.size(); off += 4) {
+      const int index = ext.find(get32(s.bytes.data() + off));
+      if (index < 0) continue;
+      AddedInstructionUse& use = uses[ext.instructions()[size_t(index)].mnemonic];
+      ++use.static_count;
+      const size_t word = size_t(s.address - kItcmBase + off) / 4;
+      if (word < execs.size()) use.executions += execs[word];
+    }
+  }
+  return uses;
+}
+
 struct Traffic {
   uint64_t reads = 0, writes = 0, bytes_read = 0, bytes_written = 0;
   nlohmann::json json() const {
@@ -379,9 +399,11 @@ void CoralTop::execute() {
   for (uint32_t i = 0; i < words; ++i)
     if (per_pc[i].execs) lines.add(i < prog_->code.size() ? prog_->code[i].line : 0, per_pc[i].execs, per_pc[i].cycles);
   res.lines = lines.sorted();
-  if (record_executions_) {
-    executions_.assign(words, 0);
-    for (uint32_t i = 0; i < words; ++i) executions_[i] = per_pc[i].execs;
+  if (record_executions_ || cfg_.custom) {
+    std::vector<uint64_t> execs(words, 0);
+    for (uint32_t i = 0; i < words; ++i) execs[i] = per_pc[i].execs;
+    if (cfg_.custom) res.added_instructions = added_instruction_uses(*prog_, *cfg_.custom, execs);
+    if (record_executions_) executions_ = std::move(execs);
   }
   res.memory = {{"itcm", traffic[0].json()}, {"dtcm", traffic[1].json()}, {"ext", traffic[2].json()},
                 {"router", router.stats()}};

@@ -5,7 +5,7 @@
 // (a scalar multiply-accumulate loop) and relu C1 (a strip-mined vector loop), and the
 // multiply-accumulate cmac of examples/isa_ext/coral/mac.yaml (mul then add).
 #include <gtest/gtest.h>
-#include <unistd.h>
+#include <stdlib.h>
 
 #include <cmath>
 #include <filesystem>
@@ -15,9 +15,11 @@
 #include "harness/evaluate.h"
 #include "platforms/coral/coral_config.h"
 #include "platforms/coral/coral_platform.h"
+#include "platforms/coral/pack/agent/coral_kernel_run.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
 #include "tests/agent/codesign/coral_codesign_fixture.h"
+#include "tests/unique_temp_dir.h"
 
 namespace tlmcraft::agent::codesign {
 namespace {
@@ -28,6 +30,8 @@ using nlohmann::json;
 using coral_test::cmac_overlay;
 using coral_test::kHardware;
 using coral_test::platform_with;
+using coral_test::xsub_overlay;
+using Dir = test::UniqueTempDir;
 
 std::string baseline(const std::string& task) {
   const auto inst = tasks::Registry::builtin().instance(task, "coral", "C1");
@@ -56,20 +60,6 @@ json evaluated(const std::string& task, const std::string& kernel_path, const st
   return evaluate(*p, o);
 }
 
-struct Dir {
-  fs::path path = fs::temp_directory_path() / ("tlm_coral_search_" + std::to_string(::getpid()) + "_" +
-                                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  Dir() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~Dir() { fs::remove_all(path); }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream((path / name).string()) << text;
-    return (path / name).string();
-  }
-};
-
 const DataflowAdapter& coral() {
   const DataflowAdapter* a = find_dataflow_adapter("coral");
   if (!a) throw std::runtime_error("no coral adapter");
@@ -77,7 +67,7 @@ const DataflowAdapter& coral() {
 }
 
 TEST(CoralSearch, SearchUnderTheVariantKeepsItsInstruction) {
-  Dir d;
+  Dir d("coral-search");
   const std::string overlay = d.write("cmac.yaml", json(cmac_overlay()).dump());  // JSON is YAML
   const std::string base = baseline("dotprod");
   const KernelRewrite r = coral().search_kernel(base, cmac_overlay(), cell_hardware("dotprod"));
@@ -100,7 +90,7 @@ TEST(CoralSearch, SearchUnderTheVariantKeepsItsInstruction) {
 }
 
 TEST(CoralSearch, TheBaseSearchScalesTheStripMinedLoop) {
-  Dir d;
+  Dir d("coral-search");
   const std::string base = baseline("relu");
   const KernelRewrite r = coral().search_kernel(base, json::object(), cell_hardware("relu"));
   EXPECT_TRUE(r.uses.empty());
@@ -122,7 +112,9 @@ SuiteRunner in_process_runner() {
     std::ofstream out(results);
     for (const char* task : {"dotprod", "relu"}) {
       const json r = evaluated(task, (fs::path(kernels) / "coral" / task / "C1.c").string(), overlay, 20261129);
-      out << json{{"task", task}, {"config", "C1"}, {"status", r["status"]}, {"cycles", r["cycles"]}}.dump() << "\n";
+      json line = {{"task", task}, {"config", "C1"}, {"status", r["status"]}, {"cycles", r["cycles"]}};
+      if (r.contains("added_instructions")) line["added_instructions"] = r["added_instructions"];  // the uses
+      out << line.dump() << "\n";
     }
     return results;
   };
@@ -131,10 +123,10 @@ SuiteRunner in_process_runner() {
 // explore with search generation: both sides searched (relu's loop scaled in base and
 // variant alike), cmac placed at build in the searched dotprod and counted after the run.
 TEST(CoralSearch, ExploreSearchesBothSidesAndCountsTheUsesOfTheSearchedKernels) {
-  Dir d;
+  Dir d("coral-search");
   ExploreOptions o;
   o.platform = "coral";
-  o.out_dir = (d.path / "explore").string();
+  o.out_dir = d.file("explore");
   o.base_area_mm2 = 1.0;
   o.area_budget_mm2 = 0.01;
   o.hardware = kHardware;
@@ -153,12 +145,49 @@ TEST(CoralSearch, ExploreSearchesBothSidesAndCountsTheUsesOfTheSearchedKernels) 
   EXPECT_EQ(base.cycles.at("dotprod/C1"), 7361.0);
   EXPECT_EQ(cd0.cycles.at("dotprod/C1"), 6079.0);
   EXPECT_EQ(cd0.cycles.at("relu/C1"), base.cycles.at("relu/C1"));
-  std::ifstream in(d.path / "explore" / "variants" / "base" / "kernels" / "coral" / "relu" / "C1.c");
+  std::ifstream in(fs::path(d.path()) / "explore" / "variants" / "base" / "kernels" / "coral" / "relu" / "C1.c");
   const std::string relu((std::istreambuf_iterator<char>(in)), {});
   EXPECT_NE(relu.find("__riscv_vsetvl_e8m8(n - i)"), std::string::npos);
   ASSERT_EQ(cd0.uses.count("cmac"), 1u);
   EXPECT_EQ(cd0.uses.at("cmac").executions, 256u);
   EXPECT_EQ(cd0.used_by.at("cmac"), (std::vector<std::string>{"dotprod/C1"}));
+}
+
+// A variant whose overlay changes no image (xsub: placed nowhere) runs no simulation: the
+// search's runs and the placement check are the base's memoised runs (the memo keyed by
+// the image), and its cycles are the base's exactly.
+TEST(CoralSearch, AVariantWhoseOverlayChangesNoImageRunsNoSimulation) {
+  Dir d("coral-search-memo");
+  ::setenv("TLMCRAFT_CORAL_RUN_CACHE", d.file("runs").c_str(), 1);  // the memo of this test alone
+  ExploreOptions o;
+  o.platform = "coral";
+  o.out_dir = d.file("explore");
+  o.base_area_mm2 = 1.0;
+  o.area_budget_mm2 = 0.01;
+  o.hardware = kHardware;
+  o.kernel_generation = "search";
+  o.strategy = "greedy";
+  std::vector<SuiteCell> cells;
+  for (const char* task : {"dotprod", "relu"}) cells.push_back({task, "C1", baseline(task), ".c"});
+  const std::vector<ExploreCandidate> candidates = {{"CD0", cmac_overlay(), 0.004}, {"CD1", xsub_overlay(), 0.001}};
+  o.max_variants = 2;  // the base and CD0
+  const uint64_t before_cd0 = search::coral::coral_kernel_simulations();
+  explore(coral(), candidates, cells, in_process_runner(), o);
+  EXPECT_GT(search::coral::coral_kernel_simulations(), before_cd0);  // the base's search ran
+  // Resumed: CD1 only.
+  o.max_variants = 3;
+  const uint64_t before_cd1 = search::coral::coral_kernel_simulations();
+  const ExploreResult r = explore(coral(), candidates, cells, in_process_runner(), o);
+  EXPECT_EQ(search::coral::coral_kernel_simulations(), before_cd1);
+  ::unsetenv("TLMCRAFT_CORAL_RUN_CACHE");
+  ASSERT_EQ(r.variants.size(), 3u);
+  const VariantResult &base = r.variants[0], &cd1 = r.variants[2];
+  ASSERT_EQ(cd1.id, "CD1");
+  ASSERT_TRUE(cd1.ok);
+  // dotprod searched (staged in DTCM) as in the base: 7388 cycles, relu the base's too.
+  EXPECT_EQ(cd1.cycles.at("dotprod/C1"), 7388.0);
+  EXPECT_EQ(cd1.cycles, base.cycles);
+  EXPECT_TRUE(cd1.uses.empty());
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "agent/codesign/explorer.h"
 #include "agent/codesign/miner.h"
 #include "agent/codesign/overlay_yaml.h"
+#include "tests/unique_temp_dir.h"
 
 namespace tlmcraft::agent::codesign {
 namespace {
@@ -57,21 +58,12 @@ json mined_overlay(const std::string& kernel, const std::string& prefix = "CD") 
   return candidates_document(plena(), "plena", found, prefix)["candidates"][0]["overlay"];
 }
 
-struct Dir {
-  fs::path path = fs::temp_directory_path() / ("tlm_plena_search_" + std::to_string(::getpid()) + "_" +
-                                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  Dir() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~Dir() { fs::remove_all(path); }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream((path / name).string()) << text;
-    return (path / name).string();
-  }
+// A temp dir of the test's own (tests/unique_temp_dir.h) with the runs of tlmcraft in it.
+struct Dir : test::UniqueTempDir {
+  Dir() : UniqueTempDir("plena-search") {}
   // The kernel file's cycles on PLENA (serial timing), with the overlay file when given.
   int64_t cycles_of(const std::string& kernel_path, const std::string& overlay_path = "") const {
-    const std::string out = (path / "stdout").string(), err = (path / "stderr").string();
+    const std::string out = file("stdout"), err = file("stderr");
     const std::string cmd = "'" + kExe + "' run --platform plena --json '" + kernel_path + "'" +
                             (overlay_path.empty() ? "" : " --isa-ext '" + overlay_path + "'") + " > '" + out +
                             "' 2> '" + err + "'";
@@ -82,7 +74,7 @@ struct Dir {
   }
   // VRAM rows 64 and 128 (4 lanes each) after running the kernel with the overlay.
   json rows(const std::string& kernel, const json& overlay) const {
-    const std::string out = (path / "stdout").string();
+    const std::string out = file("stdout");
     const std::string cmd = "'" + kExe + "' run --platform plena --json --dump vram:64:4 --dump vram:128:4 '" +
                             write("k.asm", kernel) + "' --isa-ext '" + write("o.yaml", to_yaml(overlay)) + "' > '" +
                             out + "'";
@@ -212,7 +204,7 @@ TEST(PlenaSearch, ExploreSearchesEachVariantUnderTheInstructionsItCanPlace) {
   };
   ExploreOptions o;
   o.platform = "plena";
-  o.out_dir = (d.path / "explore").string();
+  o.out_dir = d.file("explore");
   o.base_area_mm2 = 1.0;
   o.area_budget_mm2 = 0.01;
   o.hardware = kHardware;

@@ -233,22 +233,11 @@ codesign::KernelRewrite coral_use_overlay(const std::string& kernel, const nlohm
   const auto ext = load_overlay_json(overlay);
   CoralKernelRun run;
   try {
-    run = run_coral_kernel(kernel, hardware.value("file", std::string("kernel.c")), hardware, ext);
+    run = run_coral_kernel(kernel, hardware.value("file", std::string("kernel.c")), hardware, ext, overlay);
   } catch (const std::invalid_argument&) {
     return out;  // does not build with the variant: the suite run records the failing kernel
   }
-  size_t k = 0;
-  for (const auto& s : run.program.segments) {
-    if (!s.executable) continue;
-    for (size_t off = 0; off + 4 <= s.bytes.size(); off += 4, ++k) {
-      const int index = ext->find(run.program.code[k].opcode);
-      if (index < 0) continue;
-      auto& use = out.uses[ext->instructions()[size_t(index)].mnemonic];
-      ++use.static_count;
-      const size_t word = size_t(s.address + off) / 4;
-      if (word < run.executions.size()) use.executions += run.executions[word];
-    }
-  }
+  for (const auto& [mnemonic, use] : run.added) out.uses[mnemonic] = {int(use.static_count), use.executions};
   return out;
 }
 

@@ -244,7 +244,7 @@ codesign::KernelDataflow program_dataflow(const isa::Program& program, const std
 
 codesign::KernelDataflow coral_dataflow(const std::string& kernel, const std::string& file,
                                         const nlohmann::json& hardware) {
-  const CoralKernelRun run = run_coral_kernel(kernel, file, hardware, nullptr);
+  const CoralKernelRun run = run_coral_kernel(kernel, file, hardware, nullptr, nlohmann::json::object());
   if (run.status != "pass")
     throw std::invalid_argument(file + ": the kernel does not pass on seed 1 (" + run.status + "): nothing to mine");
   return program_dataflow(run.program, run.executions, hardware);

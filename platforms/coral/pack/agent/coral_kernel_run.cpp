@@ -6,11 +6,14 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 
 #include "harness/evaluate.h"
+#include "platforms/config_reader.h"
 #include "platforms/coral/coral_config.h"
 #include "platforms/coral/coral_platform.h"
+#include "platforms/coral/pack/agent/coral_run_memo.h"
 #include "tasks/registry.h"
 
 namespace tlmcraft::agent::search::coral {
@@ -24,6 +27,38 @@ std::vector<std::string> overrides_of(const nlohmann::json& hardware) {
     for (const auto& o : hardware["overrides"])
       if (o.is_string()) out.push_back(o.get<std::string>());
   return out;
+}
+
+// The effective platform configuration, as the memo keys it.
+nlohmann::json effective_config(const nlohmann::json& hardware) {
+  return ConfigTree::load("coral", hardware.value("platform_config", std::string("default")), overrides_of(hardware),
+                          "")
+      .to_json();
+}
+
+// The text of the files the task was read from: its spec and the platform defaults beside it.
+std::string task_spec_text(const tasks::Instance& inst) {
+  std::string out;
+  for (const fs::path& p : {fs::path(inst.task().file), fs::path(inst.task().file).parent_path() / "platforms.yaml"}) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    out += p.filename().string() + "\n" + s.str() + "\n";
+  }
+  return out;
+}
+
+std::atomic<uint64_t>& simulations() {
+  static std::atomic<uint64_t> n{0};
+  return n;
+}
+
+void fill_from_memo(const MemoRun& m, CoralKernelRun& out) {
+  out.executions = m.executions;
+  out.status = m.status;
+  out.cycles = m.cycles;
+  out.hot_lines = m.hot_lines;
+  out.added = m.added;
 }
 
 tlmcraft::coral::CoralConfig config_of(const nlohmann::json& hardware,
@@ -57,13 +92,16 @@ struct KernelFile {
 
 }  // namespace
 
+uint64_t coral_kernel_simulations() { return simulations(); }
+
 const nlohmann::json& coral_hardware_config(const nlohmann::json& hardware) {
   static const nlohmann::json empty = nlohmann::json::object();
   return hardware.contains("config") && hardware["config"].is_object() ? hardware["config"] : empty;
 }
 
 CoralKernelRun run_coral_kernel(const std::string& kernel, const std::string& file, const nlohmann::json& hardware,
-                                std::shared_ptr<const isa::riscv::CustomExtensions> custom) {
+                                std::shared_ptr<const isa::riscv::CustomExtensions> custom,
+                                const nlohmann::json& overlay) {
   const std::string task = hardware.value("task", std::string()), config = hardware.value("task_config", std::string());
   if (task.empty() || config.empty())
     throw std::invalid_argument(file + ": the Coral adapter needs the kernel's task and configuration to run it");
@@ -82,6 +120,13 @@ CoralKernelRun run_coral_kernel(const std::string& kernel, const std::string& fi
         if (d.severity == isa::Severity::Error && first.empty()) first = d.format();
       throw std::invalid_argument(file + ": does not build: " + first);
     }
+    const std::string key = coral_run_key(out.program, task, config, effective_config(hardware), task_spec_text(inst),
+                                          custom.get(), overlay);
+    if (const auto memo = load_memo_run(key)) {
+      fill_from_memo(*memo, out);
+      return out;
+    }
+    ++simulations();
     platform.record_executions(true);
     EvalOptions o;
     o.platform = "coral";
@@ -97,6 +142,12 @@ CoralKernelRun run_coral_kernel(const std::string& kernel, const std::string& fi
     for (const auto& l : rep.value("hot_lines", nlohmann::json::array()))
       out.hot_lines.emplace_back(l.value("line", 0), l.value("cycles", 0.0));
     out.executions = platform.top().executions_by_word();
+    const nlohmann::json added = rep.value("added_instructions", nlohmann::json::object());
+    for (auto it = added.begin(); it != added.end(); ++it)
+      out.added[it.key()] = {it.value().value("static", uint64_t(0)), it.value().value("executions", uint64_t(0))};
+    // A wall-clock timeout depends on the host, not on the image: never memoised.
+    if (out.status != "timeout")
+      store_memo_run(key, {out.executions, out.status, out.cycles, out.hot_lines, out.added});
   } catch (const InputError& e) {
     throw std::invalid_argument(file + ": " + e.what());
   } catch (const std::runtime_error& e) {  // tasks::TaskError and the like

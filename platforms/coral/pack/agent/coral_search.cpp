@@ -22,7 +22,7 @@ codesign::KernelRewrite coral_search_kernel(const std::string& kernel, const jso
     Evaluated e;
     e.text = text;
     try {
-      const CoralKernelRun run = run_coral_kernel(text, file, hardware, extensions);
+      const CoralKernelRun run = run_coral_kernel(text, file, hardware, extensions, overlay);
       e.correct = run.status == "pass";
       e.cycles = run.cycles;
       e.hot_lines = run.hot_lines;

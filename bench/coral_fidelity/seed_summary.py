@@ -50,8 +50,7 @@ def main(argv):
     if not campaigns:
         print(__doc__, file=sys.stderr)
         return 2
-    print("| seed | programs | median abs | p95 | worst | beyond 10% | beyond 25% | outputs match |")
-    print("|---|---:|---:|---:|---|---:|---:|---|")
+    loaded = []
     for label, path in campaigns:
         try:
             with open(path) as f:
@@ -62,6 +61,10 @@ def main(argv):
         if not cases:
             print("seed_summary.py: %s: no programs" % path, file=sys.stderr)
             return 2
+        loaded.append((label, cases))
+    print("| seed | programs | median abs | p95 | worst | beyond 10% | beyond 25% | outputs match |")
+    print("|---|---:|---:|---:|---|---:|---:|---|")
+    for label, cases in loaded:
         print(row(label, cases))
     return 0
 

@@ -131,7 +131,7 @@ VARIANTS = [
 # stated clock and core count; a percentage of peak does not) and, where it can, what the
 # model runs for it. No gap enters the statistics above: no row is like for like.
 BASELINES = os.path.join(ROOT, "platforms", "aie_ml", "kernels")
-BASELINE_SETTINGS = ["compute.pipeline=interlocked"]   # the example kernels are generated for interlocks
+BASELINE_SETTINGS = ["compute.pipeline=exposed"]       # the example kernels carry their waits (issue 25)
 GEMM_MACS = 128 * 512 * 1024                            # gemm C5: A [128, 512] x B [512, 1024]
 WHOLE_ARRAY_STEPS = 32                                  # whole_array.py: K = 32 x 32 = 1024
 
@@ -189,7 +189,7 @@ OTHER = [
      "not reproduced: the ISA has no int32 element-wise multiply (16 lanes into 64-bit accumulators), and the "
      "guide puts part of the 625 on a bank conflict between its two buffers"),
     ("the task suite's 16-tile bf16 GEMM baseline (gemm C5, 128x512x1024)", "model only", "-",
-     lambda t, sets, run: gemm_16_percent(run), "% of peak per tile (interlocked, as generated)",
+     lambda t, sets, run: gemm_16_percent(run), "% of peak per tile (exposed pipeline, as generated)",
      "context: its B stream (8 KB per 131,072 MACs at 4 bytes per cycle) bounds it at 50% of peak whatever its "
      "kernel, and its inner loop issues 4 VMACs per 10 bundles"),
 ]

@@ -184,8 +184,9 @@ TEST(CoralSearch, AVariantWhoseOverlayChangesNoImageRunsNoSimulation) {
   const VariantResult &base = r.variants[0], &cd1 = r.variants[2];
   ASSERT_EQ(cd1.id, "CD1");
   ASSERT_TRUE(cd1.ok);
-  // dotprod searched (staged in DTCM) as in the base: 7388 cycles, relu the base's too.
-  EXPECT_EQ(cd1.cycles.at("dotprod/C1"), 7388.0);
+  // dotprod searched (staged in DTCM) as in the base: 7361 cycles (ExploreSearchesBothSides
+  // above), relu the base's too.
+  EXPECT_EQ(cd1.cycles.at("dotprod/C1"), 7361.0);
   EXPECT_EQ(cd1.cycles, base.cycles);
   EXPECT_TRUE(cd1.uses.empty());
 }

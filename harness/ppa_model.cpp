@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "isa/isa_variant.h"
 #include "platforms/platform.h"
 
 namespace tlmcraft::harness {
@@ -104,7 +105,8 @@ double factor(const std::string& text, const std::string& at, const json& config
 double per_value(const json& entry, const std::string& at, const json& config) {
   if (!entry.contains("per")) return 1;
   if (entry["per"].is_number()) return entry["per"].get<double>();
-  if (!entry["per"].is_string()) throw InputError("platform config " + at + ": 'per' must be a number or an expression");
+  if (!entry["per"].is_string())
+    throw InputError("platform config " + at + ": 'per' must be a number or an expression");
   const std::string expr = entry["per"].get<std::string>();
   const auto slash = expr.find('/');
   double v = 1;
@@ -154,7 +156,8 @@ double counter_value(const json& report, const std::string& counter, const std::
   // energy.unpriced_actions instead).
   if (matches == 0 && counter.rfind("actions/", 0) == 0 && report.contains("actions") && report["actions"].is_object())
     return 0;
-  if (matches == 0) throw InputError("platform config " + at + ": counter '" + counter + "' is not in the run's report");
+  if (matches == 0)
+    throw InputError("platform config " + at + ": counter '" + counter + "' is not in the run's report");
   return v;
 }
 
@@ -186,8 +189,7 @@ json unpriced_actions(const json& report, const std::vector<std::string>& counte
   for (const auto& [name, count] : report["actions"].items()) {
     if (!count.is_number() || count.get<double>() <= 0) continue;
     bool priced = false;
-    for (const auto& c : counters)
-      priced = priced || (c.rfind("actions/", 0) == 0 && glob_match(c.substr(8), name));
+    for (const auto& c : counters) priced = priced || (c.rfind("actions/", 0) == 0 && glob_match(c.substr(8), name));
     if (!priced) out.push_back(name);
   }
   return out;
@@ -195,7 +197,9 @@ json unpriced_actions(const json& report, const std::vector<std::string>& counte
 
 }  // namespace
 
-bool has_ppa_model(const json& config) { return config.is_object() && config.contains("ppa") && config["ppa"].is_object(); }
+bool has_ppa_model(const json& config) {
+  return config.is_object() && config.contains("ppa") && config["ppa"].is_object();
+}
 
 json area_estimate(const json& config) {
   const json& ppa = config["ppa"];
@@ -234,11 +238,15 @@ json ppa_estimates(const json& report, const json& config) {
     by[c] = by.value(c, 0.0) + pj;
     total += pj;
     (is_static(list[i], at) ? static_pj : dynamic_pj) += pj;
-    terms.push_back({{"component", c}, {"counter", counter}, {"count", count}, {"per", per}, {"pj_each", pj_each}, {"pj", pj}});
+    terms.push_back(
+        {{"component", c}, {"counter", counter}, {"count", count}, {"per", per}, {"pj_each", pj_each}, {"pj", pj}});
   }
   const double ns = report.value("cycles", 0.0) * config.value("clock_ns", 1.0);
-  json energy = {{"total_pj", total}, {"dynamic_pj", dynamic_pj}, {"static_pj", static_pj},
-                 {"by_component", by}, {"terms", terms},
+  json energy = {{"total_pj", total},
+                 {"dynamic_pj", dynamic_pj},
+                 {"static_pj", static_pj},
+                 {"by_component", by},
+                 {"terms", terms},
                  {"average_power_mw", ns > 0 ? json(total / ns) : json(nullptr)},  // pJ/ns = mW
                  {"unpriced_actions", unpriced_actions(report, counters)},
                  {"note", "estimate: docs/energy-area.md"}};
@@ -290,6 +298,9 @@ void add_ppa_estimates(json& report, const json& config) {
   const json e = ppa_estimates(report, config);
   report["energy"] = e["energy"];
   report["area"] = e["area"];
+  // The platform's area table prices the shipped datapath only; an ISA variant's added
+  // instructions and register ports are priced by `isa check` and the co-design tools.
+  if (!isa::current_isa_variant().empty()) report["area"]["note"] = kAreaWithoutIsaVariant;
   const json roof = roofline_estimate(report, config);
   if (!roof.is_null()) report["roofline"] = roof;
 }

@@ -21,9 +21,8 @@
 // (e.g. "units/tile*.vec/busy_cycles"). `per` is a product of numbers and config keys
 // ("arch.mlen*arch.blen"), optionally divided by one number ("/1024"); empty = 1.
 #pragma once
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace tlmcraft::harness {
 
@@ -45,7 +44,11 @@ nlohmann::json roofline_estimate(const nlohmann::json& report, const nlohmann::j
 nlohmann::json area_estimate(const nlohmann::json& platform_config);
 
 // Adds "energy", "area" and "roofline" to a report whose run produced counters (status pass, fail or
-// limit); leaves other reports unchanged. No-op without a `ppa` section.
+// limit); leaves other reports unchanged. No-op without a `ppa` section. Under an ISA
+// variant (--isa-dir/--isa-ext) the area's note says it is the base platform's.
+inline constexpr const char* kAreaWithoutIsaVariant =
+    "estimate: docs/energy-area.md; the base platform's datapath only: the ISA variant's added instructions and "
+    "register ports are not included (their area: tlmcraft isa check OVERLAY.yaml, or codesign explore)";
 void add_ppa_estimates(nlohmann::json& report, const nlohmann::json& platform_config);
 
 }  // namespace tlmcraft::harness

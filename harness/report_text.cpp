@@ -3,6 +3,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "harness/ppa_model.h"
+
 namespace tlmcraft {
 namespace {
 
@@ -43,9 +45,9 @@ std::string format_run_text(const std::string& platform, const isa::Program& pro
   os << "\n  units:\n";
   for (const auto& u : r.units) {
     const double util = r.cycles ? double(u.busy_cycles) / double(r.cycles) : 0.0;
-    os << "    " << std::left << std::setw(14) << u.name << std::right << std::setw(10) << u.instructions
-       << " instr " << std::setw(10) << u.busy_cycles << " busy " << std::setw(8) << pct(util) << std::setw(10)
-       << u.stall_cycles << " stall\n";
+    os << "    " << std::left << std::setw(14) << u.name << std::right << std::setw(10) << u.instructions << " instr "
+       << std::setw(10) << u.busy_cycles << " busy " << std::setw(8) << pct(util) << std::setw(10) << u.stall_cycles
+       << " stall\n";
   }
   if (!r.lines.empty()) {
     os << "  hottest lines:\n";
@@ -66,9 +68,11 @@ std::string format_report_text(const nlohmann::json& j) {
   if (j.contains("reason") && !j["reason"].get<std::string>().empty()) os << " - " << j["reason"].get<std::string>();
   os << "\n";
   if (j.contains("warnings") && j["warnings"].is_array())
-    for (const auto& w : j["warnings"]) os << "  warning: " << (w.is_string() ? w.get<std::string>() : w.dump()) << "\n";
+    for (const auto& w : j["warnings"])
+      os << "  warning: " << (w.is_string() ? w.get<std::string>() : w.dump()) << "\n";
   if (j.contains("assemble"))
-    for (const auto& d : j["assemble"].value("diagnostics", nlohmann::json::array())) os << "  " << d.get<std::string>() << "\n";
+    for (const auto& d : j["assemble"].value("diagnostics", nlohmann::json::array()))
+      os << "  " << d.get<std::string>() << "\n";
   if (j.value("cycles", 0) > 0) {
     os << "  cycles:       " << j["cycles"].get<uint64_t>();
     if (j.contains("baseline_cycles") && !j["baseline_cycles"].is_null())
@@ -98,8 +102,8 @@ std::string format_report_text(const nlohmann::json& j) {
   if (j.contains("provenance") && j["provenance"].is_object() && j["provenance"].contains("isa_ext"))
     for (const auto& f : j["provenance"]["isa_ext"])
       if (f.is_object())
-        os << "  isa overlay:  " << f.value("path", std::string("?")) << " (sha256 " << f.value("sha256", std::string("?"))
-           << ")\n";
+        os << "  isa overlay:  " << f.value("path", std::string("?")) << " (sha256 "
+           << f.value("sha256", std::string("?")) << ")\n";
   for (const auto& t : j.value("trials", nlohmann::json::array())) {
     os << "  trial seed " << t.value("seed", uint64_t(0)) << ": " << t.value("status", "?") << ", "
        << t.value("cycles", uint64_t(0)) << " cycles";
@@ -112,11 +116,13 @@ std::string format_report_text(const nlohmann::json& j) {
     if (!t.value("message", "").empty()) os << "  (" << t["message"].get<std::string>() << ")";
     os << "\n";
     for (const auto& w : t.value("outside_writes", nlohmann::json::array()))
-      os << "    write outside the outputs: " << w.value("memory", "") << " bytes [" << w.value("first", uint64_t(0)) << ", "
-         << w.value("last", uint64_t(0)) << "] (" << w.value("changed_bytes", uint64_t(0)) << " changed, first in "
-         << w.value("where", "") << "): " << w.value("before", "") << " -> " << w.value("after", "") << "\n";
+      os << "    write outside the outputs: " << w.value("memory", "") << " bytes [" << w.value("first", uint64_t(0))
+         << ", " << w.value("last", uint64_t(0)) << "] (" << w.value("changed_bytes", uint64_t(0))
+         << " changed, first in " << w.value("where", "") << "): " << w.value("before", "") << " -> "
+         << w.value("after", "") << "\n";
     if (t.contains("check"))
-      for (const auto& m : t["check"].value("first_mismatches", nlohmann::json::array())) os << "    mismatch " << m.dump() << "\n";
+      for (const auto& m : t["check"].value("first_mismatches", nlohmann::json::array()))
+        os << "    mismatch " << m.dump() << "\n";
   }
   // Multi-phase kernels (AIE-ML `.phase`): each phase's span, before the units it sums.
   if (j.contains("memory") && j["memory"].is_object())
@@ -129,14 +135,14 @@ std::string format_report_text(const nlohmann::json& j) {
     os << "  unit " << std::left << std::setw(14) << u.value("name", "") << std::right << " busy "
        << u.value("busy_cycles", 0) << " (" << pct(u.value("utilisation", 0.0)) << ")\n";
   for (const auto& l : j.value("hot_lines", nlohmann::json::array()))
-    os << "  hot line " << l.value("line", 0) << ": " << l.value("cycles", 0) << " cycles  " << l.value("text", "") << "\n";
+    os << "  hot line " << l.value("line", 0) << ": " << l.value("cycles", 0) << " cycles  " << l.value("text", "")
+       << "\n";
   if (j.contains("energy") && j["energy"].is_object()) {
     const auto& e = j["energy"];
     os << "  energy:       " << std::fixed << std::setprecision(1) << e.value("total_pj", 0.0) / 1000 << " nJ, "
        << (e["average_power_mw"].is_number() ? e["average_power_mw"].get<double>() : 0.0) << " mW (estimate;";
     const nlohmann::json by = e.value("by_component", nlohmann::json::object());  // named: items() must not outlive it
-    for (const auto& [c, pj] : by.items())
-      os << " " << c << " " << std::setprecision(1) << pj.get<double>() / 1000;
+    for (const auto& [c, pj] : by.items()) os << " " << c << " " << std::setprecision(1) << pj.get<double>() / 1000;
     os << " nJ)\n";
     // Performed actions the platform's table has no price for: the total leaves them out.
     const nlohmann::json unpriced = e.value("unpriced_actions", nlohmann::json::array());
@@ -147,7 +153,11 @@ std::string format_report_text(const nlohmann::json& j) {
     }
   }
   if (j.contains("area") && j["area"].is_object())
-    os << "  area:         " << std::setprecision(3) << j["area"].value("total_mm2", 0.0) << " mm2 (estimate)\n";
+    os << "  area:         " << std::setprecision(3) << j["area"].value("total_mm2", 0.0) << " mm2 (estimate"
+       << (j["area"].value("note", "") == harness::kAreaWithoutIsaVariant
+               ? "; the base platform's: the ISA variant's added area is not in it"
+               : "")
+       << ")\n";
   if (j.contains("roofline") && j["roofline"].is_object()) {
     const auto& r = j["roofline"];
     os << "  roofline:     " << std::setprecision(2) << r.value("ops_per_cycle", 0.0) << " ops/cycle of "

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "isa/isa_variant.h"
 #include "platforms/platform.h"
 
 namespace tlmcraft::harness {
@@ -63,8 +64,11 @@ TEST(PpaModel, ActionsArePricedAndStaticEnergyIsSeparate) {
   json r = report();
   // vector.exp.bf16 is not in the run's catalog: its price counts zero. vector.add.bf16 was
   // performed but has no price: listed, not silently dropped.
-  r["actions"] = {{"vector.mul.bf16", 64}, {"vram.read_bytes", 128}, {"vram.write_bytes", 64},
-                  {"vector.add.bf16", 4}, {"fetch.instruction", 0}};
+  r["actions"] = {{"vector.mul.bf16", 64},
+                  {"vram.read_bytes", 128},
+                  {"vram.write_bytes", 64},
+                  {"vector.add.bf16", 4},
+                  {"fetch.instruction", 0}};
   const json e = ppa_estimates(r, action_config());
   // dynamic: 64 x 0.5 + (128 + 64) x 2 = 32 + 384 = 416; static 1000 cycles x 10 = 10000.
   EXPECT_DOUBLE_EQ(e["energy"]["dynamic_pj"].get<double>(), 416.0);
@@ -150,7 +154,8 @@ TEST(PpaModel, BadEntriesNameTheEntryAndTheCause) {
   };
   json c = config();
   c["ppa"]["energy"][2]["counter"] = "memory/nowhere/bytes";
-  EXPECT_EQ(message(c), "platform config ppa.energy[2] (hbm): counter 'memory/nowhere/bytes' is not in the run's report");
+  EXPECT_EQ(message(c),
+            "platform config ppa.energy[2] (hbm): counter 'memory/nowhere/bytes' is not in the run's report");
   c = config();
   c["ppa"]["energy"][0]["per"] = "arch.nope*2";
   EXPECT_EQ(message(c), "platform config ppa.energy[0] (matrix): 'arch.nope' is not a number or a config key");
@@ -205,6 +210,17 @@ TEST(PpaModel, AddedOnlyToReportsWithCountersAndAModel) {
   EXPECT_FALSE(ran.contains("energy"));
   add_ppa_estimates(ran, config());
   EXPECT_DOUBLE_EQ(ran["energy"]["total_pj"].get<double>(), 2630.0);
+}
+
+TEST(PpaModel, UnderAnIsaVariantTheAreaSaysItIsTheBasePlatforms) {
+  json base = report();
+  add_ppa_estimates(base, config());
+  EXPECT_EQ(base["area"]["note"], "estimate: docs/energy-area.md");
+  const isa::ScopedIsaVariant variant({"", {"my_overlay.yaml"}});
+  json ran = report();
+  add_ppa_estimates(ran, config());
+  EXPECT_EQ(ran["area"]["note"], kAreaWithoutIsaVariant);
+  EXPECT_EQ(ran["area"]["total_mm2"], base["area"]["total_mm2"]);  // the table's, unchanged
 }
 
 }  // namespace

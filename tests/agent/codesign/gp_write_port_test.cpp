@@ -64,7 +64,7 @@ const char* kBoth = "V_SHFT_V out0@io0, in0@io1, in1, 0\nS_ADDI_INT io0, io0, 64
 const char* kLoopEnd = "S_ADDI_INT io0, io0, 64\nC_LOOP_END\n";
 
 struct Dir : PlenaRunDir {
-  Dir() : PlenaRunDir("tlm_gp_port_") {}
+  Dir() : PlenaRunDir("gp-port") {}
   // The error of loading `overlay` over the shipped PLENA ISA ("" when it loads).
   std::string load_error(const std::string& overlay) const {
     try {
@@ -189,7 +189,7 @@ instructions:
         - S_ADDI_INT rs1, rs1, 64
         - S_ADDI_INT rd, rd, 64
 )";
-  const std::string file = (d.path / "bad.yaml").string();
+  const std::string file = d.file("bad.yaml");
   // The second update (rd, step 3: line 18, column 22) is one gp write too many for one port.
   EXPECT_EQ(d.load_error(two_updates),
             file +
@@ -230,7 +230,7 @@ TEST(GpWritePort, ExploreCountsThePortsAreaOncePerVariant) {
   Dir d;
   ExploreOptions o;
   o.platform = "plena";
-  o.out_dir = d.path.string();
+  o.out_dir = d.path();
   o.area_budget_mm2 = 1;
   o.hardware_changes = {{"GPW2", {{"isa", "plena"}}, 0.001}};
   std::vector<ExploreCandidate> cands = {{"A", {{"isa", "plena"}}, 0.0002, {"GPW2"}},

@@ -3,34 +3,23 @@
 #pragma once
 #include <gtest/gtest.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/unique_temp_dir.h"
+
 namespace tlmcraft::agent::codesign {
 
-struct PlenaRunDir {
-  std::filesystem::path path;
-  explicit PlenaRunDir(const std::string& prefix)
-      : path(std::filesystem::temp_directory_path() /
-             (prefix + std::to_string(::getpid()) + "_" +
-              ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  ~PlenaRunDir() { std::filesystem::remove_all(path); }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream((path / name).string()) << text;
-    return (path / name).string();
-  }
+// The folder itself is a test::UniqueTempDir (mkdtemp, removed at scope end).
+struct PlenaRunDir : test::UniqueTempDir {
+  explicit PlenaRunDir(const std::string& tag) : UniqueTempDir(tag) {}
   // Runs tlmcraft with `args`: its exit code, stdout in `out`, stderr in `err`.
   int run(const std::string& args, std::string& out, std::string& err) const {
     const std::string exe = std::string(TLMCRAFT_BINARY_DIR) + "/harness/tlmcraft";
-    const std::string o = (path / "stdout").string(), e = (path / "stderr").string();
+    const std::string o = file("stdout"), e = file("stderr");
     const int status = std::system(("'" + exe + "' " + args + " > '" + o + "' 2> '" + e + "'").c_str());
     std::ifstream so(o), se(e);
     out.assign(std::istreambuf_iterator<char>(so), {});

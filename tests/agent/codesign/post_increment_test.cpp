@@ -56,7 +56,7 @@ std::vector<MinedCandidate> mine_kernel(const std::string& text) {
 }
 
 struct Dir : PlenaRunDir {
-  Dir() : PlenaRunDir("tlm_post_increment_") {}
+  Dir() : PlenaRunDir("post-increment") {}
 };
 
 TEST(PostIncrement, MinerFindsThePatternWithItsCount) {

@@ -195,13 +195,32 @@ json unpriced_actions(const json& report, const std::vector<std::string>& counte
   return out;
 }
 
+// An ISA variant's added hardware in an area estimate (area_estimate, under a variant).
+void add_variant_area(json& area, const std::vector<AddedArea>& variant, double scale) {
+  json lines = json::array(), unpriced = json::array();
+  double added = 0;
+  for (const AddedArea& a : variant) {
+    if (!a.unpriced.empty()) {
+      unpriced.push_back(a.name + ": " + a.unpriced);
+      continue;
+    }
+    lines.push_back({{"name", a.name}, {"kind", a.kind}, {"mm2", a.mm2 * scale}});
+    added += a.mm2 * scale;
+  }
+  area["isa_extension"] = lines;
+  area["by_component"]["isa_extension"] = added;
+  area["total_mm2"] = area["total_mm2"].get<double>() + added;
+  area["note"] = kAreaWithIsaVariant;
+  if (!unpriced.empty()) area["unpriced"] = unpriced;
+}
+
 }  // namespace
 
 bool has_ppa_model(const json& config) {
   return config.is_object() && config.contains("ppa") && config["ppa"].is_object();
 }
 
-json area_estimate(const json& config) {
+json area_estimate(const json& config, const std::vector<AddedArea>& variant, bool under_variant) {
   const json& ppa = config["ppa"];
   const double s = scale(ppa, "area_scale");
   json by = json::object();
@@ -214,7 +233,9 @@ json area_estimate(const json& config) {
     by[c] = by.value(c, 0.0) + mm2;
     total += mm2;
   }
-  return {{"total_mm2", total}, {"by_component", by}, {"note", "estimate: docs/energy-area.md"}};
+  json area = {{"total_mm2", total}, {"by_component", by}, {"note", "estimate: docs/energy-area.md"}};
+  if (under_variant || !variant.empty()) add_variant_area(area, variant, s);
+  return area;
 }
 
 json ppa_estimates(const json& report, const json& config) {
@@ -292,15 +313,12 @@ json roofline_estimate(const json& report, const json& config) {
           {"bound", attainable < peak_ops ? "memory" : "compute"}};
 }
 
-void add_ppa_estimates(json& report, const json& config) {
+void add_ppa_estimates(json& report, const json& config, const std::vector<AddedArea>& variant) {
   if (!has_ppa_model(config)) return;
   if (!report.contains("units") || !report["units"].is_array() || !report.contains("cycles")) return;
   const json e = ppa_estimates(report, config);
   report["energy"] = e["energy"];
-  report["area"] = e["area"];
-  // The platform's area table prices the shipped datapath only; an ISA variant's added
-  // instructions and register ports are priced by `isa check` and the co-design tools.
-  if (!isa::current_isa_variant().empty()) report["area"]["note"] = kAreaWithoutIsaVariant;
+  report["area"] = area_estimate(config, variant, !isa::current_isa_variant().empty());
   const json roof = roofline_estimate(report, config);
   if (!roof.is_null()) report["roofline"] = roof;
 }

@@ -23,6 +23,9 @@
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
+
+#include "platforms/isa_variant_area.h"
 
 namespace tlmcraft::harness {
 
@@ -40,15 +43,23 @@ nlohmann::json ppa_estimates(const nlohmann::json& report, const nlohmann::json&
 // without a ppa.roofline section. Throws InputError like ppa_estimates.
 nlohmann::json roofline_estimate(const nlohmann::json& report, const nlohmann::json& platform_config);
 
-// The area alone (needs no run): {"total_mm2", "by_component"}.
-nlohmann::json area_estimate(const nlohmann::json& platform_config);
+// The area alone (needs no run): {"total_mm2", "by_component", "note"}. With the hardware
+// an ISA variant adds (platforms/isa_variant_area.h; `under_variant`: a variant is in force,
+// even one that adds nothing), also "isa_extension": one {name, kind, mm2} per line, each x
+// ppa.area_scale like every table row, summed as by_component.isa_extension and into
+// total_mm2; lines the model cannot price are listed in "unpriced", outside the total.
+nlohmann::json area_estimate(const nlohmann::json& platform_config, const std::vector<AddedArea>& variant = {},
+                             bool under_variant = false);
 
 // Adds "energy", "area" and "roofline" to a report whose run produced counters (status pass, fail or
-// limit); leaves other reports unchanged. No-op without a `ppa` section. Under an ISA
-// variant (--isa-dir/--isa-ext) the area's note says it is the base platform's.
-inline constexpr const char* kAreaWithoutIsaVariant =
-    "estimate: docs/energy-area.md; the base platform's datapath only: the ISA variant's added instructions and "
-    "register ports are not included (their area: tlmcraft isa check OVERLAY.yaml, or codesign explore)";
-void add_ppa_estimates(nlohmann::json& report, const nlohmann::json& platform_config);
+// limit); leaves other reports unchanged. No-op without a `ppa` section. `variant`: what
+// the ISA variant in force adds (isa_variant_area()); under a variant the area's note says
+// the total includes it. Energy is unchanged by it: the added instructions' work is in the
+// run's actions, and the static row is a fixed power (docs/energy-area.md).
+inline constexpr const char* kAreaWithIsaVariant =
+    "estimate: docs/energy-area.md; includes the hardware the ISA variant adds (isa_extension: its added "
+    "instructions and register-file ports, priced as tlmcraft isa check and codesign price them)";
+void add_ppa_estimates(nlohmann::json& report, const nlohmann::json& platform_config,
+                       const std::vector<AddedArea>& variant = {});
 
 }  // namespace tlmcraft::harness

@@ -3,7 +3,6 @@
 #include <iomanip>
 #include <sstream>
 
-#include "harness/ppa_model.h"
 
 namespace tlmcraft {
 namespace {
@@ -22,6 +21,22 @@ std::string line_text(const isa::Program& prog, uint32_t line) {
   if (b == std::string::npos) return "";
   s = s.substr(b);
   return s.substr(0, s.find_last_not_of(" \t\r") + 1);
+}
+
+// The area line; under an ISA variant, what the variant adds (in the total), each line.
+std::string area_text(const nlohmann::json& area) {
+  std::ostringstream os;
+  os << "  area:         " << std::fixed << std::setprecision(3) << area.value("total_mm2", 0.0) << " mm2 (estimate";
+  if (area.contains("isa_extension")) {
+    os << "; with the ISA variant's " << std::setprecision(6)
+       << area["by_component"].value("isa_extension", 0.0) << " mm2";
+    for (const auto& l : area["isa_extension"])
+      os << ", " << l.value("name", "") << " " << l.value("mm2", 0.0);
+  }
+  os << ")\n";
+  for (const auto& u : area.value("unpriced", nlohmann::json::array()))
+    os << "  area not priced (not in the total): " << u.get<std::string>() << "\n";
+  return os.str();
 }
 
 }  // namespace
@@ -152,12 +167,7 @@ std::string format_report_text(const nlohmann::json& j) {
       os << "\n";
     }
   }
-  if (j.contains("area") && j["area"].is_object())
-    os << "  area:         " << std::setprecision(3) << j["area"].value("total_mm2", 0.0) << " mm2 (estimate"
-       << (j["area"].value("note", "") == harness::kAreaWithoutIsaVariant
-               ? "; the base platform's: the ISA variant's added area is not in it"
-               : "")
-       << ")\n";
+  if (j.contains("area") && j["area"].is_object()) os << area_text(j["area"]);
   if (j.contains("roofline") && j["roofline"].is_object()) {
     const auto& r = j["roofline"];
     os << "  roofline:     " << std::setprecision(2) << r.value("ops_per_cycle", 0.0) << " ops/cycle of "

@@ -20,7 +20,7 @@ nlohmann::json evaluate_run(Platform& platform, const EvalOptions& o) {
     if (const char* isa_dir = std::getenv("TLMCRAFT_ISA_DIR")) variant.isa_dir = isa_dir;
   variant.isa_ext = isa.overlays;
   report["provenance"] = variant_provenance(o.platform, variant);
-  add_ppa_estimates(report, platform.config());
+  add_ppa_estimates(report, platform.config(), isa_variant_area(platform.name(), platform.config()));
   return report;
 }
 

@@ -50,7 +50,7 @@ int raw_run(Platform& p, const std::string& kernel, const po::variables_map& vm,
     j["config"] = p.config();
     j["kernel"] = kernel;
     j["dumps"] = dumps;
-    harness::add_ppa_estimates(j, p.config());
+    harness::add_ppa_estimates(j, p.config(), isa_variant_area(p.name(), p.config()));
     // Kernel paths may hold any bytes: keep the JSON valid.
     std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {

@@ -6,6 +6,7 @@
 
 #include "isa/operator_area.h"
 #include "platforms/aie_ml/aie_actions.h"
+#include "platforms/aie_ml/aie_config.h"
 
 namespace tlmcraft::aie_ml {
 namespace {
@@ -57,6 +58,26 @@ double added_op_area_mm2(const aie::ExtensionOp& op) {
   for (const isa::NamedAction& a : op.actions)
     if (arithmetic(a.name)) um2 += priced(op.mnemonic, a);
   return um2 * 1e-6;
+}
+
+int compute_tiles(const nlohmann::json& config) {
+  const AieConfig shipped = load_aie_config("default");
+  const nlohmann::json array = config.is_object() ? config.value("array", nlohmann::json::object()) : nlohmann::json();
+  return array.value("columns", int(shipped.columns)) * array.value("rows", int(shipped.rows));
+}
+
+std::vector<AddedArea> aie_variant_area(const aie::AieIsa& isa, int tiles) {
+  std::vector<AddedArea> lines;
+  for (const auto& op : isa.extensions) {
+    AddedArea a{op->mnemonic, "instruction"};
+    try {
+      a.mm2 = added_op_area_mm2(*op) * double(tiles);
+    } catch (const std::invalid_argument& e) {
+      a.unpriced = e.what();
+    }
+    lines.push_back(a);
+  }
+  return lines;
 }
 
 }  // namespace tlmcraft::aie_ml

@@ -15,6 +15,8 @@
 
 #include "isa/aie_ml/aie_core.h"
 #include "isa/aie_ml/extension_ops.h"
+#include <nlohmann/json.hpp>
+#include "platforms/isa_variant_area.h"
 
 namespace tlmcraft::aie_ml {
 
@@ -25,5 +27,14 @@ double composed_area_mm2(const std::vector<isa::aie_ml::SlotOp>& steps,
 // mm2 of an added op (composed or `semantics:`). Throws std::invalid_argument naming the
 // op and an action the table does not price.
 double added_op_area_mm2(const isa::aie_ml::ExtensionOp& op);
+
+// The compute tiles of an effective config (array.columns x array.rows; the default
+// configuration's where the config does not say): every core gets an added op.
+int compute_tiles(const nlohmann::json& config);
+
+// What the ops added by data of `isa` add to an array of `tiles` compute tiles, one line
+// per op: added_op_area_mm2 x tiles (an op the table cannot price: `unpriced`). The one
+// pricing of an AIE-ML variant: `isa check`, the co-design adapter and a run's area.
+std::vector<AddedArea> aie_variant_area(const isa::aie_ml::AieIsa& isa, int tiles);
 
 }  // namespace tlmcraft::aie_ml

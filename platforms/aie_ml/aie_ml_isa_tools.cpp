@@ -23,18 +23,23 @@ isa::aie_ml::AieIsaDetails load_details(const std::string& path) {
   return isa::aie_ml::load_aie_isa(file, isa::current_isa_variant().overlays);
 }
 
-// The ops added by data and the datapath area each adds (aie_area.h), for `isa check`.
+// The ops added by data and the datapath area each adds to one core and to the default
+// configuration's array (aie_variant_area: the figure a run's report and the co-design
+// tools use), for `isa check`.
 std::string added_ops_summary(const isa::aie_ml::AieIsaDetails& d) {
+  const int tiles = compute_tiles(nlohmann::json::object());
   std::string out;
-  for (const auto& e : d.isa.extensions) {
+  for (const AddedArea& line : aie_variant_area(d.isa, tiles)) {
+    const isa::aie_ml::OpSpec* op = d.isa.find(line.name);
+    const bool composed = op && op->extension >= 0 && d.isa.extensions.at(size_t(op->extension))->composed();
     std::ostringstream a;
-    try {
-      a << std::setprecision(4) << added_op_area_mm2(*e) << " mm2";
-    } catch (const std::exception& err) {
-      a << "area not priced: " << err.what();
-    }
-    out += (out.empty() ? "; added: " : ", ") + e->mnemonic + " (" + (e->composed() ? "compose" : "semantics") +
-           ", " + a.str() + ")";
+    if (line.unpriced.empty())
+      a << std::setprecision(4) << line.mm2 / tiles << " mm2 per core, " << line.mm2 << " mm2 on " << tiles
+        << " tiles";
+    else
+      a << "area not priced: " << line.unpriced;
+    out += (out.empty() ? "; added: " : ", ") + line.name + " (" + (composed ? "compose" : "semantics") + ", " +
+           a.str() + ")";
   }
   return out;
 }

@@ -8,6 +8,7 @@
 #include "common/data_dir.h"
 #include "isa/riscv/custom_ext.h"
 #include "isa/riscv/hart.h"
+#include "platforms/coral/coral_area.h"
 #include "platforms/coral/toolchain.h"
 
 namespace tlmcraft::coral {
@@ -37,11 +38,12 @@ isa::IsaCheck check(const std::string& path) {
   if (!files.empty()) {
     try {
       const auto ext = isa::riscv::load_custom_extensions(files);
-      double area = 0;  // the datapath they add (isa/riscv/custom_area.cpp)
-      for (const auto& in : ext->instructions()) area += isa::riscv::custom_area_mm2(in);
+      const std::vector<AddedArea> lines = coral_variant_area(*ext);  // what a run's area adds
       char added[64];
-      std::snprintf(added, sizeof added, ", %.6f mm2 added", area);
+      std::snprintf(added, sizeof added, ", %.6f mm2 added", added_area_mm2(lines));
       c.summary = std::to_string(ext->instructions().size()) + " custom instructions" + added;
+      for (const AddedArea& a : lines)
+        if (!a.unpriced.empty()) c.summary += "; area not priced: " + a.unpriced;
     } catch (const isa::riscv::CustomExtError& e) {
       std::istringstream lines(e.what());
       for (std::string l; std::getline(lines, l);) c.errors.push_back(l);

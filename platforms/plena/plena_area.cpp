@@ -1,5 +1,6 @@
 #include "platforms/plena/plena_area.h"
 
+#include <algorithm>
 #include <map>
 
 #include "isa/operator_area.h"
@@ -96,6 +97,43 @@ double plena_added_area_mm2(const isa::IsaSpec& spec, const isa::InstructionSpec
   std::vector<std::string> steps;
   for (const isa::Composition::Step& s : ins.compose.steps) steps.push_back(mnemonic_of(s.text));
   return plena_composed_area_mm2(spec, steps, ins.compose.temps.size(), vlen);
+}
+
+namespace {
+
+// A class's write ports: one when the description declares none.
+int write_ports(const isa::IsaSpec& spec, const std::string& register_class) {
+  const int i = spec.register_class_index(register_class);
+  return i < 0 ? 1 : std::max(spec.register_classes()[size_t(i)].write_ports, 1);
+}
+
+}  // namespace
+
+std::vector<AddedArea> plena_variant_area(const isa::IsaSpec& variant, const isa::IsaSpec& base, int64_t vlen) {
+  std::vector<AddedArea> lines;
+  for (const isa::InstructionSpec& ins : variant.instructions()) {
+    if (!ins.is_fused() && !ins.has_expression()) continue;
+    AddedArea a{ins.mnemonic, "instruction"};
+    try {
+      a.mm2 = plena_added_area_mm2(variant, ins, vlen);
+    } catch (const std::runtime_error& e) {
+      a.unpriced = e.what();
+    }
+    lines.push_back(a);
+  }
+  for (const isa::RegisterClass& c : variant.register_classes()) {
+    const int added = write_ports(variant, c.name) - write_ports(base, c.name);
+    if (added <= 0) continue;
+    AddedArea a{c.name + (added == 1 ? " write port" : " write ports (" + std::to_string(added) + ")"),
+                "register_port"};
+    try {
+      a.mm2 = plena_write_ports_area_mm2(variant, c.name, added);
+    } catch (const std::runtime_error& e) {
+      a.unpriced = e.what();
+    }
+    lines.push_back(a);
+  }
+  return lines;
 }
 
 }  // namespace tlmcraft::plena

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "isa/isa_spec.h"
+#include "platforms/isa_variant_area.h"
 
 namespace tlmcraft::plena {
 
@@ -32,5 +33,11 @@ double plena_write_ports_area_mm2(const isa::IsaSpec& spec, const std::string& r
 // mm2 an added instruction (composed or `semantics:`) adds; 0 for a built-in one. Throws
 // InputError naming the instruction and an operation the table does not price.
 double plena_added_area_mm2(const isa::IsaSpec& spec, const isa::InstructionSpec& ins, int64_t vlen);
+
+// What `variant` adds over `base` (its base description without the overlays), in
+// `variant`'s order: one line per instruction added by data (plena_added_area_mm2) and one
+// per register class with more write ports than in `base` (plena_write_ports_area_mm2).
+// The one pricing of a PLENA variant: `isa check`, the co-design adapter and a run's area.
+std::vector<AddedArea> plena_variant_area(const isa::IsaSpec& variant, const isa::IsaSpec& base, int64_t vlen);
 
 }  // namespace tlmcraft::plena

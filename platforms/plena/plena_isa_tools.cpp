@@ -42,21 +42,20 @@ void check_register_class(const isa::IsaSpec& spec, const std::string& name, siz
                   std::to_string(compiled));
 }
 
-// The instructions added by data (composed or `semantics:`) and the datapath area each
-// adds at the default configuration's VLEN (plena_area.h), for `isa check`.
-std::string added_instructions_summary(const isa::IsaSpec& spec) {
-  const int64_t vlen = load_plena_config("default").vlen;
+// The instructions added by data (composed or `semantics:`) and the register-file ports
+// the variant adds, with the area each adds at the default configuration's VLEN
+// (plena_variant_area: the figure a run's report and the co-design tools use).
+std::string added_hardware_summary(const isa::IsaSpec& spec, const isa::IsaSpec& base) {
   std::string out;
-  for (const isa::InstructionSpec& ins : spec.instructions()) {
-    if (!ins.is_fused() && !ins.has_expression()) continue;
+  for (const AddedArea& line : plena_variant_area(spec, base, load_plena_config("default").vlen)) {
     std::ostringstream a;
-    try {
-      a << std::setprecision(4) << plena_added_area_mm2(spec, ins, vlen) << " mm2";
-    } catch (const std::exception& err) {
-      a << "area not priced: " << err.what();
-    }
-    out += (out.empty() ? "; added: " : ", ") + ins.mnemonic + " (" + (ins.is_fused() ? "compose" : "semantics") +
-           ", " + a.str() + ")";
+    if (line.unpriced.empty())
+      a << std::setprecision(4) << line.mm2 << " mm2";
+    else
+      a << "area not priced: " << line.unpriced;
+    const isa::InstructionSpec* ins = line.kind == "instruction" ? spec.find(line.name) : nullptr;
+    const std::string what = ins ? (ins->is_fused() ? "compose" : "semantics") : "register_ports";
+    out += (out.empty() ? "; added: " : ", ") + line.name + " (" + what + ", " + a.str() + ")";
   }
   return out;
 }
@@ -97,10 +96,10 @@ isa::IsaTools plena_isa_tools() {
   t.check = [generic](const std::string& path) {
     isa::IsaCheck c = generic(path);
     if (!c.ok()) return c;
-    const isa::IsaSpec spec = isa::IsaSpec::load(path.empty() ? isa::isa_yaml_path("plena") : path,
-                                                 isa::current_isa_variant().overlays);
+    const std::string file = path.empty() ? isa::isa_yaml_path("plena") : path;
+    const isa::IsaSpec spec = isa::IsaSpec::load(file, isa::current_isa_variant().overlays);
     for (const auto& m : compiled_table_mismatches(spec)) c.errors.push_back(m);
-    c.summary += added_instructions_summary(spec);
+    c.summary += added_hardware_summary(spec, isa::IsaSpec::load(file, {}));
     return c;
   };
   return t;

@@ -1,4 +1,5 @@
 // AIE-ML's benchmark glue registers itself: its memory layout and its baseline generators.
+#include <cstdlib>
 #include <memory>
 
 #include "isa/aie_ml/wait_insertion.h"
@@ -7,7 +8,10 @@
 #include "tasks/baselines/baseline.h"
 #include "tasks/layout_registry.h"
 #include "tasks/numerics.h"
+#include "isa/isa_variant.h"
+#include "platforms/aie_ml/aie_area.h"
 #include "platforms/aie_ml/aie_platform.h"
+#include "platforms/isa_variant_area.h"
 #include "platforms/registry.h"
 
 namespace tlmcraft::tasks {
@@ -43,6 +47,10 @@ void register_aie_ml_pack() {
   register_platform({std::move(info), [](const std::string& config, const std::vector<std::string>& overrides) {
                        return std::make_unique<::tlmcraft::aie_ml::AiePlatform>(::tlmcraft::aie_ml::load_aie_config(config, overrides));
                      }});
+  register_isa_variant_area("aie_ml", [](const nlohmann::json& cfg) {
+    if (isa::current_isa_variant().empty() && !std::getenv("TLMCRAFT_ISA_DIR")) return std::vector<AddedArea>{};
+    return ::tlmcraft::aie_ml::aie_variant_area(isa::aie_ml::AieIsa::get(), ::tlmcraft::aie_ml::compute_tiles(cfg));
+  });
   register_numerics(PlatformId("aie_ml"), {"bf16", "bf16", /*stage_bf16=*/false, /*integer_formulation=*/""});
   register_layout(PlatformId("aie_ml"), {[](const TaskSpec& task, const Params& params) {
                                         return std::make_unique<AieMlLayout>(task, params);

@@ -11,7 +11,9 @@
 #include "tasks/integer_formulation.h"
 #include "tasks/layout_registry.h"
 #include "tasks/numerics.h"
+#include "platforms/coral/coral_area.h"
 #include "platforms/coral/coral_platform.h"
+#include "platforms/isa_variant_area.h"
 #include "platforms/registry.h"
 
 namespace tlmcraft::tasks {
@@ -30,6 +32,7 @@ void register_coral_pack() {
   register_platform({std::move(info), [](const std::string& config, const std::vector<std::string>& overrides) {
                        return std::make_unique<::tlmcraft::coral::CoralPlatform>(::tlmcraft::coral::load_coral_config(config, overrides));
                      }});
+  register_isa_variant_area("coral", [](const nlohmann::json&) { return ::tlmcraft::coral::coral_variant_area_in_force(); });
   register_integer_formulation("coral_int8", coral::int8_formulation());
   register_numerics(PlatformId("coral"), {"int8", "int8", /*stage_bf16=*/false, /*integer_formulation=*/"coral_int8"});
   register_layout(PlatformId("coral"), {[](const TaskSpec& task, const Params& params) {

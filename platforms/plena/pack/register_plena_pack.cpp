@@ -1,4 +1,5 @@
 // PLENA's benchmark glue registers itself: its memory layout and its baseline generators.
+#include <cstdlib>
 #include <memory>
 
 #include "platforms/plena/pack/baselines/generators.h"
@@ -6,6 +7,9 @@
 #include "tasks/baselines/baseline.h"
 #include "tasks/layout_registry.h"
 #include "tasks/numerics.h"
+#include "isa/isa_variant.h"
+#include "platforms/isa_variant_area.h"
+#include "platforms/plena/plena_area.h"
 #include "platforms/plena/plena_platform.h"
 #include "platforms/registry.h"
 
@@ -35,6 +39,13 @@ const plena::GeneratorMap& plena_generators() {
   return g;
 }
 
+// The variant in force over its base description, at the run's VLEN.
+std::vector<AddedArea> plena_variant_area_at(const nlohmann::json& cfg) {
+  if (isa::current_isa_variant().empty() && !std::getenv("TLMCRAFT_ISA_DIR")) return {};
+  const isa::IsaSpec base = isa::IsaSpec::load(isa::isa_source("plena").path, {});
+  return ::tlmcraft::plena::plena_variant_area(*isa::cached_isa_spec("plena"), base, cfg.at("arch").at("vlen").get<int64_t>());
+}
+
 }  // namespace
 
 void register_plena_pack() {
@@ -49,6 +60,7 @@ void register_plena_pack() {
   register_platform({std::move(info), [](const std::string& config, const std::vector<std::string>& overrides) {
                        return std::make_unique<::tlmcraft::plena::PlenaPlatform>(::tlmcraft::plena::load_plena_config(config, overrides));
                      }});
+  register_isa_variant_area("plena", plena_variant_area_at);
   register_numerics(PlatformId("plena"), {"mxfp8", "bf16", /*stage_bf16=*/true, /*integer_formulation=*/""});
   register_layout(PlatformId("plena"), {[](const TaskSpec& task, const Params& params) {
                                         return std::make_unique<PlenaLayout>(task, params);

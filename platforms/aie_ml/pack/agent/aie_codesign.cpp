@@ -438,14 +438,18 @@ codesign::KernelRewrite aie_search_kernel(const std::string& kernel, const json&
 }
 
 double aie_overlay_area(const json& overlay, const json& hardware) {
-  (void)hardware;
   OverlayScope scope(overlay);
-  double area = 0;
   for (const json& o : overlay.value("ops", json::array())) {
     const OpSpec* s = AieIsa::get().find(o.value("mnemonic", ""));
     if (!s || s->extension < 0)
       throw std::invalid_argument("op '" + o.value("mnemonic", std::string("?")) + "' is not an op added by data");
-    area += tlmcraft::aie_ml::added_op_area_mm2(*AieIsa::get().extensions.at(size_t(s->extension)));
+  }
+  // The one pricing of a variant (aie_area.h): every compute tile of the array gets the ops.
+  const json& config = hardware.contains("config") ? hardware["config"] : hardware;
+  double area = 0;
+  for (const AddedArea& a : tlmcraft::aie_ml::aie_variant_area(AieIsa::get(), tlmcraft::aie_ml::compute_tiles(config))) {
+    if (!a.unpriced.empty()) throw std::invalid_argument(a.unpriced);
+    area += a.mm2;
   }
   return area;
 }

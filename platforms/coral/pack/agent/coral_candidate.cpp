@@ -14,6 +14,7 @@
 
 #include "agent/codesign/overlay_yaml.h"
 #include "isa/riscv/step_encoder.h"
+#include "platforms/coral/coral_area.h"
 #include "platforms/coral/coral_config.h"
 #include "platforms/coral/pack/agent/coral_dataflow.h"
 #include "platforms/coral/pack/agent/coral_kernel_run.h"
@@ -221,8 +222,11 @@ nlohmann::json coral_overlay(const df::Pattern& p, const std::string& mnemonic, 
 
 double coral_overlay_area(const nlohmann::json& overlay, const nlohmann::json& /*hardware*/) {
   double area = 0;
-  const auto ext = load_overlay_json(overlay);  // held: the loop reads into it
-  for (const rv::CustomInsn& in : ext->instructions()) area += rv::custom_area_mm2(in);
+  // The one pricing of a variant (platforms/coral/coral_area.h): `isa check`'s and a run's.
+  for (const AddedArea& a : tlmcraft::coral::coral_variant_area(*load_overlay_json(overlay))) {
+    if (!a.unpriced.empty()) throw std::invalid_argument(a.unpriced);
+    area += a.mm2;
+  }
   return area;
 }
 

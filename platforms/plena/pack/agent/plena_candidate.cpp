@@ -222,67 +222,20 @@ isa::IsaSpec spec_with_overlay(const nlohmann::json& overlay) {
   }
 }
 
-// The area of an overlay with a `semantics:` instruction: every instruction priced by the
-// platform's model (platforms/plena/plena_area.h) on the loaded variant.
-double area_with_semantics(const nlohmann::json& overlay, const nlohmann::json& hardware) {
-  const isa::IsaSpec spec = spec_with_overlay(overlay);
-  double area = 0;
-  for (const nlohmann::json& ins : overlay["instructions"]) {
-    const isa::InstructionSpec* s = spec.find(ins.value("mnemonic", ""));
-    if (!s) throw std::invalid_argument("an overlay instruction has no mnemonic");
-    try {
-      area += tlmcraft::plena::plena_added_area_mm2(spec, *s, vlen_of(hardware));
-    } catch (const std::runtime_error& e) {  // an operation the table does not price
-      throw std::invalid_argument(e.what());
-    }
-  }
-  return area;
-}
-
-}  // namespace
-
-namespace {
-
-// The write ports an overlay's `register_ports:` adds over the shipped ISA's, priced.
-double added_ports_area(const nlohmann::json& overlay) {
-  double area = 0;
-  for (const nlohmann::json& e : overlay.value("register_ports", nlohmann::json::array())) {
-    const std::string cls = e.value("name", "");
-    const int index = plena_spec().register_class_index(cls);
-    const int shipped = index < 0 ? 0 : std::max(plena_spec().register_classes()[size_t(index)].write_ports, 1);
-    const int added = e.value("write_ports", shipped) - shipped;
-    try {
-      if (added > 0) area += tlmcraft::plena::plena_write_ports_area_mm2(plena_spec(), cls, added);
-    } catch (const std::runtime_error& err) {
-      throw std::invalid_argument(err.what());
-    }
-  }
-  return area;
-}
-
-// A loop end's composed update: its steps' datapath (the update's adder and write mux).
-double loop_end_area(const nlohmann::json& ins, const nlohmann::json& hardware) {
-  std::vector<std::string> steps;
-  for (const std::string& st : ins["compose"].value("steps", std::vector<std::string>{}))
-    steps.push_back(st.substr(0, st.find(' ')));
-  return tlmcraft::plena::plena_composed_area_mm2(plena_spec(), steps, 0, vlen_of(hardware));
-}
-
 }  // namespace
 
 double plena_overlay_area(const nlohmann::json& overlay, const nlohmann::json& hardware) {
-  bool semantics = false;
-  double area = added_ports_area(overlay);
-  for (const nlohmann::json& ins : overlay.value("instructions", nlohmann::json::array())) {
+  for (const nlohmann::json& ins : overlay.value("instructions", nlohmann::json::array()))
     if (!ins.contains("compose") && !ins.contains("semantics"))
       throw std::invalid_argument("instruction '" + ins.value("mnemonic", std::string("?")) +
                                   "' has neither compose: steps nor semantics: to price");
-    semantics = semantics || ins.contains("semantics");
-    if (ins.value("loop", "") == "end" && ins.contains("compose")) area += loop_end_area(ins, hardware);
+  // The one pricing of a variant (plena_area.h): what `isa check` and a run's report give.
+  const isa::IsaSpec base = isa::IsaSpec::load(isa::isa_yaml_path("plena"), {});
+  double area = 0;
+  for (const AddedArea& a : tlmcraft::plena::plena_variant_area(spec_with_overlay(overlay), base, vlen_of(hardware))) {
+    if (!a.unpriced.empty()) throw std::invalid_argument(a.unpriced);
+    area += a.mm2;
   }
-  if (semantics) return area + area_with_semantics(overlay, hardware);
-  for (const ComposedDefinition& d : composed_definitions(overlay))
-    area += plena_candidate_cost(composed_pattern(d, hardware), hardware).area_mm2;
   return area;
 }
 

@@ -165,6 +165,11 @@ void step_latencies(const df::Pattern& p, std::vector<double>& latency, double& 
   }
 }
 
+// The platform config of the co-design tools' `hardware` ({platform, config} or the config).
+const json& config_of(const json& hardware) {
+  return hardware.is_object() && hardware.contains("config") ? hardware["config"] : hardware;
+}
+
 // The steps as slot ops (op and slot only: what the area needs) and the temps' classes.
 double pattern_area(const df::Pattern& p) {
   std::vector<SlotOp> steps;
@@ -326,12 +331,12 @@ bool aie_fusable(const df::Op& op) {
 }
 
 codesign::CandidateCost aie_candidate_cost(const df::Pattern& p, const json& hardware) {
-  (void)hardware;
   codesign::CandidateCost c;
   std::vector<double> latency;
   step_latencies(p, latency, c.step_cycles);
   c.fused_cycles = latency.empty() ? 0 : *std::max_element(latency.begin(), latency.end());
-  c.area_mm2 = pattern_area(p);
+  // On every compute tile, as aie_variant_area prices the op once it is an overlay.
+  c.area_mm2 = pattern_area(p) * tlmcraft::aie_ml::compute_tiles(config_of(hardware));
   return c;
 }
 
@@ -445,9 +450,9 @@ double aie_overlay_area(const json& overlay, const json& hardware) {
       throw std::invalid_argument("op '" + o.value("mnemonic", std::string("?")) + "' is not an op added by data");
   }
   // The one pricing of a variant (aie_area.h): every compute tile of the array gets the ops.
-  const json& config = hardware.contains("config") ? hardware["config"] : hardware;
   double area = 0;
-  for (const AddedArea& a : tlmcraft::aie_ml::aie_variant_area(AieIsa::get(), tlmcraft::aie_ml::compute_tiles(config))) {
+  for (const AddedArea& a :
+       tlmcraft::aie_ml::aie_variant_area(AieIsa::get(), tlmcraft::aie_ml::compute_tiles(config_of(hardware)))) {
     if (!a.unpriced.empty()) throw std::invalid_argument(a.unpriced);
     area += a.mm2;
   }

@@ -175,8 +175,7 @@ codesign::CandidateCost coral_candidate_cost(const df::Pattern& p, const nlohman
   // A scalar step feeding a vector one (or back) is not one unit's datapath: no estimate.
   if (vec && scalar) c.fused_cycles = c.step_cycles;
   try {
-    const auto ext = load_overlay_json(coral_overlay(p, "cdarea", c, 0));
-    c.area_mm2 = rv::custom_area_mm2(ext->instructions().at(0));
+    c.area_mm2 = coral_overlay_area(coral_overlay(p, "cdarea", c, 0), hardware);  // as its overlay is priced
   } catch (const std::exception&) {
     c.fused_cycles = c.step_cycles;  // not expressible as a custom instruction: never proposed
   }

@@ -428,6 +428,7 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
   const unsigned jobs = vm["jobs"].as<unsigned>();  // 0: the CPUs, as bench's
   o.search_threads = jobs ? jobs : std::max(1u, std::thread::hardware_concurrency());
   o.base_area_mm2 = harness::area_estimate(s->platform->config()).value("total_mm2", 0.0);
+  o.area_scale = s->platform->config()["ppa"].value("area_scale", 1.0);
   o.area_budget_mm2 = area_budget(vm["area-budget"].as<std::string>(), o.base_area_mm2);
   o.hardware = s->hardware;
   s->bench = {self_exe(), "bench",  "--platform", name,

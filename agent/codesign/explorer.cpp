@@ -108,7 +108,7 @@ double Exploration::added_area(const std::vector<const ExploreCandidate*>& set) 
   double area = 0;
   for (const ExploreCandidate* c : set) area += c->area_mm2;
   for (const ExploreCandidate* h : hardware_of(set)) area += h->area_mm2;
-  return area;
+  return area * o_.area_scale;
 }
 
 double Exploration::added_area(const std::vector<std::string>& names) const {
@@ -413,7 +413,7 @@ void Exploration::beam(const VariantResult& base, const std::vector<const Explor
 // evaluated through evaluate(), so once.
 void Exploration::nsga2_search(const VariantResult& base, const std::vector<const ExploreCandidate*>& pool) {
   Nsga2Problem p;
-  for (const ExploreCandidate* c : pool) p.gene_cost.push_back(c->area_mm2);
+  for (const ExploreCandidate* c : pool) p.gene_cost.push_back(c->area_mm2 * o_.area_scale);
   p.budget = o_.area_budget_mm2;
   p.set_cost = [&](const Genome& g) {  // the hardware genes' area once
     std::vector<const ExploreCandidate*> set;

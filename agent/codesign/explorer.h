@@ -76,6 +76,9 @@ struct ExploreOptions {
   std::string kernel_generation = "rewrite";
   unsigned search_threads = 1;                    // kernels searched at once (search)
   double base_area_mm2 = 0, area_budget_mm2 = 0;  // budget: added area at most
+  // The platform config's ppa.area_scale: candidates' areas are priced before it (45 nm),
+  // and a variant's added area is scaled by it, as a run's report scales it.
+  double area_scale = 1;
   int beam_width = 3;
   size_t population = 16;  // nsga2: sets per generation
   int generations = 20;    // nsga2

@@ -63,6 +63,7 @@ double added_op_area_mm2(const aie::ExtensionOp& op) {
 int compute_tiles(const nlohmann::json& config) {
   const AieConfig shipped = load_aie_config("default");
   const nlohmann::json array = config.is_object() ? config.value("array", nlohmann::json::object()) : nlohmann::json();
+  if (!array.is_object()) return int(shipped.columns * shipped.rows);
   return array.value("columns", int(shipped.columns)) * array.value("rows", int(shipped.rows));
 }
 

@@ -212,15 +212,35 @@ TEST(PpaModel, AddedOnlyToReportsWithCountersAndAModel) {
   EXPECT_DOUBLE_EQ(ran["energy"]["total_pj"].get<double>(), 2630.0);
 }
 
-TEST(PpaModel, UnderAnIsaVariantTheAreaSaysItIsTheBasePlatforms) {
+TEST(PpaModel, UnderAnIsaVariantTheAreaAddsWhatTheVariantAdds) {
   json base = report();
   add_ppa_estimates(base, config());
   EXPECT_EQ(base["area"]["note"], "estimate: docs/energy-area.md");
+  EXPECT_FALSE(base["area"].contains("isa_extension"));
+  // The table: vram 4096 x 2 / 1024 x 0.01 + matrix 4 x 4 x 0.001 = 0.096, x area_scale 2 = 0.192.
+  EXPECT_DOUBLE_EQ(base["area"]["total_mm2"].get<double>(), 0.192);
   const isa::ScopedIsaVariant variant({"", {"my_overlay.yaml"}});
+  const std::vector<AddedArea> added = {{"V_X", "instruction", 0.003},
+                                        {"gp write port", "register_port", 0.0005},
+                                        {"V_Y", "instruction", 0, "no area for action 'vector.foo.bf16'"}};
   json ran = report();
-  add_ppa_estimates(ran, config());
-  EXPECT_EQ(ran["area"]["note"], kAreaWithoutIsaVariant);
-  EXPECT_EQ(ran["area"]["total_mm2"], base["area"]["total_mm2"]);  // the table's, unchanged
+  add_ppa_estimates(ran, config(), added);
+  // Each priced line x area_scale 2: 0.006 and 0.001, 0.007 in all; V_Y is listed, not summed.
+  const json& area = ran["area"];
+  EXPECT_EQ(area["isa_extension"], json::parse(R"([{"name": "V_X", "kind": "instruction", "mm2": 0.006},
+                                                  {"name": "gp write port", "kind": "register_port", "mm2": 0.001}])"));
+  EXPECT_DOUBLE_EQ(area["by_component"]["isa_extension"].get<double>(), 0.007);
+  EXPECT_DOUBLE_EQ(area["total_mm2"].get<double>(), 0.199);
+  EXPECT_EQ(area["unpriced"], json({"V_Y: no area for action 'vector.foo.bf16'"}));
+  EXPECT_EQ(area["note"], kAreaWithIsaVariant);
+  // Energy does not follow: the added work is in the actions, the static row is fixed.
+  EXPECT_EQ(ran["energy"], base["energy"]);
+  // A variant that adds nothing says so: an empty list, the table's total.
+  json none = report();
+  add_ppa_estimates(none, config());
+  EXPECT_EQ(none["area"]["isa_extension"], json::array());
+  EXPECT_DOUBLE_EQ(none["area"]["total_mm2"].get<double>(), 0.192);
+  EXPECT_EQ(none["area"]["note"], kAreaWithIsaVariant);
 }
 
 }  // namespace

@@ -79,8 +79,9 @@ TEST(AieCodesign, MinesTheRepeatedPatternWithItsCountWithinThePorts) {
   EXPECT_EQ(found[0].cycles_saved, 36.0);
   // Area: the MAC (16 bf16 MACs) and the add (16 32-bit lane adds) are each the slot's
   // first use of its operator (reused); the temp bm1 adds 512 bits x (flip-flop 4.522 +
-  // mux 1.862 um2) = 3268.608 um2.
-  EXPECT_NEAR(found[0].cost.area_mm2, 0.003268608, 1e-12);
+  // mux 1.862 um2) = 3268.608 um2 per core; every one of the default array's 4 x 4 compute
+  // tiles gets the op: 16 x 3268.608 = 52297.728 um2.
+  EXPECT_NEAR(found[0].cost.area_mm2, 0.052297728, 1e-12);
 }
 
 TEST(AieCodesign, ThePortLimitIsWhatLeavesTheFourInputPairOut) {
@@ -108,7 +109,7 @@ TEST(AieCodesign, TheOverlayLoadsWithTheComposedOpOnTheVectorSlot) {
   EXPECT_EQ(op["operands"][1], json({{"name", "in0"}, {"class", "w"}}));
   EXPECT_EQ(op["operands"][3], json({{"name", "in2"}, {"class", "bm"}}));
   // The overlay loads (the ISA's own checks) and prices as the miner did.
-  EXPECT_NEAR(aie().overlay_area(doc["candidates"][0]["overlay"], kHardware), 0.003268608, 1e-12);
+  EXPECT_NEAR(aie().overlay_area(doc["candidates"][0]["overlay"], kHardware), found[0].cost.area_mm2, 1e-12);
   // The kernel rewritten: the pair of loop A becomes CD0 in the store's place (12 runs).
   const KernelRewrite r = aie().use_overlay(kKernel, doc["candidates"][0]["overlay"], kInterlockedHardware);
   ASSERT_TRUE(r.uses.count("CD0")) << r.kernel;
@@ -173,9 +174,9 @@ TEST(AieCodesign, ExploreOnTwoTasksWithOneCandidate) {
                      ".asm"});  // the name `bench --kernels` looks for (the baselines' own)
   const json overlay = split_product_overlay();
   // Area: the second step's 16 bf16 MACs (multiplier 1640 + fp32 adder 4184 um2 each) and
-  // the temp's 512 bits x 6.384 um2: 93184 + 3268.608 um2.
+  // the temp's 512 bits x 6.384 um2: 93184 + 3268.608 um2 per core, on 16 compute tiles.
   const double area = aie().overlay_area(overlay, kHardware);
-  EXPECT_NEAR(area, 0.096452608, 1e-12);
+  EXPECT_NEAR(area, 16 * 0.096452608, 1e-12);
   SuiteRunner bench = [](const std::string& kernels, const std::string& ov, const std::string& results) {
     std::string cmd = std::string(TLMCRAFT_BINARY_DIR) +
                       "/harness/tlmcraft bench --platform aie_ml --quiet --json "
@@ -190,7 +191,7 @@ TEST(AieCodesign, ExploreOnTwoTasksWithOneCandidate) {
   o.platform = "aie_ml";
   o.out_dir = dir.string();
   o.base_area_mm2 = 1.0;
-  o.area_budget_mm2 = 0.5;
+  o.area_budget_mm2 = 2.0;
   o.hardware = kHardware;
   const ExploreResult r = explore(aie(), {{"CD0", overlay, area}}, cells, bench, o);
   ASSERT_EQ(r.variants.size(), 2u);

@@ -29,6 +29,8 @@ instructions:
     class: V
     unit: vector
     latency_class: codesign_MYMA
+    doc: "x * x + x, row-wise"
+    operation: "VRAM[gp[rd]] = VRAM[gp[rs1]] * VRAM[gp[rs1]] + VRAM[gp[rs1]]"
     operands:
       - {name: rd, kind: gp, field: rd, role: write, value: vrow}
       - {name: rs1, kind: gp, field: rs1, role: read, value: vrow}

@@ -165,14 +165,16 @@ TEST(CliIsaTools, ListIsasNamesEveryRegisteredIsa) {
 // `isa check` names each op an overlay adds and the datapath area it adds
 // (platforms/aie_ml/aie_area.h): each split product's second step adds 16 bf16 MACs
 // (16 x (1640 + 4184) um2 [H14]) and its temp a 512-bit pipeline register with a bypass
-// multiplexer (512 x (4.522 + 1.862) um2): 96452.6 um2 = 0.09645 mm2.
+// multiplexer (512 x (4.522 + 1.862) um2): 96452.6 um2 = 0.09645 mm2 per core; every one of
+// the default array's 4 x 4 compute tiles gets it: 1.543 mm2 (what a run's area adds).
 TEST(CliIsaTools, AieMlCheckGivesTheAreaOfAddedOps) {
   const std::string src = TLMCRAFT_SOURCE_DIR;
   const Result r = tl("isa check aie_ml --isa-ext " + src + "/examples/isa_ext/aie_ml/split_products.yaml");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(r.out,
             "aie_ml: 121 operations, 6 slots, 15 latency classes, 19 register classes; added: VMULS.E.BF16 "
-            "(compose, 0.09645 mm2), VMULC.E.BF16 (compose, 0.09645 mm2): ok\n");
+            "(compose, 0.09645 mm2 per core, 1.543 mm2 on 16 tiles), VMULC.E.BF16 (compose, 0.09645 mm2 per core, "
+            "1.543 mm2 on 16 tiles): ok\n");
 }
 
 // The same for PLENA overlays (platforms/plena/plena_area.h; derivations in

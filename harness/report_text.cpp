@@ -3,7 +3,6 @@
 #include <iomanip>
 #include <sstream>
 
-
 namespace tlmcraft {
 namespace {
 
@@ -28,10 +27,9 @@ std::string area_text(const nlohmann::json& area) {
   std::ostringstream os;
   os << "  area:         " << std::fixed << std::setprecision(3) << area.value("total_mm2", 0.0) << " mm2 (estimate";
   if (area.contains("isa_extension")) {
-    os << "; with the ISA variant's " << std::setprecision(6)
-       << area["by_component"].value("isa_extension", 0.0) << " mm2";
-    for (const auto& l : area["isa_extension"])
-      os << ", " << l.value("name", "") << " " << l.value("mm2", 0.0);
+    os << "; with the ISA variant's " << std::setprecision(6) << area["by_component"].value("isa_extension", 0.0)
+       << " mm2";
+    for (const auto& l : area["isa_extension"]) os << ", " << l.value("name", "") << " " << l.value("mm2", 0.0);
   }
   os << ")\n";
   for (const auto& u : area.value("unpriced", nlohmann::json::array()))

@@ -11,11 +11,11 @@
 // Register-file traffic, moves and operators the table does not price add nothing; an
 // arithmetic action the table does not price is an error naming it.
 #pragma once
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "isa/aie_ml/aie_core.h"
 #include "isa/aie_ml/extension_ops.h"
-#include <nlohmann/json.hpp>
 #include "platforms/isa_variant_area.h"
 
 namespace tlmcraft::aie_ml {

@@ -34,8 +34,7 @@ std::string added_ops_summary(const isa::aie_ml::AieIsaDetails& d) {
     const bool composed = op && op->extension >= 0 && d.isa.extensions.at(size_t(op->extension))->composed();
     std::ostringstream a;
     if (line.unpriced.empty())
-      a << std::setprecision(4) << line.mm2 / tiles << " mm2 per core, " << line.mm2 << " mm2 on " << tiles
-        << " tiles";
+      a << std::setprecision(4) << line.mm2 / tiles << " mm2 per core, " << line.mm2 << " mm2 on " << tiles << " tiles";
     else
       a << "area not priced: " << line.unpriced;
     out += (out.empty() ? "; added: " : ", ") + line.name + " (" + (composed ? "compose" : "semantics") + ", " +

@@ -18,23 +18,12 @@
 #include "agent/codesign/overlay_yaml.h"
 #include "isa/isa_spec.h"
 #include "tests/agent/codesign/plena_run_dir.h"
+#include "tests/agent/codesign/shift_loop.h"
 
 namespace tlmcraft::agent::codesign {
 namespace {
 
 const nlohmann::json kHardware = {{"platform", "plena"}, {"config", {{"arch", {{"vlen", 64}}}}}};
-
-// The attention kernels' head-slice shift: source (gp1) and destination (gp2) step by a
-// row each iteration, 8 iterations. 3 set-ups + C_LOOP_START + 8 x 4 = 36 cycles.
-const char* kShiftLoop = R"(S_ADDI_INT gp1, gp0, 0
-S_ADDI_INT gp2, gp0, 1024
-S_ADDI_INT gp8, gp0, 3
-C_LOOP_START gp6, 8
-  V_SHFT_V gp2, gp1, gp8, 0
-  S_ADDI_INT gp1, gp1, 64
-  S_ADDI_INT gp2, gp2, 64
-C_LOOP_END gp6
-)";
 
 // The update is read (by the exp, through gp1) before the loop end: moving it into the
 // loop end would give the exp the old address.

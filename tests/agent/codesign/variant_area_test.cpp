@@ -15,6 +15,8 @@
 #include "agent/codesign/miner.h"
 #include "agent/codesign/overlay_yaml.h"
 #include "tests/agent/codesign/plena_run_dir.h"
+#include "tests/agent/codesign/shift_loop.h"
+#include "tests/isa/aie_ml/split_product_overlay.h"
 
 namespace tlmcraft::agent::codesign {
 namespace {
@@ -74,8 +76,9 @@ TEST(VariantArea, IsaCheckPrintsAnAddedPortsArea) {
   Dir d;
   std::string out, err;
   ASSERT_EQ(d.run("isa check '" + d.write("gpw2.yaml", kGpw2) + "'", out, err), 0) << err;
-  EXPECT_EQ(out, "plena: 55 instructions, 6 fields, 3 register classes; added: gp write port (register_ports, "
-                 "0.0009533 mm2): ok\n");
+  EXPECT_EQ(out,
+            "plena: 55 instructions, 6 fields, 3 register classes; added: gp write port (register_ports, "
+            "0.0009533 mm2): ok\n");
 }
 
 // cmac (examples/isa_ext/coral/mac.yaml): a 32-bit multiplier 3495 + adder 137 + its temp,
@@ -91,27 +94,12 @@ TEST(VariantArea, CoralRunWithOneCustomInstructionAddsItsArea) {
   EXPECT_NEAR(area["total_mm2"].get<double>(), table + 3836.288e-6, 1e-12);
 }
 
-// VMULS.E.BF16 (the first op of examples/isa_ext/aie_ml/split_products.yaml): its second
+// VMULS.E.BF16 (tests/isa/aie_ml/split_product_overlay.h, the first op of
+// examples/isa_ext/aie_ml/split_products.yaml): its second
 // step's 16 bf16 MACs (16 x (1640 + 4184) = 93184 um2; the first reuses the slot's unit)
 // and a 512-bit bm temp (512 x 6.384 = 3268.608 um2): 96452.608 um2 per core, on each of
 // the default array's 4 x 4 compute tiles: 1543241.728 um2.
-const char* kVmuls = R"(isa: aie_ml
-ops:
-  - mnemonic: VMULS.E.BF16
-    slot: vec
-    latency: vmac
-    doc: "d = a hi + a lo in fp32"
-    operands:
-      - {name: d, class: bm, role: write, format: fp32}
-      - {name: a, class: w, format: bf16}
-      - {name: hi, class: w, format: bf16}
-      - {name: lo, class: w, format: bf16}
-    compose:
-      temps: [{name: t, class: bm}]
-      steps:
-        - "VMUL.E.BF16 t, a, hi"
-        - "VMAC.E.BF16 d, t, a, lo"
-)";
+const std::string kVmuls = std::string("isa: aie_ml\nops:") + test::kAieMulSplitOverlay;
 constexpr double kVmulsArrayMm2 = 1543241.728e-6;
 
 TEST(VariantArea, AieMlRunWithOneAddedOpAddsItOnEveryComputeTile) {
@@ -129,23 +117,13 @@ TEST(VariantArea, AieMlRunWithOneAddedOpAddsItOnEveryComputeTile) {
   // What the co-design adapter prices the overlay at (architect proposals, mined candidates).
   const DataflowAdapter* a = find_dataflow_adapter("aie_ml");
   ASSERT_NE(a, nullptr);
-  EXPECT_DOUBLE_EQ(a->overlay_area(json_of_yaml(YAML::Load(kVmuls)), {{"platform", "aie_ml"}, {"config", json::object()}}),
-                   area["isa_extension"][0]["mm2"].get<double>());
+  EXPECT_DOUBLE_EQ(
+      a->overlay_area(json_of_yaml(YAML::Load(kVmuls)), {{"platform", "aie_ml"}, {"config", json::object()}}),
+      area["isa_extension"][0]["mm2"].get<double>());
 }
 
-// A PLENA loop whose shift steps both its row registers: mined with GPW2, its best
-// candidate (CD0) is the shift with both post-increments and needs the port
-// (tests/agent/codesign/gp_write_port_test.cpp).
-const char* kShiftLoop = R"(S_ADDI_INT gp1, gp0, 0
-S_ADDI_INT gp2, gp0, 1024
-S_ADDI_INT gp8, gp0, 3
-C_LOOP_START gp6, 8
-  V_SHFT_V gp2, gp1, gp8, 0
-  S_ADDI_INT gp1, gp1, 64
-  S_ADDI_INT gp2, gp2, 64
-C_LOOP_END gp6
-)";
-
+// kShiftLoop mined with GPW2: its best candidate (CD0) is the shift with both
+// post-increments, which needs the port (tests/agent/codesign/gp_write_port_test.cpp).
 TEST(VariantArea, ExploresVariantAreaIsTheTotalOfARunUnderItsOverlay) {
   const DataflowAdapter* a = find_dataflow_adapter("plena");
   ASSERT_NE(a, nullptr);
@@ -167,8 +145,7 @@ TEST(VariantArea, ExploresVariantAreaIsTheTotalOfARunUnderItsOverlay) {
   o.hardware_changes = load_candidate_hardware(file);
   const json overlay = candidates[0].overlay;  // explore's overlay of the variant {CD0}: its own
   const Exploration ex(
-      *a, std::move(candidates), {}, [](const std::string&, const std::string&, const std::string&) { return ""; },
-      o);
+      *a, std::move(candidates), {}, [](const std::string&, const std::string&, const std::string&) { return ""; }, o);
   const double variant_area = o.base_area_mm2 + ex.added_area(std::vector<std::string>{"CD0"});
   const json run = d.area(silu + " --isa-ext '" + d.write("cd0.yaml", to_yaml(overlay)) + "'");
   EXPECT_DOUBLE_EQ(run["total_mm2"].get<double>(), variant_area);

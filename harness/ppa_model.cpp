@@ -313,12 +313,14 @@ json roofline_estimate(const json& report, const json& config) {
           {"bound", attainable < peak_ops ? "memory" : "compute"}};
 }
 
-void add_ppa_estimates(json& report, const json& config, const std::vector<AddedArea>& variant) {
+void add_ppa_estimates(json& report, const json& config, const std::optional<std::vector<AddedArea>>& variant) {
   if (!has_ppa_model(config)) return;
   if (!report.contains("units") || !report["units"].is_array() || !report.contains("cycles")) return;
   const json e = ppa_estimates(report, config);
   report["energy"] = e["energy"];
-  report["area"] = area_estimate(config, variant, !isa::current_isa_variant().empty());
+  const bool under_variant = !isa::current_isa_variant().empty();
+  report["area"] = area_estimate(config, variant.value_or(std::vector<AddedArea>{}), under_variant && variant);
+  if (under_variant && !variant) report["area"]["note"] = kAreaWithoutVariantPricing;
   const json roof = roofline_estimate(report, config);
   if (!roof.is_null()) report["roofline"] = roof;
 }

@@ -54,12 +54,16 @@ nlohmann::json area_estimate(const nlohmann::json& platform_config, const std::v
 // Adds "energy", "area" and "roofline" to a report whose run produced counters (status pass, fail or
 // limit); leaves other reports unchanged. No-op without a `ppa` section. `variant`: what
 // the ISA variant in force adds (isa_variant_area()); under a variant the area's note says
-// the total includes it. Energy is unchanged by it: the added instructions' work is in the
+// the total includes it, or, where the platform prices no variant (nullopt), that the total
+// is the base platform's. Energy is unchanged by it: the added instructions' work is in the
 // run's actions, and the static row is a fixed power (docs/energy-area.md).
 inline constexpr const char* kAreaWithIsaVariant =
     "estimate: docs/energy-area.md; includes the hardware the ISA variant adds (isa_extension: its added "
     "instructions and register-file ports, priced as tlmcraft isa check and codesign price them)";
+inline constexpr const char* kAreaWithoutVariantPricing =
+    "estimate: docs/energy-area.md; the base platform's datapath only: this platform registers no pricing of "
+    "what an ISA variant adds (platforms/isa_variant_area.h)";
 void add_ppa_estimates(nlohmann::json& report, const nlohmann::json& platform_config,
-                       const std::vector<AddedArea>& variant = {});
+                       const std::optional<std::vector<AddedArea>>& variant = std::vector<AddedArea>{});
 
 }  // namespace tlmcraft::harness

@@ -25,7 +25,8 @@ void register_isa_variant_area(const std::string& platform, IsaVariantAreaFn pri
   pricing()[platform] = std::move(price);
 }
 
-std::vector<AddedArea> isa_variant_area(const std::string& platform, const nlohmann::json& platform_config) {
+std::optional<std::vector<AddedArea>> isa_variant_area(const std::string& platform,
+                                                       const nlohmann::json& platform_config) {
   ensure_builtin_registrations();
   IsaVariantAreaFn price;
   {
@@ -33,7 +34,8 @@ std::vector<AddedArea> isa_variant_area(const std::string& platform, const nlohm
     const auto it = pricing().find(platform);
     if (it != pricing().end()) price = it->second;
   }
-  return price ? price(platform_config) : std::vector<AddedArea>{};
+  if (!price) return std::nullopt;
+  return price(platform_config);
 }
 
 double added_area_mm2(const std::vector<AddedArea>& lines) {

@@ -6,6 +6,7 @@
 #pragma once
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,11 @@ using IsaVariantAreaFn = std::function<std::vector<AddedArea>(const nlohmann::js
 // Registers (or replaces) `platform`'s pricing.
 void register_isa_variant_area(const std::string& platform, IsaVariantAreaFn price);
 
-// What the variant in force adds on `platform`: empty for the shipped ISA or a platform
-// that registered no pricing. Throws what the platform's pricing throws for a variant that
-// does not load (a run has loaded it already by then).
-std::vector<AddedArea> isa_variant_area(const std::string& platform, const nlohmann::json& platform_config);
+// What the variant in force adds on `platform` (empty for the shipped ISA); nullopt for a
+// platform that registered no pricing (a plugin's). Throws what the platform's pricing
+// throws for a variant that does not load (a run has loaded it already by then).
+std::optional<std::vector<AddedArea>> isa_variant_area(const std::string& platform,
+                                                       const nlohmann::json& platform_config);
 
 // The sum of the priced lines, mm2.
 double added_area_mm2(const std::vector<AddedArea>& lines);

@@ -241,6 +241,12 @@ TEST(PpaModel, UnderAnIsaVariantTheAreaAddsWhatTheVariantAdds) {
   EXPECT_EQ(none["area"]["isa_extension"], json::array());
   EXPECT_DOUBLE_EQ(none["area"]["total_mm2"].get<double>(), 0.192);
   EXPECT_EQ(none["area"]["note"], kAreaWithIsaVariant);
+  // A platform that prices no variant (a plugin's): the table's total, and the note says so.
+  json unpriced = report();
+  add_ppa_estimates(unpriced, config(), std::nullopt);
+  EXPECT_FALSE(unpriced["area"].contains("isa_extension"));
+  EXPECT_DOUBLE_EQ(unpriced["area"]["total_mm2"].get<double>(), 0.192);
+  EXPECT_EQ(unpriced["area"]["note"], kAreaWithoutVariantPricing);
 }
 
 }  // namespace

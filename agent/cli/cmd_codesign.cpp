@@ -467,6 +467,7 @@ std::unique_ptr<Session> open_session(const std::string& cmd, const po::variable
     std::vector<codesign::ExploreCandidate> candidates = codesign::load_candidates(file, s->adapter->isa);
     o.hardware_changes = codesign::load_candidate_hardware(file);
     check_candidate_overlays(cmd, file, candidates, name, o.out_dir);
+    codesign::price_candidates(*s->adapter, s->hardware, candidates, o.hardware_changes);
     s->exploration = std::make_unique<codesign::Exploration>(*s->adapter, std::move(candidates), std::move(cells),
                                                              std::move(runner), std::move(o));
   } catch (const std::invalid_argument& e) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -573,6 +574,29 @@ std::vector<ExploreCandidate> load_candidates(const std::string& path, const std
   }
   if (out.empty()) throw std::invalid_argument(path + ": no candidates");
   return out;
+}
+
+void price_candidates(const DataflowAdapter& adapter, const json& hardware, std::vector<ExploreCandidate>& candidates,
+                      std::vector<ExploreCandidate>& hardware_changes) {
+  auto priced = [&](const ExploreCandidate& c, double& mm2) {
+    try {
+      mm2 = adapter.overlay_area(c.overlay, hardware);
+      return true;
+    } catch (const std::exception&) {  // the model cannot price it: the file's figure stands
+      return false;
+    }
+  };
+  std::map<std::string, double> hardware_mm2;
+  for (ExploreCandidate& h : hardware_changes) {
+    priced(h, h.area_mm2);
+    hardware_mm2[h.name] = h.area_mm2;
+  }
+  for (ExploreCandidate& c : candidates) {
+    double mm2 = 0;
+    if (!priced(c, mm2)) continue;
+    for (const std::string& n : c.needs) mm2 -= hardware_mm2.count(n) ? hardware_mm2.at(n) : 0.0;
+    c.area_mm2 = std::max(mm2, 0.0);
+  }
 }
 
 json VariantResult::to_json() const {

@@ -37,6 +37,15 @@ std::vector<ExploreCandidate> load_candidates(const std::string& path, const std
 // instructions; empty when it has none.
 std::vector<ExploreCandidate> load_candidate_hardware(const std::string& path);
 
+// Prices every hardware change and candidate with the platform's model (the adapter's
+// overlay_area: the one pricing a run's report and `isa check` use,
+// docs/energy-area.md "Area under an ISA variant"), so a variant's area is what a run under
+// its overlay reports: a candidate's own area is its overlay's less the hardware changes
+// it needs (those count once per variant). A figure from the file stays only where the
+// model cannot price the overlay.
+void price_candidates(const DataflowAdapter& adapter, const nlohmann::json& hardware,
+                      std::vector<ExploreCandidate>& candidates, std::vector<ExploreCandidate>& hardware_changes);
+
 // One suite cell and its baseline kernel.
 struct SuiteCell {
   std::string task, config, kernel, extension;  // extension: ".asm", ".c"

@@ -395,7 +395,12 @@ uint64_t CoreTiming::dispatch_vector(const rv::StepInfo& s, uint64_t earliest) {
   // not; tests/platforms/coral_rtl_programs/vd_field_scalar_waw.s). vmv.x.s & co write it.
   const uint32_t rd_field = (d.raw >> 7) & 31;
   const uint64_t scalar_waw = rd_field ? ready_[rd_field] : 0;
-  uint64_t t = lane_floor(d, std::max({floor, queue, scalar_src_ready(d), scalar_waw}));
+  // A vector load's or store's base address (rs1) is read from the register file on the LSU's
+  // port without write forwarding, as a scalar access's address; a stride (rs2) is forwarded
+  // (measured: addi s0 then vle8.v (s0) dispatch 2 cycles apart, li a5 then vlse8.v (t3), a5
+  // 1 apart: coral_rtl_programs/vle_address_after_alu.s, vlse_dtcm.s).
+  const uint64_t base_address = memory ? ready_[(d.raw >> 15) & 31] + st_.lsu_operand_read : 0;
+  uint64_t t = lane_floor(d, std::max({floor, queue, scalar_src_ready(d), base_address, scalar_waw}));
   if (needs_config_state(d)) t = config_state_floor(t);
   take_slot(t, d);
   note_frontend_dispatch(t, false);

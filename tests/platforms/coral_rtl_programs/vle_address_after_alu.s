@@ -1,6 +1,6 @@
 # coral-rtl: 106
 # measured: coral-rtl vle_address_after_alu.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# model: 98 (known gap, issue 25: mv s0, vle8.v (s0), lb s0, vadd.vv, 8 times, all DTCM; the RTL dispatches the vector load 2 cycles after the mv that computes its address, the model 1: a vector access seems to read its address register without forwarding, as scalar loads do, which the model does not apply to vector accesses; 1 cycle an iteration)
+# (mv s0, vle8.v (s0), lb s0, vadd.vv, 8 times, all DTCM: a vector access reads its base address register without forwarding, as scalar loads do, so the load dispatches 2 cycles after the mv; the model was 98 before it applied that to vector accesses)
   .globl main
 main:
   li t6, 0x10000

@@ -1,6 +1,6 @@
 # coral-rtl: 68
 # measured: coral-rtl vle_unal_dtcm.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# model: 67 (multi-block or multi-register DTCM loads: 1-2 cycles of the final register write)
+# (the first load dispatches 2 cycles after the addi of its base address, read without forwarding; the model was 67 before it applied that to vector accesses)
   .globl main
 main:
   li t0, 0x20000000

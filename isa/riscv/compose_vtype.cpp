@@ -23,21 +23,27 @@ bool wide_source(const std::string& m) {
 
 }  // namespace
 
-bool parse_vtype_step(const std::vector<std::string>& ops, uint32_t& vtype, std::string& why) {
+bool parse_vtype_words(const std::vector<std::string>& w, uint32_t& vtype) {
   static const std::map<std::string, uint32_t> sew = {{"e8", 0}, {"e16", 1}, {"e32", 2}};
-  static const std::map<std::string, uint32_t> lmul = {{"m1", 0},  {"m2", 1},  {"m4", 2}, {"m8", 3},
+  static const std::map<std::string, uint32_t> lmul = {{"m1", 0},  {"m2", 1},  {"m4", 2},  {"m8", 3},
                                                        {"mf8", 5}, {"mf4", 6}, {"mf2", 7}};
+  if (w.size() != 4 || !sew.count(w[0]) || !lmul.count(w[1]) || (w[2] != "ta" && w[2] != "tu") ||
+      (w[3] != "ma" && w[3] != "mu"))
+    return false;
+  vtype = lmul.at(w[1]) | sew.at(w[0]) << 3 | (w[2] == "ta" ? 1u : 0u) << 6 | (w[3] == "ma" ? 1u : 0u) << 7;
+  return true;
+}
+
+bool parse_vtype_step(const std::vector<std::string>& ops, uint32_t& vtype, std::string& why) {
   if (ops.size() != 6 || ops[0] != "zero" || ops[1] != "zero") {
     why = "a vtype step is 'vsetvli zero, zero, <sew>, <lmul>, <ta|tu>, <ma|mu>' (vl kept)";
     return false;
   }
-  if (!sew.count(ops[2]) || !lmul.count(ops[3]) || (ops[4] != "ta" && ops[4] != "tu") ||
-      (ops[5] != "ma" && ops[5] != "mu")) {
+  if (!parse_vtype_words({ops.begin() + 2, ops.end()}, vtype)) {
     why = "unknown vtype '" + ops[2] + ", " + ops[3] + ", " + ops[4] + ", " + ops[5] +
           "' (sew e8/e16/e32, lmul mf8..m8, ta|tu, ma|mu)";
     return false;
   }
-  vtype = lmul.at(ops[3]) | sew.at(ops[2]) << 3 | (ops[4] == "ta" ? 1u : 0u) << 6 | (ops[5] == "ma" ? 1u : 0u) << 7;
   if (!vec::vtype_supported(vtype)) {
     why = "vtype '" + ops[2] + ", " + ops[3] + "' is not supported (LMUL x ELEN must be at least SEW)";
     return false;
@@ -115,6 +121,25 @@ bool allocate_scratch(const CustomInsn& in, const std::vector<NameGroup>& groups
     reg[i] = at;
   }
   return nx <= 32 && nf <= 32;
+}
+
+bool window_keeps_vtype(const CustomInsn& in, uint32_t entry) {
+  uint32_t last = entry;
+  for (const ComposeStep& st : in.steps) {
+    if (st.sets_vtype < 0) continue;
+    if (!same_vl_ratio(entry, uint32_t(st.sets_vtype))) return false;
+    last = uint32_t(st.sets_vtype);
+  }
+  return last == entry;
+}
+
+bool operands_fit(const CustomInsn& in, uint32_t entry, const std::vector<int>& operand_registers) {
+  const std::vector<NameGroup> groups = name_groups(in, entry);
+  std::vector<uint32_t> scratch;
+  if (!allocate_scratch(in, groups, scratch)) return false;
+  for (size_t i = 0; i < in.operands.size() && i < operand_registers.size(); ++i)
+    if (in.operands[i].value == ValueClass::V && operand_registers[i] % int(groups[i].registers) != 0) return false;
+  return true;
 }
 
 }  // namespace tlmcraft::isa::riscv

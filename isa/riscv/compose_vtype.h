@@ -17,6 +17,8 @@ namespace tlmcraft::isa::riscv {
 // vsetvli immediate (vtype); false with `why` set when it is not the vl-keeping form
 // with a supported SEW (e8, e16, e32), LMUL (mf8..m8) and both policies.
 bool parse_vtype_step(const std::vector<std::string>& operands, uint32_t& vtype, std::string& why);
+// The same from the four vtype words ("e16", "m4", "ta", "ma") as vset* lines print them.
+bool parse_vtype_words(const std::vector<std::string>& words, uint32_t& vtype);
 // "e16, m4, ta, ma" for a vtype immediate.
 std::string vtype_text(uint32_t vtype);
 // Registers of one group at the vtype's LMUL (1 for a fractional LMUL).
@@ -40,5 +42,14 @@ std::vector<NameGroup> name_groups(const CustomInsn& in, uint32_t entry);
 // Hidden registers for the names: each vector name an aligned group of its size (largest
 // first; v0 kept for the mask), x and f names from x1 and f0. False when they do not fit.
 bool allocate_scratch(const CustomInsn& in, const std::vector<NameGroup>& groups, std::vector<uint32_t>& reg);
+
+// Where a composition's window starts at vtype `entry`: whether replacing it leaves vtype and
+// vl as the steps do (each vtype step keeps the ratio, so vl; the last sets `entry` again),
+// so that the instruction, which changes neither, stands for the whole window.
+bool window_keeps_vtype(const CustomInsn& in, uint32_t entry);
+// Whether the instruction executes at `entry` with these registers (per operand, its
+// register number; scalars ignored): each vector operand starts a group of its size and
+// the names fit the scratch register file.
+bool operands_fit(const CustomInsn& in, uint32_t entry, const std::vector<int>& operand_registers);
 
 }  // namespace tlmcraft::isa::riscv

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "isa/riscv/custom_ext.h"
+#include "isa/riscv/peephole.h"
 #include "scalar_support.h"
 
 namespace tlmcraft::isa::riscv {
@@ -171,6 +172,75 @@ TEST(ComposeVtype, BadVtypeStepsNameTheColumn) {
             "quad.yaml:8:48: unknown vtype 'e64, m4, ta, ma' (sew e8/e16/e32, lmul mf8..m8, ta|tu, ma|mu)");
   EXPECT_EQ(error_of("vsetvli zero, zero, e32, mf4, ta, ma"),
             "quad.yaml:8:48: vtype 'e32, mf4' is not supported (LMUL x ELEN must be at least SEW)");
+}
+
+// clang-16's int8 matmul loop (gemm's searched kernel, two of its eight steps): the load
+// of the next row and the scalar are interleaved between the two vsetvli, and the last
+// step runs on at e16 into the requantisation.
+const std::string kLoop =
+    "\tvsetvli\tzero, a0, e8, m2, ta, ma\n"
+    "\tvle8.v\tv16, (a1)\n"
+    "\tlb\tt5, 0(a2)\n"
+    "\tvwmul.vx\tv20, v16, t5\n"
+    "\tvsetvli\tzero, zero, e16, m4, ta, ma\n"
+    "\taddi\tt4, a1, 32\n"
+    "\tvle8.v\tv16, (t4)\n"
+    "\tlb\tt5, 1(a2)\n"
+    "\tvwadd.wv\tv8, v8, v20\n"
+    "\tvsetvli\tzero, zero, e8, m2, ta, ma\n"
+    "\tvwmul.vx\tv20, v16, t5\n"
+    "\tvsetvli\tzero, zero, e16, m4, ta, ma\n"
+    "\tvwadd.wv\tv8, v8, v20\n"
+    "\tvnclip.wi\tv16, v8, 10\n"
+    "\tret\n";
+
+std::string peep(const std::string& text, size_t expect_replaced) {
+  const PeepholeResult r = apply_composed_peephole(text, *overlay());
+  const size_t n = r.replaced.count("vqmacc") ? r.replaced.at("vqmacc") : 0;
+  EXPECT_EQ(n, expect_replaced);
+  return r.assembly;
+}
+
+TEST(ComposeVtypePeephole, PlacesTheMacAndDropsTheVsetvliPairWhereVtypeComesBack) {
+  // First step: entry e8/m2 is known (the loop's vsetvli), both vsetvli keep the ratio 8/2 =
+  // 16/4 (so vl) and the policies, the second sets e8/m2 again, the product v20 is rewritten
+  // before it is read: one instruction at the vwmul's place, the load and lb after it (they
+  // read only vl, which the pair never changed). Second step: the window would end at e16/m4
+  // (the vnclip needs it) and has no vsetvli back: left as it is.
+  EXPECT_EQ(peep(kLoop, 1),
+            "\tvsetvli\tzero, a0, e8, m2, ta, ma\n"
+            "\tvle8.v\tv16, (a1)\n"
+            "\tlb\tt5, 0(a2)\n"
+            "\t.insn r 0x7b, 4, 0, v8, t5, v16\t# vqmacc\n"
+            "\taddi\tt4, a1, 32\n"
+            "\tvle8.v\tv16, (t4)\n"
+            "\tlb\tt5, 1(a2)\n"
+            "\tvwmul.vx\tv20, v16, t5\n"
+            "\tvsetvli\tzero, zero, e16, m4, ta, ma\n"
+            "\tvwadd.wv\tv8, v8, v20\n"
+            "\tvnclip.wi\tv16, v8, 10\n"
+            "\tret\n");
+}
+
+TEST(ComposeVtypePeephole, RefusesWhenVlWouldDifferOrTheProductIsReadLater) {
+  auto replace_all = [](std::string s, const std::string& from, const std::string& to) {
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  // Entry e8/m1: e16/m4 has another VLMAX (vl is clamped) and e8/m2 is not where it started.
+  const std::string m1 = replace_all(kLoop, "e8, m2, ta, ma\n\tvle8", "e8, m1, ta, ma\n\tvle8");
+  EXPECT_EQ(peep(m1, 0), m1);
+  // The vtype before the window is not known (no vsetvli on the path from the entry).
+  const std::string unknown = kLoop.substr(kLoop.find("\tvle8.v"));
+  EXPECT_EQ(peep(unknown, 0), unknown);
+  // The product v20 is read after the first window (stored): it is not a dead temp.
+  const std::string live = replace_all(kLoop, "\tvsetvli\tzero, zero, e8, m2, ta, ma\n",
+                                       "\tvsetvli\tzero, zero, e8, m2, ta, ma\n\tvse16.v\tv20, (a3)\n");
+  EXPECT_EQ(peep(live, 0), live);
+  // An element-wise op between the vsetvli pair runs at e16 there; after the instruction it
+  // would run at e8 (it reads SEW, not only vl): it cannot move past, nothing is replaced.
+  const std::string policy = replace_all(kLoop, "\taddi\tt4, a1, 32\n", "\tvadd.vv\tv24, v24, v28\n\taddi\tt4, a1, 32\n");
+  EXPECT_EQ(peep(policy, 0), policy);
 }
 
 }  // namespace

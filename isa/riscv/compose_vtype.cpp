@@ -70,6 +70,13 @@ bool changes_vtype(const CustomInsn& in) {
   return std::any_of(in.steps.begin(), in.steps.end(), [](const ComposeStep& s) { return s.sets_vtype >= 0; });
 }
 
+unsigned placed_sew_bytes(const CustomInsn& in) {
+  unsigned sew = 4;
+  for (const ComposeStep& st : in.steps)
+    if (st.sets_vtype >= 0) sew = 1u << ((uint32_t(st.sets_vtype) >> 3) & 7);
+  return sew;
+}
+
 std::vector<NameGroup> name_groups(const CustomInsn& in, uint32_t entry) {
   // Every name holds at least one group at the entry vtype (a `semantics:` instruction's too).
   // (A `semantics:` instruction has operands but no names: one entry per operand then.)

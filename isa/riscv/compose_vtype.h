@@ -31,6 +31,11 @@ bool same_policies(uint32_t a, uint32_t b);
 // Whether any step of the composition changes vtype.
 bool changes_vtype(const CustomInsn& in);
 
+// The SEW (bytes) a composition across a vtype change runs its first steps at where it is
+// placed: its last vtype step's (the peephole places it only where the window starts at that
+// vtype); 4 for one without vtype steps.
+unsigned placed_sew_bytes(const CustomInsn& in);
+
 // The group each name needs when the instruction starts at vtype `entry`: registers
 // (the widest span over its steps) and the widest element it holds, in bytes.
 struct NameGroup {

@@ -4,7 +4,6 @@
 // plus its operands' register traffic. Units: "scalar" (x operations), "fpu" (f), "vector";
 // formats int8/int16/int32 (the element width) and fp32; register files "xreg", "freg", "vreg"
 // (the names Coral's per-action table prices the standard instructions by).
-#include <algorithm>
 #include <map>
 
 #include "isa/actions.h"
@@ -62,10 +61,9 @@ NamedActions composed(const CustomInsn& in, unsigned sew, unsigned vl) {
   std::vector<StorageTraffic> saved;
   unsigned step_sew = sew;
   for (const ComposeStep& st : in.steps) {
-    // A vtype step does no arithmetic; the steps after it work at its SEW (never below the
-    // caller's: area prices every step at 32-bit elements).
+    // A vtype step does no arithmetic; the steps after it work at its SEW.
     if (st.sets_vtype >= 0) {
-      step_sew = std::max(sew, 1u << ((uint32_t(st.sets_vtype) >> 3) & 7));
+      step_sew = 1u << ((uint32_t(st.sets_vtype) >> 3) & 7);
       continue;
     }
     InstructionWork w;
@@ -85,8 +83,11 @@ NamedActions composed(const CustomInsn& in, unsigned sew, unsigned vl) {
     }
     const ValueClass op_cls = any_vector ? ValueClass::V : rd_cls;
     const char* unit = op_cls == ValueClass::V ? "vector" : op_cls == ValueClass::F ? "fpu" : "scalar";
-    w.ops.push_back(
-        {unit, primitive_of(st.mnemonic), format_of(op_cls, step_sew), op_cls == ValueClass::V ? uint64_t(vl) : 1});
+    // A widening add (vwadd.wv) adds at its result's width; a widening multiply multiplies
+    // its narrow operands.
+    const std::string primitive = primitive_of(st.mnemonic);
+    const unsigned op_sew = starts(st.mnemonic, "vw") && primitive == "add" ? 2 * step_sew : step_sew;
+    w.ops.push_back({unit, primitive, format_of(op_cls, op_sew), op_cls == ValueClass::V ? uint64_t(vl) : 1});
     steps.push_back(actions_of(w));
   }
   return compose_actions(steps, saved);

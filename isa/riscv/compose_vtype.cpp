@@ -2,6 +2,7 @@
 #include "isa/riscv/compose_vtype.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <numeric>
 
@@ -65,6 +66,18 @@ bool same_vl_ratio(uint32_t a, uint32_t b) {
 }
 
 bool same_policies(uint32_t a, uint32_t b) { return ((a ^ b) & 0xc0u) == 0; }
+
+bool reads_only_vl(const std::string& m) {
+  size_t k = m.size() > 2 && m[0] == 'v' && (m[1] == 'l' || m[1] == 's') ? 2 : std::string::npos;
+  if (k == std::string::npos) return false;
+  if (m[k] == 's') ++k;
+  if (m.compare(k, 1, "e") != 0) return false;
+  const size_t digits = ++k;
+  while (k < m.size() && std::isdigit(uint8_t(m[k]))) ++k;
+  if (k == digits) return false;
+  const std::string rest = m.substr(k);
+  return rest == ".v" || rest == "ff.v";
+}
 
 bool changes_vtype(const CustomInsn& in) {
   return std::any_of(in.steps.begin(), in.steps.end(), [](const ComposeStep& s) { return s.sets_vtype >= 0; });

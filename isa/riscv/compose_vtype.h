@@ -28,6 +28,11 @@ bool same_vl_ratio(uint32_t a, uint32_t b);
 // Tail and mask policy bits (vta, vma) equal.
 bool same_policies(uint32_t a, uint32_t b);
 
+// A unit-stride or strided vector load or store (vle8.v, vse32.v, vlse16.v, vle8ff.v):
+// its EMUL = EEW x LMUL / SEW depends on the SEW/LMUL ratio alone, so it depends on vl,
+// that ratio and the policies, not on SEW itself.
+bool reads_only_vl(const std::string& mnemonic);
+
 // Whether any step of the composition changes vtype.
 bool changes_vtype(const CustomInsn& in);
 

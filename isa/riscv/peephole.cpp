@@ -86,23 +86,9 @@ bool is_store(const std::string& m) {
          (starts(m, "vs") && m.size() == 6 && std::isdigit(uint8_t(m[2])) && m.substr(3) == "r.v");
 }
 
-// vle8.v, vse32.v, vlse16.v, vsse8.v, vle8ff.v: EEW in the mnemonic, no index vector.
-bool unit_or_strided_memory(const std::string& m) {
-  size_t k = m[0] == 'v' && (m[1] == 'l' || m[1] == 's') ? 2 : std::string::npos;
-  if (k == std::string::npos) return false;
-  if (m[k] == 's') ++k;
-  if (m.compare(k, 1, "e") != 0) return false;
-  ++k;
-  const size_t digits = k;
-  while (k < m.size() && std::isdigit(uint8_t(m[k]))) ++k;
-  if (k == digits) return false;
-  const std::string rest = m.substr(k);
-  return rest == ".v" || rest == "ff.v";
-}
-
 void reads_vector_config(Line& l) {
   l.uses.set(kVl);
-  if (!unit_or_strided_memory(l.mnemonic)) l.uses.set(kVtype);
+  if (!reads_only_vl(l.mnemonic)) l.uses.set(kVtype);
 }
 
 bool reads_destination(const std::string& m) {

@@ -26,7 +26,7 @@ bool wide_source(const std::string& m) {
 
 bool parse_vtype_words(const std::vector<std::string>& w, uint32_t& vtype) {
   static const std::map<std::string, uint32_t> sew = {{"e8", 0}, {"e16", 1}, {"e32", 2}};
-  static const std::map<std::string, uint32_t> lmul = {{"m1", 0},  {"m2", 1},  {"m4", 2},  {"m8", 3},
+  static const std::map<std::string, uint32_t> lmul = {{"m1", 0},  {"m2", 1},  {"m4", 2}, {"m8", 3},
                                                        {"mf8", 5}, {"mf4", 6}, {"mf2", 7}};
   if (w.size() != 4 || !sew.count(w[0]) || !lmul.count(w[1]) || (w[2] != "ta" && w[2] != "tu") ||
       (w[3] != "ma" && w[3] != "mu"))

@@ -239,7 +239,8 @@ TEST(ComposeVtypePeephole, RefusesWhenVlWouldDifferOrTheProductIsReadLater) {
   EXPECT_EQ(peep(live, 0), live);
   // An element-wise op between the vsetvli pair runs at e16 there; after the instruction it
   // would run at e8 (it reads SEW, not only vl): it cannot move past, nothing is replaced.
-  const std::string policy = replace_all(kLoop, "\taddi\tt4, a1, 32\n", "\tvadd.vv\tv24, v24, v28\n\taddi\tt4, a1, 32\n");
+  const std::string policy =
+      replace_all(kLoop, "\taddi\tt4, a1, 32\n", "\tvadd.vv\tv24, v24, v28\n\taddi\tt4, a1, 32\n");
   EXPECT_EQ(peep(policy, 0), policy);
 }
 

@@ -206,13 +206,18 @@ void CustomExtensions::execute(Hart& h, const DecodedInsn& d) const {
   }
   if (vec) {
     // Timing sees the widest groups and element the steps touch (a widening chain's
-    // accumulator: 4 x SEW at 4 x LMUL from e8) at the entry SEW.
-    unsigned dst = 1, src = 1, widest = sew;
+    // accumulator: 4 x SEW at 4 x LMUL from e8) at the entry SEW. The timing model reads an
+    // accumulator (a source in the destination's register) by the destination's group, so
+    // the source group is the widest of the other vector sources (vqmacc's vb: 2 at m2).
+    unsigned dst = 1, src = 0, widest = sew;
+    const CustomOperand* rd = in.operand(Field::Rd);
     for (size_t i = 0; i < in.operands.size(); ++i) {
       if (in.operands[i].value != ValueClass::V) continue;
       if (in.operands[i].write) dst = std::max(dst, groups[i].registers);
-      if (in.operands[i].read) src = std::max(src, groups[i].registers);
+      const bool accumulator = rd && rd->value == ValueClass::V && field_value(d, in.operands[i].field) == d.rd;
+      if (in.operands[i].read && !accumulator) src = std::max(src, groups[i].registers);
     }
+    if (src == 0) src = dst;
     for (const NameGroup& g : groups) widest = std::max(widest, g.element_bytes);
     h.vstart = 0;
     h.info.vl = uint16_t(h.vl);

@@ -97,6 +97,7 @@ TEST(ComposeVtype, SignedQuadMacPerLaneWithTailKept) {
   EXPECT_EQ(h.info.vl, 20);
   EXPECT_EQ(h.info.sew_bytes, 1);
   EXPECT_EQ(h.info.dst_group, 8);
+  EXPECT_EQ(h.info.src_group, 2);  // vb; the accumulator is read by the destination's group
   EXPECT_EQ(h.info.element_scale, 4);
 }
 

@@ -66,8 +66,19 @@ std::vector<std::vector<size_t>> topological_orders(const std::vector<Op>& ops, 
   return result;
 }
 
+// A step naming no storage (all literals: a mode switch such as a vector-configuration
+// step) acts on state the pattern does not name: it keeps its place among the other steps.
+static bool names_nothing(const PatternStep& s) {
+  for (const Operand& o : s.operands)
+    if (o.access != Access::Literal || !o.storage.empty()) return false;
+  return true;
+}
+
 std::vector<Pattern> step_orders(const Pattern& p, size_t cap) {
-  auto before = [&](size_t i, size_t j) { return i < j && conflict(as_op(p.steps[i]), as_op(p.steps[j])); };
+  auto before = [&](size_t i, size_t j) {
+    return i < j && (names_nothing(p.steps[i]) || names_nothing(p.steps[j]) ||
+                     conflict(as_op(p.steps[i]), as_op(p.steps[j])));
+  };
   std::vector<Pattern> result;
   for (const auto& o : orders(p.steps.size(), before, cap)) {
     Pattern q = p;

@@ -310,7 +310,8 @@ std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin,
             continue;
           Subgraph g{grown};
           count_ports(ops, graph, updated, g);
-          if (g.outputs + g.updates >= 1 && g.inputs <= limits.read_ports && g.outputs <= limits.write_ports)
+          if (g.outputs + g.updates >= 1 && g.inputs <= limits.read_ports && g.outputs <= limits.write_ports &&
+              (!limits.admissible || limits.admissible(ops, g.ops)))
             found.push_back(g);
         }
       }

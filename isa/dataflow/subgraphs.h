@@ -31,6 +31,10 @@ struct SubgraphLimits {
   // adapter whose overlay cannot express an accumulator keeps it off).
   bool accumulators = false;
   size_t max_subgraphs = 20000;  // per region; enumeration stops there (bounded work)
+  // Optional: the adapter's last word on a subgraph within the limits (its ops, increasing).
+  // For rules this view cannot state, such as a step that switches a mode the others run
+  // in (the ISA's vector configuration) and must leave it as the subgraph found it.
+  std::function<bool(const std::vector<Op>& ops, const std::vector<size_t>& subgraph)> admissible;
 };
 
 // One subgraph of a region: its ops (indices into the kernel's ops,

@@ -59,7 +59,13 @@ StorageTraffic& traffic_of(std::vector<StorageTraffic>& t, ValueClass c) {
 NamedActions composed(const CustomInsn& in, unsigned sew, unsigned vl) {
   std::vector<NamedActions> steps;
   std::vector<StorageTraffic> saved;
+  unsigned step_sew = sew;
   for (const ComposeStep& st : in.steps) {
+    // A vtype step does no arithmetic; the steps after it work at its SEW.
+    if (st.sets_vtype >= 0) {
+      step_sew = 1u << ((uint32_t(st.sets_vtype) >> 3) & 7);
+      continue;
+    }
     InstructionWork w;
     bool any_vector = false;
     ValueClass rd_cls = ValueClass::X;
@@ -68,7 +74,7 @@ NamedActions composed(const CustomInsn& in, unsigned sew, unsigned vl) {
       if (n < 0) continue;
       const auto& name = in.names[size_t(n)];
       if (name.cls == ValueClass::Imm) continue;
-      const uint64_t b = bytes_of(name.cls, sew, vl);
+      const uint64_t b = bytes_of(name.cls, step_sew, vl);
       StorageTraffic& t = traffic_of(w.traffic, name.cls);
       (k == 0 ? t.write_bytes : t.read_bytes) += b;
       if (name.temp) (k == 0 ? traffic_of(saved, name.cls).write_bytes : traffic_of(saved, name.cls).read_bytes) += b;
@@ -77,7 +83,11 @@ NamedActions composed(const CustomInsn& in, unsigned sew, unsigned vl) {
     }
     const ValueClass op_cls = any_vector ? ValueClass::V : rd_cls;
     const char* unit = op_cls == ValueClass::V ? "vector" : op_cls == ValueClass::F ? "fpu" : "scalar";
-    w.ops.push_back({unit, primitive_of(st.mnemonic), format_of(op_cls, sew), op_cls == ValueClass::V ? uint64_t(vl) : 1});
+    // A widening add (vwadd.wv) adds at its result's width; a widening multiply multiplies
+    // its narrow operands.
+    const std::string primitive = primitive_of(st.mnemonic);
+    const unsigned op_sew = starts(st.mnemonic, "vw") && primitive == "add" ? 2 * step_sew : step_sew;
+    w.ops.push_back({unit, primitive, format_of(op_cls, op_sew), op_cls == ValueClass::V ? uint64_t(vl) : 1});
     steps.push_back(actions_of(w));
   }
   return compose_actions(steps, saved);

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "isa/operator_area.h"
+#include "isa/riscv/compose_vtype.h"
 #include "isa/riscv/custom_ext.h"
 
 namespace tlmcraft::isa::riscv {
@@ -34,8 +35,11 @@ double operator_um2(const std::string& primitive, const std::string& format) {
 double custom_area_mm2(const CustomInsn& in) {
   if (in.declared_area_mm2 >= 0) return in.declared_area_mm2;
   const unsigned lanes = kVlenBits / 32;
+  // A composition across a vtype change is placed only where it starts at its last vtype
+  // step's vtype (compose_vtype.h): its steps are priced at the widths they run at there.
+  const unsigned sew = changes_vtype(in) ? placed_sew_bytes(in) : 4;
   double um2 = 0;
-  for (const NamedAction& a : custom_actions(in, 4, lanes)) {
+  for (const NamedAction& a : custom_actions(in, sew, lanes)) {
     const size_t d1 = a.name.find('.'), d2 = a.name.rfind('.');
     if (d1 == std::string::npos || d1 == d2) continue;
     const std::string unit = a.name.substr(0, d1);

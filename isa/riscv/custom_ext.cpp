@@ -7,8 +7,10 @@
 // before any output is written: rd may equal any source.
 #include "isa/riscv/custom_ext.h"
 
+#include <algorithm>
 #include <cstdio>
 
+#include "isa/riscv/compose_vtype.h"
 #include "isa/riscv/step_encoder.h"
 #include "isa/riscv/vector_common.h"
 #include "isa/riscv/register_names.h"
@@ -110,25 +112,13 @@ void exec_custom(Hart& h, const DecodedInsn& d) { h.custom->execute(h, d); }
   throw Trap{TrapCause::IllegalInstruction, d.raw, "illegal instruction " + std::string(raw) + " (" + in.mnemonic + "): " + why};
 }
 
-// Where each name lives in the scratch register file: x1.., f0.., and v groups from
-// v<stride> on (v0 stays the mask).
-struct ScratchMap {
+// Where each name lives in the scratch register file (compose_vtype.h: one aligned group
+// per vector name, sized by the widest value it holds at any step; v0 stays the mask).
+std::vector<uint32_t> scratch_map(const CustomInsn& in, const DecodedInsn& d, const std::vector<NameGroup>& groups) {
   std::vector<uint32_t> reg;
-};
-
-ScratchMap scratch_map(const CustomInsn& in, const DecodedInsn& d, unsigned stride) {
-  ScratchMap m;
-  unsigned nx = 1, nf = 0, nv = 1;
-  for (const auto& n : in.names) {
-    uint32_t r = 0;
-    if (n.cls == ValueClass::X) r = nx++;
-    else if (n.cls == ValueClass::F) r = nf++;
-    else if (n.cls == ValueClass::V) r = stride * nv++;
-    m.reg.push_back(r);
-  }
-  if (nx > 32 || nf > 32 || stride * nv > 32)
+  if (!allocate_scratch(in, groups, reg))
     custom_illegal(in, d, "its operands and temps need more hidden registers than the register file holds at this LMUL");
-  return m;
+  return reg;
 }
 
 void copy_group(uint8_t (*dst)[kVlenBytes], unsigned to, const uint8_t (*src)[kVlenBytes], unsigned from, unsigned regs) {
@@ -138,7 +128,8 @@ void copy_group(uint8_t (*dst)[kVlenBytes], unsigned to, const uint8_t (*src)[kV
 }  // namespace
 
 namespace {
-void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool masked, unsigned stride);
+void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool masked, const std::vector<NameGroup>& groups);
+std::vector<NameGroup> checked_groups(const CustomInsn& in, const Hart& h, const DecodedInsn& d);
 }  // namespace
 
 bool is_custom(const DecodedInsn& d) { return d.exec == exec_custom; }
@@ -198,37 +189,69 @@ void CustomExtensions::execute(Hart& h, const DecodedInsn& d) const {
   const bool vec = in.is_vector();
   const bool masked = in.masked && !(d.raw >> 25 & 1);
   unsigned stride = 1, sew = 4;
+  std::vector<NameGroup> groups;
   if (vec) {
     if (h.vill()) custom_illegal(in, d, "vtype.vill is set");
     const vec::VType vt = vec::current_vtype(h, d);
     stride = vec::group_regs(vt.lmul_log2);
     sew = vt.sew_bytes;
-    for (const auto& o : in.operands)
-      if (o.value == ValueClass::V && field_value(d, o.field) % stride)
-        custom_illegal(in, d, "register v" + std::to_string(field_value(d, o.field)) + " is not aligned to LMUL " +
-                                  std::to_string(stride));
+    groups = checked_groups(in, h, d);
     if (masked && d.rd == 0 && in.operand(Field::Rd) && in.operand(Field::Rd)->value == ValueClass::V)
       custom_illegal(in, d, "masked instruction with destination group v0");
   }
   if (!in.semantics.empty()) {
     run_custom_semantics(in, h, d, masked, stride, sew);
   } else {
-    run_compose(in, h, d, masked, stride);
+    run_compose(in, h, d, masked, groups);
   }
   if (vec) {
+    // Timing sees the widest groups and element the steps touch (a widening chain's
+    // accumulator: 4 x SEW at 4 x LMUL from e8) at the entry SEW. The timing model reads an
+    // accumulator (a source in the destination's register) by the destination's group, so
+    // the source group is the widest of the other vector sources (vqmacc's vb: 2 at m2).
+    unsigned dst = 1, src = 0, widest = sew;
+    const CustomOperand* rd = in.operand(Field::Rd);
+    for (size_t i = 0; i < in.operands.size(); ++i) {
+      if (in.operands[i].value != ValueClass::V) continue;
+      if (in.operands[i].write) dst = std::max(dst, groups[i].registers);
+      const bool accumulator = rd && rd->value == ValueClass::V && field_value(d, in.operands[i].field) == d.rd;
+      if (in.operands[i].read && !accumulator) src = std::max(src, groups[i].registers);
+    }
+    if (src == 0) src = dst;
+    for (const NameGroup& g : groups) widest = std::max(widest, g.element_bytes);
     h.vstart = 0;
     h.info.vl = uint16_t(h.vl);
     h.info.sew_bytes = uint8_t(sew);
-    h.info.dst_group = uint8_t(stride);
-    h.info.src_group = uint8_t(stride);
+    h.info.dst_group = uint8_t(dst);
+    h.info.src_group = uint8_t(src);
+    h.info.element_scale = uint8_t(widest / sew);
   }
 }
 
 namespace {
 
+// Each name's group at the hart's vtype; an operand register not aligned to its group, or
+// a vtype step that would change VLMAX (and with it vl), is an illegal instruction.
+std::vector<NameGroup> checked_groups(const CustomInsn& in, const Hart& h, const DecodedInsn& d) {
+  const std::vector<NameGroup> groups = name_groups(in, h.vtype);
+  for (size_t i = 0; i < in.operands.size(); ++i) {
+    if (in.operands[i].value != ValueClass::V) continue;
+    const uint32_t r = field_value(d, in.operands[i].field), n = groups[i].registers;
+    if (r % n)
+      custom_illegal(in, d, "register v" + std::to_string(r) + " is not aligned to " +
+                                (n == vec::group_regs(vec::lmul_log2_of(h.vtype)) ? "LMUL " : "its group of ") +
+                                std::to_string(n));
+  }
+  for (const ComposeStep& st : in.steps)
+    if (st.sets_vtype >= 0 && !same_vl_ratio(h.vtype, uint32_t(st.sets_vtype)))
+      custom_illegal(in, d, "step '" + st.text + "' would change VLMAX from vtype " + vtype_text(h.vtype) +
+                                " (it keeps vl only at an equal SEW/LMUL ratio)");
+  return groups;
+}
+
 // The compose steps on the scratch hart (file comment).
-void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool masked, unsigned stride) {
-  const ScratchMap map = scratch_map(in, d, stride);
+void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool masked, const std::vector<NameGroup>& groups) {
+  const std::vector<uint32_t> map = scratch_map(in, d, groups);
   static thread_local Hart s;
   s.vtype = h.vtype;
   s.vl = h.vl;
@@ -241,10 +264,10 @@ void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool maske
   // Inputs (and the old value of each output: masked-off and tail elements keep it).
   for (size_t i = 0; i < in.operands.size(); ++i) {
     const CustomOperand& o = in.operands[i];
-    const uint32_t r = field_value(d, o.field), to = map.reg[i];
+    const uint32_t r = field_value(d, o.field), to = map[i];
     if (o.value == ValueClass::X) s.x[to] = h.x[r];
     else if (o.value == ValueClass::F) s.f[to] = h.f[r];
-    else if (o.value == ValueClass::V) copy_group(s.v, to, h.v, r, stride);
+    else if (o.value == ValueClass::V) copy_group(s.v, to, h.v, r, groups[i].registers);
   }
   for (const ComposeStep& st : in.steps) {
     uint32_t raw = st.base;
@@ -254,7 +277,7 @@ void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool maske
           custom_illegal(in, d, "immediate " + std::to_string(d.imm) + " does not fit step '" + st.text + "'");
         raw = place(raw, {Field::Imm, ValueClass::Imm, st.imm_kind}, uint32_t(d.imm));
       } else {
-        raw = place(raw, {b.field, b.cls, 0}, map.reg[size_t(b.name)]);
+        raw = place(raw, {b.field, b.cls, 0}, map[size_t(b.name)]);
       }
     }
     if (st.vector && masked) raw &= ~(1u << 25);
@@ -269,10 +292,10 @@ void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool maske
   for (size_t i = 0; i < in.operands.size(); ++i) {
     const CustomOperand& o = in.operands[i];
     if (!o.write) continue;
-    const uint32_t r = field_value(d, o.field), from = map.reg[i];
+    const uint32_t r = field_value(d, o.field), from = map[i];
     if (o.value == ValueClass::X) h.x[r] = s.x[from];
     else if (o.value == ValueClass::F) h.f[r] = s.f[from];
-    else if (o.value == ValueClass::V) copy_group(h.v, r, s.v, from, stride);
+    else if (o.value == ValueClass::V) copy_group(h.v, r, s.v, from, groups[i].registers);
   }
   h.fflags = s.fflags;
   h.vxsat = s.vxsat;

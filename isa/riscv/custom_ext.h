@@ -59,6 +59,9 @@ struct ComposeStep {
   std::vector<int> names_by_position;
   std::vector<std::string> literals;
   int imm_kind = 0;        // 0 none, 1 I-type imm12, 2 shamt5, 3 OP-V simm5 in rs1 (the custom insn's imm)
+  // A vtype step (`vsetvli zero, zero, e16, m4, ta, ma`): the vtype the steps after it run
+  // at (vl kept; compose_vtype.h); -1 for any other step.
+  int32_t sets_vtype = -1;
   int line = 0, col = 0;   // in the overlay file
 };
 

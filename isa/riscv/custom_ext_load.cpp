@@ -14,6 +14,7 @@
 
 #include "isa/isa_variant.h"
 #include "isa/riscv/custom_ext.h"
+#include "isa/riscv/compose_vtype.h"
 #include "isa/riscv/step_encoder.h"
 
 namespace tlmcraft::isa::riscv {
@@ -35,11 +36,6 @@ void set_match(CustomInsn& in) {
     in.match |= in.funct2 << 25;
     in.mask |= 3u << 25;
   }
-}
-
-// Widening (vw*) and narrowing (vnsrl, vnsra, vnclip[u]) vector instructions.
-bool widens_or_narrows(const std::string& m) {
-  return m.rfind("vw", 0) == 0 || m.rfind("vnsr", 0) == 0 || m.rfind("vnclip", 0) == 0;
 }
 
 // Steps that read their destination too (multiply-accumulate forms).
@@ -68,6 +64,8 @@ class Loader {
   bool operands(const YAML::Node& n, CustomInsn& in);
   bool compose(const YAML::Node& n, CustomInsn& in);
   bool step(const YAML::Node& n, CustomInsn& in, std::vector<bool>& written);
+  bool vtype_step(const std::string& text, const YAML::Mark& line, const YAML::Mark& at, const std::vector<Token>& ops,
+                  CustomInsn& in);
   void timing(const YAML::Node& n, CustomInsn& in);
   void clashes(const YAML::Node& n, const CustomInsn& in);
 
@@ -390,17 +388,12 @@ bool Loader::step(const YAML::Node& n, CustomInsn& in, std::vector<bool>& writte
   Token mn;
   std::vector<Token> ops;
   split_instruction(text, mn, ops);
+  if (mn.text == "vsetvli") return vtype_step(text, m, at(mn.offset), ops, in);
   const auto tpls = step_templates(mn.text);
   if (tpls.empty()) {
     error(at(mn.offset), "'" + mn.text + "' is not a register-to-register RV32IMF/Zve32x instruction "
-                         "(compose steps may not access memory, branch or change vtype)");
-    return false;
-  }
-  if (widens_or_narrows(mn.text)) {
-    error(at(mn.offset), "'" + mn.text +
-                             "' widens or narrows: its wide operand spans two register groups, but "
-                             "compose steps run on a scratch register file with one LMUL group per name; "
-                             "define it with semantics: instead");
+                         "(compose steps may not access memory or branch; vtype changes as "
+                         "'vsetvli zero, zero, <sew>, <lmul>, <ta|tu>, <ma|mu>')");
     return false;
   }
   const StepTemplate* tpl = nullptr;
@@ -494,6 +487,27 @@ bool Loader::step(const YAML::Node& n, CustomInsn& in, std::vector<bool>& writte
   }
   // Accumulating instructions (vmacc, fmadd has rs3) read rd too: their destination must be readable.
   for (int w : writes) written[w] = true;
+  in.steps.push_back(std::move(st));
+  return true;
+}
+
+// `vsetvli zero, zero, e16, m4, ta, ma`: the steps after it run at that vtype (vl kept).
+bool Loader::vtype_step(const std::string& text, const YAML::Mark& line, const YAML::Mark& at,
+                        const std::vector<Token>& ops, CustomInsn& in) {
+  std::vector<std::string> words;
+  for (const Token& t : ops) words.push_back(t.text);
+  uint32_t vtype = 0;
+  std::string why;
+  if (!parse_vtype_step(words, vtype, why)) return error(at, why), false;
+  ComposeStep st;
+  st.text = text;
+  st.line = line.line + 1;
+  st.col = line.column + 1;
+  st.base = 0x57u | 7u << 12 | vtype << 20;  // OP-V, OPCFG: vsetvli x0, x0, vtype
+  st.mnemonic = "vsetvli";
+  st.sets_vtype = int32_t(vtype);
+  st.names_by_position.assign(words.size(), -1);
+  st.literals = words;
   in.steps.push_back(std::move(st));
   return true;
 }

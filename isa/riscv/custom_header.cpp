@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "isa/riscv/compose_vtype.h"
 #include "isa/riscv/custom_ext.h"
 #include "isa/riscv/step_encoder.h"
 
@@ -257,6 +258,10 @@ std::string custom_c_header(const CustomExtensions& ext) {
       o << immediate_macro(in);
     } else if (!in.is_vector()) {
       o << wrapper(in, nullptr);
+    } else if (changes_vtype(in)) {
+      // Its operands have different element types (a widening chain's narrow source and
+      // wide accumulator): no one-type wrapper fits; kernels get it from the peephole.
+      o << "/* " << in.mnemonic << ": steps at several element widths; placed by the peephole pass */\n";
     } else {
       for (const auto& vt : kVec) o << wrapper(in, &vt);
     }

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "isa/dataflow/pattern_match.h"
+#include "isa/riscv/compose_vtype.h"
 #include "isa/riscv/register_names.h"
 #include "isa/riscv/step_encoder.h"
 
@@ -19,7 +20,11 @@ namespace tlmcraft::isa::riscv {
 namespace {
 
 using RegSet = std::bitset<128>;
-constexpr int kVtype = 96;  // vl and vtype, as one pseudo-register
+// vtype/vl as two pseudo-registers: "vtype" (SEW and LMUL) and "vl" (vl, the SEW/LMUL
+// ratio and the tail/mask policies). A unit-stride or strided load or store reads only
+// "vl" (its EMUL = EEW x LMUL / SEW depends on the ratio alone), so a vtype change that
+// keeps the ratio does not reach it (compositions across a vtype change, compose_vtype.h).
+constexpr int kVtype = 96, kVl = 97;
 
 
 // Register id of an operand token (x 0-31, f 32-63, v 64-95), or -1. "8(a0)" is a0.
@@ -52,6 +57,8 @@ std::string reg_name(int r) {
   return "v" + std::to_string(r - 64);
 }
 
+std::string pseudo_or_reg_name(int r) { return r == kVtype ? "vtype" : r == kVl ? "vl" : reg_name(r); }
+
 bool starts(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 
 struct Line {
@@ -77,6 +84,11 @@ bool is_store(const std::string& m) {
   auto digit_after = [&](const char* p) { return starts(m, p) && m.size() > std::strlen(p) && std::isdigit(uint8_t(m[std::strlen(p)])); };
   return digit_after("vse") || digit_after("vsse") || digit_after("vsuxei") || digit_after("vsoxei") ||
          (starts(m, "vs") && m.size() == 6 && std::isdigit(uint8_t(m[2])) && m.substr(3) == "r.v");
+}
+
+void reads_vector_config(Line& l) {
+  l.uses.set(kVl);
+  if (!reads_only_vl(l.mnemonic)) l.uses.set(kVtype);
 }
 
 bool reads_destination(const std::string& m) {
@@ -124,7 +136,7 @@ void classify(Line& l) {
   }
   if (is_store(m)) {
     uses_all_tokens(l);
-    if (vector) l.uses.set(kVtype);
+    if (vector) reads_vector_config(l);
     return;
   }
   if (starts(m, "vset")) {
@@ -133,6 +145,7 @@ void classify(Line& l) {
     for (size_t k = 1; k < l.ops.size(); ++k)
       if (int r = reg_of(l.ops[k]); r >= 0) l.uses.set(size_t(r));
     l.defs.set(kVtype);
+    l.defs.set(kVl);
     return;
   }
   // Everything else writes its first operand (when it is a register) and reads the rest.
@@ -145,7 +158,7 @@ void classify(Line& l) {
   const bool masked = !l.ops.empty() && l.ops.back() == "v0.t";
   if (vector && (masked || reads_destination(m)) && !l.ops.empty())
     if (int r = reg_of(l.ops[0]); r >= 0) l.uses.set(size_t(r));
-  if (vector) l.uses.set(kVtype);
+  if (vector) reads_vector_config(l);
   l.defs.reset(0);  // x0
 }
 
@@ -238,9 +251,9 @@ dataflow::Op op_of(const Line& l) {
     covered.set(size_t(r));
     op.operands.push_back(o);
   }
-  for (int r = 1; r <= kVtype; ++r) {  // what the operands do not say: vtype, ABI registers at a return
+  for (int r = 1; r <= kVl; ++r) {  // what the operands do not say: vtype, vl, ABI registers at a return
     if (covered[size_t(r)]) continue;
-    const std::string name = r == kVtype ? "vtype" : reg_name(r);
+    const std::string name = pseudo_or_reg_name(r);
     if (l.uses[size_t(r)]) op.implicit_reads.push_back(name);
     if (l.defs[size_t(r)]) op.implicit_writes.push_back(name);
   }
@@ -272,7 +285,7 @@ Flow dataflow_of(const std::vector<Line>& lines) {
     if (it != label_op.end()) {
       f.ops[k].jumps_to.push_back(it->second);
     } else {  // leaves the function or goes somewhere unknown: everything may be read there
-      for (int r = 1; r <= kVtype; ++r) f.ops[k].implicit_reads.push_back(r == kVtype ? "vtype" : reg_name(r));
+      for (int r = 1; r <= kVl; ++r) f.ops[k].implicit_reads.push_back(pseudo_or_reg_name(r));
     }
   }
   return f;
@@ -368,8 +381,11 @@ bool field_values(const CustomInsn& in, const dataflow::Match& m, std::vector<st
 }
 
 bool usable(const CustomInsn& in) {
-  if (in.steps.empty()) return false;
-  const int out = in.steps.back().names_by_position.empty() ? -1 : in.steps.back().names_by_position[0];
+  // The result comes from the last step that is not a vtype step.
+  auto last = in.steps.rbegin();
+  while (last != in.steps.rend() && last->sets_vtype >= 0) ++last;
+  if (last == in.steps.rend()) return false;
+  const int out = last->names_by_position.empty() ? -1 : last->names_by_position[0];
   if (out < 0 || in.names[size_t(out)].temp || !in.operands[size_t(out)].write) return false;
   // Every input must be read by some step (else the match could not bind it).
   for (size_t i = 0; i < in.operands.size(); ++i) {
@@ -391,32 +407,69 @@ unsigned lmul_set_by(const Line& l) {
   return 8;  // vsetvl with a register: unknown
 }
 
-// The LMUL (registers per group) in effect at each op of the flow: what the last vset*
-// on every path to it set, 8 (the largest, so never too small) where paths disagree, at
-// the function's entry, or after a call or inline asm.
-std::vector<unsigned> group_registers(const std::vector<Line>& lines, const Flow& f) {
-  constexpr unsigned kUnset = 0, kUnknown = 8;
-  std::vector<unsigned> in(f.ops.size(), kUnset);
+constexpr uint32_t kNoVtype = 0xffffffffu;  // not set by the line / not known
+
+// The vtype a vset* line sets (kNoVtype when unknown: vsetvl, no policies), whether it sets one.
+bool vtype_set_by(const Line& l, uint32_t& vtype) {
+  if (!l.insn || !starts(l.mnemonic, "vset")) return false;
+  vtype = kNoVtype;
+  if (l.mnemonic != "vsetvli" && l.mnemonic != "vsetivli") return true;
+  if (l.ops.size() != 6 || !parse_vtype_words({l.ops.begin() + 2, l.ops.end()}, vtype)) vtype = kNoVtype;
+  return true;
+}
+
+// A forward "what the last vset* on every path set" analysis: `set(line, value)` says
+// whether the line sets the state; `unknown` where paths disagree, at the function's entry
+// and after a call or inline asm (either may change vtype).
+template <class SetBy>
+std::vector<uint32_t> vector_state(const std::vector<Line>& lines, const Flow& f, SetBy set, uint32_t unknown) {
+  const uint32_t kUnset = 0xfffffffeu;
+  std::vector<uint32_t> in(f.ops.size(), kUnset);
   if (f.ops.empty()) return in;
-  in[0] = kUnknown;
+  in[0] = unknown;
   std::vector<size_t> work{0};
-  auto flow_to = [&](size_t to, unsigned v) {
-    if (to >= in.size() || in[to] == v || in[to] == kUnknown) return;
-    in[to] = in[to] == kUnset ? v : kUnknown;
+  auto flow_to = [&](size_t to, uint32_t v) {
+    if (to >= in.size() || in[to] == v || in[to] == unknown) return;
+    in[to] = in[to] == kUnset ? v : unknown;
     work.push_back(to);
   };
   while (!work.empty()) {
     const size_t k = work.back();
     work.pop_back();
     const Line& l = lines[f.line[k]];
-    const unsigned set = lmul_set_by(l);
-    // A call or inline asm may change vtype: unknown after it.
-    const unsigned out = l.insn && l.barrier ? kUnknown : set ? set : in[k];
+    uint32_t value = 0;
+    const uint32_t out = l.insn && l.barrier ? unknown : set(l, value) ? value : in[k];
     if (f.ops[k].falls_through) flow_to(k + 1, out);
     for (size_t t : f.ops[k].jumps_to) flow_to(t, out);
   }
-  for (unsigned& v : in) v = v == kUnset ? kUnknown : v;
+  for (uint32_t& v : in) v = v == kUnset ? unknown : v;
   return in;
+}
+
+// The LMUL (registers per group) in effect at each op: 8 (the largest, so never too
+// small) where it is not known.
+std::vector<unsigned> group_registers(const std::vector<Line>& lines, const Flow& f) {
+  const auto set = [](const Line& l, uint32_t& v) { return (v = lmul_set_by(l)) != 0; };
+  const std::vector<uint32_t> s = vector_state(lines, f, set, 8);
+  return {s.begin(), s.end()};
+}
+
+// The vtype in effect at each op (kNoVtype where not known).
+std::vector<uint32_t> vtypes_in_effect(const std::vector<Line>& lines, const Flow& f) {
+  return vector_state(lines, f, vtype_set_by, kNoVtype);
+}
+
+// A `vsetvli zero, zero, ...` that keeps the SEW/LMUL ratio and the policies of the vtype
+// before it keeps vl and everything a unit-stride access depends on: it writes "vtype" only.
+void narrow_vl_keeping_vsetvli(const std::vector<Line>& lines, const std::vector<uint32_t>& vtypes, Flow& f) {
+  for (size_t k = 0; k < f.ops.size(); ++k) {
+    const Line& l = lines[f.line[k]];
+    uint32_t set = kNoVtype;
+    if (!vtype_set_by(l, set) || set == kNoVtype || l.ops[0] != "zero" || l.ops[1] != "zero") continue;
+    if (vtypes[k] == kNoVtype || !same_vl_ratio(set, vtypes[k]) || !same_policies(set, vtypes[k])) continue;
+    auto& w = f.ops[k].implicit_writes;
+    w.erase(std::remove(w.begin(), w.end(), "vl"), w.end());
+  }
 }
 
 // Whether the vector instruction can execute at `lmul` with these field values: each
@@ -433,19 +486,48 @@ bool fits_groups(const CustomInsn& in, const std::vector<std::string>& values, u
   return true;
 }
 
+// Per operand of the instruction, the register number the kernel binds it to (-1: none).
+std::vector<int> operand_registers(const CustomInsn& in, const std::vector<std::string>& values) {
+  const std::vector<Field> order = in.format == CustomFormat::I ? std::vector<Field>{Field::Rd, Field::Rs1, Field::Imm}
+                                                                : std::vector<Field>{Field::Rd, Field::Rs1, Field::Rs2, Field::Rs3};
+  std::vector<int> regs;
+  for (const CustomOperand& o : in.operands) {
+    const size_t k = size_t(std::find(order.begin(), order.end(), o.field) - order.begin());
+    const int r = k < values.size() ? reg_of(values[k]) : -1;
+    regs.push_back(r >= 64 ? r - 64 : -1);
+  }
+  return regs;
+}
+
+// Whether the match may become the instruction at the place the matcher chose. One across a
+// vtype change (compose_vtype.h) needs the vtype before its window known and left by the
+// window as it was, and its groups at that vtype.
+bool placeable(const CustomInsn& in, const std::vector<std::string>& values, size_t first, size_t at,
+               const std::vector<unsigned>& lmul, const std::vector<uint32_t>& vtypes) {
+  if (!changes_vtype(in)) return fits_groups(in, values, lmul[at]);
+  const uint32_t entry = vtypes[first];
+  return entry != kNoVtype && window_keeps_vtype(in, entry) && operands_fit(in, entry, operand_registers(in, values));
+}
+
 // Replaces every match of one pattern (they never overlap) in one pass; how many.
 size_t replace_matches(std::string& text, const CustomInsn& in, const dataflow::Pattern& p) {
   std::vector<Line> lines = parse(text);
-  const Flow f = dataflow_of(lines);
+  Flow f = dataflow_of(lines);
+  const std::vector<unsigned> lmul = group_registers(lines, f);
+  const std::vector<uint32_t> vtypes = vtypes_in_effect(lines, f);
+  narrow_vl_keeping_vsetvli(lines, vtypes, f);
   dataflow::MatchLimits limits;
   limits.max_matches = 100000;
+  // Across a vtype change the loads clang interleaves overwrite the first step's sources:
+  // such a window can only become the instruction at its first op.
+  limits.place_first = changes_vtype(in);
   std::map<size_t, std::string> replace;  // line -> new text ("" = removed)
-  const std::vector<unsigned> lmul = group_registers(lines, f);
   for (const dataflow::Match& m : dataflow::find_matches(f.ops, p, limits)) {
     std::vector<std::string> values;
-    if (!field_values(in, m, values) || !fits_groups(in, values, lmul[m.ops.back()])) continue;
+    const size_t at = limits.place_first ? m.at : m.ops.back();
+    if (!field_values(in, m, values) || !placeable(in, values, m.ops.front(), at, lmul, vtypes)) continue;
     for (size_t op : m.ops) replace[f.line[op]] = "";
-    replace[f.line[m.ops.back()]] = "\t" + insn_directive(in, values) + "\t# " + in.mnemonic;
+    replace[f.line[at]] = "\t" + insn_directive(in, values) + "\t# " + in.mnemonic;
   }
   if (replace.empty()) return 0;
   std::string out;

@@ -169,6 +169,7 @@ codesign::CandidateCost coral_candidate_cost(const df::Pattern& p, const nlohman
     const double cyc = coral_step_cycles(st.mnemonic, hardware);
     c.step_cycles += cyc;
     c.fused_cycles = std::max(c.fused_cycles, cyc);
+    if (st.mnemonic == "vsetvli") continue;  // a vtype change: part of a vector chain
     const rv::StepTemplate* t = step_template(st.mnemonic, st.operands.size());
     (t && is_vector(t->cls) ? vec : scalar) = true;
   }
@@ -262,6 +263,7 @@ codesign::DataflowAdapter coral_dataflow_adapter() {
   }
   a.limits.max_ops = 4;
   a.limits.accumulators = true;  // an accumulator is rd with role readwrite (coral_overlay)
+  a.limits.admissible = coral_vtype_window;
   return a;
 }
 

@@ -2,7 +2,10 @@
 // register dependencies) and disassembled by it (the operand order compose steps use);
 // registers are storage by ABI name, x0 a literal, memory one storage "mem" (loads read
 // it, stores write it, so a path through memory is a dependence), vtype/vl one storage
-// "vtype". A vector operand names the first register of its group; the other registers
+// "vtype". A `vsetvli zero, zero, <vtype>` that keeps the SEW/LMUL ratio and the policies
+// of the vtype before it (known in the block) keeps vl: it is no barrier but an op that
+// reads and writes "vtype", so a chain across a vtype change (vwmul at e8, vwadd.wv at
+// e16) is one region and can be one instruction (coral_vtype_window). A vector operand names the first register of its group; the other registers
 // of the group (LMUL from the block's last vsetvli, 8 when unknown; twice that for
 // widening and narrowing ops) are implicit reads or writes, so groups that overlap meet.
 // Control flow: branches and jal by their targets, jalr as a return (the ABI's return
@@ -14,6 +17,7 @@
 #include <map>
 #include <set>
 
+#include "isa/riscv/compose_vtype.h"
 #include "isa/riscv/register_names.h"
 #include "isa/riscv/step_encoder.h"
 #include "platforms/coral/pack/agent/coral_kernel_run.h"
@@ -79,7 +83,10 @@ class Builder {
   std::vector<df::Op> build() {
     std::vector<df::Op> ops;
     for (size_t i = 0; i < words_.size(); ++i) {
-      if (leaders().count(i)) lmul_ = 8;
+      if (leaders().count(i)) {
+        lmul_ = 8;
+        vtype_ = kUnknownVtype;
+      }
       ops.push_back(op_of(words_[i]));
     }
     return ops;
@@ -103,6 +110,24 @@ class Builder {
   std::map<uint32_t, size_t> index_;
   std::set<size_t> leaders_;
   int lmul_ = 8;
+  static constexpr uint32_t kUnknownVtype = 0xffffffffu;
+  uint32_t vtype_ = kUnknownVtype;  // in effect in the block so far
+
+  // A vsetvli's vtype from its printed words (kUnknownVtype for vsetvl or no policies).
+  static uint32_t vtype_of(const std::string& mnemonic, const std::vector<rv::Token>& toks) {
+    uint32_t vt = kUnknownVtype;
+    if (mnemonic != "vsetvli" && mnemonic != "vsetivli") return vt;
+    if (toks.size() != 6 || !rv::parse_vtype_words({toks[2].text, toks[3].text, toks[4].text, toks[5].text}, vt))
+      return kUnknownVtype;
+    return vt;
+  }
+
+  // `vsetvli zero, zero, V` after a known vtype with V's ratio and policies: vl kept.
+  bool keeps_vl(const std::string& mnemonic, const std::vector<rv::Token>& toks, uint32_t set) const {
+    return mnemonic == "vsetvli" && toks.size() == 6 && toks[0].text == "zero" && toks[1].text == "zero" &&
+           set != kUnknownVtype && vtype_ != kUnknownVtype && rv::same_vl_ratio(set, vtype_) &&
+           rv::same_policies(set, vtype_);
+  }
 
   // The op index a branch or jal goes to, or -1 (jalr, outside the code).
   long target(const Word& w, const rv::DecodedInsn& d) const {
@@ -193,14 +218,20 @@ class Builder {
         if (d.cls == C::Jump && d.rd == 0) op.falls_through = false;
         return;
       }
-      case C::VecConfig:
-        op.barrier = true;
+      case C::VecConfig: {
+        const uint32_t set = vtype_of(op.mnemonic, toks);
+        if (keeps_vl(op.mnemonic, toks, set))
+          op.implicit_reads.push_back("vtype");  // the vl it keeps; no barrier
+        else
+          op.barrier = true;
+        vtype_ = set;
         for (const rv::Token& t : toks)
           if (starts(t.text, "mf"))
             lmul_ = 1;
           else if (t.text.size() == 2 && t.text[0] == 'm' && isdigit(uint8_t(t.text[1])))
             lmul_ = t.text[1] - '0';
         return;
+      }
       case C::Halt:
         op.barrier = true;
         op.falls_through = false;
@@ -252,6 +283,8 @@ codesign::KernelDataflow coral_dataflow(const std::string& kernel, const std::st
 
 bool coral_fusable(const df::Op& op) {
   if (op.barrier) return false;
+  // A vl-keeping vtype change (no barrier, above): a step of a chain across it.
+  if (op.mnemonic == "vsetvli") return true;
   const auto templates = rv::step_templates(op.mnemonic);
   bool shape = false;
   rv::OpClass cls = rv::OpClass::Alu;
@@ -263,21 +296,78 @@ bool coral_fusable(const df::Op& op) {
   if (!shape) return false;
   using C = rv::OpClass;
   if (cls == C::Div || cls == C::FpDiv || cls == C::FpSqrt || cls == C::VecDiv) return false;
-  if (cls != C::Alu && cls != C::Mul && cls != C::FpAdd && cls != C::FpMul && cls != C::FpFma && cls != C::FpCvt &&
-      cls != C::FpCmp && cls != C::FpMove && cls != C::VecAlu && cls != C::VecMul && cls != C::VecFixedPoint)
+  if (cls != C::Alu && cls != C::Mul && cls != C::FpAdd && cls != C::FpMul && cls != C::FpCvt &&
+      cls != C::FpFma && cls != C::FpCmp && cls != C::FpMove && cls != C::VecAlu && cls != C::VecMul &&
+      cls != C::VecFixedPoint)
     return false;
-  // Widening and narrowing ops (vwadd.wv, vnclip) hold a value in two groups, but a
-  // composition's scratch register file gives each name one LMUL group (custom_ext.cpp):
-  // such a candidate computed wrong results (measured: vwadd.wv; vnclip.wi failed gqa and
-  // mqa C2), and the compose loader now refuses such steps: none is proposed.
-  const std::string& m = op.mnemonic;
-  if (m.rfind("vw", 0) == 0 || m.rfind("vnsr", 0) == 0 || m.rfind("vnclip", 0) == 0) return false;
+  // Widening and narrowing ops (vwmul, vwadd.wv, vnclip) are steps like any other: a
+  // composition gives each name a group as wide as the widest value it holds
+  // (isa/riscv/compose_vtype.h).
   bool writes = false;
   for (const df::Operand& o : op.operands) {
     if (o.text == "v0.t") return false;  // an accumulator (vmacc's vd) is fusable: the overlay's rd readwrite
     writes = writes || o.writes();
   }
   return writes;
+}
+
+namespace {
+
+// The vtype in effect just before ops[at]: the last vset* before it in its block, found
+// backwards through ops that are no barrier and no jump target; kNoVtype when unknown.
+constexpr uint32_t kNoVtype = 0xffffffffu;
+
+bool jump_target_in(const std::vector<df::Op>& ops, size_t from, size_t to) {
+  for (const df::Op& op : ops)
+    for (size_t t : op.jumps_to)
+      if (t > from && t <= to) return true;
+  return false;
+}
+
+uint32_t vtype_before(const std::vector<df::Op>& ops, size_t at) {
+  for (size_t j = at; j > 0; --j) {
+    const df::Op& op = ops[j - 1];
+    if (starts(op.mnemonic, "vset")) {
+      uint32_t vt = kNoVtype;
+      std::vector<std::string> words;
+      for (size_t k = 2; k < op.operands.size(); ++k) words.push_back(op.operands[k].text);
+      if (op.mnemonic == "vsetvli" && op.operands.size() == 6 && rv::parse_vtype_words(words, vt) &&
+          !jump_target_in(ops, j - 1, at))
+        return vt;
+      return kNoVtype;
+    }
+    if (op.barrier) return kNoVtype;
+  }
+  return kNoVtype;
+}
+
+}  // namespace
+
+bool coral_vtype_window(const std::vector<df::Op>& ops, const std::vector<size_t>& g) {
+  // A vtype change outside the subgraph between its ops: its steps would all run at one.
+  for (size_t i = g.front() + 1; i < g.back(); ++i)
+    if (!std::binary_search(g.begin(), g.end(), i) && df::writes_storage(ops[i], "vtype")) return false;
+  std::vector<size_t> vsets;
+  for (size_t n : g)
+    if (ops[n].mnemonic == "vsetvli") vsets.push_back(n);
+  if (vsets.empty()) return true;
+  const uint32_t entry = vtype_before(ops, g.front());
+  if (entry == kNoVtype) return false;
+  uint32_t last = entry;
+  for (size_t n : vsets) {
+    std::vector<std::string> words;
+    for (size_t k = 2; k < ops[n].operands.size(); ++k) words.push_back(ops[n].operands[k].text);
+    if (!rv::parse_vtype_words(words, last) || !rv::same_vl_ratio(entry, last) || !rv::same_policies(entry, last))
+      return false;
+  }
+  if (last != entry) return false;
+  // Between the vtype changes an op outside the subgraph runs at another SEW than it will
+  // once they are gone: only one that does not depend on SEW may be there.
+  for (size_t i = vsets.front() + 1; i < vsets.back(); ++i)
+    if (!std::binary_search(g.begin(), g.end(), i) && df::reads_storage(ops[i], "vtype") &&
+        !rv::reads_only_vl(ops[i].mnemonic))
+      return false;
+  return true;
 }
 
 }  // namespace tlmcraft::agent::search::coral

@@ -23,6 +23,11 @@ codesign::KernelDataflow coral_dataflow(const std::string& kernel, const std::st
 // Scalar integer and FP arithmetic and vector arithmetic that a compose step can write
 // (register-to-register, unmasked, no operand read and written, no divider).
 bool coral_fusable(const isa::dataflow::Op& op);
+// A subgraph holding vtype changes (vl-keeping `vsetvli zero, zero, ...`) is admissible
+// when the vtype before it is known, each change keeps its SEW/LMUL ratio and policies,
+// the last sets that vtype again, and nothing outside it between the changes depends on
+// SEW (the miner's SubgraphLimits::admissible; the peephole checks the same when it places).
+bool coral_vtype_window(const std::vector<isa::dataflow::Op>& ops, const std::vector<size_t>& subgraph);
 // Cycles of one step by the Coral timing model: its unit's latency (the config's figures).
 double coral_step_cycles(const std::string& mnemonic, const nlohmann::json& hardware);
 codesign::CandidateCost coral_candidate_cost(const isa::dataflow::Pattern& p, const nlohmann::json& hardware);

@@ -212,8 +212,11 @@ uint64_t CoreTiming::csr_dispatch_cycle() const {
   // Not the registers a vector store writes after its first: the store's entry has left
   // the buffer then and the LSU goes on with it (measured: csrr after an m8 vse8.v to
   // external memory dispatches when its first register is done;
-  // tests/platforms/coral_rtl_programs/csr_after_vse_ext.s).
-  return serialising_floor(csr_complete_);
+  // tests/platforms/coral_rtl_programs/csr_after_vse_ext.s). Reached by a fetch redirect
+  // (a mispredicted branch, a jalr), it dispatches a cycle after the instructions there
+  // could (measured: addi at t+4 after a loop exit or a jr, csrr at t+5;
+  // tests/platforms/coral_rtl_programs/csr_after_loop_exit.s).
+  return std::max(serialising_floor(csr_complete_), redirect_arrival_ + st_.csr_after_redirect);
 }
 
 uint64_t CoreTiming::dispatch_alu(const rv::StepInfo& s, uint64_t earliest) {

@@ -59,6 +59,7 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     st.taken_same_line = br.num<uint32_t>("taken_same_line", 1, 64);
     st.mispredict = br.num<uint32_t>("mispredict", 1, 64);
     st.mispredict_taken = br.num<uint32_t>("mispredict_taken", 1, 64);
+    st.csr_after_redirect = br.num<uint32_t>("csr_after_redirect", 0, 64);
     br.finish();
     ConfigSection mul = s.sub("mul");
     st.mul_latency = mul.num<uint32_t>("latency", 1, 64);

@@ -23,7 +23,8 @@ struct ScalarTiming {
   uint32_t fetch_line_bytes = 16, fetch_interval = 2, fetch_buffer = 8;
   uint32_t alu_latency = 1;
   uint32_t csr_latency = 2;
-  uint32_t taken_same_line = 1, mispredict = 5, mispredict_taken = 4;
+  uint32_t taken_same_line = 1, mispredict = 4, mispredict_taken = 4;
+  uint32_t csr_after_redirect = 1;  // a CSR access as the first instruction of a redirected fetch: extra cycles
   uint32_t mul_latency = 2, mul_queue = 2;
   uint32_t div_base = 2;
   uint32_t retirement_buffer = 8;  // in-order window of dispatched, unfinished instructions

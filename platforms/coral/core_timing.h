@@ -121,6 +121,7 @@ class CoreTiming {
     uint64_t unconstrained;  // before operand/unit waits (for stall accounting)
   };
   uint64_t slot_floor() const;
+  uint64_t serialising_floor(uint64_t complete) const;
   void take_slot(uint64_t t, const rv::DecodedInsn& d);
   static bool writes_rd_field(const rv::DecodedInsn& d);
   uint64_t lane_floor(const rv::DecodedInsn& d, uint64_t t) const;
@@ -148,6 +149,11 @@ class CoreTiming {
     if (reg != rv::kNoReg && reg != 0 && ready_[reg] < t) ready_[reg] = t;
   }
   void complete_at(uint64_t t) {
+    if (t > complete_) complete_ = t;
+    if (t > csr_complete_) csr_complete_ = t;
+  }
+  // A vector store's registers after its first: only fences and mpause wait for them.
+  void store_tail_at(uint64_t t) {
     if (t > complete_) complete_ = t;
   }
   void busy(Unit u, uint64_t begin, uint64_t cycles, uint64_t stall);
@@ -208,6 +214,7 @@ class CoreTiming {
   std::array<uint64_t, 16> dispatch_cycles_{};
   uint64_t dispatched_ = 0;
   uint64_t complete_ = 0;       // latest completion of everything dispatched
+  uint64_t csr_complete_ = 0;   // ... of everything a CSR access waits for (csr_dispatch_cycle)
   std::array<uint64_t, 256> ready_{};  // per register id: usable by dependents (x0 and 255 stay 0)
 
   std::vector<uint64_t> rb_leave_;  // ring: cycle each instruction left the retirement buffer

@@ -73,11 +73,11 @@ TEST(CoralCustomInsn, PeepholeGivesTheDotprodBaselineAComposedMac) {
   // the LSU: the period is the LSU's 56 cycles.
   // Both start their first loads at cycle 6 (main's first line arrives the cycle after the
   // call). The end, from the last iteration's start L: base: the fallen-through bnez at
-  // L+59 (mispredict 5) brings lui at L+64 and sw at L+66, which takes the LSU for 15
-  // cycles: mpause at L+81, cycles L+82; cmac: a0 ready at L+58, sw at L+59 (+1 operand
-  // read), mpause at L+74, cycles L+75. Difference: 255 x (61 - 56) + (82 - 75) = 1282.
-  EXPECT_EQ(base.at("cycles").get<int64_t>() - fused.at("cycles").get<int64_t>(), 255 * 5 + 7);
-  EXPECT_EQ(base.at("cycles").get<int64_t>(), 6 + 255 * 61 + 82);
+  // L+59 (mispredict 4) brings lui at L+63 and sw at L+65, which takes the LSU for 15
+  // cycles: mpause at L+80, cycles L+81; cmac: a0 ready at L+58, sw at L+59 (+1 operand
+  // read), mpause at L+74, cycles L+75. Difference: 255 x (61 - 56) + (81 - 75) = 1281.
+  EXPECT_EQ(base.at("cycles").get<int64_t>() - fused.at("cycles").get<int64_t>(), 255 * 5 + 6);
+  EXPECT_EQ(base.at("cycles").get<int64_t>(), 6 + 255 * 61 + 81);
   EXPECT_EQ(fused.at("cycles").get<int64_t>(), 6 + 255 * 56 + 75);
 }
 

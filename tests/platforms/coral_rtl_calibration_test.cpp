@@ -10,7 +10,8 @@
 // `csrr s0, mcycle` fill whole fetch lines, so the loop starts on a line boundary.
 // Derivations use the rules of docs/platforms/coral.md with D = the cycle of the first
 // csrr: the next instruction dispatches at D+1; the second csrr waits until everything
-// older is complete; a backward branch that falls through is mispredicted (+5).
+// older is complete; a backward branch that falls through is mispredicted (+4), and a CSR
+// access as the first instruction there takes a cycle more: the closing csrr at +5.
 #include <string>
 
 #include "tests/platforms/coral_test_util.h"

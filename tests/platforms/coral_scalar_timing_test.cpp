@@ -37,8 +37,8 @@ void expect_rtl(uint32_t model, uint32_t rtl, uint32_t rtl_gap = 0) { EXPECT_EQ(
 
 TEST(CoralScalarTiming, TakenForwardBranchIsMispredicted) {
   // beqz (always taken, forward: predicted not taken): RTL 7 (branch.mispredict_taken 4;
-  // a backward branch that falls through costs 5, branch.mispredict: the loop exits of
-  // the calibration loops).
+  // a backward branch that falls through costs 4 too, branch.mispredict, but 5 before the
+  // csrr closing the calibration loops, branch.csr_after_redirect).
   expect_rtl(measure(program(kSetup, "  beqz zero, 1f\n  nop\n1:\n  addi a0, a0, 1\n")), 7);
   // The penalty comes from branch.mispredict_taken.
   EXPECT_EQ(measure(program(kSetup, "  beqz zero, 1f\n  nop\n1:\n  addi a0, a0, 1\n"), {"scalar.branch.mispredict_taken=9"}), 12u);

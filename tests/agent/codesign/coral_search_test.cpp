@@ -137,12 +137,13 @@ TEST(CoralSearch, ExploreSearchesBothSidesAndCountsTheUsesOfTheSearchedKernels) 
   ASSERT_EQ(r.variants.size(), 2u);
   const VariantResult &base = r.variants[0], &cd0 = r.variants[1];
   ASSERT_TRUE(base.ok && cd0.ok);
-  // dotprod, searched on both sides (staged in DTCM): 7361 -> 6079 with cmac (the unstaged
-  // 15643 -> 14361 is derived in coral_explore_test.cpp; 7362 -> 6080 before the fetch buffer
+  // dotprod, searched on both sides (staged in DTCM): 7360 -> 6079 with cmac (the unstaged
+  // 15642 -> 14361 is derived in coral_explore_test.cpp; 7361 -> 6079 before a loop exit's
+  // fall-through cost 4 cycles instead of 5; 7362 -> 6080 before the fetch buffer
   // held two lines, 7388 -> 6106 before a vector store's entry completed on its first
   // register, 7378 -> 6096 before a store took loaded registers one by one); relu: the same
   // kernel on both sides.
-  EXPECT_EQ(base.cycles.at("dotprod/C1"), 7361.0);
+  EXPECT_EQ(base.cycles.at("dotprod/C1"), 7360.0);
   EXPECT_EQ(cd0.cycles.at("dotprod/C1"), 6079.0);
   EXPECT_EQ(cd0.cycles.at("relu/C1"), base.cycles.at("relu/C1"));
   std::ifstream in(fs::path(d.path()) / "explore" / "variants" / "base" / "kernels" / "coral" / "relu" / "C1.c");
@@ -184,9 +185,9 @@ TEST(CoralSearch, AVariantWhoseOverlayChangesNoImageRunsNoSimulation) {
   const VariantResult &base = r.variants[0], &cd1 = r.variants[2];
   ASSERT_EQ(cd1.id, "CD1");
   ASSERT_TRUE(cd1.ok);
-  // dotprod searched (staged in DTCM) as in the base: 7361 cycles (ExploreSearchesBothSides
+  // dotprod searched (staged in DTCM) as in the base: 7360 cycles (ExploreSearchesBothSides
   // above), relu the base's too.
-  EXPECT_EQ(cd1.cycles.at("dotprod/C1"), 7361.0);
+  EXPECT_EQ(cd1.cycles.at("dotprod/C1"), 7360.0);
   EXPECT_EQ(cd1.cycles, base.cycles);
   EXPECT_TRUE(cd1.uses.empty());
 }

@@ -1,6 +1,5 @@
 # coral-rtl: 984
 # measured: coral-rtl vle_vse_staging.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# model: 1005 (known gap, the store tail: every dispatch matches the RTL's cycle for cycle, the 4th load at 490 as on the RTL, up to the final csrr, which waits 21 cycles longer for the last store; 1009 before a store read its data registers one by one, the 4th load at 491)
 # four external m8 loads, each copied to DTCM by a dependent m8 store, as the agents' staging loops do: the store starts on its first register once the slot is free, not a cycle after the load's last register
   .globl main
 main:

@@ -1,6 +1,5 @@
 # coral-rtl: 102
 # measured: coral-rtl vse_m4_dtcm.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# model: 111 (m4 DTCM stores: 13 slot cycles per store on the RTL when the queue is full, the model's per-register store tail overestimates; 110 before the first store waited a cycle after the vsetvli, 112 before a store's entry completed on its first register)
   .globl main
 main:
   li t0, 0x20000000

@@ -96,6 +96,7 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     vt.uop_queue = v.num<uint32_t>("uop_queue", 8, 1024);  // an LMUL=8 command must fit
     vt.dispatch_per_cycle = v.num<uint32_t>("dispatch_per_cycle", 1, 16);
     vt.rob = v.num<uint32_t>("rob", 1, 1024);
+    vt.retire_per_cycle = v.num<uint32_t>("retire_per_cycle", 1, 16);
     vt.alu_units = v.num<uint32_t>("alu_units", 1, 8);
     vt.mul_units = v.num<uint32_t>("mul_units", 1, 8);
     vt.permute_units = v.num<uint32_t>("permute_units", 1, 8);
@@ -117,7 +118,7 @@ CoralConfig load_coral_config(const std::string& name_or_path, const std::vector
     vt.div_overlap = lat.num<uint32_t>("div_overlap", 0, 64);
     lat.finish();
     ConfigSection vm = v.sub("memory");
-    vt.lsu_start = vm.num<uint32_t>("lsu_start", 0, 64);
+    vt.lsu_start = vm.num<uint32_t>("lsu_start", 1, 64);  // the micro-op queue's cycle is one of them
     vt.lsu_op_cycles = vm.num<uint32_t>("op_cycles", 0, 64);
     vt.store_data_cycles = vm.num<uint32_t>("store_data_cycles", 0, 64);
     vt.idle_register_cycles = vm.num<uint32_t>("idle_register_cycles", 0, 64);

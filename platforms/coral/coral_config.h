@@ -41,6 +41,7 @@ struct ScalarTiming {
 struct VectorTiming {  // defaults = configs/default.yaml (rvv_backend_define.svh, coral-rtl probes)
   uint32_t command_queue = 16, commands_per_cycle = 2, uop_queue = 16, rob = 8;
   uint32_t dispatch_per_cycle = 3;  // micro-ops leaving the queue per cycle (NUM_DP_UOP)
+  uint32_t retire_per_cycle = 4;    // micro-ops leaving the reorder buffer per cycle (NUM_RT_UOP)
   uint32_t alu_units = 2, mul_units = 2, permute_units = 1, div_units = 1;
   uint32_t alu = 2, fixed_point = 2, mul = 3, div = 3, reduction = 3, permute = 3, mask = 1;
   uint32_t to_scalar = 3;           // a vector result moved to an x register
@@ -55,7 +56,7 @@ struct VectorTiming {  // defaults = configs/default.yaml (rvv_backend_define.sv
   uint32_t store_data_cycles = 1;   // slot cycles per register a vector store reads
   uint32_t idle_register_cycles = 2; // slot cycles per register without elements (see micro_ops)
   uint32_t index_register_cycles = 1; // slot cycles per index register beyond the data registers
-  uint32_t load_writeback = 2;      // LSU done -> register written (and retired)
+  uint32_t load_writeback = 2;      // a register the LSU hands over reaches the retirement buffer
   uint32_t memory_interval = 2;     // vector memory instructions dispatch this far apart
 };
 

@@ -549,6 +549,17 @@ uint64_t CoreTiming::dispatch_slot(uint64_t ready) {
   return ready;
 }
 
+// The reorder buffer retires micro-ops in order, at most `retire_per_cycle` a cycle
+// (NUM_RT_UOP): the cycle the entry of a micro-op done at `done` retires.
+uint64_t CoreTiming::retire_entry(uint64_t done) {
+  uint64_t t = std::max(done, last_retire_);
+  if (t == last_retire_ && retired_in_cycle_ >= vt_.retire_per_cycle) ++t;
+  if (t != last_retire_) retired_in_cycle_ = 0;
+  last_retire_ = t;
+  ++retired_in_cycle_;
+  return t;
+}
+
 // The latest ready cycle of every register of the command's vector source groups.
 uint64_t CoreTiming::vector_sources_ready(const rv::StepInfo& s) const {
   uint64_t ready = 0;
@@ -577,7 +588,11 @@ uint64_t CoreTiming::store_data_floor(const rv::StepInfo& s, uint64_t cycles, ui
     for (uint32_t k = 0; k < group && r + k < rv::kVecBase + 32; ++k) {
       const bool loaded = (loaded_registers_ >> (r + k - rv::kVecBase)) & 1;
       const uint64_t reached = !loaded ? 0 : k < uops ? cycles * k / uops : cycles;
-      if (ready_[r + k] > reached) floor = std::max(floor, ready_[r + k] - reached);
+      // The store takes a loaded register a cycle after a dependent micro-op could (measured:
+      // vle16.v then vse16.v copies at vl 7, 20 cycles a pair of copies as before loaded
+      // registers were readable when handed over; vec_mem_dtcm copy probes).
+      const uint64_t needed = ready_[r + k] + (loaded ? 1 : 0);
+      if (needed > reached) floor = std::max(floor, needed - reached);
     }
   }
   return floor;
@@ -616,34 +631,43 @@ uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t, uint64_t d
   const uint64_t sources = store && fields == 1 && s.index_bytes == 0
                                ? store_data_floor(s, lsu_cycles(true, axi, s.mem_blocks, held, true, extra), uops)
                                : vector_sources_ready(s);
-  const uint64_t earliest = dispatch_slot(std::max({t + vt_.lsu_start, sources, rob_free}));
+  // The micro-op leaves the queue in order with the other vector micro-ops, once its
+  // reorder-buffer entry is free, into the LSU's reservation station, a register stage: the
+  // LSU takes it the cycle after (rvv_backend.sv: u_lsu_rs; LsuV2 takes each register's
+  // micro-op from io_rvv2lsu). The data a store writes and the index and mask registers are
+  // needed as the LSU starts, not to leave the queue.
+  const uint64_t queued = dispatch_slot(std::max(t + vt_.lsu_start - 1, rob_free));
+  const uint64_t earliest = std::max(queued + 1, sources);
   const LsuOp op = lsu_operation(earliest, store, axi, s.mem_blocks, held, true, extra);
   const uint64_t written = op.done + vt_.load_writeback;
-  // The slot works register by register: micro-op k is done after k + 1 of them.
-  std::array<uint64_t, 8> reg_done{};
-  uint64_t retire = last_retire_;
+  // The slot works register by register and hands each one over as it finishes it: a loaded
+  // register's micro-op retires then, in order (its reorder-buffer entry is free for a micro-op
+  // leaving the queue in that cycle), and a dependent micro-op may leave the queue then too;
+  // the retirement buffer hears of it load_writeback later, as of a result vector.writeback
+  // after it retires (measured: an m8 vwadd.wv behind two DTCM m2 loads completes 2 cycles after
+  // the second load, tests/platforms/coral_rtl_programs/vwadd_behind_loads.s). A store's
+  // micro-op retires as the retirement buffer hears of its register.
+  std::array<uint64_t, 8> handed{};
   for (uint32_t k = 0; k < uops; ++k, ++uops_) {
-    const uint64_t done = op.start + (op.done - op.start) * (k + 1) / uops + vt_.load_writeback;
-    if (k < reg_done.size()) reg_done[k] = done;
-    if (k == 0) first_register_done_ = done;
-    retire = std::max(retire, done);
+    const uint64_t lsu_done = op.start + (op.done - op.start) * (k + 1) / uops;
+    if (k < handed.size()) handed[k] = lsu_done;
+    if (k == 0) first_register_done_ = lsu_done + vt_.load_writeback;
     // Traces only: the entry it takes frees when the micro-op `rob` places back retires.
     const uint64_t entry_free = events_ && rob_entries_ >= vt_.rob ? rob_retire_[rob_entries_ % vt_.rob] : 0;
-    uop_issue_[uops_ % vt_.uop_queue] = op.start;
+    const uint64_t retire = retire_entry(store ? lsu_done + vt_.load_writeback : lsu_done);
+    uop_issue_[uops_ % vt_.uop_queue] = queued;
     rob_retire_[rob_entries_++ % vt_.rob] = retire;
-    hold(kUopQueue, decoded, op.start + 1);
-    hold(kReorderBuffer, std::max(op.start, entry_free), retire);
+    hold(kUopQueue, decoded, queued + 1);
+    hold(kReorderBuffer, std::max(queued, entry_free), retire);
   }
-  // Each loaded register reaches a dependent op a cycle before its own micro-op is done
-  // (the LSU hands the backend one register at a time); segment loads fill registers out of
-  // order, and registers beyond the micro-ops come with the last.
+  // Segment loads fill registers out of order, and registers beyond the micro-ops come with
+  // the last.
   if (!store && d.dst[0] != rv::kNoReg)
     for (uint32_t k = 0; k < registers && d.dst[0] + k < rv::kVecBase + 32; ++k) {
-      const uint64_t reg_written = fields == 1 && k < uops && k < reg_done.size() ? reg_done[k] : written;
-      ready_[d.dst[0] + k] = std::max(ready_[d.dst[0] + k], reg_written - 1);
+      const uint64_t reg_handed = fields == 1 && k < uops && k < handed.size() ? handed[k] : op.done;
+      ready_[d.dst[0] + k] = std::max(ready_[d.dst[0] + k], reg_handed);
       loaded_registers_ |= 1u << (d.dst[0] + k - rv::kVecBase);
     }
-  last_retire_ = std::max(last_retire_, written);
   if (store) store_tail_at(written);
   else complete_at(written);
   busy(kVecLsu, op.start, op.done - op.start, op.start - earliest);
@@ -805,8 +829,7 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
     // A dispatched micro-op frees its queue slot the cycle after (decode_command).
     hold(kUopQueue, td, ready + 1);
     if (takes_entry) {
-      const uint64_t retire = std::max(done, last_retire_);
-      last_retire_ = retire;
+      const uint64_t retire = retire_entry(done);
       rob_retire_[rob_entries_++ % vt_.rob] = retire;
       hold(kReorderBuffer, ready, retire);
     }

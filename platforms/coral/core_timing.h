@@ -186,6 +186,7 @@ class CoreTiming {
   UnitPool unit_pool(rv::OpClass cls);
   uint64_t vector_sources_ready(const rv::StepInfo& s) const;
   uint64_t dispatch_slot(uint64_t ready);
+  uint64_t retire_entry(uint64_t done);
   uint64_t vector_memory(const rv::StepInfo& s, uint64_t t, uint64_t decoded);
   // Tracing only: kept out of line so the hot paths stay as small as without it.
   void hold(Queue q, uint64_t begin, uint64_t end) {
@@ -248,6 +249,7 @@ class CoreTiming {
   uint64_t uops_ = 0, rob_entries_ = 0;
   uint64_t last_dispatch_ = 0, last_retire_ = 0;  // the latest micro-op out of the queue; retired
   uint32_t dispatched_in_cycle_ = 0;              // micro-ops dispatched in last_dispatch_
+  uint32_t retired_in_cycle_ = 0;                 // micro-ops retired in last_retire_
   std::array<uint64_t, 8> valu_free_{}, vmul_free_{}, vperm_free_{}, vdiv_free_{};
   VectorDivider divider_;  // the divider's lanes and the operands they remember
 

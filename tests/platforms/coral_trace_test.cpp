@@ -53,10 +53,11 @@ Samples from(const Samples& s, uint64_t first) {
 }
 
 // Three independent 16-byte vector loads share the one LSU slot: each takes it for 5
-// cycles (1 per instruction + 1 block + load_tail 3) right after the previous one, and
-// holds its reorder-buffer entry from its start until it retires load_writeback (2)
-// cycles after its access: [s, s+7), [s+5, s+12), [s+10, s+17). So the ROB holds
-// 1, 2, 1, 2, 1 entries and empties at s+17.
+// cycles (1 per instruction + 1 block + load_tail 3) right after the previous one. Their
+// micro-ops all leave the micro-op queue at s-1 (the first reaches the LSU the cycle after)
+// and each holds its reorder-buffer entry until the LSU hands its register over at the end
+// of its access: [s-1, s+5), [s-1, s+10), [s-1, s+15). So the ROB holds 3, 2, 1 entries
+// and empties at s+15.
 TEST(CoralTrace, ThreeIndependentVectorLoadsInTheReorderBuffer) {
   const Traced r = run_traced(kernel(
       "  la a0, buf\n  li t0, 4\n  vsetvli t1, t0, e32, m1, ta, ma\n"
@@ -69,7 +70,7 @@ TEST(CoralTrace, ThreeIndependentVectorLoadsInTheReorderBuffer) {
   EXPECT_EQ(lsu[1].begin, s + 5);
   EXPECT_EQ(lsu[2].begin, s + 10);
   EXPECT_EQ(lsu[2].end, s + 15);
-  EXPECT_EQ(from(r.trace.counters.at("vector.rob"), s), (Samples{{0, 1}, {5, 2}, {7, 1}, {10, 2}, {12, 1}, {17, 0}}));
+  EXPECT_EQ(from(r.trace.counters.at("vector.rob"), s - 1), (Samples{{0, 3}, {6, 2}, {11, 1}, {16, 0}}));
   EXPECT_EQ(r.trace.counters.at("vector.rob").front(), (std::pair<uint64_t, int64_t>{0, 0}));
 }
 

@@ -1,6 +1,6 @@
 # coral-rtl: 175
 # measured: coral-rtl gemm_step_scalar_load.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# model: 168 (the inner step of the agent's GEMM versions (gemm C2 v33), 8 times, DTCM: vwmul.vx of the previous load and scalar, a vle8.v m2 whose address an addi computes into s0, lb into s0, vwadd.wv at e16 m4 into an m8 accumulator v8. The RTL dispatches the vwadd.wv only once the lb is done: its vd field (8) is checked as x8 = s0 (vd_field_scalar_waw.s); 147 before the model did so. The 8 left: a vector access reads its address register a cycle later than the model (vle_address_after_alu.s)) (168 with both 2026-11-29 rule sets: the frontend's configuration state adds a cycle)
+# (was 168; the 8 cycles left were the next load reaching the LSU a cycle early; exact since the LSU micro-op rules of 2026-11-29, docs/FIDELITY.md fifth pass)
   .globl main
 main:
   li t6, 0x10000

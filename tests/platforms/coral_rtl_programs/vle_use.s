@@ -1,6 +1,6 @@
 # coral-rtl: 55
 # measured: coral-rtl vle_use.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# model: 56 (a vector load's data reaches a dependent vector op a cycle before its write, and the next load issues after that op: one cycle over the RTL; the model was 50 before vector loads issued in order)
+# (was 56: the dependent vadd read the loaded register a cycle late and the next load started with it; exact since the LSU micro-op rules of 2026-11-29, docs/FIDELITY.md fifth pass)
   .globl main
 main:
   li t0, 0x20000000

@@ -1,6 +1,6 @@
 # coral-rtl: 532
 # measured: coral-rtl vwmul_after_loads.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# model: 537 (external m4 load, DTCM m4 load, vwmul of the two into m8, 4 times; without the vwmul RTL and model agree, 526. Loaded registers now reach the vwmul one by one (545 when they all came with the last); the 5 left: the next load waits for an entry the vwmul's 8 micro-ops hold, and they retire after the DTCM load's last register, 2 cycles after its slot is free; the RTL's next load does not wait so)
+# (external m4 load, DTCM m4 load, vwmul of the two into m8, 4 times; without the vwmul RTL and model agree, 526. Was 537: the next load waited for entries the vwmul held until 2 cycles after the DTCM load's last register; exact since the LSU micro-op rules of 2026-11-29, docs/FIDELITY.md fifth pass)
   .globl main
 main:
   li t0, 0x20000000

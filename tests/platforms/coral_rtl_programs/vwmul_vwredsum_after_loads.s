@@ -1,6 +1,6 @@
 # coral-rtl: 558
 # measured: coral-rtl vwmul_vwredsum_after_loads.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# model: 563 (a GEMV row as the agent's versions compute it, 4 times: external m4 load, DTCM m4 load, vwmul into m8, widening reduction of the product. A reduction takes one reorder-buffer entry and micro-ops wait for a busy unit in its reservation station, not in the queue, so the next load no longer waits for the reduction's 8 micro-ops to pass the permute unit; loaded registers reach the vwmul one by one. 602 before; the 3 left are the next load waiting for the vwmul's entries, as in vwmul_after_loads.s) (563 with both 2026-11-29 rule sets: the frontend's configuration-state rule holds each reduction a cycle after its vwmul)
+# (a GEMV row as the agent's versions compute it, 4 times: external m4 load, DTCM m4 load, vwmul into m8, widening reduction of the product; 602, then 563 before the LSU micro-op rules of 2026-11-29, docs/FIDELITY.md fifth pass)
   .globl main
 main:
   li t0, 0x20000000

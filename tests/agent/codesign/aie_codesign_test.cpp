@@ -15,6 +15,7 @@
 #include "isa/aie_ml/bundle_schedule.h"
 #include "isa/aie_ml/program_text.h"
 #include "isa/aie_ml/wait_insertion.h"
+#include "platforms/aie_ml/aie_config.h"
 #include "platforms/aie_ml/pack/agent/aie_dataflow.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
@@ -249,7 +250,7 @@ TEST(AieCodesign, SearchKernelCompactsByTheStaticEstimate) {
 TEST(AieCodesign, SearchKernelCountsTheAddedOpsOfTheKernelItReturns) {
   // The kernel with the waits the exposed pipeline (the default) needs: use_overlay and
   // the search drop them, rewrite, and put them back.
-  const std::string kernel = isa::aie_ml::insert_waits(kKernel);
+  const std::string kernel = isa::aie_ml::insert_waits(kKernel, ::tlmcraft::aie_ml::read_stages_in(kHardware["config"]));
   const auto found = mine(aie(), {{"hand/C1", "hand.aie", kernel, kHardware}}, {10});
   ASSERT_EQ(found.size(), 1u);
   const json overlay = candidates_document(aie(), "aie_ml", found, "CD")["candidates"][0]["overlay"];

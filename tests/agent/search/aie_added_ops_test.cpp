@@ -13,6 +13,7 @@
 #include "isa/aie_ml/aie_core.h"
 #include "isa/aie_ml/program_text.h"
 #include "isa/aie_ml/wait_insertion.h"
+#include "platforms/aie_ml/aie_config.h"
 #include "isa/isa_spec.h"
 #include "isa/isa_variant.h"
 #include "platforms/aie_ml/pack/agent/aie_use_added_ops.h"
@@ -70,7 +71,7 @@ std::string rewrite_with_waits(const std::string& text, int expected) {
   EXPECT_TRUE(parse_aie_kernel(text, k, error)) << error;
   isa::aie_ml::remove_waits(k);
   EXPECT_EQ(use_composed_ops(k), expected);
-  isa::aie_ml::insert_waits(k);
+  isa::aie_ml::insert_waits(k, ::tlmcraft::aie_ml::read_stages_in(nlohmann::json::object()));
   return print_aie_kernel(k);
 }
 

@@ -6,8 +6,11 @@
 namespace tlmcraft::isa::aie_ml {
 
 bool reads_accumulator_late(const SlotOp& op) {
-  return op.n_operands == 4 && op.operands[1].kind == Operand::Kind::Reg &&
-         AieIsa::get().ops[op.op].latency_class == "vmac";
+  if (op.n_operands != 4 || op.operands[1].kind != Operand::Kind::Reg) return false;
+  // An added op of the class may take a vector there (VMULS d, a, hi, lo): read at issue.
+  const RegClass c = op.operands[1].cls;
+  const bool accumulator = c == RegClass::AM || c == RegClass::BM || c == RegClass::CM;
+  return accumulator && AieIsa::get().ops[op.op].latency_class == "vmac";
 }
 
 uint32_t read_offset(const SlotOp& op, uint16_t storage_unit, const ReadStages& stages) {

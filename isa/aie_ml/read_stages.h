@@ -15,7 +15,8 @@ struct ReadStages {
   uint32_t acc_read_cycles;  // no default: the caller's configuration says
 };
 
-// Whether op reads its accumulator input (operand 1) late: a multiply-accumulate.
+// Whether op reads its accumulator input (operand 1) late: a multiply-accumulate (a `vmac`
+// class op of four operands whose second is an accumulator).
 bool reads_accumulator_late(const SlotOp& op);
 
 // Cycles after issue at which op reads the storage unit (storage_units(); 0: at issue).

@@ -322,7 +322,10 @@ TEST(CliIsaTools, AsmWaitsAreTimedByThePlatformConfigsAccumulatorReadStage) {
   EXPECT_EQ(read(out), with_nops(5));
   const Result bad = tl("asm --waits " + out + " --set compute.acc_read_cycles=17 " + in);
   EXPECT_EQ(bad.code, 2);
-  EXPECT_NE(bad.out.find("acc_read_cycles"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("tlmcraft asm: error: --set 'compute.acc_read_cycles=17': 'compute.acc_read_cycles' = 17 is "
+                         "out of range [0, 16]"),
+            std::string::npos)
+      << bad.out;
 }
 
 TEST(CliIsaTools, AsmRefusesAnExtensionNoIsaReadsAndAnUnknownIsa) {

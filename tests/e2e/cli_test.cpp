@@ -309,7 +309,8 @@ TEST(CliIsaTools, AsmWaitsAreTimedByThePlatformConfigsAccumulatorReadStage) {
   // Two VMACs on cm0 (6 cycles). The default config reads the accumulator 2 cycles after
   // issue (compute.acc_read_cycles: 2): the second may issue 6 - 2 = 4 cycles after the
   // first, 3 NOPs; read at issue (=0) it waits the whole 6, 5 NOPs.
-  const std::string in = write("mac.aie", ".tile 0 0\n  VMAC.I8 cm0, cm0, w0, x1\n  VMAC.I8 cm0, cm0, w2, x3\n  DONE\n");
+  const std::string in =
+      write("mac.aie", ".tile 0 0\n  VMAC.I8 cm0, cm0, w0, x1\n  VMAC.I8 cm0, cm0, w2, x3\n  DONE\n");
   const std::string out = (tmp_dir() / "mac_waits.aie").string();
   auto with_nops = [](int n) {
     std::string nops;

@@ -251,7 +251,8 @@ TEST(AieCodesign, SearchKernelCompactsByTheStaticEstimate) {
 TEST(AieCodesign, SearchKernelCountsTheAddedOpsOfTheKernelItReturns) {
   // The kernel with the waits the exposed pipeline (the default) needs: use_overlay and
   // the search drop them, rewrite, and put them back.
-  const std::string kernel = isa::aie_ml::insert_waits(kKernel, ::tlmcraft::aie_ml::read_stages_in(kHardware["config"]));
+  const std::string kernel =
+      isa::aie_ml::insert_waits(kKernel, ::tlmcraft::aie_ml::read_stages_in(kHardware["config"]));
   const auto found = mine(aie(), {{"hand/C1", "hand.aie", kernel, kHardware}}, {10});
   ASSERT_EQ(found.size(), 1u);
   const json overlay = candidates_document(aie(), "aie_ml", found, "CD")["candidates"][0]["overlay"];

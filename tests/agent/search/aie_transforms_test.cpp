@@ -304,7 +304,8 @@ TEST(AieCandidates, NoCandidateLoadsAnAccumulatorThroughVldb) {
       "  DONE\n";
   SearchContext ctx;  // the default platform: the exposed pipeline, so the parent carries its waits
   ctx.platform = "aie_ml";
-  const std::vector<Candidate> candidates = generate_aie_candidates(isa::aie_ml::insert_waits(parent, kDefaultStages), ctx);
+  const std::vector<Candidate> candidates =
+      generate_aie_candidates(isa::aie_ml::insert_waits(parent, kDefaultStages), ctx);
   ASSERT_GT(candidates.size(), 4u);
   static const std::regex vldb_acc(R"(VLDB\s+(am|bm|cm))");
   static const std::regex vldb_w(R"(VLDB\s+w\d)");
@@ -328,7 +329,8 @@ TEST(AieCandidates, OnTheExposedPipelineEveryCandidateCarriesItsWaits) {
   SearchContext exposed;
   exposed.platform = "aie_ml";
   exposed.hardware = {{"config", {{"compute", {{"pipeline", "exposed"}}}}}};
-  const std::vector<Candidate> candidates = generate_aie_candidates(isa::aie_ml::insert_waits(kReluLoop, kDefaultStages), exposed);
+  const std::vector<Candidate> candidates =
+      generate_aie_candidates(isa::aie_ml::insert_waits(kReluLoop, kDefaultStages), exposed);
   ASSERT_FALSE(candidates.empty());
   for (const Candidate& c : candidates) {
     AieKernel k;

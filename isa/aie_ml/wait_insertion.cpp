@@ -24,7 +24,7 @@ struct Pending {
 struct BundleUse {
   std::map<uint16_t, int> reads;       // unit -> cycles after issue it is read (the earliest)
   std::map<uint16_t, int> writes;      // unit -> result latency
-  std::map<uint16_t, int> late_reads;  // the reads after issue (> 0)
+  std::map<uint16_t, int> late_reads;  // unit -> the latest read after issue (> 0)
 };
 
 BundleUse use_of(const AieLine& bundle, const ReadStages& stages) {
@@ -34,11 +34,10 @@ BundleUse use_of(const AieLine& bundle, const ReadStages& stages) {
       const int offset = static_cast<int>(read_offset(o.op, r, stages));
       const auto it = u.reads.find(r);
       u.reads[r] = it == u.reads.end() ? offset : std::min(it->second, offset);
+      if (offset > 0) u.late_reads[r] = std::max(u.late_reads[r], offset);
     }
     for (uint16_t w : o.op.writes) u.writes[w] = std::max(u.writes[w], static_cast<int>(result_latency(o, w)));
   }
-  for (const auto& [unit, offset] : u.reads)
-    if (offset > 0) u.late_reads[unit] = offset;
   return u;
 }
 

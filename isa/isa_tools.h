@@ -58,8 +58,12 @@ struct IsaTools {
   std::function<std::string(const Instruction&)> instruction_class;
   // Optional: the kernel with explicit waits (NOPs) wherever a result is read or
   // overwritten before it lands, for cores without register interlocks
-  // (`tlmcraft asm --waits OUT`); throws std::invalid_argument naming the cause.
-  std::function<std::string(const std::string& source)> insert_waits;
+  // (`tlmcraft asm --waits OUT`), timed by the pipeline stages of the platform configuration
+  // (`config`: a name or YAML file; `overrides`: KEY=VALUE); throws std::invalid_argument
+  // naming the cause, InputError for a bad configuration.
+  std::function<std::string(const std::string& source, const std::string& config,
+                            const std::vector<std::string>& overrides)>
+      insert_waits;
   // Optional: a C header for the custom instructions of the given ISA overlays
   // (`tlmcraft isa header NAME --isa-ext FILE`); throws std::runtime_error for a bad overlay.
   std::function<std::string(const std::vector<std::string>& overlays)> header;

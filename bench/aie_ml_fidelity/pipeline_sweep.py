@@ -8,7 +8,10 @@ the same with explicit NOP waits (isa/aie_ml/wait_insertion.h). Then a summary: 
 fail in some mode, and how the exposed cycles compare with the interlocked ones. Exit 1
 when a cell fails.
 
-usage: pipeline_sweep.py [--tlmcraft PATH] [--jobs N] [--configs C1,C2] [--tasks a,b] [--json OUT]
+usage: pipeline_sweep.py [--tlmcraft PATH] [--jobs N] [--configs C1,C2] [--tasks a,b] [--modes m1,m2]
+                         [--set KEY=VALUE ...] [--json OUT]
+--set applies to every run (e.g. compute.acc_read_cycles=0: the accumulator read at issue,
+the waits timed by it too, since the baseline is generated for the configuration it runs on).
 """
 import argparse
 import concurrent.futures
@@ -33,9 +36,11 @@ def aie_ml_tasks(tlmcraft):
     return tasks
 
 
-def run_cell(tlmcraft, task, config, mode):
+def run_cell(tlmcraft, settings, task, config, mode):
     cmd = [tlmcraft, "run", "-p", "aie_ml", "--task", task, "--config", config, "--baseline", "--trials", "1",
            "--seed", "1", "--timeout", "0", "--set", "compute.pipeline=" + mode, "--json"]
+    for s in settings:
+        cmd += ["--set", s]
     p = subprocess.run(cmd, capture_output=True, text=True)
     try:
         r = json.loads(p.stdout)
@@ -51,13 +56,14 @@ def main():
     ap.add_argument("--configs", default="C1,C2,C3,C4,C5")
     ap.add_argument("--tasks", default="")
     ap.add_argument("--modes", default="interlocked,exposed")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--json", default="")
     a = ap.parse_args()
     tasks = a.tasks.split(",") if a.tasks else aie_ml_tasks(a.tlmcraft)
     modes = a.modes.split(",")
     cells = [(t, c, m) for t in tasks for c in a.configs.split(",") for m in modes]
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
-        results = dict(zip(cells, ex.map(lambda x: run_cell(a.tlmcraft, *x), cells)))
+        results = dict(zip(cells, ex.map(lambda x: run_cell(a.tlmcraft, a.set, *x), cells)))
     rows, bad, ratios = [], 0, []
     print("| task | config | " + " | ".join(modes) + " |")
     print("|---|---|" + "---:|" * len(modes))

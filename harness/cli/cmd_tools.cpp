@@ -183,21 +183,27 @@ int cmd_isa(const Args& args) {
 
 int cmd_asm(const Args& args) {
   po::options_description opts(
-      "usage: tlmcraft asm [--check | --list | --encode OUT.bin | --decode IN.bin | --waits OUT] KERNEL [--isa NAME] [--json]\n\n"
+      "usage: tlmcraft asm [--check | --list | --encode OUT.bin | --decode IN.bin | --waits OUT [--set K=V]] KERNEL "
+      "[--isa NAME] [--json]\n\n"
       "--check (default) reports every error as file:line:col with a hint, and instruction counts;\n"
       "--list prints each instruction (PC, line, encoding, disassembly); --encode writes 32-bit\n"
       "little-endian words and --decode disassembles them (fixed-width table ISAs only); --waits\n"
       "writes the kernel with explicit NOP waits where a result would be read or overwritten\n"
-      "before it lands (ISAs whose cores have no register interlocks).\n"
+      "before it lands (ISAs whose cores have no register interlocks), timed by the platform config's\n"
+      "pipeline stages (--platform-config, --set).\n"
       "Without --isa the kernel's extension picks the ISA (tlmcraft list isas --json).\n\n"
       "examples:\n  tlmcraft asm kernel.asm\n  tlmcraft asm --list kernel.asm\n"
       "  tlmcraft asm --encode kernel.bin kernel.asm\n  tlmcraft asm --isa aie_ml --json gemm.aie\n\noptions");
   opts.add_options()("help,h", "show this help")("isa", po::value<std::string>(), "ISA name (tlmcraft list isas)")(
       "check", po::bool_switch(), "check only (default)")("list", po::bool_switch(), "print a listing")(
       "encode", po::value<std::string>(), "write the binary encoding to FILE")(
-      "decode", po::value<std::string>(), "disassemble a binary FILE")(
-      "waits", po::value<std::string>(), "write the kernel with explicit waits to FILE")("json", po::bool_switch(), "JSON output")(
-      "kernel", po::value<std::string>(), "kernel file (positional)");
+      "decode", po::value<std::string>(), "disassemble a binary FILE")("waits", po::value<std::string>(),
+                                                                       "write the kernel with explicit waits to FILE")(
+      "platform-config", po::value<std::string>()->default_value("default"),
+      "--waits: the platform config (name or YAML file) whose pipeline stages time the waits")(
+      "set", po::value<std::vector<std::string>>()->composing()->default_value({}, ""),
+      "--waits: KEY=VALUE override of that config, e.g. compute.acc_read_cycles=0")(
+      "json", po::bool_switch(), "JSON output")("kernel", po::value<std::string>(), "kernel file (positional)");
   add_isa_variant_options(opts);
   po::positional_options_description pos;
   pos.add("kernel", 1);
@@ -243,7 +249,8 @@ int cmd_asm(const Args& args) {
     if (!t.insert_waits) throw InputError("asm --waits: ISA '" + t.name + "' has register interlocks (no waits to add)");
     std::string text;
     try {
-      text = t.insert_waits(read_kernel_text(path));
+      text = t.insert_waits(read_kernel_text(path), vm["platform-config"].as<std::string>(),
+                            vm["set"].as<std::vector<std::string>>());
     } catch (const std::invalid_argument& e) {
       throw InputError(path + ": " + e.what());
     }

@@ -14,18 +14,28 @@ namespace tlmcraft::isa::aie_ml {
 
 namespace {
 
-// Storage unit -> cycles from a bundle's issue until its pending result is readable (> 0).
-using Pending = std::map<uint16_t, int>;
-
-struct BundleUse {
-  std::vector<uint16_t> reads;
-  std::map<uint16_t, int> writes;  // unit -> result latency
+// Per storage unit, cycles from a bundle's issue (> 0): until its pending result lands
+// (readable), and until a multiply-accumulate issued earlier reads it late (a write landing
+// by then would be what that read sees).
+struct Pending {
+  std::map<uint16_t, int> lands, late_reads;
 };
 
-BundleUse use_of(const AieLine& bundle) {
+struct BundleUse {
+  std::map<uint16_t, int> reads;       // unit -> cycles after issue it is read (the earliest)
+  std::map<uint16_t, int> writes;      // unit -> result latency
+  std::map<uint16_t, int> late_reads;  // unit -> the latest read after issue (> 0)
+};
+
+BundleUse use_of(const AieLine& bundle, const ReadStages& stages) {
   BundleUse u;
   for (const AieOp& o : bundle.ops) {
-    u.reads.insert(u.reads.end(), o.op.reads.begin(), o.op.reads.end());
+    for (uint16_t r : o.op.reads) {
+      const int offset = static_cast<int>(read_offset(o.op, r, stages));
+      const auto it = u.reads.find(r);
+      u.reads[r] = it == u.reads.end() ? offset : std::min(it->second, offset);
+      if (offset > 0) u.late_reads[r] = std::max(u.late_reads[r], offset);
+    }
     for (uint16_t w : o.op.writes) u.writes[w] = std::max(u.writes[w], static_cast<int>(result_latency(o, w)));
   }
   return u;
@@ -34,37 +44,53 @@ BundleUse use_of(const AieLine& bundle) {
 // NOPs the bundle needs before it, given what is pending at its entry.
 int wait_before(const BundleUse& u, const Pending& p) {
   int wait = 0;
-  for (uint16_t r : u.reads) {
-    const auto it = p.find(r);
-    if (it != p.end()) wait = std::max(wait, it->second);
+  for (const auto& [r, offset] : u.reads) {  // read no earlier than the result lands
+    const auto it = p.lands.find(r);
+    if (it != p.lands.end()) wait = std::max(wait, it->second - offset);
   }
-  for (const auto& [w, latency] : u.writes) {  // land strictly after the pending result
-    const auto it = p.find(w);
-    if (it != p.end()) wait = std::max(wait, it->second - latency + 1);
+  for (const auto& [w, latency] : u.writes) {  // land strictly after the pending result and late read
+    for (const std::map<uint16_t, int>* m : {&p.lands, &p.late_reads}) {
+      const auto it = m->find(w);
+      if (it != m->end()) wait = std::max(wait, it->second - latency + 1);
+    }
   }
   return wait;
 }
 
-// What is pending at the next bundle's entry.
-Pending after(const BundleUse& u, const Pending& entry, int wait) {
-  Pending out;
-  for (const auto& [unit, left] : entry)
-    if (left - wait - 1 > 0) out[unit] = left - wait - 1;
-  for (const auto& [unit, latency] : u.writes)
-    if (latency - 1 > 0)
-      out[unit] = latency - 1;
-    else
-      out.erase(unit);
+std::map<uint16_t, int> aged(const std::map<uint16_t, int>& m, int cycles) {
+  std::map<uint16_t, int> out;
+  for (const auto& [unit, left] : m)
+    if (left - cycles > 0) out[unit] = left - cycles;
   return out;
 }
 
-bool merge(Pending& into, const Pending& from) {
+Pending aged(const Pending& p, int cycles) { return {aged(p.lands, cycles), aged(p.late_reads, cycles)}; }
+
+// What is pending at the next bundle's entry.
+Pending after(const BundleUse& u, const Pending& entry, int wait) {
+  Pending out = aged(entry, wait + 1);
+  for (const auto& [unit, latency] : u.writes)
+    if (latency - 1 > 0)
+      out.lands[unit] = latency - 1;
+    else
+      out.lands.erase(unit);
+  for (const auto& [unit, offset] : u.late_reads)
+    if (offset - 1 > 0) out.late_reads[unit] = std::max(out.late_reads[unit], offset - 1);
+  return out;
+}
+
+bool merge(std::map<uint16_t, int>& into, const std::map<uint16_t, int>& from) {
   bool changed = false;
   for (const auto& [unit, left] : from) {
     int& v = into[unit];
     if (left > v) v = left, changed = true;
   }
   return changed;
+}
+
+bool merge(Pending& into, const Pending& from) {
+  const bool lands = merge(into.lands, from.lands);
+  return merge(into.late_reads, from.late_reads) || lands;
 }
 
 AieLine nop_bundle() {
@@ -107,13 +133,6 @@ WaitPlaces wait_places(const AieTile& tile, const TileStructure& s, size_t b, co
   w.top = first_soft != SIZE_MAX ? first_soft : last_hard != SIZE_MAX ? last_hard + 1 : b;
   w.entry_only = last_hard != SIZE_MAX && first_soft == SIZE_MAX;
   return w;
-}
-
-Pending aged(const Pending& p, int cycles) {
-  Pending out;
-  for (const auto& [unit, left] : p)
-    if (left - cycles > 0) out[unit] = left - cycles;
-  return out;
 }
 
 // Per bundle: what arrives by falling through from the previous bundle and what arrives by
@@ -159,7 +178,7 @@ std::vector<Edges> edges_of(const std::vector<std::vector<size_t>>& succ, const 
   return e;
 }
 
-int insert_tile(AieTile& tile, const std::string& where) {
+int insert_tile(AieTile& tile, const ReadStages& stages, const std::string& where) {
   TileStructure s;
   std::string why;
   if (!analyse_structure(tile, s, why)) throw std::invalid_argument("insert_waits: " + where + ": " + why);
@@ -174,7 +193,7 @@ int insert_tile(AieTile& tile, const std::string& where) {
   std::vector<BundleUse> use(n);
   std::vector<WaitPlaces> places(n);
   for (size_t b = 0; b < n; ++b) {
-    use[b] = use_of(tile.lines[bundles[b]]);
+    use[b] = use_of(tile.lines[bundles[b]], stages);
     places[b] = wait_places(tile, s, bundles[b], where);
   }
   const std::vector<Edges> edges = edges_of(succ, falls);
@@ -219,11 +238,12 @@ bool is_phase_line(const std::string& line) {
 
 }  // namespace
 
-void insert_waits(AieKernel& kernel, WaitStats* stats) {
+void insert_waits(AieKernel& kernel, const ReadStages& stages, WaitStats* stats) {
   int added = 0;
   for (size_t t = 0; t < kernel.tiles.size(); ++t)
-    added += insert_tile(kernel.tiles[t], kernel.tiles[t].header.empty() ? "tile " + std::to_string(t)
-                                                                         : "'" + kernel.tiles[t].header + "'");
+    added +=
+        insert_tile(kernel.tiles[t], stages,
+                    kernel.tiles[t].header.empty() ? "tile " + std::to_string(t) : "'" + kernel.tiles[t].header + "'");
   if (stats) stats->nops_added += added;
 }
 
@@ -257,7 +277,7 @@ int remove_waits(AieKernel& kernel) {
   return dropped;
 }
 
-std::string insert_waits(const std::string& kernel_text, WaitStats* stats) {
+std::string insert_waits(const std::string& kernel_text, const ReadStages& stages, WaitStats* stats) {
   // Split at `.phase` lines: each phase is a kernel file of its own.
   std::vector<std::string> parts(1), headers;
   std::stringstream ss(kernel_text);
@@ -282,7 +302,7 @@ std::string insert_waits(const std::string& kernel_text, WaitStats* stats) {
       out += parts[i];
       continue;
     }
-    insert_waits(k, stats);
+    insert_waits(k, stages, stats);
     out += print_aie_kernel(k);
   }
   return out;

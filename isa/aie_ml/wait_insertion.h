@@ -6,6 +6,10 @@
 // interlocked) and on the exposed pipeline (exposed), in the same cycles where a stall's
 // length does not depend on the path taken.
 //
+// Reads are timed by the stages the platform's configuration gives (read_stages.h): a
+// multiply-accumulate may issue up to acc_read_cycles before its accumulator input lands,
+// and a later write to that accumulator must land after the late read.
+//
 // A forward dataflow over each tile's bundles (fall-through, branch targets, the
 // zero-overhead loop's back edge) gives, per storage unit (x / bm registers whole, as the
 // interlock tracks them), the most cycles any path leaves before its pending result lands,
@@ -22,6 +26,7 @@
 #include <string>
 
 #include "isa/aie_ml/program_text.h"
+#include "isa/aie_ml/read_stages.h"
 
 namespace tlmcraft::isa::aie_ml {
 
@@ -32,7 +37,7 @@ struct WaitStats {
 // Inserts the waits into every tile. Throws std::invalid_argument naming the tile and the
 // cause for programs it cannot analyse (calls, ls/le not set from labels, indirect jumps,
 // a branch-target label and a loop-end label on one bundle in the wrong order).
-void insert_waits(AieKernel& kernel, WaitStats* stats = nullptr);
+void insert_waits(AieKernel& kernel, const ReadStages& stages, WaitStats* stats = nullptr);
 
 // The inverse for program-order rewrites (the search agent's): drops every bundle of NOPs
 // alone except one a zero-overhead loop's end label names, so a kernel whose waits only
@@ -41,6 +46,6 @@ void insert_waits(AieKernel& kernel, WaitStats* stats = nullptr);
 int remove_waits(AieKernel& kernel);
 
 // The same on kernel-file text with `.phase` sections (each phase analysed on its own).
-std::string insert_waits(const std::string& kernel_text, WaitStats* stats = nullptr);
+std::string insert_waits(const std::string& kernel_text, const ReadStages& stages, WaitStats* stats = nullptr);
 
 }  // namespace tlmcraft::isa::aie_ml

@@ -352,15 +352,15 @@ std::string AieArray::pipeline_hazard(const CoreRun& c, const aie::Bundle& b, co
 // the hardware, which has no interlocks, it would read an old value.
 bool AieArray::interlock(CoreRun& c, const aie::Bundle& b, int k, uint64_t t) {
   uint64_t ready = t;
+  const aie::ReadStages stages = read_stages(cfg_);
   for (const auto& op : b.ops) {
-    const bool late = cfg_.acc_read_cycles && reads_accumulator_late(op);
-    const std::vector<uint16_t> acc = late ? aie::storage_units(op.operands[1].cls, op.operands[1].num) : std::vector<uint16_t>{};
     uint64_t op_ready = t;
     uint16_t waited = 0;
     for (uint16_t u : op.reads) {
       if (u >= c.unit_ready.size()) continue;
       uint64_t r = c.unit_ready[u];
-      if (std::find(acc.begin(), acc.end(), u) != acc.end()) r = r > cfg_.acc_read_cycles ? r - cfg_.acc_read_cycles : 0;
+      const uint64_t late = aie::read_offset(op, u, stages);
+      r = r > late ? r - late : 0;
       if (r > op_ready) op_ready = r, waited = u;
     }
     if (op_ready > t) {

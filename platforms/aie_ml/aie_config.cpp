@@ -115,6 +115,16 @@ bool exposed_pipeline_in(const nlohmann::json& config) {
   return mode.is_string() && mode.get<std::string>() == "exposed";
 }
 
+isa::aie_ml::ReadStages read_stages(const AieConfig& config) { return {config.acc_read_cycles}; }
+
+isa::aie_ml::ReadStages read_stages_in(const nlohmann::json& config) {
+  const auto compute = config.find("compute");
+  if (compute == config.end() || !compute->is_object()) return read_stages(AieConfig{});
+  const auto acc = compute->find("acc_read_cycles");
+  if (acc == compute->end() || !acc->is_number_integer() || acc->get<int64_t>() < 0) return read_stages(AieConfig{});
+  return {static_cast<uint32_t>(acc->get<int64_t>())};
+}
+
 AieConfig load_aie_config(const std::string& name_or_path, const std::vector<std::string>& overrides) {
   const ConfigTree tree = ConfigTree::load("aie_ml", name_or_path, overrides, "array.columns=2");
   try {

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "isa/aie_ml/read_stages.h"
 #include "models/dram.h"
 
 namespace tlmcraft::aie_ml {
@@ -70,6 +71,12 @@ struct AieConfig {
 // Whether a platform configuration as JSON (AieConfig::raw, a Platform's config()) selects
 // the exposed pipeline: its compute.pipeline, or AieConfig's default where it has none.
 bool exposed_pipeline_in(const nlohmann::json& config);
+
+// The operand read stages of a configuration (compute.acc_read_cycles), for the timing and
+// for isa::aie_ml::insert_waits; _in: of one as JSON (AieConfig::raw, a Platform's
+// config()), AieConfig's default where it has none.
+isa::aie_ml::ReadStages read_stages(const AieConfig& config);
+isa::aie_ml::ReadStages read_stages_in(const nlohmann::json& config);
 
 // Path of a named config ("default") or a file path as given.
 std::string aie_config_path(const std::string& name_or_path);

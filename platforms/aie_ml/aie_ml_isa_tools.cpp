@@ -100,7 +100,9 @@ isa::IsaTools aie_ml_isa_tools() {
   // The YAML states its own cycles per latency class, so the reference always has them.
   t.doc = [](bool) { return isa::aie_ml::reference_markdown(load_details("")); };
   t.assemble = assemble;
-  t.insert_waits = [](const std::string& source) { return isa::aie_ml::insert_waits(source); };
+  t.insert_waits = [](const std::string& source, const std::string& config, const std::vector<std::string>& overrides) {
+    return isa::aie_ml::insert_waits(source, read_stages(load_aie_config(config, overrides)));
+  };
   return t;
 }
 

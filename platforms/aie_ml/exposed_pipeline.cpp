@@ -137,7 +137,7 @@ void implicit_cells(const std::vector<uint16_t>& units, std::vector<CellUse>& ou
 
 std::vector<CellUse> read_cells(const aie::SlotOp& op, uint32_t acc_read) {
   std::vector<CellUse> out;
-  const bool late = reads_accumulator_late(op);
+  const bool late = aie::reads_accumulator_late(op);
   for (int i = 0; i < op.n_operands; ++i) {
     const aie::OperandUse use = aie::operand_use(op, i);
     if (use != aie::OperandUse::Read && use != aie::OperandUse::ReadWrite) continue;
@@ -167,11 +167,6 @@ std::vector<CellUse> written_cells(const aie::SlotOp& op) {
 }
 
 }  // namespace
-
-bool reads_accumulator_late(const aie::SlotOp& op) {
-  return op.n_operands == 4 && op.operands[1].kind == aie::Operand::Kind::Reg &&
-         aie::AieIsa::get().ops[op.op].latency_class == "vmac";
-}
 
 std::vector<uint16_t> post_modify_units(const aie::SlotOp& op) {
   using Mode = aie::MemOperand::Mode;
@@ -228,7 +223,7 @@ void ExposedPipeline::apply_late_reads(aie::CoreState& s, const aie::Bundle& b, 
   late_.clear();
   if (!acc_read_) return;
   for (const auto& op : b.ops) {
-    if (!reads_accumulator_late(op)) continue;
+    if (!aie::reads_accumulator_late(op)) continue;
     std::vector<CellUse> acc;
     view_cells(op.operands[1].cls, op.operands[1].num, acc_read_, acc);
     for (const CellUse& c : acc) {

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "isa/aie_ml/aie_core.h"
+#include "isa/aie_ml/read_stages.h"
 
 namespace tlmcraft::aie_ml {
 
@@ -84,8 +85,6 @@ class ExposedPipeline {
   std::vector<std::string> notes_;
 };
 
-// Whether op reads its accumulator input late (a multiply-accumulate: `acc, acc, a, b`).
-bool reads_accumulator_late(const isa::aie_ml::SlotOp& op);
 // The storage units a memory access's AGU writes (post-modified pointer, dimension counters).
 std::vector<uint16_t> post_modify_units(const isa::aie_ml::SlotOp& op);
 

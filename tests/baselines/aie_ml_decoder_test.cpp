@@ -78,7 +78,7 @@ TEST(AieMlDecoderBaselines, ProjectionsOnSixteenTilesBeatTheBaselineAtC5) {
     o.platform = "aie_ml";
     o.task = task;
     o.config = "C5";
-    o.kernel_source = isa::aie_ml::insert_waits(tasks::aie_ml::decoder_kernel(inst, 4, 4));
+    o.kernel_source = test::with_default_waits(tasks::aie_ml::decoder_kernel(inst, 4, 4));
     o.trials = 1;
     o.seed = 1;  // a fixed input set: the test must not depend on the OS seed
     o.compare_baseline = true;

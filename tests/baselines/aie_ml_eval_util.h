@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/evaluate.h"
+#include "isa/aie_ml/wait_insertion.h"
+#include "platforms/aie_ml/aie_config.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
@@ -48,6 +50,12 @@ inline std::string aie_ml_baseline(const std::string& task, const std::string& c
                                    const nlohmann::json& platform_config = nlohmann::json::object()) {
   const auto inst = tasks::Registry::builtin().instance(task, "aie_ml", config);
   return tasks::baseline_kernel(inst, platform_config);
+}
+
+// The kernel with the waits the default platform configuration's exposed pipeline needs,
+// timed by its read stages (compute.acc_read_cycles), as the baseline generator adds them.
+inline std::string with_default_waits(const std::string& kernel) {
+  return isa::aie_ml::insert_waits(kernel, aie_ml::read_stages(aie_ml::load_aie_config("default")));
 }
 
 // The interlocked mode as the baseline generator sees it.

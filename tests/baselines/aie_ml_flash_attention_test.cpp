@@ -102,7 +102,7 @@ TEST(AieMlFlashAttention, OneTileAndFourTilesBothPassAndFourAreFaster) {
   // split gains less than 4x (C4: s = 64, 16 rows per tile).
   const auto inst = tasks::Registry::builtin().instance("flash_attention", "aie_ml", "C4");
   const nlohmann::json one = test::evaluate_aie_ml(
-      "flash_attention", "C4", 2, isa::aie_ml::insert_waits(tasks::aie_ml::flash_attention_kernel(inst, 1)));
+      "flash_attention", "C4", 2, test::with_default_waits(tasks::aie_ml::flash_attention_kernel(inst, 1)));
   const nlohmann::json four = test::evaluate_aie_ml("flash_attention", "C4", 2);
   const nlohmann::json sdp = test::evaluate_aie_ml("scaled_dot_product", "C4", 1);
   ASSERT_EQ(one["status"], "pass") << test::describe_report(one);
@@ -115,7 +115,7 @@ TEST(AieMlFlashAttention, OneTileAndFourTilesBothPassAndFourAreFaster) {
     for (const char* config : {"C1", "C2", "C3", "C4", "C5"}) {
       const auto i = tasks::Registry::builtin().instance("flash_attention", "aie_ml", config);
       const nlohmann::json f1 = test::evaluate_aie_ml(
-          "flash_attention", config, 1, isa::aie_ml::insert_waits(tasks::aie_ml::flash_attention_kernel(i, 1)));
+          "flash_attention", config, 1, test::with_default_waits(tasks::aie_ml::flash_attention_kernel(i, 1)));
       const nlohmann::json f4 = test::evaluate_aie_ml("flash_attention", config, 1);
       const nlohmann::json s1 = test::evaluate_aie_ml("scaled_dot_product", config, 1);
       std::printf("%s scaled_dot_product %llu flash_attention one tile %llu (%s) four tiles %llu (%s)\n", config,

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "isa/aie_ml/wait_insertion.h"
+#include "tests/baselines/aie_ml_eval_util.h"
 #include "platforms/aie_ml/aie_platform.h"
 #include "platforms/aie_ml/pack/baselines/matmul_kernel.h"
 
@@ -75,7 +76,7 @@ SplitRun run(const MatmulPlan& p, const Inputs& in) {
   ::tlmcraft::aie_ml::AiePlatform platform(::tlmcraft::aie_ml::load_aie_config("default"));
   isa::Program prog;
   std::vector<isa::Diagnostic> diags;
-  const bool ok = platform.assemble(isa::aie_ml::insert_waits(matmul_kernel(p)), "matmul_split.aie", prog, diags);
+  const bool ok = platform.assemble(test::with_default_waits(matmul_kernel(p)), "matmul_split.aie", prog, diags);
   std::string all;
   for (const auto& d : diags) all += d.format() + "\n";
   EXPECT_TRUE(ok) << all;

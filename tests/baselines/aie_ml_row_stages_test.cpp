@@ -22,6 +22,7 @@
 #include <gtest/gtest.h>
 
 #include "isa/aie_ml/wait_insertion.h"
+#include "tests/baselines/aie_ml_eval_util.h"
 #include "platforms/aie_ml/aie_platform.h"
 #include "platforms/aie_ml/pack/baselines/row_stages.h"
 #include "platforms/aie_ml/pack/layout_aie_ml.h"
@@ -89,7 +90,7 @@ StageRun run_stage(const std::string& kernel, const Ddr& ddr, uint32_t seed) {
   std::vector<isa::Diagnostic> diags;
   StageRun r;
   std::string all;
-  const bool ok = p.assemble(isa::aie_ml::insert_waits(kernel), "stage.s", prog, diags);  // the exposed pipeline's waits
+  const bool ok = p.assemble(test::with_default_waits(kernel), "stage.s", prog, diags);  // the exposed pipeline's waits
   for (const auto& d : diags) all += d.format() + "\n";
   EXPECT_TRUE(ok) << all << kernel;
   if (!ok) return r;

@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include "isa/aie_ml/wait_insertion.h"
+#include "tests/baselines/aie_ml_eval_util.h"
 #include "platforms/aie_ml/aie_platform.h"
 #include "platforms/aie_ml/pack/baselines/split_attention.h"
 #include "platforms/aie_ml/pack/layout_aie_ml.h"
@@ -125,7 +126,7 @@ Outcome run_case(const Shape& sh, bool rope, uint32_t seed, const std::function<
   const uint64_t window = at + 0x400;
   std::string kernel = tasks::aie_ml::split_attention_kernel(plan);
   if (patch) patch(kernel);
-  kernel = isa::aie_ml::insert_waits(kernel);  // the exposed pipeline's waits
+  kernel = test::with_default_waits(kernel);  // the exposed pipeline's waits
 
   setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   aie_ml::AiePlatform platform(aie_ml::load_aie_config("default"));

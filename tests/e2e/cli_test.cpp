@@ -307,6 +307,30 @@ TEST(CliIsaTools, AsmWritesExplicitWaitsForTheExposedPipeline) {
       << plena.out;
 }
 
+TEST(CliIsaTools, AsmWaitsAreTimedByThePlatformConfigsAccumulatorReadStage) {
+  // Two VMACs on cm0 (6 cycles). The default config reads the accumulator 2 cycles after
+  // issue (compute.acc_read_cycles: 2): the second may issue 6 - 2 = 4 cycles after the
+  // first, 3 NOPs; read at issue (=0) it waits the whole 6, 5 NOPs.
+  const std::string in =
+      write("mac.aie", ".tile 0 0\n  VMAC.I8 cm0, cm0, w0, x1\n  VMAC.I8 cm0, cm0, w2, x3\n  DONE\n");
+  const std::string out = (tmp_dir() / "mac_waits.aie").string();
+  auto with_nops = [](int n) {
+    std::string nops;
+    for (int i = 0; i < n; ++i) nops += "  NOP    ; wait (exposed pipeline)\n";
+    return ".tile 0 0\n  VMAC.I8 cm0, cm0, w0, x1\n" + nops + "  VMAC.I8 cm0, cm0, w2, x3\n  DONE\n";
+  };
+  EXPECT_EQ(tl("asm --waits " + out + " " + in).code, 0);
+  EXPECT_EQ(read(out), with_nops(3));
+  EXPECT_EQ(tl("asm --waits " + out + " --set compute.acc_read_cycles=0 " + in).code, 0);
+  EXPECT_EQ(read(out), with_nops(5));
+  const Result bad = tl("asm --waits " + out + " --set compute.acc_read_cycles=17 " + in);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.out.find("tlmcraft asm: error: --set 'compute.acc_read_cycles=17': 'compute.acc_read_cycles' = 17 is "
+                         "out of range [0, 16]"),
+            std::string::npos)
+      << bad.out;
+}
+
 TEST(CliIsaTools, AsmRefusesAnExtensionNoIsaReadsAndAnUnknownIsa) {
   const std::string path = write("k.xyz", "nop\n");
   const Result r = tl("asm " + path);

@@ -61,10 +61,11 @@ void register_aie_ml_pack() {
                       [](const Instance& inst, const nlohmann::json& cfg) {
                         std::string kernel = aie_ml_generators().at(inst.task().name)(inst, cfg);
                         // On the exposed pipeline (no interlocks) the baseline carries explicit
-                        // waits, so it computes what it computes with interlocks
-                        // (isa/aie_ml/wait_insertion.h; docs/platforms/aie-ml.md, "Cores").
-                        return ::tlmcraft::aie_ml::exposed_pipeline_in(cfg) ? isa::aie_ml::insert_waits(kernel)
-                                                                            : kernel;
+                        // waits for the configuration's read stages, so it computes what it
+                        // computes with interlocks (isa/aie_ml/wait_insertion.h;
+                        // docs/platforms/aie-ml.md, "Cores").
+                        if (!::tlmcraft::aie_ml::exposed_pipeline_in(cfg)) return kernel;
+                        return isa::aie_ml::insert_waits(kernel, ::tlmcraft::aie_ml::read_stages_in(cfg));
                       },
                       ".asm"});
 }

@@ -13,6 +13,7 @@
 #include "isa/aie_ml/bundle_schedule.h"
 #include "isa/aie_ml/program_text.h"
 #include "isa/aie_ml/wait_insertion.h"
+#include "platforms/aie_ml/aie_config.h"
 
 namespace tlmcraft::agent::search::aie {
 namespace {
@@ -21,6 +22,10 @@ using isa::aie_ml::AieKernel;
 using isa::aie_ml::compact;
 using isa::aie_ml::parse_aie_kernel;
 using isa::aie_ml::print_aie_kernel;
+
+// The read stages the search times its candidates' waits by for a context without
+// compute.acc_read_cycles (the default configuration's).
+const isa::aie_ml::ReadStages kDefaultStages = ::tlmcraft::aie_ml::read_stages_in(nlohmann::json::object());
 
 // ---- unrolling ----------------------------------------------------------------------
 
@@ -299,7 +304,8 @@ TEST(AieCandidates, NoCandidateLoadsAnAccumulatorThroughVldb) {
       "  DONE\n";
   SearchContext ctx;  // the default platform: the exposed pipeline, so the parent carries its waits
   ctx.platform = "aie_ml";
-  const std::vector<Candidate> candidates = generate_aie_candidates(isa::aie_ml::insert_waits(parent), ctx);
+  const std::vector<Candidate> candidates =
+      generate_aie_candidates(isa::aie_ml::insert_waits(parent, kDefaultStages), ctx);
   ASSERT_GT(candidates.size(), 4u);
   static const std::regex vldb_acc(R"(VLDB\s+(am|bm|cm))");
   static const std::regex vldb_w(R"(VLDB\s+w\d)");
@@ -323,14 +329,15 @@ TEST(AieCandidates, OnTheExposedPipelineEveryCandidateCarriesItsWaits) {
   SearchContext exposed;
   exposed.platform = "aie_ml";
   exposed.hardware = {{"config", {{"compute", {{"pipeline", "exposed"}}}}}};
-  const std::vector<Candidate> candidates = generate_aie_candidates(isa::aie_ml::insert_waits(kReluLoop), exposed);
+  const std::vector<Candidate> candidates =
+      generate_aie_candidates(isa::aie_ml::insert_waits(kReluLoop, kDefaultStages), exposed);
   ASSERT_FALSE(candidates.empty());
   for (const Candidate& c : candidates) {
     AieKernel k;
     std::string error;
     ASSERT_TRUE(parse_aie_kernel(c.text, k, error)) << c.name << ": " << error;
     isa::aie_ml::WaitStats added;
-    isa::aie_ml::insert_waits(k, &added);
+    isa::aie_ml::insert_waits(k, kDefaultStages, &added);
     EXPECT_EQ(added.nops_added, 0) << c.name << ":\n" << c.text;
   }
   EXPECT_TRUE(generate_aie_candidates(kReluLoop, exposed).empty());

@@ -1,7 +1,8 @@
 // insert_waits(): NOP bundles where the interlocked model would stall, so a kernel computes
 // the same on the exposed pipeline. Exact output text; latencies from aie_ml.yaml (load 7,
-// VMAC 6, ALU 1, AGU 1): a read waits until its producer's result lands, a write until an
-// earlier pending result for its register has landed before it.
+// VMAC 6, ALU 1, AGU 1, VMOV 2): a read waits until its producer's result lands, a write
+// until an earlier pending result for its register has landed before it. A VMAC reads its
+// accumulator input acc_read_cycles after issue (the platform config's; 0 and 2 below).
 #include "isa/aie_ml/wait_insertion.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,16 @@
 
 namespace tlmcraft::isa::aie_ml {
 namespace {
+
+// The read stages: every operand at issue, or the accumulator in stage 3 (the default).
+const ReadStages kAtIssue{0}, kStage3{2};
+
+// Tests whose kernels have no multiply-accumulate: the read stages do not matter.
+std::string insert_waits(const std::string& text, WaitStats* stats = nullptr) {
+  const std::string out = isa::aie_ml::insert_waits(text, kAtIssue, stats);
+  EXPECT_EQ(isa::aie_ml::insert_waits(text, kStage3), out);
+  return out;
+}
 
 std::string error_of(const std::string& text) {
   try {
@@ -69,13 +80,13 @@ const char* kVmacLoop =
     "  DONE\n";
 
 TEST(AieWaitInsertion, LoopBackEdgeWaitsGoInsideTheLoopBeforeItsEndLabel) {
-  // A two-bundle loop body accumulating into cm0 (VMAC: 6 cycles). Inside the body the
-  // second VMAC (due 1 cycle after the first) waits 5 NOPs, placed before the loop-end
-  // label so `le` still names it. Back edge: the second VMAC issues 6 cycles after the
-  // first, the first of the next iteration (due 1 later) needs 5 NOPs, after the loop-start
-  // label (the loop's entry path pays them too: the longer wait of the two paths). DONE
-  // reads nothing: no wait.
-  EXPECT_EQ(insert_waits(kVmacLoop),
+  // A two-bundle loop body accumulating into cm0 (VMAC: 6 cycles), the accumulator read at
+  // issue. Inside the body the second VMAC (due 1 cycle after the first) waits 5 NOPs,
+  // placed before the loop-end label so `le` still names it. Back edge: the second VMAC
+  // issues 6 cycles after the first, the first of the next iteration (due 1 later) needs 5
+  // NOPs, after the loop-start label (the loop's entry path pays them too: the longer wait
+  // of the two paths). DONE reads nothing: no wait.
+  EXPECT_EQ(isa::aie_ml::insert_waits(kVmacLoop, kAtIssue),
             "  MOVXM ls, top\n"
             "  MOVXM le, last\n"
             "  MOVXM lc, 4\n"
@@ -84,6 +95,40 @@ TEST(AieWaitInsertion, LoopBackEdgeWaitsGoInsideTheLoopBeforeItsEndLabel) {
                 "last:\n"
                 "  VMAC.I8 cm0, cm0, w2, x3\n"
                 "  DONE\n");
+}
+
+TEST(AieWaitInsertion, AMacChainWaitsOnlyUntilItsAccumulatorReadStage) {
+  // The same loop with the accumulator read 2 cycles after issue (stage 3): a VMAC may
+  // issue 6 - 2 = 4 cycles after the VMAC whose result it accumulates, so 3 NOPs per chain
+  // step instead of 5 (inside the body and on the back edge). Its own write (6 cycles) lands
+  // after the pending one (5 left) and after the earlier late read (1 left): no more wait.
+  // 6 NOPs where reading at issue takes 10.
+  WaitStats st;
+  EXPECT_EQ(isa::aie_ml::insert_waits(kVmacLoop, kStage3, &st),
+            "  MOVXM ls, top\n"
+            "  MOVXM le, last\n"
+            "  MOVXM lc, 4\n"
+            "top:\n" +
+                nops(3) + "  VMAC.I8 cm0, cm0, w0, x1\n" + nops(3) +
+                "last:\n"
+                "  VMAC.I8 cm0, cm0, w2, x3\n"
+                "  DONE\n");
+  EXPECT_EQ(st.nops_added, 6);
+  // An operand read at issue still waits for the whole result: w0 from a load (7 cycles)
+  // read by the next bundle's VMAC needs 6 NOPs whatever the accumulator's stage.
+  const std::string load_then_mac = "  VLDA w0, [p0]\n  VMAC.I8 cm0, cm0, w0, x1\n  DONE\n";
+  EXPECT_EQ(isa::aie_ml::insert_waits(load_then_mac, kStage3),
+            "  VLDA w0, [p0]\n" + nops(6) + "  VMAC.I8 cm0, cm0, w0, x1\n  DONE\n");
+}
+
+TEST(AieWaitInsertion, AWriteLandsAfterAPendingLateAccumulatorRead) {
+  // VMAC at 0 reads cm0 at acc_read_cycles; VMOV cm0 (2 cycles), due at 1, would land at 3.
+  // With the read at 4 (acc_read_cycles 4, a config value) the VMAC would see the new cm0:
+  // the VMOV waits until it lands at 5, 2 NOPs. With the read at 2 it lands after: none.
+  const std::string in = "  VMAC.I8 cm1, cm0, w0, x1\n  VMOV cm0, cm2\n  DONE\n";
+  EXPECT_EQ(isa::aie_ml::insert_waits(in, ReadStages{4}),
+            "  VMAC.I8 cm1, cm0, w0, x1\n" + nops(2) + "  VMOV cm0, cm2\n  DONE\n");
+  EXPECT_EQ(isa::aie_ml::insert_waits(in, kStage3), in);
 }
 
 // r1 loaded, then a 4-iteration zero-overhead loop's setup (the loop starts at `top:`).
@@ -146,7 +191,7 @@ TEST(AieWaitInsertion, RemoveWaitsUndoesThemButKeepsALoopsLastBundle) {
   // The back-edge example above: its 10 NOPs go, the text is the original again.
   AieKernel k;
   std::string error;
-  ASSERT_TRUE(parse_aie_kernel(insert_waits(kVmacLoop), k, error)) << error;
+  ASSERT_TRUE(parse_aie_kernel(isa::aie_ml::insert_waits(kVmacLoop, kAtIssue), k, error)) << error;
   EXPECT_EQ(remove_waits(k), 10);
   EXPECT_EQ(print_aie_kernel(k), kVmacLoop);
   // A NOP under a branch target goes (the label then names the next bundle); the NOP the

@@ -28,12 +28,12 @@ using isa::aie_ml::estimate_cycles;
 
 namespace {
 
-// The waits the exposed pipeline needs (no interlocks) put into `k`; false when the
-// program cannot be analysed for them (calls, indirect jumps).
-bool with_waits(AieKernel& k, int* added = nullptr) {
+// The waits the exposed pipeline needs (no interlocks) put into `k`, for the hardware's
+// read stages; false when the program cannot be analysed for them (calls, indirect jumps).
+bool with_waits(AieKernel& k, const isa::aie_ml::ReadStages& stages, int* added = nullptr) {
   isa::aie_ml::WaitStats stats;
   try {
-    isa::aie_ml::insert_waits(k, &stats);
+    isa::aie_ml::insert_waits(k, stages, &stats);
   } catch (const std::invalid_argument&) {
     return false;
   }
@@ -53,12 +53,14 @@ std::vector<Candidate> generate_aie_candidates(const std::string& parent_text, c
   // (insert_waits adds nothing): a kernel that reads old values on purpose would change
   // meaning. Its wait bundles are dropped (the transformations then see what they see with
   // interlocks) and each candidate gets its waits back.
-  const bool exposed = ::tlmcraft::aie_ml::exposed_pipeline_in(
-      ctx.hardware.is_object() ? ctx.hardware.value("config", nlohmann::json::object()) : nlohmann::json::object());
+  const nlohmann::json config =
+      ctx.hardware.is_object() ? ctx.hardware.value("config", nlohmann::json::object()) : nlohmann::json::object();
+  const bool exposed = ::tlmcraft::aie_ml::exposed_pipeline_in(config);
+  const isa::aie_ml::ReadStages stages = ::tlmcraft::aie_ml::read_stages_in(config);
   if (exposed) {
     AieKernel check = parent;
     int added = 0;
-    if (!with_waits(check, &added) || added > 0) return {};
+    if (!with_waits(check, stages, &added) || added > 0) return {};
     isa::aie_ml::remove_waits(parent);
   }
   std::vector<Candidate> out;
@@ -71,7 +73,7 @@ std::vector<Candidate> generate_aie_candidates(const std::string& parent_text, c
     return true;
   };
   auto push = [&](const std::string& name, AieKernel k) {
-    if (exposed && !with_waits(k)) return;
+    if (exposed && !with_waits(k, stages)) return;
     if (!fits(k)) return;
     std::string text = print_aie_kernel(k);
     if (!seen.insert(text).second) return;

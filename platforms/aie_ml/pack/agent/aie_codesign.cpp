@@ -369,11 +369,11 @@ namespace {
 // the new op's latency. Only for a phase that already waits wherever a result is read or
 // overwritten in flight (insert_waits adds nothing): one that reads old values on purpose
 // is left as it is (false). As aie_candidates.cpp does for the search's candidates.
-bool drop_waits_if_complete(AieKernel& k) {
+bool drop_waits_if_complete(AieKernel& k, const ReadStages& stages) {
   AieKernel check = k;
   WaitStats added;
   try {
-    insert_waits(check, &added);
+    insert_waits(check, stages, &added);
   } catch (const std::invalid_argument&) {
     return false;
   }
@@ -388,8 +388,9 @@ codesign::KernelRewrite aie_use_overlay(const std::string& kernel, const json& o
   codesign::KernelRewrite out{kernel, {}};
   OverlayScope scope(overlay);
   const std::vector<const ExtensionOp*> ops = overlay_ops(overlay);
-  const bool exposed = ::tlmcraft::aie_ml::exposed_pipeline_in(
-      hardware.is_object() ? hardware.value("config", json::object()) : json::object());
+  const json config = hardware.is_object() ? hardware.value("config", json::object()) : json::object();
+  const bool exposed = ::tlmcraft::aie_ml::exposed_pipeline_in(config);
+  const ReadStages stages = ::tlmcraft::aie_ml::read_stages_in(config);
   out.kernel = rewrite_phases(kernel, [&](PhaseKernel& p) {
     // Execution counts by source line, before the waits are dropped (the other lines keep
     // their source lines); a tile whose counts are unknown is left as it is.
@@ -400,7 +401,7 @@ codesign::KernelRewrite aie_use_overlay(const std::string& kernel, const json& o
       } catch (const std::invalid_argument&) {
       }
     }
-    if (exposed && !drop_waits_if_complete(p.kernel)) return false;
+    if (exposed && !drop_waits_if_complete(p.kernel, stages)) return false;
     bool changed = false;
     for (size_t t = 0; t < p.kernel.tiles.size(); ++t) {
       if (!runs[t]) continue;
@@ -412,7 +413,7 @@ codesign::KernelRewrite aie_use_overlay(const std::string& kernel, const json& o
                               }) > 0 ||
                 changed;
     }
-    if (changed && exposed) insert_waits(p.kernel);
+    if (changed && exposed) insert_waits(p.kernel, stages);
     return changed;
   });
   if (out.uses.empty()) out.kernel = kernel;

@@ -1,6 +1,6 @@
 # coral-rtl: 620
 # measured: coral-rtl gemv_rows_address.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# model: 628 (known gap, 2 cycles a row: four GEMV rows as the search agent's gemv versions compute them, each load's base address from an add just before it (dispatched 2 cycles apart, as on the RTL); the rows' other instructions match the RTL's dispatch cycles except the vwredsum.vs after its vsetvli (1 late) and the instruction that waits for the vwmul.vv's retirement-buffer entry, 3 cycles after the DTCM load's on the RTL and 5 in the model; docs/FIDELITY.md)
+# (exact since the merge of the vector base-address rule with the reorder-buffer rules 15-17 (docs/FIDELITY.md): model 628 with the first alone: the vwmul.vv's retirement-buffer entry, 3 cycles after the DTCM load's on the RTL, was 5 in the model)
 # (the agent's gemv C1 v20 beats v14 on the RTL because its add of the A row address falls in a fetch line already buffered: without the address rule the model put v14's load a cycle early and ranked the two the other way)
   .globl main
 main:

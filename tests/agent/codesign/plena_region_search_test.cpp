@@ -18,7 +18,6 @@
 #include <random>
 #include <string>
 
-#include "agent/codesign/miner.h"
 #include "agent/codesign/overlay_scope.h"
 #include "agent/codesign/overlay_yaml.h"
 #include "agent/search/search_transformations.h"
@@ -26,6 +25,7 @@
 #include "platforms/plena/pack/agent/plena_region_memo.h"
 #include "platforms/plena/pack/agent/plena_regions.h"
 #include "platforms/plena/pack/agent/plena_search.h"
+#include "tests/agent/codesign/plena_search_fixtures.h"
 #include "tests/unique_temp_dir.h"
 
 namespace tlmcraft::agent::codesign {
@@ -35,8 +35,9 @@ namespace fs = std::filesystem;
 namespace plena = search::plena;
 using nlohmann::json;
 
-const json kHardware = {{"platform", "plena"}, {"config", {{"arch", {{"vlen", 64}}}}}};
-const std::string kExe = std::string(TLMCRAFT_BINARY_DIR) + "/harness/tlmcraft";
+using test_plena::kExe;
+using test_plena::kHardware;
+using test_plena::mined_overlay;
 
 // exp then + f1 on row 64, 4 times (CD0 is mined from it), then exp alone on row 128,
 // 3 times: the second nest has no add, so CD0 can never be placed there.
@@ -51,17 +52,7 @@ C_LOOP_START gp7, 3
 C_LOOP_END gp7
 )";
 
-const DataflowAdapter& adapter() {
-  const DataflowAdapter* a = find_dataflow_adapter("plena");
-  if (!a) throw std::runtime_error("no plena adapter");
-  return *a;
-}
-
-json cd0_overlay() {
-  const auto found = mine(adapter(), {{"hand/C1", "hand.asm", kTwoNests, kHardware}}, {10});
-  if (found.empty()) throw std::runtime_error("nothing mined");
-  return candidates_document(adapter(), "plena", found, "CD")["candidates"][0]["overlay"];
-}
+const DataflowAdapter& adapter() { return test_plena::plena(); }
 
 // The search of the whole kernel as one region (the search before regions): at most
 // kSearchRounds rounds of the lowest-estimate candidate.
@@ -153,7 +144,7 @@ C_LOOP_END gp7
 }
 
 TEST(PlenaRegionSearch, AVariantSearchesOnlyTheNestItsInstructionCanBePlacedIn) {
-  const json overlay = cd0_overlay();
+  const json overlay = mined_overlay(kTwoNests);
   ASSERT_EQ(overlay["instructions"][0]["compose"]["steps"], json({"V_EXP_V t0, rs1, 0", "V_ADD_VF rd, t0, rs2, 0"}));
   plena::set_region_memo_dir("");  // memory only: the counts below are this test's
   // The base (shipped ISA): both regions searched, each loop unrolled fully (the first:
@@ -205,14 +196,10 @@ TEST(PlenaRegionSearch, ASuiteKernelsVariantSearchesOneRegionAndPassesOnFreshSee
       std::system(("'" + kExe + "' baseline --platform plena --task softmax --config C1 > '" + out + "'").c_str()), 0);
   std::ifstream in(out);
   const std::string kernel((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const auto found = mine(adapter(),
-                          {{"hand/C1", "hand.asm",
-                            "S_ADDI_INT gp1, gp0, 64\nC_LOOP_START gp6, 4\n  V_SUB_VF gp1, gp1, f2, 0, 0\n"
-                            "  V_EXP_V gp1, gp1, 0\nC_LOOP_END gp6\n",
-                            kHardware}},
-                          {10});
-  ASSERT_FALSE(found.empty());
-  const json overlay = candidates_document(adapter(), "plena", found, "SX")["candidates"][0]["overlay"];
+  const json overlay = mined_overlay(
+      "S_ADDI_INT gp1, gp0, 64\nC_LOOP_START gp6, 4\n  V_SUB_VF gp1, gp1, f2, 0, 0\n  V_EXP_V gp1, gp1, 0\n"
+      "C_LOOP_END gp6\n",
+      "SX");
   ASSERT_EQ(overlay["instructions"][0]["compose"]["steps"], json({"V_SUB_VF t0, rs1, rs2, 0, 0", "V_EXP_V rd, t0, 0"}));
   plena::set_region_memo_dir("");
   size_t before = plena::plena_region_searches();

@@ -228,6 +228,33 @@ TEST(PlenaRegionSearch, ASuiteKernelsVariantSearchesOneRegionAndPassesOnFreshSee
   EXPECT_EQ(v.value("cycles", int64_t(0)), b.value("cycles", int64_t(0)) - 3);
 }
 
+// The code after a region may read any row (the region cannot name rows through the
+// registers it gets), so a row written last in the region is never a temporary there. Both
+// loops unrolled, each pair exp into row 128, then + f1 into row 192: the first pair's
+// temporary is overwritten by the second exp, so CD0 replaces it; the second pair's is
+// read by the next nest (row 128): kept, as the whole kernel's search keeps it. Where the
+// next nest reads row 256 instead, the whole kernel's search fuses the second pair too;
+// the region's search does not (docs/codesign.md, how it differs).
+TEST(PlenaRegionSearch, ARowTheNextRegionMayReadIsNoTemporary) {
+  const json overlay = mined_overlay(kTwoNests);
+  auto kernel = [](const std::string& row_read_after) {
+    return "S_ADDI_INT gp1, gp0, 64\nS_ADDI_INT gp2, gp0, 128\nS_ADDI_INT gp3, gp0, 192\n"
+           "C_LOOP_START gp6, 2\n  V_EXP_V gp2, gp1, 0\n  V_ADD_VF gp3, gp2, f1, 0\nC_LOOP_END gp6\n"
+           "S_ADDI_INT gp4, gp0, " +
+           row_read_after + "\nC_LOOP_START gp7, 2\n  V_EXP_V gp5, gp4, 0\nC_LOOP_END gp7\n";
+  };
+  const KernelRewrite read = adapter().search_kernel(kernel("128"), overlay, kHardware);
+  ASSERT_EQ(read.uses.count("CD0"), 1u) << read.kernel;
+  EXPECT_EQ(read.uses.at("CD0").executions, 1u);
+  const KernelRewrite other = adapter().search_kernel(kernel("256"), overlay, kHardware);
+  ASSERT_EQ(other.uses.count("CD0"), 1u) << other.kernel;
+  EXPECT_EQ(other.uses.at("CD0").executions, 1u);
+  const auto scope = std::make_unique<ScopedOverlay>(overlay, "plena");
+  EXPECT_EQ(read.kernel, whole_kernel_search(kernel("128")));
+  const std::string whole = whole_kernel_search(kernel("256"));
+  EXPECT_EQ(whole.find("V_ADD_VF"), std::string::npos) << whole;  // both pairs fused
+}
+
 // The memo's directory (explore's DIR/search_cache/regions/) holds one file per region
 // searched (a configuration of this test's own, so none is in memory already).
 TEST(PlenaRegionSearch, TheMemoKeepsOneFilePerRegionSearchInItsDirectory) {

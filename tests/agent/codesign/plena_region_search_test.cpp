@@ -260,12 +260,35 @@ TEST(PlenaRegionSearch, ARowTheNextRegionMayReadIsNoTemporary) {
 TEST(PlenaRegionSearch, TheMemoKeepsOneFilePerRegionSearchInItsDirectory) {
   Dir d;
   const fs::path dir = fs::path(d.file("memo"));
+  auto searches = [&](const json& hardware) {
+    const size_t before = plena::plena_region_searches();
+    adapter().search_kernel(kTwoNests, json::object(), hardware);
+    return plena::plena_region_searches() - before;
+  };
+  auto files = [&] {
+    size_t n = 0;
+    for (const auto& e : fs::directory_iterator(dir)) n += e.path().extension() == ".asm" ? 1 : 0;
+    return n;
+  };
   adapter().search_memo_dir(dir.string());
-  adapter().search_kernel(kTwoNests, json::object(),
-                          json{{"platform", "plena"}, {"config", {{"arch", {{"vlen", 64}, {"mlen", 64}}}}}});
-  size_t files = 0;
-  for (const auto& e : fs::directory_iterator(dir)) files += e.path().extension() == ".asm" ? 1 : 0;
-  EXPECT_EQ(files, 2u);
+  EXPECT_EQ(searches(kHardware), 2u);
+  EXPECT_EQ(files(), 2u);
+  // Another configuration (the same arch, mlen written out) is another key: both again.
+  const json other = {{"platform", "plena"}, {"config", {{"arch", {{"vlen", 64}, {"mlen", 64}}}}}};
+  EXPECT_EQ(searches(other), 2u);
+  EXPECT_EQ(files(), 4u);
+  // A file holds the searched region's text (the second nest unrolled).
+  bool unrolled = false;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    std::ifstream in(e.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    unrolled |= text == "S_ADDI_INT gp2, gp0, 128\nV_EXP_V gp2, gp2, 0\nV_EXP_V gp2, gp2, 0\nV_EXP_V gp2, gp2, 0\n";
+  }
+  EXPECT_TRUE(unrolled);
+  // Memory dropped, read back from the files alone (a resumed exploration): none searched.
+  plena::set_region_memo_dir(dir.string());
+  EXPECT_EQ(searches(kHardware), 0u);
+  EXPECT_EQ(searches(other), 0u);
   plena::set_region_memo_dir("");
 }
 

@@ -41,6 +41,8 @@ Memo& memo() {
 void set_region_memo_dir(const std::string& dir) {
   Memo& m = memo();
   std::lock_guard<std::mutex> lock(m.mu);
+  m.entries.clear();  // what another directory held is not this one's
+  m.order.clear();
   m.dir = dir;
   m.files = 0;
   if (dir.empty()) return;

@@ -15,7 +15,8 @@ namespace tlmcraft::agent::search::plena {
 constexpr size_t kRegionMemoEntries = 8192;
 constexpr size_t kRegionMemoFiles = 65536;
 
-// Where the memo keeps its files from now on ("" for memory only); made when missing.
+// Where the memo keeps its files from now on ("" for memory only); made when missing. The
+// entries in memory are dropped.
 void set_region_memo_dir(const std::string& dir);
 std::optional<std::string> region_memo_find(const std::string& digest);
 void region_memo_store(const std::string& digest, const std::string& searched);

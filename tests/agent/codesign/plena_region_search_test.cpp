@@ -185,6 +185,27 @@ TEST(PlenaRegionSearch, AVariantSearchesOnlyTheNestItsInstructionCanBePlacedIn) 
   EXPECT_EQ(d.cycles(variant.kernel, overlay), 9);
 }
 
+// The kernel grows to at most kSearchMaxInstructions in all, as the whole kernel's search
+// allows, not that much per region: two nests of n iterations of one instruction (static
+// size 2 + 2 x 3 = 8). Each region gets its own 4 plus half of the 1024 - 8 left: 512
+// static instructions. At n = 400 both unroll fully (2 x (1 + 400) = 802); at n = 600
+// neither may (1 + 600 > 512), and the kernel stays under 1024 instead of growing to 1202.
+TEST(PlenaRegionSearch, TheKernelGrowsNoMoreThanTheWholeKernelsSearchAllows) {
+  plena::set_region_memo_dir("");
+  for (const int n : {400, 600}) {
+    const std::string count = std::to_string(n);
+    const std::string kernel = "S_ADDI_INT gp1, gp0, 64\nC_LOOP_START gp6, " + count +
+                               "\n  V_EXP_V gp1, gp1, 0\nC_LOOP_END gp6\nS_ADDI_INT gp2, gp0, 128\nC_LOOP_START gp7, " +
+                               count + "\n  V_EXP_V gp2, gp2, 0\nC_LOOP_END gp7\n";
+    plena::Kernel k;
+    std::string error;
+    ASSERT_TRUE(plena::parse_kernel(adapter().search_kernel(kernel, json::object(), kHardware).kernel, k, error))
+        << error;
+    EXPECT_LE(plena::static_size(k.code), plena::kSearchMaxInstructions) << n;
+    if (n == 400) EXPECT_EQ(plena::static_size(k.code), 802u);
+  }
+}
+
 // A suite kernel: softmax C1's baseline, 3 nests (max, exp(x - m) with the sums, scale) in
 // 4 regions (the store after the last nest). SX0 (subtract then exp, in place) can be
 // placed in the second nest only: the variant searches that region alone, and the kernel

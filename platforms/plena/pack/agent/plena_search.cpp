@@ -89,13 +89,13 @@ namespace {
 std::atomic<size_t> searches_run{0};
 
 // The search of one region's text: at most kSearchRounds rounds, each the candidate of the
-// lowest estimate while it is lower than the region's; a region over kSearchMaxInstructions
-// stays as it is.
+// lowest estimate while it is lower than the region's; no candidate over the region's
+// budget (ctx.max_instructions, region_budget).
 std::string search_region(const std::string& text, const Surroundings& around, const SearchContext& ctx) {
   ++searches_run;
   Kernel parsed;
   std::string error;
-  if (!parse_kernel(text, parsed, error) || static_size(parsed.code) > kSearchMaxInstructions) return text;
+  if (!parse_kernel(text, parsed, error) || static_size(parsed.code) > ctx.max_instructions) return text;
   double best = estimate_cycles(parsed.code, arch_of(ctx.hardware));
   std::string out = text;
   for (int round = 0; round < kSearchRounds; ++round) {
@@ -117,7 +117,7 @@ std::string region_digest(const std::string& text, const Surroundings& around, c
   key << "plena region search 1\n"
       << surroundings_text(around) << text
       << "\ninstructions: " << plena_search_overlay(text, overlay, ctx.hardware).dump() << "\nrounds " << kSearchRounds
-      << ", at most " << kSearchMaxInstructions << " instructions, seed " << ctx.seed << "\nconfig: " << config.dump()
+      << ", at most " << ctx.max_instructions << " instructions, seed " << ctx.seed << "\nconfig: " << config.dump()
       << "\ntiming mode: " << ctx.hardware.value("timing_mode", "") << "\n";
   return sha256_hex(key.str());
 }
@@ -139,6 +139,14 @@ std::set<std::string> placeable(const std::string& text, const json& overlay, co
   return out;
 }
 
+// The static size a region's search may grow to: its own and its share (by size) of what the
+// kernel may still grow before kSearchMaxInstructions, so the assembled kernel stays within
+// what the whole kernel's search allows (a kernel already over it does not grow).
+size_t region_budget(size_t region_size, size_t kernel_size) {
+  if (kernel_size == 0 || kernel_size >= kSearchMaxInstructions) return region_size;
+  return region_size + (kSearchMaxInstructions - kernel_size) * region_size / kernel_size;
+}
+
 // A searched region in the kernel being put together: how many top-level nodes it has and
 // the instructions its search could place.
 struct Piece {
@@ -153,6 +161,7 @@ struct Piece {
 // already. True when a region was searched.
 bool search_pass(Kernel& kernel, const json& overlay, const SearchContext& ctx, std::vector<Piece>& pieces) {
   const std::vector<Region> regions = split_regions(kernel, arch_of(ctx.hardware));
+  const size_t kernel_size = static_size(kernel.code);
   std::vector<Piece> next;
   Block code;
   bool searched = false;
@@ -175,9 +184,11 @@ bool search_pass(Kernel& kernel, const json& overlay, const SearchContext& ctx, 
       next.push_back(merged);
       continue;
     }
+    SearchContext budgeted = ctx;
+    budgeted.max_instructions = region_budget(static_size(r.code), kernel_size);
     Kernel k;
     std::string error;
-    if (!parse_kernel(memoised_search(text, r.around, overlay, ctx), k, error)) k.code = r.code;  // always parses
+    if (!parse_kernel(memoised_search(text, r.around, overlay, budgeted), k, error)) k.code = r.code;  // always parses
     searched = true;
     code.insert(code.end(), k.code.begin(), k.code.end());
     next.push_back({k.code.size(), own});

@@ -14,9 +14,9 @@ namespace tlmcraft::agent::search::plena {
 
 // The bound on a region's search time (plena_regions.h: a top-level loop nest with the
 // straight code before it): at most kSearchRounds rounds (one transformation each; a round
-// generates every transformation of the current region once), no candidate over
-// kSearchMaxInstructions static instructions, and a region over that size is not searched
-// (each transformation's clean-up costs about its size times its loops). At most
+// generates every transformation of the current region once), and the kernel grows to at
+// most kSearchMaxInstructions static instructions: each region by its share (by size) of
+// the growth left, a kernel already over it not at all. At most
 // kRegionPasses passes over the regions (a pass that dissolves a loop merges two regions,
 // searched in the next).
 constexpr int kSearchRounds = 8;

@@ -93,6 +93,8 @@ Exploration::Exploration(const DataflowAdapter& adapter, std::vector<ExploreCand
   if (o_.kernel_generation == "search" && !adapter_.search_kernel)
     throw std::invalid_argument("platform '" + o_.platform +
                                 "' has no search transformations for --kernel-generation search");
+  if (o_.kernel_generation == "search" && adapter_.search_memo_dir)
+    adapter_.search_memo_dir((fs::path(o_.out_dir) / "search_cache" / "regions").string());
   load_store();
 }
 

@@ -89,6 +89,9 @@ struct DataflowAdapter {
   // searches under it and memoises by it. Absent: the instructions the rewrite placed.
   std::function<nlohmann::json(const std::string& kernel, const nlohmann::json& overlay, const nlohmann::json& hardware)>
       search_overlay;
+  // Optional, with search_kernel: where search_kernel keeps a memo of its own on disk (the
+  // parts of kernels it searches); explore passes DIR/search_cache/regions/ before searching.
+  std::function<void(const std::string& dir)> search_memo_dir;
   // The area an overlay's composed instructions add (the cost model's area of each);
   // std::invalid_argument for an instruction it cannot price (no `compose:`).
   std::function<double(const nlohmann::json& overlay, const nlohmann::json& hardware)> overlay_area;

@@ -18,6 +18,7 @@
 #include "agent/codesign/explorer.h"
 #include "agent/codesign/miner.h"
 #include "agent/codesign/overlay_yaml.h"
+#include "tests/agent/codesign/plena_search_fixtures.h"
 #include "tests/unique_temp_dir.h"
 
 namespace tlmcraft::agent::codesign {
@@ -26,8 +27,10 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const json kHardware = {{"platform", "plena"}, {"config", {{"arch", {{"vlen", 64}}}}}};
-const std::string kExe = std::string(TLMCRAFT_BINARY_DIR) + "/harness/tlmcraft";
+using test_plena::kExe;
+using test_plena::kHardware;
+using test_plena::mined_overlay;
+using test_plena::plena;
 
 // exp then + f1, in place on row 0, 4 times: the candidate is mined from this kernel.
 const char* kChain = R"(S_ADDI_INT gp1, gp0, 0
@@ -44,19 +47,6 @@ C_LOOP_START gp6, 1
 C_LOOP_END gp6
 V_ADD_VF gp1, gp1, f1, 0
 )";
-
-const DataflowAdapter& plena() {
-  const DataflowAdapter* a = find_dataflow_adapter("plena");
-  if (!a) throw std::runtime_error("no plena adapter");
-  return *a;
-}
-
-// The first mined candidate's overlay (CD0; `prefix` renames it).
-json mined_overlay(const std::string& kernel, const std::string& prefix = "CD") {
-  const auto found = mine(plena(), {{"hand/C1", "hand.asm", kernel, kHardware}}, {10});
-  if (found.empty()) throw std::runtime_error("nothing mined");
-  return candidates_document(plena(), "plena", found, prefix)["candidates"][0]["overlay"];
-}
 
 // A temp dir of the test's own (tests/unique_temp_dir.h) with the runs of tlmcraft in it.
 struct Dir : test::UniqueTempDir {

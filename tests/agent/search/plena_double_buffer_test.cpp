@@ -13,6 +13,7 @@
 
 #include "harness/evaluate.h"
 #include "platforms/plena/pack/agent/plena_candidates.h"
+#include "platforms/plena/pack/agent/plena_regions.h"
 #include "platforms/plena/pack/agent/plena_transforms.h"
 #include "platforms/registry.h"
 #include "tests/agent/search/plena_test_kernels.h"
@@ -159,6 +160,36 @@ TEST(PlenaDoubleBuffer, RefusalsNameTheReason) {
   Kernel full = parse(kBefore + kLoop + kAfter);
   EXPECT_FALSE(double_buffer_prefetch(full, 0, Arch{}, 4096, why));  // MSRAM of one tile
   EXPECT_EQ(why, "no free MSRAM tile");
+}
+
+// Searched as a region (plena_regions.h), the loop sees the MSRAM tiles the code after it
+// uses: a tile read after the loop is never double-buffered, and a second buffer never
+// takes a tile used there, though the region alone uses neither.
+TEST(PlenaDoubleBuffer, ARegionRespectsTheTilesUsedAfterIt) {
+  SearchContext ctx;
+  ctx.platform = "plena";
+  ctx.hardware = {{"timing_mode", "pipelined"}};
+  auto double_buffered = [&](const std::string& after) {
+    const auto regions = split_regions(parse(kBefore + kLoop + after), Arch{});
+    EXPECT_EQ(regions.size(), 2u);
+    EXPECT_TRUE(regions[0].around.is_region);
+    for (const Candidate& c : generate_plena_candidates(region_text(regions[0]), ctx, regions[0].around))
+      if (c.name.rfind("double buffer", 0) == 0) return c.text;
+    return std::string();
+  };
+  // Alone, the region's loop is double-buffered into tile 4096 (the first it does not use).
+  int offered = 0;
+  for (const Candidate& c : generate_plena_candidates(kBefore + kLoop, ctx))
+    if (c.name.rfind("double buffer", 0) == 0) {
+      ++offered;
+      EXPECT_NE(c.text.find("S_ADDI_INT gp2, gp0, 4096"), std::string::npos) << c.text;
+    }
+  EXPECT_EQ(offered, 1);
+  // Tile 0 (the prefetched one) read after the loop: refused, as for the whole kernel.
+  EXPECT_EQ(double_buffered("M_TMV 0, gp0, gp3\n" + kAfter), "");
+  // Tile 4096 read after it: the second buffer is tile 8192.
+  const std::string text = double_buffered("S_ADDI_INT gp5, gp0, 4096\nM_TMV 0, gp5, gp3\n" + kAfter);
+  EXPECT_NE(text.find("S_ADDI_INT gp2, gp0, 8192"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -11,13 +11,27 @@ constexpr uint64_t kMask32 = 0xffffffffull;
 int key_of(const isa::RegisterRef& r) { return 16 * r.reg_class + r.number; }
 int resource_key(uint16_t resource) { return 64 + resource; }
 
-int resource_key(const std::string& name) { return resource_key(static_cast<uint16_t>(plena_spec().resource_index(name))); }
+int resource_key(const std::string& name) {
+  return resource_key(static_cast<uint16_t>(plena_spec().resource_index(name)));
+}
 
 enum TermOp { kAdd = 1, kSub, kMul, kAddr, kLoad };
 
 }  // namespace
 
 int reg_key_gp(int n) { return n; }
+
+std::string key_name(int key) {
+  const isa::IsaSpec& spec = plena_spec();
+  if (key >= 64) return spec.resources()[static_cast<size_t>(key - 64)].name;
+  return spec.register_classes()[static_cast<size_t>(key / 16)].prefix + std::to_string(key % 16);
+}
+
+std::set<int> gp_registers_named(const Kernel& kernel) {
+  std::set<int> used = gp_registers_used(kernel.code);
+  used.insert(kernel.around.gp_outside.begin(), kernel.around.gp_outside.end());
+  return used;
+}
 bool is_gp_key(int key) { return key >= 0 && key < 16; }
 
 RegEffects reg_effects(const Op& op) {
@@ -96,9 +110,9 @@ Val Values::term(int op, Val a, Val b) {
 }
 
 bool is_pure_setup(const Op& op) {
-  static const std::set<std::string> pure = {"S_ADDI_INT", "S_ADD_INT", "S_SUB_INT", "S_MUL_INT", "S_LUI_INT",
-                                             "C_SET_ADDR_REG", "C_SET_SCALE_REG", "C_SET_STRIDE_REG",
-                                             "C_SET_V_MASK_REG"};
+  static const std::set<std::string> pure = {"S_ADDI_INT",      "S_ADD_INT",        "S_SUB_INT",
+                                             "S_MUL_INT",       "S_LUI_INT",        "C_SET_ADDR_REG",
+                                             "C_SET_SCALE_REG", "C_SET_STRIDE_REG", "C_SET_V_MASK_REG"};
   return pure.count(op.mnemonic()) > 0;
 }
 
@@ -116,8 +130,10 @@ bool Values::computed_value(const Op& op, int& dest, Val& v) {
     const Val a = gp("rs1"), b = gp("rs2");
     dest = reg_key_gp(static_cast<int>(op.operand("rd")));
     if (m == "S_ADD_INT") {
-      if (a.is_const()) v = Val{b.sym, b.off + a.off};
-      else if (b.is_const()) v = Val{a.sym, a.off + b.off};
+      if (a.is_const())
+        v = Val{b.sym, b.off + a.off};
+      else if (b.is_const())
+        v = Val{a.sym, a.off + b.off};
       else {
         // Canonical order so gp4 + gp7 and gp7 + gp4 number alike; offsets pulled out.
         Val x{a.sym, 0}, y{b.sym, 0};
@@ -126,15 +142,19 @@ bool Values::computed_value(const Op& op, int& dest, Val& v) {
         v = Val{t.sym, a.off + b.off};
       }
     } else if (m == "S_SUB_INT") {
-      if (b.is_const()) v = Val{a.sym, a.off - b.off};
-      else if (a.sym == b.sym) v = Val{0, a.off - b.off};
+      if (b.is_const())
+        v = Val{a.sym, a.off - b.off};
+      else if (a.sym == b.sym)
+        v = Val{0, a.off - b.off};
       else {
         const Val t = term(kSub, Val{a.sym, 0}, Val{b.sym, 0});
         v = Val{t.sym, a.off - b.off};
       }
     } else {
-      if (a.is_const() && b.is_const()) v = Val{0, a.off * b.off};
-      else if ((a.is_const() && (a.off & kMask32) == 0) || (b.is_const() && (b.off & kMask32) == 0)) v = Val{0, 0};
+      if (a.is_const() && b.is_const())
+        v = Val{0, a.off * b.off};
+      else if ((a.is_const() && (a.off & kMask32) == 0) || (b.is_const() && (b.off & kMask32) == 0))
+        v = Val{0, 0};
       else {
         Val x = wrap(a), y = wrap(b);
         if (y < x) std::swap(x, y);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -34,6 +35,10 @@ std::set<int> written_in(const Block& block);
 std::set<int> read_in(const Block& block);
 // gp register numbers named anywhere in the kernel (operands and loop counters).
 std::set<int> gp_registers_used(const Block& block);
+// Those of the kernel and of the code around it (a region's): none of them is free.
+std::set<int> gp_registers_named(const Kernel& kernel);
+// The dataflow name of a register/resource key ("gp3", "f1", a resource's name).
+std::string key_name(int key);
 
 // A symbolic value: sym 0 is a plain constant `off`; otherwise the unknown value `sym`
 // plus `off`. Equal Vals hold equal values at run time.

@@ -23,6 +23,7 @@
 #include "platforms/plena/pack/agent/plena_dataflow.h"
 #include "platforms/plena/pack/agent/plena_kernel.h"
 #include "platforms/plena/pack/agent/plena_loop_end.h"
+#include "platforms/plena/pack/agent/plena_region_memo.h"
 #include "platforms/plena/pack/agent/plena_search.h"
 #include "platforms/plena/pack/agent/plena_use_composed.h"
 #include "platforms/plena/plena_area.h"
@@ -290,6 +291,7 @@ codesign::DataflowAdapter plena_dataflow_adapter() {
   a.overlay_area = plena_overlay_area;
   a.search_kernel = plena_search_kernel;
   a.search_overlay = plena_search_overlay;
+  a.search_memo_dir = set_region_memo_dir;
   // One input per source-register field (rs1..rs3), one output per destination
   // field (rd).
   int reads = 0, writes = 0;

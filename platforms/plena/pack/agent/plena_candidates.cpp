@@ -48,15 +48,22 @@ double estimate_cycles(const Block& code, const Arch& arch) {
       continue;
     }
     const std::string& c = n.op.spec->latency_class;
-    if (c == "matrix_mm") total += static_cast<double>(arch.mlen);
-    else if (c == "map_v_fp") total += static_cast<double>(arch.vlen);
-    else if (c == "vector_reci") total += 2;
-    else if (c == "vector_max") total += 4;
-    else if (c == "vector_sum") total += 8;
-    else if (c == "hbm") total += n.op.mnemonic() == "H_PREFETCH_M" ? 600 : 40;
+    if (c == "matrix_mm")
+      total += static_cast<double>(arch.mlen);
+    else if (c == "map_v_fp")
+      total += static_cast<double>(arch.vlen);
+    else if (c == "vector_reci")
+      total += 2;
+    else if (c == "vector_max")
+      total += 4;
+    else if (c == "vector_sum")
+      total += 8;
+    else if (c == "hbm")
+      total += n.op.mnemonic() == "H_PREFETCH_M" ? 600 : 40;
     else if (n.op.spec->is_fused() || !n.op.spec->semantics.empty())
       total += static_cast<double>(std::max<int64_t>(1, plena_spec().default_cycles(c)));  // an added one: its class
-    else total += 1;
+    else
+      total += 1;
   }
   return total;
 }
@@ -140,11 +147,17 @@ bool writes_out_matmul(const Node& loop) {
 }  // namespace
 
 std::vector<Candidate> generate_plena_candidates(const std::string& parent_text, const SearchContext& ctx) {
+  return generate_plena_candidates(parent_text, ctx, Surroundings{});
+}
+
+std::vector<Candidate> generate_plena_candidates(const std::string& parent_text, const SearchContext& ctx,
+                                                 const Surroundings& around) {
   const Arch arch = arch_of(ctx.hardware);
   const bool pipelined = is_pipelined(ctx.hardware);
   Kernel parent;
   std::string error;
   if (!parse_kernel(parent_text, parent, error)) return {};
+  parent.around = around;
   std::vector<Candidate> out;
   std::set<std::string> seen = {parent_text};
   // `overlap`: cycles the pipelined mode is expected to hide, which the serial estimate misses.

@@ -28,5 +28,9 @@ double estimate_cycles(const Block& code, const Arch& arch);
 // texts different from the parent's, best estimate first; none if `parent` does not
 // assemble.
 std::vector<Candidate> generate_plena_candidates(const std::string& parent, const SearchContext& context);
+// The same for a region of a kernel (plena_regions.h): `parent` is the region's text and
+// `around` what the rest of the kernel fixes for it.
+std::vector<Candidate> generate_plena_candidates(const std::string& parent, const SearchContext& context,
+                                                 const Surroundings& around);
 
 }  // namespace tlmcraft::agent::search::plena

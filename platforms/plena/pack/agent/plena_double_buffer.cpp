@@ -1,6 +1,7 @@
 #include "platforms/plena/pack/agent/plena_double_buffer.h"
 
 #include <algorithm>
+#include <set>
 #include <vector>
 
 #include "platforms/plena/pack/agent/plena_transforms.h"
@@ -96,9 +97,12 @@ std::string buffer_problem(const std::vector<TileUse>& uses, const TileUse& p) {
   return "";
 }
 
-int64_t free_tile(const std::vector<TileUse>& uses, int64_t tile_size, int64_t msram_elements) {
+// A tile neither the kernel nor the code around it (a region's) uses; -1 when none is.
+int64_t free_tile(const std::vector<TileUse>& uses, const std::set<int64_t>& outside, int64_t tile_size,
+                  int64_t msram_elements) {
   for (int64_t t = 0; t + tile_size <= msram_elements; t += tile_size)
-    if (std::none_of(uses.begin(), uses.end(), [&](const TileUse& u) { return u.tile == t; })) return t;
+    if (!outside.count(t) && std::none_of(uses.begin(), uses.end(), [&](const TileUse& u) { return u.tile == t; }))
+      return t;
   return -1;
 }
 
@@ -110,7 +114,7 @@ bool double_buffer_prefetch(Kernel& kernel, int id, const Arch& arch, int64_t ms
   if (!why.empty()) return false;
   TileUses analysis(arch, loop);
   Values values;
-  if (!analysis.collect(kernel.code, values, false)) {
+  if (!analysis.collect(kernel.code, values, false) || !kernel.around.msram_tiles_known) {
     why = "an MSRAM address is not a known constant";
     return false;
   }
@@ -121,9 +125,11 @@ bool double_buffer_prefetch(Kernel& kernel, int id, const Arch& arch, int64_t ms
     return false;
   }
   why = buffer_problem(uses, *prefetch);
+  if (why.empty() && kernel.around.msram_tiles_outside.count(prefetch->tile))
+    why = "the prefetched tile is used outside the loop";
   if (!why.empty()) return false;
-  const int64_t second = free_tile(uses, arch.mlen * arch.mlen, msram_elements);
-  const std::set<int> used = gp_registers_used(kernel.code);
+  const int64_t second = free_tile(uses, kernel.around.msram_tiles_outside, arch.mlen * arch.mlen, msram_elements);
+  const std::set<int> used = gp_registers_named(kernel);
   int tmp = 1;
   while (tmp < 16 && used.count(tmp)) ++tmp;
   if (second < 0 || tmp == 16) {
@@ -145,6 +151,17 @@ bool double_buffer_prefetch(Kernel& kernel, int id, const Arch& arch, int64_t ms
   }
   loop->body.insert(loop->body.end(), renamed.begin(), renamed.end());
   loop->count /= 2;
+  return true;
+}
+
+bool msram_tiles_of_each(const Block& code, const Arch& arch, std::vector<std::set<int64_t>>& tiles) {
+  tiles.assign(code.size(), {});
+  Values values;  // flows from node to node, as the whole kernel's walk
+  for (size_t k = 0; k < code.size(); ++k) {
+    TileUses analysis(arch, nullptr);
+    if (!analysis.collect(Block{code[k]}, values, false)) return false;
+    for (const TileUse& u : analysis.uses) tiles[k].insert(u.tile);
+  }
   return true;
 }
 

@@ -6,7 +6,10 @@
 // starts when the previous one ends, so this gains nothing there (docs/search-agent.md,
 // "Expert transformations on PLENA's GEMM-like tasks").
 #pragma once
+#include <cstdint>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "platforms/plena/pack/agent/plena_analysis.h"
 #include "platforms/plena/pack/agent/plena_kernel.h"
@@ -19,5 +22,9 @@ namespace tlmcraft::agent::search::plena {
 // the prefetch (no value carried between iterations), by M_MM/M_TMM/M_MV/M_TMV; a free
 // tile (`msram_elements` in all) and a free gp register exist. Returns false with `why`.
 bool double_buffer_prefetch(Kernel& kernel, int id, const Arch& arch, int64_t msram_elements, std::string& why);
+
+// The MSRAM tiles (first element) each top-level node of `code` uses; false when an MSRAM
+// address there is not a known constant.
+bool msram_tiles_of_each(const Block& code, const Arch& arch, std::vector<std::set<int64_t>>& tiles);
 
 }  // namespace tlmcraft::agent::search::plena

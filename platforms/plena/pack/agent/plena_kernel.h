@@ -5,6 +5,7 @@
 // assembly text that assembles back to the same instructions.
 #pragma once
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,17 +35,32 @@ struct Op {
 // A node of the kernel tree: an instruction, or a hardware loop with its body.
 struct Node {
   bool is_loop = false;
-  Op op;                    // instruction nodes
-  int counter = 0;          // loops: counter register gpN
-  int64_t count = 0;        // loops: iterations (>= 1)
-  std::string comment;      // loops: the C_LOOP_START comment
-  std::vector<Node> body;   // loops
+  Op op;                   // instruction nodes
+  int counter = 0;         // loops: counter register gpN
+  int64_t count = 0;       // loops: iterations (>= 1)
+  std::string comment;     // loops: the C_LOOP_START comment
+  std::vector<Node> body;  // loops
 };
 using Block = std::vector<Node>;
+
+// What the code around a region of a kernel fixes for the transformations of the region
+// alone (plena_regions.h); a whole kernel has nothing around it. The region's entry values
+// are unknown (Values' default), so only what comes after it and what it must not touch
+// are recorded.
+struct Surroundings {
+  bool is_region = false;
+  std::set<int> live_out;    // register/resource keys (plena_analysis.h) read after the region
+  std::set<int> gp_outside;  // gp registers named outside the region: never free for renaming
+  // MSRAM tiles (first element) used outside; unknown when an address there is not constant.
+  bool msram_tiles_known = true;
+  std::set<int64_t> msram_tiles_outside;
+  bool accumulations_closed = true;  // the whole kernel's (plena_matrix_rows.h)
+};
 
 struct Kernel {
   std::string header;  // leading comment lines before the first instruction, as written
   Block code;
+  Surroundings around;  // set by the caller; parse_kernel leaves it empty
 };
 
 // Parses kernel text with the PLENA assembler. On failure returns false and sets

@@ -16,8 +16,8 @@ bool same(Val a, Val b) { return a.sym == b.sym && (a.off & kMask32) == (b.off &
 bool opens_mm(const std::string& m) { return m == "M_MM" || m == "M_TMM"; }
 bool opens_mv(const std::string& m) { return m == "M_MV" || m == "M_TMV"; }
 
-// Every M_MM/M_TMM (M_MV/M_TMV) accumulation is written out in the block it starts in,
-// before any loop: then both accumulators are clear at every block boundary.
+}  // namespace
+
 bool accumulations_closed(const Block& block) {
   bool mm = false, mv = false;
   for (const Node& n : block) {
@@ -33,6 +33,8 @@ bool accumulations_closed(const Block& block) {
   }
   return !mm && !mv;
 }
+
+namespace {
 
 // One accumulation: M_MM steps (weight slice, activation block) closed by an M_MM_WO.
 struct Group {
@@ -262,11 +264,11 @@ int matmul_rows_to_matrix_vector(Kernel& kernel, const Arch& arch, std::string& 
     why = "needs MLEN = VLEN, a multiple of BLEN";
     return 0;
   }
-  if (!accumulations_closed(kernel.code)) {
+  if (!accumulations_closed(kernel.code) || !kernel.around.accumulations_closed) {
     why = "an accumulation spans a loop boundary";
     return 0;
   }
-  const std::set<int> used = gp_registers_used(kernel.code);
+  const std::set<int> used = gp_registers_named(kernel);
   std::vector<int> free_regs;
   for (int r = 1; r < 16; ++r)
     if (!used.count(r)) free_regs.push_back(r);

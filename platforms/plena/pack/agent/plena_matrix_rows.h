@@ -26,4 +26,8 @@ namespace tlmcraft::agent::search::plena {
 // Returns the number of runs rewritten; 0 with `why` set when none could be.
 int matmul_rows_to_matrix_vector(Kernel& kernel, const Arch& arch, std::string& why);
 
+// Every M_MM/M_TMM (M_MV/M_TMV) accumulation is written out in the block it starts in,
+// before any loop: then both accumulators are clear at every block boundary.
+bool accumulations_closed(const Block& block);
+
 }  // namespace tlmcraft::agent::search::plena

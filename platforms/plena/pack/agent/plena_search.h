@@ -4,6 +4,7 @@
 // force, hoisting, unrolling) applied under the variant's ISA, each round taking the
 // candidate of the lowest static estimate, without simulation.
 #pragma once
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -11,27 +12,32 @@
 
 namespace tlmcraft::agent::search::plena {
 
-// The bound on a kernel's search time: at most kSearchRounds rounds (one transformation
-// each; a round generates every transformation of the current kernel once), no candidate
-// over kSearchMaxInstructions static instructions, and a kernel over that size is not
-// searched at all (each transformation's clean-up costs about its size times its loops:
-// the decoders' 2000 to 2600 instructions in 90 to 170 loops take minutes per round).
+// The bound on a region's search time (plena_regions.h: a top-level loop nest with the
+// straight code before it): at most kSearchRounds rounds (one transformation each; a round
+// generates every transformation of the current region once), and the kernel grows to at
+// most kSearchMaxInstructions static instructions: each region by its share (by size) of
+// the growth left, a kernel already over it not at all. At most
+// kRegionPasses passes over the regions (a pass that dissolves a loop merges two regions,
+// searched in the next).
 constexpr int kSearchRounds = 8;
 constexpr size_t kSearchMaxInstructions = 1024;
+constexpr int kRegionPasses = 4;
 
-// The kernel after at most kSearchRounds rounds of the search agent's transformations
-// under the shipped ISA with `overlay` (an empty object: the shipped ISA), each round the
-// candidate of the lowest estimate while it is lower than the kernel's; the overlay's
-// instructions in the result, with their executions (loop counts multiplied out). A
-// kernel that does not assemble, or is over kSearchMaxInstructions, comes back unchanged.
+// The kernel after the search agent's transformations under the shipped ISA with
+// `overlay` (an empty object: the shipped ISA), searched region by region: each region on
+// its own, under what the rest of the kernel fixes for it, at most kSearchRounds rounds,
+// each round the candidate of the lowest estimate while it is lower than the region's;
+// each region's search memoised (plena_region_memo.h), so a variant searches again only the
+// regions where an instruction of it can be placed. The regions are then put back together
+// and the whole kernel simplified. A kernel of one region is searched as before, whole. The
+// overlay's instructions in the result, with their executions (loop counts multiplied out).
+// A kernel that does not assemble, or that no region's search improves, comes back unchanged.
 codesign::KernelRewrite plena_search_kernel(const std::string& kernel, const nlohmann::json& overlay,
                                             const nlohmann::json& hardware);
 
-// The instructions of `overlay` a search of `kernel` can place: those the kernel names,
-// and those whose steps' mnemonics all occur in it or in such an instruction (the
-// transformations copy and delete instructions, never make new mnemonics, and "use X"
-// adds only X); an instruction without steps the matcher reads is kept. An empty object
-// when none is left.
+// Regions searched in this process so far (memo misses), for tests of the memo.
+size_t plena_region_searches();
+
 nlohmann::json plena_search_overlay(const std::string& kernel, const nlohmann::json& overlay,
                                     const nlohmann::json& hardware);
 

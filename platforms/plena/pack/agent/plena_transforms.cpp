@@ -116,8 +116,18 @@ std::set<int> live_after_loop(const Kernel& kernel, int id) {
   Kernel copy = kernel;
   Liveness lv;
   lv.target = find_loop(copy.code, id);
-  lv.before(copy.code, {}, false);
+  lv.before(copy.code, kernel.around.live_out, false);
   return lv.target_out;
+}
+
+std::vector<std::set<int>> live_before_each(const Kernel& kernel) {
+  std::vector<std::set<int>> live(kernel.code.size() + 1);
+  live.back() = kernel.around.live_out;
+  for (size_t k = kernel.code.size(); k-- > 0;) {
+    Block one{kernel.code[k]};
+    live[k] = Liveness().before(one, live[k + 1], false);
+  }
+  return live;
 }
 
 // ---- unrolling --------------------------------------------------------------------
@@ -237,7 +247,7 @@ int simplify(Kernel& kernel) {
     int substituted = 0;
     int removed = remove_redundant(kernel.code, values, substituted);
     Liveness lv;
-    lv.before(kernel.code, {}, true);
+    lv.before(kernel.code, kernel.around.live_out, true);
     removed += lv.removed;
     removed += inline_single_iteration_loops(kernel);
     total += removed;
@@ -363,7 +373,7 @@ int hoist_invariants(Kernel& kernel, int id) {
       if (count_writes(loop.body, key) != 1) {
         if (!is_gp_key(key)) continue;
         int fresh = -1;
-        if (!isolate_definition(loop.body, i, gp_registers_used(kernel.code), fresh)) continue;
+        if (!isolate_definition(loop.body, i, gp_registers_named(kernel), fresh)) continue;
       }
       Node moved = loop.body[i];
       loop.body.erase(loop.body.begin() + static_cast<std::ptrdiff_t>(i));

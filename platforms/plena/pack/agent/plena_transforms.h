@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "platforms/plena/pack/agent/plena_analysis.h"
 #include "platforms/plena/pack/agent/plena_kernel.h"
@@ -20,6 +21,8 @@ const Node* find_loop(const Block& block, int id);
 
 // Registers live after the loop `id` (read before being written on some path).
 std::set<int> live_after_loop(const Kernel& kernel, int id);
+// Registers live before each top-level node of the kernel, and (last) after its code.
+std::vector<std::set<int>> live_before_each(const Kernel& kernel);
 
 // Replicates the body of loop `id` `factor` times. factor == count unrolls fully (the
 // loop disappears); otherwise factor must divide count (the loop runs count/factor

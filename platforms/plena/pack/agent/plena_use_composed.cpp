@@ -1,7 +1,5 @@
 #include "platforms/plena/pack/agent/plena_use_composed.h"
 
-#include "platforms/plena/pack/agent/plena_loop_end.h"
-
 #include <algorithm>
 #include <map>
 #include <set>
@@ -9,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "platforms/plena/pack/agent/plena_analysis.h"
 #include "platforms/plena/pack/agent/plena_dataflow.h"
 #include "platforms/plena/pack/agent/plena_kernel.h"
 #include "platforms/plena/pack/agent/plena_loop_end.h"
@@ -327,13 +326,28 @@ df::MatchLimits placing() {
   return l;
 }
 
+// The code after a region, as one barrier: it reads the registers live there and every
+// memory space (a row the region writes may be read after it through any address), so no
+// match treats them as a dead temporary.
+df::Op region_exit(const Surroundings& around) {
+  df::Op exit;
+  exit.mnemonic = "(after the region)";
+  exit.barrier = true;
+  exit.falls_through = false;
+  for (int key : around.live_out) exit.implicit_reads.push_back(key_name(key));
+  for (const char* space : {"VRAM@*", "MSRAM@*", "FP_MEM@*", "INT_MEM@*", "HBM@*"})
+    exit.implicit_reads.push_back(space);
+  return exit;
+}
+
 // place_composed for one pattern.
 int place_pattern(Kernel& kernel, const ComposedDefinition& def, const df::Pattern& pattern,
                   const nlohmann::json& hardware, uint64_t* executions) {
-  const codesign::KernelDataflow flow = plena_dataflow(kernel, hardware);
+  codesign::KernelDataflow flow = plena_dataflow(kernel, hardware);
   std::vector<Node*> nodes;
   flat_nodes(kernel.code, nodes);
   if (nodes.size() != flow.ops.size()) return 0;  // the adapter and the tree disagree: leave it
+  if (kernel.around.is_region) flow.ops.push_back(region_exit(kernel.around));
   std::set<const Node*> gone;
   int placed = 0;
   for (const df::Match& m : df::find_matches(flow.ops, pattern, placing())) {

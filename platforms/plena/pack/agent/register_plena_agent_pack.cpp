@@ -7,9 +7,11 @@
 namespace tlmcraft::agent::search {
 
 void register_plena_agent_pack() {
-  register_candidate_generator({"plena assembly",
-                                [](const SearchContext& ctx) { return ctx.platform == "plena" && ctx.language.empty(); },
-                                plena::generate_plena_candidates});
+  register_candidate_generator(
+      {"plena assembly", [](const SearchContext& ctx) { return ctx.platform == "plena" && ctx.language.empty(); },
+       [](const std::string& parent, const SearchContext& ctx) {
+         return plena::generate_plena_candidates(parent, ctx);
+       }});
   codesign::register_dataflow_adapter("plena", plena::plena_dataflow_adapter());
 }
 

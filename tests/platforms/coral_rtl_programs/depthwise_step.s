@@ -1,5 +1,5 @@
 # coral-rtl: 168
-# (was 177, the step 21 cycles against 20: the next step's loads waited for entries the vwadd.wv held behind the loads' last registers; exact since the LSU micro-op rules of 2026-11-29, docs/FIDELITY.md fifth pass)
+# (was 177, the step 21 cycles against 20: the next step's loads waited for entries the vwadd.wv held behind the loads' last registers; exact since the LSU micro-op rules of 2026-11-29, docs/FIDELITY.md sixth pass, mechanisms 15-17)
 # measured: coral-rtl depthwise_step.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
 # depthwise_conv C3 v21's inner step (two DTCM vle8.v m2 dispatched in one cycle, vwadd.wv into an e32 m8 accumulator, vwmul.vv into m4, two vsetvli) 8 times without address arithmetic
   .globl main

@@ -1,6 +1,6 @@
 # coral-rtl: 175
 # measured: coral-rtl gemm_step_scalar_load.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# (was 168; the 8 cycles left were the next load reaching the LSU a cycle early; exact since the LSU micro-op rules of 2026-11-29, docs/FIDELITY.md fifth pass)
+# (was 168; the 8 cycles left were the next load reaching the LSU a cycle early; exact since the LSU micro-op rules of 2026-11-29, docs/FIDELITY.md sixth pass, mechanisms 15-17)
   .globl main
 main:
   li t6, 0x10000

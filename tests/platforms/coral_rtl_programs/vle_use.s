@@ -1,6 +1,6 @@
 # coral-rtl: 55
 # measured: coral-rtl vle_use.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# (was 56: the dependent vadd read the loaded register a cycle late and the next load started with it; exact since the LSU micro-op rules of 2026-11-29, docs/FIDELITY.md fifth pass)
+# (was 56: the dependent vadd read the loaded register a cycle late and the next load started with it; exact since the LSU micro-op rules of 2026-11-29, docs/FIDELITY.md sixth pass, mechanisms 15-17)
   .globl main
 main:
   li t0, 0x20000000

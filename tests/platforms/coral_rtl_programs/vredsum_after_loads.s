@@ -1,6 +1,6 @@
 # coral-rtl: 528
 # measured: coral-rtl vredsum_after_loads.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# (was 530 with the configuration-state rule; exact since the LSU micro-op rules of 2026-11-29, docs/FIDELITY.md fifth pass)
+# (was 530 with the configuration-state rule; exact since the LSU micro-op rules of 2026-11-29, docs/FIDELITY.md sixth pass, mechanisms 15-17)
 # (external m4 load, DTCM m4 load, an independent vredsum at m8, 4 times: the reduction's 8 micro-ops take one reorder-buffer entry, so the next load does not wait for them; the model was 537 when each took one)
   .globl main
 main:

@@ -1,6 +1,6 @@
 # coral-rtl: 902
 # measured: coral-rtl vrem_load_chain.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# model: 871 (known gap (856 before the LSU micro-op rules of 2026-11-29, docs/FIDELITY.md fifth pass): layernorm's output loop reduced to a chain vrem -> vadd.vv -> external vle8 -> vsext into the next strip's vadd.vv; with vsext writing another register, RTL 725. The model was 644 before vector loads issued in order. The full loop, layernorm_output_loop.s, agrees within 0.3%)
+# model: 871 (known gap (856 before the LSU micro-op rules of 2026-11-29, docs/FIDELITY.md sixth pass, mechanisms 15-17): layernorm's output loop reduced to a chain vrem -> vadd.vv -> external vle8 -> vsext into the next strip's vadd.vv; with vsext writing another register, RTL 725. The model was 644 before vector loads issued in order. The full loop, layernorm_output_loop.s, agrees within 2.1%)
   .globl main
 main:
   li a5, 0x20000000

@@ -1,6 +1,6 @@
 # coral-rtl: 558
 # measured: coral-rtl vwmul_vwredsum_after_loads.elf --ext-latency 23 --ext-wlatency 11 --res (res[0], the mcycle difference this program stores at 0x17F00)
-# (a GEMV row as the agent's versions compute it, 4 times: external m4 load, DTCM m4 load, vwmul into m8, widening reduction of the product; 602, then 563 before the LSU micro-op rules of 2026-11-29, docs/FIDELITY.md fifth pass)
+# (a GEMV row as the agent's versions compute it, 4 times: external m4 load, DTCM m4 load, vwmul into m8, widening reduction of the product; 602, then 563 before the LSU micro-op rules of 2026-11-29, docs/FIDELITY.md sixth pass, mechanisms 15-17)
   .globl main
 main:
   li t0, 0x20000000

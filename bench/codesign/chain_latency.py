@@ -7,7 +7,11 @@ assumes its chained operators fit that step's pipeline. This reruns one variant 
 `codesign explore` directory with every added instruction at its chain's latency sum
 instead (the candidate's `step_cycles`: the steps back to back, no stage saved): the
 same kernels (already in the variant's folder), the overlay with only the latencies
-changed, `tlmcraft bench` on fresh seeds. It prints the variant's geometric-mean speedup
+changed, `tlmcraft bench` on fresh seeds. On a core without register interlocks (AIE-ML's
+exposed pipeline, its default) the kernels' NOP waits were placed for the declared
+latencies, so a longer one would read a result before it lands: each kernel first gets
+the waits the new latencies need (`tlmcraft asm --waits`, which keeps the waits already
+there and adds only the missing ones). It prints the variant's geometric-mean speedup
 over the explore's base with the estimate (from the store) and with the chain latencies.
 Overlays whose ops carry `latency:` as a number are supported (AIE-ML's mined ones).
 
@@ -16,7 +20,7 @@ latency set to its chain's sum (for a `codesign explore|mcp --kernel-generation 
 whose kernels are searched for those latencies) and exits.
 
 usage: bench/codesign/chain_latency.py --explore DIR --candidates FILE --variant ID
-         [--tlmcraft BIN] [--platform aie_ml] [--jobs 2]
+         [--tlmcraft BIN] [--platform aie_ml] [--isa aie_ml] [--jobs 2]
        bench/codesign/chain_latency.py --candidates FILE --write-candidates OUT
 """
 import argparse
@@ -54,6 +58,18 @@ def write_chain_candidates(path, out):
         yaml.safe_dump(doc, f, sort_keys=False)
 
 
+def kernels_with_waits(tlmcraft, isa, src, dst, overlay):
+    """Writes every kernel of src to the same path under dst with the waits the overlay's latencies need."""
+    for root, _, files in os.walk(src):
+        for name in sorted(files):
+            kernel = os.path.join(root, name)
+            out = os.path.join(dst, os.path.relpath(kernel, src))
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            argv = [tlmcraft, "asm", "--isa", isa, "--waits", out, kernel, "--isa-ext", overlay]
+            if subprocess.call(argv, stdout=subprocess.DEVNULL) != 0:
+                raise RuntimeError(f"inserting waits failed: {' '.join(argv)}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--explore")
@@ -62,6 +78,7 @@ def main():
     ap.add_argument("--write-candidates", help="write the candidates at their chain latencies to this file")
     ap.add_argument("--tlmcraft", default="build/harness/tlmcraft")
     ap.add_argument("--platform", default="aie_ml")
+    ap.add_argument("--isa", default="aie_ml", help="the platform's ISA (for the waits)")
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
     if a.write_candidates:
@@ -78,11 +95,17 @@ def main():
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "overlay.yaml"), "w") as f:
         yaml.safe_dump(overlay, f, sort_keys=False)
+    kernels = os.path.join(out, "kernels")
+    try:
+        kernels_with_waits(a.tlmcraft, a.isa, os.path.join(vdir, "kernels"), kernels, os.path.join(out, "overlay.yaml"))
+    except RuntimeError as e:
+        print(e, file=sys.stderr)
+        return 2
     cells = sorted(cycles_of(os.path.join(vdir, "results.jsonl")))
     tasks = sorted({c.split("/")[0] for c in cells})
     configs = sorted({c.split("/")[1] for c in cells})
     argv = [a.tlmcraft, "bench", "--platform", a.platform, "--task", ",".join(tasks), "--config", ",".join(configs),
-            "--kernels", os.path.join(vdir, "kernels"), "--isa-ext", os.path.join(out, "overlay.yaml"), "--jobs",
+            "--kernels", kernels, "--isa-ext", os.path.join(out, "overlay.yaml"), "--jobs",
             str(a.jobs), "--quiet", "--json", "--fresh", "--out", os.path.join(out, "results.jsonl")]
     rc = subprocess.call(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     if rc not in (0, 1):

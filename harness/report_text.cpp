@@ -3,6 +3,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "harness/variant_uses.h"
+
 namespace tlmcraft {
 namespace {
 
@@ -166,6 +168,7 @@ std::string format_report_text(const nlohmann::json& j) {
     }
   }
   if (j.contains("area") && j["area"].is_object()) os << area_text(j["area"]);
+  if (j.contains("isa_variant_uses")) os << harness::variant_uses_text(j["isa_variant_uses"]);
   if (j.contains("roofline") && j["roofline"].is_object()) {
     const auto& r = j["roofline"];
     os << "  roofline:     " << std::setprecision(2) << r.value("ops_per_cycle", 0.0) << " ops/cycle of "

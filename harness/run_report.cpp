@@ -4,6 +4,7 @@
 
 #include "harness/ppa_model.h"
 #include "harness/provenance.h"
+#include "harness/variant_uses.h"
 #include "isa/isa_variant.h"
 
 namespace tlmcraft::harness {
@@ -20,7 +21,9 @@ nlohmann::json evaluate_run(Platform& platform, const EvalOptions& o) {
     if (const char* isa_dir = std::getenv("TLMCRAFT_ISA_DIR")) variant.isa_dir = isa_dir;
   variant.isa_ext = isa.overlays;
   report["provenance"] = variant_provenance(o.platform, variant);
-  add_ppa_estimates(report, platform.config(), isa_variant_area(platform.name(), platform.config()));
+  const auto added = isa_variant_area(platform.name(), platform.config());
+  add_ppa_estimates(report, platform.config(), added);
+  add_variant_uses(report, added);
   return report;
 }
 

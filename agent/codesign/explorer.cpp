@@ -249,8 +249,9 @@ void Exploration::count_recorded_uses(const std::string& results_path, VariantRe
     const auto it = recorded.find(cell.task + "/" + cell.config);
     if (it == recorded.end()) continue;
     KernelRewrite r;
-    for (auto u = it->second.begin(); u != it->second.end(); ++u)
-      r.uses[u.key()] = {u.value().value("static", 0), u.value().value("executions", uint64_t(0))};
+    for (auto u = it->second.begin(); u != it->second.end(); ++u)  // a run lists unplaced ones too (static 0)
+      if (u.value().value("static", 0) > 0)
+        r.uses[u.key()] = {u.value().value("static", 0), u.value().value("executions", uint64_t(0))};
     add_uses(cell, r, v);
   }
 }

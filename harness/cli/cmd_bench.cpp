@@ -20,6 +20,7 @@
 #include "harness/provenance.h"
 #include "harness/suite_runner.h"
 #include "harness/summary.h"
+#include "harness/variant_uses.h"
 #include "platforms/registry.h"
 #include "tasks/baselines/baseline.h"
 #include "tasks/registry.h"
@@ -181,9 +182,16 @@ int cmd_bench(const Args& args) {
   }
   for (const auto& w : outcome.warnings) std::cerr << "tlmcraft bench: warning: " << w << "\n";
   const harness::Summary summary = harness::summarize(outcome.results, summary_options);
-  if (vm["json"].as<bool>()) std::cout << harness::summary_to_json(summary).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  else std::cout << harness::summary_to_text(summary) << "results: " << out << "   (HTML: tlmcraft report " << out
-                 << " -o report.html)\n";
+  // What each instruction the ISA variant adds did over the suite (none: no such lines).
+  const nlohmann::json uses = harness::suite_variant_uses(outcome.results);
+  if (vm["json"].as<bool>()) {
+    nlohmann::json j = harness::summary_to_json(summary);
+    if (!uses.empty()) j["isa_variant_uses"] = uses;
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  } else {
+    std::cout << harness::summary_to_text(summary) << harness::variant_uses_text(uses, "") << "results: " << out
+              << "   (HTML: tlmcraft report " << out << " -o report.html)\n";
+  }
 
   if (outcome.interrupted) {
     std::cerr << "tlmcraft bench: interrupted; " << outcome.skipped + outcome.ran << " of " << outcome.total

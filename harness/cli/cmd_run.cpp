@@ -12,6 +12,7 @@
 #include "harness/evaluate.h"
 #include "harness/ppa_model.h"
 #include "harness/run_report.h"
+#include "harness/variant_uses.h"
 #include "platforms/registry.h"
 
 namespace po = boost::program_options;
@@ -44,17 +45,20 @@ int raw_run(Platform& p, const std::string& kernel, const po::variables_map& vm,
   nlohmann::json dumps = nlohmann::json::array();
   std::ostringstream dump_text;
   for (const auto& spec : vm["dump"].as<std::vector<std::string>>()) dump_memory(p, spec, dumps, dump_text);
+  nlohmann::json j = r.to_json();
+  const auto added = isa_variant_area(p.name(), p.config());
+  harness::add_ppa_estimates(j, p.config(), added);
+  harness::add_variant_uses(j, added);
   if (json) {
-    nlohmann::json j = r.to_json();
     j["platform"] = p.name();
     j["config"] = p.config();
     j["kernel"] = kernel;
     j["dumps"] = dumps;
-    harness::add_ppa_estimates(j, p.config(), isa_variant_area(p.name(), p.config()));
     // Kernel paths may hold any bytes: keep the JSON valid.
     std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
-    std::cout << format_run(p, prog, r) << dump_text.str();
+    std::cout << format_run(p, prog, r) << harness::variant_uses_text(j.value("isa_variant_uses", nlohmann::json::array()))
+              << dump_text.str();
   }
   return r.ok() ? 0 : 1;
 }

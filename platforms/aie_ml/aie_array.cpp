@@ -2,6 +2,7 @@
 
 #include "platforms/aie_ml/aie_actions.h"
 #include "platforms/aie_ml/exposed_pipeline.h"
+#include "isa/aie_ml/extension_ops.h"
 #include "isa/aie_ml/op_codes.h"
 
 #include <algorithm>
@@ -14,6 +15,23 @@
 namespace tlmcraft::aie_ml {
 
 namespace aie = isa::aie_ml;
+
+namespace {
+// Adds `program`'s ops added by data (ops of the ISA with an `extension`) to `uses`: each op
+// once to its static count and, with `runs` (executions per bundle), its bundle's runs.
+void count_added_ops(const aie::AieProgram& program, const std::vector<std::pair<uint64_t, uint64_t>>* runs,
+                     std::map<std::string, AddedInstructionUse>& uses) {
+  const aie::AieIsa& isa = aie::AieIsa::get();
+  for (size_t pc = 0; pc < program.bundles.size(); ++pc)
+    for (const aie::SlotOp& op : program.bundles[pc].ops) {
+      const aie::OpSpec& spec = isa.ops.at(op.op);
+      if (spec.extension < 0) continue;
+      AddedInstructionUse& use = uses[spec.mnemonic];
+      if (runs) use.executions += (*runs)[pc].first;
+      else ++use.static_count;
+    }
+}
+}  // namespace
 
 // ---- per-actor run state ------------------------------------------------------------
 
@@ -220,6 +238,11 @@ void AieArray::load(const AieKernel& kernel) {
   ddr_read_ = action_catalog_.id("ddr.read_bytes");
   ddr_write_ = action_catalog_.id("ddr.write_bytes");
   action_counts_.reset(action_catalog_.size());
+  // Every op the variant adds, placed or not (the report says when one bought nothing), and
+  // its ops in the kernel image: every tile's program in every phase.
+  for (const auto& e : aie::AieIsa::get().extensions) result_.added_instructions[e->mnemonic];
+  for (const auto& phase : kernel.phases)
+    for (const auto& k : phase.cores) count_added_ops(k.program, nullptr, result_.added_instructions);
   install_phase(0);
 }
 
@@ -993,6 +1016,7 @@ void AieArray::collect_phase(uint64_t start, uint64_t end) {
       u.busy_cycles += c->slot_busy[s];
       r.instructions_by_class[aie::slot_name(static_cast<aie::Slot>(s))] += c->slot_ops[s];
     }
+    count_added_ops(*c->program, &c->per_pc, r.added_instructions);
     for (size_t pc = 0; pc < c->per_pc.size(); ++pc)
       if (c->per_pc[pc].first) lines_.add(c->program->bundles[pc].line, c->per_pc[pc].first, c->per_pc[pc].second);
     nlohmann::json macs = nlohmann::json::object();

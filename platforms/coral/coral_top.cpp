@@ -59,11 +59,13 @@ uint32_t get32(const uint8_t* p) {
 void put32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, 4); }
 
 // Each added instruction's words in the program's code and their executions (`execs`
-// per ITCM word): the uses `codesign explore` counts from the suite's own runs.
+// per ITCM word): the uses `codesign explore` counts from the suite's own runs. Every added
+// instruction is listed, zero when the program has none (the report says it bought nothing).
 std::map<std::string, AddedInstructionUse> added_instruction_uses(const isa::Program& prog,
                                                                   const rv::CustomExtensions& ext,
                                                                   const std::vector<uint64_t>& execs) {
   std::map<std::string, AddedInstructionUse> uses;
+  for (const auto& added : ext.instructions()) uses[added.mnemonic];
   for (const auto& s : prog.segments) {
     if (!s.executable) continue;
     for (size_t off = 0; off + 4 <= s.bytes.size(); off += 4) {

@@ -95,6 +95,21 @@ MemId mem_id(sem::Memory m) {
   return kVram;
 }
 
+// Each instruction the ISA variant adds: its PCs in the program and their executions (every
+// added one listed, zero when the kernel never uses it: the report says it bought nothing).
+std::map<std::string, AddedInstructionUse> added_instruction_uses(const LoadedProgram& prog,
+                                                                  const std::vector<uint64_t>& pc_execs) {
+  std::map<std::string, AddedInstructionUse> uses;
+  for (const std::string& m : prog.added) uses[m];
+  for (size_t pc = 0; pc < prog.mnemonic.size(); ++pc) {
+    const auto it = uses.find(prog.mnemonic[pc]);
+    if (it == uses.end()) continue;
+    ++it->second.static_count;
+    it->second.executions += pc_execs[pc];
+  }
+  return uses;
+}
+
 }  // namespace
 
 PlenaTop::PlenaTop(sc_core::sc_module_name name, const PlenaConfig& cfg)
@@ -303,6 +318,7 @@ void PlenaTop::execute_program() {
   for (size_t pc = 0; pc < code.size(); ++pc)
     if (pc_execs[pc]) lines.add(code[pc].line, pc_execs[pc], pc_cycles[pc]);
   res.lines = lines.sorted();
+  res.added_instructions = added_instruction_uses(*prog_, pc_execs);
   res.memory = {{"hbm", hbm_timer.stats()},          {"msram", msram.stats()},         {"vram", vram.stats()},
                 {"router", router.stats()},    {"dma_prefetch", prefetch_dma.stats()}, {"dma_store", store_dma.stats()}};
   // After the stats (draining changes them): when HBM finishes the last transfer, which

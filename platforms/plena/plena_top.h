@@ -32,6 +32,7 @@ struct LoadedProgram {
   std::vector<uint8_t> loop;            // per PC: isa::LoopRole (none, start, end)
   std::vector<isa::plena::ComposedInstruction> fused;  // per PC: a composed instruction, else empty
   std::vector<isa::plena::ExpressionInstruction> expression;  // per PC: a `semantics:` instruction, else empty
+  std::vector<std::string> added;       // the ISA's instructions added by data (composed or `semantics:`)
   PlenaActions actions;                 // energy actions: the catalog and each PC's static list
 };
 

@@ -210,6 +210,8 @@ LoadedProgram prepare_program(const isa::IsaSpec& spec, const isa::Program& prog
     if (c.has_loop_end) steps.back().push_back(c.loop_end);  // its counter's decrement counts too
   }
   lp.actions = plena_program_actions(spec, program, steps, cfg);
+  for (const isa::InstructionSpec& is : spec.instructions())
+    if (is.is_fused() || is.has_expression()) lp.added.push_back(is.mnemonic);
   return lp;
 }
 

@@ -241,7 +241,8 @@ codesign::KernelRewrite coral_use_overlay(const std::string& kernel, const nlohm
   } catch (const std::invalid_argument&) {
     return out;  // does not build with the variant: the suite run records the failing kernel
   }
-  for (const auto& [mnemonic, use] : run.added) out.uses[mnemonic] = {int(use.static_count), use.executions};
+  for (const auto& [mnemonic, use] : run.added)  // the run lists every added one: keep those placed
+    if (use.static_count > 0) out.uses[mnemonic] = {int(use.static_count), use.executions};
   return out;
 }
 

@@ -453,6 +453,7 @@ std::string render_html_report(const std::vector<json>& records, const HtmlRepor
 
   os << "<section id=\"provenance\">\n<h2>Variants and provenance</h2>\n";
   variants_table(os, records, options.record_sources);
+  variant_uses_table(os, records);
   os << "</section>\n";
   os << "<section id=\"summary\">\n<h2>Summary</h2>\n";
   if (summary.platforms.empty()) os << "<p class=\"muted\">no task results in the input</p>\n";

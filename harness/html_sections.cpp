@@ -12,6 +12,7 @@
 #include "harness/compare.h"
 #include "harness/html_report.h"
 #include "harness/provenance.h"
+#include "harness/variant_uses.h"
 
 namespace tlmcraft::harness {
 
@@ -391,6 +392,32 @@ void variants_table(std::ostream& os, const std::vector<json>& records, const st
        << " hardware/ISA variants, several of one platform: the tables below treat the results of one task and config on different "
           "variants as samples of one workload. Compare variants with <code>tlmcraft compare</code> or the sweep "
           "page (<code>tlmcraft sweep --html</code>).</p>\n";
+}
+
+void variant_uses_table(std::ostream& os, const std::vector<json>& records) {
+  std::vector<std::pair<std::string, std::vector<json>>> groups;  // variant id -> its records
+  for (const json& r : records) {
+    if (!r.is_object()) continue;
+    const std::string id = variant_of(r);
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == id; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {id, {}});
+    it->second.push_back(r);
+  }
+  std::ostringstream rows;
+  for (const auto& [id, group] : groups)
+    for (const json& u : suite_variant_uses(group)) {
+      const std::string label = group.front().contains("provenance") ? variant_label(group.front()["provenance"]) : id;
+      rows << "<tr><td>" << html_escape(label) << "</td><td><code>" << html_escape(str_of(u, "name"))
+           << "</code></td><td class=\"num\">" << u.value("static", uint64_t(0)) << "</td><td class=\"num\">"
+           << u.value("executions", uint64_t(0)) << "</td><td class=\"num\">" << u.value("runs_using", uint64_t(0))
+           << " / " << u.value("runs", uint64_t(0)) << "</td><td class=\"num\">"
+           << (u["mm2"].is_number() ? fmt(u["mm2"].get<double>(), 6) : std::string("not priced")) << "</td><td>"
+           << html_escape(str_of(u, "text")) << "</td></tr>\n";
+    }
+  if (rows.str().empty()) return;
+  os << "<h3>Instructions the ISA variant adds</h3>\n<table id=\"variant-uses\"><thead><tr><th>variant</th>"
+     << "<th>instruction</th><th>placed</th><th>executed</th><th>runs using it</th><th>area mm2</th><th>use</th></tr>"
+     << "</thead><tbody>\n" << rows.str() << "</tbody></table>\n";
 }
 
 }  // namespace tlmcraft::harness

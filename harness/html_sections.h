@@ -29,5 +29,8 @@ void agent_table(std::ostream& os, const std::string& platform, const RecordRefs
 // Each variant (job.variant) with its label, overrides, hashes, commit and source files.
 void variants_table(std::ostream& os, const std::vector<nlohmann::json>& records,
                     const std::vector<std::string>& record_sources);
+// Per variant, each instruction it adds: placed, executed, runs using it, area and the
+// sentence (harness/variant_uses.h); nothing when no record has `isa_variant_uses`.
+void variant_uses_table(std::ostream& os, const std::vector<nlohmann::json>& records);
 
 }  // namespace tlmcraft::harness

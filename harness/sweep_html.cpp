@@ -109,6 +109,12 @@ std::string variants_table(const SweepTable& t) {
   }
   os << "</table><p class=\"muted\">Totals are over the cells every variant passed; speedup = reference cycles / "
         "variant cycles (geomean).</p>";
+  // What each variant's added instructions did: an added one never used says so here.
+  std::string uses;
+  for (size_t v = 0; v < t.variants.size(); ++v)
+    for (const auto& u : t.summaries[v].added_uses)
+      uses += "<li>v" + std::to_string(v + 1) + " " + html_escape(u.value("text", std::string())) + "</li>";
+  if (!uses.empty()) os << "<ul id=\"sweep-variant-uses\">" << uses << "</ul>";
   return os.str();
 }
 

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "harness/summary.h"
+#include "harness/variant_uses.h"
 
 namespace tlmcraft::harness {
 
@@ -100,6 +101,7 @@ SweepTable build_sweep_table(std::vector<SweepVariantResult> variants, size_t re
     s.geomean_speedup = s.against_reference.overall.geomean;
     s.energy_ratio = s.against_reference.overall.energy_geomean;
     s.area_mm2 = area_of(v.records);
+    s.added_uses = suite_variant_uses(v.records);
     for (const auto& r : v.records) {
       const std::string status = r.value("status", "");
       if (status == "unsupported") continue;
@@ -129,7 +131,8 @@ json sweep_to_json(const SweepTable& t) {
                              {"geomean_energy_ratio_vs_reference", opt(s.energy_ratio)},
                              {"total_cycles", opt(s.total_cycles)},
                              {"total_energy_pj", opt(s.total_energy_pj)},
-                             {"area_mm2", opt(s.area_mm2)}});
+                             {"area_mm2", opt(s.area_mm2)},
+                             {"isa_variant_uses", s.added_uses}});
   }
   for (const auto& row : t.rows) {
     json cells = json::array();
@@ -152,6 +155,7 @@ std::string sweep_to_text(const SweepTable& t) {
     if (s.energy_ratio) os << ", energy " << fixed(*s.energy_ratio, 3) << "x";
     if (s.area_mm2) os << ", area " << fixed(*s.area_mm2, 3) << " mm2";
     os << "\n";
+    os << variant_uses_text(s.added_uses, "      ");
   }
   os << "  (* = reference)\n\ncycles:\n";
   std::ostringstream head;

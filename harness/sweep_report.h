@@ -27,6 +27,7 @@ struct SweepVariantSummary {
   std::optional<double> total_energy_pj;          // summed over cells passing on every variant
   std::optional<uint64_t> total_cycles;           // summed over the same cells
   std::optional<double> area_mm2;                 // the variant's area estimate, when records carry one
+  nlohmann::json added_uses = nlohmann::json::array();  // its added instructions' uses (variant_uses.h)
   Comparison against_reference;
 };
 

@@ -93,6 +93,8 @@ std::string evaluation_text(const json& report) {
       o << ")";
     }
   }
+  if (report.contains("isa_variant_uses"))  // what the ISA variant's instructions did
+    for (const auto& u : report["isa_variant_uses"]) o << "\nisa variant: " << u.value("text", std::string());
   if (status != "pass") o << "\nreason: " << report.value("reason", "") << early_reads_text(report);
   if (status == "assemble_error" && report.contains("assemble")) {
     const auto& d = report["assemble"].value("diagnostics", json::array());

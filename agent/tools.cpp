@@ -16,6 +16,7 @@
 #include "agent/workspace.h"
 #include "common/data_dir.h"
 #include "harness/evaluate.h"
+#include "harness/run_report.h"
 #include "isa/input_limits.h"
 #include "isa/isa_spec.h"
 #include "isa/isa_variant.h"
@@ -305,6 +306,9 @@ class HarnessToolbox : public Toolbox {
     const bool data_dependent = inst.task().data_dependent_cycles || inst.platform_spec().data_dependent_cycles;
     o.compare_baseline = data_dependent;
     json rep = evaluate(platform(w.platform), o);
+    // Under an ISA variant: its area, and what each added instruction did (an added one the
+    // kernel never uses says so in the text, so the model knows it is there unused).
+    if (!opt_.isa.empty()) harness::add_run_estimates(rep, platform(w.platform));
     if (rep.value("status", "") == "pass" && !data_dependent) {
       if (const auto base = baseline_cycles(w)) {
         rep["baseline_cycles"] = *base;

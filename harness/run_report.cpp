@@ -21,10 +21,14 @@ nlohmann::json evaluate_run(Platform& platform, const EvalOptions& o) {
     if (const char* isa_dir = std::getenv("TLMCRAFT_ISA_DIR")) variant.isa_dir = isa_dir;
   variant.isa_ext = isa.overlays;
   report["provenance"] = variant_provenance(o.platform, variant);
+  add_run_estimates(report, platform);
+  return report;
+}
+
+void add_run_estimates(nlohmann::json& report, const Platform& platform) {
   const auto added = isa_variant_area(platform.name(), platform.config());
   add_ppa_estimates(report, platform.config(), added);
   add_variant_uses(report, added);
-  return report;
 }
 
 }  // namespace tlmcraft::harness

@@ -40,8 +40,9 @@ std::string joined_cells(const json& cells) {
   return s;
 }
 
-// A suite total's sentence: the runs that executed it, of the runs that counted.
-std::string suite_text(const json& use) {
+}  // namespace
+
+std::string suite_variant_use_text(const json& use) {
   const std::string name = use.value("name", "");
   const uint64_t runs = use.value("runs", uint64_t(0)), using_runs = use.value("runs_using", uint64_t(0));
   const uint64_t placed = use.value("static", uint64_t(0)), executed = use.value("executions", uint64_t(0));
@@ -53,11 +54,9 @@ std::string suite_text(const json& use) {
     return name + ": placed " + times(placed) + ", never executed in " + std::to_string(runs) +
            (runs == 1 ? " run " : " runs ") + area_clause(use, true);
   return name + ": executed " + times(executed) + " in " + std::to_string(using_runs) + " of " +
-         std::to_string(runs) + " runs (" + joined_cells(use["used_by"]) + "), placed " + times(placed) + " " +
+         std::to_string(runs) + " runs (" + joined_cells(use.value("used_by", json::array())) + "), placed " + times(placed) + " " +
          area_clause(use, false);
 }
-
-}  // namespace
 
 void add_variant_uses(json& report, const std::optional<std::vector<AddedArea>>& variant) {
   if (!variant || !report.contains("units")) return;
@@ -115,7 +114,7 @@ json suite_variant_uses(const std::vector<json>& records) {
       }
     }
   }
-  for (json& t : totals) t["text"] = suite_text(t);
+  for (json& t : totals) t["text"] = suite_variant_use_text(t);
   return totals;
 }
 

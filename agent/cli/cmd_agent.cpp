@@ -14,6 +14,7 @@
 #include "agent/system_prompt.h"
 #include "agent/toolbox.h"
 #include "agent/verdict.h"
+#include "harness/variant_uses.h"
 #include "agent/workspace.h"
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
@@ -227,7 +228,8 @@ int cmd_agent(const Args& args) {
     if (!verdict.is_null())
       std::cout << "final verdict on fresh inputs (seeds " << verdict["verdict"]["seeds"].dump() << "): "
                 << rep.value("status", "") << ", " << rep.value("cycles", uint64_t(0)) << " cycles"
-                << (solved ? "" : " - " + rep.value("reason", "")) << "\n";
+                << (solved ? "" : " - " + rep.value("reason", "")) << "\n"
+                << harness::variant_uses_text(rep.value("isa_variant_uses", json::array()));
     std::cout << "transcript: " << transcript << "\nworkspace: " << workspace_dir << "\n";
   }
   if (solved) return 0;

@@ -29,6 +29,7 @@
 #include "harness/provenance.h"
 #include "harness/suite_runner.h"
 #include "harness/summary.h"
+#include "harness/variant_uses.h"
 #include "platforms/registry.h"
 #include "tasks/registry.h"
 
@@ -340,12 +341,16 @@ int cmd_agent_bench(const Args& args) {
 
   const harness::Summary summary = harness::summarize(outcome.results, summary_options);
   const json metrics = agent::agent_bench_metrics(outcome.results);
-  const json both = {{"summary", harness::summary_to_json(summary)}, {"agent", metrics}};
+  json both = {{"summary", harness::summary_to_json(summary)}, {"agent", metrics}};
+  // What each instruction the ISA variant adds did in the agents' verdicts (none: absent).
+  const json uses = harness::suite_variant_uses(outcome.results);
+  if (!uses.empty()) both["isa_variant_uses"] = uses;
   agent::write_file_atomic((fs::path(out) / "summary.json").string(), both.dump(2) + "\n");
   if (vm["json"].as<bool>()) std::cout << both.dump(2) << "\n";
   else
-    std::cout << harness::summary_to_text(summary) << agent::agent_bench_metrics_text(metrics) << "results: " << so.out_path
-              << "   (HTML: tlmcraft report " << so.out_path << " -o report.html)\n";
+    std::cout << harness::summary_to_text(summary) << agent::agent_bench_metrics_text(metrics)
+              << harness::variant_uses_text(uses, "") << "results: " << so.out_path << "   (HTML: tlmcraft report "
+              << so.out_path << " -o report.html)\n";
 
   if (outcome.interrupted) {
     std::cerr << "tlmcraft agent-bench: interrupted; rerun the same command to resume\n";

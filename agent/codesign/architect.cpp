@@ -10,6 +10,7 @@
 #include "agent/codesign/overlay_yaml.h"
 #include "agent/json_schema.h"
 #include "agent/transcript.h"
+#include "harness/variant_uses.h"
 
 namespace tlmcraft::agent::codesign {
 namespace {
@@ -28,8 +29,38 @@ std::string fixed(double v, int digits) {
 
 const json kNoArguments = {{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}};
 
+// Each instruction of the variant's candidates over the suite's `kernels`, worded as every
+// report words it (harness/variant_uses.h): placements, executions, area (x area_scale).
+json instruction_uses(const Exploration& ex, const VariantResult& v, size_t kernels) {
+  json out = json::array();
+  for (const std::string& name : v.candidates)
+    for (const ExploreCandidate& c : ex.candidates()) {
+      if (c.name != name) continue;
+      const json instructions = c.overlay.value("instructions", json::array());
+      for (const json& ins : instructions) {
+        const std::string m = ins.value("mnemonic", "?");
+        json t = {{"name", m}, {"static", 0}, {"executions", 0}, {"runs", kernels}, {"runs_using", 0},
+                  {"used_by", json::array()}, {"mm2", nullptr}};
+        const double mm2 = c.area_mm2 * ex.options().area_scale;
+        if (instructions.size() == 1) t["mm2"] = mm2;
+        else t["unpriced"] = "one of candidate " + name + "'s instructions, " + fixed(mm2, 6) + " mm2 in all";
+        if (v.uses.count(m)) {
+          t["static"] = v.uses.at(m).static_count;
+          t["executions"] = v.uses.at(m).executions;
+        }
+        if (v.used_by.count(m)) {
+          t["used_by"] = v.used_by.at(m);
+          t["runs_using"] = v.used_by.at(m).size();
+        }
+        t["text"] = harness::suite_variant_use_text(t);
+        out.push_back(t);
+      }
+    }
+  return out;
+}
+
 // One variant's outcome as the model reads it.
-std::string describe(const VariantResult& base, const VariantResult& v, double base_area) {
+std::string describe(const VariantResult& base, const VariantResult& v, double base_area, const json& uses) {
   std::ostringstream os;
   os << v.id << ": ";
   if (!v.ok) {
@@ -40,10 +71,7 @@ std::string describe(const VariantResult& base, const VariantResult& v, double b
   }
   os << ", area " << fixed(v.area_mm2, 4) << " mm2 (+" << fixed(100 * (v.area_mm2 - base_area) / base_area, 2)
      << "%)";
-  if (v.uses.empty() && v.id != "base") os << "; no kernel uses its instructions";
-  for (const auto& [m, u] : v.uses)
-    os << "; " << m << " placed " << u.static_count << "x, runs " << u.executions << "x in "
-       << (v.used_by.count(m) ? v.used_by.at(m).size() : 0) << " kernels";
+  for (const json& u : uses) os << "; " << u.value("text", std::string());
   return os.str();
 }
 
@@ -163,7 +191,10 @@ ToolResult ArchitectToolbox::evaluate(const json& args) {
                  fixed(ex_.options().area_budget_mm2, 4) + " mm2");
   const VariantResult& v = ex_.evaluate(names);  // names checked before anything runs
   const VariantResult& base = ex_.evaluate(std::vector<std::string>{});
-  return {false, describe(base, v, ex_.options().base_area_mm2), v.to_json()};
+  const json uses = instruction_uses(ex_, v, base.cycles.size());
+  json data = v.to_json();
+  data["isa_variant_uses"] = uses;
+  return {false, describe(base, v, ex_.options().base_area_mm2, uses), data};
 }
 
 ToolResult ArchitectToolbox::pareto() {

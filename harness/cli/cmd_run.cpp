@@ -10,7 +10,6 @@
 #include "harness/cli/cli_util.h"
 #include "harness/cli/commands.h"
 #include "harness/evaluate.h"
-#include "harness/ppa_model.h"
 #include "harness/run_report.h"
 #include "harness/variant_uses.h"
 #include "platforms/registry.h"
@@ -46,9 +45,7 @@ int raw_run(Platform& p, const std::string& kernel, const po::variables_map& vm,
   std::ostringstream dump_text;
   for (const auto& spec : vm["dump"].as<std::vector<std::string>>()) dump_memory(p, spec, dumps, dump_text);
   nlohmann::json j = r.to_json();
-  const auto added = isa_variant_area(p.name(), p.config());
-  harness::add_ppa_estimates(j, p.config(), added);
-  harness::add_variant_uses(j, added);
+  harness::add_run_estimates(j, p);
   if (json) {
     j["platform"] = p.name();
     j["config"] = p.config();

@@ -22,10 +22,12 @@ std::string times(uint64_t n) { return std::to_string(n) + (n == 1 ? " time" : "
 // "(area +X mm2[ with no effect on cycles])", or why it has no price.
 std::string area_clause(const json& use, bool no_effect) {
   std::ostringstream os;
-  if (use.contains("mm2") && use["mm2"].is_number())
+  const bool priced = use.contains("mm2") && use["mm2"].is_number();
+  if (priced)
     os << "(area +" << std::fixed << std::setprecision(6) << use["mm2"].get<double>() << " mm2";  // as the area line
-  else os << "(area not priced: " << use.value("unpriced", std::string("?"));
-  if (no_effect) os << " with no effect on cycles";
+  else
+    os << "(area not priced: " << use.value("unpriced", std::string("?"));
+  if (no_effect) os << (priced ? " with no effect on cycles" : "; no effect on cycles");
   os << ")";
   return os.str();
 }
@@ -53,8 +55,8 @@ std::string suite_variant_use_text(const json& use) {
   if (executed == 0)
     return name + ": placed " + times(placed) + ", never executed in " + std::to_string(runs) +
            (runs == 1 ? " run " : " runs ") + area_clause(use, true);
-  return name + ": executed " + times(executed) + " in " + std::to_string(using_runs) + " of " +
-         std::to_string(runs) + " runs (" + joined_cells(use.value("used_by", json::array())) + "), placed " + times(placed) + " " +
+  return name + ": executed " + times(executed) + " in " + std::to_string(using_runs) + " of " + std::to_string(runs) +
+         " runs (" + joined_cells(use.value("used_by", json::array())) + "), placed " + times(placed) + " " +
          area_clause(use, false);
 }
 
@@ -98,8 +100,13 @@ json suite_variant_uses(const std::vector<json>& records) {
       for (json& t : totals)
         if (t["name"] == name) total = &t;
       if (!total) {
-        totals.push_back({{"name", name}, {"static", 0}, {"executions", 0}, {"runs", 0}, {"runs_using", 0},
-                          {"used_by", json::array()}, {"mm2", use.value("mm2", json(nullptr))}});
+        totals.push_back({{"name", name},
+                          {"static", 0},
+                          {"executions", 0},
+                          {"runs", 0},
+                          {"runs_using", 0},
+                          {"used_by", json::array()},
+                          {"mm2", use.value("mm2", json(nullptr))}});
         if (use.contains("unpriced")) totals.back()["unpriced"] = use["unpriced"];
         total = &totals.back();
       }

@@ -4,11 +4,10 @@
 // hiding in the area total. The platform counts (RunResult::added_instructions); the
 // lines, their sentences and the suite's totals are built here, the same for every platform.
 #pragma once
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "platforms/isa_variant_area.h"
 

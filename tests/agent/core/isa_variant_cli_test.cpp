@@ -1,7 +1,8 @@
 // `tlmcraft agent` with an ISA variant (docs/isa-extensions.md): a scripted model (the
 // replay provider) writes a PLENA ReLU kernel with V_RELU_V, an instruction that exists only
 // in an overlay (--isa-ext) or in an edited copy of the ISA folder (--isa-dir); the system
-// prompt, grep_docs, get_instruction_size, the evaluation and the final verdict all see it.
+// prompt, grep_docs, get_instruction_size, the evaluation and the final verdict all see it,
+// and the evaluation, the verdict and agent-bench's summary say how often it was used.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -119,6 +120,43 @@ TEST_F(AgentIsaVariant, OverlayReachesPromptToolsAndVerdict) {
   EXPECT_NE(msgs.at("grep_docs")["content"].get<std::string>().find("| V_RELU_V"), std::string::npos);
   EXPECT_EQ(msgs.at("run_evaluation")["data"]["status"], "pass");
   EXPECT_EQ(msgs.at("get_instruction_size")["data"]["by_mnemonic"]["V_RELU_V"], 1);
+  // What V_RELU_V did, in the verdict and in the evaluation the model read: the one line
+  // runs once per row of the block, 4 times (the 4 x 2 cycles saved above). A one-step
+  // composition with no temporary adds no datapath: 0 mm2.
+  EXPECT_EQ(rep["isa_variant_uses"][0]["static"], 1);
+  EXPECT_EQ(rep["isa_variant_uses"][0]["executions"], 4);
+  const std::string used = "V_RELU_V: placed 1 time, executed 4 times (area +0.000000 mm2)";
+  EXPECT_EQ(rep["isa_variant_uses"][0]["text"], used);
+  EXPECT_NE(msgs.at("run_evaluation")["content"].get<std::string>().find("\nisa variant: " + used), std::string::npos)
+      << msgs.at("run_evaluation").dump();
+}
+
+TEST_F(AgentIsaVariant, AddedInstructionTheKernelNeverUsesSaysSo) {
+  // The baseline kernel as written (V_MAX_VF): the overlay's V_RELU_V is added, never used.
+  std::ofstream script(dir / "script.jsonl");
+  script << json{{"role", "assistant"},
+                 {"content", ""},
+                 {"tool_calls", json::array({{{"id", "a"},
+                                              {"name", "write_code"},
+                                              {"arguments", json{{"code", test::read_file(dir / "base.asm")}}.dump()}}})}}
+                .dump()
+         << "\n"
+         << json{{"role", "assistant"},
+                 {"content", ""},
+                 {"tool_calls", json::array({{{"id", "b"}, {"name", "run_evaluation"}, {"arguments", "{}"}}})}}
+                .dump()
+         << "\n"
+         << json{{"role", "assistant"},
+                 {"content", ""},
+                 {"tool_calls", json::array({{{"id", "c"}, {"name", "submit"}, {"arguments", "{}"}}})}}
+                .dump()
+         << "\n";
+  script.close();
+  const CliResult r = agent("--isa-ext '" + (dir / "relu.yaml") + "'", "unused");
+  ASSERT_EQ(r.code, 0) << r.out << test::read_file(dir / "unused.err");
+  const std::string unused = "V_RELU_V: added, 0 uses (area +0.000000 mm2 with no effect on cycles)";
+  EXPECT_EQ(json::parse(r.out)["isa_variant_uses"][0]["text"], unused);
+  EXPECT_NE(tool_messages("unused").at("run_evaluation")["content"].get<std::string>().find(unused), std::string::npos);
 }
 
 TEST_F(AgentIsaVariant, WithoutTheVariantTheMnemonicIsUnknown) {
@@ -164,6 +202,18 @@ TEST_F(AgentIsaVariant, AgentBenchPassesTheVariantOnAndRecordsIt) {
   // The run itself got the overlay: its transcript's start event records it.
   const std::string transcript = test::read_file(dir / "ab/transcripts/relu_plena_C1_s1.jsonl");
   EXPECT_NE(transcript.find("\"isa_ext\":[\"" + (dir / "relu.yaml") + "\"]"), std::string::npos);
+  // The record and the run's summary carry the uses. The search agent's best kernel has the
+  // 4 rows unrolled, each row's max one V_RELU_V: placed as often as its text holds it (4),
+  // each run once (4).
+  const std::string best = test::read_file(dir / "ab/workspaces/s1/relu_plena_C1/best.asm");
+  size_t placed = 0;
+  for (size_t at = best.find("\nV_RELU_V"); at != std::string::npos; at = best.find("\nV_RELU_V", at + 1)) ++placed;
+  EXPECT_EQ(placed, 4u) << best;
+  EXPECT_EQ(rec["isa_variant_uses"][0]["static"], placed);
+  EXPECT_EQ(rec["isa_variant_uses"][0]["executions"], 4);
+  const json summary = json::parse(test::read_file(dir / "ab/summary.json"));
+  EXPECT_EQ(summary["isa_variant_uses"][0]["text"],
+            "V_RELU_V: executed 4 times in 1 of 1 runs (relu/C1), placed 4 times (area +0.000000 mm2)");
   write(dir / "bad.yaml", "isa: plena\nbogus: 1\n");
   const CliResult bad = tlmcraft("agent-bench -p plena --tasks relu --configs C1 -q --out '" + (dir / "ab2") +
                                      "' --isa-ext '" + (dir / "bad.yaml") + "'",

@@ -110,6 +110,23 @@ TEST_F(Architect, ProposesEvaluatesAndReadsTheFront) {
   EXPECT_TRUE(saw);
 }
 
+TEST_F(Architect, VariantUsesNameAnInstructionNoKernelHas) {
+  // x + x then exp: neither toy kernel holds it. Its area by PLENA's model: no operator used
+  // twice, one temporary: 64 x 16 x (4.522 + 1.862) um2 = 0.006537 mm2 (as MYMA's above).
+  std::string overlay = kMyMa;
+  overlay.replace(overlay.find("MYMA"), 4, "ADDX");
+  overlay.replace(overlay.find("codesign_MYMA"), 13, "codesign_ADDX");
+  overlay.replace(overlay.find("codesign_MYMA"), 13, "codesign_ADDX");
+  overlay.replace(overlay.find("V_MUL_VV t0, rs1, rs1, 0"), 24, "V_ADD_VV t0, rs1, rs1, 0");
+  overlay.replace(overlay.find("V_ADD_VV rd, t0, rs1, 0"), 23, "V_EXP_V rd, t0, 0");
+  ArchitectToolbox tools(*ex, plena(), kHardware);
+  ASSERT_FALSE(tools.call("propose_instruction", json{{"name", "ADDX"}, {"overlay_yaml", overlay}}.dump()).is_error);
+  const ToolResult r = tools.call("evaluate_isa_variant", R"({"candidates":["ADDX"]})");
+  ASSERT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(r.text, "ADDX: pass, suite speedup 1.0000x, area 1.0065 mm2 (+0.65%); ADDX: added, 0 uses in 2 runs "
+                    "(area +0.006537 mm2 with no effect on cycles)");
+}
+
 TEST_F(Architect, BadProposalsAreToolErrors) {
   ArchitectToolbox tools(*ex, plena(), kHardware);
   EXPECT_EQ(tools.call("propose_instruction", R"({"name":"x","overlay_yaml":"isa: plena"})").text,
@@ -149,6 +166,10 @@ TEST_F(Architect, ToolsOverMcp) {
   EXPECT_EQ(ev["result"]["isError"], false);
   EXPECT_NE(ev["result"]["content"][0]["text"].get<std::string>().find("CD0: pass, suite speedup 1.0954x"),
             std::string::npos);
+  // CD0 (exp then reciprocal) is in ta once, run once (toy_suite.h); its area 0.01 mm2.
+  const std::string cd0 = "CD0: executed 1 time in 1 of 2 runs (ta/C1), placed 1 time (area +0.010000 mm2)";
+  EXPECT_NE(ev["result"]["content"][0]["text"].get<std::string>().find("(+1.00%); " + cd0), std::string::npos);
+  EXPECT_EQ(ev["result"]["structuredContent"]["isa_variant_uses"][0]["text"], cd0);
   const json front = send({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/call"},
                            {"params", {{"name", "get_pareto"}, {"arguments", json::object()}}}});
   EXPECT_NE(front["result"]["content"][0]["text"].get<std::string>().find("CD0: speedup 1.0954x"), std::string::npos);

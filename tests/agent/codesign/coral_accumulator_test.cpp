@@ -12,7 +12,6 @@
 
 #include "agent/codesign/miner.h"
 #include "agent/codesign/overlay_yaml.h"
-#include "harness/evaluate.h"
 #include "isa/riscv/peephole.h"
 #include "tests/agent/codesign/coral_codesign_fixture.h"
 
@@ -43,24 +42,10 @@ int main(void) {
 }
 )";
 
-const DataflowAdapter& coral() {
-  const DataflowAdapter* a = find_dataflow_adapter("coral");
-  if (!a) throw std::runtime_error("no coral adapter");
-  return *a;
-}
+// Fresh inputs, not the miner's seed 1; two trials.
+constexpr uint64_t kFreshSeed = 20261129;
 
-json run_relu(const std::string& overlay, const std::string& kernel_path) {
-  auto p = coral_test::platform_with(overlay);
-  EvalOptions o;
-  o.platform = "coral";
-  o.task = "relu";
-  o.config = "C1";
-  o.kernel_path = kernel_path;
-  o.trials = 2;
-  o.seed = 20261129;  // fresh inputs, not the miner's seed 1
-  o.compare_baseline = false;
-  return evaluate(*p, o);
-}
+const DataflowAdapter& coral() { return coral_test::coral_adapter(); }
 
 TEST(CoralAccumulator, MinedFromCPlacedByThePeepholeAndExact) {
   const auto found = mine(coral(), {{"relu/C1", "hand.c", kReluMadd, kRelu}}, {1000});
@@ -98,8 +83,9 @@ TEST(CoralAccumulator, MinedFromCPlacedByThePeepholeAndExact) {
   fs::create_directories(dir);
   std::ofstream(dir / "relu.c") << kReluMadd;
   std::ofstream(dir / "cd0.yaml") << to_yaml(doc["candidates"][0]["overlay"]);
-  const json base = run_relu("", (dir / "relu.c").string());
-  const json fused = run_relu((dir / "cd0.yaml").string(), (dir / "relu.c").string());
+  const json base = coral_test::evaluate_c1("relu", "", (dir / "relu.c").string(), kFreshSeed, 2);
+  const json fused =
+      coral_test::evaluate_c1("relu", (dir / "cd0.yaml").string(), (dir / "relu.c").string(), kFreshSeed, 2);
   ASSERT_EQ(base.at("status"), "pass") << base.dump();
   ASSERT_EQ(fused.at("status"), "pass") << fused.dump();
   EXPECT_EQ(base.at("instructions").get<int64_t>() - fused.at("instructions").get<int64_t>(), 32);
@@ -191,8 +177,10 @@ TEST(CoralAccumulator, AnInputAccumulatedOntoIsReadAndWrittenThroughRd) {
   fs::create_directories(dir);
   std::ofstream(dir / "relu.s") << kernel;
   std::ofstream(dir / "cd0.yaml") << to_yaml(doc["candidates"][0]["overlay"]);
-  const json base = run_relu("", (dir / "relu.s").string());  // no cd0 without the overlay
-  const json fused = run_relu((dir / "cd0.yaml").string(), (dir / "relu.s").string());
+  const json base =
+      coral_test::evaluate_c1("relu", "", (dir / "relu.s").string(), kFreshSeed, 2);  // no cd0 without the overlay
+  const json fused =
+      coral_test::evaluate_c1("relu", (dir / "cd0.yaml").string(), (dir / "relu.s").string(), kFreshSeed, 2);
   EXPECT_NE(base.at("status"), "pass");
   ASSERT_EQ(fused.at("status"), "pass") << fused.dump();
   fs::remove_all(dir);

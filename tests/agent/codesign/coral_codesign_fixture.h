@@ -1,11 +1,16 @@
 // Shared by the Coral codesign tests: the multiply-accumulate candidate cmac (as the miner
-// writes it; examples/isa_ext/coral/mac.yaml) and a Coral platform with an overlay.
+// writes it; examples/isa_ext/coral/mac.yaml), a Coral platform with an overlay, the
+// platform's dataflow adapter and a kernel's evaluation at C1.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "agent/codesign/kernel_dataflow.h"
+#include "harness/evaluate.h"
 #include "platforms/coral/coral_config.h"
 #include "platforms/coral/coral_platform.h"
 
@@ -47,6 +52,29 @@ inline std::unique_ptr<coral::CoralPlatform> platform_with(const std::string& ov
   coral::CoralConfig cfg = coral::load_coral_config("default");
   coral::set_isa_extensions(cfg, overlay.empty() ? std::vector<std::string>{} : std::vector<std::string>{overlay});
   return std::make_unique<coral::CoralPlatform>(cfg);
+}
+
+// The Coral dataflow adapter (what mine, explore and the search use).
+inline const DataflowAdapter& coral_adapter() {
+  const DataflowAdapter* a = find_dataflow_adapter("coral");
+  if (!a) throw std::runtime_error("no coral adapter");
+  return *a;
+}
+
+// The report of `kernel_path` for `task` at C1 on a platform with `overlay` ("" = none):
+// `trials` trials from `seed`, no baseline run.
+inline json evaluate_c1(const std::string& task, const std::string& overlay, const std::string& kernel_path,
+                        uint64_t seed, int trials) {
+  auto p = platform_with(overlay);
+  EvalOptions o;
+  o.platform = "coral";
+  o.task = task;
+  o.config = "C1";
+  o.kernel_path = kernel_path;
+  o.trials = trials;
+  o.seed = seed;
+  o.compare_baseline = false;
+  return evaluate(*p, o);
 }
 
 }  // namespace tlmcraft::agent::codesign::coral_test

@@ -46,25 +46,7 @@ json cell_hardware(const std::string& task) {
   return h;
 }
 
-// The report of `kernel_path` (task C1) with the overlay file, on `seed`.
-json evaluated(const std::string& task, const std::string& kernel_path, const std::string& overlay, uint64_t seed) {
-  auto p = platform_with(overlay);
-  EvalOptions o;
-  o.platform = "coral";
-  o.task = task;
-  o.config = "C1";
-  o.kernel_path = kernel_path;
-  o.trials = 1;
-  o.seed = seed;
-  o.compare_baseline = false;
-  return evaluate(*p, o);
-}
-
-const DataflowAdapter& coral() {
-  const DataflowAdapter* a = find_dataflow_adapter("coral");
-  if (!a) throw std::runtime_error("no coral adapter");
-  return *a;
-}
+const DataflowAdapter& coral() { return coral_test::coral_adapter(); }
 
 TEST(CoralSearch, SearchUnderTheVariantKeepsItsInstruction) {
   Dir d("coral-search");
@@ -84,7 +66,7 @@ TEST(CoralSearch, SearchUnderTheVariantKeepsItsInstruction) {
   // in coral_explore_test.cpp): 6079, the model's count of the staged kernel (6080 before
   // the fetch buffer held two lines, 6106 before a vector store's retirement-buffer entry
   // completed on its first register, 6096 before a store took loaded registers one by one).
-  const json rep = evaluated("dotprod", d.write("k.c", r.kernel), overlay, 20261129);
+  const json rep = coral_test::evaluate_c1("dotprod", overlay, d.write("k.c", r.kernel), 20261129, 1);
   EXPECT_EQ(rep["status"], "pass");
   EXPECT_EQ(rep["cycles"].get<double>(), 6079.0);
 }
@@ -96,8 +78,8 @@ TEST(CoralSearch, TheBaseSearchScalesTheStripMinedLoop) {
   EXPECT_TRUE(r.uses.empty());
   // LMUL x8 (the largest legal factor, tried first) in the strip-mined loop.
   EXPECT_NE(r.kernel.find("__riscv_vsetvl_e8m8(n - i)"), std::string::npos);
-  const double before = evaluated("relu", d.write("b.c", base), "", 1)["cycles"].get<double>();
-  const json after = evaluated("relu", d.write("k.c", r.kernel), "", 20261129);
+  const double before = coral_test::evaluate_c1("relu", "", d.write("b.c", base), 1, 1)["cycles"].get<double>();
+  const json after = coral_test::evaluate_c1("relu", "", d.write("k.c", r.kernel), 20261129, 1);
   EXPECT_EQ(after["status"], "pass");
   EXPECT_LT(after["cycles"].get<double>(), before);
   // An assembly kernel is not the C transformations' to change.
@@ -111,7 +93,8 @@ SuiteRunner in_process_runner() {
   return [](const std::string& kernels, const std::string& overlay, const std::string& results) {
     std::ofstream out(results);
     for (const char* task : {"dotprod", "relu"}) {
-      const json r = evaluated(task, (fs::path(kernels) / "coral" / task / "C1.c").string(), overlay, 20261129);
+      const json r =
+          coral_test::evaluate_c1(task, overlay, (fs::path(kernels) / "coral" / task / "C1.c").string(), 20261129, 1);
       json line = {{"task", task}, {"config", "C1"}, {"status", r["status"]}, {"cycles", r["cycles"]}};
       if (r.contains("added_instructions")) line["added_instructions"] = r["added_instructions"];  // the uses
       out << line.dump() << "\n";

@@ -14,7 +14,6 @@
 
 #include "agent/codesign/miner.h"
 #include "agent/codesign/overlay_yaml.h"
-#include "harness/evaluate.h"
 #include "isa/riscv/peephole.h"
 #include "tests/agent/codesign/coral_codesign_fixture.h"
 
@@ -77,11 +76,10 @@ const std::string kChain =
     "vwmul.vx t0, in0, in1\nvsetvli zero, zero, e16, m4, ta, ma\nvwadd.wv out0, in2, t0\n"
     "vsetvli zero, zero, e8, m2, ta, ma\n";
 
-const DataflowAdapter& coral() {
-  const DataflowAdapter* a = find_dataflow_adapter("coral");
-  if (!a) throw std::runtime_error("no coral adapter");
-  return *a;
-}
+// Fresh inputs, not the miner's seed 1; two trials.
+constexpr uint64_t kFreshSeed = 20261129;
+
+const DataflowAdapter& coral() { return coral_test::coral_adapter(); }
 
 const MinedCandidate* find(const std::vector<MinedCandidate>& found, const std::string& signature) {
   for (const MinedCandidate& c : found)
@@ -92,19 +90,6 @@ const MinedCandidate* find(const std::vector<MinedCandidate>& found, const std::
 std::string replaced(std::string s, const std::string& from, const std::string& to) {
   s.replace(s.find(from), from.size(), to);
   return s;
-}
-
-json run_gemm(const std::string& overlay, const std::string& kernel_path) {
-  auto p = coral_test::platform_with(overlay);
-  EvalOptions o;
-  o.platform = "coral";
-  o.task = "gemm";
-  o.config = "C1";
-  o.kernel_path = kernel_path;
-  o.trials = 2;
-  o.seed = 20261129;  // fresh inputs, not the miner's seed 1
-  o.compare_baseline = false;
-  return evaluate(*p, o);
 }
 
 TEST(CoralVtypeChain, MinedWithItsDynamicCountPlacedAndExact) {
@@ -151,10 +136,12 @@ TEST(CoralVtypeChain, MinedWithItsDynamicCountPlacedAndExact) {
   std::ofstream(dir / "gemm.s") << kKernel;
   std::ofstream(dir / "fused.s") << kernel;
   std::ofstream(dir / "chain.yaml") << to_yaml(overlay);
-  const json base = run_gemm("", (dir / "gemm.s").string());
-  const json fused = run_gemm((dir / "chain.yaml").string(), (dir / "fused.s").string());
+  const json base = coral_test::evaluate_c1("gemm", "", (dir / "gemm.s").string(), kFreshSeed, 2);
+  const json fused =
+      coral_test::evaluate_c1("gemm", (dir / "chain.yaml").string(), (dir / "fused.s").string(), kFreshSeed, 2);
   ASSERT_EQ(base.at("status"), "pass") << base.dump();
   ASSERT_EQ(fused.at("status"), "pass") << fused.dump();
+  EXPECT_EQ(fused.at("added_instructions").at(mnemonic).at("static"), 1);  // the one placement above
   EXPECT_EQ(fused.at("added_instructions").at(mnemonic).at("executions"), 512);
   EXPECT_EQ(base.at("instructions").get<int64_t>() - fused.at("instructions").get<int64_t>(), 3 * 512);
   fs::remove_all(dir);

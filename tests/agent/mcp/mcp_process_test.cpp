@@ -137,7 +137,8 @@ TEST(McpProcess, StdioSessionEvaluatesTheBaselineAndEndsOnEof) {
 
 // `tlmcraft mcp` with an ISA variant: V_RELU_V exists only in an overlay (--isa-ext) or in
 // an edited copy of the ISA folder (--isa-dir); grep_docs finds it, a kernel using it
-// passes, get_instruction_size counts it by name. PLENA ReLU C1.
+// passes (its evaluation says how often it ran), get_instruction_size counts it by name.
+// PLENA ReLU C1.
 class McpIsaVariant : public ::testing::Test {
  protected:
   const std::string binary = std::string(TLMCRAFT_BINARY_DIR) + "/harness/tlmcraft";
@@ -202,6 +203,12 @@ class McpIsaVariant : public ::testing::Test {
     EXPECT_EQ(evaluated["structuredContent"]["status"], "pass") << evaluated;
     // Baseline 68 cycles; four 4-cycle V_MAX_VF become four 2-cycle V_RELU_V: 68 - 4 x 2.
     EXPECT_EQ(evaluated["structuredContent"]["cycles"], 60);
+    // The one V_RELU_V line runs once per row (4); a one-step composition adds no datapath.
+    EXPECT_NE(evaluated["content"][0]["text"].get<std::string>().find(
+                  "\nisa variant: V_RELU_V: placed 1 time, executed 4 times (area +0.000000 mm2)"),
+              std::string::npos)
+        << evaluated;
+    EXPECT_EQ(evaluated["structuredContent"]["isa_variant_uses"][0]["executions"], 4);
     EXPECT_EQ(call("get_instruction_size", json::object())["structuredContent"]["by_mnemonic"]["V_RELU_V"], 1);
     ::close(s.to_server);
     EXPECT_EQ(s.read_line(), "");

@@ -95,6 +95,15 @@ TEST(VariantUses, SuiteTotalsSumTheRunsThatCounted) {
   EXPECT_EQ(variant_uses_text(t, ""), "isa variant:  " + t[0]["text"].get<std::string>() +
                                           "\nisa variant:  " + t[1]["text"].get<std::string>() + "\n");
   EXPECT_TRUE(suite_variant_uses({records[3]}).empty());
+  // A hand-edited results file: what is not a count or a name reads as 0 or "?", no throw.
+  const json odd = suite_variant_uses({{{"task", 7},
+                                        {"isa_variant_uses",
+                                         {{{"name", "A"}, {"static", 1}, {"executions", "x"}, {"unpriced", 3}},
+                                          {{"name", 2}, {"static", "y"}},
+                                          "z"}}}});
+  ASSERT_EQ(odd.size(), 2u);
+  EXPECT_EQ(odd[0]["text"], "A: placed 1 time, never executed in 1 run (area not priced: ?; no effect on cycles)");
+  EXPECT_EQ(odd[1]["text"], "?: added (area not priced: ?); no run counts its uses");
 }
 
 #ifdef TLMCRAFT_EXE

@@ -31,7 +31,7 @@ std::string variant_use_text(const nlohmann::json& use);
 nlohmann::json suite_variant_uses(const std::vector<nlohmann::json>& records);
 
 // The sentence of one such total ({name, static, executions, runs, runs_using, used_by,
-// mm2 or unpriced}): "vqmacc: added, 0 uses in 23 runs (area +0.002493 mm2 with no effect
+// mm2 or unpriced}): "vqmacc: added, 0 uses in 32 runs (area +0.002493 mm2 with no effect
 // on cycles)", "V_SILU_V: executed 4 times in 1 of 2 runs (silu/C1), placed 1 time (...)".
 std::string suite_variant_use_text(const nlohmann::json& total);
 

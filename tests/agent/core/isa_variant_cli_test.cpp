@@ -173,6 +173,9 @@ TEST_F(AgentIsaVariant, IsaDirIsHonoured) {
   const CliResult r = agent("--isa-dir '" + (dir / "isa") + "'", "dir");
   ASSERT_EQ(r.code, 0) << r.out << test::read_file(dir / "dir.err");
   EXPECT_EQ(json::parse(r.out)["cycles"], 60);
+  // An edited ISA folder adds V_RELU_V as the overlay does: the same uses, 1 and 4.
+  EXPECT_EQ(json::parse(r.out)["isa_variant_uses"][0]["text"],
+            "V_RELU_V: placed 1 time, executed 4 times (area +0.000000 mm2)");
   const auto msgs = tool_messages("dir");
   EXPECT_NE(msgs.at("grep_docs")["content"].get<std::string>().find("| V_RELU_V"), std::string::npos);
 }

@@ -256,13 +256,17 @@ TEST(VariantUses, BenchAndSweepSumTheUsesOverTheSuite) {
             "V_RELU_V: added, 0 uses in 1 run (area +0.000000 mm2 with no effect on cycles)");
   // A sweep over the shipped ISA and the overlay: only the overlay's variant has the line.
   ASSERT_EQ(run("sweep --platform plena --task relu --config C1 --trials 1 --jobs 1 -q --json --grid 'isa_ext=none," +
-                    dir.file("relu.yaml") + "' --out " + dir.file("s.jsonl"),
+                    dir.file("relu.yaml") + "' --out " + dir.file("s.jsonl") + " --html " + dir.file("s.html"),
                 dir.file("s")),
             0)
       << test::read_text(dir.file("s.err"));
   const json sweep = json::parse(test::read_text(dir.file("s")));
   EXPECT_TRUE(sweep["variants"][0]["isa_variant_uses"].empty());
   EXPECT_EQ(sweep["variants"][1]["isa_variant_uses"][0]["text"], summary["isa_variant_uses"][0]["text"]);
+  EXPECT_NE(test::read_text(dir.file("s.html"))
+                .find("<ul id=\"sweep-variant-uses\"><li>v2 V_RELU_V: added, 0 uses in 1 run (area +0.000000 mm2 "
+                      "with no effect on cycles)</li></ul>"),
+            std::string::npos);
   // The HTML report lists it under the variants.
   ASSERT_EQ(run("report " + dir.file("b.jsonl") + " -o " + dir.file("r.html"), dir.file("r")), 0);
   EXPECT_NE(test::read_text(dir.file("r.html")).find("<table id=\"variant-uses\">"), std::string::npos);

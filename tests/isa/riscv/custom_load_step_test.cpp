@@ -207,6 +207,16 @@ TEST(CustomLoadStep, DecodesTheAddressRegisterFirst) {
   EXPECT_EQ(d.dst[0], 10);
 }
 
+TEST(CustomLoadStep, AreaPricesTheLoadPath) {
+  const auto ext = loads_overlay();
+  // clwadd: its add (32-bit adder 137 um2), its temp t0 (32 x (DFF 4.522 + MUX2 1.862)) and
+  // the load path: address adder 137 + (32 address + 32 data bits) x 1.862 = 256.168.
+  EXPECT_NEAR(custom_area_mm2(ext->instructions()[0]), (137 + 32 * (4.522 + 1.862) + 137 + 64 * 1.862) * 1e-6, 1e-12);
+  // cvladd: a 4-lane adder (4 x 137), its 128-bit temp and the load path with 128 data bits.
+  EXPECT_NEAR(custom_area_mm2(ext->instructions()[4]),
+              (4 * 137 + 128 * (4.522 + 1.862) + 137 + (32 + 128) * 1.862) * 1e-6, 1e-12);
+}
+
 std::string overlay_with_steps(const std::string& steps, const std::string& temps = "[t0]") {
   return std::string(R"(isa: riscv
 instructions:

@@ -9,10 +9,10 @@ const LoadStepForm* load_step_form(const std::string& mnemonic) {
   // LOAD (0x03) funct3 0 lb, 1 lh, 2 lw, 4 lbu, 5 lhu; LOAD-FP (0x07) width 2 flw;
   // unit-stride vle<eew>.v: LOAD-FP, width 0/5/6, vm = 1 (unmasked), mop = lumop = nf = 0.
   static const LoadStepForm forms[] = {
-      {"lb", 0x0003u, ValueClass::X, 1, false},          {"lh", 0x1003u, ValueClass::X, 2, false},
-      {"lw", 0x2003u, ValueClass::X, 4, false},          {"lbu", 0x4003u, ValueClass::X, 1, false},
-      {"lhu", 0x5003u, ValueClass::X, 2, false},         {"flw", 0x2007u, ValueClass::F, 4, false},
-      {"vle8.v", 0x02000007u, ValueClass::V, 1, true},  {"vle16.v", 0x02005007u, ValueClass::V, 2, true},
+      {"lb", 0x0003u, ValueClass::X, 1, false},        {"lh", 0x1003u, ValueClass::X, 2, false},
+      {"lw", 0x2003u, ValueClass::X, 4, false},        {"lbu", 0x4003u, ValueClass::X, 1, false},
+      {"lhu", 0x5003u, ValueClass::X, 2, false},       {"flw", 0x2007u, ValueClass::F, 4, false},
+      {"vle8.v", 0x02000007u, ValueClass::V, 1, true}, {"vle16.v", 0x02005007u, ValueClass::V, 2, true},
       {"vle32.v", 0x02006007u, ValueClass::V, 4, true}};
   for (const LoadStepForm& f : forms)
     if (mnemonic == f.mnemonic) return &f;

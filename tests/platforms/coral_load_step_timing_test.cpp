@@ -12,7 +12,9 @@ namespace {
 const std::string kOverlay = std::string(TLMCRAFT_SOURCE_DIR) + "/examples/isa_ext/coral/load_add.yaml";
 
 std::string program(const std::string& body) {
-  return "  .text\n  .globl main\n  .balign 16\nmain:\n  li a0, 0\n  la a2, buf\n  la a3, buf + 4\n  li a5, 0\n  nop\n  csrr s0, mcycle\n" + body +
+  return "  .text\n  .globl main\n  .balign 16\nmain:\n  li a0, 0\n  la a2, buf\n  la a3, buf + 4\n  li a5, 0\n  nop\n "
+         " csrr s0, mcycle\n" +
+         body +
          "  csrr s1, mcycle\n  sub a0, s1, s0\n  la t0, result\n  sw a0, 0(t0)\n  la t0, sum\n  sw a5, 0(t0)\n  ret\n"
          "  .data\n  .balign 16\nresult: .word 0\nsum: .word 0\nbuf: .word 1, 2, 3, 4, 5, 6, 7, 8\n";
 }

@@ -283,13 +283,16 @@ TEST(CustomLoadStepPeephole, MemoryOrderRefusesStoresFencesCsrsAndAddressWrites)
 
 TEST(CustomLoadStepPeephole, VectorLoadPlacedOnlyAtItsSew) {
   // e32 m1: vle32.v v4, (a0); vadd.vv v8, v4, v12 -> cvladd v8, a0, v12 (v4 dead after).
-  const std::string e32 = "\tvsetvli\tzero, a2, e32, m1, ta, ma\n\tvle32.v\tv4, (a0)\n\tvadd.vv\tv8, v4, v12\n"
-                          "\tvmv.v.i\tv4, 0\n\tret\n";
-  EXPECT_EQ(peep(e32), "\tvsetvli\tzero, a2, e32, m1, ta, ma\n\t.insn r 0xb, 1, 0, v8, a0, v12\t# cvladd\n"
-                       "\tvmv.v.i\tv4, 0\n\tret\n");
+  const std::string e32 =
+      "\tvsetvli\tzero, a2, e32, m1, ta, ma\n\tvle32.v\tv4, (a0)\n\tvadd.vv\tv8, v4, v12\n"
+      "\tvmv.v.i\tv4, 0\n\tret\n";
+  EXPECT_EQ(peep(e32),
+            "\tvsetvli\tzero, a2, e32, m1, ta, ma\n\t.insn r 0xb, 1, 0, v8, a0, v12\t# cvladd\n"
+            "\tvmv.v.i\tv4, 0\n\tret\n");
   // At e16, vle32.v loads at EMUL 2 (not the SEW the step runs at): not placed.
-  const std::string e16 = "\tvsetvli\tzero, a2, e16, m1, ta, ma\n\tvle32.v\tv4, (a0)\n\tvadd.vv\tv8, v4, v12\n"
-                          "\tvmv.v.i\tv4, 0\n\tret\n";
+  const std::string e16 =
+      "\tvsetvli\tzero, a2, e16, m1, ta, ma\n\tvle32.v\tv4, (a0)\n\tvadd.vv\tv8, v4, v12\n"
+      "\tvmv.v.i\tv4, 0\n\tret\n";
   EXPECT_EQ(peep(e16), e16);
 }
 

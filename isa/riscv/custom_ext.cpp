@@ -302,10 +302,6 @@ void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool maske
     }
     if (st.vector && masked) raw &= ~(1u << 25);
     const DecodedInsn sd = decode(raw, nullptr);
-    if (st.load && st.vector && s.vsew_bytes() != st.load_bytes)
-      custom_illegal(in, d, "step '" + st.text + "' loads " + std::to_string(8 * st.load_bytes) +
-                                "-bit elements at SEW " + std::to_string(8 * s.vsew_bytes()) +
-                                " (a load step's element width is the SEW it runs at)");
     if (st.load) s.info = StepInfo{};
     try {
       sd.exec(s, sd);

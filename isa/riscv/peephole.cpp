@@ -523,26 +523,20 @@ std::vector<int> operand_registers(const CustomInsn& in, const std::vector<std::
   return regs;
 }
 
-// A vector load step loads elements of the SEW it runs at (custom_ext.cpp): where the
-// instruction starts at `entry`, the SEW at each such step must be its element width.
-bool vector_load_width_fits(const CustomInsn& in, uint32_t entry) {
-  uint32_t vt = entry;
-  for (const ComposeStep& st : in.steps) {
-    if (st.sets_vtype >= 0) vt = uint32_t(st.sets_vtype);
-    if (st.load && st.vector && (vt == kNoVtype || (1u << ((vt >> 3) & 7)) != st.load_bytes)) return false;
-  }
-  return true;
-}
-
 // Whether the match may become the instruction at the place the matcher chose. One across a
 // vtype change (compose_vtype.h) needs the vtype before its window known and left by the
 // window as it was, and its groups at that vtype.
 bool placeable(const CustomInsn& in, const std::vector<std::string>& values, size_t first, size_t at,
                const std::vector<unsigned>& lmul, const std::vector<uint32_t>& vtypes) {
-  if (!vector_load_width_fits(in, changes_vtype(in) ? vtypes[first] : vtypes[at])) return false;
+  // A vector load step's group is its EMUL (compose_vtype.h): placed where the vtype is known.
+  if (has_load_step(in) && in.is_vector() && !changes_vtype(in)) {
+    const uint32_t entry = vtypes[at];
+    return entry != kNoVtype && vector_loads_fit(in, entry) && operands_fit(in, entry, operand_registers(in, values));
+  }
   if (!changes_vtype(in)) return fits_groups(in, values, lmul[at]);
   const uint32_t entry = vtypes[first];
-  return entry != kNoVtype && window_keeps_vtype(in, entry) && operands_fit(in, entry, operand_registers(in, values));
+  return entry != kNoVtype && window_keeps_vtype(in, entry) && vector_loads_fit(in, entry) &&
+         operands_fit(in, entry, operand_registers(in, values));
 }
 
 // Replaces every match of one pattern (they never overlap) in one pass; how many.

@@ -165,7 +165,7 @@ TEST(CustomLoadStep, MisalignedOrUnmappedAddressTrapsAsThePlainLoad) {
   EXPECT_EQ(d.tval, 0x50008u);
 }
 
-TEST(CustomLoadStep, VectorLoadAtItsSew) {
+TEST(CustomLoadStep, VectorLoadFeedsTheVectorStep) {
   const auto ext = loads_overlay();
   Machine m;
   m.hart.custom = ext.get();
@@ -183,19 +183,47 @@ TEST(CustomLoadStep, VectorLoadAtItsSew) {
   EXPECT_EQ(m.hart.info.mem_bytes, 16u);
   EXPECT_EQ(m.hart.info.load_group, 1u);
   EXPECT_EQ(m.hart.info.load_sew_bytes, 4u);
-  // At e8 the load step would load another width than its SEW: illegal.
-  m.load({r_word(0x0b, 1, 1, 11, 2)});
-  m.hart.vtype = vtest::vtypei(8, 0);
-  m.hart.vl = 16;
+  // At e8, m4 the load's EMUL would be 16 registers (32 / 8 x 4): the load step is illegal,
+  // as the plain vle32.v is.
+  m.load({r_word(0x0b, 1, 4, 11, 8)});
+  m.hart.vtype = vtest::vtypei(8, 2);
+  m.hart.vl = 8;
+  m.hart.x[11] = 0x10040;
   try {
     m.hart.step();
     FAIL() << "no trap";
   } catch (const Trap& t) {
     EXPECT_EQ(t.cause, TrapCause::IllegalInstruction);
     EXPECT_EQ(t.detail,
-              "illegal instruction 0x0025908b (cvladd): step 'vle32.v t0, (rs1)' loads 32-bit elements at SEW 8 (a "
-              "load step's element width is the SEW it runs at)");
+              "illegal instruction 0x0085920b (cvladd): step 'vle32.v t0, (rs1)': vle32.v v8,(ra): EMUL = (EEW / SEW) "
+              "* LMUL is outside 1/8..8");
   }
+}
+
+TEST(CustomLoadStep, VectorLoadAtAnotherEewIsThePlainSequence) {
+  // e16, m1, vl = 8: vle32.v loads 8 words into a group of EMUL 2, vadd.vv at e16 adds its
+  // first register's halves to v2. The plain `vle32.v v4, (a1); vadd.vv v1, v4, v2` gives
+  // the same v1.
+  const auto ext = loads_overlay();
+  Machine fused, plain;
+  fused.hart.custom = ext.get();
+  for (Machine* m : {&fused, &plain}) {
+    for (uint32_t i = 0; i < 8; ++i) put32(*m, 0x10040 + 4 * i, 0x00010001u * (i + 1) + 0x00300000u);
+    m->load(m == &fused ? std::vector<uint32_t>{r_word(0x0b, 1, 1, 11, 2)}
+                        : std::vector<uint32_t>{vtest::vle(32, 4, 11), vtest::opv(0x00, vtest::IVV, 1, 4, 2)});
+    m->hart.vtype = vtest::vtypei(16, 0);
+    m->hart.vl = 8;
+    m->hart.x[11] = 0x10040;
+    for (uint32_t i = 0; i < 8; ++i) m->hart.vset<uint16_t>(2, i, uint16_t(100 * i));
+  }
+  fused.hart.step();
+  plain.hart.step();
+  plain.hart.step();
+  for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(fused.hart.vget<uint16_t>(1, i), plain.hart.vget<uint16_t>(1, i)) << i;
+  // Element 1 is the high half of word 0 (0x0031) + 100.
+  EXPECT_EQ(fused.hart.vget<uint16_t>(1, 1), 0x0031 + 100);
+  EXPECT_EQ(fused.hart.info.load_group, 2u);
+  EXPECT_EQ(fused.hart.info.load_sew_bytes, 4u);
 }
 
 TEST(CustomLoadStep, DecodesTheAddressRegisterFirst) {
@@ -281,7 +309,7 @@ TEST(CustomLoadStepPeephole, MemoryOrderRefusesStoresFencesCsrsAndAddressWrites)
             "\tsw\ta5, 0(a6)\n\t.insn r 0x2b, 0, 0, a0, a1, a2\t# clwadd\n\tsw\ta0, 0(a6)\n\tli\ta4, 0\n\tret\n");
 }
 
-TEST(CustomLoadStepPeephole, VectorLoadPlacedOnlyAtItsSew) {
+TEST(CustomLoadStepPeephole, VectorLoadPlacedWhereItsEmulIsLegal) {
   // e32 m1: vle32.v v4, (a0); vadd.vv v8, v4, v12 -> cvladd v8, a0, v12 (v4 dead after).
   const std::string e32 =
       "\tvsetvli\tzero, a2, e32, m1, ta, ma\n\tvle32.v\tv4, (a0)\n\tvadd.vv\tv8, v4, v12\n"
@@ -289,11 +317,20 @@ TEST(CustomLoadStepPeephole, VectorLoadPlacedOnlyAtItsSew) {
   EXPECT_EQ(peep(e32),
             "\tvsetvli\tzero, a2, e32, m1, ta, ma\n\t.insn r 0xb, 1, 0, v8, a0, v12\t# cvladd\n"
             "\tvmv.v.i\tv4, 0\n\tret\n");
-  // At e16, vle32.v loads at EMUL 2 (not the SEW the step runs at): not placed.
+  // At e16 m1 the load's EMUL is 2: placed as well (its temp gets a group of 2).
   const std::string e16 =
       "\tvsetvli\tzero, a2, e16, m1, ta, ma\n\tvle32.v\tv4, (a0)\n\tvadd.vv\tv8, v4, v12\n"
       "\tvmv.v.i\tv4, 0\n\tret\n";
-  EXPECT_EQ(peep(e16), e16);
+  EXPECT_EQ(peep(e16),
+            "\tvsetvli\tzero, a2, e16, m1, ta, ma\n\t.insn r 0xb, 1, 0, v8, a0, v12\t# cvladd\n"
+            "\tvmv.v.i\tv4, 0\n\tret\n");
+  // At e8 m4 it would be 16 registers: not placed. Nor where the vtype is unknown.
+  const std::string e8 =
+      "\tvsetvli\tzero, a2, e8, m4, ta, ma\n\tvle32.v\tv4, (a0)\n\tvadd.vv\tv8, v4, v12\n"
+      "\tvmv.v.i\tv4, 0\n\tret\n";
+  EXPECT_EQ(peep(e8), e8);
+  const std::string unknown = "\tvle32.v\tv4, (a0)\n\tvadd.vv\tv8, v4, v12\n\tvmv.v.i\tv4, 0\n\tret\n";
+  EXPECT_EQ(peep(unknown), unknown);
 }
 
 }  // namespace

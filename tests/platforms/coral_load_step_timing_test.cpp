@@ -11,10 +11,12 @@ namespace {
 
 const std::string kOverlay = std::string(TLMCRAFT_SOURCE_DIR) + "/examples/isa_ext/coral/load_add.yaml";
 
-std::string program(const std::string& body) {
-  return "  .text\n  .globl main\n  .balign 16\nmain:\n  li a0, 0\n  la a2, buf\n  la a3, buf + 4\n  li a5, 0\n  nop\n "
-         " csrr s0, mcycle\n" +
-         body +
+const char* kDtcmSetup = "  li a0, 0\n  la a2, buf\n  la a3, buf + 4\n  li a5, 0\n  nop\n";  // 7 instructions
+// The same in external memory (behind the AXI port): 7 instructions too.
+const char* kExtSetup = "  li a0, 0\n  li a2, 0x20000000\n  li a3, 0x20000004\n  li a5, 0\n  nop\n  nop\n";
+
+std::string program(const std::string& body, const std::string& setup = kDtcmSetup) {
+  return "  .text\n  .globl main\n  .balign 16\nmain:\n" + setup + "  csrr s0, mcycle\n" + body +
          "  csrr s1, mcycle\n  sub a0, s1, s0\n  la t0, result\n  sw a0, 0(t0)\n  la t0, sum\n  sw a5, 0(t0)\n  ret\n"
          "  .data\n  .balign 16\nresult: .word 0\nsum: .word 0\nbuf: .word 1, 2, 3, 4, 5, 6, 7, 8\n";
 }
@@ -23,11 +25,12 @@ struct Measured {
   uint32_t cycles, sum;
 };
 
-Measured measure(const std::string& body, const std::vector<std::string>& overrides = {}) {
+Measured measure(const std::string& body, const std::vector<std::string>& overrides = {},
+                 const std::string& setup = kDtcmSetup) {
   CoralConfig cfg = load_coral_config("default", overrides);
   set_isa_extensions(cfg, {kOverlay});
   CoralPlatform p(cfg);
-  const isa::Program prog = testing::build(p, program(body));
+  const isa::Program prog = testing::build(p, program(body, setup));
   p.load(prog);
   const RunResult r = p.run({}, {});
   EXPECT_TRUE(r.ok()) << r.message;
@@ -55,6 +58,10 @@ TEST(CoralLoadStepTiming, ChargedAsTheLoadItReplaces) {
   // lsu.load_tail 5: the slot holds each load 6 cycles, both 2 cycles longer (9).
   EXPECT_EQ(measure(kPair, {"scalar.lsu.load_tail=5"}).cycles, 9u);
   EXPECT_EQ(measure(kFused, {"scalar.lsu.load_tail=5"}).cycles, 9u);
+  // From external memory: one AXI transaction, 1 + memory.axi.read_latency (24) + load_tail
+  // (3) = 28 cycles in the slot, [T+1, T+29); the add at T+29, written back T+31: 31 both.
+  EXPECT_EQ(measure(kPair, {}, kExtSetup).cycles, 31u);
+  EXPECT_EQ(measure(kFused, {}, kExtSetup).cycles, 31u);
 }
 
 TEST(CoralLoadStepTiming, NeverFasterThanTheLsuAllows) {

@@ -306,7 +306,8 @@ void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool maske
     try {
       sd.exec(s, sd);
     } catch (const Trap& t) {
-      if (st.load && t.cause != TrapCause::IllegalInstruction) throw Trap{t.cause, t.tval, in.mnemonic + ": " + t.detail};
+      if (st.load && t.cause != TrapCause::IllegalInstruction)  // the plain load's trap
+        throw Trap{t.cause, t.tval, in.mnemonic + ": " + t.detail};
       custom_illegal(in, d, "step '" + st.text + "': " + t.detail);
     }
     if (st.load) load_info(h.info, s.info);

@@ -114,6 +114,7 @@ void rank(std::vector<MinedCandidate>& out, const std::string& by) {
     const double a2 = geomean ? a.cycles_saved : a.geomean_speedup, b2 = geomean ? b.cycles_saved : b.geomean_speedup;
     if (a1 != b1) return a1 > b1;
     if (a2 != b2) return a2 > b2;
+    if (a.cost.area_mm2 != b.cost.area_mm2) return a.cost.area_mm2 < b.cost.area_mm2;  // the same gain for less
     return a.signature < b.signature;
   });
 }

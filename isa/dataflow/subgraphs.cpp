@@ -267,6 +267,20 @@ bool joined(const std::vector<Op>& ops, const std::vector<size_t>& g, const std:
   return true;
 }
 
+// The memory rule of SubgraphLimits: at most max_memory_reads loads, none of them crossed
+// by a write of memory from outside before the subgraph's last op.
+bool memory_order_kept(const std::vector<Op>& ops, const std::vector<size_t>& g, const SubgraphLimits& limits) {
+  if (limits.memory.empty()) return true;
+  int loads = 0;
+  for (size_t n : g) {
+    if (!reads_storage(ops[n], limits.memory)) continue;
+    if (++loads > limits.max_memory_reads) return false;
+    for (size_t i = n + 1; i < g.back(); ++i)
+      if (!inside(g, i) && writes_storage(ops[i], limits.memory)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin, size_t end,
@@ -274,7 +288,8 @@ std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin,
   const RegionGraph graph(ops, begin, end);
   const UpdateEdges updates(ops, begin, end);
   auto ok = [&](size_t i) {
-    return fusable(ops[i]) && !ops[i].barrier && (limits.accumulators || !has_readwrite(ops[i]));
+    return fusable(ops[i]) && !ops[i].barrier && (limits.accumulators || !has_readwrite(ops[i])) &&
+           (limits.memory.empty() || !writes_storage(ops[i], limits.memory));
   };
   auto update_ok = [&](size_t i) { return limits.max_updates > 0 && !in_place_register(ops[i]).empty(); };
   std::set<std::vector<size_t>> seen;
@@ -306,7 +321,7 @@ std::vector<Subgraph> convex_subgraphs(const std::vector<Op>& ops, size_t begin,
           bool updates_legal = true;
           const std::set<std::string> updated = updated_registers(ops, grown, updates_legal);
           if (!updates_legal || int(updated.size()) > limits.max_updates || !joined(ops, grown, ok, updated) ||
-              !accumulations_expressible(ops, graph, grown))
+              !accumulations_expressible(ops, graph, grown) || !memory_order_kept(ops, grown, limits))
             continue;
           Subgraph g{grown};
           count_ports(ops, graph, updated, g);

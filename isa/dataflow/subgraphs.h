@@ -30,6 +30,14 @@ struct SubgraphLimits {
   // operand counted as a read and a write (below). Off: such ops are left out (an
   // adapter whose overlay cannot express an accumulator keeps it off).
   bool accumulators = false;
+  // Memory operations (the ISA's ports for an added instruction): `memory` names the storage
+  // that stands for data memory in the adapter's view ("" when it has none). An op reading it
+  // is a load: at most `max_memory_reads` of them join one subgraph, and none when an op
+  // outside it that writes memory lies between the load and the subgraph's last op (the
+  // instruction issues there, so the load would see that write). An op writing memory never
+  // joins (no store port).
+  std::string memory;
+  int max_memory_reads = 0;
   size_t max_subgraphs = 20000;  // per region; enumeration stops there (bounded work)
   // Optional: the adapter's last word on a subgraph within the limits (its ops, increasing).
   // For rules this view cannot state, such as a step that switches a mode the others run

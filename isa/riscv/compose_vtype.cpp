@@ -90,6 +90,22 @@ unsigned placed_sew_bytes(const CustomInsn& in) {
   return sew;
 }
 
+namespace {
+int log2_bytes(unsigned bytes) { return bytes >= 4 ? 2 : bytes >= 2 ? 1 : 0; }
+}  // namespace
+
+bool vector_loads_fit(const CustomInsn& in, uint32_t entry) {
+  uint32_t vt = entry;
+  for (const ComposeStep& st : in.steps) {
+    if (st.sets_vtype >= 0) vt = uint32_t(st.sets_vtype);
+    if (!st.load || !st.vector) continue;
+    const int emul_log2 =
+        vec::lmul_log2_of(vt) + log2_bytes(st.load_bytes) - log2_bytes(1u << ((vt >> 3) & 7));
+    if (emul_log2 < -3 || emul_log2 > 3) return false;
+  }
+  return true;
+}
+
 std::vector<NameGroup> name_groups(const CustomInsn& in, uint32_t entry) {
   // Every name holds at least one group at the entry vtype (a `semantics:` instruction's too).
   // (A `semantics:` instruction has operands but no names: one entry per operand then.)
@@ -103,6 +119,13 @@ std::vector<NameGroup> name_groups(const CustomInsn& in, uint32_t entry) {
     }
     const int lmul_log2 = vec::lmul_log2_of(vt);
     const unsigned sew_bytes = 1u << ((vt >> 3) & 7);
+    if (st.load && st.vector) {  // its group at EMUL = EEW / SEW x LMUL, elements of EEW
+      NameGroup& n = g[size_t(st.binds[0].name)];
+      const int emul_log2 = lmul_log2 + log2_bytes(st.load_bytes) - log2_bytes(sew_bytes);
+      n.registers = std::max(n.registers, vec::group_regs(std::max(-3, std::min(3, emul_log2))));
+      n.element_bytes = std::max(n.element_bytes, st.load_bytes);
+      continue;
+    }
     for (const auto& b : st.binds) {
       if (b.cls != ValueClass::V) continue;
       const bool wide =

@@ -3,7 +3,8 @@
 // scratch hart's vtype for the steps after it (vl kept), so a widening chain such as
 // vwmul.vx at e8 then vwadd.wv at e16 is one instruction. Each name then needs a register
 // group as large as the widest value it holds at any step (a widening step's destination
-// and a `.w` source span twice LMUL), at the element width it has there.
+// and a `.w` source span twice LMUL, a vector load step's destination its EMUL), at the
+// element width it has there.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -48,6 +49,9 @@ struct NameGroup {
   unsigned element_bytes = 0;
 };
 std::vector<NameGroup> name_groups(const CustomInsn& in, uint32_t entry);
+// Whether every vector load step's EMUL (EEW / SEW x LMUL at the vtype it runs at) is a legal
+// group size (1/8..8) when the instruction starts at `entry` (load_step.h).
+bool vector_loads_fit(const CustomInsn& in, uint32_t entry);
 
 // Hidden registers for the names: each vector name an aligned group of its size (largest
 // first; v0 kept for the mask), x and f names from x1 and f0. False when they do not fit.

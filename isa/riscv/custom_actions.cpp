@@ -81,6 +81,10 @@ NamedActions composed(const CustomInsn& in, unsigned sew, unsigned vl) {
       if (k == 0) rd_cls = name.cls;
       any_vector = any_vector || name.cls == ValueClass::V;
     }
+    if (st.load) {  // its memory read is the platform's (the access it reports); no operator
+      steps.push_back(actions_of(w));
+      continue;
+    }
     const ValueClass op_cls = any_vector ? ValueClass::V : rd_cls;
     const char* unit = op_cls == ValueClass::V ? "vector" : op_cls == ValueClass::F ? "fpu" : "scalar";
     // A widening add (vwadd.wv) adds at its result's width; a widening multiply multiplies

@@ -30,6 +30,15 @@ double operator_um2(const std::string& primitive, const std::string& format) {
   return um2;
 }
 
+// A load step's path into the LSU: its own address adder (register + offset, 32 bits), a
+// 2:1 multiplexer per address bit onto the LSU's request port (shared with the core's loads)
+// and one per data bit steering the loaded word (a scalar's 32 bits, a vector's VLEN) into the
+// unit instead of the register file.
+double load_path_um2(const ComposeStep& st) {
+  const double data_bits = st.vector ? kVlenBits : 32;
+  return operator_um2("add", "int32") + (32 + data_bits) * kMux2Um2;
+}
+
 }  // namespace
 
 double custom_area_mm2(const CustomInsn& in) {
@@ -46,6 +55,8 @@ double custom_area_mm2(const CustomInsn& in) {
     if (unit != "scalar" && unit != "fpu" && unit != "vector") continue;  // register traffic, not datapath
     um2 += double(a.count) * operator_um2(a.name.substr(d1 + 1, d2 - d1 - 1), a.name.substr(d2 + 1));
   }
+  for (const ComposeStep& st : in.steps)
+    if (st.load) um2 += load_path_um2(st);
   for (const CustomInsn::Name& n : in.names) {
     if (!n.temp || !in.semantics.empty()) continue;  // a semantics: datapath has no steps' temps
     const double bits = n.cls == ValueClass::V ? kVlenBits : 32;

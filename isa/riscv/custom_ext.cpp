@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "isa/riscv/compose_vtype.h"
+#include "isa/riscv/load_step.h"
 #include "isa/riscv/step_encoder.h"
 #include "isa/riscv/vector_common.h"
 #include "isa/riscv/register_names.h"
@@ -121,6 +122,19 @@ std::vector<uint32_t> scratch_map(const CustomInsn& in, const DecodedInsn& d, co
   return reg;
 }
 
+// What the timing model needs of a load step: the access (address, bytes, blocks) and, for a
+// vector load, the group it loads.
+void load_info(StepInfo& to, const StepInfo& load) {
+  to.mem_addr = load.mem_addr;
+  to.mem_bytes = load.mem_bytes;
+  to.mem_blocks = load.mem_blocks;
+  to.mem_strided = load.mem_strided;
+  if (load.dst_group && load.sew_bytes) {  // a vector load (a scalar one leaves them 0)
+    to.load_group = load.dst_group;
+    to.load_sew_bytes = load.sew_bytes;
+  }
+}
+
 void copy_group(uint8_t (*dst)[kVlenBytes], unsigned to, const uint8_t (*src)[kVlenBytes], unsigned from, unsigned regs) {
   for (unsigned k = 0; k < regs; ++k) std::memcpy(dst[to + k], src[from + k], kVlenBytes);
 }
@@ -151,8 +165,12 @@ void CustomExtensions::decode_into(int index, DecodedInsn& d) const {
   d.dst[0] = d.dst[1] = kNoReg;
   for (auto& s : d.src) s = kNoReg;
   int ns = 0;
-  for (const auto& o : in.operands) {
-    if (o.value == ValueClass::Imm) continue;
+  // A load step's address register comes first: the timing model reads it as the LSU's.
+  const int address = load_address_operand(in);
+  if (address >= 0) d.src[ns++] = register_id(ValueClass::X, field_value(d, in.operands[size_t(address)].field));
+  for (size_t i = 0; i < in.operands.size(); ++i) {
+    const CustomOperand& o = in.operands[i];
+    if (o.value == ValueClass::Imm || int(i) == address) continue;
     const uint8_t id = register_id(o.value, field_value(d, o.field));
     if (o.write) d.dst[0] = id;
     if (o.read && ns < 4) d.src[ns++] = id;
@@ -269,6 +287,8 @@ void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool maske
     else if (o.value == ValueClass::F) s.f[to] = h.f[r];
     else if (o.value == ValueClass::V) copy_group(s.v, to, h.v, r, groups[i].registers);
   }
+  const bool loads = has_load_step(in);
+  if (loads) s.share_regions(h);
   for (const ComposeStep& st : in.steps) {
     uint32_t raw = st.base;
     for (const auto& b : st.binds) {
@@ -282,11 +302,15 @@ void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool maske
     }
     if (st.vector && masked) raw &= ~(1u << 25);
     const DecodedInsn sd = decode(raw, nullptr);
+    if (st.load) s.info = StepInfo{};
     try {
       sd.exec(s, sd);
     } catch (const Trap& t) {
+      if (st.load && t.cause != TrapCause::IllegalInstruction)  // the plain load's trap
+        throw Trap{t.cause, t.tval, in.mnemonic + ": " + t.detail};
       custom_illegal(in, d, "step '" + st.text + "': " + t.detail);
     }
+    if (st.load) load_info(h.info, s.info);
     s.x[0] = 0;
   }
   for (size_t i = 0; i < in.operands.size(); ++i) {

@@ -62,6 +62,10 @@ struct ComposeStep {
   // A vtype step (`vsetvli zero, zero, e16, m4, ta, ma`): the vtype the steps after it run
   // at (vl kept; compose_vtype.h); -1 for any other step.
   int32_t sets_vtype = -1;
+  // A load step (load_step.h: `lw t0, 8(rs1)`, `vle8.v t0, (rs1)`): it reads memory through
+  // the hart, its address from the register bound to Rs1; `load_bytes` its element size.
+  bool load = false;
+  unsigned load_bytes = 0;
   int line = 0, col = 0;   // in the overlay file
 };
 

@@ -15,6 +15,7 @@
 #include "isa/isa_variant.h"
 #include "isa/riscv/custom_ext.h"
 #include "isa/riscv/compose_vtype.h"
+#include "isa/riscv/load_step.h"
 #include "isa/riscv/step_encoder.h"
 
 namespace tlmcraft::isa::riscv {
@@ -64,6 +65,9 @@ class Loader {
   bool operands(const YAML::Node& n, CustomInsn& in);
   bool compose(const YAML::Node& n, CustomInsn& in);
   bool step(const YAML::Node& n, CustomInsn& in, std::vector<bool>& written);
+  template <typename At>
+  bool load_operands(const LoadStepForm* load, const At& at, const Token& mn, std::vector<Token>& ops,
+                     const CustomInsn& in, StepTemplate& tpl);
   bool vtype_step(const std::string& text, const YAML::Mark& line, const YAML::Mark& at, const std::vector<Token>& ops,
                   CustomInsn& in);
   void timing(const YAML::Node& n, CustomInsn& in);
@@ -389,11 +393,14 @@ bool Loader::step(const YAML::Node& n, CustomInsn& in, std::vector<bool>& writte
   std::vector<Token> ops;
   split_instruction(text, mn, ops);
   if (mn.text == "vsetvli") return vtype_step(text, m, at(mn.offset), ops, in);
-  const auto tpls = step_templates(mn.text);
+  const LoadStepForm* load = load_step_form(mn.text);
+  StepTemplate load_tpl;
+  if (load && !load_operands(load, at, mn, ops, in, load_tpl)) return false;
+  const auto tpls = load ? std::vector<const StepTemplate*>{&load_tpl} : step_templates(mn.text);
   if (tpls.empty()) {
-    error(at(mn.offset), "'" + mn.text + "' is not a register-to-register RV32IMF/Zve32x instruction "
-                         "(compose steps may not access memory or branch; vtype changes as "
-                         "'vsetvli zero, zero, <sew>, <lmul>, <ta|tu>, <ma|mu>')");
+    error(at(mn.offset), "'" + mn.text + "' is not a register-to-register RV32IMF/Zve32x instruction nor a load "
+                         "(compose steps may not store or branch; loads as 'lw rd, 8(rs1)' or 'vle8.v rd, (rs1)'; "
+                         "vtype changes as 'vsetvli zero, zero, <sew>, <lmul>, <ta|tu>, <ma|mu>')");
     return false;
   }
   const StepTemplate* tpl = nullptr;
@@ -487,8 +494,51 @@ bool Loader::step(const YAML::Node& n, CustomInsn& in, std::vector<bool>& writte
   }
   // Accumulating instructions (vmacc, fmadd has rs3) read rd too: their destination must be readable.
   for (int w : writes) written[w] = true;
+  if (load) {
+    st.load = true;
+    st.load_bytes = load->bytes;
+    st.vector = load->vector;  // a masked instruction masks its vector load too
+  }
   in.steps.push_back(std::move(st));
   return true;
+}
+
+// A load step's operands as the step loop reads them: "8(rs1)" split into the offset (an
+// I-type immediate, a literal) and the address register (rs1); a vector load has no offset.
+// At most custom_memory_ports().loads loads in one instruction.
+template <typename At>
+bool Loader::load_operands(const LoadStepForm* load, const At& at, const Token& mn, std::vector<Token>& ops,
+                           const CustomInsn& in, StepTemplate& tpl) {
+  int loads = 0;
+  for (const ComposeStep& st : in.steps) loads += st.load ? 1 : 0;
+  if (loads >= custom_memory_ports().loads) {
+    error(at(mn.offset), "'" + mn.text + "': an added instruction holds at most " +
+                             std::to_string(custom_memory_ports().loads) + " load (the one LSU port it may use)");
+    return false;
+  }
+  std::string offset, reg;
+  if (ops.size() != 2 || !split_memory_operand(ops[1].text, offset, reg)) {
+    error(at(mn.offset), "'" + mn.text + "' takes a destination and a memory operand: '" +
+                             load_step_text(mn.text, "rd", "0", "rs1") + "'");
+    return false;
+  }
+  if (load->vector && ops[1].text[0] != '(') {
+    error(at(ops[1].offset), "'" + mn.text + "' takes no offset: '(name)'");
+    return false;
+  }
+  const size_t open = ops[1].text.find('(');
+  const Token address{reg, ops[1].offset + open + 1};
+  ops = {ops[0], Token{offset, ops[1].offset}, address};
+  tpl.mnemonic = mn.text;
+  tpl.base = load->base;
+  tpl.cls = load->vector ? OpClass::VecLoad : load->value == ValueClass::F ? OpClass::FpLoad : OpClass::Load;
+  tpl.slots = {{Field::Rd, load->value}, {Field::Imm, ValueClass::Imm, 1}, {Field::Rs1, ValueClass::X}};
+  // The LSU reads the address from the register file as the instruction issues: an input.
+  for (size_t i = 0; i < in.operands.size(); ++i)
+    if (in.operands[i].name == reg && in.operands[i].read && in.operands[i].value == ValueClass::X) return true;
+  error(at(address.offset), "the address of '" + mn.text + "' must be an x input operand of the instruction, not '" +
+                                reg + "' (the load issues first, from the register file)");
+  return false;
 }
 
 // `vsetvli zero, zero, e16, m4, ta, ma`: the steps after it run at that vtype (vl kept).

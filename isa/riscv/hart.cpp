@@ -100,6 +100,13 @@ struct Hart::DecodeCache {
 Hart::Hart() : cache_(std::make_unique<DecodeCache>()) {}
 Hart::~Hart() = default;
 
+void Hart::share_regions(const Hart& other) {
+  regions_ = other.regions_;
+  last_region_ = nullptr;
+  cache_->blocks.clear();  // it executes no code from them: decoded steps run directly
+  cache_->last = nullptr;
+}
+
 void Hart::add_region(const MemoryRegion& region) {
   regions_.push_back(region);
   last_region_ = nullptr;

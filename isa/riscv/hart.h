@@ -124,6 +124,10 @@ struct StepInfo {
   uint8_t element_scale = 1;   // widest group's element size / sew_bytes (2: widening, narrowing)
   uint8_t fields = 1;          // vector memory: fields per segment (each a group of its own)
   uint8_t index_bytes = 0;     // indexed vector memory: bytes of one index element
+  // A custom instruction's vector load step: the registers it loads and their element bytes
+  // (the LSU's share of the instruction; 0: no vector load step).
+  uint8_t load_group = 0;
+  uint8_t load_sew_bytes = 0;
 };
 
 // Hooks the platform provides: counter CSRs come from its timing model.
@@ -158,6 +162,8 @@ class Hart {
   // ---- memory ----
   void add_region(const MemoryRegion& region);  // regions must not overlap
   const std::vector<MemoryRegion>& regions() const { return regions_; }
+  // Sees the memory of `other` (a composition's scratch hart loads through the hart's).
+  void share_regions(const Hart& other);
   // Typed accesses used by semantics; they throw Trap on misaligned or unmapped addresses
   // (misaligned scalar accesses fault as on Coral) and record info.mem_*.
   template <typename T> T load(uint32_t addr);

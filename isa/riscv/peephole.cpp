@@ -13,6 +13,7 @@
 
 #include "isa/dataflow/pattern_match.h"
 #include "isa/riscv/compose_vtype.h"
+#include "isa/riscv/load_step.h"
 #include "isa/riscv/register_names.h"
 #include "isa/riscv/step_encoder.h"
 
@@ -25,6 +26,10 @@ using RegSet = std::bitset<128>;
 // "vl" (its EMUL = EEW x LMUL / SEW depends on the ratio alone), so a vtype change that
 // keeps the ratio does not reach it (compositions across a vtype change, compose_vtype.h).
 constexpr int kVtype = 96, kVl = 97;
+// Data memory as one pseudo-register "mem": loads read it; stores, fences and CSR accesses
+// write it (a CSR access may have side effects on what memory holds), so no match moves a
+// load step across them (memory order: load_step.h).
+constexpr int kMem = 98;
 
 
 // Register id of an operand token (x 0-31, f 32-63, v 64-95), or -1. "8(a0)" is a0.
@@ -57,7 +62,9 @@ std::string reg_name(int r) {
   return "v" + std::to_string(r - 64);
 }
 
-std::string pseudo_or_reg_name(int r) { return r == kVtype ? "vtype" : r == kVl ? "vl" : reg_name(r); }
+std::string pseudo_or_reg_name(int r) {
+  return r == kVtype ? "vtype" : r == kVl ? "vl" : r == kMem ? "mem" : reg_name(r);
+}
 
 bool starts(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 
@@ -84,6 +91,10 @@ bool is_store(const std::string& m) {
   auto digit_after = [&](const char* p) { return starts(m, p) && m.size() > std::strlen(p) && std::isdigit(uint8_t(m[std::strlen(p)])); };
   return digit_after("vse") || digit_after("vsse") || digit_after("vsuxei") || digit_after("vsoxei") ||
          (starts(m, "vs") && m.size() == 6 && std::isdigit(uint8_t(m[2])) && m.substr(3) == "r.v");
+}
+
+bool is_load(const std::string& m) {
+  return m == "lb" || m == "lh" || m == "lw" || m == "lbu" || m == "lhu" || m == "flw" || starts(m, "vl");
 }
 
 void reads_vector_config(Line& l) {
@@ -134,7 +145,10 @@ void classify(Line& l) {
     }
     return;
   }
+  if (m == "fence" || m == "fence.i" || starts(m, "csr")) l.defs.set(kMem);
+  if (is_load(m)) l.uses.set(kMem);
   if (is_store(m)) {
+    l.defs.set(kMem);
     uses_all_tokens(l);
     if (vector) reads_vector_config(l);
     return;
@@ -226,16 +240,26 @@ std::string literal_text(const std::string& tok) {
   return !tok.empty() && *end == '\0' ? std::to_string(v) : tok;
 }
 
+// The operand tokens as the matcher sees them: a load's "8(a1)" is the offset "8" and the
+// address register "a1" (as a load step's operands, load_step.h).
+std::vector<std::string> operand_tokens(const Line& l) {
+  std::string offset, reg;
+  if (load_step_form(l.mnemonic) && l.ops.size() == 2 && split_memory_operand(l.ops[1], offset, reg))
+    return {l.ops[0], offset, reg};
+  return l.ops;
+}
+
 dataflow::Op op_of(const Line& l) {
   dataflow::Op op;
   op.mnemonic = l.mnemonic;
   op.barrier = l.barrier || l.ends_block;
   op.falls_through = l.falls_through;
+  const std::vector<std::string> tokens = operand_tokens(l);
   std::multiset<int> named;
-  for (const auto& t : l.ops) named.insert(reg_of(t));
+  for (const auto& t : tokens) named.insert(reg_of(t));
   RegSet covered;
-  for (size_t k = 0; k < l.ops.size(); ++k) {
-    const std::string& t = l.ops[k];
+  for (size_t k = 0; k < tokens.size(); ++k) {
+    const std::string& t = tokens[k];
     const int r = reg_of(t);
     dataflow::Operand o;
     o.text = t;
@@ -251,7 +275,7 @@ dataflow::Op op_of(const Line& l) {
     covered.set(size_t(r));
     op.operands.push_back(o);
   }
-  for (int r = 1; r <= kVl; ++r) {  // what the operands do not say: vtype, vl, ABI registers at a return
+  for (int r = 1; r <= kMem; ++r) {  // what the operands do not say: vtype, vl, memory, ABI registers at a return
     if (covered[size_t(r)]) continue;
     const std::string name = pseudo_or_reg_name(r);
     if (l.uses[size_t(r)]) op.implicit_reads.push_back(name);
@@ -285,7 +309,7 @@ Flow dataflow_of(const std::vector<Line>& lines) {
     if (it != label_op.end()) {
       f.ops[k].jumps_to.push_back(it->second);
     } else {  // leaves the function or goes somewhere unknown: everything may be read there
-      for (int r = 1; r <= kVl; ++r) f.ops[k].implicit_reads.push_back(pseudo_or_reg_name(r));
+      for (int r = 1; r <= kMem; ++r) f.ops[k].implicit_reads.push_back(pseudo_or_reg_name(r));
     }
   }
   return f;
@@ -504,9 +528,15 @@ std::vector<int> operand_registers(const CustomInsn& in, const std::vector<std::
 // window as it was, and its groups at that vtype.
 bool placeable(const CustomInsn& in, const std::vector<std::string>& values, size_t first, size_t at,
                const std::vector<unsigned>& lmul, const std::vector<uint32_t>& vtypes) {
+  // A vector load step's group is its EMUL (compose_vtype.h): placed where the vtype is known.
+  if (has_load_step(in) && in.is_vector() && !changes_vtype(in)) {
+    const uint32_t entry = vtypes[at];
+    return entry != kNoVtype && vector_loads_fit(in, entry) && operands_fit(in, entry, operand_registers(in, values));
+  }
   if (!changes_vtype(in)) return fits_groups(in, values, lmul[at]);
   const uint32_t entry = vtypes[first];
-  return entry != kNoVtype && window_keeps_vtype(in, entry) && operands_fit(in, entry, operand_registers(in, values));
+  return entry != kNoVtype && window_keeps_vtype(in, entry) && vector_loads_fit(in, entry) &&
+         operands_fit(in, entry, operand_registers(in, values));
 }
 
 // Replaces every match of one pattern (they never overlap) in one pass; how many.

@@ -9,7 +9,10 @@
 // register of the match or reads a temp, no step reads an input after another step of the
 // match overwrote it, no vtype change or inline asm in between, and every temp register
 // is dead after the match (liveness over the function's control-flow graph) unless it
-// is the output. A vector instruction is placed only where it can execute: its vector
+// is the output. A load step (load_step.h) matches a load with the same offset; memory is
+// one pseudo-register that loads read and stores, fences and CSR accesses write, so no
+// such op lies between the load and the place of the instruction, and its address register
+// is not written in between. A vector instruction is placed only where it can execute: its vector
 // registers start groups of the LMUL in effect (the last vset* on every path to it; 8
 // when unknown or when paths disagree) and its operands and temps fit the scratch
 // register file at that LMUL.

@@ -1,5 +1,7 @@
 #include "platforms/coral/core_timing.h"
 
+#include "isa/riscv/custom_ext.h"
+
 #include <algorithm>
 
 namespace tlmcraft::coral {
@@ -333,6 +335,46 @@ uint64_t CoreTiming::dispatch_memory(const rv::StepInfo& s, uint64_t earliest) {
   return t;
 }
 
+// A scalar custom instruction with a load step (isa/riscv/load_step.h): the load first,
+// charged as the plain load is (dispatch after the LSU queue's floor, its address register
+// read without forwarding, the slot's TCM or AXI latency and load_tail), then the arithmetic
+// on the instruction's unit once the loaded value and the other sources are there. So it is
+// never earlier than the LSU allows; what it saves is the dependent instruction's issue.
+uint64_t CoreTiming::dispatch_custom_load(const rv::StepInfo& s, uint64_t earliest) {
+  const rv::DecodedInsn& d = *s.insn;
+  const uint8_t dst = d.dst[0];
+  const uint64_t floor = std::max({slot_floor(), earliest, lsu_queue_floor()});
+  // d.src[0] is the load step's address register (custom_ext.cpp, decode_into).
+  // The other sources and rd's pending write are awaited by the unit, as the loaded value.
+  const uint64_t t = lane_floor(d, std::max(floor, ready_[d.src[0]] + st_.lsu_operand_read));
+  take_slot(t, d);
+  const LsuOp op = lsu_operation(t, false, kind_of(s.mem_addr) == MemKind::Axi, 1, 1, false);
+  busy(kLsu, op.start, op.done - op.start, op.start - floor);
+  uint64_t start = std::max({op.done, ready_[d.src[1]], ready_[d.src[2]], ready_[d.src[3]], ready_[dst]});
+  const uint64_t ii = d.ii ? d.ii : 1;
+  Unit unit = kScalarAlu;
+  uint32_t lat = st_.alu_latency, written_after = 1;  // the ALU writes back a cycle after forwarding
+  if (d.cls == OpClass::Mul) {
+    start = std::max(start, mul_next_);
+    mul_next_ = start + ii;
+    mul_starts_[mul_count_++ % st_.mul_queue] = start;
+    last_mul_dispatch_ = t;
+    unit = kMul, lat = st_.mul_latency, written_after = 0;
+  } else if (d.cls != OpClass::Alu) {  // the FPU
+    start = std::max(start, fpu_next_);
+    fpu_next_ = start + ii;
+    fpu_starts_[fpu_count_++ % st_.fpu_queue] = start;
+    last_fpu_dispatch_ = t;
+    unit = kFpu, lat = st_.fp_add, written_after = 0;
+  }
+  if (d.latency) lat = d.latency;
+  set_ready(dst, start + lat);
+  complete_at(start + lat + written_after);
+  retire(start + lat);
+  busy(unit, start, 1, start - op.done);
+  return t;
+}
+
 uint64_t CoreTiming::dispatch_fpu(const rv::StepInfo& s, uint64_t earliest) {
   const rv::DecodedInsn& d = *s.insn;
   const OpClass cls = d.cls;
@@ -395,7 +437,8 @@ uint64_t CoreTiming::dispatch_vector(const rv::StepInfo& s, uint64_t earliest) {
   const OpClass cls = d.cls;
   const uint8_t dst = d.dst[0];
   // Vector instructions: the scalar core dispatches them into the command queue.
-  const bool memory = cls == OpClass::VecLoad || cls == OpClass::VecStore;
+  const bool load_step = s.load_group > 0;  // a custom instruction's vector load step
+  const bool memory = cls == OpClass::VecLoad || cls == OpClass::VecStore || load_step;
   uint64_t floor = std::max(slot_floor(), earliest);
   if (memory) {
     floor = std::max(floor, lsu_queue_floor());
@@ -412,9 +455,11 @@ uint64_t CoreTiming::dispatch_vector(const rv::StepInfo& s, uint64_t earliest) {
   // port without write forwarding, as a scalar access's address; a stride (rs2) is forwarded
   // (measured: addi s0 then vle8.v (s0) dispatch 2 cycles apart, li a5 then vlse8.v (t3), a5
   // 1 apart: coral_rtl_programs/vle_address_after_alu.s, vlse_dtcm.s).
-  const uint64_t base_address = memory ? ready_[(d.raw >> 15) & 31] + st_.lsu_operand_read : 0;
+  // A load step's address register is the custom instruction's first source (decode_into).
+  const uint8_t address = load_step ? d.src[0] : uint8_t((d.raw >> 15) & 31);
+  const uint64_t base_address = memory ? ready_[address] + st_.lsu_operand_read : 0;
   uint64_t t = lane_floor(d, std::max({floor, queue, scalar_src_ready(d), base_address, scalar_waw}));
-  if (needs_config_state(d)) t = config_state_floor(t);
+  if (needs_config_state(d) || load_step) t = config_state_floor(t);
   take_slot(t, d);
   note_frontend_dispatch(t, false);
   if (memory) {
@@ -496,7 +541,11 @@ uint64_t CoreTiming::entry_completed_by_pc(uint32_t pc, uint64_t dispatched, uin
 
 uint64_t CoreTiming::account(const rv::StepInfo& s, uint32_t next_pc, uint32_t rs1_value, uint32_t rs2_value,
                              uint64_t earliest) {
-  switch (s.insn->cls) {
+  const OpClass cls = s.insn->cls;
+  // Only a custom instruction with a load step accesses memory in these classes.
+  if (s.mem_bytes && (cls == OpClass::Alu || cls == OpClass::Mul || cls == OpClass::FpAdd) && rv::is_custom(*s.insn))
+    return dispatch_custom_load(s, earliest);
+  switch (cls) {
     case OpClass::Alu: return dispatch_alu(s, earliest);
     case OpClass::VecConfig: return dispatch_vector_config(s, earliest);
     case OpClass::Branch:
@@ -674,6 +723,26 @@ uint64_t CoreTiming::vector_memory(const rv::StepInfo& s, uint64_t t, uint64_t d
   return written;
 }
 
+// A custom instruction's vector load step: a unit-stride load of its group through the LSU
+// slot like vle<eew>.v (vector_memory), into the unit rather than a register. Returns when
+// the slot has handed over its last register: the arithmetic micro-ops start after it.
+uint64_t CoreTiming::vector_load_step(const rv::StepInfo& s, uint64_t t, uint64_t decoded) {
+  rv::DecodedInsn load;
+  load.cls = OpClass::VecLoad;
+  load.src[0] = s.insn->src[0];  // the address register
+  rv::StepInfo ls;
+  ls.insn = &load;
+  ls.pc = s.pc;
+  ls.mem_addr = s.mem_addr;
+  ls.mem_bytes = s.mem_bytes;
+  ls.mem_blocks = s.mem_blocks;
+  ls.vl = s.vl;
+  ls.sew_bytes = s.load_sew_bytes;
+  ls.dst_group = s.load_group;
+  ls.src_group = 1;
+  return vector_memory(ls, t, decoded) - vt_.load_writeback;
+}
+
 // The execution units of a vector operation class: 2 ALUs, 2 multipliers, one
 // permute/reduction unit and one divider (rvv_backend_define.svh: NUM_ALU, NUM_MUL,
 // NUM_PMTRDT, NUM_DIV).
@@ -725,6 +794,7 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
   const bool memory = cls == OpClass::VecLoad || cls == OpClass::VecStore;
   const uint64_t td = decode_command(t, memory ? 0 : uops);
   if (memory) return vector_memory(s, t, td);
+  const uint64_t loaded = s.load_group ? vector_load_step(s, t, td) : 0;
 
   uint32_t lat = vt_.alu, occ = 1;
   switch (cls) {
@@ -786,7 +856,7 @@ uint64_t CoreTiming::vector_command(const rv::StepInfo& s, uint64_t t) {
     // Micro-ops leave the queue in order, each once its operands are ready and its
     // reorder-buffer entry is free, into a reservation station of its unit; they wait there
     // for the unit (stations are as deep as the reorder buffer, so they never fill).
-    uint64_t ready = std::max(td, last_dispatch_);
+    uint64_t ready = std::max({td, last_dispatch_, loaded});
     const uint64_t in_order = ready;
     for (int k = 0; k < nsrc; ++k) {
       // Sources are groups read in proportion, except v0 as a mask and a reduction's

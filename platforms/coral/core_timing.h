@@ -166,6 +166,8 @@ class CoreTiming {
   uint64_t dispatch_div(const rv::StepInfo& s, uint32_t rs1_value, uint32_t rs2_value, uint64_t earliest);
   uint64_t dispatch_memory(const rv::StepInfo& s, uint64_t earliest);
   uint64_t dispatch_fpu(const rv::StepInfo& s, uint64_t earliest);
+  uint64_t dispatch_custom_load(const rv::StepInfo& s, uint64_t earliest);
+  uint64_t vector_load_step(const rv::StepInfo& s, uint64_t t, uint64_t decoded);
   uint64_t dispatch_serialising(const rv::StepInfo& s, uint64_t earliest);
   uint64_t dispatch_vector(const rv::StepInfo& s, uint64_t earliest);
   uint64_t entry_completed_by_pc(uint32_t pc, uint64_t dispatched, uint64_t written);

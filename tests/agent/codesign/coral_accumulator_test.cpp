@@ -92,6 +92,38 @@ TEST(CoralAccumulator, MinedFromCPlacedByThePeepholeAndExact) {
   fs::remove_all(dir);
 }
 
+TEST(CoralAccumulator, WithItsVectorLoadMinedPlacedAndExact) {
+  // The same chain with the vle8.v that feeds it (one load step: the ISA's memory port):
+  // in + i (a5) in, v9 out; the load costs what it does unfused (1 + 1 + 3), so the saving
+  // is the chain's, 64.
+  const auto found = mine(coral(), {{"relu/C1", "hand.c", kReluMadd, kRelu}}, {1000});
+  const MinedCandidate* c = nullptr;
+  for (const MinedCandidate& m : found)
+    if (m.signature == "vle8.v t0, 0, in0\nvmin.vx out0, t0, zero\nvmadd.vx out0, in1, t0\n") c = &m;
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->dynamic_instances, 32u);
+  EXPECT_EQ(c->cycles_saved, 64.0);
+  const json doc = candidates_document(coral(), "coral", {*c}, "CD");
+  const json& ins = doc["candidates"][0]["overlay"]["instructions"][0];
+  EXPECT_EQ(ins["compose"]["steps"], (json{"vle8.v t0, (rs1)", "vmin.vx rd, t0, zero", "vmadd.vx rd, rs2, t0"}));
+  // Placed once in the loop by the peephole (32 executions on seed 1); on fresh inputs the
+  // kernel passes and executes two instructions fewer per iteration.
+  const KernelRewrite use = coral().use_overlay(kReluMadd, doc["candidates"][0]["overlay"], kRelu);
+  ASSERT_TRUE(use.uses.count("cd0"));
+  EXPECT_EQ(use.uses.at("cd0").static_count, 1u);
+  EXPECT_EQ(use.uses.at("cd0").executions, 32u);
+  const fs::path dir = fs::path(::testing::TempDir()) / ("coral_load_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "relu.c") << kReluMadd;
+  std::ofstream(dir / "cd0.yaml") << to_yaml(doc["candidates"][0]["overlay"]);
+  const json base = run_relu("", (dir / "relu.c").string());
+  const json fused = run_relu((dir / "cd0.yaml").string(), (dir / "relu.c").string());
+  ASSERT_EQ(base.at("status"), "pass") << base.dump();
+  ASSERT_EQ(fused.at("status"), "pass") << fused.dump();
+  EXPECT_EQ(base.at("instructions").get<int64_t>() - fused.at("instructions").get<int64_t>(), 64);
+  fs::remove_all(dir);
+}
+
 // The same ReLU with a vmacc at the end of a three-step chain: m = min(x, 0) (v16 = 0);
 // m = m * 1 (v24 = 1); x += -1 * m (v20 = -1; vmacc reads and writes x, v8).
 const char* kReluMacc = R"(        .text

@@ -46,9 +46,14 @@ TEST(CoralCodesignMiner, FindsTheRepeatedChainWithItsDynamicCount) {
   // chain (x in, one output: 2 cycles saved per iteration, 3 steps of 1 cycle -> 1) and
   // its two pairs (1 cycle each). The addi are not connected to anything in the block.
   // 512 iterations: 1024 and 512 cycles.
-  const auto found = mine_kernel(kReluChain);
-  ASSERT_EQ(found.size(), 3u);
+  // With the load (one memory port: isa/riscv/load_step.h) the chain is a fourth candidate
+  // reading x from memory (below); ranked after it: the same saving for more area.
+  auto found = mine_kernel(kReluChain);
+  ASSERT_EQ(found.size(), 4u);
   EXPECT_EQ(found[0].signature, "srai t0, in0, 0x1f\nand t1, t0, in0\nsub out0, in0, t1\n");
+  EXPECT_EQ(found[1].signature, "lb t0, 0, in0\nsrai t1, t0, 0x1f\nand t2, t1, t0\nsub out0, t0, t2\n");
+  EXPECT_EQ(found[1].cycles_saved, 1024.0);
+  found.erase(found.begin() + 1);
   EXPECT_EQ(found[0].dynamic_instances, 512u);
   EXPECT_EQ(found[0].cycles_saved, 1024.0);
   EXPECT_EQ(found[0].pattern.inputs, (std::vector<std::string>{"in0"}));
@@ -130,11 +135,71 @@ TEST(CoralCodesignMiner, APatternWithMoreThanThreeSourcesIsNotProposed) {
   EXPECT_TRUE(half);
 }
 
+TEST(CoralCodesignMiner, ALoadFeedingTheChainIsProposedWithItsCountAndOverlay) {
+  // lb -> srai -> and -> sub: the address a0 in, a5 out (stored), 512 iterations. The load's
+  // cycles (operand read 1 + one block 1 + load_tail 3) are the same fused or not: the
+  // saving is the chain's, 3 steps of 1 cycle -> 1, 2 x 512 = 1024.
+  const DataflowAdapter* a = find_dataflow_adapter("coral");
+  ASSERT_NE(a, nullptr);
+  const auto found = mine_kernel(kReluChain);
+  const MinedCandidate* load = nullptr;
+  for (const MinedCandidate& c : found)
+    if (c.signature.rfind("lb ", 0) == 0) load = &c;
+  ASSERT_NE(load, nullptr);
+  EXPECT_EQ(load->dynamic_instances, 512u);
+  EXPECT_EQ(load->cycles_saved, 1024.0);
+  EXPECT_EQ(load->cost.step_cycles, 5 + 3.0);
+  EXPECT_EQ(load->cost.fused_cycles, 5 + 1.0);
+  EXPECT_EQ(load->pattern.inputs, (std::vector<std::string>{"in0"}));
+  EXPECT_EQ(load->pattern.outputs, (std::vector<std::string>{"out0"}));
+  // Area: the chain's 3 operators and 3 temps (x, x >> 31, the and) plus the load path
+  // (address adder 137 + 64 x MUX2 1.862 um2).
+  EXPECT_NEAR(load->cost.area_mm2, (3 * 137 + 96 * (4.522 + 1.862) + 137 + 64 * 1.862) * 1e-6, 1e-12);
+  // Its overlay writes the load step as the ISA does, the latency after the load (1).
+  const nlohmann::json doc = candidates_document(*a, "coral", {*load}, "CD");
+  const nlohmann::json& ins = doc["candidates"][0]["overlay"]["instructions"][0];
+  EXPECT_EQ(ins["compose"]["steps"],
+            (nlohmann::json{"lb t0, 0(rs1)", "srai t1, t0, 0x1f", "and t2, t1, t0", "sub rd, t0, t2"}));
+  EXPECT_EQ(ins["timing"]["latency"], 1);
+}
+
+// The same ReLU with a store between the load and the chain (0 into the output, then the
+// result over it): the loaded x would be read after that store at the chain's end.
+const char* kReluStoreBetween = R"(        .text
+        .globl  main
+main:
+        li      a0, 0x20000000
+        li      a1, 0x20000200
+        li      a2, 512
+1:      lb      a5, 0(a0)
+        sb      zero, 0(a1)
+        srai    a6, a5, 31
+        and     a6, a6, a5
+        sub     a5, a5, a6
+        sb      a5, 0(a1)
+        addi    a0, a0, 1
+        addi    a1, a1, 1
+        addi    a2, a2, -1
+        bnez    a2, 1b
+        li      a0, 0
+        ret
+)";
+
+TEST(CoralCodesignMiner, AStoreBetweenTheLoadAndTheChainRefusesTheLoad) {
+  const auto found = mine_kernel(kReluStoreBetween);
+  ASSERT_EQ(found.size(), 3u);  // the chain and its two pairs, as without the load
+  for (const MinedCandidate& c : found) EXPECT_EQ(c.signature.find("lb "), std::string::npos) << c.signature;
+  EXPECT_EQ(found[0].signature, "srai t0, in0, 0x1f\nand t1, t0, in0\nsub out0, in0, t1\n");
+  EXPECT_EQ(found[0].dynamic_instances, 512u);
+}
+
 TEST(CoralCodesignMiner, PortLimitsAreTheCustomFormatsFields) {
   const DataflowAdapter* a = find_dataflow_adapter("coral");
   ASSERT_NE(a, nullptr);
   EXPECT_EQ(a->limits.read_ports, 3);  // R4: rs1, rs2, rs3
   EXPECT_EQ(a->limits.write_ports, 1);
+  EXPECT_EQ(a->limits.memory, "mem");
+  EXPECT_EQ(a->limits.max_memory_reads, 1);  // custom_memory_ports(): one load
   EXPECT_EQ(a->isa, "riscv");
 }
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "ops_text.h"
@@ -33,6 +34,42 @@ TEST(Subgraphs, NonConvexPairIsLeftOut) {
   EXPECT_TRUE(s.count({0, 1}));
   EXPECT_TRUE(s.count({1, 2}));
   EXPECT_TRUE(s.count({0, 1, 2}));
+}
+
+TEST(Subgraphs, MemoryReadsWithinTheLimitAndInOrder) {
+  // 0 load x5 from memory through x1; 1 add x6 = x5 + x2; 2 load x7 through x3; 3 add x8 =
+  // x7 + x6 (read after the region: the one output). "M" stands for memory.
+  auto k = ops({"ld w:x5 r:x1", "add w:x6 r:x5 r:x2", "ld w:x7 r:x3", "add w:x8 r:x7 r:x6", "st r:x8 r:x4"});
+  k[0].implicit_reads = k[2].implicit_reads = {"M"};
+  k[4].implicit_writes = {"M"};
+  k[4].barrier = true;
+  SubgraphLimits lim;
+  lim.read_ports = 3;
+  // Without a memory storage named, loads join like any op: {0..3} reads x1, x2, x3.
+  EXPECT_TRUE(sets(convex_subgraphs(k, 0, 4, any_op, lim)).count({0, 1, 2, 3}));
+  // One memory read per subgraph: the four ops hold two loads, refused; {0, 1} and {2, 3}
+  // hold one each.
+  lim.memory = "M";
+  lim.max_memory_reads = 1;
+  auto s = sets(convex_subgraphs(k, 0, 4, any_op, lim));
+  EXPECT_FALSE(s.count({0, 1, 2, 3}));
+  EXPECT_TRUE(s.count({0, 1}));
+  EXPECT_TRUE(s.count({2, 3}));
+  // None at all: no subgraph holds a load.
+  lim.max_memory_reads = 0;
+  s = sets(convex_subgraphs(k, 0, 4, any_op, lim));
+  EXPECT_EQ(s, (std::set<std::vector<size_t>>{{1, 3}}));
+  // A store between the load and the subgraph's last op (op 2 now writes memory): {0, 1, 3}
+  // would load after it; {0, 1} ends before it. The store itself never joins.
+  auto w = ops({"ld w:x5 r:x1", "add w:x6 r:x5 r:x2", "st r:x9 r:x3", "add w:x8 r:x6 r:x2", "st r:x8 r:x4"});
+  w[0].implicit_reads = {"M"};
+  w[2].implicit_writes = w[4].implicit_writes = {"M"};
+  w[4].barrier = true;
+  lim.max_memory_reads = 1;
+  s = sets(convex_subgraphs(w, 0, 4, any_op, lim));
+  EXPECT_FALSE(s.count({0, 1, 3}));
+  EXPECT_TRUE(s.count({1, 3}));
+  for (const auto& g : s) EXPECT_FALSE(std::count(g.begin(), g.end(), size_t(2))) << g.size();
 }
 
 TEST(Subgraphs, PortLimitsAreEnforced) {

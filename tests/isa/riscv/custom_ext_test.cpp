@@ -228,14 +228,16 @@ TEST(CustomExt, BadOverlaysNameFileLineAndColumn) {
   EXPECT_EQ(load_error(head + "  - mnemonic: q\n    encodng: {}\n"), "bad.yaml:4:5: unknown key 'encodng' in an instruction "
             "(known: mnemonic, encoding, operands, compose, semantics, replaces, timing, doc, masked, energy, area)\nbad.yaml:3:5: missing `encoding:`\n"
             "bad.yaml:3:5: missing `operands:`");
-  // A step naming an operand that does not exist; a load in a step; a class mismatch.
+  // A step naming an operand that does not exist; a store in a step (loads are steps:
+  // custom_load_step_test.cpp); a class mismatch.
   EXPECT_EQ(load_error(head + "  - mnemonic: q\n    encoding: {opcode: custom-0, format: r, funct3: 0, funct7: 0}\n" + ops3 +
                        "    compose: {steps: [\"add rd, rs1, rs9\"]}\n"),
             "bad.yaml:9:37: unknown name 'rs9' (an operand or a temp of this instruction)");
   EXPECT_EQ(load_error(head + "  - mnemonic: q\n    encoding: {opcode: custom-0, format: r, funct3: 0, funct7: 0}\n" + ops3 +
-                       "    compose: {steps: [\"lw rd, 0(rs1)\"]}\n"),
-            "bad.yaml:9:24: 'lw' is not a register-to-register RV32IMF/Zve32x instruction (compose steps may not access "
-            "memory or branch; vtype changes as 'vsetvli zero, zero, <sew>, <lmul>, <ta|tu>, <ma|mu>')");
+                       "    compose: {steps: [\"sw rs2, 0(rs1)\", \"add rd, rs1, rs2\"]}\n"),
+            "bad.yaml:9:24: 'sw' is not a register-to-register RV32IMF/Zve32x instruction nor a load (compose steps "
+            "may not store or branch; loads as 'lw rd, 8(rs1)' or 'vle8.v rd, (rs1)'; vtype changes as 'vsetvli zero, "
+            "zero, <sew>, <lmul>, <ta|tu>, <ma|mu>')");
   EXPECT_EQ(load_error(head + "  - mnemonic: q\n    encoding: {opcode: custom-0, format: r, funct3: 0, funct7: 0}\n" + ops3 +
                        "    compose: {steps: [\"fadd.s rd, rs1, rs2\"]}\n"),
             "bad.yaml:9:31: 'rd' is class x but operand 1 of 'fadd.s' is class f");

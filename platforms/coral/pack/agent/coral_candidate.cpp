@@ -13,6 +13,7 @@
 #include <set>
 
 #include "agent/codesign/overlay_yaml.h"
+#include "isa/riscv/load_step.h"
 #include "isa/riscv/step_encoder.h"
 #include "platforms/coral/coral_area.h"
 #include "platforms/coral/coral_config.h"
@@ -80,6 +81,11 @@ std::map<std::string, std::string> operand_names(const df::Pattern& p) {
 std::map<std::string, std::string> value_classes(const df::Pattern& p) {
   std::map<std::string, std::string> cls;
   for (const df::PatternStep& st : p.steps) {
+    if (const rv::LoadStepForm* f = rv::load_step_form(st.mnemonic)) {  // dest, offset, address
+      cls[st.operands[0].storage] = f->value == rv::ValueClass::F ? "f" : f->value == rv::ValueClass::V ? "v" : "x";
+      cls[st.operands[2].storage] = "x";
+      continue;
+    }
     const rv::StepTemplate* t = step_template(st.mnemonic, st.operands.size());
     for (size_t i = 0; t && i < st.operands.size(); ++i) {
       if (st.operands[i].access == df::Access::Literal) continue;
@@ -95,6 +101,7 @@ std::string unit_of(const df::Pattern& p) {
   bool vec = false, fp = false, mul = false;
   for (const df::PatternStep& st : p.steps) {
     const rv::StepTemplate* t = step_template(st.mnemonic, st.operands.size());
+    if (const rv::LoadStepForm* f = rv::load_step_form(st.mnemonic)) vec = vec || f->vector;
     if (!t) continue;
     vec = vec || is_vector(t->cls);
     fp = fp || is_fp(t->cls);
@@ -121,6 +128,11 @@ nlohmann::json encoding_of(bool r4, int ordinal) {
 }
 
 }  // namespace
+
+double coral_load_cycles(const nlohmann::json& hardware) {
+  const tlmcraft::coral::CoralConfig& c = timing_config(hardware);
+  return c.scalar.lsu_operand_read + 1 + c.scalar.load_tail;  // a DTCM load: its address read, one block, its tail
+}
 
 double coral_step_cycles(const std::string& mnemonic, const nlohmann::json& hardware) {
   const tlmcraft::coral::CoralConfig& c = timing_config(hardware);
@@ -165,7 +177,13 @@ std::shared_ptr<const rv::CustomExtensions> load_overlay_json(const nlohmann::js
 codesign::CandidateCost coral_candidate_cost(const df::Pattern& p, const nlohmann::json& hardware) {
   codesign::CandidateCost c;
   bool vec = false, scalar = false;
+  double load = 0;  // a load step costs what the plain load does, fused or not
   for (const df::PatternStep& st : p.steps) {
+    if (const rv::LoadStepForm* f = rv::load_step_form(st.mnemonic)) {
+      load = coral_load_cycles(hardware);
+      (f->vector ? vec : scalar) = true;
+      continue;
+    }
     const double cyc = coral_step_cycles(st.mnemonic, hardware);
     c.step_cycles += cyc;
     c.fused_cycles = std::max(c.fused_cycles, cyc);
@@ -175,6 +193,8 @@ codesign::CandidateCost coral_candidate_cost(const df::Pattern& p, const nlohman
   }
   // A scalar step feeding a vector one (or back) is not one unit's datapath: no estimate.
   if (vec && scalar) c.fused_cycles = c.step_cycles;
+  c.step_cycles += load;
+  c.fused_cycles += load;
   try {
     c.area_mm2 = coral_overlay_area(coral_overlay(p, "cdarea", c, 0), hardware);  // as its overlay is priced
   } catch (const std::exception&) {
@@ -204,18 +224,28 @@ nlohmann::json coral_overlay(const df::Pattern& p, const std::string& mnemonic, 
   std::vector<std::string> temps;
   for (const std::string& t : p.temps) temps.push_back(names.at(t));
   std::string doc = "Mined:";
+  bool loads = false;
   for (const df::PatternStep& st : p.steps) {
-    steps.push_back(step_text(st, names));
+    if (rv::load_step_form(st.mnemonic)) {
+      loads = true;
+      steps.push_back(rv::load_step_text(st.mnemonic, names.at(st.operands[0].storage), st.operands[1].text,
+                                         names.at(st.operands[2].storage)));
+    } else {
+      steps.push_back(step_text(st, names));
+    }
     doc += " " + st.mnemonic;
   }
-  doc += ". Latency estimate: the slowest step's (docs/codesign.md, Coral).";
+  doc += loads ? ". Latency estimate: the slowest step's after the load, which is timed as the plain load "
+                 "(docs/codesign.md, Coral)."
+               : ". Latency estimate: the slowest step's (docs/codesign.md, Coral).";
+  const int latency = std::max(1, int(cost.fused_cycles - (loads ? coral_load_cycles(nlohmann::json::object()) : 0)));
   nlohmann::json compose = {{"steps", steps}};
   if (!temps.empty()) compose["temps"] = temps;
   nlohmann::json ins = {{"mnemonic", lower},
                         {"encoding", encoding_of(sources.size() > 2, ordinal)},
                         {"operands", operands},
                         {"compose", compose},
-                        {"timing", {{"unit", unit_of(p)}, {"latency", std::max(1, int(cost.fused_cycles))}, {"ii", 1}}},
+                        {"timing", {{"unit", unit_of(p)}, {"latency", latency}, {"ii", 1}}},
                         {"doc", doc}};
   return {{"isa", "riscv"}, {"instructions", {ins}}};
 }
@@ -264,7 +294,13 @@ codesign::DataflowAdapter coral_dataflow_adapter() {
   }
   a.limits.max_ops = 4;
   a.limits.accumulators = true;  // an accumulator is rd with role readwrite (coral_overlay)
-  a.limits.admissible = coral_vtype_window;
+  a.limits.admissible = [](const std::vector<df::Op>& ops, const std::vector<size_t>& g) {
+    return coral_vtype_window(ops, g) && coral_load_address_is_input(ops, g);
+  };
+  // The ISA's memory port for an added instruction (isa/riscv/load_step.h): loads read the
+  // dataflow's "mem" (coral_dataflow.cpp).
+  a.limits.memory = "mem";
+  a.limits.max_memory_reads = rv::custom_memory_ports().loads;
   return a;
 }
 

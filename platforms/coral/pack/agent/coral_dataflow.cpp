@@ -18,6 +18,7 @@
 #include <set>
 
 #include "isa/riscv/compose_vtype.h"
+#include "isa/riscv/load_step.h"
 #include "isa/riscv/register_names.h"
 #include "isa/riscv/step_encoder.h"
 #include "platforms/coral/pack/agent/coral_kernel_run.h"
@@ -137,12 +138,22 @@ class Builder {
     return it == index_.end() ? -1 : long(it->second);
   }
 
+  // A load's "8(a1)" as the offset "8" and the address register "a1": the operands of a
+  // load step (isa/riscv/load_step.h), so that a pattern keeps the offset.
+  static void split_load_address(const std::string& mnemonic, std::vector<rv::Token>& toks) {
+    std::string offset, reg;
+    if (!rv::load_step_form(mnemonic) || toks.size() != 2 || !rv::split_memory_operand(toks[1].text, offset, reg))
+      return;
+    toks = {toks[0], rv::Token{offset, toks[1].offset}, rv::Token{reg, toks[1].offset}};
+  }
+
   df::Op op_of(const Word& w) {
     const rv::DecodedInsn d = rv::decode(w.raw, nullptr);
     const std::string text = rv::disassemble(w.raw, w.pc, nullptr);
     rv::Token mn;
     std::vector<rv::Token> toks;
     rv::split_instruction(text, mn, toks);
+    split_load_address(mn.text, toks);
     df::Op op;
     op.mnemonic = mn.text;
     op.line = w.line;
@@ -283,6 +294,9 @@ codesign::KernelDataflow coral_dataflow(const std::string& kernel, const std::st
 
 bool coral_fusable(const df::Op& op) {
   if (op.barrier) return false;
+  // A load step (unmasked, its address split off: split_load_address); the miner's limits
+  // bound how many join (SubgraphLimits::max_memory_reads) and keep memory order.
+  if (rv::load_step_form(op.mnemonic)) return op.operands.size() == 3 && op.operands[2].access == df::Access::Read;
   // A vl-keeping vtype change (no barrier, above): a step of a chain across it.
   if (op.mnemonic == "vsetvli") return true;
   const auto templates = rv::step_templates(op.mnemonic);
@@ -367,6 +381,15 @@ bool coral_vtype_window(const std::vector<df::Op>& ops, const std::vector<size_t
     if (!std::binary_search(g.begin(), g.end(), i) && df::reads_storage(ops[i], "vtype") &&
         !rv::reads_only_vl(ops[i].mnemonic))
       return false;
+  return true;
+}
+
+bool coral_load_address_is_input(const std::vector<df::Op>& ops, const std::vector<size_t>& g) {
+  for (size_t n : g) {
+    if (!rv::load_step_form(ops[n].mnemonic)) continue;
+    for (size_t m : g)
+      if (m < n && df::writes_storage(ops[m], ops[n].operands[2].storage)) return false;
+  }
   return true;
 }
 

@@ -28,8 +28,13 @@ bool coral_fusable(const isa::dataflow::Op& op);
 // the last sets that vtype again, and nothing outside it between the changes depends on
 // SEW (the miner's SubgraphLimits::admissible; the peephole checks the same when it places).
 bool coral_vtype_window(const std::vector<isa::dataflow::Op>& ops, const std::vector<size_t>& subgraph);
+// A load step's address is read from the register file as the instruction issues: no op of
+// the subgraph may compute it (isa/riscv/load_step.h).
+bool coral_load_address_is_input(const std::vector<isa::dataflow::Op>& ops, const std::vector<size_t>& subgraph);
 // Cycles of one step by the Coral timing model: its unit's latency (the config's figures).
 double coral_step_cycles(const std::string& mnemonic, const nlohmann::json& hardware);
+// A load step's cycles: the plain DTCM load's (its address read, one block, load_tail).
+double coral_load_cycles(const nlohmann::json& hardware);
 codesign::CandidateCost coral_candidate_cost(const isa::dataflow::Pattern& p, const nlohmann::json& hardware);
 nlohmann::json coral_overlay(const isa::dataflow::Pattern& p, const std::string& mnemonic,
                              const codesign::CandidateCost& cost, int ordinal);

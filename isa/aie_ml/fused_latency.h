@@ -17,10 +17,10 @@
 // read stage are left out of the path (the AIE2 model's register-port stages; the bf16
 // and fp32 ops involved carry no bypass there, so no bypass is left out twice). A step
 // whose result is also an output of the chain keeps its write for that output and hands
-// the value on beside it. Every
-// step keeps at least one stage: its operator's own logic (an op whose read, execute and
-// write share one stage, the scalar ALU's, saves nothing). Assumption: a port stage
-// holds no other work of the op (AMD does not publish the operators' depths).
+// the value on beside it. Every step keeps at least one stage: its operator's own logic
+// (an op whose read, execute and write share one stage, the scalar ALU's, saves
+// nothing). Assumption: a port stage holds no other work of the op (AMD does not publish
+// the operators' depths).
 #pragma once
 #include <cstdint>
 #include <vector>

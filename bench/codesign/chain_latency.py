@@ -2,10 +2,12 @@
 """How much of a co-design variant's speedup rests on the fused-latency estimate
 (docs/codesign.md, "AIE-ML: the benchmark and its bounds").
 
-`codesign mine` gives each added instruction the latency of its slowest step, which
-assumes its chained operators fit that step's pipeline. This reruns one variant of a
-`codesign explore` directory with every added instruction at its chain's latency sum
-instead (the candidate's `step_cycles`: the steps back to back, no stage saved): the
+`codesign mine` gives each added AIE-ML instruction the latency of its chain in one pass
+of the datapath (isa/aie_ml/fused_latency.h: the register-file write and read between its
+steps left out; before, the latency of its slowest step). This reruns one variant of a
+`codesign explore` directory with every added instruction at its chain's back-to-back
+latency instead (the candidate's `step_cycles`: the steps issued one after another, no
+stage saved): the
 same kernels (already in the variant's folder), the overlay with only the latencies
 changed, `tlmcraft bench` on fresh seeds. On a core without register interlocks (AIE-ML's
 exposed pipeline, its default) the kernels' NOP waits were placed for the declared
@@ -16,7 +18,7 @@ over the explore's base with the estimate (from the store) and with the chain la
 Overlays whose ops carry `latency:` as a number are supported (AIE-ML's mined ones).
 
 With --write-candidates OUT it only writes the candidates file with every candidate's
-latency set to its chain's sum (for a `codesign explore|mcp --kernel-generation search`
+latency set to its chain's back-to-back latency (for a `codesign explore|mcp --kernel-generation search`
 whose kernels are searched for those latencies) and exits.
 
 usage: bench/codesign/chain_latency.py --explore DIR --candidates FILE --variant ID
@@ -53,7 +55,8 @@ def write_chain_candidates(path, out):
     for c in doc["candidates"]:
         for op in c["overlay"]["ops"]:
             op["latency"] = int(c["estimate"]["step_cycles"])
-            op["doc"] = op.get("doc", "").replace("the slowest step's", "the chain's latency sum (steps back to back)")
+            op["doc"] = op.get("doc", "").replace("the chain in one pass of the datapath",
+                                                 "the chain's steps back to back")
     with open(out, "w") as f:
         yaml.safe_dump(doc, f, sort_keys=False)
 

@@ -11,6 +11,7 @@
 #include "agent/codesign/overlay_scope.h"
 #include "isa/aie_ml/bundle_schedule.h"
 #include "isa/aie_ml/extension_ops.h"
+#include "isa/aie_ml/fused_latency.h"
 #include "isa/aie_ml/wait_insertion.h"
 #include "platforms/aie_ml/aie_area.h"
 #include "platforms/aie_ml/aie_config.h"
@@ -140,29 +141,34 @@ RegClass reg_class(const std::string& prefix) {
   return RegClass::None;
 }
 
-// Each step's result latency and the latency of the longest dependence path.
-void step_latencies(const df::Pattern& p, std::vector<double>& latency, double& critical_path) {
-  std::vector<double> finish(p.steps.size(), 0);
-  critical_path = 0;
+// The pattern as a chain for the fused-latency rule (isa/aie_ml/fused_latency.h): each
+// step's latency, the stage it reads each register operand in and the earlier step that
+// wrote it, and whether its result is a pattern output.
+std::vector<ChainStep> chain_steps(const df::Pattern& p, const ReadStages& stages) {
+  std::vector<ChainStep> chain;
   for (size_t k = 0; k < p.steps.size(); ++k) {
     const OpSpec* s = spec_of(p.steps[k].mnemonic);
-    const auto lat = s ? AieIsa::get().latency.find(s->latency_class) : AieIsa::get().latency.end();
-    latency.push_back(lat == AieIsa::get().latency.end() ? 1.0 : double(lat->second));
-    double start = 0;
-    for (const df::Operand& o : p.steps[k].operands) {
-      if (!o.reads()) continue;
-      for (size_t j = k; j-- > 0;) {
+    if (!s) throw std::invalid_argument("unknown AIE-ML op '" + plain_mnemonic(p.steps[k].mnemonic) + "' in a pattern");
+    ChainStep step;
+    const auto lat = AieIsa::get().latency.find(s->latency_class);
+    step.result_stage = lat == AieIsa::get().latency.end() ? 1 : lat->second;
+    step.output = false;
+    const auto& operands = p.steps[k].operands;
+    for (size_t i = 0; i < operands.size(); ++i) {
+      const df::Operand& o = operands[i];
+      if (o.writes() && std::count(p.outputs.begin(), p.outputs.end(), o.storage)) step.output = true;
+      if (!o.reads() || o.access == df::Access::Literal) continue;
+      ChainStep::Read read{-1, operand_read_stage(*s, i, stages)};
+      for (size_t j = k; j-- > 0 && read.from < 0;) {
         const auto& w = p.steps[j].operands;
-        if (std::any_of(w.begin(), w.end(),
-                        [&](const df::Operand& x) { return x.writes() && x.storage == o.storage; })) {
-          start = std::max(start, finish[j]);
-          break;
-        }
+        if (std::any_of(w.begin(), w.end(), [&](const df::Operand& x) { return x.writes() && x.storage == o.storage; }))
+          read.from = int(j);
       }
+      step.reads.push_back(read);
     }
-    finish[k] = start + latency.back();
-    critical_path = std::max(critical_path, finish[k]);
+    chain.push_back(step);
   }
+  return chain;
 }
 
 // The platform config of the co-design tools' `hardware` ({platform, config} or the config).
@@ -332,9 +338,9 @@ bool aie_fusable(const df::Op& op) {
 
 codesign::CandidateCost aie_candidate_cost(const df::Pattern& p, const json& hardware) {
   codesign::CandidateCost c;
-  std::vector<double> latency;
-  step_latencies(p, latency, c.step_cycles);
-  c.fused_cycles = latency.empty() ? 0 : *std::max_element(latency.begin(), latency.end());
+  const ChainLatency chain = chain_latency(chain_steps(p, ::tlmcraft::aie_ml::read_stages_in(config_of(hardware))));
+  c.step_cycles = chain.back_to_back;
+  c.fused_cycles = chain.one_pass;
   // On every compute tile, as aie_variant_area prices the op once it is an overlay.
   c.area_mm2 = pattern_area(p) * tlmcraft::aie_ml::compute_tiles(config_of(hardware));
   return c;
@@ -352,12 +358,15 @@ json aie_overlay(const df::Pattern& p, const std::string& mnemonic, const codesi
     steps.push_back(step_text(st));
     chain += (chain.empty() ? "" : " -> ") + plain_mnemonic(st.mnemonic);
   }
-  json op = {{"mnemonic", mnemonic},
-             {"slot", slot_of(p)},
-             {"latency", int64_t(cost.fused_cycles)},
-             {"doc", "Mined: " + chain + ". Latency estimate: the slowest step's (docs/codesign.md, AIE-ML)."},
-             {"operands", operands},
-             {"compose", {{"temps", temps}, {"steps", steps}}}};
+  json op = {
+      {"mnemonic", mnemonic},
+      {"slot", slot_of(p)},
+      {"latency", int64_t(cost.fused_cycles)},
+      {"doc",
+       "Mined: " + chain +
+           ". Latency: the chain in one pass of the datapath (isa/aie_ml/fused_latency.h; docs/codesign.md, AIE-ML)."},
+      {"operands", operands},
+      {"compose", {{"temps", temps}, {"steps", steps}}}};
   if (temps.empty()) op["compose"].erase("temps");
   return {{"isa", "aie_ml"}, {"ops", {op}}};
 }

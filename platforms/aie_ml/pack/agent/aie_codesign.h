@@ -9,16 +9,17 @@
 // depends on data) is an error naming it. The suite's baselines count loops from
 // registers only, so these are the counts of a run on the platform.
 //
-// Cycles (the estimate `mine` ranks by; `explore` measures): the core is in order and
-// interlocked (docs/platforms/aie-ml.md, "Cores"): a bundle waits until the registers it
-// reads are written, i.e. until each producer's result latency has passed. A chain of
-// dependent steps therefore costs, from its inputs to its output, the sum of the result
-// latencies along its longest dependence path (`step_cycles`); the added op costs its own
-// latency, estimated as its slowest step's (`fused_cycles`: the operators chained in one
-// pass of the slot's pipeline, intermediate values in pipeline registers: an assumption,
-// written in every overlay's doc). Fusing also frees the slot for n - 1 issues; that pays
-// only where the slot is the bottleneck (a compacted loop whose vector slot is full),
-// not in the latency-bound baselines, and is left to `explore`'s measurement.
+// Cycles (the estimate `mine` ranks by; `explore` measures): a result is readable
+// `latency` cycles after its op issued, and an operand is read in its stage (the
+// accumulator input of a multiply-accumulate compute.acc_read_cycles after issue;
+// docs/platforms/aie-ml.md, "Cores"). A chain of dependent steps therefore costs, from its
+// inputs to its output, the longest path of its steps issued back to back (`step_cycles`);
+// the added op costs the chain in one pass of the datapath (`fused_cycles`,
+// isa/aie_ml/fused_latency.h: each step's stages from its operand read to its result
+// write, less the register-file write and read between steps; written in every overlay's
+// doc). Fusing also frees the slot for n - 1 issues; that pays only where the slot is the
+// bottleneck (a compacted loop whose vector slot is full), not in the latency-bound
+// baselines, and is left to `explore`'s measurement.
 //
 // Limits: the register-file ports of `added_op_ports:` in isa/aie_ml/aie_ml.yaml, the
 // smallest over the slots a fusable op issues in (vec, alu); up to 5 ops per candidate.

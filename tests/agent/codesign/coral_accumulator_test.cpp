@@ -116,8 +116,9 @@ TEST(CoralAccumulator, WithItsVectorLoadMinedPlacedAndExact) {
   fs::create_directories(dir);
   std::ofstream(dir / "relu.c") << kReluMadd;
   std::ofstream(dir / "cd0.yaml") << to_yaml(doc["candidates"][0]["overlay"]);
-  const json base = run_relu("", (dir / "relu.c").string());
-  const json fused = run_relu((dir / "cd0.yaml").string(), (dir / "relu.c").string());
+  const json base = coral_test::evaluate_c1("relu", "", (dir / "relu.c").string(), kFreshSeed, 2);
+  const json fused =
+      coral_test::evaluate_c1("relu", (dir / "cd0.yaml").string(), (dir / "relu.c").string(), kFreshSeed, 2);
   ASSERT_EQ(base.at("status"), "pass") << base.dump();
   ASSERT_EQ(fused.at("status"), "pass") << fused.dump();
   EXPECT_EQ(base.at("instructions").get<int64_t>() - fused.at("instructions").get<int64_t>(), 64);

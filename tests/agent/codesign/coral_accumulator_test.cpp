@@ -5,10 +5,6 @@
 // -128 * -1 = -128 (wrapped) + -128 = 0. The loops run at e8, m1: VLEN 128 = 16 lanes, 512 /
 // 16 = 32 iterations.
 #include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
 
 #include "agent/codesign/miner.h"
 #include "agent/codesign/overlay_yaml.h"
@@ -18,7 +14,6 @@
 namespace tlmcraft::agent::codesign {
 namespace {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
 const json kRelu = {{"platform", "coral"}, {"platform_config", "default"}, {"task", "relu"}, {"task_config", "C1"}};
@@ -47,6 +42,21 @@ constexpr uint64_t kFreshSeed = 20261129;
 
 const DataflowAdapter& coral() { return coral_test::coral_adapter(); }
 
+// A candidate's overlay on kReluMadd: placed once in the loop by the peephole (32
+// executions on seed 1); on fresh inputs the kernel passes without and with it and executes
+// `fewer_instructions` fewer with it.
+void expect_relu_madd_placed_once_and_exact(const json& overlay, int64_t fewer_instructions) {
+  const KernelRewrite use = coral().use_overlay(kReluMadd, overlay, kRelu);
+  ASSERT_TRUE(use.uses.count("cd0"));
+  EXPECT_EQ(use.uses.at("cd0").static_count, 1u);
+  EXPECT_EQ(use.uses.at("cd0").executions, 32u);
+  const auto [base, fused] = coral_test::evaluate_c1_shipped_and_variant("relu", "relu.c", kReluMadd, kReluMadd,
+                                                                         to_yaml(overlay), kFreshSeed, 2);
+  ASSERT_EQ(base.at("status"), "pass") << base.dump();
+  ASSERT_EQ(fused.at("status"), "pass") << fused.dump();
+  EXPECT_EQ(base.at("instructions").get<int64_t>() - fused.at("instructions").get<int64_t>(), fewer_instructions);
+}
+
 TEST(CoralAccumulator, MinedFromCPlacedByThePeepholeAndExact) {
   const auto found = mine(coral(), {{"relu/C1", "hand.c", kReluMadd, kRelu}}, {1000});
   ASSERT_FALSE(found.empty());
@@ -71,25 +81,9 @@ TEST(CoralAccumulator, MinedFromCPlacedByThePeepholeAndExact) {
   EXPECT_EQ(ins["compose"]["steps"], (json{"vmin.vx rd, rs1, zero", "vmadd.vx rd, rs2, rs1"}));
   EXPECT_EQ(ins["timing"]["unit"], "vmul");
 
-  // The peephole places it once in the loop: 32 executions on seed 1.
-  const KernelRewrite use = coral().use_overlay(kReluMadd, doc["candidates"][0]["overlay"], kRelu);
-  ASSERT_TRUE(use.uses.count("cd0"));
-  EXPECT_EQ(use.uses.at("cd0").static_count, 1u);
-  EXPECT_EQ(use.uses.at("cd0").executions, 32u);
-
-  // Fresh inputs: the kernel with the instruction passes (the relu check is exact) and
-  // executes one instruction fewer per iteration.
-  const fs::path dir = fs::path(::testing::TempDir()) / ("coral_acc_" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  std::ofstream(dir / "relu.c") << kReluMadd;
-  std::ofstream(dir / "cd0.yaml") << to_yaml(doc["candidates"][0]["overlay"]);
-  const json base = coral_test::evaluate_c1("relu", "", (dir / "relu.c").string(), kFreshSeed, 2);
-  const json fused =
-      coral_test::evaluate_c1("relu", (dir / "cd0.yaml").string(), (dir / "relu.c").string(), kFreshSeed, 2);
-  ASSERT_EQ(base.at("status"), "pass") << base.dump();
-  ASSERT_EQ(fused.at("status"), "pass") << fused.dump();
-  EXPECT_EQ(base.at("instructions").get<int64_t>() - fused.at("instructions").get<int64_t>(), 32);
-  fs::remove_all(dir);
+  // The peephole places it once in the loop; on fresh inputs the kernel with the instruction
+  // passes (the relu check is exact) and executes one instruction fewer per iteration.
+  expect_relu_madd_placed_once_and_exact(doc["candidates"][0]["overlay"], 32);
 }
 
 TEST(CoralAccumulator, WithItsVectorLoadMinedPlacedAndExact) {
@@ -106,23 +100,9 @@ TEST(CoralAccumulator, WithItsVectorLoadMinedPlacedAndExact) {
   const json doc = candidates_document(coral(), "coral", {*c}, "CD");
   const json& ins = doc["candidates"][0]["overlay"]["instructions"][0];
   EXPECT_EQ(ins["compose"]["steps"], (json{"vle8.v t0, (rs1)", "vmin.vx rd, t0, zero", "vmadd.vx rd, rs2, t0"}));
-  // Placed once in the loop by the peephole (32 executions on seed 1); on fresh inputs the
-  // kernel passes and executes two instructions fewer per iteration.
-  const KernelRewrite use = coral().use_overlay(kReluMadd, doc["candidates"][0]["overlay"], kRelu);
-  ASSERT_TRUE(use.uses.count("cd0"));
-  EXPECT_EQ(use.uses.at("cd0").static_count, 1u);
-  EXPECT_EQ(use.uses.at("cd0").executions, 32u);
-  const fs::path dir = fs::path(::testing::TempDir()) / ("coral_load_" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  std::ofstream(dir / "relu.c") << kReluMadd;
-  std::ofstream(dir / "cd0.yaml") << to_yaml(doc["candidates"][0]["overlay"]);
-  const json base = coral_test::evaluate_c1("relu", "", (dir / "relu.c").string(), kFreshSeed, 2);
-  const json fused =
-      coral_test::evaluate_c1("relu", (dir / "cd0.yaml").string(), (dir / "relu.c").string(), kFreshSeed, 2);
-  ASSERT_EQ(base.at("status"), "pass") << base.dump();
-  ASSERT_EQ(fused.at("status"), "pass") << fused.dump();
-  EXPECT_EQ(base.at("instructions").get<int64_t>() - fused.at("instructions").get<int64_t>(), 64);
-  fs::remove_all(dir);
+  // Placed once in the loop by the peephole; on fresh inputs the kernel passes and executes
+  // two instructions fewer per iteration.
+  expect_relu_madd_placed_once_and_exact(doc["candidates"][0]["overlay"], 64);
 }
 
 // The same ReLU with a vmacc at the end of a three-step chain: m = min(x, 0) (v16 = 0);
@@ -206,17 +186,11 @@ TEST(CoralAccumulator, AnInputAccumulatedOntoIsReadAndWrittenThroughRd) {
   EXPECT_EQ(isa::riscv::apply_composed_peephole(wide, ext).replaced.count("cd0"), 1u);
   EXPECT_EQ(isa::riscv::apply_composed_peephole(m8, ext).replaced.count("cd0"), 0u);
 
-  const fs::path dir = fs::path(::testing::TempDir()) / ("coral_acc_asm_" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  std::ofstream(dir / "relu.s") << kernel;
-  std::ofstream(dir / "cd0.yaml") << to_yaml(doc["candidates"][0]["overlay"]);
-  const json base =
-      coral_test::evaluate_c1("relu", "", (dir / "relu.s").string(), kFreshSeed, 2);  // no cd0 without the overlay
-  const json fused =
-      coral_test::evaluate_c1("relu", (dir / "cd0.yaml").string(), (dir / "relu.s").string(), kFreshSeed, 2);
+  // No cd0 without the overlay: the base does not pass.
+  const auto [base, fused] = coral_test::evaluate_c1_shipped_and_variant(
+      "relu", "relu.s", kernel, kernel, to_yaml(doc["candidates"][0]["overlay"]), kFreshSeed, 2);
   EXPECT_NE(base.at("status"), "pass");
   ASSERT_EQ(fused.at("status"), "pass") << fused.dump();
-  fs::remove_all(dir);
 }
 
 }  // namespace

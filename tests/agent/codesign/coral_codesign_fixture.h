@@ -1,6 +1,7 @@
 // Shared by the Coral codesign tests: the multiply-accumulate candidate cmac (as the miner
 // writes it; examples/isa_ext/coral/mac.yaml), a Coral platform with an overlay, the
-// platform's dataflow adapter and a kernel's evaluation at C1.
+// platform's dataflow adapter and a kernel's evaluation at C1, alone or shipped ISA against
+// a variant.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "harness/evaluate.h"
 #include "platforms/coral/coral_config.h"
 #include "platforms/coral/coral_platform.h"
+#include "tests/unique_temp_dir.h"
 
 namespace tlmcraft::agent::codesign::coral_test {
 
@@ -75,6 +77,23 @@ inline json evaluate_c1(const std::string& task, const std::string& overlay, con
   o.seed = seed;
   o.compare_baseline = false;
   return evaluate(*p, o);
+}
+
+// The C1 reports of `shipped_kernel` on the shipped ISA and of `variant_kernel` on the ISA
+// with the overlay `overlay_yaml`, both `trials` trials from `seed`. Each kernel is written
+// as `file` in a directory of its own (the extension gives the language).
+struct ShippedAndVariantReports {
+  json shipped, variant;
+};
+inline ShippedAndVariantReports evaluate_c1_shipped_and_variant(const std::string& task, const std::string& file,
+                                                                const std::string& shipped_kernel,
+                                                                const std::string& variant_kernel,
+                                                                const std::string& overlay_yaml, uint64_t seed,
+                                                                int trials) {
+  const test::UniqueTempDir shipped("coral-shipped-" + task), variant("coral-variant-" + task);
+  return {evaluate_c1(task, "", shipped.write(file, shipped_kernel), seed, trials),
+          evaluate_c1(task, variant.write("overlay.yaml", overlay_yaml), variant.write(file, variant_kernel), seed,
+                      trials)};
 }
 
 }  // namespace tlmcraft::agent::codesign::coral_test

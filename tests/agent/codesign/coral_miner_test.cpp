@@ -14,18 +14,18 @@ namespace {
 const nlohmann::json kHardware = {
     {"platform", "coral"}, {"platform_config", "default"}, {"task", "relu"}, {"task_config", "C1"}};
 
-// relu(x) = x - (x & (x >> 31)) per element, one element per iteration: 512 iterations.
-const char* kReluChain = R"(        .text
+// The ReLU task's loop (C1: a0 walks the 512 inputs, a1 the outputs, a2 counts down), one
+// element per iteration: `before_loop` after the pointers are set, `body` between the load
+// of x into a5 and the store of a5.
+std::string miner_relu_kernel(const std::string& before_loop, const std::string& body) {
+  return R"(        .text
         .globl  main
 main:
         li      a0, 0x20000000
         li      a1, 0x20000200
         li      a2, 512
-1:      lb      a5, 0(a0)
-        srai    a6, a5, 31
-        and     a6, a6, a5
-        sub     a5, a5, a6
-        sb      a5, 0(a1)
+)" + before_loop +
+         "1:      lb      a5, 0(a0)\n" + body + R"(        sb      a5, 0(a1)
         addi    a0, a0, 1
         addi    a1, a1, 1
         addi    a2, a2, -1
@@ -33,6 +33,16 @@ main:
         li      a0, 0
         ret
 )";
+}
+
+// relu(x) = x - (x & (x >> 31)), x in a5.
+const std::string kMinerReluChainSteps = R"(        srai    a6, a5, 31
+        and     a6, a6, a5
+        sub     a5, a5, a6
+)";
+
+// relu(x) = x - (x & (x >> 31)) per element, one element per iteration: 512 iterations.
+const std::string kReluChain = miner_relu_kernel("", kMinerReluChainSteps);
 
 std::vector<MinedCandidate> mine_kernel(const std::string& text) {
   const DataflowAdapter* a = find_dataflow_adapter("coral");
@@ -88,32 +98,16 @@ TEST(CoralCodesignMiner, TheCandidateIsAValidOverlayInCustom3) {
 
 // The same ReLU with s2..s5 = 0 added to x first through a tree: t5 = (s2 + s3) +
 // (s4 + s5), a5 = a5 + t5. The tree has four inputs: more than R4's three source fields.
-const char* kReluTree = R"(        .text
-        .globl  main
-main:
-        li      a0, 0x20000000
-        li      a1, 0x20000200
-        li      a2, 512
-        li      s2, 0
+const std::string kReluTree = miner_relu_kernel(R"(        li      s2, 0
         li      s3, 0
         li      s4, 0
         li      s5, 0
-1:      lb      a5, 0(a0)
-        add     t3, s2, s3
+)",
+                                                R"(        add     t3, s2, s3
         add     t4, s4, s5
         add     t5, t3, t4
         add     a5, a5, t5
-        srai    a6, a5, 31
-        and     a6, a6, a5
-        sub     a5, a5, a6
-        sb      a5, 0(a1)
-        addi    a0, a0, 1
-        addi    a1, a1, 1
-        addi    a2, a2, -1
-        bnez    a2, 1b
-        li      a0, 0
-        ret
-)";
+)" + kMinerReluChainSteps);
 
 TEST(CoralCodesignMiner, APatternWithMoreThanThreeSourcesIsNotProposed) {
   const auto found = mine_kernel(kReluTree);
@@ -165,25 +159,7 @@ TEST(CoralCodesignMiner, ALoadFeedingTheChainIsProposedWithItsCountAndOverlay) {
 
 // The same ReLU with a store between the load and the chain (0 into the output, then the
 // result over it): the loaded x would be read after that store at the chain's end.
-const char* kReluStoreBetween = R"(        .text
-        .globl  main
-main:
-        li      a0, 0x20000000
-        li      a1, 0x20000200
-        li      a2, 512
-1:      lb      a5, 0(a0)
-        sb      zero, 0(a1)
-        srai    a6, a5, 31
-        and     a6, a6, a5
-        sub     a5, a5, a6
-        sb      a5, 0(a1)
-        addi    a0, a0, 1
-        addi    a1, a1, 1
-        addi    a2, a2, -1
-        bnez    a2, 1b
-        li      a0, 0
-        ret
-)";
+const std::string kReluStoreBetween = miner_relu_kernel("", "        sb      zero, 0(a1)\n" + kMinerReluChainSteps);
 
 TEST(CoralCodesignMiner, AStoreBetweenTheLoadAndTheChainRefusesTheLoad) {
   const auto found = mine_kernel(kReluStoreBetween);

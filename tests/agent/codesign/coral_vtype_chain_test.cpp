@@ -7,10 +7,6 @@
 // (512 executions), the second runs on at e16 into the next iteration's vsetvli with a
 // register AVL (a barrier).
 #include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
 
 #include "agent/codesign/miner.h"
 #include "agent/codesign/overlay_yaml.h"
@@ -20,7 +16,6 @@
 namespace tlmcraft::agent::codesign {
 namespace {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
 const json kGemm = {{"platform", "coral"}, {"platform_config", "default"}, {"task", "gemm"}, {"task_config", "C1"}};
@@ -131,20 +126,13 @@ TEST(CoralVtypeChain, MinedWithItsDynamicCountPlacedAndExact) {
 
   // Fresh inputs: passes with the instruction (gemm's check is exact); it runs 512 times,
   // each standing for four instructions.
-  const fs::path dir = fs::path(::testing::TempDir()) / ("coral_vtype_" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  std::ofstream(dir / "gemm.s") << kKernel;
-  std::ofstream(dir / "fused.s") << kernel;
-  std::ofstream(dir / "chain.yaml") << to_yaml(overlay);
-  const json base = coral_test::evaluate_c1("gemm", "", (dir / "gemm.s").string(), kFreshSeed, 2);
-  const json fused =
-      coral_test::evaluate_c1("gemm", (dir / "chain.yaml").string(), (dir / "fused.s").string(), kFreshSeed, 2);
+  const auto [base, fused] =
+      coral_test::evaluate_c1_shipped_and_variant("gemm", "gemm.s", kKernel, kernel, to_yaml(overlay), kFreshSeed, 2);
   ASSERT_EQ(base.at("status"), "pass") << base.dump();
   ASSERT_EQ(fused.at("status"), "pass") << fused.dump();
   EXPECT_EQ(fused.at("added_instructions").at(mnemonic).at("static"), 1);  // the one placement above
   EXPECT_EQ(fused.at("added_instructions").at(mnemonic).at("executions"), 512);
   EXPECT_EQ(base.at("instructions").get<int64_t>() - fused.at("instructions").get<int64_t>(), 3 * 512);
-  fs::remove_all(dir);
 }
 
 TEST(CoralVtypeChain, RefusedWhenVlIsNotProvablyKeptOrTheProductIsReadLater) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <utility>
 
 #include "isa/riscv/custom_ext.h"
 #include "isa/riscv/load_step.h"
@@ -19,50 +20,36 @@ namespace {
 
 using test::Machine;
 
+// One custom-1 R-format entry with x operands rd (written), rs1 and rs2 (read): `steps` is
+// the inside of the steps list, `timing` an optional last line. The steps are the entry's
+// ninth line, at column 15 (what OverlayErrors' positions count on).
+std::string load_step_scalar_entry(const std::string& mnemonic, int funct3, const std::string& temps,
+                                   const std::string& steps, const std::string& timing = "") {
+  return "  - mnemonic: " + mnemonic +
+         "\n    encoding: {opcode: custom-1, format: r, funct3: " + std::to_string(funct3) +
+         ", funct7: 0}\n"
+         "    operands:\n"
+         "      - {name: rd, field: rd, role: write, value: x}\n"
+         "      - {name: rs1, field: rs1, role: read, value: x}\n"
+         "      - {name: rs2, field: rs2, role: read, value: x}\n"
+         "    compose:\n"
+         "      temps: " +
+         temps + "\n      steps: [" + steps + "]\n" + timing;
+}
+
+const char* const kLoadStepOverlayHead = "isa: riscv\ninstructions:\n";
+
 // clwadd (custom-1 funct3 0): rd = mem32[rs1 + 8] + rs2. clhmul (funct3 1): rd =
 // sext(mem16[rs1 - 2]) * rs2. clbadd (funct3 2): rd = sext(mem8[rs1]) + rs2. claddr (funct3
 // 3): the address in rs2, rd = mem32[rs2] + rs1. cvladd (custom-0 funct3 1, vector): vd =
 // vle32(rs1) + vs2.
-const char* kLoads = R"yaml(isa: riscv
-instructions:
-  - mnemonic: clwadd
-    encoding: {opcode: custom-1, format: r, funct3: 0, funct7: 0}
-    operands:
-      - {name: rd, field: rd, role: write, value: x}
-      - {name: rs1, field: rs1, role: read, value: x}
-      - {name: rs2, field: rs2, role: read, value: x}
-    compose:
-      temps: [t0]
-      steps: ["lw t0, 8(rs1)", "add rd, t0, rs2"]
-  - mnemonic: clhmul
-    encoding: {opcode: custom-1, format: r, funct3: 1, funct7: 0}
-    operands:
-      - {name: rd, field: rd, role: write, value: x}
-      - {name: rs1, field: rs1, role: read, value: x}
-      - {name: rs2, field: rs2, role: read, value: x}
-    compose:
-      temps: [t0]
-      steps: ["lh t0, -2(rs1)", "mul rd, t0, rs2"]
-    timing: {unit: mul}
-  - mnemonic: clbadd
-    encoding: {opcode: custom-1, format: r, funct3: 2, funct7: 0}
-    operands:
-      - {name: rd, field: rd, role: write, value: x}
-      - {name: rs1, field: rs1, role: read, value: x}
-      - {name: rs2, field: rs2, role: read, value: x}
-    compose:
-      temps: [t0]
-      steps: ["lb t0, 0(rs1)", "add rd, t0, rs2"]
-  - mnemonic: claddr
-    encoding: {opcode: custom-1, format: r, funct3: 3, funct7: 0}
-    operands:
-      - {name: rd, field: rd, role: write, value: x}
-      - {name: rs1, field: rs1, role: read, value: x}
-      - {name: rs2, field: rs2, role: read, value: x}
-    compose:
-      temps: [t0]
-      steps: ["lw t0, 0(rs2)", "add rd, t0, rs1"]
-  - mnemonic: cvladd
+const std::string kLoads = kLoadStepOverlayHead +
+                           load_step_scalar_entry("clwadd", 0, "[t0]", "\"lw t0, 8(rs1)\", \"add rd, t0, rs2\"") +
+                           load_step_scalar_entry("clhmul", 1, "[t0]", "\"lh t0, -2(rs1)\", \"mul rd, t0, rs2\"",
+                                                  "    timing: {unit: mul}\n") +
+                           load_step_scalar_entry("clbadd", 2, "[t0]", "\"lb t0, 0(rs1)\", \"add rd, t0, rs2\"") +
+                           load_step_scalar_entry("claddr", 3, "[t0]", "\"lw t0, 0(rs2)\", \"add rd, t0, rs1\"") +
+                           R"yaml(  - mnemonic: cvladd
     encoding: {opcode: custom-0, format: r, funct3: 1, funct7: 0}
     operands:
       - {name: vd, field: rd, role: write, value: v}
@@ -140,25 +127,26 @@ Trap trap_of(const std::shared_ptr<const CustomExtensions>& ext, const std::vect
   return m.run_expect_trap(words);
 }
 
-TEST(CustomLoadStep, MisalignedOrUnmappedAddressTrapsAsThePlainLoad) {
-  const auto ext = loads_overlay();
-  // a1 = 0x10001: lw at 0x10009 is misaligned, as `lw a0, 8(a1)` is: same cause and address.
-  const std::vector<uint32_t> setup = {test::lui(11, 0x10), test::addi(11, 11, 1)};
+// The traps of `clwadd a0, a1, a2` and of the plain `lw a0, 8(a1)`, each after `setup`.
+std::pair<Trap, Trap> clwadd_and_lw_traps(const std::shared_ptr<const CustomExtensions>& ext,
+                                          const std::vector<uint32_t>& setup) {
   std::vector<uint32_t> fused = setup, plain = setup;
   fused.push_back(r_word(0x2b, 0, 10, 11, 12));
   plain.push_back(test::lw(10, 11, 8));
-  const Trap a = trap_of(ext, fused), b = trap_of(ext, plain);
+  return {trap_of(ext, fused), trap_of(ext, plain)};
+}
+
+TEST(CustomLoadStep, MisalignedOrUnmappedAddressTrapsAsThePlainLoad) {
+  const auto ext = loads_overlay();
+  // a1 = 0x10001: lw at 0x10009 is misaligned, as `lw a0, 8(a1)` is: same cause and address.
+  const auto [a, b] = clwadd_and_lw_traps(ext, {test::lui(11, 0x10), test::addi(11, 11, 1)});
   EXPECT_EQ(a.cause, TrapCause::LoadMisaligned);
   EXPECT_EQ(b.cause, TrapCause::LoadMisaligned);
   EXPECT_EQ(a.tval, 0x10009u);
   EXPECT_EQ(b.tval, 0x10009u);
   EXPECT_EQ(a.detail, "clwadd: " + b.detail);
   // a1 = 0x50000: nothing is mapped there (DTCM ends at 0x18000), an access fault at 0x50008.
-  const std::vector<uint32_t> far = {test::lui(11, 0x50)};
-  fused = far, plain = far;
-  fused.push_back(r_word(0x2b, 0, 10, 11, 12));
-  plain.push_back(test::lw(10, 11, 8));
-  const Trap c = trap_of(ext, fused), d = trap_of(ext, plain);
+  const auto [c, d] = clwadd_and_lw_traps(ext, {test::lui(11, 0x50)});
   EXPECT_EQ(c.cause, TrapCause::LoadAccessFault);
   EXPECT_EQ(d.cause, TrapCause::LoadAccessFault);
   EXPECT_EQ(c.tval, 0x50008u);
@@ -245,18 +233,9 @@ TEST(CustomLoadStep, AreaPricesTheLoadPath) {
               (4 * 137 + 128 * (4.522 + 1.862) + 137 + (32 + 128) * 1.862) * 1e-6, 1e-12);
 }
 
+// One instruction cbad with `steps`: its steps on line 11 of the overlay.
 std::string overlay_with_steps(const std::string& steps, const std::string& temps = "[t0]") {
-  return std::string(R"(isa: riscv
-instructions:
-  - mnemonic: cbad
-    encoding: {opcode: custom-1, format: r, funct3: 0, funct7: 0}
-    operands:
-      - {name: rd, field: rd, role: write, value: x}
-      - {name: rs1, field: rs1, role: read, value: x}
-      - {name: rs2, field: rs2, role: read, value: x}
-    compose:
-      temps: )") +
-         temps + "\n      steps: [" + steps + "]\n";
+  return kLoadStepOverlayHead + load_step_scalar_entry("cbad", 0, temps, steps);
 }
 
 TEST(CustomLoadStep, OverlayErrors) {

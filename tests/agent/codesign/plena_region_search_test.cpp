@@ -54,6 +54,18 @@ C_LOOP_END gp7
 
 const DataflowAdapter& adapter() { return test_plena::plena(); }
 
+// A kernel searched under `overlay` on `hardware`, with the number of region searches it ran.
+struct RegionCountedSearch {
+  KernelRewrite rewrite;
+  size_t region_searches;
+};
+RegionCountedSearch search_counting_regions(const std::string& kernel, const json& overlay,
+                                            const json& hardware = kHardware) {
+  const size_t before = plena::plena_region_searches();
+  KernelRewrite rewrite = adapter().search_kernel(kernel, overlay, hardware);
+  return {std::move(rewrite), plena::plena_region_searches() - before};
+}
+
 // The search of the whole kernel as one region (the search before regions): at most
 // kSearchRounds rounds of the lowest-estimate candidate.
 std::string whole_kernel_search(const std::string& kernel) {
@@ -149,13 +161,11 @@ TEST(PlenaRegionSearch, AVariantSearchesOnlyTheNestItsInstructionCanBePlacedIn) 
   plena::set_region_memo_dir("");  // memory only: the counts below are this test's
   // The base (shipped ISA): both regions searched, each loop unrolled fully (the first:
   // 1 + (1 + 4 x 3) = 14 -> 1 + 8 = 9; the second: 1 + (1 + 3 x 2) = 8 -> 1 + 3 = 4).
-  size_t before = plena::plena_region_searches();
-  const KernelRewrite base = adapter().search_kernel(kTwoNests, json::object(), kHardware);
-  EXPECT_EQ(plena::plena_region_searches() - before, 2u);
+  const auto [base, base_searches] = search_counting_regions(kTwoNests, json::object());
+  EXPECT_EQ(base_searches, 2u);
   // The variant: only the first region can place CD0; the second's search is the base's.
-  before = plena::plena_region_searches();
-  const KernelRewrite variant = adapter().search_kernel(kTwoNests, overlay, kHardware);
-  EXPECT_EQ(plena::plena_region_searches() - before, 1u);
+  const auto [variant, variant_searches] = search_counting_regions(kTwoNests, overlay);
+  EXPECT_EQ(variant_searches, 1u);
   // First region: unrolled (9), then CD0 in each copy: 1 + 4 = 5.
   EXPECT_EQ(variant.kernel,
             "S_ADDI_INT gp1, gp0, 64\n"
@@ -174,9 +184,9 @@ TEST(PlenaRegionSearch, AVariantSearchesOnlyTheNestItsInstructionCanBePlacedIn) 
   }
   EXPECT_EQ(whole_kernel_search(kTwoNests), base.kernel);
   // A rerun searches nothing.
-  before = plena::plena_region_searches();
-  EXPECT_EQ(adapter().search_kernel(kTwoNests, overlay, kHardware).kernel, variant.kernel);
-  EXPECT_EQ(plena::plena_region_searches(), before);
+  const RegionCountedSearch rerun = search_counting_regions(kTwoNests, overlay);
+  EXPECT_EQ(rerun.rewrite.kernel, variant.kernel);
+  EXPECT_EQ(rerun.region_searches, 0u);
   // The cycles of the assembled kernel's own run: 1 + 4 + 1 + 3 = 9 (as written: 1 + 13 + 1
   // + 7 = 22; the base's: 1 + 8 + 1 + 3 = 13).
   Dir d;
@@ -223,12 +233,10 @@ TEST(PlenaRegionSearch, ASuiteKernelsVariantSearchesOneRegionAndPassesOnFreshSee
       "SX");
   ASSERT_EQ(overlay["instructions"][0]["compose"]["steps"], json({"V_SUB_VF t0, rs1, rs2, 0, 0", "V_EXP_V rd, t0, 0"}));
   plena::set_region_memo_dir("");
-  size_t before = plena::plena_region_searches();
-  const KernelRewrite base = adapter().search_kernel(kernel, json::object(), kHardware);
-  EXPECT_EQ(plena::plena_region_searches() - before, 4u);
-  before = plena::plena_region_searches();
-  const KernelRewrite variant = adapter().search_kernel(kernel, overlay, kHardware);
-  EXPECT_EQ(plena::plena_region_searches() - before, 1u);
+  const auto [base, base_searches] = search_counting_regions(kernel, json::object());
+  EXPECT_EQ(base_searches, 4u);
+  const auto [variant, variant_searches] = search_counting_regions(kernel, overlay);
+  EXPECT_EQ(variant_searches, 1u);
   ASSERT_EQ(variant.uses.count("SX0"), 1u);
   // Once per row but the first: the search's simplify reads row 0 through gp0, a literal
   // address to the dataflow, out of "use SX0"'s reach (docs/codesign.md).
@@ -281,10 +289,8 @@ TEST(PlenaRegionSearch, ARowTheNextRegionMayReadIsNoTemporary) {
 TEST(PlenaRegionSearch, TheMemoKeepsOneFilePerRegionSearchInItsDirectory) {
   Dir d;
   const fs::path dir = fs::path(d.file("memo"));
-  auto searches = [&](const json& hardware) {
-    const size_t before = plena::plena_region_searches();
-    adapter().search_kernel(kTwoNests, json::object(), hardware);
-    return plena::plena_region_searches() - before;
+  auto searches = [](const json& hardware) {
+    return search_counting_regions(kTwoNests, json::object(), hardware).region_searches;
   };
   auto files = [&] {
     size_t n = 0;

@@ -16,32 +16,31 @@ namespace {
 
 using test::Machine;
 
+// A quad-widening multiply-accumulate entry (custom-3, R, funct3 4), entry vtype e8/m2: `u`
+// is "" for the signed steps and "u" for the unsigned ones; `timing` an optional last line.
+std::string quad_mac_overlay_entry(const std::string& mnemonic, int funct7, const std::string& u,
+                                   const std::string& timing = "") {
+  return "  - mnemonic: " + mnemonic +
+         "\n    encoding: {opcode: custom-3, format: r, funct3: 4, funct7: " + std::to_string(funct7) +
+         "}\n"
+         "    operands:\n"
+         "      - {name: acc, field: rd,  role: readwrite, value: v}\n"
+         "      - {name: x,   field: rs1, role: read, value: x}\n"
+         "      - {name: vb,  field: rs2, role: read, value: v}\n"
+         "    compose:\n"
+         "      temps: [p]\n"
+         "      steps: [\"vwmul" +
+         u + ".vx p, vb, x\", \"vsetvli zero, zero, e16, m4, ta, ma\", \"vwadd" + u +
+         ".wv acc, acc, p\",\n"
+         "              \"vsetvli zero, zero, e8, m2, ta, ma\"]\n" +
+         timing;
+}
+
 // vqmacc (custom-3, R): acc (e32, 4 x LMUL) += vb (e8) * x, widened twice, at entry vtype
 // e8/m2. vqmaccu: the unsigned forms.
-const char* kQuadMac = R"(isa: riscv
-instructions:
-  - mnemonic: vqmacc
-    encoding: {opcode: custom-3, format: r, funct3: 4, funct7: 0}
-    operands:
-      - {name: acc, field: rd,  role: readwrite, value: v}
-      - {name: x,   field: rs1, role: read, value: x}
-      - {name: vb,  field: rs2, role: read, value: v}
-    compose:
-      temps: [p]
-      steps: ["vwmul.vx p, vb, x", "vsetvli zero, zero, e16, m4, ta, ma", "vwadd.wv acc, acc, p",
-              "vsetvli zero, zero, e8, m2, ta, ma"]
-    timing: {unit: vmul, latency: 3}
-  - mnemonic: vqmaccu
-    encoding: {opcode: custom-3, format: r, funct3: 4, funct7: 1}
-    operands:
-      - {name: acc, field: rd,  role: readwrite, value: v}
-      - {name: x,   field: rs1, role: read, value: x}
-      - {name: vb,  field: rs2, role: read, value: v}
-    compose:
-      temps: [p]
-      steps: ["vwmulu.vx p, vb, x", "vsetvli zero, zero, e16, m4, ta, ma", "vwaddu.wv acc, acc, p",
-              "vsetvli zero, zero, e8, m2, ta, ma"]
-)";
+const std::string kQuadMac = "isa: riscv\ninstructions:\n" +
+                             quad_mac_overlay_entry("vqmacc", 0, "", "    timing: {unit: vmul, latency: 3}\n") +
+                             quad_mac_overlay_entry("vqmaccu", 1, "u");
 
 std::shared_ptr<const CustomExtensions> overlay(const std::string& text = kQuadMac) {
   auto ext = std::make_shared<CustomExtensions>();

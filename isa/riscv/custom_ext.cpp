@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "isa/riscv/compose_vtype.h"
+#include "isa/riscv/custom_field.h"
 #include "isa/riscv/load_step.h"
 #include "isa/riscv/step_encoder.h"
 #include "isa/riscv/vector_common.h"
@@ -70,18 +71,6 @@ const CustomOperand* CustomInsn::operand(Field f) const {
 }
 
 namespace {
-
-
-uint32_t field_value(const DecodedInsn& d, Field f) {
-  switch (f) {
-    case Field::Rd: return d.rd;
-    case Field::Rs1: return d.rs1;
-    case Field::Rs2: return d.rs2;
-    case Field::Rs3: return d.rs3;
-    case Field::Imm: return uint32_t(d.imm);
-  }
-  return 0;
-}
 
 uint8_t register_id(ValueClass c, uint32_t r) {
   switch (c) {
@@ -167,11 +156,11 @@ void CustomExtensions::decode_into(int index, DecodedInsn& d) const {
   int ns = 0;
   // A load step's address register comes first: the timing model reads it as the LSU's.
   const int address = load_address_operand(in);
-  if (address >= 0) d.src[ns++] = register_id(ValueClass::X, field_value(d, in.operands[size_t(address)].field));
+  if (address >= 0) d.src[ns++] = register_id(ValueClass::X, custom_field_value(d, in.operands[size_t(address)].field));
   for (size_t i = 0; i < in.operands.size(); ++i) {
     const CustomOperand& o = in.operands[i];
     if (o.value == ValueClass::Imm || int(i) == address) continue;
-    const uint8_t id = register_id(o.value, field_value(d, o.field));
+    const uint8_t id = register_id(o.value, custom_field_value(d, o.field));
     if (o.write) d.dst[0] = id;
     if (o.read && ns < 4) d.src[ns++] = id;
   }
@@ -190,7 +179,7 @@ std::string CustomExtensions::disassemble(int index, uint32_t raw) const {
   std::string s = in.mnemonic;
   const char* sep = " ";
   for (const auto& o : in.operands) {
-    const uint32_t v = field_value(d, o.field);
+    const uint32_t v = custom_field_value(d, o.field);
     s += sep;
     sep = ",";
     if (o.value == ValueClass::X) s += kXNames[v];
@@ -232,7 +221,7 @@ void CustomExtensions::execute(Hart& h, const DecodedInsn& d) const {
     for (size_t i = 0; i < in.operands.size(); ++i) {
       if (in.operands[i].value != ValueClass::V) continue;
       if (in.operands[i].write) dst = std::max(dst, groups[i].registers);
-      const bool accumulator = rd && rd->value == ValueClass::V && field_value(d, in.operands[i].field) == d.rd;
+      const bool accumulator = rd && rd->value == ValueClass::V && custom_field_value(d, in.operands[i].field) == d.rd;
       if (in.operands[i].read && !accumulator) src = std::max(src, groups[i].registers);
     }
     if (src == 0) src = dst;
@@ -254,7 +243,7 @@ std::vector<NameGroup> checked_groups(const CustomInsn& in, const Hart& h, const
   const std::vector<NameGroup> groups = name_groups(in, h.vtype);
   for (size_t i = 0; i < in.operands.size(); ++i) {
     if (in.operands[i].value != ValueClass::V) continue;
-    const uint32_t r = field_value(d, in.operands[i].field), n = groups[i].registers;
+    const uint32_t r = custom_field_value(d, in.operands[i].field), n = groups[i].registers;
     if (r % n)
       custom_illegal(in, d, "register v" + std::to_string(r) + " is not aligned to " +
                                 (n == vec::group_regs(vec::lmul_log2_of(h.vtype)) ? "LMUL " : "its group of ") +
@@ -282,7 +271,7 @@ void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool maske
   // Inputs (and the old value of each output: masked-off and tail elements keep it).
   for (size_t i = 0; i < in.operands.size(); ++i) {
     const CustomOperand& o = in.operands[i];
-    const uint32_t r = field_value(d, o.field), to = map[i];
+    const uint32_t r = custom_field_value(d, o.field), to = map[i];
     if (o.value == ValueClass::X) s.x[to] = h.x[r];
     else if (o.value == ValueClass::F) s.f[to] = h.f[r];
     else if (o.value == ValueClass::V) copy_group(s.v, to, h.v, r, groups[i].registers);
@@ -316,7 +305,7 @@ void run_compose(const CustomInsn& in, Hart& h, const DecodedInsn& d, bool maske
   for (size_t i = 0; i < in.operands.size(); ++i) {
     const CustomOperand& o = in.operands[i];
     if (!o.write) continue;
-    const uint32_t r = field_value(d, o.field), from = map[i];
+    const uint32_t r = custom_field_value(d, o.field), from = map[i];
     if (o.value == ValueClass::X) h.x[r] = s.x[from];
     else if (o.value == ValueClass::F) h.f[r] = s.f[from];
     else if (o.value == ValueClass::V) copy_group(h.v, r, s.v, from, groups[i].registers);

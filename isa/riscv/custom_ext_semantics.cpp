@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "isa/riscv/custom_ext.h"
+#include "isa/riscv/custom_field.h"
 
 namespace tlmcraft::isa::riscv {
 namespace {
@@ -41,17 +42,6 @@ extension::Role role_of(const CustomOperand& o) {
   return o.write ? extension::Role::Output : extension::Role::Input;
 }
 
-uint32_t field_of(const DecodedInsn& d, Field f) {
-  switch (f) {
-    case Field::Rd: return d.rd;
-    case Field::Rs1: return d.rs1;
-    case Field::Rs2: return d.rs2;
-    case Field::Rs3: return d.rs3;
-    case Field::Imm: return uint32_t(d.imm);
-  }
-  return 0;
-}
-
 // Element i of the group at `reg`, as the format's integer.
 int64_t element(const Hart& h, unsigned reg, unsigned i, unsigned bytes, bool is_unsigned) {
   if (bytes == 1) return is_unsigned ? int64_t(h.vget<uint8_t>(reg, i)) : int64_t(h.vget<int8_t>(reg, i));
@@ -67,7 +57,7 @@ void set_element(Hart& h, unsigned reg, unsigned i, unsigned bytes, int64_t v) {
 
 Value read_operand(const CustomOperand& o, const Hart& h, const DecodedInsn& d, unsigned sew_bytes) {
   const extension::ValueType t = type_of(o, sew_bytes);
-  const uint32_t r = field_of(d, o.field);
+  const uint32_t r = custom_field_value(d, o.field);
   switch (o.value) {
     case ValueClass::F: {
       float f;
@@ -86,7 +76,7 @@ Value read_operand(const CustomOperand& o, const Hart& h, const DecodedInsn& d, 
 }
 
 void write_operand(const CustomOperand& o, const Value& v, Hart& h, const DecodedInsn& d, unsigned sew_bytes, bool masked) {
-  const uint32_t r = field_of(d, o.field);
+  const uint32_t r = custom_field_value(d, o.field);
   switch (o.value) {
     case ValueClass::F: std::memcpy(&h.f[r], &v.floats[0], 4); return;
     case ValueClass::X: h.x[r] = uint32_t(v.ints[0]); return;

@@ -103,10 +103,9 @@ SuiteRunner in_process_runner() {
   };
 }
 
-// explore with search generation: both sides searched (relu's loop scaled in base and
-// variant alike), cmac placed at build in the searched dotprod and counted after the run.
-TEST(CoralSearch, ExploreSearchesBothSidesAndCountsTheUsesOfTheSearchedKernels) {
-  Dir d("coral-search");
+// explore's options with search generation, its store under `d`: a 1 mm2 core, a 0.01 mm2
+// budget.
+ExploreOptions search_explore_options(const Dir& d) {
   ExploreOptions o;
   o.platform = "coral";
   o.out_dir = d.file("explore");
@@ -114,8 +113,22 @@ TEST(CoralSearch, ExploreSearchesBothSidesAndCountsTheUsesOfTheSearchedKernels) 
   o.area_budget_mm2 = 0.01;
   o.hardware = kHardware;
   o.kernel_generation = "search";
+  return o;
+}
+
+// The suite of the explore tests: dotprod and relu at C1, their baseline C kernels.
+std::vector<SuiteCell> dotprod_and_relu_baselines() {
   std::vector<SuiteCell> cells;
   for (const char* task : {"dotprod", "relu"}) cells.push_back({task, "C1", baseline(task), ".c"});
+  return cells;
+}
+
+// explore with search generation: both sides searched (relu's loop scaled in base and
+// variant alike), cmac placed at build in the searched dotprod and counted after the run.
+TEST(CoralSearch, ExploreSearchesBothSidesAndCountsTheUsesOfTheSearchedKernels) {
+  Dir d("coral-search");
+  const ExploreOptions o = search_explore_options(d);
+  const std::vector<SuiteCell> cells = dotprod_and_relu_baselines();
   const ExploreResult r = explore(coral(), {{"CD0", cmac_overlay(), 0.004}}, cells, in_process_runner(), o);
   ASSERT_EQ(r.variants.size(), 2u);
   const VariantResult &base = r.variants[0], &cd0 = r.variants[1];
@@ -143,16 +156,9 @@ TEST(CoralSearch, ExploreSearchesBothSidesAndCountsTheUsesOfTheSearchedKernels) 
 TEST(CoralSearch, AVariantWhoseOverlayChangesNoImageRunsNoSimulation) {
   Dir d("coral-search-memo");
   ::setenv("TLMCRAFT_CORAL_RUN_CACHE", d.file("runs").c_str(), 1);  // the memo of this test alone
-  ExploreOptions o;
-  o.platform = "coral";
-  o.out_dir = d.file("explore");
-  o.base_area_mm2 = 1.0;
-  o.area_budget_mm2 = 0.01;
-  o.hardware = kHardware;
-  o.kernel_generation = "search";
+  ExploreOptions o = search_explore_options(d);
   o.strategy = "greedy";
-  std::vector<SuiteCell> cells;
-  for (const char* task : {"dotprod", "relu"}) cells.push_back({task, "C1", baseline(task), ".c"});
+  const std::vector<SuiteCell> cells = dotprod_and_relu_baselines();
   const std::vector<ExploreCandidate> candidates = {{"CD0", cmac_overlay(), 0.004}, {"CD1", xsub_overlay(), 0.001}};
   o.max_variants = 2;  // the base and CD0
   const uint64_t before_cd0 = search::coral::coral_kernel_simulations();

@@ -70,11 +70,8 @@ TEST(CodesignMiner, FindsTheRepeatedPatternWithItsCountAndPorts) {
   EXPECT_EQ(found[2].dynamic_instances, 8u);
 }
 
-TEST(CodesignMiner, NonConvexSubgraphIsNotProposed) {
-  // row 192 = row0 * row64; row 256 = exp(row 192); row 320 = row192 + row256:
-  // the pair {mul, add} would need the exp's result, computed from the mul,
-  // inside: not convex.
-  const char* k = R"(S_ADDI_INT gp1, gp0, 0
+// row 192 = row0 * row64; row 256 = exp(row 192); row 320 = row192 + row256.
+const char* const kMinerNonConvexKernel = R"(S_ADDI_INT gp1, gp0, 0
 S_ADDI_INT gp2, gp0, 64
 S_ADDI_INT gp3, gp0, 192
 S_ADDI_INT gp4, gp0, 256
@@ -84,7 +81,11 @@ V_EXP_V gp4, gp3, 0
 V_ADD_VV gp5, gp3, gp4, 0
 H_STORE_V gp5, gp0, a1, 0, 2
 )";
-  const auto found = mine_kernel(k);
+
+TEST(CodesignMiner, NonConvexSubgraphIsNotProposed) {
+  // The pair {mul, add} would need the exp's result, computed from the mul, inside: not
+  // convex.
+  const auto found = mine_kernel(kMinerNonConvexKernel);
   bool whole = false;
   for (const MinedCandidate& c : found) {
     EXPECT_NE(c.signature, "V_MUL_VV t0, in0, in1, 0\nV_ADD_VV out0, t0, in2, 0\n") << c.signature;
@@ -101,25 +102,15 @@ TEST(CodesignMiner, MaxOpsBoundsTheCandidates) {
   // {mul, add} is not convex and {mul, exp} has two outputs (row 192 is read by
   // the add outside it, row 256 too), more than rd. With at most three the whole
   // is back.
-  const char* k = R"(S_ADDI_INT gp1, gp0, 0
-S_ADDI_INT gp2, gp0, 64
-S_ADDI_INT gp3, gp0, 192
-S_ADDI_INT gp4, gp0, 256
-S_ADDI_INT gp5, gp0, 320
-V_MUL_VV gp3, gp1, gp2, 0
-V_EXP_V gp4, gp3, 0
-V_ADD_VV gp5, gp3, gp4, 0
-H_STORE_V gp5, gp0, a1, 0, 2
-)";
   const DataflowAdapter* a = find_dataflow_adapter("plena");
   ASSERT_NE(a, nullptr);
   MineOptions two{10, 2};
-  const auto pairs = mine(*a, {{"hand/C1", "hand.asm", k, kHardware}}, two);
+  const auto pairs = mine(*a, {{"hand/C1", "hand.asm", kMinerNonConvexKernel, kHardware}}, two);
   ASSERT_EQ(pairs.size(), 1u);
   EXPECT_EQ(pairs[0].signature, "V_EXP_V t0, in0, 0\nV_ADD_VV out0, in0, t0, 0\n");
   MineOptions three{10, 3};
   bool whole = false;
-  for (const MinedCandidate& c : mine(*a, {{"hand/C1", "hand.asm", k, kHardware}}, three))
+  for (const MinedCandidate& c : mine(*a, {{"hand/C1", "hand.asm", kMinerNonConvexKernel, kHardware}}, three))
     whole = whole || c.pattern.steps.size() == 3;
   EXPECT_TRUE(whole);
 }

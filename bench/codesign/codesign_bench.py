@@ -13,7 +13,11 @@ its whole supported suite at the given configurations, `tlmcraft codesign mine` 
   - what any added instruction could buy at most (Amdahl bounds): per cell, the cycles if
     the busy cycles of a set of units vanished (never below the busiest remaining unit),
     as a geometric mean over the suite. An added instruction that only replaces work of
-    those units cannot do better.
+    those units cannot do better;
+  - with --ceiling, the ceiling of the candidate space (`explore --ceiling`): every mined
+    candidate at once at latency 1, no area limit, measured; not a buildable variant, never
+    within the budget. With it, the units' shares of the cycles in the base and the
+    ceiling runs (what time remains) and the bounds of the ceiling's own runs.
 
 Not a test: the times depend on the machine. Writes OUT/codesign_bench.json and prints a
 Markdown table. A platform without a co-design adapter is reported as such.
@@ -21,7 +25,7 @@ Markdown table. A platform without a co-design adapter is reported as such.
 usage: bench/codesign/codesign_bench.py [--tlmcraft BIN] [--platforms plena,coral,aie_ml]
          [--configs C1,C2] [--tasks T,...] [--area-budget 25%] [--strategy nsga2] [--max-variants 48]
          [--population 12] [--generations 6] [--seed 1] [--jobs 2] [--top N] [--kernel-generation rewrite|search]
-         [--hardware GPW2] [--rank geomean|cycles]
+         [--hardware GPW2] [--rank geomean|cycles] [--ceiling]
          [--out out/codesign-bench]
 """
 import argparse
@@ -125,7 +129,7 @@ def bench_platform(a, p, out):
                f"{out}/mine/candidates.yaml", "--area-budget", a.area_budget, "--strategy", a.strategy,
                "--max-variants", str(a.max_variants), "--population", str(a.population), "--generations",
                str(a.generations), "--seed", str(a.seed), "--jobs", str(a.jobs), "--kernel-generation",
-               a.kernel_generation, "--out", f"{out}/explore"]
+               a.kernel_generation, "--out", f"{out}/explore"] + (["--ceiling"] if a.ceiling else [])
     store = f"{out}/explore/explore.jsonl"
     before = len(read_jsonl(store)) if os.path.exists(store) else 0
     cpu.clear()
@@ -156,6 +160,37 @@ def bench_platform(a, p, out):
     fig["amdahl_bounds"] = amdahl_bounds(read_jsonl(base), BOUND_UNITS.get(p, []), p in UNITS_BY_KIND)
     fig["base_over_baselines"] = base_over_baselines(read_jsonl(base))
     fig["variant_wall_seconds"] = variant_wall_seconds(f"{out}/explore/variants")
+    if "ceiling" in summary:
+        fig["ceiling"] = ceiling_figures(p, summary["ceiling"], read_jsonl(base),
+                                         read_jsonl(f"{out}/explore/variants/{summary['ceiling']['id']}/results.jsonl"))
+    return fig
+
+
+def unit_shares(results, by_kind=False):
+    """Per unit (by kind where named per instance), its busy cycles summed over the passing
+    cells over their cycles summed: where the suite's time is spent (tiles running in
+    parallel are summed, so a share can pass 1)."""
+    passed = [r for r in results if r.get("status") == "pass" and r.get("units")]
+    kind = (lambda n: n.rsplit(".", 1)[-1]) if by_kind else (lambda n: n)
+    total = sum(r["cycles"] for r in passed) or 1
+    busy = {}
+    for r in passed:
+        for u in r["units"]:
+            busy[kind(u["name"])] = busy.get(kind(u["name"]), 0) + u["busy_cycles"]
+    return {n: c / total for n, c in sorted(busy.items(), key=lambda x: -x[1])}
+
+
+def ceiling_figures(p, ceiling, base_results, ceiling_results):
+    """The ceiling's summary (without its per-cell maps) and where the time remains."""
+    fig = {k: v for k, v in ceiling.items() if k not in ("cycles", "energy_pj", "energy_by_component")}
+    by_kind = p in UNITS_BY_KIND
+    fig["unit_shares_base"] = unit_shares(base_results, by_kind)
+    fig["unit_shares_ceiling"] = unit_shares(ceiling_results, by_kind)
+    fig["amdahl_bounds_of_ceiling"] = amdahl_bounds(ceiling_results, BOUND_UNITS.get(p, []), by_kind)
+    cell = lambda r: f"{r['task']}/{r['config']}"
+    ceil = {cell(r): r["cycles"] for r in ceiling_results if r.get("status") == "pass"}
+    fig["cell_speedups"] = {cell(b): b["cycles"] / ceil[cell(b)] for b in base_results
+                            if b.get("status") == "pass" and cell(b) in ceil}
     return fig
 
 
@@ -232,6 +267,11 @@ def table(figs):
                     f"{b['id']} | {b['speedup']:.4f}x | {b['energy_ratio']:.4f}x | {100 * b['area_increase']:.1f}% | "
                     f"{t['seconds'] if t else float('nan'):.1f} ({t['cpu_seconds'] if t else float('nan'):.1f} CPU) | "
                     f"{bounds} |")
+    for f in figs:
+        if "ceiling" in f:
+            c = f["ceiling"]
+            rows.append(f"\n{f['platform']}: {c['label']}: {c['speedup']:.4f}x"
+                        + ("" if c["ok"] else f" ({len(c['failures'])} cells failing)"))
     return "\n".join(rows)
 
 
@@ -253,6 +293,8 @@ def main():
                     help="explore's: rewrite (baselines) or search (the search transformations on both sides)")
     ap.add_argument("--hardware", default="", help="mine's: hardware changes assumed (PLENA: GPW2)")
     ap.add_argument("--rank", default="", help="mine's: geomean (its default) or cycles")
+    ap.add_argument("--ceiling", action="store_true",
+                    help="explore's: also measure every candidate at once at latency 1 (not buildable)")
     ap.add_argument("--out", default="out/codesign-bench")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)

@@ -25,7 +25,7 @@ Markdown table. A platform without a co-design adapter is reported as such.
 usage: bench/codesign/codesign_bench.py [--tlmcraft BIN] [--platforms plena,coral,aie_ml]
          [--configs C1,C2] [--tasks T,...] [--area-budget 25%] [--strategy nsga2] [--max-variants 48]
          [--population 12] [--generations 6] [--seed 1] [--jobs 2] [--top N] [--kernel-generation rewrite|search]
-         [--hardware GPW2] [--rank geomean|cycles] [--ceiling]
+         [--hardware GPW2] [--rank geomean|cycles] [--ceiling] [--candidates FILE]
          [--out out/codesign-bench]
 """
 import argparse
@@ -118,15 +118,19 @@ def bench_platform(a, p, out):
         (["--hardware", a.hardware] if a.hardware else []) + (["--rank", a.rank] if a.rank else []) + \
         ["--out", f"{out}/mine"]
     cpu = []
-    rc, secs = run(mine, f"{out}/mine.log", cpu)
-    fig["mine_command"] = " ".join(mine)
-    fig["mine_cpu_seconds"] = cpu[0]
-    if rc != 0:
-        fig["error"] = open(f"{out}/mine.log").read().strip().splitlines()[-1]
-        return fig
-    fig["mine_seconds"] = secs
+    candidates = a.candidates or f"{out}/mine/candidates.yaml"
+    if a.candidates:  # an earlier run's candidates (its store's names stay valid): no mining
+        fig["candidates_file"] = a.candidates
+    else:
+        rc, secs = run(mine, f"{out}/mine.log", cpu)
+        fig["mine_command"] = " ".join(mine)
+        fig["mine_cpu_seconds"] = cpu[0]
+        if rc != 0:
+            fig["error"] = open(f"{out}/mine.log").read().strip().splitlines()[-1]
+            return fig
+        fig["mine_seconds"] = secs
     explore = [a.tlmcraft, "codesign", "explore", "--platform", p] + sel + ["--candidates",
-               f"{out}/mine/candidates.yaml", "--area-budget", a.area_budget, "--strategy", a.strategy,
+               candidates, "--area-budget", a.area_budget, "--strategy", a.strategy,
                "--max-variants", str(a.max_variants), "--population", str(a.population), "--generations",
                str(a.generations), "--seed", str(a.seed), "--jobs", str(a.jobs), "--kernel-generation",
                a.kernel_generation, "--out", f"{out}/explore"] + (["--ceiling"] if a.ceiling else [])
@@ -263,7 +267,8 @@ def table(figs):
         t = f["variant_evaluation_seconds"]
         bounds = "; ".join(f"{bound_label(x['units'])}: {x['speedup_bound']:.3f}x" for x in f["amdahl_bounds"]
                            if len(x["units"]) > 1 or x["units"] in (["vector"], ["vec"], ["core"])) or "-"
-        rows.append(f"| {f['platform']} | {f['mine_seconds']:.2f} | {f['variants']} | {f['pareto_points']} | "
+        mine_s = f"{f['mine_seconds']:.2f}" if "mine_seconds" in f else "-"
+        rows.append(f"| {f['platform']} | {mine_s} | {f['variants']} | {f['pareto_points']} | "
                     f"{b['id']} | {b['speedup']:.4f}x | {b['energy_ratio']:.4f}x | {100 * b['area_increase']:.1f}% | "
                     f"{t['seconds'] if t else float('nan'):.1f} ({t['cpu_seconds'] if t else float('nan'):.1f} CPU) | "
                     f"{bounds} |")
@@ -293,10 +298,14 @@ def main():
                     help="explore's: rewrite (baselines) or search (the search transformations on both sides)")
     ap.add_argument("--hardware", default="", help="mine's: hardware changes assumed (PLENA: GPW2)")
     ap.add_argument("--rank", default="", help="mine's: geomean (its default) or cycles")
+    ap.add_argument("--candidates", default="",
+                    help="explore this candidates file instead of mining (one platform; an earlier run's, whose store is reused)")
     ap.add_argument("--ceiling", action="store_true",
                     help="explore's: also measure every candidate at once at latency 1 (not buildable)")
     ap.add_argument("--out", default="out/codesign-bench")
     a = ap.parse_args()
+    if a.candidates and "," in a.platforms:
+        ap.error("--candidates names one platform's candidates: give one platform")
     os.makedirs(a.out, exist_ok=True)
     figs = [bench_platform(a, p, f"{a.out}/{p}") for p in a.platforms.split(",") if p]
     doc = {"machine": machine(), "arguments": vars(a), "platforms": figs}

@@ -99,7 +99,8 @@ struct ScriptedSuite {
         std::ifstream in(overlay);
         text.assign(std::istreambuf_iterator<char>(in), {});
       }
-      const std::map<std::string, int> latency = charge_latency ? declared_cycles(overlay) : std::map<std::string, int>{};
+      const std::map<std::string, int> latency =
+          charge_latency ? declared_cycles(overlay) : std::map<std::string, int>{};
       std::ofstream out(results);
       for (const char* task : {"ta", "tb"}) {
         const fs::path kernel = fs::path(kernels) / "plena" / task / "C1.asm";

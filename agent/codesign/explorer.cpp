@@ -398,6 +398,14 @@ void Exploration::check_base_on_seeds(const std::vector<FailedCell>& failed, Var
   }
 }
 
+// A set the store lacks once --max-variants are stored; a stored one is read again (a
+// resumed run visits what the first one did).
+bool Exploration::over_limit(const std::vector<const ExploreCandidate*>& set) const {
+  std::vector<std::string> names;
+  for (const ExploreCandidate* c : set) names.push_back(c->name);
+  return !done_.count(variant_id(names)) && done_.size() >= o_.max_variants;
+}
+
 void Exploration::greedy(const VariantResult& base, std::vector<const ExploreCandidate*> ranked) {
   auto gain = [&](const ExploreCandidate* c) {
     return std::log(geomean_speedup(base, done_.at(c->name))) / std::max(c->area_mm2, 1e-9);
@@ -408,7 +416,7 @@ void Exploration::greedy(const VariantResult& base, std::vector<const ExploreCan
   for (const ExploreCandidate* c : ranked) {
     auto trial = current;
     trial.push_back(c);
-    if (added_area(trial) > o_.area_budget_mm2 || done_.size() >= o_.max_variants) continue;
+    if (added_area(trial) > o_.area_budget_mm2 || over_limit(trial)) continue;
     const VariantResult& v = evaluate(trial);
     if (!v.ok || geomean_speedup(base, v) <= best) continue;
     current = trial;
@@ -423,9 +431,10 @@ void Exploration::beam(const VariantResult& base, const std::vector<const Explor
     std::set<std::string> seen;
     for (const auto& set : frontier)
       for (const ExploreCandidate* c : pool) {
-        if (std::count(set.begin(), set.end(), c) || done_.size() >= o_.max_variants) continue;
+        if (std::count(set.begin(), set.end(), c)) continue;
         auto trial = set;
         trial.push_back(c);
+        if (over_limit(trial)) continue;
         std::vector<std::string> names;
         for (auto* t : trial) names.push_back(t->name);
         if (added_area(trial) > o_.area_budget_mm2 || !seen.insert(variant_id(names)).second) continue;

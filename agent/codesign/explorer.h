@@ -178,6 +178,7 @@ class Exploration {
   };
   static std::vector<FailedCell> read_results(const std::string& path, VariantResult& v);
   void check_base_on_seeds(const std::vector<FailedCell>& failed, VariantResult& v) const;
+  bool over_limit(const std::vector<const ExploreCandidate*>& set) const;  // --max-variants reached for it
   void greedy(const VariantResult& base, std::vector<const ExploreCandidate*> ranked);
   void beam(const VariantResult& base, const std::vector<const ExploreCandidate*>& pool);
   void nsga2_search(const VariantResult& base, const std::vector<const ExploreCandidate*>& pool);

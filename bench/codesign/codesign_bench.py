@@ -167,6 +167,7 @@ def bench_platform(a, p, out):
     if "ceiling" in summary:
         fig["ceiling"] = ceiling_figures(p, summary["ceiling"], read_jsonl(base),
                                          read_jsonl(f"{out}/explore/variants/{summary['ceiling']['id']}/results.jsonl"))
+        fig["ceiling"]["speedup_best_of_each_cell"] = best_of_each_cell(variants, summary["ceiling"])
     return fig
 
 
@@ -184,6 +185,15 @@ def unit_shares(results, by_kind=False):
     return {n: c / total for n, c in sorted(busy.items(), key=lambda x: -x[1])}
 
 
+def best_of_each_cell(variants, ceiling):
+    """Geometric mean over the base's cells of base cycles / the fewest any passing variant
+    or the ceiling took there: no single instruction set, an optimistic figure (a cell's
+    best may come from another set than its neighbour's)."""
+    base = next(v for v in variants if v["id"] == "base")["cycles"]
+    runs = [v["cycles"] for v in variants if v["ok"]] + ([ceiling["cycles"]] if ceiling["ok"] else [])
+    return geomean([c / min(r[k] for r in runs if k in r) for k, c in base.items()])
+
+
 def ceiling_figures(p, ceiling, base_results, ceiling_results):
     """The ceiling's summary (without its per-cell maps) and where the time remains."""
     fig = {k: v for k, v in ceiling.items() if k not in ("cycles", "energy_pj", "energy_by_component")}
@@ -195,6 +205,9 @@ def ceiling_figures(p, ceiling, base_results, ceiling_results):
     ceil = {cell(r): r["cycles"] for r in ceiling_results if r.get("status") == "pass"}
     fig["cell_speedups"] = {cell(b): b["cycles"] / ceil[cell(b)] for b in base_results
                             if b.get("status") == "pass" and cell(b) in ceil}
+    # The cells no candidate changes cap the geometric mean: what the others reach.
+    fig["cells_unchanged"] = sorted(k for k, x in fig["cell_speedups"].items() if x == 1.0)
+    fig["speedup_over_changed_cells"] = geomean([x for x in fig["cell_speedups"].values() if x != 1.0])
     return fig
 
 

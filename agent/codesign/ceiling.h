@@ -13,9 +13,9 @@
 
 namespace tlmcraft::agent::codesign {
 
-// The latency every candidate of the ceiling gets: one cycle, the least any timing model
-// here charges an issued instruction (a latency of 0 would make it vanish: the Amdahl
-// bounds' assumption, not an instruction's).
+// The latency every candidate of the ceiling gets: one cycle, the least an instruction that
+// issues can take (some ISA data allow 0, which would make it vanish: the Amdahl bounds'
+// assumption, not an instruction's).
 inline constexpr int64_t kCeilingLatency = 1;
 
 // The overlay with every latency it declares set to `latency`: latency classes' cycles

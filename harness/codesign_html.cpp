@@ -63,6 +63,17 @@ void variants_table(std::ostringstream& os, const json& s) {
   os << "</table>";
 }
 
+// `codesign explore --ceiling`: every candidate at once at latency 1 with no area limit. Said
+// apart from the variants, with its label, since no buildable ISA reaches it.
+void ceiling_note(std::ostringstream& os, const json& s) {
+  if (!s.contains("ceiling") || !s["ceiling"].is_object()) return;
+  const json& c = s["ceiling"];
+  os << "<h2>Ceiling of the candidate space</h2><p id=\"codesign-ceiling\">" << html_escape(c.value("label", "ceiling"))
+     << ": " << fixed(num(c, "speedup", 1), 4) << "x, energy " << fixed(num(c, "energy_ratio", 1), 4) << "x"
+     << (c.value("ok", false) ? "" : " over the cells it passed")
+     << ". Every candidate at once, not a variant: never on the front nor within the budget.</p>";
+}
+
 void instructions_table(std::ostringstream& os, const json& s) {
   os << "<h2>Instructions</h2><table id=\"codesign-instructions\"><tr><th>instruction</th><th>kernels</th>"
         "<th>static</th><th>executions</th><th>cycles saved</th><th>declared latency</th><th>break-even latency</th></tr>";
@@ -134,6 +145,7 @@ std::string render_codesign_html(const json& summary, const std::string& title) 
      << fixed(num(summary, "base_area_mm2"), 4) << " mm2 (docs/codesign.md).</p>";
   charts(os, summary);
   variants_table(os, summary);
+  ceiling_note(os, summary);
   instructions_table(os, summary);
   per_task(os, summary);
   os << "</body></html>\n";

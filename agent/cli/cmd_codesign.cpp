@@ -128,6 +128,21 @@ std::string table(const json& doc) {
   return out.str();
 }
 
+// The ceiling, apart from the variants: its label says what it is (not buildable).
+std::string ceiling_line(const json& c) {
+  std::ostringstream out;
+  out << c["label"].get<std::string>() << ": " << std::fixed << std::setprecision(4) << c["speedup"].get<double>()
+      << "x, energy " << std::setprecision(3) << c["energy_ratio"].get<double>() << "x";
+  if (!c["ok"].get<bool>()) out << " over the cells it passed";
+  out << "\n";
+  for (const json& f : c["failures"]) out << "    " << f.get<std::string>() << "\n";
+  for (const json& f : c["cells_a_variant_runs_faster"])
+    out << "    " << f["cell"].get<std::string>() << ": " << f["variant"].get<std::string>() << " runs it in "
+        << std::setprecision(0) << f["cycles"].get<double>() << " cycles, the ceiling in "
+        << f["ceiling_cycles"].get<double>() << "\n";
+  return out.str();
+}
+
 std::string explore_table(const json& summary) {
   std::ostringstream out;
   out << std::left << std::setw(28) << "variant" << std::right << std::setw(9) << "speedup" << std::setw(9) << "energy"
@@ -144,6 +159,7 @@ std::string explore_table(const json& summary) {
         << (v["pareto"].get<bool>() ? "  *" : "") << "\n";
     for (const json& f : v["failures"]) out << "    " << f.get<std::string>() << "\n";
   }
+  if (summary.contains("ceiling")) out << ceiling_line(summary["ceiling"]);
   for (auto it = summary["instructions"].begin(); it != summary["instructions"].end(); ++it)
     out << it.key() << ": break-even latency " << std::setprecision(1) << it.value()["break_even_latency"].get<double>()
         << " cycles (declared " << it.value()["declared_latency"].get<int64_t>() << ")\n";
@@ -225,7 +241,9 @@ distance over cycles, energy and area; sets over the budget repaired before they
 deterministic under --seed). DIR/explore.jsonl holds one line per variant (rerun to resume), DIR/summary.json
 the speedups, energy ratios, areas, the Pareto front over (geometric-mean cycles, energy,
 area) and each instruction's break-even latency. A variant with a failing kernel is
-recorded with it and never on the front.
+recorded with it and never on the front. --ceiling also evaluates every candidate at once
+at latency 1 with no area limit (DIR/ceiling.jsonl, the summary's "ceiling"): what the
+candidate space could give at most, reported apart, never a variant.
 
 examples:
   tlmcraft codesign mine --platform plena --configs C1,C2 --out out/mine
@@ -484,7 +502,10 @@ int explore(const Args& args) {
       "population", po::value<int>()->default_value(16), "sets per generation (nsga2, 2..1000)")(
       "generations", po::value<int>()->default_value(20), "generations (nsga2, 0..10000)")(
       "seed", po::value<uint64_t>()->default_value(1), "seed of nsga2's random choices (same seed, same run)")(
-      "max-variants", po::value<int>()->default_value(64), "variants evaluated at most (1..10000)");
+      "max-variants", po::value<int>()->default_value(64), "variants evaluated at most (1..10000)")(
+      "ceiling", po::bool_switch(),
+      "also evaluate the ceiling: every candidate at once at latency 1, no area limit (reported apart: not "
+      "buildable, never on the front)");
   po::variables_map vm;
   if (!parse_or_help(args, opts, {}, vm)) return vm.count("help") ? 0 : 2;
   const int max_variants = vm["max-variants"].as<int>();
@@ -503,6 +524,10 @@ int explore(const Args& args) {
   codesign::ExploreResult r;
   try {
     r = session->exploration->run_strategy();
+    if (vm["ceiling"].as<bool>()) {
+      session->exploration->ceiling();
+      r = session->exploration->result();
+    }
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("codesign explore: ") + e.what());
   }

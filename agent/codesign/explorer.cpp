@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "agent/codesign/ceiling.h"
 #include "agent/codesign/nsga2.h"
 #include "agent/codesign/overlay_yaml.h"
 #include "common/sha256.h"
@@ -163,23 +164,52 @@ void Exploration::load_store() {
     VariantResult v = VariantResult::from_json(j);
     done_[v.id] = v;
   }
+  std::ifstream ceiling(fs::path(o_.out_dir) / "ceiling.jsonl");
+  while (std::getline(ceiling, line)) {
+    const json j = json::parse(line, nullptr, false);
+    if (j.is_object() && j.value("latency", int64_t(0)) == kCeilingLatency)
+      ceiling_ = VariantResult::from_json(j);  // a torn last line is evaluated again
+  }
 }
 
 const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandidate*>& set) {
   std::vector<std::string> names;
   for (const ExploreCandidate* c : set) names.push_back(c->name);
-  const double area = o_.base_area_mm2 + added_area(set);
   const std::string id = variant_id(names);
   if (!std::count(order_.begin(), order_.end(), id))  // the reference first, then in evaluation order
     order_.insert(id == "base" ? order_.begin() : order_.end(), id);
   if (done_.count(id)) return done_.at(id);
+  const VariantResult v = run_variant(id, set, merged_overlay(set, adapter_.isa));
+  std::ofstream store(store_path(), std::ios::app);
+  store << v.to_json().dump() << "\n";
+  store.flush();
+  return done_[id] = v;
+}
+
+// Every candidate at once at kCeilingLatency, in its own folder and store line
+// (DIR/ceiling.jsonl): never one of the variants the strategies, the front or a budget see.
+const VariantResult& Exploration::ceiling() {
+  if (ceiling_) return *ceiling_;
+  std::vector<const ExploreCandidate*> all;
+  for (const ExploreCandidate& c : candidates_) all.push_back(&c);
+  const std::string id = "ceiling-L" + std::to_string(kCeilingLatency);
+  VariantResult v = run_variant(id, all, overlay_at_latency(merged_overlay(all, adapter_.isa), kCeilingLatency));
+  json line = v.to_json();
+  line["latency"] = kCeilingLatency;
+  std::ofstream store(fs::path(o_.out_dir) / "ceiling.jsonl", std::ios::app);
+  store << line.dump() << "\n";
+  store.flush();
+  return *(ceiling_ = std::move(v));
+}
+
+VariantResult Exploration::run_variant(const std::string& id, const std::vector<const ExploreCandidate*>& set,
+                                       const json& overlay) {
   VariantResult v;
   v.id = id;
-  v.candidates = names;
+  for (const ExploreCandidate* c : set) v.candidates.push_back(c->name);
   for (const ExploreCandidate* h : hardware_of(set)) v.hardware.push_back(h->name);
-  v.area_mm2 = area;
+  v.area_mm2 = o_.base_area_mm2 + added_area(set);
   const fs::path dir = fs::path(o_.out_dir) / "variants" / id;
-  const json overlay = merged_overlay(set, adapter_.isa);
   std::string overlay_path;
   if (!set.empty()) {
     overlay_path = (dir / "overlay.yaml").string();
@@ -196,10 +226,7 @@ const VariantResult& Exploration::evaluate(const std::vector<const ExploreCandid
   const auto failed = read_results(results, v);
   if (!set.empty() && after) count_recorded_uses(results, v);
   if (!set.empty()) check_base_on_seeds(failed, v);
-  std::ofstream store(store_path(), std::ios::app);
-  store << v.to_json().dump() << "\n";
-  store.flush();
-  return done_[id] = v;
+  return v;
 }
 
 void Exploration::write_kernels(const fs::path& dir, const std::vector<const ExploreCandidate*>& set,
@@ -371,6 +398,14 @@ void Exploration::check_base_on_seeds(const std::vector<FailedCell>& failed, Var
   }
 }
 
+// A set the store lacks once --max-variants are stored; a stored one is read again (a
+// resumed run visits what the first one did).
+bool Exploration::over_limit(const std::vector<const ExploreCandidate*>& set) const {
+  std::vector<std::string> names;
+  for (const ExploreCandidate* c : set) names.push_back(c->name);
+  return !done_.count(variant_id(names)) && done_.size() >= o_.max_variants;
+}
+
 void Exploration::greedy(const VariantResult& base, std::vector<const ExploreCandidate*> ranked) {
   auto gain = [&](const ExploreCandidate* c) {
     return std::log(geomean_speedup(base, done_.at(c->name))) / std::max(c->area_mm2, 1e-9);
@@ -381,7 +416,7 @@ void Exploration::greedy(const VariantResult& base, std::vector<const ExploreCan
   for (const ExploreCandidate* c : ranked) {
     auto trial = current;
     trial.push_back(c);
-    if (added_area(trial) > o_.area_budget_mm2 || done_.size() >= o_.max_variants) continue;
+    if (added_area(trial) > o_.area_budget_mm2 || over_limit(trial)) continue;
     const VariantResult& v = evaluate(trial);
     if (!v.ok || geomean_speedup(base, v) <= best) continue;
     current = trial;
@@ -396,9 +431,10 @@ void Exploration::beam(const VariantResult& base, const std::vector<const Explor
     std::set<std::string> seen;
     for (const auto& set : frontier)
       for (const ExploreCandidate* c : pool) {
-        if (std::count(set.begin(), set.end(), c) || done_.size() >= o_.max_variants) continue;
+        if (std::count(set.begin(), set.end(), c)) continue;
         auto trial = set;
         trial.push_back(c);
+        if (over_limit(trial)) continue;
         std::vector<std::string> names;
         for (auto* t : trial) names.push_back(t->name);
         if (added_area(trial) > o_.area_budget_mm2 || !seen.insert(variant_id(names)).second) continue;
@@ -486,6 +522,7 @@ json Exploration::summary(const VariantResult& base, const ExploreResult& r) con
               {"variants", variants},
               {"pareto", r.pareto},
               {"instructions", instructions}};
+  if (ceiling_) out["ceiling"] = ceiling_summary(base, *ceiling_, kCeilingLatency, o_.base_area_mm2, r.variants);
   if (o_.strategy == "nsga2")
     out["nsga2"] = {{"population", o_.population}, {"generations", o_.generations}, {"seed", o_.seed}};
   return out;

@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -125,6 +126,10 @@ class Exploration {
   double added_area(const std::vector<std::string>& names) const;  // unknown names add nothing
   const std::vector<ExploreCandidate>& candidates() const { return candidates_; }
   const ExploreOptions& options() const { return o_; }
+  // The ceiling of the candidate space (agent/codesign/ceiling.h): every candidate at once at
+  // the ceiling's latency, no area limit; evaluated once (DIR/ceiling.jsonl), then in the
+  // summary's "ceiling", never among the variants.
+  const VariantResult& ceiling();
   ExploreResult run_strategy();  // the options' strategy, then result()
   ExploreResult result();        // what has been evaluated: front and summary (written to DIR)
 
@@ -136,6 +141,7 @@ class Exploration {
   ExploreOptions o_;
   std::map<std::string, VariantResult> done_;
   std::vector<std::string> order_;
+  std::optional<VariantResult> ceiling_;
   std::map<std::string, KernelRewrite> searched_;  // by the hash of kernel and overlay
   std::mutex searched_mu_;
 
@@ -143,6 +149,10 @@ class Exploration {
   std::filesystem::path store_path() const;
   void load_store();
   const VariantResult& evaluate(const std::vector<const ExploreCandidate*>& set);
+  // Generates the kernels of a set under `overlay`, runs the suite in DIR/variants/<id> and
+  // reads its results: what evaluate() stores.
+  VariantResult run_variant(const std::string& id, const std::vector<const ExploreCandidate*>& set,
+                            const nlohmann::json& overlay);
   // Writes each cell's generated kernel under `dir`; their uses are added to `v` unless
   // `v` is null.
   void write_kernels(const std::filesystem::path& dir, const std::vector<const ExploreCandidate*>& set,
@@ -168,6 +178,7 @@ class Exploration {
   };
   static std::vector<FailedCell> read_results(const std::string& path, VariantResult& v);
   void check_base_on_seeds(const std::vector<FailedCell>& failed, VariantResult& v) const;
+  bool over_limit(const std::vector<const ExploreCandidate*>& set) const;  // --max-variants reached for it
   void greedy(const VariantResult& base, std::vector<const ExploreCandidate*> ranked);
   void beam(const VariantResult& base, const std::vector<const ExploreCandidate*>& pool);
   void nsga2_search(const VariantResult& base, const std::vector<const ExploreCandidate*>& pool);

@@ -13,7 +13,11 @@ its whole supported suite at the given configurations, `tlmcraft codesign mine` 
   - what any added instruction could buy at most (Amdahl bounds): per cell, the cycles if
     the busy cycles of a set of units vanished (never below the busiest remaining unit),
     as a geometric mean over the suite. An added instruction that only replaces work of
-    those units cannot do better.
+    those units cannot do better;
+  - with --ceiling, the ceiling of the candidate space (`explore --ceiling`): every mined
+    candidate at once at latency 1, no area limit, measured; not a buildable variant, never
+    within the budget. With it, the units' shares of the cycles in the base and the
+    ceiling runs (what time remains) and the bounds of the ceiling's own runs.
 
 Not a test: the times depend on the machine. Writes OUT/codesign_bench.json and prints a
 Markdown table. A platform without a co-design adapter is reported as such.
@@ -21,7 +25,7 @@ Markdown table. A platform without a co-design adapter is reported as such.
 usage: bench/codesign/codesign_bench.py [--tlmcraft BIN] [--platforms plena,coral,aie_ml]
          [--configs C1,C2] [--tasks T,...] [--area-budget 25%] [--strategy nsga2] [--max-variants 48]
          [--population 12] [--generations 6] [--seed 1] [--jobs 2] [--top N] [--kernel-generation rewrite|search]
-         [--hardware GPW2] [--rank geomean|cycles]
+         [--hardware GPW2] [--rank geomean|cycles] [--ceiling] [--candidates FILE]
          [--out out/codesign-bench]
 """
 import argparse
@@ -114,18 +118,22 @@ def bench_platform(a, p, out):
         (["--hardware", a.hardware] if a.hardware else []) + (["--rank", a.rank] if a.rank else []) + \
         ["--out", f"{out}/mine"]
     cpu = []
-    rc, secs = run(mine, f"{out}/mine.log", cpu)
-    fig["mine_command"] = " ".join(mine)
-    fig["mine_cpu_seconds"] = cpu[0]
-    if rc != 0:
-        fig["error"] = open(f"{out}/mine.log").read().strip().splitlines()[-1]
-        return fig
-    fig["mine_seconds"] = secs
+    candidates = a.candidates or f"{out}/mine/candidates.yaml"
+    if a.candidates:  # an earlier run's candidates (its store's names stay valid): no mining
+        fig["candidates_file"] = a.candidates
+    else:
+        rc, secs = run(mine, f"{out}/mine.log", cpu)
+        fig["mine_command"] = " ".join(mine)
+        fig["mine_cpu_seconds"] = cpu[0]
+        if rc != 0:
+            fig["error"] = open(f"{out}/mine.log").read().strip().splitlines()[-1]
+            return fig
+        fig["mine_seconds"] = secs
     explore = [a.tlmcraft, "codesign", "explore", "--platform", p] + sel + ["--candidates",
-               f"{out}/mine/candidates.yaml", "--area-budget", a.area_budget, "--strategy", a.strategy,
+               candidates, "--area-budget", a.area_budget, "--strategy", a.strategy,
                "--max-variants", str(a.max_variants), "--population", str(a.population), "--generations",
                str(a.generations), "--seed", str(a.seed), "--jobs", str(a.jobs), "--kernel-generation",
-               a.kernel_generation, "--out", f"{out}/explore"]
+               a.kernel_generation, "--out", f"{out}/explore"] + (["--ceiling"] if a.ceiling else [])
     store = f"{out}/explore/explore.jsonl"
     before = len(read_jsonl(store)) if os.path.exists(store) else 0
     cpu.clear()
@@ -156,6 +164,50 @@ def bench_platform(a, p, out):
     fig["amdahl_bounds"] = amdahl_bounds(read_jsonl(base), BOUND_UNITS.get(p, []), p in UNITS_BY_KIND)
     fig["base_over_baselines"] = base_over_baselines(read_jsonl(base))
     fig["variant_wall_seconds"] = variant_wall_seconds(f"{out}/explore/variants")
+    if "ceiling" in summary:
+        fig["ceiling"] = ceiling_figures(p, summary["ceiling"], read_jsonl(base),
+                                         read_jsonl(f"{out}/explore/variants/{summary['ceiling']['id']}/results.jsonl"))
+        fig["ceiling"]["speedup_best_of_each_cell"] = best_of_each_cell(variants, summary["ceiling"])
+    return fig
+
+
+def unit_shares(results, by_kind=False):
+    """Per unit (by kind where named per instance), its busy cycles summed over the passing
+    cells over their cycles summed: where the suite's time is spent (tiles running in
+    parallel are summed, so a share can pass 1)."""
+    passed = [r for r in results if r.get("status") == "pass" and r.get("units")]
+    kind = (lambda n: n.rsplit(".", 1)[-1]) if by_kind else (lambda n: n)
+    total = sum(r["cycles"] for r in passed) or 1
+    busy = {}
+    for r in passed:
+        for u in r["units"]:
+            busy[kind(u["name"])] = busy.get(kind(u["name"]), 0) + u["busy_cycles"]
+    return {n: c / total for n, c in sorted(busy.items(), key=lambda x: -x[1])}
+
+
+def best_of_each_cell(variants, ceiling):
+    """Geometric mean over the base's cells of base cycles / the fewest any passing variant
+    or the ceiling took there: no single instruction set, an optimistic figure (a cell's
+    best may come from another set than its neighbour's)."""
+    base = next(v for v in variants if v["id"] == "base")["cycles"]
+    runs = [v["cycles"] for v in variants if v["ok"]] + ([ceiling["cycles"]] if ceiling["ok"] else [])
+    return geomean([c / min(r[k] for r in runs if k in r) for k, c in base.items()])
+
+
+def ceiling_figures(p, ceiling, base_results, ceiling_results):
+    """The ceiling's summary (without its per-cell maps) and where the time remains."""
+    fig = {k: v for k, v in ceiling.items() if k not in ("cycles", "energy_pj", "energy_by_component")}
+    by_kind = p in UNITS_BY_KIND
+    fig["unit_shares_base"] = unit_shares(base_results, by_kind)
+    fig["unit_shares_ceiling"] = unit_shares(ceiling_results, by_kind)
+    fig["amdahl_bounds_of_ceiling"] = amdahl_bounds(ceiling_results, BOUND_UNITS.get(p, []), by_kind)
+    cell = lambda r: f"{r['task']}/{r['config']}"
+    ceil = {cell(r): r["cycles"] for r in ceiling_results if r.get("status") == "pass"}
+    fig["cell_speedups"] = {cell(b): b["cycles"] / ceil[cell(b)] for b in base_results
+                            if b.get("status") == "pass" and cell(b) in ceil}
+    # The cells no candidate changes cap the geometric mean: what the others reach.
+    fig["cells_unchanged"] = sorted(k for k, x in fig["cell_speedups"].items() if x == 1.0)
+    fig["speedup_over_changed_cells"] = geomean([x for x in fig["cell_speedups"].values() if x != 1.0])
     return fig
 
 
@@ -228,10 +280,16 @@ def table(figs):
         t = f["variant_evaluation_seconds"]
         bounds = "; ".join(f"{bound_label(x['units'])}: {x['speedup_bound']:.3f}x" for x in f["amdahl_bounds"]
                            if len(x["units"]) > 1 or x["units"] in (["vector"], ["vec"], ["core"])) or "-"
-        rows.append(f"| {f['platform']} | {f['mine_seconds']:.2f} | {f['variants']} | {f['pareto_points']} | "
+        mine_s = f"{f['mine_seconds']:.2f}" if "mine_seconds" in f else "-"
+        rows.append(f"| {f['platform']} | {mine_s} | {f['variants']} | {f['pareto_points']} | "
                     f"{b['id']} | {b['speedup']:.4f}x | {b['energy_ratio']:.4f}x | {100 * b['area_increase']:.1f}% | "
                     f"{t['seconds'] if t else float('nan'):.1f} ({t['cpu_seconds'] if t else float('nan'):.1f} CPU) | "
                     f"{bounds} |")
+    for f in figs:
+        if "ceiling" in f:
+            c = f["ceiling"]
+            rows.append(f"\n{f['platform']}: {c['label']}: {c['speedup']:.4f}x"
+                        + ("" if c["ok"] else f" ({len(c['failures'])} cells failing)"))
     return "\n".join(rows)
 
 
@@ -253,8 +311,14 @@ def main():
                     help="explore's: rewrite (baselines) or search (the search transformations on both sides)")
     ap.add_argument("--hardware", default="", help="mine's: hardware changes assumed (PLENA: GPW2)")
     ap.add_argument("--rank", default="", help="mine's: geomean (its default) or cycles")
+    ap.add_argument("--candidates", default="",
+                    help="explore this candidates file instead of mining (one platform; an earlier run's, whose store is reused)")
+    ap.add_argument("--ceiling", action="store_true",
+                    help="explore's: also measure every candidate at once at latency 1 (not buildable)")
     ap.add_argument("--out", default="out/codesign-bench")
     a = ap.parse_args()
+    if a.candidates and "," in a.platforms:
+        ap.error("--candidates names one platform's candidates: give one platform")
     os.makedirs(a.out, exist_ok=True)
     figs = [bench_platform(a, p, f"{a.out}/{p}") for p in a.platforms.split(",") if p]
     doc = {"machine": machine(), "arguments": vars(a), "platforms": figs}

@@ -123,6 +123,21 @@ TEST_F(Explore, RerunEvaluatesNothingTwice) {
   EXPECT_EQ(again.pareto, (std::vector<std::string>{"base", "CD0", "CD1"}));
 }
 
+TEST_F(Explore, ARerunAtTheVariantLimitReadsTheStoredCombinationsAgain) {
+  // Budget 0.05 and --max-variants 5: base, CD0, CD1, CD2, then CD0+CD1 (the 5th). A rerun
+  // with the same limit finds 5 stored: it must read CD0+CD1 again, not stop before it.
+  ScriptedSuite suite;
+  ExploreOptions o = options(0.05);
+  o.max_variants = 5;
+  explore(plena(), candidates(), cells(), suite.runner(), o);
+  EXPECT_EQ(suite.calls, 5);
+  const ExploreResult again = explore(plena(), candidates(), cells(), suite.runner(), o);
+  EXPECT_EQ(suite.calls, 5);
+  ASSERT_EQ(again.variants.size(), 5u);
+  EXPECT_EQ(again.variants[4].id, "CD0+CD1");
+  EXPECT_EQ(again.pareto, (std::vector<std::string>{"base", "CD0", "CD1", "CD0+CD1"}));
+}
+
 TEST_F(Explore, SearchGenerationSearchesEachKernelAndItsInstructionsOnce) {
   // A scripted search_kernel: drops the kernel's first line (10 cycles) and counts the
   // lines naming an instruction of its overlay as uses (1 execution each). Searched pairs

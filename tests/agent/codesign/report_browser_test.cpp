@@ -110,5 +110,22 @@ TEST(CodesignReport, ChromiumRendersTheLabelledFront) {
   if (!std::getenv("TLM_KEEP")) fs::remove_all(dir);
 }
 
+TEST(CodesignReport, TheCeilingIsSaidApartFromTheVariants) {
+  // A summary with `codesign explore --ceiling`'s entry: its label and figures in a
+  // paragraph of their own, no point in the charts and no row among the variants.
+  json s = summary();
+  s["ceiling"] = {{"label", "ceiling (not buildable: every candidate at latency 1, area +3.5%)"},
+                  {"speedup", 1.2421},
+                  {"energy_ratio", 0.9},
+                  {"ok", true}};
+  const std::string html = harness::render_codesign_html(s, "t");
+  EXPECT_NE(html.find("<p id=\"codesign-ceiling\">ceiling (not buildable: every candidate at latency 1, area "
+                      "+3.5%): 1.2421x, energy 0.9000x. Every candidate at once, not a variant: never on the front "
+                      "nor within the budget.</p>"),
+            std::string::npos);
+  EXPECT_EQ(count(html, "1.2421"), 1u);
+  EXPECT_EQ(harness::render_codesign_html(summary(), "t").find("codesign-ceiling"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tlmcraft::agent::codesign

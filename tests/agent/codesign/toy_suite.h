@@ -1,6 +1,8 @@
 // The toy suite of the co-design tests: two PLENA kernels, three candidates and a
 // scripted suite runner whose cycles are 10 per instruction line of the kernel it is
 // given (so they follow the real rewriting) and whose energy is 2 pJ per cycle + 100 pJ.
+// With charge_latency, a line of an added instruction costs 10 plus the cycles of its
+// latency class in the overlay the runner is given.
 #pragma once
 #include <unistd.h>
 
@@ -10,7 +12,12 @@
 #include <string>
 #include <vector>
 
+#include <yaml-cpp/yaml.h>
+
+#include <map>
+
 #include "agent/codesign/explorer.h"
+#include "agent/codesign/overlay_yaml.h"
 
 namespace tlmcraft::agent::codesign::toy {
 
@@ -57,9 +64,33 @@ inline int instruction_lines(const fs::path& file) {
   return n;
 }
 
+// Mnemonic -> the cycles of its latency class, from an overlay file (none: empty).
+inline std::map<std::string, int> declared_cycles(const std::string& overlay) {
+  std::map<std::string, int> out;
+  if (overlay.empty()) return out;
+  const json doc = json_of_yaml(YAML::LoadFile(overlay));
+  std::map<std::string, int> classes;
+  for (const json& c : doc.value("latency_classes", json::array())) classes[c["name"]] = c["cycles"].get<int>();
+  for (const json& i : doc.value("instructions", json::array()))
+    out[i["mnemonic"]] = classes.at(i.value("latency_class", "codesign_" + i["mnemonic"].get<std::string>()));
+  return out;
+}
+
+// The latency the added instructions in a kernel add: each line's declared cycles.
+inline int added_latency(const fs::path& file, const std::map<std::string, int>& cycles) {
+  std::ifstream in(file);
+  int n = 0;
+  for (std::string l; std::getline(in, l);) {
+    const std::string op = l.substr(0, l.find(' '));
+    if (cycles.count(op)) n += cycles.at(op);
+  }
+  return n;
+}
+
 struct ScriptedSuite {
   int calls = 0;
   std::string failing_overlay_word;  // a variant whose overlay mentions it fails task tb
+  bool charge_latency = false;       // an added instruction's line costs 10 + its declared cycles
   SuiteRunner runner() {
     return [this](const std::string& kernels, const std::string& overlay, const std::string& results) {
       ++calls;
@@ -68,9 +99,12 @@ struct ScriptedSuite {
         std::ifstream in(overlay);
         text.assign(std::istreambuf_iterator<char>(in), {});
       }
+      const std::map<std::string, int> latency =
+          charge_latency ? declared_cycles(overlay) : std::map<std::string, int>{};
       std::ofstream out(results);
       for (const char* task : {"ta", "tb"}) {
-        const int cycles = 10 * instruction_lines(fs::path(kernels) / "plena" / task / "C1.asm");
+        const fs::path kernel = fs::path(kernels) / "plena" / task / "C1.asm";
+        const int cycles = 10 * instruction_lines(kernel) + added_latency(kernel, latency);
         json r = {{"task", task},
                   {"config", "C1"},
                   {"status", "pass"},

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "isa/dataflow/pattern_match.h"
+#include "isa/dataflow/placement_order.h"
 #include "isa/riscv/compose_vtype.h"
 #include "isa/riscv/load_step.h"
 #include "isa/riscv/register_names.h"
@@ -578,7 +579,12 @@ size_t replace_matches(std::string& text, const CustomInsn& in, const dataflow::
 PeepholeResult apply_composed_peephole(const std::string& assembly, const CustomExtensions& ext) {
   PeepholeResult r;
   r.assembly = assembly;
-  for (const CustomInsn& in : ext.instructions()) {
+  // Larger first: a sub-chain listed earlier would otherwise take a longer chain's sites.
+  std::vector<const CustomInsn*> order;
+  for (const CustomInsn& in : ext.instructions()) order.push_back(&in);
+  dataflow::order_larger_first(order, [](const CustomInsn* in) { return in->steps.size(); });
+  for (const CustomInsn* insn : order) {
+    const CustomInsn& in = *insn;
     if (!usable(in)) continue;
     for (const dataflow::Pattern& p : patterns_of(in)) {
       // A replacement can expose another match (its output feeding a later one): repeat.

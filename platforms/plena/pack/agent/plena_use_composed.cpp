@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "isa/dataflow/placement_order.h"
 #include "platforms/plena/pack/agent/plena_analysis.h"
 #include "platforms/plena/pack/agent/plena_dataflow.h"
 #include "platforms/plena/pack/agent/plena_kernel.h"
@@ -422,10 +423,7 @@ namespace tlmcraft::agent::search::plena {
 codesign::KernelRewrite plena_use_overlay(const std::string& kernel_text, const nlohmann::json& overlay,
                                           const nlohmann::json& hardware) {
   std::vector<ComposedDefinition> defs = composed_definitions(overlay);
-  std::stable_sort(defs.begin(), defs.end(), [](const ComposedDefinition& a, const ComposedDefinition& b) {
-    return a.steps.size() > b.steps.size();  // a larger instruction first:
-                                             // it saves more per match
-  });
+  df::order_larger_first(defs, [](const ComposedDefinition& d) { return d.steps.size(); });
   const UseReport r = use_composed(kernel_text, defs, hardware);
   codesign::KernelRewrite out;
   out.kernel = r.kernel;

@@ -47,8 +47,9 @@ const std::vector<std::string> kRefuseFileProbes = {
     "-D__has_include(x)=_Pragma(\"GCC error \\\"__has_include is not allowed: kernels may not probe the host's files\\\"\") 0",
     "-D__has_include_next(x)=0"};
 // Bumped when the build recipe or the cached format changes (4: the peephole on the shared
-// matcher; 5: .Ltmp labels; 6: no file name in the key, two stages for composed C).
-const char* kCacheVersion = "coral-toolchain-6";
+// matcher; 5: .Ltmp labels; 6: no file name in the key, two stages for composed C; 7: the
+// peephole tries larger instructions first).
+const char* kCacheVersion = "coral-toolchain-7";
 // The name a build's diagnostics carry while it is built and cached; each caller's own file
 // name replaces it (the tools see only kernel.c / kernel.s, so the image does not depend on
 // the name, and one build serves every file holding the same source: `bench`'s kernel, the

@@ -521,5 +521,58 @@ instructions:
             "\tbnez\tt0, .LBB0_5\n\tret\n");
 }
 
+
+// Overlays for the placement order: a radix sort's digit index (srl; andi 255; slli 2; add,
+// as rsort compiles it) and 2-op sub-chains of it. `larger_first_insn` writes one R or R4
+// instruction with these steps and temps.
+std::string larger_first_insn(const std::string& mnemonic, const std::string& encoding, bool rs3,
+                              const std::string& temps, const std::string& steps) {
+  return "  - mnemonic: " + mnemonic + "\n    encoding: " + encoding +
+         "\n    operands:\n      - {name: rd, field: rd, role: write, value: x}\n"
+         "      - {name: rs1, field: rs1, role: read, value: x}\n"
+         "      - {name: rs2, field: rs2, role: read, value: x}\n" +
+         (rs3 ? "      - {name: rs3, field: rs3, role: read, value: x}\n" : "") + "    compose:\n      temps: [" + temps +
+         "]\n      steps: [" + steps + "]\n";
+}
+const std::string kLargerFirstShiftMask = larger_first_insn(
+    "cshm", "{opcode: custom-0, format: r, funct3: 1, funct7: 2}", false, "t0", "\"srl t0, rs1, rs2\", \"andi rd, t0, 255\"");
+const std::string kLargerFirstDigitIndex =
+    larger_first_insn("cdix", "{opcode: custom-2, format: r4, funct3: 2, funct2: 1}", true, "t0, t1, t2",
+                      "\"srl t0, rs1, rs2\", \"andi t1, t0, 255\", \"slli t2, t1, 0x2\", \"add rd, rs3, t2\"");
+// A 2-op instruction of the same size as cshm overlapping its second step: andi 255; slli 2.
+const std::string kLargerFirstMaskScale = larger_first_insn(
+    "cmsc", "{opcode: custom-1, format: r, funct3: 3, funct7: 4}", false, "t0", "\"andi t0, rs1, 255\", \"sll rd, t0, rs2\"");
+
+std::string larger_first_peep(const std::string& instructions, const std::string& assembly) {
+  return apply_composed_peephole(assembly, *overlay("isa: riscv\ninstructions:\n" + instructions, "order.yaml")).assembly;
+}
+
+// The digit index of a radix sort: a5 = ((a0 >> a1) & 255) << 2, then a0 = a2 + a5; a5 is
+// dead at the return (not a return register).
+const char* kLargerFirstChain = "\tsrl\ta5, a0, a1\n\tandi\ta5, a5, 255\n\tslli\ta5, a5, 2\n\tadd\ta0, a2, a5\n\tret\n";
+
+TEST(CustomExtPeephole, AnInstructionWithMoreStepsIsPlacedBeforeItsSubChainListedFirst) {
+  // cshm (srl; andi) is listed first and matches the chain's first two ops; cdix, the whole
+  // chain, is tried first and takes it: rd = a0, rs1 = a0, rs2 = a1, rs3 = a2 (the add's
+  // other source), as `.insn r4 custom-2 (0x5b), funct3 2, funct2 1`.
+  EXPECT_EQ(larger_first_peep(kLargerFirstShiftMask + kLargerFirstDigitIndex, kLargerFirstChain),
+            "\t.insn r4 0x5b, 2, 1, a0, a0, a1, a2\t# cdix\n\tret\n");
+  // Without cdix, cshm takes the first two ops: rd = a5, rs1 = a0, rs2 = a1 (custom-0, funct3 1, funct7 2).
+  EXPECT_EQ(larger_first_peep(kLargerFirstShiftMask, kLargerFirstChain),
+            "\t.insn r 0xb, 1, 2, a5, a0, a1\t# cshm\n\tslli\ta5, a5, 2\n\tadd\ta0, a2, a5\n\tret\n");
+}
+
+TEST(CustomExtPeephole, TheOverlaysOrderDecidesBetweenInstructionsOfOneSize) {
+  // srl; andi 255; sll by a register: cshm takes (srl, andi) and cmsc takes (andi, sll);
+  // both have two steps, so the one listed first takes the andi and the other finds no match.
+  const std::string in = "\tsrl\ta5, a0, a1\n\tandi\ta5, a5, 255\n\tsll\ta0, a5, a2\n\tret\n";
+  // cshm first: a5 = cshm(a0, a1) (custom-0, funct3 1, funct7 2), the sll kept.
+  EXPECT_EQ(larger_first_peep(kLargerFirstShiftMask + kLargerFirstMaskScale, in),
+            "\t.insn r 0xb, 1, 2, a5, a0, a1\t# cshm\n\tsll\ta0, a5, a2\n\tret\n");
+  // cmsc first: the srl kept, a0 = cmsc(a5, a2) (custom-1 = 0x2b, funct3 3, funct7 4).
+  EXPECT_EQ(larger_first_peep(kLargerFirstMaskScale + kLargerFirstShiftMask, in),
+            "\tsrl\ta5, a0, a1\n\t.insn r 0x2b, 3, 4, a0, a5, a2\t# cmsc\n\tret\n");
+}
+
 }  // namespace
 }  // namespace tlmcraft::isa::riscv

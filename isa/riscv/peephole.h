@@ -16,6 +16,8 @@
 // registers start groups of the LMUL in effect (the last vset* on every path to it; 8
 // when unknown or when paths disagree) and its operands and temps fit the scratch
 // register file at that LMUL.
+// The instructions are tried the one with the most steps first, ties in the overlay's order
+// (isa/dataflow/placement_order.h); each site goes to the first that matches.
 #pragma once
 #include <map>
 #include <string>

@@ -531,20 +531,23 @@ std::string larger_first_insn(const std::string& mnemonic, const std::string& en
          "\n    operands:\n      - {name: rd, field: rd, role: write, value: x}\n"
          "      - {name: rs1, field: rs1, role: read, value: x}\n"
          "      - {name: rs2, field: rs2, role: read, value: x}\n" +
-         (rs3 ? "      - {name: rs3, field: rs3, role: read, value: x}\n" : "") + "    compose:\n      temps: [" + temps +
-         "]\n      steps: [" + steps + "]\n";
+         (rs3 ? "      - {name: rs3, field: rs3, role: read, value: x}\n" : "") + "    compose:\n      temps: [" +
+         temps + "]\n      steps: [" + steps + "]\n";
 }
-const std::string kLargerFirstShiftMask = larger_first_insn(
-    "cshm", "{opcode: custom-0, format: r, funct3: 1, funct7: 2}", false, "t0", "\"srl t0, rs1, rs2\", \"andi rd, t0, 255\"");
+const std::string kLargerFirstShiftMask =
+    larger_first_insn("cshm", "{opcode: custom-0, format: r, funct3: 1, funct7: 2}", false, "t0",
+                      "\"srl t0, rs1, rs2\", \"andi rd, t0, 255\"");
 const std::string kLargerFirstDigitIndex =
     larger_first_insn("cdix", "{opcode: custom-2, format: r4, funct3: 2, funct2: 1}", true, "t0, t1, t2",
                       "\"srl t0, rs1, rs2\", \"andi t1, t0, 255\", \"slli t2, t1, 0x2\", \"add rd, rs3, t2\"");
 // A 2-op instruction of the same size as cshm overlapping its second step: andi 255; slli 2.
-const std::string kLargerFirstMaskScale = larger_first_insn(
-    "cmsc", "{opcode: custom-1, format: r, funct3: 3, funct7: 4}", false, "t0", "\"andi t0, rs1, 255\", \"sll rd, t0, rs2\"");
+const std::string kLargerFirstMaskScale =
+    larger_first_insn("cmsc", "{opcode: custom-1, format: r, funct3: 3, funct7: 4}", false, "t0",
+                      "\"andi t0, rs1, 255\", \"sll rd, t0, rs2\"");
 
 std::string larger_first_peep(const std::string& instructions, const std::string& assembly) {
-  return apply_composed_peephole(assembly, *overlay("isa: riscv\ninstructions:\n" + instructions, "order.yaml")).assembly;
+  return apply_composed_peephole(assembly, *overlay("isa: riscv\ninstructions:\n" + instructions, "order.yaml"))
+      .assembly;
 }
 
 // The digit index of a radix sort: a5 = ((a0 >> a1) & 255) << 2, then a0 = a2 + a5; a5 is

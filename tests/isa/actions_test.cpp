@@ -14,8 +14,8 @@
 namespace tlmcraft::isa {
 namespace {
 
-using test::plena_yaml;
 using test::line_count;
+using test::plena_yaml;
 
 // An added V_TEST_V entry with the given `actions:` text (indented map entries).
 std::string with_actions(const std::string& actions) {

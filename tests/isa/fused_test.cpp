@@ -14,8 +14,8 @@
 namespace tlmcraft::isa {
 namespace {
 
-using test::plena_yaml;
 using test::line_count;
+using test::plena_yaml;
 
 // A fused V_SIGMOID_V appended to the PLENA ISA, with `steps` as its fused list.
 std::string with_sigmoid(const std::string& steps) {

@@ -1,10 +1,9 @@
 // The events of one phase ("X", "C", "M", ...) of a parsed Perfetto/Chrome trace, for the
 // trace writer's tests.
 #pragma once
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace tlmcraft::traces::test {
 

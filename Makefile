@@ -39,7 +39,7 @@ test: deps
 	@command -v npm >/dev/null || bash scripts/install-deps.sh nodejs npm
 	@$(MAKE) --no-print-directory build CMAKE_OPTIONS=-DTLMCRAFT_BUILD_TESTS=ON
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
-	@FUZZ_SEED=$(CI_FUZZ_SEED) $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
+	@FUZZ_SEED=$(CI_FUZZ_SEED) FUZZ_JOBS=$(JOBS) $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
 
 # The whole ctest suite UNDER_LOAD_RUNS times in a row while 2 niced busy loops per core
 # load the machine; stops at the first failure with the failing tests' logs

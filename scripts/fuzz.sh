@@ -11,6 +11,8 @@
 #                      finding reproduces with the same command
 #        FUZZ_PARALLEL 1: run the fuzzers at the same time (a campaign on a shared machine,
 #                      best with `nice`); default 0, one after another
+#        FUZZ_JOBS     with FUZZ_PARALLEL=0, how many fuzzers run at a time (default 1); `make
+#                      test` gives one per core, so each fuzzer still has a core for its seconds
 # Exit status 1 when a replay fails or a fuzzer finds a crash, leak, UB, timeout or
 # out-of-memory; the input is then in $FUZZ_BUILD/artifacts/<fuzzer>/.
 set -euo pipefail
@@ -60,6 +62,15 @@ if [ "${FUZZ_PARALLEL:-0}" = 1 ]; then
   for f in "${fuzzers[@]}"; do run_fuzzer "$f" & pids+=($!); done
   for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 else
-  for f in "${fuzzers[@]}"; do run_fuzzer "$f" || status=1; done
+  # At most FUZZ_JOBS at a time; each records its exit status in a file, since `wait -n`
+  # may reap a fuzzer whose status a later `wait PID` could then no longer read.
+  statuses="$build/logs/status"
+  rm -rf "$statuses" && mkdir -p "$statuses"
+  for f in "${fuzzers[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "${FUZZ_JOBS:-1}" ]; do wait -n || true; done
+    (rc=0; run_fuzzer "$f" || rc=$?; echo $rc >"$statuses/$f") &
+  done
+  wait
+  for f in "${fuzzers[@]}"; do [ "$(cat "$statuses/$f")" = 0 ] || status=1; done
 fi
 exit $status

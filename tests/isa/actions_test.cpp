@@ -9,22 +9,13 @@
 #include <gtest/gtest.h>
 
 #include "isa/isa_spec.h"
+#include "tests/isa/test_support.h"
 
 namespace tlmcraft::isa {
 namespace {
 
-std::string plena_yaml() {
-  std::ifstream in(std::string(TLMCRAFT_SOURCE_DIR) + "/isa/plena/plena.yaml");
-  std::ostringstream o;
-  o << in.rdbuf();
-  return o.str();
-}
-
-int line_count(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
+using test::line_count;
+using test::plena_yaml;
 
 // An added V_TEST_V entry with the given `actions:` text (indented map entries).
 std::string with_actions(const std::string& actions) {

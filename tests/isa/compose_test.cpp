@@ -9,16 +9,12 @@
 
 #include "isa/isa_doc.h"
 #include "isa/isa_spec.h"
+#include "tests/isa/test_support.h"
 
 namespace tlmcraft::isa {
 namespace {
 
-std::string plena_yaml() {
-  std::ifstream in(std::string(TLMCRAFT_SOURCE_DIR) + "/isa/plena/plena.yaml");
-  std::ostringstream o;
-  o << in.rdbuf();
-  return o.str();
-}
+using test::plena_yaml;
 
 const char* kEntry =
     "\n  - mnemonic: V_X\n    opcode: 0x3A\n    class: V\n    unit: vector\n    latency_class: vector_exp\n"

@@ -9,22 +9,13 @@
 #include "isa/assembler.h"
 #include "isa/fused.h"
 #include "isa/isa_spec.h"
+#include "tests/isa/test_support.h"
 
 namespace tlmcraft::isa {
 namespace {
 
-std::string plena_yaml() {
-  std::ifstream in(std::string(TLMCRAFT_SOURCE_DIR) + "/isa/plena/plena.yaml");
-  std::ostringstream o;
-  o << in.rdbuf();
-  return o.str();
-}
-
-int line_count(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
+using test::line_count;
+using test::plena_yaml;
 
 // A fused V_SIGMOID_V appended to the PLENA ISA, with `steps` as its fused list.
 std::string with_sigmoid(const std::string& steps) {

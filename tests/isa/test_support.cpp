@@ -1,5 +1,8 @@
 #include "tests/isa/test_support.h"
 
+#include <fstream>
+#include <sstream>
+
 namespace tlmcraft::isa::test {
 
 const IsaSpec& plena() {
@@ -12,6 +15,19 @@ Assembled assemble_text(const std::string& source, const AssembleOptions& opt) {
   a.ok = assemble(plena(), source, "k.asm", a.program, a.diags, opt);
   for (const auto& d : a.diags) a.lines.push_back(d.format());
   return a;
+}
+
+std::string plena_yaml() {
+  std::ifstream in(std::string(TLMCRAFT_SOURCE_DIR) + "/isa/plena/plena.yaml");
+  std::ostringstream o;
+  o << in.rdbuf();
+  return o.str();
+}
+
+int line_count(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
 }
 
 }  // namespace tlmcraft::isa::test

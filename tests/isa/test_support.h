@@ -11,6 +11,12 @@ namespace tlmcraft::isa::test {
 
 const IsaSpec& plena();
 
+// The text of isa/plena/plena.yaml, for tests that append entries to it.
+std::string plena_yaml();
+
+// Number of newlines in s (the line a appended entry starts on).
+int line_count(const std::string& s);
+
 struct Assembled {
   bool ok = false;
   Program program;

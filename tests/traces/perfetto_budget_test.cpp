@@ -11,12 +11,14 @@
 #include "traces/gzip_stream.h"
 #include "traces/perfetto_budget.h"
 #include "traces/perfetto_writer.h"
+#include "tests/traces/perfetto_events.h"
 #include "tests/unique_temp_dir.h"
 
 namespace tlmcraft::traces {
 namespace {
 
 using nlohmann::json;
+using test::events_with;
 
 json perfetto(const TraceRecorder& rec, uint64_t max_bytes) {
   std::ostringstream os;
@@ -24,13 +26,6 @@ json perfetto(const TraceRecorder& rec, uint64_t max_bytes) {
   o.max_bytes = max_bytes;
   write_perfetto(rec, os, o);
   return json::parse(os.str());
-}
-
-std::vector<json> events_with(const json& trace, const std::string& ph) {
-  std::vector<json> out;
-  for (const json& e : trace["traceEvents"])
-    if (e["ph"] == ph) out.push_back(e);
-  return out;
 }
 
 // 100 one-cycle "vmac" slices at 0..99, a 40-cycle "load" [10, 50) and a counter 0..99.

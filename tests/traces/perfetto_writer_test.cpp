@@ -11,24 +11,19 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/traces/example_trace.h"
+#include "tests/traces/perfetto_events.h"
 #include "tests/unique_temp_dir.h"
 
 namespace tlmcraft::traces {
 namespace {
 
 using nlohmann::json;
+using test::events_with;
 
 json perfetto(const TraceRecorder& rec) {
   std::ostringstream os;
   write_perfetto(rec, os);
   return json::parse(os.str());  // throws (fails the test) on invalid JSON
-}
-
-std::vector<json> events_with(const json& trace, const std::string& ph) {
-  std::vector<json> out;
-  for (const json& e : trace["traceEvents"])
-    if (e["ph"] == ph) out.push_back(e);
-  return out;
 }
 
 TEST(PerfettoWriter, CyclesToMicrosecondsIsExact) {

@@ -74,6 +74,21 @@ def run(argv, log, cpu=None):
     return rc, time.monotonic() - start
 
 
+def run_step(fig, name, argv, log):
+    """Runs one step of the benchmark (`mine` or `explore`), recording its command, CPU
+    seconds and wall seconds in `fig`; False (with fig["error"], the log's last line) when
+    it fails."""
+    cpu = []
+    rc, secs = run(argv, log, cpu)
+    fig[f"{name}_command"] = " ".join(argv)
+    fig[f"{name}_cpu_seconds"] = cpu[0]
+    if rc != 0:
+        fig["error"] = open(log).read().strip().splitlines()[-1]
+        return False
+    fig[f"{name}_seconds"] = secs
+    return True
+
+
 def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 1.0
 
@@ -117,18 +132,11 @@ def bench_platform(a, p, out):
     mine = [a.tlmcraft, "codesign", "mine", "--platform", p] + sel + (["--top", str(a.top)] if a.top else []) + \
         (["--hardware", a.hardware] if a.hardware else []) + (["--rank", a.rank] if a.rank else []) + \
         ["--out", f"{out}/mine"]
-    cpu = []
     candidates = a.candidates or f"{out}/mine/candidates.yaml"
     if a.candidates:  # an earlier run's candidates (its store's names stay valid): no mining
         fig["candidates_file"] = a.candidates
-    else:
-        rc, secs = run(mine, f"{out}/mine.log", cpu)
-        fig["mine_command"] = " ".join(mine)
-        fig["mine_cpu_seconds"] = cpu[0]
-        if rc != 0:
-            fig["error"] = open(f"{out}/mine.log").read().strip().splitlines()[-1]
-            return fig
-        fig["mine_seconds"] = secs
+    elif not run_step(fig, "mine", mine, f"{out}/mine.log"):
+        return fig
     explore = [a.tlmcraft, "codesign", "explore", "--platform", p] + sel + ["--candidates",
                candidates, "--area-budget", a.area_budget, "--strategy", a.strategy,
                "--max-variants", str(a.max_variants), "--population", str(a.population), "--generations",
@@ -136,20 +144,14 @@ def bench_platform(a, p, out):
                a.kernel_generation, "--out", f"{out}/explore"] + (["--ceiling"] if a.ceiling else [])
     store = f"{out}/explore/explore.jsonl"
     before = len(read_jsonl(store)) if os.path.exists(store) else 0
-    cpu.clear()
-    rc, secs = run(explore, f"{out}/explore.log", cpu)
-    fig["explore_command"] = " ".join(explore)
-    fig["explore_cpu_seconds"] = cpu[0]
-    if rc != 0:
-        fig["error"] = open(f"{out}/explore.log").read().strip().splitlines()[-1]
+    if not run_step(fig, "explore", explore, f"{out}/explore.log"):
         return fig
     summary = json.load(open(f"{out}/explore/summary.json"))
     variants = summary["variants"]
-    fig["explore_seconds"] = secs
     fig["variants_evaluated_now"] = len(read_jsonl(store)) - before
     if fig["variants_evaluated_now"]:  # the whole loop per variant: rewrite or use counts, bench, bookkeeping
-        fig["explore_seconds_per_variant"] = secs / fig["variants_evaluated_now"]
-        fig["explore_cpu_seconds_per_variant"] = cpu[0] / fig["variants_evaluated_now"]
+        fig["explore_seconds_per_variant"] = fig["explore_seconds"] / fig["variants_evaluated_now"]
+        fig["explore_cpu_seconds_per_variant"] = fig["explore_cpu_seconds"] / fig["variants_evaluated_now"]
     fig["variants"] = len(variants)
     fig["variants_failing"] = [v["id"] for v in variants if not v["ok"]]
     fig["pareto_points"] = len(summary["pareto"])
